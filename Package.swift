@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+// Glance: Activity rings, gauges and progress indicators drawn straight to a small panel.
+import PackageDescription
+
+let package = Package(
+    name: "Glance",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "glance", targets: ["glance"])
+    ],
+    targets: [
+        // C wrappers: system libraries from Debian, no code of their own.
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+
+        // Pure core: nothing but the standard library.
+        .target(name: "Raster"),
+        .target(name: "Activity"),
+        .target(name: "Screens", dependencies: ["Raster", "Activity"]),
+
+        // Edges.
+        .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
+        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile"]),
+
+        // The executable: subcommands only.
+        .executableTarget(name: "glance", dependencies: ["Commands"]),
+
+        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
+        .testTarget(
+            name: "ScreensTests",
+            dependencies: ["Screens", "Raster", "Activity", "ImageFile"],
+            exclude: ["Goldens"]
+        ),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

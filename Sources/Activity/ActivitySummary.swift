@@ -1,0 +1,63 @@
+/// What the Move ring measures on a day.
+public enum MoveMode: String, Sendable, CaseIterable {
+    /// Move is active energy burned against an energy goal (the default).
+    case activeEnergy
+    /// Move is minutes of movement against a move-time goal (Apple Watch for children).
+    case moveTime
+}
+
+/// One day's activity, HealthKit style: every quantity and goal may be missing.
+///
+/// Times are in minutes, stand in hours. Values that are negative, NaN or infinite are invalid
+/// input: `invalidFields` names them so the edge (import, command line) can reject them before
+/// they reach a screen.
+public struct ActivitySummary: Sendable, Equatable, Hashable {
+    public var activeEnergyBurned: Energy?
+    public var activeEnergyBurnedGoal: Energy?
+    public var moveTime: Double?
+    public var moveTimeGoal: Double?
+    public var exerciseTime: Double?
+    public var exerciseTimeGoal: Double?
+    public var standHours: Double?
+    public var standHoursGoal: Double?
+    public var moveMode: MoveMode
+
+    public init(
+        activeEnergyBurned: Energy? = nil, activeEnergyBurnedGoal: Energy? = nil,
+        moveTime: Double? = nil, moveTimeGoal: Double? = nil,
+        exerciseTime: Double? = nil, exerciseTimeGoal: Double? = nil,
+        standHours: Double? = nil, standHoursGoal: Double? = nil,
+        moveMode: MoveMode = .activeEnergy
+    ) {
+        self.activeEnergyBurned = activeEnergyBurned
+        self.activeEnergyBurnedGoal = activeEnergyBurnedGoal
+        self.moveTime = moveTime
+        self.moveTimeGoal = moveTimeGoal
+        self.exerciseTime = exerciseTime
+        self.exerciseTimeGoal = exerciseTimeGoal
+        self.standHours = standHours
+        self.standHoursGoal = standHoursGoal
+        self.moveMode = moveMode
+    }
+
+    /// The quantities of the summary by name, in the order people read them.
+    public var fields: [(name: String, value: Double?)] {
+        [
+            ("activeEnergyBurned", activeEnergyBurned?.value),
+            ("activeEnergyBurnedGoal", activeEnergyBurnedGoal?.value),
+            ("moveTime", moveTime), ("moveTimeGoal", moveTimeGoal),
+            ("exerciseTime", exerciseTime), ("exerciseTimeGoal", exerciseTimeGoal),
+            ("standHours", standHours), ("standHoursGoal", standHoursGoal),
+        ]
+    }
+
+    /// Names of the quantities that are negative, NaN or infinite (invalid input).
+    ///
+    /// Goals of 0 are valid data (iPhone-only days carry them); they simply carry no progress.
+    public var invalidFields: [String] {
+        fields.compactMap { field in
+            guard let value = field.value else { return nil }
+            return value.isFinite && value >= 0 ? nil : field.name
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// The `glance` command line: subcommands only; each parses its options by hand.
+public enum Glance {
+    public static let help = """
+        Usage: glance COMMAND [options]
+
+        Glance turns a small Linux board with a small screen into a glanceable display:
+        Activity rings, gauges and progress, drawn straight to the panel.
+
+        Commands:
+          render      draw a screen into a PNG file (headless, same renderer as the panel)
+          bench       time full frames against a full-frame fill
+          demo        draw the demo screens into a folder of PNG files
+
+        Run `glance COMMAND --help` for a command's options.
+
+        Exit status: 0 success, 64 bad arguments, 65 bad input data, 70 internal error,
+        73 cannot create an output file, 74 input/output error, 78 bad configuration.
+        """
+
+    /// Runs the command line `arguments` (without the program name); returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            complain("no command given\n\n\(help)")
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "--help", "-h", "help":
+                print(help)
+                return ExitCode.ok
+            case "render":
+                guard let render = try RenderCommand.parse(rest) else {
+                    print(RenderCommand.help)
+                    return ExitCode.ok
+                }
+                return render.run()
+            case "bench":
+                guard let bench = try BenchCommand.parse(rest) else {
+                    print(BenchCommand.help)
+                    return ExitCode.ok
+                }
+                return bench.run()
+            case "demo":
+                guard let demo = try DemoCommand.parse(rest) else {
+                    print(DemoCommand.help)
+                    return ExitCode.ok
+                }
+                return demo.run()
+            default:
+                complain("unknown command '\(command)' (commands: render, bench, demo; see glance --help)")
+                return ExitCode.usage
+            }
+        } catch {
+            complain(error.message)
+            return ExitCode.usage
+        }
+    }
+}

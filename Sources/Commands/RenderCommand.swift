@@ -1,0 +1,75 @@
+import ImageFile
+import Raster
+import Screens
+
+/// `glance render`: one screen into a PNG file, headlessly, through the same renderer as the panel.
+struct RenderCommand {
+    var options = ScreenOptions()
+    var output: String?
+
+    static let help = """
+        Usage: glance render --size WxH --output FILE.png [options]
+
+        Draws a screen exactly as the panel would show it and writes it as a PNG.
+
+        Picture:
+          --screen rings          the screen to draw (default: rings)
+          --size WxH              panel size in pixels, 1 to 8192 each side (required)
+          --rotate 0|90|180|270   the panel is mounted turned clockwise by this much; the picture
+                                  is drawn upright for the viewer and turned onto the panel
+          --format xrgb8888|rgb565
+                                  the panel's pixel format; rgb565 is dithered (default: xrgb8888)
+          --output FILE.png       where to write (required); nothing is written on any error
+
+        The day (rings screen). VALUE/GOAL, either side may be - for missing; an omitted ring
+        quantity is missing, and a ring whose value or goal is missing is empty:
+          --move V/G              active energy and goal in kcal; a unit may follow a number:
+                                  kcal, Cal (= kcal) or kJ, e.g. 1460kJ/2090kJ
+          --move-time V/G         move minutes and goal; sets move-time mode
+          --exercise V/G          exercise minutes and goal
+          --stand V/G             stand hours and goal
+          --no-summary            a day with no summary at all (every ring empty)
+
+        Values and goals must be numbers of 0 or more. A goal of 0 carries no progress.
+        Exit status: 0 written, 64 bad arguments or unwritable output (nothing written).
+
+        Example:
+          glance render --size 480x480 --move 350/500 --exercise 20/30 --stand 8/12 --output rings.png
+        """
+
+    static func parse(_ argv: [String]) throws(UsageError) -> RenderCommand? {
+        var command = RenderCommand()
+        var args = Arguments(argv)
+        while let option = try args.nextOption() {
+            if option == "--help" || option == "-h" { return nil }
+            if try command.options.parse(option, &args) { continue }
+            switch option {
+            case "--output", "-o": command.output = try args.value(for: option)
+            default: throw UsageError("render: unknown option '\(option)' (see glance render --help)")
+            }
+        }
+        try command.options.finish()
+        guard command.options.sizes.count == 1 else {
+            throw UsageError(command.options.sizes.isEmpty
+                ? "render: --size WxH is required" : "render: give one --size (bench takes several)")
+        }
+        guard let output = command.output else { throw UsageError("render: --output FILE.png is required") }
+        if let problem = isWritableOutput(output) {
+            throw UsageError("--output '\(output)': cannot write there: \(problem)")
+        }
+        return command
+    }
+
+    func run() -> Int32 {
+        let size = options.sizes[0]
+        let composer = FrameComposer(panel: size, rotation: options.rotation, format: options.format)
+        let frame = composer.render(options.makeScreen())
+        do {
+            try PNGFile.write(frame, to: output!)
+        } catch {
+            complain("--output '\(output!)': \(error.reason)")
+            return ExitCode.usage
+        }
+        return ExitCode.ok
+    }
+}

@@ -1,0 +1,69 @@
+extension PixelBuffer {
+    /// 4×4 Bayer thresholds for ordered dithering.
+    @usableFromInline static let bayer4: [UInt32] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+
+    /// Copies the XRGB8888 picture `source` onto this buffer turned by `rotation`, converting to this
+    /// buffer's format (RGB565 with ordered dithering).
+    ///
+    /// `region` is the part of the picture to copy (default: all of it); this buffer's size must be
+    /// the picture's size turned by `rotation`. Returns the panel rectangle written (for damage).
+    @discardableResult
+    public func copy(from source: PixelBuffer, rotation: Rotation = .none, region: IntRect? = nil) -> IntRect {
+        precondition(source.format == .xrgb8888, "copy(from:) reads XRGB8888 pictures")
+        precondition(
+            rotation.logicalSize(forPanel: size) == source.size,
+            "copy(from:): a \(source.size) picture turned \(rotation.degrees)° does not fill a \(size) panel")
+        let r = (region ?? source.bounds).intersection(source.bounds)
+        guard !r.isEmpty else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
+        // Where the picture's pixel (r.x, y) lands and how far one step right in the picture moves.
+        let bpp = format.bytesPerPixel
+        let step: Int
+        switch rotation {
+        case .none: step = bpp
+        case .quarter: step = stride
+        case .half: step = -bpp
+        case .threeQuarters: step = -stride
+        }
+        let dither = format == .rgb565
+        for y in r.y..<r.maxY {
+            let src = source.row32(y) + r.x
+            let p0 = rotation.panelPoint(x: r.x, y: y, panel: size)
+            var dst = base + (p0.y &* stride &+ p0.x &* bpp)
+            if rotation == .none && format == .xrgb8888 {
+                dst.copyMemory(from: src, byteCount: r.width * 4)
+                continue
+            }
+            var px = p0.x, py = p0.y
+            let (sx, sy): (Int, Int)
+            switch rotation {
+            case .none: (sx, sy) = (1, 0)
+            case .quarter: (sx, sy) = (0, 1)
+            case .half: (sx, sy) = (-1, 0)
+            case .threeQuarters: (sx, sy) = (0, -1)
+            }
+            for i in 0..<r.width {
+                let c = src[i]
+                if dither {
+                    dst.assumingMemoryBound(to: UInt16.self).pointee = Self.rgb565(c, x: px, y: py)
+                } else {
+                    dst.assumingMemoryBound(to: UInt32.self).pointee = c
+                }
+                dst += step
+                px &+= sx
+                py &+= sy
+            }
+        }
+        return rotation.panelRect(r, panel: size)
+    }
+
+    /// An XRGB8888 colour as RGB565, dithered by its position on the panel.
+    @inlinable @inline(__always)
+    public static func rgb565(_ c: UInt32, x: Int, y: Int) -> UInt16 {
+        let t = bayer4[(y & 3) << 2 | (x & 3)] * 2 + 1  // threshold (t / 32) of a level
+        // floor(c · (levels − 1) / 255 + t / 32), in integers.
+        let r = (((c >> 16) & 0xFF) * 31 * 32 + t * 255) / (255 * 32)
+        let g = (((c >> 8) & 0xFF) * 63 * 32 + t * 255) / (255 * 32)
+        let b = ((c & 0xFF) * 31 * 32 + t * 255) / (255 * 32)
+        return UInt16(r << 11 | g << 5 | b)
+    }
+}

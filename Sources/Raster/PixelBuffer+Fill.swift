@@ -1,0 +1,34 @@
+extension PixelBuffer {
+    /// Every pixel set to `color`.
+    public func fill(_ color: Color) {
+        fill(bounds, with: color)
+    }
+
+    /// The pixels of `rect` (clipped to the buffer) set to `color`, in this buffer's format.
+    public func fill(_ rect: IntRect, with color: Color) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        switch format {
+        case .xrgb8888:
+            let value = color.xrgb
+            for y in r.y..<r.maxY { (row32(y) + r.x).update(repeating: value, count: r.width) }
+        case .rgb565:
+            let value = UInt16(color.red >> 3) << 11 | UInt16(color.green >> 2) << 5 | UInt16(color.blue >> 3)
+            for y in r.y..<r.maxY { (row16(y) + r.x).update(repeating: value, count: r.width) }
+        }
+    }
+
+    /// Blends `color` over pixel (x, y) with coverage 0...1 (XRGB8888; outside pixels are ignored).
+    @inlinable
+    public func blend(x: Int, y: Int, color: Color, coverage: Float) {
+        guard format == .xrgb8888, x >= 0, y >= 0, x < width, y < height, coverage > 0 else { return }
+        let p = row32(y) + x
+        p.pointee = Raster.blend(color.xrgb, over: p.pointee, alpha: alpha256(coverage))
+    }
+
+    /// The area to draw in: the clip (if any) within the buffer.
+    @usableFromInline
+    func drawArea(_ clip: IntRect?) -> IntRect {
+        clip.map { $0.intersection(bounds) } ?? bounds
+    }
+}

@@ -1,0 +1,120 @@
+extension PixelBuffer {
+    /// An anti-aliased disc.
+    public func fillDisc(center: Point, radius: Float, color: Color, clip: IntRect? = nil) {
+        guard format == .xrgb8888, radius > 0, radius.isFinite, center.x.isFinite, center.y.isFinite else { return }
+        let area = drawArea(clip)
+        let outer = radius + halfDiagonal, inner = radius - halfDiagonal
+        let y0 = max(area.y, Int((center.y - outer).rounded(.down)))
+        let y1 = min(area.maxY, Int((center.y + outer).rounded(.up)))
+        guard y0 < y1 else { return }
+        let c = color.xrgb
+        for y in y0..<y1 {
+            let v = Float(y) + 0.5 - center.y
+            guard abs(v) < outer else { continue }
+            let ho = (outer * outer - v * v).squareRoot()
+            let a = max(area.x, Int((center.x - ho - 0.5).rounded(.up)))
+            let b = min(area.maxX, Int((center.x + ho - 0.5).rounded(.up)))
+            guard a < b else { continue }
+            var ia = b, ib = b
+            if inner > abs(v) {
+                let hi = (inner * inner - v * v).squareRoot()
+                ia = min(max(a, Int((center.x - hi - 0.5).rounded(.up))), b)
+                ib = min(max(ia, Int((center.x + hi - 0.5).rounded(.up))), b)
+            }
+            let row = row32(y)
+            for x in a..<ia { edgePixel(row, x, c, center: center, radius: radius, v: v) }
+            (row + ia).update(repeating: c, count: ib - ia)
+            for x in ib..<b { edgePixel(row, x, c, center: center, radius: radius, v: v) }
+        }
+    }
+
+    @inline(__always)
+    private func edgePixel(_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ c: UInt32, center: Point, radius: Float, v: Float) {
+        let u = Float(x) + 0.5 - center.x
+        let cov = discCoverage(radius: radius, u: u, v: v, dist: (u * u + v * v).squareRoot())
+        if cov > 0 { row[x] = Raster.blend(c, over: row[x], alpha: alpha256(cov)) }
+    }
+
+    /// An anti-aliased rectangle with round corners of `radius` (clamped to half the short side).
+    public func fillRoundedRect(_ rect: Rect, radius: Float, color: Color, clip: IntRect? = nil) {
+        guard format == .xrgb8888, !rect.isEmpty, rect.x.isFinite, rect.y.isFinite, rect.width.isFinite,
+            rect.height.isFinite
+        else { return }
+        let r = max(0, min(radius.isFinite ? radius : 0, rect.width / 2, rect.height / 2))
+        let area = drawArea(clip).intersection(rect.enclosingPixels)
+        guard !area.isEmpty else { return }
+        let c = color.xrgb
+        // Columns whose pixels lie wholly between the corner zones and inside the side edges.
+        let midA = max(area.x, Int((rect.minX + r).rounded(.up)))
+        let midB = max(midA, min(area.maxX, Int((rect.maxX - r).rounded(.down))))
+        for y in area.y..<area.maxY {
+            let row = row32(y)
+            let yc = Float(y) + 0.5
+            let covY = overlap(Float(y), rect.minY, rect.maxY)
+            for x in area.x..<midA { roundedRectPixel(row, x, yc, covY, rect, r, c) }
+            if covY >= 1 {
+                (row + midA).update(repeating: c, count: midB - midA)
+            } else if covY > 0 {
+                let a = alpha256(covY)
+                for x in midA..<midB { row[x] = Raster.blend(c, over: row[x], alpha: a) }
+            }
+            for x in midB..<area.maxX { roundedRectPixel(row, x, yc, covY, rect, r, c) }
+        }
+    }
+
+    @inline(__always)
+    private func roundedRectPixel(
+        _ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ yc: Float, _ covY: Float, _ rect: Rect, _ r: Float,
+        _ c: UInt32
+    ) {
+        let xc = Float(x) + 0.5
+        let cornerX: Float? = xc < rect.minX + r ? rect.minX + r : (xc > rect.maxX - r ? rect.maxX - r : nil)
+        let cornerY: Float? = yc < rect.minY + r ? rect.minY + r : (yc > rect.maxY - r ? rect.maxY - r : nil)
+        let cov: Float
+        if let cornerX, let cornerY {
+            let u = xc - cornerX, v = yc - cornerY
+            cov = discCoverage(radius: r, u: u, v: v, dist: (u * u + v * v).squareRoot())
+        } else {
+            cov = overlap(Float(x), rect.minX, rect.maxX) * covY
+        }
+        if cov > 0 { row[x] = Raster.blend(c, over: row[x], alpha: alpha256(cov)) }
+    }
+
+    /// Length of [p, p + 1] inside [lo, hi].
+    @inline(__always)
+    private func overlap(_ p: Float, _ lo: Float, _ hi: Float) -> Float {
+        max(0, min(p + 1, hi) - max(p, lo))
+    }
+
+    /// An anti-aliased capsule: every point within `radius` of the segment from `a` to `b`.
+    public func fillCapsule(from a: Point, to b: Point, radius: Float, color: Color, clip: IntRect? = nil) {
+        guard format == .xrgb8888, radius > 0, radius.isFinite, a.x.isFinite, a.y.isFinite, b.x.isFinite,
+            b.y.isFinite
+        else { return }
+        let box = Rect(
+            x: min(a.x, b.x) - radius - 1, y: min(a.y, b.y) - radius - 1,
+            width: abs(a.x - b.x) + 2 * radius + 2, height: abs(a.y - b.y) + 2 * radius + 2)
+        let area = drawArea(clip).intersection(box.enclosingPixels)
+        guard !area.isEmpty else { return }
+        let c = color.xrgb
+        let dx = b.x - a.x, dy = b.y - a.y
+        let len2 = dx * dx + dy * dy
+        let inner = radius - halfDiagonal
+        for y in area.y..<area.maxY {
+            let row = row32(y)
+            let py = Float(y) + 0.5 - a.y
+            for x in area.x..<area.maxX {
+                let px = Float(x) + 0.5 - a.x
+                let t = len2 > 0 ? min(max((px * dx + py * dy) / len2, 0), 1) : 0
+                let u = px - t * dx, v = py - t * dy
+                let dist = (u * u + v * v).squareRoot()
+                if dist <= inner {
+                    row[x] = c
+                } else {
+                    let cov = discCoverage(radius: radius, u: u, v: v, dist: dist)
+                    if cov > 0 { row[x] = Raster.blend(c, over: row[x], alpha: alpha256(cov)) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Pixels in memory: width, height, a stride in bytes per row and a format.
+///
+/// Either owns its memory (`init(width:height:format:)`) or draws into memory someone else owns,
+/// such as a mapped DRM dumb buffer with the driver's pitch (`init(wrapping:…)`). The drawing
+/// primitives work on XRGB8888 buffers; an RGB565 buffer is the target of `copy(from:…)`, which
+/// converts with ordered dithering.
+public struct PixelBuffer {
+    public let width: Int
+    public let height: Int
+    /// Bytes from the start of one row to the start of the next (at least width × bytes per pixel).
+    public let stride: Int
+    public let format: PixelFormat
+    /// The first byte of row 0.
+    public let base: UnsafeMutableRawPointer
+    private let storage: Storage?
+
+    private final class Storage {
+        let memory: UnsafeMutableRawPointer
+        init(bytes: Int) {
+            memory = .allocate(byteCount: max(bytes, 1), alignment: 64)
+            memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(bytes, 1))
+        }
+        deinit { memory.deallocate() }
+    }
+
+    /// A zeroed (black) buffer of its own; rows are padded to a multiple of 64 bytes.
+    public init(width: Int, height: Int, format: PixelFormat = .xrgb8888) {
+        precondition(width > 0 && height > 0, "PixelBuffer \(width)x\(height): width and height must be positive")
+        let rowBytes = (width * format.bytesPerPixel + 63) & ~63
+        let storage = Storage(bytes: rowBytes * height)
+        self.width = width
+        self.height = height
+        self.stride = rowBytes
+        self.format = format
+        self.base = storage.memory
+        self.storage = storage
+    }
+
+    /// A view of memory owned elsewhere; the caller keeps it alive and mapped while this is used.
+    public init(wrapping base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
+        precondition(width > 0 && height > 0 && stride >= width * format.bytesPerPixel,
+            "PixelBuffer \(width)x\(height) stride \(stride): stride too small for the width")
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.format = format
+        self.base = base
+        self.storage = nil
+    }
+
+    public var size: Size { Size(width: width, height: height) }
+    public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    /// Row `y` of an XRGB8888 buffer.
+    @inlinable @inline(__always)
+    public func row32(_ y: Int) -> UnsafeMutablePointer<UInt32> {
+        (base + y &* stride).assumingMemoryBound(to: UInt32.self)
+    }
+
+    /// Row `y` of an RGB565 buffer.
+    @inlinable @inline(__always)
+    public func row16(_ y: Int) -> UnsafeMutablePointer<UInt16> {
+        (base + y &* stride).assumingMemoryBound(to: UInt16.self)
+    }
+
+    /// The colour of pixel (x, y), whatever the format (RGB565 is widened by bit replication).
+    public func color(x: Int, y: Int) -> Color {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(size)")
+        switch format {
+        case .xrgb8888:
+            return Color(xrgb: row32(y)[x])
+        case .rgb565:
+            return Self.widen565(row16(y)[x])
+        }
+    }
+
+    /// An RGB565 value widened to 8 bits per channel by bit replication.
+    @inlinable public static func widen565(_ v: UInt16) -> Color {
+        let r = UInt8(truncatingIfNeeded: v >> 11), g = UInt8(truncatingIfNeeded: (v >> 5) & 63)
+        let b = UInt8(truncatingIfNeeded: v & 31)
+        return Color(red: r << 3 | r >> 2, green: g << 2 | g >> 4, blue: b << 3 | b >> 2)
+    }
+}
