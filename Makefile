@@ -1,0 +1,31 @@
+# Glance: the two commands a newcomer needs are `make run` and `make test` (see README.md).
+SWIFT ?= swift
+RELEASE := .build/release/glance
+
+.PHONY: deps build release run test bench instructions
+
+deps:
+	@tools/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Builds and runs the app on its embedded defaults. Until the display path lands it draws the
+# demo screens headlessly into out/.
+run: release
+	$(RELEASE) demo --output out
+
+# Every test: unit, golden, command-line and (where present) VM end-to-end tests.
+test: deps
+	$(SWIFT) build
+	$(SWIFT) test
+
+bench: release
+	$(RELEASE) bench
+	tools/bench/instructions.sh
+
+instructions: release
+	tools/bench/instructions.sh
