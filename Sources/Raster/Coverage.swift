@@ -36,12 +36,8 @@ func discCoverage(radius r: Float, u: Float, v: Float, dist: Float) -> Float {
 /// Coverage in 0...1 as an alpha in 0...256 (256 = opaque).
 @inlinable @inline(__always)
 func alpha256(_ coverage: Float) -> UInt32 {
-    UInt32(Int32(coverage * 256 + 0.5).clamped(0, 256))
-}
-
-extension Int32 {
-    @inlinable @inline(__always)
-    func clamped(_ lo: Int32, _ hi: Int32) -> Int32 { self < lo ? lo : (self > hi ? hi : self) }
+    // Rounded through the float's mantissa: 2²³ + x keeps round(x) in its low bits.
+    (min(max(coverage, 0), 1) * 256 + 0x1p23).bitPattern & 0x1FF
 }
 
 /// `src` over `dst` with alpha `a` in 0...256, both XRGB8888.
@@ -59,4 +55,26 @@ func scale(_ c: UInt32, by a: UInt32) -> UInt32 {
     let rb = ((c & 0xFF00FF) &* a) >> 8
     let g = ((c & 0x00FF00) &* a) >> 8
     return (rb & 0xFF00FF) | (g & 0x00FF00)
+}
+
+/// ⌊x⌋ without a C library call (x86-64's baseline has no rounding instruction); x is clamped
+/// to ±1e9 first, far outside any buffer.
+@inlinable @inline(__always)
+func floorToInt(_ x: Float) -> Int {
+    let c = min(max(x, -1e9), 1e9)
+    let i = Int(c)
+    return Float(i) > c ? i - 1 : i
+}
+
+/// ⌈x⌉ without a C library call.
+@inlinable @inline(__always)
+func ceilToInt(_ x: Float) -> Int { -floorToInt(-x) }
+
+/// x − ⌊x⌋ for angles in turns, without a C library call.
+@inlinable @inline(__always)
+func fractionalPart(_ x: Double) -> Double {
+    guard abs(x) < 1e15 else { return 0 }
+    let i = Double(Int64(x))
+    let f = x - i
+    return f < 0 ? f + 1 : f
 }

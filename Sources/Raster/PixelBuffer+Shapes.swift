@@ -4,22 +4,22 @@ extension PixelBuffer {
         guard format == .xrgb8888, radius > 0, radius.isFinite, center.x.isFinite, center.y.isFinite else { return }
         let area = drawArea(clip)
         let outer = radius + halfDiagonal, inner = radius - halfDiagonal
-        let y0 = max(area.y, Int((center.y - outer).rounded(.down)))
-        let y1 = min(area.maxY, Int((center.y + outer).rounded(.up)))
+        let y0 = max(area.y, floorToInt(center.y - outer))
+        let y1 = min(area.maxY, ceilToInt(center.y + outer))
         guard y0 < y1 else { return }
         let c = color.xrgb
         for y in y0..<y1 {
             let v = Float(y) + 0.5 - center.y
             guard abs(v) < outer else { continue }
             let ho = (outer * outer - v * v).squareRoot()
-            let a = max(area.x, Int((center.x - ho - 0.5).rounded(.up)))
-            let b = min(area.maxX, Int((center.x + ho - 0.5).rounded(.up)))
+            let a = max(area.x, ceilToInt(center.x - ho - 0.5))
+            let b = min(area.maxX, ceilToInt(center.x + ho - 0.5))
             guard a < b else { continue }
             var ia = b, ib = b
             if inner > abs(v) {
                 let hi = (inner * inner - v * v).squareRoot()
-                ia = min(max(a, Int((center.x - hi - 0.5).rounded(.up))), b)
-                ib = min(max(ia, Int((center.x + hi - 0.5).rounded(.up))), b)
+                ia = min(max(a, ceilToInt(center.x - hi - 0.5)), b)
+                ib = min(max(ia, ceilToInt(center.x + hi - 0.5)), b)
             }
             let row = row32(y)
             for x in a..<ia { edgePixel(row, x, c, center: center, radius: radius, v: v) }
@@ -45,8 +45,8 @@ extension PixelBuffer {
         guard !area.isEmpty else { return }
         let c = color.xrgb
         // Columns whose pixels lie wholly between the corner zones and inside the side edges.
-        let midA = max(area.x, Int((rect.minX + r).rounded(.up)))
-        let midB = max(midA, min(area.maxX, Int((rect.maxX - r).rounded(.down))))
+        let midA = max(area.x, ceilToInt(rect.minX + r))
+        let midB = max(midA, min(area.maxX, floorToInt(rect.maxX - r)))
         for y in area.y..<area.maxY {
             let row = row32(y)
             let yc = Float(y) + 0.5
