@@ -498,7 +498,7 @@ struct ArcRasterizer {
                     coverage = 1
                 } else {
                     let dist = d2.squareRoot(), inv = 1 / dist
-                    coverage = halfPlaneCoverage(ro - dist, u * inv, av * inv)
+                    coverage = halfPlaneCoverage(ro - dist, u * inv, av * inv, curvature: 1 / ro)
                 }
             case .inner:
                 if d2 <= innerIn2 {
@@ -507,7 +507,7 @@ struct ArcRasterizer {
                     coverage = 1
                 } else {
                     let dist = d2.squareRoot(), inv = 1 / dist
-                    coverage = halfPlaneCoverage(dist - ri, u * inv, av * inv)
+                    coverage = halfPlaneCoverage(dist - ri, u * inv, av * inv, curvature: -1 / ri)
                 }
             case .both:
                 coverage = bandCoverage(u: u, v: av, dist: d2.squareRoot())
@@ -638,6 +638,9 @@ struct ArcRasterizer {
 
     // MARK: - Caps and the shadow
 
+    /// How far (px) a half-disc cap reaches past its diameter onto the arc's side.
+    let capOverlap: Float = 0.5
+
     /// Pixel index range of centres in (c − h, c + h).
     @inline(__always)
     func span(_ c: Float, _ h: Float) -> (Int, Int) {
@@ -654,11 +657,14 @@ struct ArcRasterizer {
             let dy = yc - cap.y
             guard abs(dy) < outer else { continue }
             var (a, b) = span(cap.x, (outer * outer - dy * dy).squareRoot())
-            // Keep the cap's own side of its diameter.
+            // Keep the cap's own side of its diameter, and half a pixel of the other side: the
+            // colours meet there without a step, and pixels on the line itself stay covered
+            // whichever way rounding classed them in the band.
+            let reach = dy * cap.ty + capOverlap
             if abs(cap.tx) > 1e-6 {
-                let s = ceilToInt(cap.x - dy * cap.ty / cap.tx - 0.5)
+                let s = ceilToInt(cap.x - reach / cap.tx - 0.5)
                 if cap.tx > 0 { a = max(a, s) } else { b = min(b, s) }
-            } else if dy * cap.ty < 0 || (dy == 0 && cap.ty < 0) {
+            } else if reach <= 0 {
                 continue
             }
             a = max(a, area.x)

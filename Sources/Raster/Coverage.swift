@@ -2,23 +2,34 @@
 /// wholly on one side of it.
 @usableFromInline let halfDiagonal: Float = 0.70711
 
-/// The exact fraction of a unit pixel on the inner side of a straight edge.
+/// The fraction of a unit pixel on the inner side of an edge.
 ///
 /// `d` is the signed distance from the pixel centre to the edge (positive inside), `(nx, ny)`
-/// the edge's unit normal. Curved edges (circles) are treated as their tangent line, which is
-/// exact to O(1/radius²).
+/// the edge's unit normal. The area is exact for a straight edge; for a circle of radius R the
+/// edge bows away from its tangent by the circular segment over the pixel's chord L, about
+/// L³ / 24R, which `curvature` = 1/R removes (negative 1/R for a hole's edge, which bows the
+/// other way).
 @inlinable @inline(__always)
-func halfPlaneCoverage(_ d: Float, _ nx: Float, _ ny: Float) -> Float {
+func halfPlaneCoverage(_ d: Float, _ nx: Float, _ ny: Float, curvature: Float = 0) -> Float {
     let ax = abs(nx), ay = abs(ny)
     let a = max(ax, ay), b = min(ax, ay)
     let h = 0.5 * (a + b)  // half the pixel's extent along the normal
     let ad = abs(d)
     if ad >= h { return d > 0 ? 1 : 0 }
     let k = 0.5 * (a - b)
-    if ad <= k { return 0.5 + d / a }  // the edge crosses two opposite sides
-    let t = h - ad  // the edge cuts off one corner
-    let corner = t * t / (2 * a * b)
-    return d > 0 ? 1 - corner : corner
+    var coverage: Float
+    var chord: Float
+    if ad <= k {  // the edge crosses two opposite sides
+        coverage = 0.5 + d / a
+        chord = 1 / a
+    } else {  // the edge cuts off one corner
+        let t = h - ad
+        let corner = t * t / (2 * a * b)
+        coverage = d > 0 ? 1 - corner : corner
+        chord = t / (a * b)
+    }
+    coverage -= curvature * chord * chord * chord * (1 / 24)
+    return min(max(coverage, 0), 1)
 }
 
 /// Fraction of the pixel whose centre is at offset (u, v), distance `dist`, from the centre of
@@ -30,7 +41,7 @@ func discCoverage(radius r: Float, u: Float, v: Float, dist: Float) -> Float {
     let area = Float.pi * r * r  // a disc smaller than a pixel covers at most its area
     if dist < 1e-4 { return min(1, area) }
     let inv = 1 / dist
-    return min(halfPlaneCoverage(r - dist, u * inv, v * inv), area)
+    return min(halfPlaneCoverage(r - dist, u * inv, v * inv, curvature: 1 / r), area)
 }
 
 /// Coverage in 0...1 as an alpha in 0...256 (256 = opaque).
