@@ -15,6 +15,14 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(
+            name: "CDRM",
+            pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]
+        ),
+        // Kernel interfaces Swift cannot import by itself (ioctl numbers built by function-like
+        // macros, signalfd/timerfd) and the async-signal-safe crash restore of the panel.
+        .target(name: "CKernelShims"),
 
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
@@ -23,6 +31,9 @@ let package = Package(
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
+        // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
+        .target(name: "Platform", dependencies: ["CKernelShims"]),
+        .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
         .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile"]),
 
         // The executable: subcommands only.
@@ -36,6 +47,7 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,88 @@
+#include "KernelShims.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <libdrm/drm.h>
+
+int glance_ioctl(int fd, unsigned long request, void *argument) { return ioctl(fd, request, argument); }
+
+int glance_ioctl_int(int fd, unsigned long request, unsigned long argument) {
+    return ioctl(fd, request, argument);
+}
+
+const unsigned long glance_DRM_IOCTL_MODE_CREATE_DUMB = DRM_IOCTL_MODE_CREATE_DUMB;
+const unsigned long glance_DRM_IOCTL_MODE_MAP_DUMB = DRM_IOCTL_MODE_MAP_DUMB;
+const unsigned long glance_DRM_IOCTL_MODE_DESTROY_DUMB = DRM_IOCTL_MODE_DESTROY_DUMB;
+
+unsigned long glance_EVIOCGNAME(unsigned int length) { return EVIOCGNAME(length); }
+unsigned long glance_EVIOCGPHYS(unsigned int length) { return EVIOCGPHYS(length); }
+unsigned long glance_EVIOCGBIT(unsigned int type, unsigned int length) { return EVIOCGBIT(type, length); }
+unsigned long glance_EVIOCGPROP(unsigned int length) { return EVIOCGPROP(length); }
+unsigned long glance_EVIOCGABS(unsigned int axis) { return EVIOCGABS(axis); }
+const unsigned long glance_EVIOCGID = EVIOCGID;
+const unsigned long glance_EVIOCGRAB = EVIOCGRAB;
+
+// ---------------------------------------------------------------- fatal-signal restore
+
+#define MAX_CONNECTORS 8
+
+static struct {
+    volatile sig_atomic_t armed;
+    int drm_fd;
+    int vt_fd;
+    int vt_mode;
+    uint32_t connectors[MAX_CONNECTORS];
+    struct drm_mode_crtc crtc;
+} saved;
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
+
+static void restore_and_reraise(int signal_number) {
+    if (saved.armed) {
+        saved.armed = 0;
+        int saved_errno = errno;
+        ioctl(saved.drm_fd, DRM_IOCTL_MODE_SETCRTC, &saved.crtc);
+        if (saved.vt_fd >= 0) ioctl(saved.vt_fd, KDSETMODE, (unsigned long)saved.vt_mode);
+        static const char note[] = "glance: fatal signal: display restored\n";
+        ssize_t ignored = write(2, note, sizeof note - 1);
+        (void)ignored;
+        errno = saved_errno;
+    }
+    // Default action (core dump / termination) with the signal's own number.
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+void glance_crash_restore_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
+                              const uint32_t *connectors, uint32_t connector_count, const void *mode,
+                              int vt_fd, int vt_mode) {
+    saved.armed = 0;
+    memset(&saved.crtc, 0, sizeof saved.crtc);
+    if (connector_count > MAX_CONNECTORS) connector_count = MAX_CONNECTORS;
+    memcpy(saved.connectors, connectors, connector_count * sizeof(uint32_t));
+    saved.drm_fd = drm_fd;
+    saved.vt_fd = vt_fd;
+    saved.vt_mode = vt_mode;
+    saved.crtc.crtc_id = crtc_id;
+    saved.crtc.fb_id = fb_id;
+    saved.crtc.x = x;
+    saved.crtc.y = y;
+    saved.crtc.set_connectors_ptr = (uint64_t)(uintptr_t)saved.connectors;
+    saved.crtc.count_connectors = mode ? connector_count : 0;
+    if (mode) {
+        memcpy(&saved.crtc.mode, mode, sizeof saved.crtc.mode);
+        saved.crtc.mode_valid = 1;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = restore_and_reraise;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    for (unsigned i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        sigaction(fatal_signals[i], &action, NULL);
+    saved.armed = 1;
+}
+
+void glance_crash_restore_disarm(void) { saved.armed = 0; }

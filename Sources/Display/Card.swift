@@ -1,0 +1,95 @@
+import CDRM
+import Platform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// An open DRM card (/dev/dri/cardN). Owns the descriptor; closing it also gives up DRM master.
+public final class Card {
+    public let path: String
+    public let descriptor: FileDescriptor
+    /// The atomic client capability was granted (and not refused by `forceLegacy`).
+    public private(set) var atomic = false
+    /// The kernel's mode records of each connector, from the last snapshot.
+    var rawModes: [UInt32: [drmModeModeInfo]] = [:]
+
+    /// Opens `path` read-write and non-blocking (events are read until EAGAIN), with universal
+    /// planes (and atomic unless `legacy`) requested.
+    public init(path: String, legacy: Bool = false) throws(DisplayError) {
+        self.path = path
+        do {
+            descriptor = try FileDescriptor.open(path, [.readWrite, .nonBlocking])
+        } catch {
+            if error.errno == .permissionDenied || error.errno == .notPermitted {
+                var e = error
+                e.hint = "add the user to group video: sudo usermod -aG video $USER, then log in again"
+                throw .permissionDenied(e)
+            }
+            if error.errno == .noSuchFile { throw .noDisplayDevice(directory: Self.directory(of: path)) }
+            throw .system(error)
+        }
+        _ = drmSetClientCap(descriptor.rawValue, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1)
+        if !legacy {
+            atomic = drmSetClientCap(descriptor.rawValue, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+        }
+    }
+
+    deinit { descriptor.close() }
+
+    /// The card nodes under `directory` (card0, card1 …), in number order.
+    public static func discover(in directory: String = "/dev/dri") throws(DisplayError) -> [String] {
+        guard let dir = opendir(directory) else { throw .noDisplayDevice(directory: directory) }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix("card"), let n = Int(name.dropFirst(4)) { numbers.append(n) }
+        }
+        guard !numbers.isEmpty else { throw .noDisplayDevice(directory: directory) }
+        return numbers.sorted().map { "\(directory)/card\($0)" }
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return String(path[..<slash])
+    }
+
+    /// The kernel driver's name ("virtio_gpu", "bochs-drm", "vc4").
+    public var driverName: String {
+        guard let version = drmGetVersion(descriptor.rawValue) else { return "unknown" }
+        defer { drmFreeVersion(version) }
+        guard let name = version.pointee.name else { return "unknown" }
+        return String(cString: name)
+    }
+
+    /// DRM_CAP_DUMB_BUFFER.
+    public var supportsDumbBuffers: Bool {
+        var value: UInt64 = 0
+        return drmGetCap(descriptor.rawValue, UInt64(DRM_CAP_DUMB_BUFFER), &value) == 0 && value != 0
+    }
+
+    /// Whether this descriptor is DRM master: it is as soon as it opens a card nobody holds.
+    public var isMaster: Bool { drmIsMaster(descriptor.rawValue) != 0 }
+
+    /// Becomes master if nobody is (after an earlier drop); throws `anotherMaster` otherwise.
+    public func becomeMaster() throws(DisplayError) {
+        if isMaster { return }
+        if drmSetMaster(descriptor.rawValue) != 0 { throw .anotherMaster(card: path) }
+    }
+
+    /// Gives up master (VT switch away).
+    public func dropMaster() { _ = drmDropMaster(descriptor.rawValue) }
+}
+
+/// Turns a libdrm mode-setting result (negative errno, or -1 with errno set) into a SystemError.
+@inline(__always)
+func drmCheck(_ result: Int32, _ call: @autoclosure () -> String) throws(DisplayError) {
+    guard result < 0 else { return }
+    let code = result == -1 ? errno : -result
+    throw .system(SystemError(call(), errno: Errno(rawValue: code)))
+}

@@ -1,0 +1,424 @@
+import CDRM
+import CKernelShims
+import Platform
+import Raster
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One connector showing frames: owns the card, the two dumb buffers and the CRTC state it found,
+/// and puts that state back when closed (explicitly, by deinit, or on a fatal signal).
+///
+/// Frames are drawn into `drawingBuffer` and handed to `present(damage:)`: the first one sets the
+/// mode (atomic: test-only commit, then the real one; legacy: SetCrtc), later ones are
+/// non-blocking page flips that complete with an event on `descriptor` (see `handleEvents()`).
+/// Never more than one flip is pending.
+public final class DisplayOutput {
+    public let card: Card
+    public let plan: OutputPlan
+    public let connectorName: String
+    /// Atomic mode setting in use (else SetCrtc + PageFlip).
+    public private(set) var usesAtomic: Bool
+    /// Frames are drawn into the buffer on screen and reported as damage (DirtyFB / damage clips)
+    /// instead of flipped.
+    public private(set) var singleBuffered: Bool
+    /// Why atomic or flipping was given up, if it was (for the log).
+    public private(set) var notes: [String] = []
+    public var size: Size { Size(width: plan.mode.width, height: plan.mode.height) }
+    public var format: PixelFormat { plan.format }
+    public var descriptor: FileDescriptor { card.descriptor }
+    public private(set) var flipPending = false
+    /// Frames put on screen (mode set, flips completed, in-place updates).
+    public private(set) var framesShown = 0
+    /// DirtyFB answered ENOSYS: the driver scans the buffer directly and needs no damage reports.
+    public private(set) var dirtyNotNeeded = false
+
+    private var buffers: [DumbBuffer]
+    /// Index of the buffer on screen; nil before the first frame.
+    private var front: Int?
+    private var previousDamage: IntRect?
+    private let saved: drmModeCrtc?
+    private var savedConnectors: [UInt32]
+    private let rawMode: drmModeModeInfo
+    private var atomicIDs: AtomicIDs?
+    private var modeBlob: UInt32 = 0
+    private let terminal: VirtualTerminal?
+    private var restored = false
+
+    /// Opens the requested card (or the first that drives a display), makes the choices the request
+    /// leaves open and creates the buffers. Nothing on screen changes until the first `present`.
+    public static func open(
+        _ request: OutputRequest, terminal: VirtualTerminal? = nil, singleBuffered: Bool = false
+    ) throws(DisplayError) -> DisplayOutput {
+        let paths: [String]
+        if let card = request.card { paths = [card] } else { paths = try Card.discover() }
+        var failures: [(path: String, error: DisplayError, drivesDisplays: Bool)] = []
+        for path in paths {
+            do throws(DisplayError) {
+                let card = try Card(path: path, legacy: request.forceLegacy)
+                guard card.supportsDumbBuffers else { throw DisplayError.noDumbBuffers(card: path) }
+                let snapshot: CardSnapshot
+                do throws(DisplayError) {
+                    snapshot = try card.snapshot()
+                } catch {
+                    failures.append((path, error, false))
+                    continue
+                }
+                do throws(DisplayError) {
+                    try card.becomeMaster()
+                    let plan = try OutputPlan.choose(in: snapshot, for: request)
+                    return try DisplayOutput(
+                        card: card, snapshot: snapshot, plan: plan, terminal: terminal, singleBuffered: singleBuffered)
+                } catch {
+                    failures.append((path, error, true))
+                }
+            } catch {
+                failures.append((path, error, false))
+            }
+        }
+        // The most useful error: one a person can act on, then the only display card's.
+        if let denied = failures.first(where: { if case .permissionDenied = $0.error { true } else { false } }) {
+            throw denied.error
+        }
+        let displayCards = failures.filter(\.drivesDisplays)
+        if displayCards.count == 1 || paths.count == 1 { throw (displayCards.first ?? failures[0]).error }
+        throw .noUsableCard(reasons: failures.map { "\($0.path): \($0.error)" })
+    }
+
+    init(
+        card: Card, snapshot: CardSnapshot, plan: OutputPlan, terminal: VirtualTerminal?, singleBuffered: Bool
+    ) throws(DisplayError) {
+        self.card = card
+        self.plan = plan
+        self.connectorName = plan.connector.name
+        self.terminal = terminal
+        self.singleBuffered = singleBuffered
+        guard let raw = card.rawModes[plan.connector.id], raw.indices.contains(plan.mode.index) else {
+            throw .connectorWithoutModes(plan.connector)
+        }
+        rawMode = raw[plan.mode.index]
+        let size = Size(width: plan.mode.width, height: plan.mode.height)
+        buffers = []
+        for _ in 0..<(singleBuffered ? 1 : 2) {
+            buffers.append(try DumbBuffer(card: card, size: size, format: plan.format))
+        }
+        if let c = drmModeGetCrtc(card.descriptor.rawValue, plan.crtc.id) {
+            saved = c.pointee
+            drmModeFreeCrtc(c)
+        } else {
+            saved = nil
+        }
+        savedConnectors = snapshot.connectors.filter { $0.currentCRTC == plan.crtc.id }.map(\.id)
+        usesAtomic = card.atomic && plan.plane != nil
+        if usesAtomic {
+            atomicIDs = AtomicIDs(card: card, plan: plan)
+            if atomicIDs == nil {
+                usesAtomic = false
+                notes.append("the driver lacks an atomic property glance needs: using SetCrtc + PageFlip")
+            }
+        }
+    }
+
+    deinit {
+        restore()
+        if modeBlob != 0 { drmModeDestroyPropertyBlob(card.descriptor.rawValue, modeBlob) }
+    }
+
+    /// Where to draw the next frame: the back buffer (or the one on screen when single-buffered).
+    public var drawingBuffer: PixelBuffer {
+        guard let front else { return buffers[0].pixels }
+        return buffers[singleBuffered ? front : 1 - front].pixels
+    }
+
+    /// Puts the frame drawn into `drawingBuffer` on screen; `damage` is what changed in it.
+    ///
+    /// The first call sets the mode and returns with the frame on screen. Later calls queue a flip
+    /// (`flipPending` until its event is handled), or report the damage of a single buffer.
+    public func present(damage: IntRect) throws(DisplayError) {
+        precondition(!flipPending, "present: a flip is still pending")
+        guard let front else {
+            try setMode()
+            return
+        }
+        if singleBuffered {
+            try reportDamage(damage, framebuffer: buffers[front].framebuffer)
+            framesShown += 1
+            return
+        }
+        let back = 1 - front
+        // Damage relative to both the frame on screen and this buffer's older content (drivers
+        // differ in which one they use).
+        let clip = previousDamage.map { $0.union(damage) } ?? damage
+        previousDamage = damage
+        if usesAtomic {
+            try atomicFlip(framebuffer: buffers[back].framebuffer, damage: clip)
+        } else {
+            let result = drmModePageFlip(
+                card.descriptor.rawValue, plan.crtc.id, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
+                nil)
+            if result != 0 {
+                let code = result == -1 ? errno : -result
+                guard code == EINVAL || code == ENOSYS || code == EOPNOTSUPP else {
+                    throw .system(SystemError("DRM PAGE_FLIP", errno: Errno(rawValue: code)))
+                }
+                // No flips: show this buffer with SetCrtc and keep drawing into it from now on.
+                notes.append("page flip refused (\(Errno(rawValue: code))): drawing into the buffer on screen")
+                try drmCheck(
+                    setCrtc(framebuffer: buffers[back].framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
+                self.front = back
+                singleBuffered = true
+                framesShown += 1
+                return
+            }
+        }
+        flipPending = true
+    }
+
+    /// Reads the card's events; returns how many flips completed (then the old front is the back).
+    @discardableResult
+    public func handleEvents() throws(DisplayError) -> Int {
+        var completed = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let n: Int?
+            do throws(SystemError) {
+                n = try card.descriptor.read(into: buffer, "DRM events")
+            } catch {
+                throw .system(error)
+            }
+            guard let n, n >= 8 else { break }
+            var offset = 0
+            while offset + 8 <= n {
+                let type = buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let length = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                if type == UInt32(DRM_EVENT_FLIP_COMPLETE) && flipPending {
+                    flipPending = false
+                    front = 1 - (front ?? 1)
+                    framesShown += 1
+                    completed += 1
+                }
+                guard length >= 8 else { break }
+                offset += Int(length)
+            }
+        }
+        return completed
+    }
+
+    /// Waits (at most `timeout`) for a pending flip to complete.
+    public func waitForFlip(timeout: Duration = .seconds(1)) {
+        let deadline = monotonicNow() + timeout
+        while flipPending {
+            let left = deadline - monotonicNow()
+            guard left > .zero else { return }
+            guard let ready = try? waitForReadable([card.descriptor], timeout: left), !ready.isEmpty else { return }
+            if (try? handleEvents()) == nil { return }
+        }
+    }
+
+    /// Puts back the CRTC as it was found (after a pending flip completes) and the console into
+    /// text mode. Safe to call more than once; returns what went wrong, if anything.
+    @discardableResult
+    public func restore() -> SystemError? {
+        guard !restored else { return nil }
+        restored = true
+        glance_crash_restore_disarm()
+        guard front != nil else {
+            terminal?.restore()
+            return nil
+        }
+        waitForFlip()
+        var problem: SystemError?
+        let fd = card.descriptor.rawValue
+        if let saved, saved.mode_valid != 0, saved.buffer_id != 0 {
+            var mode = saved.mode
+            var connectors = savedConnectors.isEmpty ? [plan.connector.id] : savedConnectors
+            let result = drmModeSetCrtc(
+                fd, saved.crtc_id, saved.buffer_id, saved.x, saved.y, &connectors, Int32(connectors.count), &mode)
+            if result != 0 {
+                problem = SystemError("DRM SETCRTC (restore)", errno: Errno(rawValue: result == -1 ? errno : -result))
+            }
+        } else {
+            // Nothing was shown before: switch the CRTC off rather than leave our last frame.
+            let result = drmModeSetCrtc(fd, plan.crtc.id, 0, 0, 0, nil, 0, nil)
+            if result != 0 {
+                problem = SystemError("DRM SETCRTC off (restore)", errno: Errno(rawValue: result == -1 ? errno : -result))
+            }
+        }
+        terminal?.restore()
+        return problem
+    }
+
+    // MARK: - Mode setting
+
+    private func setMode() throws(DisplayError) {
+        let first = buffers[0]
+        if usesAtomic {
+            do {
+                try atomicModeset(framebuffer: first.framebuffer)
+            } catch {
+                notes.append("atomic mode set failed (\(error)): using SetCrtc + PageFlip")
+                usesAtomic = false
+            }
+        }
+        if !usesAtomic {
+            try drmCheck(setCrtc(framebuffer: first.framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
+        }
+        front = 0
+        framesShown += 1
+        armCrashRestore()
+    }
+
+    private func setCrtc(framebuffer: UInt32) -> Int32 {
+        var connector = plan.connector.id
+        var mode = rawMode
+        return drmModeSetCrtc(card.descriptor.rawValue, plan.crtc.id, framebuffer, 0, 0, &connector, 1, &mode)
+    }
+
+    private func armCrashRestore() {
+        let vt = terminal?.descriptor.rawValue ?? -1
+        guard let saved, saved.mode_valid != 0, saved.buffer_id != 0 else {
+            glance_crash_restore_arm(card.descriptor.rawValue, plan.crtc.id, 0, 0, 0, nil, 0, nil, vt, Int32(KD_TEXT))
+            return
+        }
+        var mode = saved.mode
+        let connectors = savedConnectors.isEmpty ? [plan.connector.id] : savedConnectors
+        connectors.withUnsafeBufferPointer { c in
+            glance_crash_restore_arm(
+                card.descriptor.rawValue, saved.crtc_id, saved.buffer_id, saved.x, saved.y, c.baseAddress,
+                UInt32(c.count), &mode, vt, Int32(KD_TEXT))
+        }
+    }
+
+    // MARK: - Damage
+
+    private func reportDamage(_ damage: IntRect, framebuffer: UInt32) throws(DisplayError) {
+        if usesAtomic, let ids = atomicIDs, ids.damageClips != nil {
+            try atomicFlip(framebuffer: framebuffer, damage: damage, event: false)
+            return
+        }
+        if dirtyNotNeeded { return }
+        var clip = drmModeClip(
+            x1: UInt16(clamping: damage.x), y1: UInt16(clamping: damage.y), x2: UInt16(clamping: damage.maxX),
+            y2: UInt16(clamping: damage.maxY))
+        let result = drmModeDirtyFB(card.descriptor.rawValue, framebuffer, &clip, 1)
+        if result != 0 {
+            let code = result == -1 ? errno : -result
+            if code == ENOSYS {
+                dirtyNotNeeded = true
+                return
+            }
+            throw .system(SystemError("DRM DIRTYFB \(damage)", errno: Errno(rawValue: code)))
+        }
+    }
+
+    // MARK: - Atomic
+
+    /// The property ids atomic commits set.
+    struct AtomicIDs {
+        var connectorCRTC: UInt32
+        var crtcMode: UInt32
+        var crtcActive: UInt32
+        var plane: UInt32
+        var planeFB: UInt32
+        var planeCRTC: UInt32
+        var source: (x: UInt32, y: UInt32, w: UInt32, h: UInt32)
+        var destination: (x: UInt32, y: UInt32, w: UInt32, h: UInt32)
+        var damageClips: UInt32?
+
+        init?(card: Card, plan: OutputPlan) {
+            guard let plane = plan.plane else { return nil }
+            let c = card.properties(of: plan.connector.id, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+            let k = card.properties(of: plan.crtc.id, type: UInt32(DRM_MODE_OBJECT_CRTC))
+            let p = card.properties(of: plane.id, type: UInt32(DRM_MODE_OBJECT_PLANE))
+            guard let connectorCRTC = c["CRTC_ID"]?.id, let mode = k["MODE_ID"]?.id, let active = k["ACTIVE"]?.id,
+                let fb = p["FB_ID"]?.id, let crtc = p["CRTC_ID"]?.id, let sx = p["SRC_X"]?.id,
+                let sy = p["SRC_Y"]?.id, let sw = p["SRC_W"]?.id, let sh = p["SRC_H"]?.id,
+                let dx = p["CRTC_X"]?.id, let dy = p["CRTC_Y"]?.id, let dw = p["CRTC_W"]?.id, let dh = p["CRTC_H"]?.id
+            else { return nil }
+            self.connectorCRTC = connectorCRTC
+            self.crtcMode = mode
+            self.crtcActive = active
+            self.plane = plane.id
+            self.planeFB = fb
+            self.planeCRTC = crtc
+            self.source = (sx, sy, sw, sh)
+            self.destination = (dx, dy, dw, dh)
+            self.damageClips = p["FB_DAMAGE_CLIPS"]?.id
+        }
+    }
+
+    /// An atomic request; freed by deinit.
+    final class AtomicRequest {
+        let pointer: drmModeAtomicReqPtr
+        init() throws(DisplayError) {
+            guard let p = drmModeAtomicAlloc() else {
+                throw .system(SystemError("drmModeAtomicAlloc", errno: Errno(rawValue: ENOMEM)))
+            }
+            pointer = p
+        }
+        func add(_ object: UInt32, _ property: UInt32, _ value: UInt64) {
+            _ = drmModeAtomicAddProperty(pointer, object, property, value)
+        }
+        deinit { drmModeAtomicFree(pointer) }
+    }
+
+    private func atomicModeset(framebuffer: UInt32) throws(DisplayError) {
+        guard let ids = atomicIDs else { return }
+        let fd = card.descriptor.rawValue
+        if modeBlob == 0 {
+            var mode = rawMode
+            try drmCheck(
+                drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &modeBlob),
+                "DRM CREATEPROPBLOB mode \(plan.mode)")
+        }
+        let request = try AtomicRequest()
+        request.add(plan.connector.id, ids.connectorCRTC, UInt64(plan.crtc.id))
+        request.add(plan.crtc.id, ids.crtcMode, UInt64(modeBlob))
+        request.add(plan.crtc.id, ids.crtcActive, 1)
+        addPlane(request, ids, framebuffer: framebuffer)
+        let flags = UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)
+        try drmCheck(
+            drmModeAtomicCommit(fd, request.pointer, flags | UInt32(DRM_MODE_ATOMIC_TEST_ONLY), nil),
+            "DRM ATOMIC test-only commit \(plan.mode) on \(connectorName)")
+        try drmCheck(drmModeAtomicCommit(fd, request.pointer, flags, nil), "DRM ATOMIC commit \(plan.mode) on \(connectorName)")
+    }
+
+    private func addPlane(_ request: AtomicRequest, _ ids: AtomicIDs, framebuffer: UInt32) {
+        let w = UInt64(plan.mode.width), h = UInt64(plan.mode.height)
+        request.add(ids.plane, ids.planeFB, UInt64(framebuffer))
+        request.add(ids.plane, ids.planeCRTC, UInt64(plan.crtc.id))
+        request.add(ids.plane, ids.source.x, 0)
+        request.add(ids.plane, ids.source.y, 0)
+        request.add(ids.plane, ids.source.w, w << 16)
+        request.add(ids.plane, ids.source.h, h << 16)
+        request.add(ids.plane, ids.destination.x, 0)
+        request.add(ids.plane, ids.destination.y, 0)
+        request.add(ids.plane, ids.destination.w, w)
+        request.add(ids.plane, ids.destination.h, h)
+    }
+
+    /// A non-blocking commit of `framebuffer` with its damage; with `event` it completes with a
+    /// flip event (a page flip), without it is an in-place update that is done on return.
+    private func atomicFlip(framebuffer: UInt32, damage: IntRect, event: Bool = true) throws(DisplayError) {
+        guard let ids = atomicIDs else { return }
+        let fd = card.descriptor.rawValue
+        let request = try AtomicRequest()
+        request.add(ids.plane, ids.planeFB, UInt64(framebuffer))
+        var blob: UInt32 = 0
+        if let clipsProperty = ids.damageClips, !damage.isEmpty {
+            var rect = drm_mode_rect(
+                x1: Int32(damage.x), y1: Int32(damage.y), x2: Int32(damage.maxX), y2: Int32(damage.maxY))
+            if drmModeCreatePropertyBlob(fd, &rect, MemoryLayout<drm_mode_rect>.size, &blob) == 0 {
+                request.add(ids.plane, clipsProperty, UInt64(blob))
+            }
+        }
+        defer { if blob != 0 { drmModeDestroyPropertyBlob(fd, blob) } }
+        let flags = event ? UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK) : 0
+        try drmCheck(
+            drmModeAtomicCommit(fd, request.pointer, flags, nil), event ? "DRM ATOMIC page flip" : "DRM ATOMIC damage commit")
+    }
+}

@@ -1,0 +1,126 @@
+import Raster
+
+/// What the configuration asks of the display; nil fields are chosen from what the card offers.
+public struct OutputRequest: Sendable {
+    /// A card path such as /dev/dri/card1; nil tries every card in order.
+    public var card: String?
+    /// A connector name such as HDMI-A-1 or DSI-1; nil takes the first connected one.
+    public var connector: String?
+    /// nil takes the connector's preferred mode (else its largest).
+    public var mode: ModeRequest?
+    /// nil takes XRGB8888 where the plane offers it, else RGB565.
+    public var format: PixelFormat?
+    /// Use SetCrtc + PageFlip even where the driver offers atomic modesetting.
+    public var forceLegacy: Bool
+
+    public init(
+        card: String? = nil, connector: String? = nil, mode: ModeRequest? = nil, format: PixelFormat? = nil,
+        forceLegacy: Bool = false
+    ) {
+        self.card = card
+        self.connector = connector
+        self.mode = mode
+        self.format = format
+        self.forceLegacy = forceLegacy
+    }
+}
+
+/// The choices for one output: connector, mode, CRTC, primary plane and pixel format.
+public struct OutputPlan: Sendable {
+    public var connector: Connector
+    public var mode: DisplayMode
+    public var crtc: CRTC
+    /// The CRTC's primary plane, when the card lists planes (needed for atomic).
+    public var plane: Plane?
+    public var format: PixelFormat
+
+    /// Makes every choice `request` leaves open, or says what is available instead.
+    public static func choose(in card: CardSnapshot, for request: OutputRequest) throws(DisplayError) -> OutputPlan {
+        let connector = try chooseConnector(card.connectors, named: request.connector)
+        let mode = try chooseMode(connector, request: request.mode)
+        guard let crtc = chooseCRTC(for: connector, among: card.crtcs) else {
+            throw .noCRTC(connector: connector.name)
+        }
+        let plane = choosePrimaryPlane(card.planes, crtcIndex: crtc.index)
+        let format = try chooseFormat(offered: plane?.formats, requested: request.format)
+        return OutputPlan(connector: connector, mode: mode, crtc: crtc, plane: plane, format: format)
+    }
+
+    /// The named connector (any letter case), else the first connected one that has modes.
+    public static func chooseConnector(_ connectors: [Connector], named name: String?) throws(DisplayError) -> Connector {
+        if let name {
+            guard let connector = connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw .connectorNotFound(requested: name, available: connectors)
+            }
+            guard !connector.modes.isEmpty else { throw .connectorWithoutModes(connector) }
+            return connector
+        }
+        if let connected = connectors.first(where: { $0.status == .connected && !$0.modes.isEmpty }) {
+            return connected
+        }
+        // Some panels' drivers report "unknown" yet work.
+        if let unknown = connectors.first(where: { $0.status == .unknown && !$0.modes.isEmpty }) {
+            return unknown
+        }
+        throw .noConnectedConnector(available: connectors)
+    }
+
+    /// The requested mode (best refresh, preferred first, at that size when no refresh is given),
+    /// else the preferred mode, else the largest.
+    public static func chooseMode(_ connector: Connector, request: ModeRequest?) throws(DisplayError) -> DisplayMode {
+        let modes = connector.modes
+        if let request {
+            let matching = modes.filter { request.matches($0) }
+            guard let best = matching.max(by: { better($1, than: $0) }) else {
+                throw .modeNotFound(requested: request, connector: connector.name, available: modes)
+            }
+            return best
+        }
+        if let preferred = modes.first(where: \.isPreferred) { return preferred }
+        guard let largest = modes.max(by: { larger($1, than: $0) }) else {
+            throw .connectorWithoutModes(connector)
+        }
+        return largest
+    }
+
+    /// Among modes of one size: preferred first, then the higher refresh.
+    private static func better(_ a: DisplayMode, than b: DisplayMode) -> Bool {
+        if a.isPreferred != b.isPreferred { return a.isPreferred }
+        return a.refreshMillihertz > b.refreshMillihertz
+    }
+
+    private static func larger(_ a: DisplayMode, than b: DisplayMode) -> Bool {
+        let areaA = a.width * a.height, areaB = b.width * b.height
+        if areaA != areaB { return areaA > areaB }
+        return a.refreshMillihertz > b.refreshMillihertz
+    }
+
+    /// The CRTC driving the connector now, else the first one it can use.
+    public static func chooseCRTC(for connector: Connector, among crtcs: [CRTC]) -> CRTC? {
+        if let current = connector.currentCRTC, let crtc = crtcs.first(where: { $0.id == current }),
+            connector.possibleCRTCIndexes.isEmpty || connector.possibleCRTCIndexes.contains(crtc.index)
+        {
+            return crtc
+        }
+        return crtcs.first { connector.possibleCRTCIndexes.contains($0.index) }
+    }
+
+    /// The primary plane that can feed the CRTC of `crtcIndex`.
+    public static func choosePrimaryPlane(_ planes: [Plane], crtcIndex: Int) -> Plane? {
+        planes.first { $0.kind == .primary && $0.canDrive(crtcIndex: crtcIndex) }
+    }
+
+    /// The requested format if offered; else XRGB8888 where offered, else RGB565. Without a plane
+    /// list (`offered` nil) every driver takes XRGB8888 dumb buffers, and the request is trusted.
+    public static func chooseFormat(offered: [UInt32]?, requested: PixelFormat?) throws(DisplayError) -> PixelFormat {
+        guard let offered else { return requested ?? .xrgb8888 }
+        if let requested {
+            guard offered.contains(requested.fourCC) else {
+                throw .formatNotOffered(requested: requested, offered: offered)
+            }
+            return requested
+        }
+        for format in [PixelFormat.xrgb8888, .rgb565] where offered.contains(format.fourCC) { return format }
+        throw .noUsableFormat(offered: offered)
+    }
+}

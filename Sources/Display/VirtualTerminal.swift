@@ -1,0 +1,73 @@
+import CKernelShims
+import Platform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The text console the app was started on, switched to graphics mode (no console text or cursor
+/// over the picture) while the app shows, and back to text mode when closed.
+public final class VirtualTerminal {
+    public let descriptor: FileDescriptor
+    /// Where it came from: "standard input" or "/dev/tty0".
+    public let source: String
+    private let owned: Bool
+    /// KD_TEXT or KD_GRAPHICS before the app changed it.
+    public let previousMode: UInt
+    private var changed = false
+
+    /// The VT on standard input, else the foreground VT through /dev/tty0; nil with the reason when
+    /// there is none that can be used (over SSH, in a container, without access to /dev/tty0).
+    public static func open() -> (terminal: VirtualTerminal?, problem: String?) {
+        if let mode = Self.mode(of: FileDescriptor(rawValue: 0)) {
+            return (VirtualTerminal(FileDescriptor(rawValue: 0), source: "standard input", owned: false, mode: mode), nil)
+        }
+        let path = "/dev/tty0"
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, [.readWrite, .noControllingTerminal])
+        } catch {
+            return (nil, "not on a virtual terminal and \(error); console text may show over the display")
+        }
+        guard let mode = Self.mode(of: fd) else {
+            fd.close()
+            return (nil, "\(path) is not a virtual terminal; console text may show over the display")
+        }
+        return (VirtualTerminal(fd, source: path, owned: true, mode: mode), nil)
+    }
+
+    private init(_ descriptor: FileDescriptor, source: String, owned: Bool, mode: UInt) {
+        self.descriptor = descriptor
+        self.source = source
+        self.owned = owned
+        self.previousMode = mode
+    }
+
+    /// KDGETMODE; nil if `fd` is not a VT.
+    static func mode(of fd: FileDescriptor) -> UInt? {
+        var mode: Int32 = 0
+        guard (try? fd.control(UInt(KDGETMODE), &mode, "KDGETMODE")) != nil else { return nil }
+        return UInt(mode)
+    }
+
+    /// KDSETMODE KD_GRAPHICS: the console stops drawing text and the cursor.
+    public func enterGraphicsMode() throws(SystemError) {
+        try descriptor.control(UInt(KDSETMODE), value: UInt(KD_GRAPHICS), "KDSETMODE KD_GRAPHICS on \(source)")
+        changed = true
+    }
+
+    /// Back to text mode; the console redraws itself. (Always text, even if it was in graphics
+    /// mode before: that is what a crashed display program leaves behind.)
+    public func restore() {
+        guard changed else { return }
+        changed = false
+        _ = try? descriptor.control(UInt(KDSETMODE), value: UInt(KD_TEXT), "KDSETMODE KD_TEXT")
+    }
+
+    deinit {
+        restore()
+        if owned { descriptor.close() }
+    }
+}

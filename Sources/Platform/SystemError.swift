@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// An errno value.
+public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The calling thread's errno now.
+    public static var current: Errno { Errno(rawValue: errno) }
+
+    public static let interrupted = Errno(rawValue: EINTR)
+    public static let wouldBlock = Errno(rawValue: EAGAIN)
+    public static let permissionDenied = Errno(rawValue: EACCES)
+    public static let notPermitted = Errno(rawValue: EPERM)
+    public static let noSuchFile = Errno(rawValue: ENOENT)
+    public static let noSuchDevice = Errno(rawValue: ENODEV)
+    public static let busy = Errno(rawValue: EBUSY)
+    public static let invalidArgument = Errno(rawValue: EINVAL)
+    public static let notImplemented = Errno(rawValue: ENOSYS)
+    public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    public static let notTTY = Errno(rawValue: ENOTTY)
+
+    /// strerror's text, e.g. "Permission denied".
+    public var description: String { String(cString: strerror(rawValue)) }
+}
+
+/// A system call that failed: names the call (and what it was for), the errno, and a hint.
+///
+/// Printed as one line: "DRM CREATE_DUMB 480x480: Permission denied (add the user to group video)".
+public struct SystemError: Error, CustomStringConvertible, Sendable {
+    /// The call and its subject, e.g. "open /dev/dri/card0".
+    public var call: String
+    public var errno: Errno
+    /// What to do about it, if there is something to say.
+    public var hint: String?
+
+    public init(_ call: String, errno: Errno = .current, hint: String? = nil) {
+        self.call = call
+        self.errno = errno
+        self.hint = hint
+    }
+
+    public var description: String {
+        "\(call): \(errno)" + (hint.map { " (\($0))" } ?? "")
+    }
+}
+
+/// Runs a call that returns -1 with errno set on failure, again while it fails with EINTR.
+///
+/// The one place interrupted calls are retried (close(2) is never retried: see FileDescriptor).
+@inline(__always)
+public func retryingInterrupts<Result: BinaryInteger>(_ body: () -> Result) -> Result {
+    while true {
+        let result = body()
+        if result == -1 && errno == EINTR { continue }
+        return result
+    }
+}
+
+/// Runs `body` (retrying EINTR); throws a SystemError naming `call` when it returns -1.
+@inline(__always) @discardableResult
+public func systemCall<Result: BinaryInteger>(
+    _ call: @autoclosure () -> String, _ body: () -> Result
+) throws(SystemError) -> Result {
+    let result = retryingInterrupts(body)
+    if result == -1 { throw SystemError(call()) }
+    return result
+}

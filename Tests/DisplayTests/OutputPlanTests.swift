@@ -1,0 +1,240 @@
+import Raster
+import Testing
+
+@testable import Display
+
+/// A card like a Raspberry Pi with HDMI unplugged and the DSI panel connected.
+private func piCard(dsiModes: [DisplayMode]? = nil) -> CardSnapshot {
+    let hdmi = Connector(id: 30, name: "HDMI-A-1", status: .disconnected, modes: [], possibleCRTCIndexes: [0, 1])
+    let dsi = Connector(
+        id: 40, name: "DSI-1", status: .connected,
+        modes: dsiModes ?? [
+            DisplayMode(width: 800, height: 480, refreshMillihertz: 60_065, isPreferred: true, index: 0)
+        ],
+        possibleCRTCIndexes: [1])
+    return CardSnapshot(
+        path: "/dev/dri/card1", connectors: [hdmi, dsi],
+        crtcs: [CRTC(id: 100, index: 0), CRTC(id: 101, index: 1)],
+        planes: [
+            Plane(id: 200, kind: .primary, possibleCRTCs: 0b01, formats: [PixelFormat.xrgb8888.fourCC]),
+            Plane(id: 201, kind: .cursor, possibleCRTCs: 0b10, formats: [PixelFormat.xrgb8888.fourCC]),
+            Plane(
+                id: 202, kind: .primary, possibleCRTCs: 0b10,
+                formats: [PixelFormat.rgb565.fourCC, PixelFormat.xrgb8888.fourCC]),
+        ])
+}
+
+private let monitorModes = [
+    DisplayMode(width: 1024, height: 768, refreshMillihertz: 60_004, index: 0),
+    DisplayMode(width: 1920, height: 1080, refreshMillihertz: 50_000, index: 1),
+    DisplayMode(width: 1920, height: 1080, refreshMillihertz: 60_000, index: 2),
+    DisplayMode(width: 1280, height: 720, refreshMillihertz: 60_000, isPreferred: true, index: 3),
+    DisplayMode(width: 1920, height: 1080, refreshMillihertz: 59_940, index: 4),
+]
+
+private let monitor = Connector(
+    id: 1, name: "HDMI-A-1", status: .connected, modes: monitorModes, possibleCRTCIndexes: [0])
+
+@Suite struct ConnectorChoiceTests {
+    @Test func firstConnectedConnectorWithoutARequest() throws {
+        let plan = try OutputPlan.choose(in: piCard(), for: OutputRequest())
+        #expect(plan.connector.name == "DSI-1")
+        #expect(plan.crtc.id == 101)
+        #expect(plan.plane?.id == 202)
+    }
+
+    @Test(arguments: ["DSI-1", "dsi-1"])
+    func namedConnectorIgnoresCase(_ name: String) throws {
+        #expect(try OutputPlan.chooseConnector(piCard().connectors, named: name).id == 40)
+    }
+
+    @Test func unknownConnectorListsTheAvailableOnes() {
+        #expect {
+            try OutputPlan.choose(in: piCard(), for: OutputRequest(connector: "HDMI-A-2"))
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("'HDMI-A-2'") && text.contains("HDMI-A-1 (disconnected)")
+                && text.contains("DSI-1 (connected)")
+        }
+    }
+
+    @Test func disconnectedConnectorWithoutModesSaysSo() {
+        #expect {
+            try OutputPlan.choose(in: piCard(), for: OutputRequest(connector: "HDMI-A-1"))
+        } throws: { error in
+            "\(error)".contains("HDMI-A-1 is disconnected")
+        }
+    }
+
+    @Test func noConnectedConnector() {
+        var card = piCard()
+        card.connectors[1].status = .disconnected
+        card.connectors[1].modes = []
+        #expect {
+            try OutputPlan.choose(in: card, for: OutputRequest())
+        } throws: { error in
+            "\(error)".hasPrefix("no connected display; connectors: HDMI-A-1 (disconnected), DSI-1 (disconnected)")
+        }
+    }
+
+    @Test func connectorNamesFollowTheKernel() {
+        #expect(Connector.name(type: 11, typeID: 1) == "HDMI-A-1")
+        #expect(Connector.name(type: 16, typeID: 1) == "DSI-1")
+        #expect(Connector.name(type: 15, typeID: 1) == "Virtual-1")
+        #expect(Connector.name(type: 17, typeID: 2) == "DPI-2")
+        #expect(Connector.name(type: 19, typeID: 1) == "SPI-1")
+        #expect(Connector.name(type: 99, typeID: 3) == "Unknown-3")
+    }
+}
+
+@Suite struct ModeChoiceTests {
+    @Test func preferredModeWithoutARequest() throws {
+        let mode = try OutputPlan.chooseMode(monitor, request: nil)
+        #expect(mode.index == 3)
+    }
+
+    @Test func largestModeWhenNoneIsPreferred() throws {
+        var c = monitor
+        c.modes[3].isPreferred = false
+        // 1920x1080 at 60 Hz beats 59.94 and 50 Hz.
+        #expect(try OutputPlan.chooseMode(c, request: nil).index == 2)
+    }
+
+    @Test func requestedSizeTakesTheBestRefresh() throws {
+        let mode = try OutputPlan.chooseMode(monitor, request: ModeRequest(parsing: "1920x1080"))
+        #expect(mode.index == 2)
+    }
+
+    @Test func requestedRefreshIsMatchedInWholeHertz() throws {
+        #expect(try OutputPlan.chooseMode(monitor, request: ModeRequest(parsing: "1920x1080@50")).index == 1)
+        // 59.94 and 60.00 both round to 60: the exact 60 wins (higher refresh).
+        #expect(try OutputPlan.chooseMode(monitor, request: ModeRequest(parsing: "1920x1080@60")).index == 2)
+    }
+
+    @Test func missingModeListsTheAvailableOnesOnce() {
+        #expect {
+            try OutputPlan.chooseMode(monitor, request: ModeRequest(parsing: "800x480"))
+        } throws: { error in
+            "\(error)" == "--mode '800x480': HDMI-A-1 has no such mode; available: 1024x768@60, 1920x1080@50, "
+                + "1920x1080@60, 1280x720@60 (preferred)"
+        }
+    }
+
+    @Test(arguments: [
+        ("480x480", ModeRequest(width: 480, height: 480)),
+        ("720x1280@60", ModeRequest(width: 720, height: 1280, refreshHz: 60)),
+    ])
+    func modeRequestsParse(_ text: String, _ expected: ModeRequest) {
+        #expect(ModeRequest(parsing: text) == expected)
+        #expect(ModeRequest(parsing: text)?.description == text)
+    }
+
+    @Test(arguments: ["", "480", "480x", "x480", "0x480", "480x480@", "480x480@0", "480x480@60@1", "480*480", "-1x5"])
+    func badModeRequestsDoNotParse(_ text: String) {
+        #expect(ModeRequest(parsing: text) == nil)
+    }
+
+    @Test func refreshFromTimings() {
+        // CEA 1080p60: 148.5 MHz, 2200 x 1125.
+        #expect(DisplayMode.refreshMillihertz(clockKilohertz: 148_500, horizontalTotal: 2200, verticalTotal: 1125) == 60_000)
+        // 1080p59.94: 148.352 MHz.
+        #expect(DisplayMode.refreshMillihertz(clockKilohertz: 148_352, horizontalTotal: 2200, verticalTotal: 1125) == 59_940)
+        #expect(
+            DisplayMode.refreshMillihertz(clockKilohertz: 74_250, horizontalTotal: 2200, verticalTotal: 1125, interlaced: true)
+                == 60_000)
+        #expect(DisplayMode.refreshMillihertz(clockKilohertz: 1, horizontalTotal: 0, verticalTotal: 0) == 0)
+    }
+}
+
+@Suite struct CRTCAndPlaneChoiceTests {
+    @Test func currentCRTCIsKept() {
+        var c = monitor
+        c.possibleCRTCIndexes = [0, 1]
+        c.currentCRTC = 101
+        let crtcs = [CRTC(id: 100, index: 0), CRTC(id: 101, index: 1)]
+        #expect(OutputPlan.chooseCRTC(for: c, among: crtcs)?.id == 101)
+        c.currentCRTC = nil
+        #expect(OutputPlan.chooseCRTC(for: c, among: crtcs)?.id == 100)
+    }
+
+    @Test func noPossibleCRTC() {
+        var card = piCard()
+        card.connectors[1].possibleCRTCIndexes = [5]
+        #expect {
+            try OutputPlan.choose(in: card, for: OutputRequest())
+        } throws: { error in
+            "\(error)" == "connector DSI-1: no CRTC can drive it"
+        }
+    }
+
+    @Test func primaryPlaneOfTheCRTC() {
+        let planes = piCard().planes
+        #expect(OutputPlan.choosePrimaryPlane(planes, crtcIndex: 0)?.id == 200)
+        #expect(OutputPlan.choosePrimaryPlane(planes, crtcIndex: 1)?.id == 202)
+        #expect(OutputPlan.choosePrimaryPlane(planes, crtcIndex: 2) == nil)
+    }
+}
+
+@Suite struct FormatChoiceTests {
+    let xr24 = PixelFormat.xrgb8888.fourCC, rg16 = PixelFormat.rgb565.fourCC
+    let ar24: UInt32 = 0x3432_5241
+
+    @Test func xrgbWhereOffered() throws {
+        #expect(try OutputPlan.chooseFormat(offered: [rg16, ar24, xr24], requested: nil) == .xrgb8888)
+    }
+
+    @Test func rgb565WhenThatIsAllThePanelTakes() throws {
+        #expect(try OutputPlan.chooseFormat(offered: [rg16], requested: nil) == .rgb565)
+    }
+
+    @Test func requestedFormatWins() throws {
+        #expect(try OutputPlan.chooseFormat(offered: [xr24, rg16], requested: .rgb565) == .rgb565)
+    }
+
+    @Test func requestedFormatNotOffered() {
+        #expect {
+            try OutputPlan.chooseFormat(offered: [xr24, ar24], requested: .rgb565)
+        } throws: { error in
+            "\(error)" == "--format rgb565: the display plane does not take it; it takes XR24 AR24"
+        }
+    }
+
+    @Test func nothingUsable() {
+        #expect {
+            try OutputPlan.chooseFormat(offered: [ar24], requested: nil)
+        } throws: { error in
+            "\(error)".contains("neither XRGB8888 nor RGB565")
+        }
+    }
+
+    @Test func withoutPlanesTheRequestIsTrusted() throws {
+        #expect(try OutputPlan.chooseFormat(offered: nil, requested: nil) == .xrgb8888)
+        #expect(try OutputPlan.chooseFormat(offered: nil, requested: .rgb565) == .rgb565)
+    }
+
+    @Test func fourCCNames() {
+        #expect(fourCCName(xr24) == "XR24")
+        #expect(fourCCName(rg16) == "RG16")
+        #expect(fourCCName(0x0000_0001) == "0x1")
+    }
+}
+
+@Suite struct DisplayErrorTests {
+    @Test func noDeviceNamesRender() {
+        let text = DisplayError.noDisplayDevice(directory: "/dev/dri").description
+        #expect(text.hasPrefix("no display: /dev/dri has no DRM card"))
+        #expect(text.contains("glance render"))
+    }
+
+    @Test func anotherMasterSaysSo() {
+        #expect(DisplayError.anotherMaster(card: "/dev/dri/card0").description.contains("another program is DRM master"))
+    }
+
+    @Test func discoveryOfAMissingDirectory() {
+        #expect {
+            try Card.discover(in: "/nonexistent/dri")
+        } throws: { error in
+            "\(error)".hasPrefix("no display: /nonexistent/dri has no DRM card")
+        }
+    }
+}
