@@ -34,7 +34,12 @@ let package = Package(
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
-        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile"]),
+        .target(name: "Input", dependencies: ["Platform", "CKernelShims"]),
+        .target(name: "App", dependencies: ["Display", "Screens", "Activity", "Raster", "Platform"]),
+        .target(
+            name: "Commands",
+            dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Display", "Input", "App", "Platform"]
+        ),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
@@ -48,6 +53,8 @@ let package = Package(
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
+        .testTarget(name: "InputTests", dependencies: ["Input"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Activity"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,13 +27,19 @@ public enum ExitCode {
     public static let usage: Int32 = 64
     /// Bad input data (a file to import, a value).
     public static let dataError: Int32 = 65
+    /// A service or device is not there (no display, nothing connected).
+    public static let unavailable: Int32 = 69
     /// Something the program did not expect.
     public static let software: Int32 = 70
     /// An output file could not be created.
     public static let cannotCreate: Int32 = 73
     /// Reading or writing failed.
     public static let ioError: Int32 = 74
-    /// The configuration is invalid.
+    /// Busy for now: another program holds the display.
+    public static let temporaryFailure: Int32 = 75
+    /// Permission denied (a device the user's groups do not open).
+    public static let noPermission: Int32 = 77
+    /// The configuration is invalid (or asks for a connector/mode/format the display lacks).
     public static let config: Int32 = 78
 }
 

@@ -45,13 +45,14 @@ public final class DisplayOutput {
     private let rawMode: drmModeModeInfo
     private var atomicIDs: AtomicIDs?
     private var modeBlob: UInt32 = 0
-    private let terminal: VirtualTerminal?
+    /// The console to put back into text mode after the CRTC (set before the first frame).
+    public var terminal: VirtualTerminal?
     private var restored = false
 
     /// Opens the requested card (or the first that drives a display), makes the choices the request
     /// leaves open and creates the buffers. Nothing on screen changes until the first `present`.
     public static func open(
-        _ request: OutputRequest, terminal: VirtualTerminal? = nil, singleBuffered: Bool = false
+        _ request: OutputRequest, singleBuffered: Bool = false
     ) throws(DisplayError) -> DisplayOutput {
         let paths: [String]
         if let card = request.card { paths = [card] } else { paths = try Card.discover() }
@@ -70,8 +71,7 @@ public final class DisplayOutput {
                 do throws(DisplayError) {
                     try card.becomeMaster()
                     let plan = try OutputPlan.choose(in: snapshot, for: request)
-                    return try DisplayOutput(
-                        card: card, snapshot: snapshot, plan: plan, terminal: terminal, singleBuffered: singleBuffered)
+                    return try DisplayOutput(card: card, snapshot: snapshot, plan: plan, singleBuffered: singleBuffered)
                 } catch {
                     failures.append((path, error, true))
                 }
@@ -89,12 +89,11 @@ public final class DisplayOutput {
     }
 
     init(
-        card: Card, snapshot: CardSnapshot, plan: OutputPlan, terminal: VirtualTerminal?, singleBuffered: Bool
+        card: Card, snapshot: CardSnapshot, plan: OutputPlan, singleBuffered: Bool
     ) throws(DisplayError) {
         self.card = card
         self.plan = plan
         self.connectorName = plan.connector.name
-        self.terminal = terminal
         self.singleBuffered = singleBuffered
         guard let raw = card.rawModes[plan.connector.id], raw.indices.contains(plan.mode.index) else {
             throw .connectorWithoutModes(plan.connector)

@@ -1,0 +1,89 @@
+import Display
+import Platform
+import Raster
+import Screens
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The poll loop of `glance run`: draws the scene into the display's buffers when the scheduler
+/// says so, handles flip events, sleeps on a timer while animating and without one when idle,
+/// and ends on SIGINT, SIGTERM or SIGHUP (through a signalfd) so the display is restored in
+/// ordinary code.
+public final class DisplayLoop {
+    public let output: DisplayOutput
+    public let composer: FrameComposer
+    public var scene: any Scene
+    private let signals: SignalReceiver
+    private let timer: Timer
+    private var scheduler: FrameScheduler
+    private let log: (String) -> Void
+    /// Frames drawn (the first by the mode set).
+    public private(set) var framesDrawn = 0
+    /// When the first frame was on screen (CLOCK_MONOTONIC).
+    public private(set) var firstFrameShown: Duration?
+    /// Called once when the first frame is on screen.
+    public var onFirstFrame: (() -> Void)?
+
+    public init(
+        output: DisplayOutput, rotation: Rotation, scene: any Scene, signals: SignalReceiver,
+        log: @escaping (String) -> Void
+    ) throws(SystemError) {
+        self.output = output
+        self.composer = FrameComposer(panel: output.size, rotation: rotation, format: output.format)
+        self.scene = scene
+        self.signals = signals
+        self.timer = try Timer()
+        self.log = log
+        // One frame per refresh period, but at most 60 a second.
+        let hz = max(1, min(60, output.plan.mode.refreshHz == 0 ? 60 : output.plan.mode.refreshHz))
+        scheduler = FrameScheduler(interval: .nanoseconds(1_000_000_000 / hz))
+    }
+
+    /// Runs until a signal ends it; returns that signal's number.
+    public func run() throws(DisplayError) -> Int32 {
+        let start = monotonicNow()
+        var wasAnimating = false
+        while true {
+            let now = monotonicNow()
+            switch scheduler.decide(now: now, flipPending: output.flipPending) {
+            case .draw:
+                let (screen, animating) = scene.frame(at: now - start)
+                let damage = composer.compose(screen, into: output.drawingBuffer)
+                try output.present(damage: damage)
+                framesDrawn += 1
+                scheduler.drew(at: now, animating: animating)
+                if firstFrameShown == nil {
+                    firstFrameShown = monotonicNow()
+                    onFirstFrame?()
+                }
+                if animating { wasAnimating = true }
+                continue
+            case .wait(let deadline):
+                do throws(SystemError) {
+                    if let deadline { try timer.schedule(after: deadline - now) } else { try timer.cancel() }
+                } catch {
+                    throw .system(error)
+                }
+            }
+            if wasAnimating && !scheduler.animating && !output.flipPending {
+                wasAnimating = false
+                log("idle after \(framesDrawn) frames")
+            }
+            let ready: [FileDescriptor]
+            do throws(SystemError) {
+                ready = try waitForReadable([signals.descriptor, output.descriptor, timer.descriptor])
+            } catch {
+                throw .system(error)
+            }
+            if ready.contains(signals.descriptor), let signal = try? signals.next() {
+                return signal
+            }
+            if ready.contains(output.descriptor) { try output.handleEvents() }
+            if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }
+        }
+    }
+}

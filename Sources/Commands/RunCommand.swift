@@ -1,0 +1,213 @@
+import Activity
+import App
+import Display
+import Platform
+import Raster
+import Screens
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `glance run`: the app on the display, through DRM/KMS, until SIGTERM, SIGINT or SIGHUP.
+struct RunCommand {
+    var request = OutputRequest()
+    var options = ScreenOptions()
+    var reportStartup = false
+    var intro = false
+    var singleBuffered = false
+    /// When the command started (CLOCK_MONOTONIC), for the startup report.
+    var started = monotonicNow()
+
+    static let help = """
+        Usage: glance run [options]
+
+        Shows the ring screen on the display through DRM/KMS (no X or Wayland needed) until it
+        gets SIGTERM, SIGINT or SIGHUP; then puts back what the display showed before (the
+        console) and exits 0. Until the data issue lands it shows a demo day (Move 75 %,
+        Exercise 50 %, Stand 120 %), or the day given with the options below.
+
+        Display:
+          --card PATH             the DRM card, e.g. /dev/dri/card1 (default: the first card
+                                  with a connected display)
+          --connector NAME        e.g. HDMI-A-1, DSI-1 (default: the first connected one)
+          --mode WxH[@HZ]         e.g. 800x480@60 (default: the display's preferred mode)
+          --rotate 0|90|180|270   the panel is mounted turned clockwise by this much
+          --format xrgb8888|rgb565
+                                  pixel format (default: XRGB8888 where the display plane takes
+                                  it, else RGB565)
+          --legacy                SetCrtc + PageFlip even where atomic mode setting is offered
+          --single-buffer         draw into the buffer on screen and report the changed area
+                                  (DirtyFB / damage clips) instead of flipping two buffers
+          --intro                 the rings fill up when the app starts, as on the watch
+          --report-startup        print the time from process start to the first frame on screen
+
+        The day (as for glance render): --move, --move-time, --exercise, --stand, --no-summary.
+
+        `glance devices` lists the cards, connectors, modes and formats to choose from.
+
+        Exit status:
+          0   stopped by SIGTERM, SIGINT or SIGHUP, display restored
+          64  bad arguments
+          69  no display: no /dev/dri card, no connected connector, nothing plugged into the
+              requested connector
+          74  a DRM call failed (the message names it)
+          75  another program (a display server) holds the display; try again when it stops
+          77  permission denied opening the card (add the user to group video)
+          78  the requested connector, mode or format does not exist on this display (the
+              message lists what does)
+        """
+
+    static func parse(_ argv: [String]) throws(UsageError) -> RunCommand? {
+        var command = RunCommand()
+        var args = Arguments(argv)
+        while let option = try args.nextOption() {
+            switch option {
+            case "--help", "-h": return nil
+            case "--card": command.request.card = try args.value(for: option)
+            case "--connector": command.request.connector = try args.value(for: option)
+            case "--mode":
+                let text = try args.value(for: option)
+                guard let mode = ModeRequest(parsing: text) else {
+                    throw UsageError("--mode '\(text)': expected WxH or WxH@HZ, e.g. 800x480 or 800x480@60")
+                }
+                command.request.mode = mode
+            case "--format":
+                let format = try Parse.format(try args.value(for: option), option: option)
+                command.request.format = format
+            case "--legacy": command.request.forceLegacy = true
+            case "--single-buffer": command.singleBuffered = true
+            case "--intro": command.intro = true
+            case "--report-startup": command.reportStartup = true
+            case "--size", "--output", "-o", "--screen":
+                throw UsageError("run: \(option) is for glance render; the display's mode sets the size (--mode WxH)")
+            default:
+                if try command.options.parse(option, &args) { continue }
+                throw UsageError("run: unknown option '\(option)' (see glance run --help)")
+            }
+        }
+        try command.options.finish()
+        if !command.options.summaryGiven && !command.options.noSummary {
+            command.options.summary = BenchCommand.benchSummary
+        }
+        return command
+    }
+
+    func run() -> Int32 {
+        // Signals first: one that comes during setup is handled by the loop, after the mode set,
+        // with the display restored like any other exit.
+        let signals: SignalReceiver
+        do {
+            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            complain(error.description)
+            return ExitCode.software
+        }
+        let output: DisplayOutput
+        do {
+            output = try DisplayOutput.open(request, singleBuffered: singleBuffered)
+        } catch {
+            complain(error.description)
+            return Self.exitCode(for: error)
+        }
+        for note in output.notes { complain(note) }
+        // The console goes into graphics mode only once there is a display to show instead.
+        let (terminal, terminalProblem) = VirtualTerminal.open()
+        if let terminalProblem { complain(terminalProblem) }
+        output.terminal = terminal
+        if let terminal {
+            do {
+                try terminal.enterGraphicsMode()
+            } catch {
+                complain("\(error); console text may show over the display")
+            }
+        }
+
+        let plan = output.plan
+        var path = output.usesAtomic ? "atomic" : "legacy"
+        if output.singleBuffered { path += ", single buffer" }
+        complain(
+            "\(plan.connector.name) \(plan.mode) \(fourCCName(plan.format.fourCC)) on \(output.card.path) "
+                + "(\(output.card.driverName), \(path), rotate \(options.rotation.degrees))")
+
+        let scene: any Scene =
+            intro ? RingIntroScene(summary: options.summary) : StillScene(RingScreen(summary: options.summary))
+        let loop: DisplayLoop
+        do {
+            loop = try DisplayLoop(
+                output: output, rotation: options.rotation, scene: scene, signals: signals, log: { complain($0) })
+        } catch {
+            complain(error.description)
+            return ExitCode.software
+        }
+        let started = self.started
+        let reportStartup = self.reportStartup
+        loop.onFirstFrame = {
+            complain("first frame on screen")
+            if reportStartup {
+                print(Self.startupReport(started: started))
+                fflush(nil)
+            }
+            for note in output.notes { complain(note) }
+        }
+
+        let signal: Int32
+        do {
+            signal = try loop.run()
+        } catch {
+            output.restore()
+            complain(error.description)
+            return Self.exitCode(for: error)
+        }
+        let problem = output.restore()
+        if let problem { complain("\(problem)") }
+        complain("\(SignalReceiver.name(signal)): display restored after \(loop.framesDrawn) frames")
+        return problem == nil ? ExitCode.ok : ExitCode.ioError
+    }
+
+    static func exitCode(for error: DisplayError) -> Int32 {
+        switch error {
+        case .noDisplayDevice, .noUsableCard, .noDumbBuffers, .noConnectedConnector, .connectorWithoutModes, .noCRTC:
+            ExitCode.unavailable
+        case .permissionDenied: ExitCode.noPermission
+        case .anotherMaster: ExitCode.temporaryFailure
+        case .connectorNotFound, .modeNotFound, .formatNotOffered, .noUsableFormat: ExitCode.config
+        case .system: ExitCode.ioError
+        }
+    }
+
+    /// "startup: first frame on screen 181.4 ms after exec, 166.0 ms after main".
+    static func startupReport(started: Duration) -> String {
+        let now = monotonicNow()
+        var line = "startup: first frame on screen"
+        if let sinceExec = timeSinceProcessStart() {
+            line += " \(BenchCommand.format(BenchCommand.milliseconds(sinceExec))) ms after exec,"
+        }
+        line += " \(BenchCommand.format(BenchCommand.milliseconds(now - started))) ms after main"
+        return line
+    }
+
+    /// Time since the kernel started this process (/proc/self/stat field 22, in clock ticks since
+    /// boot, so to 1/CLK_TCK s, usually 10 ms).
+    static func timeSinceProcessStart() -> Duration? {
+        guard let file = fopen("/proc/self/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var bytes = [CChar](repeating: 0, count: 1024)
+        guard fgets(&bytes, Int32(bytes.count), file) != nil else { return nil }
+        let text = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Fields after the command name (which may hold spaces) start after the last ')'.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // fields[0] is field 3 (state); starttime is field 22.
+        guard fields.count > 19, let ticks = Int(fields[19]) else { return nil }
+        let hz = sysconf(Int32(_SC_CLK_TCK))
+        guard hz > 0 else { return nil }
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let now = Duration.seconds(boot.tv_sec) + .nanoseconds(boot.tv_nsec)
+        let start = Duration.nanoseconds(ticks * (1_000_000_000 / hz))
+        return now - start
+    }
+}
