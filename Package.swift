@@ -55,6 +55,8 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Activity"]),
+        // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
+        .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
     ],
     swiftLanguageModes: [.v6]
 )

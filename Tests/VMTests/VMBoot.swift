@@ -1,0 +1,262 @@
+import Foundation
+import ImageFile
+import Raster
+
+/// Where things are: the package, the built executable, the harness. Results go to a scratch
+/// folder outside the source tree ($TMPDIR/glance-vmtests, or GLANCE_VM_OUT).
+enum VMPaths {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    static let glance = root + "/.build/debug/glance"
+    static let harness = root + "/tools/vm/run-in-vm.sh"
+    static let guestLibrary = root + "/tools/vm/e2e/guest-lib.sh"
+    static let scratch: String = {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["GLANCE_VM_OUT"] ?? ((env["TMPDIR"] ?? "/tmp") + "/glance-vmtests")
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        return base
+    }()
+}
+
+/// Why the VM tests cannot run here, if they cannot (printed as the skip reason).
+enum VMAvailability {
+    static let problem: String? = {
+        let env = ProcessInfo.processInfo.environment
+        if env["GLANCE_SKIP_VM"] == "1" { return "GLANCE_SKIP_VM=1 is set" }
+        #if !(os(Linux) && arch(x86_64))
+            return "the VM runs an x86_64 Debian kernel and the host's glance binary: needs Linux on x86_64"
+        #else
+            return nil
+        #endif
+    }()
+    static var available: Bool { problem == nil }
+}
+
+/// The day `glance run` shows by default (its demo summary), as `glance render` options.
+let demoDay = ["--move", "375/500", "--exercise", "15/30", "--stand", "14.4/12"]
+
+/// One VM boot: a guest steps script (sourcing tools/vm/e2e/guest-lib.sh) and the matching host
+/// QMP script, built step by step; `run()` boots it and returns what came out.
+struct VMBoot {
+    let name: String
+    let gpu: String
+    let width: Int
+    let height: Int
+    private(set) var guest: [String] = [". /app/guest-lib.sh"]
+    private(set) var host: [String] = []
+    /// The `show` steps: name, rotation, whether it animates (--intro).
+    private(set) var shows: [(name: String, rotation: Int, animates: Bool)] = []
+
+    init(_ name: String, gpu: String, width: Int, height: Int) {
+        self.name = name
+        self.gpu = gpu
+        self.width = width
+        self.height = height
+    }
+
+    var size: String { "\(width)x\(height)" }
+
+    /// `glance ARGS` run to its end; its output and "STEP name rc=N" land in the log.
+    mutating func expect(_ step: String, _ arguments: String, asUser uid: Int? = nil) {
+        let command =
+            uid.map { "start-stop-daemon -S -c \($0):\($0) -x /app/glance -- " } ?? "$G "
+        guest.append("expect \(step) \(command)\(arguments)")
+    }
+
+    /// Known text on the console, then a screendump of it ("console").
+    mutating func console() {
+        guest.append("console_text")
+        guest.append("wait_host console")
+        host += ["wait-console STEP console waiting 60", "screendump console", "send go"]
+    }
+
+    /// `glance run ARGS` shown (screendump NAME), then sent `signal` (screendump NAME-after).
+    /// With --intro in ARGS the screendump waits until the animation has ended ("idle after").
+    mutating func show(
+        _ step: String, _ arguments: String = "", rotation: Int = 0, signal: String = "TERM",
+        meanwhile: String? = nil
+    ) {
+        let animates = arguments.contains("--intro")
+        var env = "SHOW_SIGNAL=\(signal) "
+        if animates { env += "SHOW_UNTIL='idle after' " }
+        if let meanwhile { env += "SHOW_ALSO='\(meanwhile)' " }
+        let rotate = rotation == 0 ? "" : " --rotate \(rotation)"
+        guest.append("\(env)show \(step)\(rotate) \(arguments)")
+        host += [
+            "wait-console STEP \(step) shown waiting 40", "screendump \(step)", "send go",
+            "wait-console STEP \(step) exited rc=\\d+ waiting 20", "screendump \(step)-after", "send go",
+        ]
+        shows.append((step, rotation, animates))
+    }
+
+    /// Boots the VM and plays both scripts.
+    func run(timeout: Int = 150) throws -> VMResult {
+        let out = VMPaths.scratch + "/" + name
+        try? FileManager.default.removeItem(atPath: out)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let steps = out + "/steps.sh", qmp = out + "/host.qmp"
+        try (guest.joined(separator: "\n") + "\n").write(toFile: steps, atomically: true, encoding: .utf8)
+        try ((host + ["wait-exit 30"]).joined(separator: "\n") + "\n").write(toFile: qmp, atomically: true, encoding: .utf8)
+        let arguments = [
+            "--gpu", gpu, "--res", size, "--binary", VMPaths.glance,
+            "--add", VMPaths.guestLibrary + ":/app/guest-lib.sh", "--add", steps + ":/app/steps.sh",
+            "--cmd", "sh /app/steps.sh", "--qmp-script", qmp, "--out", out + "/vm", "--timeout", String(timeout),
+        ]
+        let started = Date()
+        let (status, output) = try runProcess(VMPaths.harness, arguments)
+        let seconds = Date().timeIntervalSince(started)
+        let log = (try? String(contentsOfFile: out + "/vm/console.log", encoding: .utf8)) ?? ""
+        return VMResult(boot: self, status: status, harnessOutput: output, log: log, folder: out, seconds: seconds)
+    }
+}
+
+/// What a boot left: the harness's exit status and output, the guest log, the screendumps.
+struct VMResult {
+    let boot: VMBoot
+    let status: Int32
+    let harnessOutput: String
+    let log: String
+    let folder: String
+    let seconds: Double
+
+    /// Exit code of `expect` step NAME ("STEP NAME rc=N").
+    func rc(_ step: String) -> Int? {
+        firstMatch(#"STEP \#(step) rc=(\d+)"#).flatMap { Int($0) }
+    }
+
+    /// Exit code of `show` step NAME after its signal.
+    func exitRC(_ step: String) -> Int? {
+        firstMatch(#"STEP \#(step) exited rc=(\d+)"#).flatMap { Int($0) }
+    }
+
+    /// The output lines of step NAME (without the "[NAME] " prefix), joined.
+    func output(_ step: String) -> String {
+        log.split(separator: "\n").compactMap { line -> Substring? in
+            let prefix = "[\(step)] "
+            return line.hasPrefix(prefix) ? line.dropFirst(prefix.count) : nil
+        }.joined(separator: "\n")
+    }
+
+    /// The startup report of step NAME: (ms after exec, ms after main).
+    func startup(_ step: String) -> String? {
+        output(step).split(separator: "\n").first { $0.hasPrefix("startup:") }.map(String.init)
+    }
+
+    func firstMatch(_ pattern: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        let range = NSRange(log.startIndex..., in: log)
+        guard let m = regex.firstMatch(in: log, range: range), m.numberOfRanges > 1,
+            let r = Range(m.range(at: 1), in: log)
+        else { return nil }
+        return String(log[r])
+    }
+
+    /// Screendump NAME as a picture (nil if it was not taken).
+    func screendump(_ name: String) -> PixelBuffer? {
+        readPPM(folder + "/vm/" + name + ".ppm")
+    }
+
+    /// What `glance render` draws for the demo day at this boot's size and `rotation`.
+    func render(rotation: Int) throws -> PixelBuffer {
+        let path = folder + "/render-\(boot.size)-\(rotation).png"
+        let (status, output) = try runProcess(
+            VMPaths.glance, ["render", "--size", boot.size, "--rotate", String(rotation), "--output", path] + demoDay)
+        guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
+        return try PNGFile.read(path)
+    }
+
+    /// Where to look when something failed.
+    var context: String {
+        "boot \(boot.name) (\(boot.gpu) \(boot.size)), results in \(folder)/vm; harness status \(status):\n"
+            + harnessOutput.split(separator: "\n").suffix(8).joined(separator: "\n")
+    }
+}
+
+struct VMTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs a program to its end; returns its exit status and its combined output.
+func runProcess(_ path: String, _ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// A binary PPM (P6, maxval 255) as an XRGB8888 picture.
+func readPPM(_ path: String) -> PixelBuffer? {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    let bytes = [UInt8](data)
+    // Header: "P6" width height maxval, each followed by whitespace.
+    var fields: [Int] = []
+    var i = 2
+    guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "6") else { return nil }
+    while fields.count < 3 && i < bytes.count {
+        while i < bytes.count && (bytes[i] == 32 || bytes[i] == 10 || bytes[i] == 13 || bytes[i] == 9) { i += 1 }
+        var n = 0
+        while i < bytes.count && bytes[i] >= 48 && bytes[i] <= 57 {
+            n = n * 10 + Int(bytes[i] - 48)
+            i += 1
+        }
+        fields.append(n)
+    }
+    i += 1  // the one whitespace byte after maxval
+    let (w, h) = (fields[0], fields[1])
+    guard fields.count == 3, fields[2] == 255, w > 0, h > 0, bytes.count >= i + w * h * 3 else { return nil }
+    let picture = PixelBuffer(width: w, height: h)
+    for y in 0..<h {
+        let row = picture.row32(y)
+        for x in 0..<w {
+            let p = i + (y * w + x) * 3
+            row[x] = UInt32(bytes[p]) << 16 | UInt32(bytes[p + 1]) << 8 | UInt32(bytes[p + 2])
+        }
+    }
+    return picture
+}
+
+/// nil if the pictures are the same; else the size mismatch or the first differing pixel and how
+/// many differ, with `NAME-expected.png` and `NAME-diff.png` (differing pixels red) written beside.
+func difference(_ actual: PixelBuffer, _ expected: PixelBuffer, name: String, folder: String) -> String? {
+    guard actual.size == expected.size else { return "\(name): size \(actual.size), expected \(expected.size)" }
+    var first: (Int, Int)?
+    var count = 0
+    let diff = PixelBuffer(width: actual.width, height: actual.height)
+    for y in 0..<actual.height {
+        let a = actual.row32(y), e = expected.row32(y), d = diff.row32(y)
+        for x in 0..<actual.width {
+            if a[x] & 0xFF_FFFF != e[x] & 0xFF_FFFF {
+                count += 1
+                if first == nil { first = (x, y) }
+                d[x] = 0xFF_0000
+            } else {
+                d[x] = (e[x] >> 2) & 0x3F_3F3F
+            }
+        }
+    }
+    guard let (x, y) = first else { return nil }
+    try? PNGFile.write(expected, to: folder + "/\(name)-expected.png")
+    try? PNGFile.write(diff, to: folder + "/\(name)-diff.png")
+    return "\(name): \(count) pixels differ; first at (\(x), \(y)): \(actual.color(x: x, y: y)), expected "
+        + "\(expected.color(x: x, y: y)) (see \(folder)/\(name)-diff.png)"
+}
+
+/// Pixels that are not black (the console's text, for example).
+func litPixels(_ picture: PixelBuffer) -> Int {
+    var n = 0
+    for y in 0..<picture.height {
+        let row = picture.row32(y)
+        for x in 0..<picture.width where row[x] & 0xFF_FFFF != 0 { n += 1 }
+    }
+    return n
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Raster
+import Testing
+
+/// `glance run` and `glance devices` on Debian's kernel under qemu, with the real virtio-gpu and
+/// bochs DRM drivers, checked from the host by screendumps of the virtual monitor.
+///
+/// Builds nothing: it boots tools/vm/run-in-vm.sh with the already built .build/debug/glance
+/// (`make test` builds first). Each test is one boot that runs several steps, to stay well under
+/// five minutes on two cores without KVM. Results stay in $TMPDIR/glance-vmtests/BOOT/vm.
+@Suite(
+    .serialized,
+    .disabled(
+        if: !VMAvailability.available, Comment(rawValue: "VM tests skipped: \(VMAvailability.problem ?? "")")))
+struct VMEndToEndTests {
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: VMPaths.glance) else {
+            throw VMTestError("\(VMPaths.glance) is missing: run `swift build` first (make test does)")
+        }
+    }
+
+    /// How each `show` step is expected to end.
+    enum Ending {
+        /// Stopped by a signal the app handles: exit 0, console back.
+        case handled
+        /// A fatal signal: the crash handler restores, then the signal kills the app.
+        case crashed(Int)
+        /// SIGKILL: nothing can restore; the check proves the restore check can fail.
+        case killed
+    }
+
+    /// The screendumps of every `show` step: the frame equals `glance render` of the same day at
+    /// the same size and rotation, pixel for pixel; afterwards the console is back, exactly.
+    func checkShows(_ result: VMResult, endings: [String: Ending] = [:]) throws {
+        let console = try #require(result.screendump("console"), "no console screendump; \(result.context)")
+        #expect(litPixels(console) > 500, "the console screendump shows no text; \(result.context)")
+        for (step, rotation, animates) in result.boot.shows {
+            let ending = endings[step] ?? .handled
+            if animates {
+                // The animation drew several frames, then stopped drawing until the signal; its
+                // last frame is the one compared below.
+                let frames = result.firstMatch(#"\[\#(step)\] glance: idle after (\d+) frames"#).flatMap { Int($0) }
+                #expect((frames ?? 0) > 1, "\(step): no animation frames: \(result.output(step))")
+                #expect(result.output(step).contains("display restored after \(frames ?? -1) frames"))
+            }
+            let shown = try #require(result.screendump(step), "no screendump of \(step); \(result.context)")
+            let render = try result.render(rotation: rotation)
+            #expect(
+                difference(shown, render, name: step, folder: result.folder) == nil,
+                "\(step): the display differs from glance render --size \(result.boot.size) --rotate \(rotation)")
+            let after = try #require(result.screendump(step + "-after"), "no screendump after \(step)")
+            let rc = result.exitRC(step)
+            switch ending {
+            case .handled:
+                #expect(rc == 0, "\(step): exit status \(String(describing: rc)) after its signal, expected 0")
+                #expect(result.output(step).contains("display restored"), "\(step): no 'display restored' line")
+            case .crashed(let signal):
+                #expect(rc == 128 + signal, "\(step): exit status \(String(describing: rc)), expected \(128 + signal)")
+                #expect(result.output(step).contains("fatal signal: display restored"))
+            case .killed:
+                #expect(rc == 137, "\(step): exit status \(String(describing: rc)), expected 137")
+            }
+            let restored = difference(after, console, name: step + "-after", folder: result.folder)
+            if case .killed = ending {
+                #expect(restored != nil, "\(step): after SIGKILL the console came back; the restore check proves nothing")
+            } else {
+                #expect(restored == nil, "\(step): after the app the monitor does not show the console: \(restored ?? "")")
+            }
+            if let line = result.startup(step) { print("vm \(result.boot.name) \(step): \(line)") }
+        }
+        print("vm \(result.boot.name): \(result.boot.gpu) \(result.boot.size), boot and steps took \(Int(result.seconds)) s")
+    }
+
+    @Test("virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGHUP/SIGSEGV/SIGKILL")
+    func virtio480() throws {
+        var boot = VMBoot("virtio-480x480", gpu: "virtio", width: 480, height: 480)
+        boot.expect("devices", "devices")
+        boot.expect("no-connector", "run --connector HDMI-A-9")
+        boot.expect("no-mode", "run --mode 123x45")
+        boot.expect("no-format", "run --format rgb565")
+        boot.expect("bad-mode", "run --mode 480by480")
+        boot.expect("denied", "run", asUser: 1000)
+        boot.console()
+        boot.show("atomic", meanwhile: "expect second-master $G run")
+        boot.show("legacy", "--legacy", signal: "INT")
+        // Several frames drawn into the buffer on screen: only DirtyFB gets them to the host.
+        boot.show("single", "--single-buffer --intro", signal: "HUP")
+        boot.show("crash", signal: "SEGV")
+        boot.show("killed", signal: "KILL")
+        let result = try boot.run()
+        #expect(result.status == 0, "\(result.context)")
+
+        #expect(result.rc("devices") == 0)
+        let devices = result.output("devices")
+        #expect(devices.contains("card /dev/dri/card0: driver virtio_gpu, dumb buffers yes, atomic yes"), "\(devices)")
+        #expect(devices.contains("connector Virtual-1: connected"), "\(devices)")
+        #expect(devices.contains("modes: 480x480@75 (preferred)"), "\(devices)")
+        #expect(devices.contains("primary, crtc index 0: XR24"), "\(devices)")
+        #expect(devices.contains("\"QEMU Virtio Tablet\": absolute pointer x 0..32767 y 0..32767"), "\(devices)")
+        #expect(devices.contains("try: glance run --card /dev/dri/card0 --connector Virtual-1 --mode 480x480@75"))
+
+        #expect(result.rc("no-connector") == 78)
+        #expect(result.output("no-connector").contains("--connector 'HDMI-A-9': no such connector; available: Virtual-1 (connected)"))
+        #expect(result.rc("no-mode") == 78)
+        #expect(result.output("no-mode").contains("--mode '123x45': Virtual-1 has no such mode; available: 480x480@75 (preferred), "))
+        #expect(result.rc("no-format") == 78)
+        #expect(result.output("no-format").contains("--format rgb565: the display plane does not take it; it takes XR24"))
+        #expect(result.rc("bad-mode") == 64)
+        #expect(result.rc("denied") == 77)
+        #expect(result.output("denied").contains("open /dev/dri/card0: Permission denied (add the user to group video"))
+        #expect(result.rc("second-master") == 75)
+        #expect(result.output("second-master").contains("another program is DRM master"))
+
+        #expect(result.output("atomic").contains("(virtio_gpu, atomic, rotate 0)"))
+        #expect(result.output("legacy").contains("(virtio_gpu, legacy, rotate 0)"))
+        #expect(result.output("single").contains("(virtio_gpu, atomic, single buffer, rotate 0)"))
+        #expect(result.output("crash").contains("(virtio_gpu, atomic, rotate 0)"))
+        #expect(result.output("legacy").contains("SIGINT: display restored"))
+        #expect(result.output("single").contains("SIGHUP: display restored"))
+        try checkShows(result, endings: ["crash": .crashed(11), "killed": .killed])
+    }
+
+    @Test("bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS)")
+    func bochs480() throws {
+        var boot = VMBoot("std-480x480", gpu: "std", width: 480, height: 480)
+        boot.expect("devices", "devices")
+        boot.console()
+        boot.show("atomic")
+        boot.show("legacy", "--legacy")
+        // bochs answers DirtyFB with ENOSYS, which must be ignored.
+        boot.show("single", "--legacy --single-buffer --intro")
+        let result = try boot.run()
+        #expect(result.status == 0, "\(result.context)")
+        let devices = result.output("devices")
+        #expect(devices.contains("driver bochs-drm"), "\(devices)")
+        #expect(devices.contains("connector Virtual-1: connected"), "\(devices)")
+        #expect(devices.contains("480x480@") && devices.contains(" (preferred)"), "\(devices)")
+        #expect(result.output("atomic").contains("atomic, rotate 0"))
+        #expect(result.output("legacy").contains("legacy, rotate 0"))
+        try checkShows(result)
+    }
+
+    @Test(
+        "800x480 and 720x1280 on both drivers, atomic and legacy, rotated",
+        arguments: [
+            ("virtio", 800, 480, [("atomic", "", 0), ("legacy-90", "--legacy", 90), ("intro-90", "--legacy --intro", 90)]),
+            ("std", 800, 480, [("atomic-90", "", 90), ("legacy", "--legacy", 0), ("intro", "--intro", 0)]),
+            ("virtio", 720, 1280, [("atomic", "", 0), ("legacy-270", "--legacy", 270)]),
+            ("std", 720, 1280, [("atomic-180", "", 180), ("legacy", "--legacy", 0)]),
+        ])
+    func sizes(gpu: String, width: Int, height: Int, shows: [(String, String, Int)]) throws {
+        var boot = VMBoot("\(gpu)-\(width)x\(height)", gpu: gpu, width: width, height: height)
+        boot.console()
+        for (step, arguments, rotation) in shows { boot.show(step, arguments, rotation: rotation) }
+        let result = try boot.run()
+        #expect(result.status == 0, "\(result.context)")
+        for (step, arguments, rotation) in shows {
+            #expect(result.output(step).contains("\(width)x\(height)@"), "\(step): \(result.output(step))")
+            let path = arguments.contains("--legacy") ? "legacy" : "atomic"
+            #expect(result.output(step).contains("\(path), rotate \(rotation))"), "\(step): \(result.output(step))")
+        }
+        try checkShows(result)
+    }
+
+    @Test("no display device: run says so and points to glance render; devices still lists input")
+    func noDisplay() throws {
+        var boot = VMBoot("no-display", gpu: "none", width: 640, height: 480)
+        boot.expect("run", "run")
+        boot.expect("devices", "devices")
+        let result = try boot.run(timeout: 90)
+        #expect(result.status == 0, "\(result.context)")
+        #expect(result.rc("run") == 69)
+        #expect(result.output("run").contains("no display: /dev/dri has no DRM card"))
+        #expect(result.output("run").contains("glance render"))
+        #expect(result.rc("devices") == 69)
+        #expect(result.output("devices").contains("cards: none"))
+        #expect(result.output("devices").contains("QEMU Virtio Keyboard"))
+        print("vm \(result.boot.name): boot and steps took \(Int(result.seconds)) s")
+    }
+}

@@ -1,0 +1,74 @@
+# guest-lib.sh -- helpers for the end-to-end steps that run inside the VM (busybox sh).
+# Sourced by the steps script Tests/VMTests generates; every result is a "STEP ..." line on
+# the console log, which the host test reads. The host answers "waiting" steps over the
+# control port (ttyS2) once it has taken its screendump.
+
+G=/app/glance
+exec 3<>/dev/ttyS2
+stty -F /dev/ttyS2 raw -echo 2>/dev/null
+
+step() { echo "STEP $*"; }
+
+# an unprivileged user (uid/gid 1000, not in group video) for the permission test
+grep -q '^app:' /etc/passwd 2>/dev/null || {
+	echo 'root:x:0:0::/tmp:/bin/sh' >/etc/passwd
+	echo 'app:x:1000:1000::/tmp:/bin/sh' >>/etc/passwd
+	printf 'root:x:0:\napp:x:1000:\n' >/etc/group
+}
+
+# wait_host NAME: say we are waiting, then block until the host sends a line
+wait_host() {
+	step "$1 waiting"
+	read -r _ <&3
+}
+
+# console_text: known text on the console (tty1), so "the console came back" is visible
+console_text() {
+	printf '\033[2J\033[H\n  GLANCE VM CONSOLE\n\n  This text is the console before the app.\n' >/dev/tty1
+	sleep 0.3
+}
+
+# expect NAME COMMAND...: run it, print its output prefixed with [NAME], then "STEP NAME rc=N"
+expect() {
+	local name=$1 rc
+	shift
+	"$@" >/tmp/"$name".log 2>&1
+	rc=$?
+	sed "s/^/[$name] /" /tmp/"$name".log
+	step "$name rc=$rc"
+}
+
+# show NAME ARGS...: `glance run ARGS` until the first frame is on screen (and, with
+# SHOW_UNTIL set, until a log line matching it), let the host look (NAME shown waiting),
+# optionally run SHOW_ALSO meanwhile, then send it SHOW_SIGNAL (default TERM), report its
+# exit code and let the host look again (NAME exited rc=N waiting).
+show() {
+	local name=$1 log pid until i lines rc
+	shift
+	log=/tmp/"$name".log
+	$G run --report-startup "$@" >"$log" 2>&1 &
+	pid=$!
+	until=${SHOW_UNTIL:-first frame on screen}
+	i=0
+	while ! grep -q "$until" "$log" 2>/dev/null; do
+		kill -0 $pid 2>/dev/null || break
+		i=$((i + 1))
+		[ $i -gt 400 ] && break # 20 s
+		sleep 0.05
+	done
+	sleep 0.2 # let a deferred flush (virtio-gpu) reach the host
+	sed "s/^/[$name] /" "$log"
+	lines=$(wc -l <"$log")
+	[ -n "$SHOW_ALSO" ] && eval "$SHOW_ALSO"
+	# Keep the card open past the app's exit: then the kernel's own console restore (which
+	# runs when the last descriptor closes) cannot hide a missing restore by the app.
+	exec 4<>/dev/dri/card0
+	wait_host "$name shown"
+	kill -"${SHOW_SIGNAL:-TERM}" $pid 2>/dev/null
+	wait $pid
+	rc=$?
+	sleep 0.5 # the console redraws itself after KD_TEXT
+	sed -n "$((lines + 1)),\$p" "$log" | sed "s/^/[$name] /"
+	wait_host "$name exited rc=$rc"
+	exec 4>&-
+}
