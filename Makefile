@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release/glance
 
-.PHONY: deps build release run test bench instructions
+.PHONY: deps build release run test bench instructions sim vm-test bench-startup
 
 deps:
 	@tools/install-deps.sh
@@ -22,6 +22,19 @@ run: release
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+
+# Only the end-to-end tests on a real kernel in qemu (tools/vm; about 1.5 minutes).
+vm-test: deps
+	$(SWIFT) build
+	$(SWIFT) test --filter VMTests
+
+# Time from process start to the first frame on screen, in the VM (tools/vm/bench-startup.sh).
+bench-startup: release
+	tools/vm/bench-startup.sh $(RELEASE)
+
+# The real app in a VM with a window (or VNC on 127.0.0.1:5900 without a display); see README.md.
+sim: release
+	tools/vm/sim.sh $(RELEASE) -- $(SIM_ARGS)
 
 bench: release
 	$(RELEASE) bench

@@ -25,6 +25,9 @@ public final class DisplayLoop {
     public private(set) var framesDrawn = 0
     /// When the first frame was on screen (CLOCK_MONOTONIC).
     public private(set) var firstFrameShown: Duration?
+    /// How long the first frame took to draw, and to put on screen (the mode set).
+    public private(set) var firstFrameDraw: Duration?
+    public private(set) var firstFramePresent: Duration?
     /// Called once when the first frame is on screen.
     public var onFirstFrame: (() -> Void)?
 
@@ -53,11 +56,15 @@ public final class DisplayLoop {
             case .draw:
                 let (screen, animating) = scene.frame(at: now - start)
                 let damage = composer.compose(screen, into: output.drawingBuffer)
+                let drawn = monotonicNow()
                 try output.present(damage: damage)
                 framesDrawn += 1
                 scheduler.drew(at: now, animating: animating)
                 if firstFrameShown == nil {
-                    firstFrameShown = monotonicNow()
+                    let shown = monotonicNow()
+                    firstFrameShown = shown
+                    firstFrameDraw = drawn - now
+                    firstFramePresent = shown - drawn
                     onFirstFrame?()
                 }
                 if animating { wasAnimating = true }

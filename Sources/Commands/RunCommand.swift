@@ -106,6 +106,7 @@ struct RunCommand {
             return ExitCode.software
         }
         let output: DisplayOutput
+        let opening = monotonicNow()
         do {
             output = try DisplayOutput.open(request, singleBuffered: singleBuffered)
         } catch {
@@ -142,12 +143,18 @@ struct RunCommand {
             complain(error.description)
             return ExitCode.software
         }
+        let opened = monotonicNow()
         let started = self.started
         let reportStartup = self.reportStartup
-        loop.onFirstFrame = {
+        loop.onFirstFrame = { [unowned loop] in
             complain("first frame on screen")
             if reportStartup {
                 print(Self.startupReport(started: started))
+                let ms = { (d: Duration?) in BenchCommand.format(BenchCommand.milliseconds(d ?? .zero)) }
+                print(
+                    "startup: before the display \(ms(opening - started)) ms, open card + choose + buffers "
+                        + "\(ms(opened - opening)) ms, draw \(ms(loop.firstFrameDraw)) ms, "
+                        + "mode set \(ms(loop.firstFramePresent)) ms")
                 fflush(nil)
             }
             for note in output.notes { complain(note) }

@@ -15,7 +15,11 @@ struct PropertyValue {
 
 extension Card {
     /// Reads connectors, CRTCs and planes. Fails on render-only nodes (no mode setting).
-    public func snapshot() throws(DisplayError) -> CardSnapshot {
+    ///
+    /// `probe` asks every connector's sink again (EDID over DDC: tens of milliseconds per
+    /// connector on real hardware); without it the kernel's last probe is used, and a connector
+    /// that has none yet is probed then.
+    public func snapshot(probe: Bool = true) throws(DisplayError) -> CardSnapshot {
         let fd = descriptor.rawValue
         guard let resources = drmModeGetResources(fd) else {
             throw .system(SystemError("DRM GETRESOURCES \(path)", hint: "not a display controller?"))
@@ -48,7 +52,14 @@ extension Card {
         var connectors: [Connector] = []
         rawModes = [:]
         for id in connectorIDs {
-            guard let c = drmModeGetConnector(fd, id) else { continue }
+            var connector = probe ? nil : drmModeGetConnectorCurrent(fd, id)
+            if let current = connector, current.pointee.connection != DRM_MODE_DISCONNECTED,
+                current.pointee.count_modes == 0
+            {
+                drmModeFreeConnector(current)
+                connector = nil
+            }
+            guard let c = connector ?? drmModeGetConnector(fd, id) else { continue }
             defer { drmModeFreeConnector(c) }
             let p = c.pointee
             let raw = Array(UnsafeBufferPointer(start: p.modes, count: Int(p.count_modes)))

@@ -63,7 +63,7 @@ public final class DisplayOutput {
                 guard card.supportsDumbBuffers else { throw DisplayError.noDumbBuffers(card: path) }
                 let snapshot: CardSnapshot
                 do throws(DisplayError) {
-                    snapshot = try card.snapshot()
+                    snapshot = try card.snapshot(probe: false)
                 } catch {
                     failures.append((path, error, false))
                     continue

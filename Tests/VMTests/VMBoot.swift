@@ -87,7 +87,10 @@ struct VMBoot {
         guest.append("\(env)show \(step)\(rotate) \(arguments)")
         host += [
             "wait-console STEP \(step) shown waiting 40", "screendump \(step)", "send go",
-            "wait-console STEP \(step) exited rc=\\d+ waiting 20", "screendump \(step)-after", "send go",
+            "wait-console STEP \(step) exited rc=\\d+ waiting 20",
+            // The console redraws itself after KD_TEXT, asynchronously: give it up to 3 s
+            // (SIGKILL, the negative control, is not expected to bring it back).
+            signal == "KILL" ? "screendump \(step)-after" : "screendump-until \(step)-after console 3", "send go",
         ]
         shows.append((step, rotation, animates))
     }

@@ -42,7 +42,9 @@
 #   --qmp-script FILE    host-side action script run while the guest is up; the
 #                        actions are documented in vmctl.py (wait-console,
 #                        sleep, key, type, touch, drag, screendump,
-#                        expect-pixel, quit, ...).
+#                        expect-pixel, send, quit, ...).  `send TEXT` writes a
+#                        line to the guest's /dev/ttyS2, which guest scripts
+#                        read to go on in step with the host (tools/vm/e2e).
 #   --out DIR            results (created; old results there are replaced):
 #                        console.log (program + init output), kernel.log,
 #                        qemu.log, qemu-cmd.txt, result.json (rc, timings,
@@ -76,15 +78,16 @@
 # without reporting an exit code (kernel panic, ...); 2 = usage/setup error.
 #
 # Example:
-#   run-in-vm.sh --gpu virtio --res 480x480 --binary ./myapp \
-#       --qmp-script examples/demo.qmp --out /tmp/vmrun -- --fullscreen
+#   run-in-vm.sh --gpu virtio --res 480x480 --binary .build/debug/glance \
+#       --out /tmp/vmrun --timeout 60 -- devices
 #
 # How it works: the kernel + modules come from Debian's linux-image package
 # (apt-get download + dpkg -x into the cache, depmod run there).  An initramfs
 # is built from busybox-static, the needed .ko files (insmod order computed on
 # the host with `modprobe --show-depends`), the payload and its libraries and a
 # generated /init.  qemu boots it headless: ttyS0 = kernel console
-# (kernel.log), ttyS1 = /init + program stdout/stderr (console.log).  /init
+# (kernel.log), ttyS1 = /init + program stdout/stderr (console.log), ttyS2 =
+# control lines from the host (vmctl `send`).  /init
 # prints "RUN-IN-VM: <step> uptime=<s>" markers, runs the program, prints
 # "RUN-IN-VM: program-exit rc=N" and powers the VM off.  vmctl.py starts qemu,
 # runs the QMP script and enforces the timeout.

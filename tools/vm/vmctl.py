@@ -47,6 +47,11 @@ must be taken while it runs.
     drag X1 Y1 X2 Y2 [STEPS]         press at X1,Y1, move in STEPS, release
     button down|up [left|right|middle]
     screendump NAME                  OUT/NAME.ppm (+ NAME.png)
+    screendump-until NAME REF [TIMEOUT_S]
+                                     screendump NAME again (every 0.1 s) until it
+                                     equals screendump REF or TIMEOUT_S (default 3)
+                                     has passed; never fails (compare afterwards):
+                                     for pictures the guest redraws asynchronously
     expect-pixel NAME X Y RRGGBB [TOL]   pixel of screendump NAME must match
                                      (per-channel tolerance, default 8)
     expect-size NAME WxH             screendump NAME must have that size
@@ -270,6 +275,16 @@ class Guest:
             self.button(words[1] == "down", words[2] if len(words) > 2 else "left")
         elif op == "screendump":
             self.screendump(words[1])
+        elif op == "screendump-until":
+            name, ref = words[1], words[2]
+            tmo = float(words[3]) if len(words) > 3 else 3.0
+            want = read_ppm(os.path.join(self.a.out, ref + ".ppm"))
+            deadline = time.monotonic() + tmo
+            while True:
+                self.screendump(name)
+                if read_ppm(os.path.join(self.a.out, name + ".ppm")) == want or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)
         elif op == "expect-pixel":
             name, x, y, want = words[1], int(words[2]), int(words[3]), words[4]
             tol = int(words[5]) if len(words) > 5 else 8

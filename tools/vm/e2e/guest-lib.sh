@@ -67,7 +67,7 @@ show() {
 	kill -"${SHOW_SIGNAL:-TERM}" $pid 2>/dev/null
 	wait $pid
 	rc=$?
-	sleep 0.5 # the console redraws itself after KD_TEXT
+	sleep 0.3 # the console redraws itself after KD_TEXT (the host waits more if needed)
 	sed -n "$((lines + 1)),\$p" "$log" | sed "s/^/[$name] /"
 	wait_host "$name exited rc=$rc"
 	exec 4>&-

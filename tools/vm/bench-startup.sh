@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# bench-startup.sh -- time from process start to the first frame on screen (`glance run
+# --report-startup`), measured in the VM on a real kernel DRM driver: one boot, N runs each
+# stopped with SIGTERM once its first frame is up. Prints one line per run and the median.
+#
+#   tools/vm/bench-startup.sh [GLANCE_BINARY] [N]      (defaults .build/release/glance, 5)
+#
+# Environment: BENCH_GPU=virtio|std (default virtio), BENCH_RES=WxH (default 480x480).
+# Under TCG (no KVM) the guest CPU is emulated: figures are several times what the same
+# binary takes on real hardware; compare builds with each other, not with a board.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BINARY=${1:-$ROOT/.build/release/glance}
+N=${2:-5}
+[ -x "$BINARY" ] || { echo "bench-startup: no $BINARY: build it first" >&2; exit 2; }
+OUT=${TMPDIR:-/tmp}/glance-bench-startup
+CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); log=/tmp/run$i.log;
+  /app/glance run --report-startup >$log 2>&1 & pid=$!;
+  until grep -q "^startup: before" $log 2>/dev/null; do kill -0 $pid 2>/dev/null || break; sleep 0.02; done;
+  kill -TERM $pid; wait $pid; echo "BENCH run $i: $(grep "^startup: first" $log)";
+  grep "^startup: before" $log; done'
+"$HERE/run-in-vm.sh" --gpu "${BENCH_GPU:-virtio}" --res "${BENCH_RES:-480x480}" --binary "$BINARY" \
+	--cmd "$CMD" --out "$OUT" --timeout 300 >/dev/null 2>&1 || { echo "bench-startup: VM run failed; see $OUT" >&2; exit 1; }
+grep '^BENCH' "$OUT/console.log" | sed 's/^BENCH //'
+grep '^BENCH' "$OUT/console.log" | sed -E 's/.* ([0-9.]+) ms after exec, ([0-9.]+) ms after main/\1 \2/' | sort -n |
+	awk -v gpu="${BENCH_GPU:-virtio}" -v res="${BENCH_RES:-480x480}" -v bin="$(basename "$(dirname "$BINARY")")" \
+		'{e[NR]=$1; m[NR]=$2} END {if (NR) printf "bench startup vm=%s res=%s build=%s runs=%d median_ms_after_exec=%s\n", gpu, res, bin, NR, e[int((NR+1)/2)]}'

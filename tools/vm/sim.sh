@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# sim.sh -- the real app on a real kernel for people without the board: boots glance in a
+# qemu VM (Debian's kernel, virtio-gpu or bochs DRM, virtio keyboard + tablet) and shows the
+# virtual panel in a window when there is a display ($DISPLAY or $WAYLAND_DISPLAY), else over
+# VNC on 127.0.0.1:5900+N. Closing the window, or Ctrl-C here, ends it.
+#
+#   tools/vm/sim.sh [GLANCE_BINARY] [-- GLANCE_RUN_ARGS...]
+#
+# Environment: SIM_GPU=virtio|std (default virtio), SIM_RES=WxH (default 480x480),
+# SIM_DISPLAY=window|vnc (default: window when a display is available), SIM_VNC=N (default 0),
+# RUN_IN_VM_CACHE (kernel cache, default ~/.cache/run-in-vm).
+# Example: SIM_RES=800x480 tools/vm/sim.sh .build/release/glance -- --rotate 90
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BINARY=$ROOT/.build/release/glance
+if [ $# -gt 0 ] && [ "$1" != -- ]; then BINARY=$1; shift; fi
+[ "${1:-}" = -- ] && shift
+[ -x "$BINARY" ] || { echo "sim: no $BINARY: build it first (make sim does)" >&2; exit 2; }
+
+GPU=${SIM_GPU:-virtio} RES=${SIM_RES:-480x480} VNC=${SIM_VNC:-0}
+MODE=${SIM_DISPLAY:-}
+if [ -z "$MODE" ]; then
+	if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then MODE=window; else MODE=vnc; fi
+fi
+if [ "$MODE" = window ] && ! qemu-system-x86_64 -display help 2>/dev/null | grep -qxE 'gtk|sdl'; then
+	# Debian puts qemu's GTK and SDL front ends in qemu-system-gui
+	SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+	echo "sim: installing qemu-system-gui for the window" >&2
+	$SUDO apt-get install -y --no-install-recommends qemu-system-gui >/dev/null ||
+		{ echo "sim: no qemu window available; using VNC" >&2; MODE=vnc; }
+fi
+if [ "$MODE" = vnc ]; then
+	echo "sim: connect a VNC viewer to 127.0.0.1:$((5900 + VNC)) (display :$VNC) to see the panel" >&2
+fi
+OUT=${TMPDIR:-/tmp}/glance-sim
+echo "sim: glance run --intro${*:+ $*} on $GPU at $RES; logs in $OUT" >&2
+exec "$HERE/run-in-vm.sh" --gpu "$GPU" --res "$RES" --display "$MODE" --vnc "$VNC" \
+	--binary "$BINARY" --out "$OUT" --timeout 86400 -- run --intro "$@"
