@@ -46,13 +46,42 @@ public final class DisplayLoop {
         scheduler = FrameScheduler(interval: .nanoseconds(1_000_000_000 / hz))
     }
 
-    /// Runs until a signal ends it; returns that signal's number.
+    /// The kernel asks to switch to another VT (VT_PROCESS release signal): give the display up,
+    /// then let the switch go ahead.
+    private func releaseDisplay() {
+        guard let terminal = output.terminal, terminal.controlsSwitching, !output.suspended else { return }
+        output.suspend()
+        do {
+            try terminal.allowRelease()
+        } catch {
+            log("\(error)")
+        }
+        log("switched to another console: display released")
+    }
+
+    /// Back on our VT (VT_PROCESS acquire signal): acknowledge, take the display, draw again.
+    private func acquireDisplay() throws(DisplayError) {
+        guard let terminal = output.terminal, terminal.controlsSwitching, output.suspended else { return }
+        do {
+            try terminal.acknowledgeAcquire()
+        } catch {
+            log("\(error)")
+        }
+        try output.resume()
+        scheduler.invalidate()
+        log("back on the console: display taken again")
+    }
+
+    /// Runs until a signal ends it; returns that signal's number. SIGUSR1 and SIGUSR2 are the
+    /// VT switch signals (see VirtualTerminal.controlSwitching) and do not end it.
     public func run() throws(DisplayError) -> Int32 {
         let start = monotonicNow()
         var wasAnimating = false
         while true {
             let now = monotonicNow()
-            switch scheduler.decide(now: now, flipPending: output.flipPending) {
+            // Switched to another VT: nothing is drawn until the switch back.
+            let decision = output.suspended ? .wait(until: nil) : scheduler.decide(now: now, flipPending: output.flipPending)
+            switch decision {
             case .draw:
                 let (screen, animating) = scene.frame(at: now - start)
                 let damage = composer.compose(screen, into: output.drawingBuffer)
@@ -86,8 +115,14 @@ public final class DisplayLoop {
             } catch {
                 throw .system(error)
             }
-            if ready.contains(signals.descriptor), let signal = try? signals.next() {
-                return signal
+            if ready.contains(signals.descriptor) {
+                while let signal = try? signals.next() {
+                    switch signal {
+                    case SIGUSR1: releaseDisplay()
+                    case SIGUSR2: try acquireDisplay()
+                    default: return signal
+                    }
+                }
             }
             if ready.contains(output.descriptor) { try output.handleEvents() }
             if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }

@@ -44,7 +44,13 @@ static void restore_and_reraise(int signal_number) {
         saved.armed = 0;
         int saved_errno = errno;
         ioctl(saved.drm_fd, DRM_IOCTL_MODE_SETCRTC, &saved.crtc);
-        if (saved.vt_fd >= 0) ioctl(saved.vt_fd, KDSETMODE, (unsigned long)saved.vt_mode);
+        if (saved.vt_fd >= 0) {
+            struct vt_mode automatic;
+            memset(&automatic, 0, sizeof automatic);
+            automatic.mode = VT_AUTO;
+            ioctl(saved.vt_fd, VT_SETMODE, &automatic);
+            ioctl(saved.vt_fd, KDSETMODE, (unsigned long)saved.vt_mode);
+        }
         static const char note[] = "glance: fatal signal: display restored\n";
         ssize_t ignored = write(2, note, sizeof note - 1);
         (void)ignored;

@@ -29,6 +29,10 @@ struct RunCommand {
         console) and exits 0. Until the data issue lands it shows a demo day (Move 75 %,
         Exercise 50 %, Stand 120 %), or the day given with the options below.
 
+        On a text console (its own, or the one in front through /dev/tty0) it hides the console
+        while it shows, and a switch to another console (Ctrl+Alt+Fn, chvt) gives the display
+        up until you switch back.
+
         Display:
           --card PATH             the DRM card, e.g. /dev/dri/card1 (default: the first card
                                   with a connected display)
@@ -100,7 +104,8 @@ struct RunCommand {
         // with the display restored like any other exit.
         let signals: SignalReceiver
         do {
-            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
+            // SIGUSR1/SIGUSR2: the VT asks to switch away / says it is back (VT_PROCESS).
+            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
         } catch {
             complain(error.description)
             return ExitCode.software
@@ -123,6 +128,11 @@ struct RunCommand {
                 try terminal.enterGraphicsMode()
             } catch {
                 complain("\(error); console text may show over the display")
+            }
+            do {
+                try terminal.controlSwitching(release: SIGUSR1, acquire: SIGUSR2)
+            } catch {
+                complain("\(error); switching to another console will not give the display up")
             }
         }
 

@@ -35,6 +35,8 @@ public final class DisplayOutput {
     public private(set) var framesShown = 0
     /// DirtyFB answered ENOSYS: the driver scans the buffer directly and needs no damage reports.
     public private(set) var dirtyNotNeeded = false
+    /// Given up for a VT switch (not DRM master): nothing may be shown until `resume()`.
+    public private(set) var suspended = false
 
     private var buffers: [DumbBuffer]
     /// Index of the buffer on screen; nil before the first frame.
@@ -138,8 +140,9 @@ public final class DisplayOutput {
     /// (`flipPending` until its event is handled), or report the damage of a single buffer.
     public func present(damage: IntRect) throws(DisplayError) {
         precondition(!flipPending, "present: a flip is still pending")
+        precondition(!suspended, "present: the display is suspended")
         guard let front else {
-            try setMode()
+            try setMode(buffer: 0)
             return
         }
         if singleBuffered {
@@ -230,6 +233,11 @@ public final class DisplayOutput {
             return nil
         }
         waitForFlip()
+        if suspended {
+            // Switched away: the console or display server there owns the CRTC now.
+            terminal?.restore()
+            return nil
+        }
         var problem: SystemError?
         let fd = card.descriptor.rawValue
         if let saved, saved.mode_valid != 0, saved.buffer_id != 0 {
@@ -251,22 +259,42 @@ public final class DisplayOutput {
         return problem
     }
 
+    // MARK: - VT switches
+
+    /// Gives up the display for a switch to another VT: waits for a pending flip, then drops DRM
+    /// master so the console (or display server) there can set its own mode.
+    public func suspend() {
+        guard !suspended else { return }
+        waitForFlip()
+        card.dropMaster()
+        suspended = true
+    }
+
+    /// Takes the display back after the switch back: DRM master again, and the mode set with
+    /// the frame that was on screen.
+    public func resume() throws(DisplayError) {
+        guard suspended else { return }
+        try card.becomeMaster()
+        suspended = false
+        if let front { try setMode(buffer: front) }
+    }
+
     // MARK: - Mode setting
 
-    private func setMode() throws(DisplayError) {
-        let first = buffers[0]
+    private func setMode(buffer index: Int) throws(DisplayError) {
+        let buffer = buffers[index]
         if usesAtomic {
             do {
-                try atomicModeset(framebuffer: first.framebuffer)
+                try atomicModeset(framebuffer: buffer.framebuffer)
             } catch {
                 notes.append("atomic mode set failed (\(error)): using SetCrtc + PageFlip")
                 usesAtomic = false
             }
         }
         if !usesAtomic {
-            try drmCheck(setCrtc(framebuffer: first.framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
+            try drmCheck(setCrtc(framebuffer: buffer.framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
         }
-        front = 0
+        front = index
         framesShown += 1
         armCrashRestore()
     }

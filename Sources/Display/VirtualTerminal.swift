@@ -17,6 +17,8 @@ public final class VirtualTerminal {
     /// KD_TEXT or KD_GRAPHICS before the app changed it.
     public let previousMode: UInt
     private var changed = false
+    /// VT_SETMODE VT_PROCESS is in force: switches wait for the app.
+    public private(set) var controlsSwitching = false
 
     /// The VT on standard input, else the foreground VT through /dev/tty0; nil with the reason when
     /// there is none that can be used (over SSH, in a container, without access to /dev/tty0).
@@ -58,9 +60,37 @@ public final class VirtualTerminal {
         changed = true
     }
 
-    /// Back to text mode; the console redraws itself. (Always text, even if it was in graphics
-    /// mode before: that is what a crashed display program leaves behind.)
+    /// VT_SETMODE VT_PROCESS: a switch to another VT (Ctrl+Alt+Fn, chvt) sends `release` and
+    /// waits for `allowRelease()`; coming back sends `acquire`, answered by `acknowledgeAcquire()`.
+    /// So the app gives up the display before the other console or display server takes it.
+    public func controlSwitching(release: Int32, acquire: Int32) throws(SystemError) {
+        var mode = vt_mode()
+        mode.mode = CChar(VT_PROCESS)
+        mode.relsig = Int16(release)
+        mode.acqsig = Int16(acquire)
+        try descriptor.control(UInt(VT_SETMODE), &mode, "VT_SETMODE VT_PROCESS on \(source)")
+        controlsSwitching = true
+    }
+
+    /// Lets a requested switch away go ahead (VT_RELDISP 1), after the display is given up.
+    public func allowRelease() throws(SystemError) {
+        try descriptor.control(UInt(VT_RELDISP), value: 1, "VT_RELDISP 1")
+    }
+
+    /// Acknowledges the switch back (VT_RELDISP VT_ACKACQ), before taking the display again.
+    public func acknowledgeAcquire() throws(SystemError) {
+        try descriptor.control(UInt(VT_RELDISP), value: UInt(VT_ACKACQ), "VT_RELDISP VT_ACKACQ")
+    }
+
+    /// Back to automatic switching and text mode; the console redraws itself. (Always text, even
+    /// if it was in graphics mode before: that is what a crashed display program leaves behind.)
     public func restore() {
+        if controlsSwitching {
+            controlsSwitching = false
+            var mode = vt_mode()
+            mode.mode = CChar(VT_AUTO)
+            _ = try? descriptor.control(UInt(VT_SETMODE), &mode, "VT_SETMODE VT_AUTO")
+        }
         guard changed else { return }
         changed = false
         _ = try? descriptor.control(UInt(KDSETMODE), value: UInt(KD_TEXT), "KDSETMODE KD_TEXT")

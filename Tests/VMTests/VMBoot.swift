@@ -95,6 +95,22 @@ struct VMBoot {
         shows.append((step, rotation, animates))
     }
 
+    /// `glance run` with a switch to tty2 (which has its own text) and back while it shows:
+    /// screendumps NAME-away (tty2's console) and NAME-back (the app again), then as `show`.
+    mutating func showAcrossVTSwitch(_ step: String) {
+        let meanwhile = [
+            "printf \"\\033[2J\\033[H\\n  SECOND CONSOLE (tty2)\\n\" > /dev/tty2", "chvt 2", "sleep 0.3",
+            "wait_host \(step)-away", "chvt 1", "sleep 0.3", "wait_host \(step)-back",
+        ].joined(separator: "; ")
+        let before = host.count
+        show(step, meanwhile: meanwhile)
+        host.insert(
+            contentsOf: [
+                "wait-console STEP \(step)-away waiting 40", "screendump \(step)-away", "send go",
+                "wait-console STEP \(step)-back waiting 20", "screendump \(step)-back", "send go",
+            ], at: before)
+    }
+
     /// Boots the VM and plays both scripts.
     func run(timeout: Int = 150) throws -> VMResult {
         let out = VMPaths.scratch + "/" + name

@@ -71,7 +71,21 @@ struct VMEndToEndTests {
         print("vm \(result.boot.name): \(result.boot.gpu) \(result.boot.size), boot and steps took \(Int(result.seconds)) s")
     }
 
-    @Test("virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGHUP/SIGSEGV/SIGKILL")
+    /// A switch to tty2 and back while the app shows: the other console, then the app again.
+    func checkVTSwitch(_ result: VMResult, step: String = "vt") throws {
+        let away = try #require(result.screendump(step + "-away"), "no screendump on tty2; \(result.context)")
+        let back = try #require(result.screendump(step + "-back"), "no screendump after the switch back")
+        let console = try #require(result.screendump("console"))
+        let render = try result.render(rotation: 0)
+        #expect(litPixels(away) > 300, "tty2 shows nothing after the switch away")
+        #expect(difference(away, render, name: step + "-away", folder: result.folder) != nil, "the app still shows on tty2")
+        #expect(difference(away, console, name: step + "-away-console", folder: result.folder) != nil)
+        #expect(difference(back, render, name: step + "-back", folder: result.folder) == nil, "the app did not come back")
+        #expect(result.output(step).contains("switched to another console: display released"), "\(result.output(step))")
+        #expect(result.output(step).contains("back on the console: display taken again"))
+    }
+
+    @Test("virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGHUP/SIGSEGV/SIGKILL, VT switch")
     func virtio480() throws {
         var boot = VMBoot("virtio-480x480", gpu: "virtio", width: 480, height: 480)
         boot.expect("devices", "devices")
@@ -87,6 +101,7 @@ struct VMEndToEndTests {
         boot.show("single", "--single-buffer --intro", signal: "HUP")
         boot.show("crash", signal: "SEGV")
         boot.show("killed", signal: "KILL")
+        boot.showAcrossVTSwitch("vt")
         let result = try boot.run()
         #expect(result.status == 0, "\(result.context)")
 
@@ -118,9 +133,10 @@ struct VMEndToEndTests {
         #expect(result.output("legacy").contains("SIGINT: display restored"))
         #expect(result.output("single").contains("SIGHUP: display restored"))
         try checkShows(result, endings: ["crash": .crashed(11), "killed": .killed])
+        try checkVTSwitch(result)
     }
 
-    @Test("bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS)")
+    @Test("bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS), VT switch")
     func bochs480() throws {
         var boot = VMBoot("std-480x480", gpu: "std", width: 480, height: 480)
         boot.expect("devices", "devices")
@@ -129,6 +145,7 @@ struct VMEndToEndTests {
         boot.show("legacy", "--legacy")
         // bochs answers DirtyFB with ENOSYS, which must be ignored.
         boot.show("single", "--legacy --single-buffer --intro")
+        boot.showAcrossVTSwitch("vt")
         let result = try boot.run()
         #expect(result.status == 0, "\(result.context)")
         let devices = result.output("devices")
@@ -138,6 +155,7 @@ struct VMEndToEndTests {
         #expect(result.output("atomic").contains("atomic, rotate 0"))
         #expect(result.output("legacy").contains("legacy, rotate 0"))
         try checkShows(result)
+        try checkVTSwitch(result)
     }
 
     @Test(

@@ -34,7 +34,7 @@ extern const unsigned long glance_EVIOCGRAB;
 // Fatal-signal restore. After the app has set its own mode it registers what to put back; a
 // SIGSEGV/SIGBUS/SIGILL/SIGTRAP/SIGABRT/SIGFPE handler then re-sets the saved CRTC with a raw
 // DRM_IOCTL_MODE_SETCRTC (from memory filled in here, no allocation), puts the VT back into
-// text mode and re-raises the signal. `mode` points to a struct drm_mode_modeinfo (68 bytes) or
+// automatic switching and text mode and re-raises the signal. `mode` points to a struct drm_mode_modeinfo (68 bytes) or
 // is NULL when the CRTC had no mode; vt_fd < 0 skips the VT.
 void glance_crash_restore_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
                               const uint32_t *connectors, uint32_t connector_count, const void *mode,
