@@ -47,8 +47,8 @@ struct VMBoot {
     let height: Int
     private(set) var guest: [String] = [". /app/guest-lib.sh"]
     private(set) var host: [String] = []
-    /// The `show` steps: name, rotation, whether it animates (--intro).
-    private(set) var shows: [(name: String, rotation: Int, animates: Bool)] = []
+    /// The `show` steps: name, rotation, whether it animates (--intro), the pixel format.
+    private(set) var shows: [(name: String, rotation: Int, animates: Bool, format: String)] = []
 
     init(_ name: String, gpu: String, width: Int, height: Int) {
         self.name = name
@@ -92,7 +92,8 @@ struct VMBoot {
             // (SIGKILL, the negative control, is not expected to bring it back).
             signal == "KILL" ? "screendump \(step)-after" : "screendump-until \(step)-after console 3", "send go",
         ]
-        shows.append((step, rotation, animates))
+        let format = arguments.contains("--format rgb565") ? "rgb565" : "xrgb8888"
+        shows.append((step, rotation, animates, format))
     }
 
     /// `glance run` with a switch to tty2 (which has its own text) and back while it shows:
@@ -178,11 +179,12 @@ struct VMResult {
         readPPM(folder + "/vm/" + name + ".ppm")
     }
 
-    /// What `glance render` draws for the demo day at this boot's size and `rotation`.
-    func render(rotation: Int) throws -> PixelBuffer {
-        let path = folder + "/render-\(boot.size)-\(rotation).png"
+    /// What `glance render` draws for the demo day at this boot's size, `rotation` and `format`.
+    func render(rotation: Int, format: String = "xrgb8888") throws -> PixelBuffer {
+        let path = folder + "/render-\(boot.size)-\(rotation)-\(format).png"
         let (status, output) = try runProcess(
-            VMPaths.glance, ["render", "--size", boot.size, "--rotate", String(rotation), "--output", path] + demoDay)
+            VMPaths.glance,
+            ["render", "--size", boot.size, "--rotate", String(rotation), "--format", format, "--output", path] + demoDay)
         guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
         return try PNGFile.read(path)
     }

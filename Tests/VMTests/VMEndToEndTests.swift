@@ -34,7 +34,7 @@ struct VMEndToEndTests {
     func checkShows(_ result: VMResult, endings: [String: Ending] = [:]) throws {
         let console = try #require(result.screendump("console"), "no console screendump; \(result.context)")
         #expect(litPixels(console) > 500, "the console screendump shows no text; \(result.context)")
-        for (step, rotation, animates) in result.boot.shows {
+        for (step, rotation, animates, format) in result.boot.shows {
             let ending = endings[step] ?? .handled
             if animates {
                 // The animation drew several frames, then stopped drawing until the signal; its
@@ -44,10 +44,10 @@ struct VMEndToEndTests {
                 #expect(result.output(step).contains("display restored after \(frames ?? -1) frames"))
             }
             let shown = try #require(result.screendump(step), "no screendump of \(step); \(result.context)")
-            let render = try result.render(rotation: rotation)
+            let render = try result.render(rotation: rotation, format: format)
             #expect(
                 difference(shown, render, name: step, folder: result.folder) == nil,
-                "\(step): the display differs from glance render --size \(result.boot.size) --rotate \(rotation)")
+                "\(step): the display differs from glance render --size \(result.boot.size) --rotate \(rotation) --format \(format)")
             let after = try #require(result.screendump(step + "-after"), "no screendump after \(step)")
             let rc = result.exitRC(step)
             switch ending {
@@ -177,6 +177,25 @@ struct VMEndToEndTests {
             let path = arguments.contains("--legacy") ? "legacy" : "atomic"
             #expect(result.output(step).contains("\(path), rotate \(rotation))"), "\(step): \(result.output(step))")
         }
+        try checkShows(result)
+    }
+
+    @Test("cirrus 640x480: RGB565 chosen with --format, atomic and legacy, rotated; XRGB8888 by default")
+    func cirrusRGB565() throws {
+        var boot = VMBoot("cirrus-640x480", gpu: "cirrus", width: 640, height: 480)
+        boot.expect("devices", "devices")
+        boot.console()
+        boot.show("rgb565", "--mode 640x480 --format rgb565")
+        boot.show("rgb565-legacy-90", "--mode 640x480 --format rgb565 --legacy", rotation: 90)
+        boot.show("default", "--mode 640x480")
+        let result = try boot.run()
+        #expect(result.status == 0, "\(result.context)")
+        let devices = result.output("devices")
+        #expect(devices.contains("driver cirrus"), "\(devices)")
+        #expect(devices.contains("primary, crtc index 0: RG16"), "\(devices)")
+        #expect(result.output("rgb565").contains("VGA-1 640x480@60 RG16"), "\(result.output("rgb565"))")
+        #expect(result.output("rgb565-legacy-90").contains("RG16 on /dev/dri/card0 (cirrus, legacy, rotate 90)"))
+        #expect(result.output("default").contains("VGA-1 640x480@60 XR24"), "\(result.output("default"))")
         try checkShows(result)
     }
 

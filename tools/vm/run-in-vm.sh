@@ -25,9 +25,12 @@
 #                        DEST /app/NAME); ELF files get their libraries too.
 #   --tools              also copy modetest (libdrm-tests) and evtest into
 #                        the guest's /usr/bin for debugging.
-#   --gpu virtio|std|none
+#   --gpu virtio|std|cirrus|none
 #                        virtio: -device virtio-gpu-pci  -> guest driver virtio_gpu
 #                        std:    -device VGA (= -vga std) -> guest driver bochs
+#                        cirrus: -device cirrus-vga       -> guest driver cirrus (takes
+#                                RGB565 framebuffers; no EDID, so --res only sets the
+#                                pointer scale and its modes are the standard ones)
 #                        none:   no display device   (default virtio)
 #   --res WxH            preferred mode the virtual monitor advertises (EDID)
 #                        and screen size for pointer coordinates (default 640x480)
@@ -171,7 +174,7 @@ done
 [ -z "$BINARY" ] || [ -f "$BINARY" ] || die "no such binary: $BINARY"
 [[ "$RES" =~ ^([0-9]+)x([0-9]+)$ ]] || die "--res must be WxH"
 RES_W=${BASH_REMATCH[1]} RES_H=${BASH_REMATCH[2]}
-case "$GPU" in virtio | std | none) ;; *) die "--gpu virtio|std|none" ;; esac
+case "$GPU" in virtio | std | cirrus | none) ;; *) die "--gpu virtio|std|cirrus|none" ;; esac
 case "$INPUT" in virtio | usb | ps2 | none) ;; *) die "--input virtio|usb|ps2|none" ;; esac
 case "$DISPLAY_MODE" in none | window | vnc) ;; *) die "--display none|window|vnc" ;; esac
 [ -z "$QMP_SCRIPT" ] || [ -f "$QMP_SCRIPT" ] || die "no such QMP script: $QMP_SCRIPT"
@@ -264,6 +267,7 @@ mods=(evdev)
 case "$GPU" in
 virtio) mods+=(virtio_pci virtio-gpu) ;;
 std) mods+=(bochs) ;;
+cirrus) mods+=(cirrus) ;;
 esac
 case "$INPUT" in
 virtio) mods+=(virtio_pci virtio_input) ;;
@@ -437,6 +441,7 @@ case "$GPU" in
 # xres/yres = the preferred mode in the EDID / display info the guest sees
 virtio) QEMU+=(-device "virtio-gpu-pci,xres=$RES_W,yres=$RES_H") ;;
 std) QEMU+=(-device "VGA,edid=on,xres=$RES_W,yres=$RES_H") ;;
+cirrus) QEMU+=(-device cirrus-vga) ;;
 esac
 case "$INPUT" in
 virtio) QEMU+=(-device virtio-keyboard-pci -device virtio-tablet-pci) ;;
