@@ -52,6 +52,7 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Activity"]),

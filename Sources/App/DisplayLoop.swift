@@ -18,7 +18,7 @@ public final class DisplayLoop {
     public let composer: FrameComposer
     public var scene: any Scene
     private let signals: SignalReceiver
-    private let timer: Timer
+    private let timer: MonotonicTimer
     private var scheduler: FrameScheduler
     private let log: (String) -> Void
     /// Frames drawn (the first by the mode set).
@@ -39,7 +39,7 @@ public final class DisplayLoop {
         self.composer = FrameComposer(panel: output.size, rotation: rotation, format: output.format)
         self.scene = scene
         self.signals = signals
-        self.timer = try Timer()
+        self.timer = try MonotonicTimer()
         self.log = log
         // One frame per refresh period, but at most 60 a second.
         let hz = max(1, min(60, output.plan.mode.refreshHz == 0 ? 60 : output.plan.mode.refreshHz))

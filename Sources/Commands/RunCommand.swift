@@ -118,7 +118,7 @@ struct RunCommand {
             complain(error.description)
             return Self.exitCode(for: error)
         }
-        for note in output.notes { complain(note) }
+        for note in output.takeNotes() { complain(note) }
         // The console goes into graphics mode only once there is a display to show instead.
         let (terminal, terminalProblem) = VirtualTerminal.open()
         if let terminalProblem { complain(terminalProblem) }
@@ -167,7 +167,7 @@ struct RunCommand {
                         + "mode set \(ms(loop.firstFramePresent)) ms")
                 fflush(nil)
             }
-            for note in output.notes { complain(note) }
+            for note in output.takeNotes() { complain(note) }
         }
 
         let signal: Int32

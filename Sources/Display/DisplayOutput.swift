@@ -25,7 +25,7 @@ public final class DisplayOutput {
     /// Frames are drawn into the buffer on screen and reported as damage (DirtyFB / damage clips)
     /// instead of flipped.
     public private(set) var singleBuffered: Bool
-    /// Why atomic or flipping was given up, if it was (for the log).
+    /// Why atomic or flipping was given up, if it was (for the log); see `takeNotes()`.
     public private(set) var notes: [String] = []
     public var size: Size { Size(width: plan.mode.width, height: plan.mode.height) }
     public var format: PixelFormat { plan.format }
@@ -126,6 +126,12 @@ public final class DisplayOutput {
     deinit {
         restore()
         if modeBlob != 0 { drmModeDestroyPropertyBlob(card.descriptor.rawValue, modeBlob) }
+    }
+
+    /// The notes not taken yet, once each.
+    public func takeNotes() -> [String] {
+        defer { notes = [] }
+        return notes
     }
 
     /// Where to draw the next frame: the back buffer (or the one on screen when single-buffered).

@@ -9,8 +9,9 @@ import CKernelShims
 /// Signals delivered as readable data on a descriptor (signalfd), so the poll loop handles them
 /// like any other event and restores the display in ordinary code, not in a signal handler.
 ///
-/// Creating it blocks the signals for the process (their default action would end it without a
-/// restore); closing it unblocks them again.
+/// Creating it blocks the signals (their default action would end the process without a
+/// restore); deinit unblocks them again. The mask is per thread: create it on the thread that
+/// runs the loop before any other thread starts, so no thread takes the default action.
 public final class SignalReceiver {
     public let descriptor: FileDescriptor
     private var mask = sigset_t()

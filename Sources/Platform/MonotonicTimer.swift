@@ -8,7 +8,7 @@ import CKernelShims
 
 /// A monotonic timer that becomes readable when it expires (timerfd): paces animation frames on
 /// drivers without vblank events, and sleeps for as long as nothing needs drawing.
-public final class Timer {
+public final class MonotonicTimer {
     public let descriptor: FileDescriptor
 
     public init() throws(SystemError) {

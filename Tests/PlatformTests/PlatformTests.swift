@@ -1,0 +1,69 @@
+import Testing
+
+@testable import Platform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+@Suite struct SystemErrorTests {
+    @Test func namesTheCallTheErrorAndTheHint() {
+        let error = SystemError("DRM CREATE_DUMB 480x480", errno: .permissionDenied, hint: "add the user to group video")
+        #expect(error.description == "DRM CREATE_DUMB 480x480: Permission denied (add the user to group video)")
+        #expect(SystemError("open /dev/dri/card9", errno: .noSuchFile).description == "open /dev/dri/card9: No such file or directory")
+    }
+
+    @Test func interruptedCallsAreRetriedOthersAreNot() {
+        var calls = 0
+        let result = retryingInterrupts { () -> Int32 in
+            calls += 1
+            if calls < 3 {
+                errno = EINTR
+                return -1
+            }
+            return 7
+        }
+        #expect(result == 7 && calls == 3)
+        calls = 0
+        #expect(throws: SystemError.self) {
+            try systemCall("ioctl X") { () -> Int32 in
+                calls += 1
+                errno = EBUSY
+                return -1
+            }
+        }
+        #expect(calls == 1)
+    }
+
+    @Test func openFailureNamesThePath() {
+        #expect {
+            try FileDescriptor.open("/nonexistent/card0", [.readWrite])
+        } throws: { error in
+            "\(error)" == "open /nonexistent/card0: No such file or directory"
+        }
+    }
+}
+
+@Suite struct EventSourceTests {
+    @Test func timerBecomesReadableWhenItExpires() throws {
+        let timer = try MonotonicTimer()
+        #expect(try waitForReadable([timer.descriptor], timeout: .zero).isEmpty)
+        try timer.schedule(after: .milliseconds(2))
+        let ready = try waitForReadable([timer.descriptor], timeout: .seconds(2))
+        #expect(ready == [timer.descriptor])
+        #expect(try timer.acknowledge() >= 1)
+        try timer.cancel()
+        #expect(try waitForReadable([timer.descriptor], timeout: .milliseconds(5)).isEmpty)
+    }
+
+    @Test func blockedSignalsArriveAsData() throws {
+        let receiver = try SignalReceiver([SIGUSR2])
+        #expect(try receiver.next() == nil)
+        raise(SIGUSR2)  // blocked on this thread: pending, readable on the signalfd
+        #expect(try waitForReadable([receiver.descriptor], timeout: .seconds(2)) == [receiver.descriptor])
+        #expect(try receiver.next() == SIGUSR2)
+        #expect(SignalReceiver.name(SIGTERM) == "SIGTERM")
+    }
+}
