@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # sim.sh -- the real app on a real kernel for people without the board: boots glance in a
-# qemu VM (Debian's kernel, virtio-gpu or bochs DRM, virtio keyboard + tablet) and shows the
+# qemu VM (Debian's kernel, bochs or virtio-gpu DRM, virtio keyboard + tablet) and shows the
 # virtual panel in a window when there is a display ($DISPLAY or $WAYLAND_DISPLAY), else over
 # VNC on 127.0.0.1:5900+N. Closing the window, or Ctrl-C here, ends it.
 #
 #   tools/vm/sim.sh [GLANCE_BINARY] [-- GLANCE_RUN_ARGS...]
 #
-# Environment: SIM_GPU=virtio|std (default virtio), SIM_RES=WxH (default 480x480),
+# Environment: SIM_GPU=std|virtio|cirrus (default std: bochs keeps the panel at SIM_RES,
+# while virtio-gpu takes the window's size as its preferred mode), SIM_RES=WxH (default 480x480),
 # SIM_DISPLAY=window|vnc (default: window when a display is available), SIM_VNC=N (default 0),
 # RUN_IN_VM_CACHE (kernel cache, default ~/.cache/run-in-vm).
 # Example: SIM_RES=800x480 tools/vm/sim.sh .build/release/glance -- --rotate 90
@@ -18,7 +19,7 @@ if [ $# -gt 0 ] && [ "$1" != -- ]; then BINARY=$1; shift; fi
 [ "${1:-}" = -- ] && shift
 [ -x "$BINARY" ] || { echo "sim: no $BINARY: build it first (make sim does)" >&2; exit 2; }
 
-GPU=${SIM_GPU:-virtio} RES=${SIM_RES:-480x480} VNC=${SIM_VNC:-0}
+GPU=${SIM_GPU:-std} RES=${SIM_RES:-480x480} VNC=${SIM_VNC:-0}
 MODE=${SIM_DISPLAY:-}
 if [ -z "$MODE" ]; then
 	if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then MODE=window; else MODE=vnc; fi
