@@ -80,7 +80,8 @@ public final class DisplayLoop {
         while true {
             let now = monotonicNow()
             // Switched to another VT: nothing is drawn until the switch back.
-            let decision = output.suspended ? .wait(until: nil) : scheduler.decide(now: now, flipPending: output.flipPending)
+            let decision =
+                output.suspended ? .wait(until: nil) : scheduler.decide(now: now, flipPending: output.flipPending)
             switch decision {
             case .draw:
                 let (screen, animating) = scene.frame(at: now - start)

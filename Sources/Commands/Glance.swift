@@ -63,7 +63,8 @@ public enum Glance {
                 }
                 return devices.run()
             default:
-                complain("unknown command '\(command)' (commands: render, bench, demo, run, devices; see glance --help)")
+                complain(
+                    "unknown command '\(command)' (commands: render, bench, demo, run, devices; see glance --help)")
                 return ExitCode.usage
             }
         } catch {

@@ -100,7 +100,8 @@ extension Card {
                     // Without universal planes only overlays are listed.
                     default: .overlay
                     }
-                let formats = Array(UnsafeBufferPointer(start: plane.pointee.formats, count: Int(plane.pointee.count_formats)))
+                let formats = Array(
+                    UnsafeBufferPointer(start: plane.pointee.formats, count: Int(plane.pointee.count_formats)))
                 planes.append(
                     Plane(
                         id: id, kind: kind, possibleCRTCs: plane.pointee.possible_crtcs, formats: formats,

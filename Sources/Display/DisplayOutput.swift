@@ -258,7 +258,8 @@ public final class DisplayOutput {
             // Nothing was shown before: switch the CRTC off rather than leave our last frame.
             let result = drmModeSetCrtc(fd, plan.crtc.id, 0, 0, 0, nil, 0, nil)
             if result != 0 {
-                problem = SystemError("DRM SETCRTC off (restore)", errno: Errno(rawValue: result == -1 ? errno : -result))
+                problem = SystemError(
+                    "DRM SETCRTC off (restore)", errno: Errno(rawValue: result == -1 ? errno : -result))
             }
         }
         terminal?.restore()
@@ -417,11 +418,13 @@ public final class DisplayOutput {
         try drmCheck(
             drmModeAtomicCommit(fd, request.pointer, flags | UInt32(DRM_MODE_ATOMIC_TEST_ONLY), nil),
             "DRM ATOMIC test-only commit \(plan.mode) on \(connectorName)")
-        try drmCheck(drmModeAtomicCommit(fd, request.pointer, flags, nil), "DRM ATOMIC commit \(plan.mode) on \(connectorName)")
+        try drmCheck(
+            drmModeAtomicCommit(fd, request.pointer, flags, nil), "DRM ATOMIC commit \(plan.mode) on \(connectorName)")
     }
 
     private func addPlane(_ request: AtomicRequest, _ ids: AtomicIDs, framebuffer: UInt32) {
-        let w = UInt64(plan.mode.width), h = UInt64(plan.mode.height)
+        let w = UInt64(plan.mode.width)
+        let h = UInt64(plan.mode.height)
         request.add(ids.plane, ids.planeFB, UInt64(framebuffer))
         request.add(ids.plane, ids.planeCRTC, UInt64(plan.crtc.id))
         request.add(ids.plane, ids.source.x, 0)
@@ -452,6 +455,7 @@ public final class DisplayOutput {
         defer { if blob != 0 { drmModeDestroyPropertyBlob(fd, blob) } }
         let flags = event ? UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK) : 0
         try drmCheck(
-            drmModeAtomicCommit(fd, request.pointer, flags, nil), event ? "DRM ATOMIC page flip" : "DRM ATOMIC damage commit")
+            drmModeAtomicCommit(fd, request.pointer, flags, nil),
+            event ? "DRM ATOMIC page flip" : "DRM ATOMIC damage commit")
     }
 }

@@ -47,7 +47,8 @@ public struct OutputPlan: Sendable {
     }
 
     /// The named connector (any letter case), else the first connected one that has modes.
-    public static func chooseConnector(_ connectors: [Connector], named name: String?) throws(DisplayError) -> Connector {
+    public static func chooseConnector(_ connectors: [Connector], named name: String?) throws(DisplayError) -> Connector
+    {
         if let name {
             guard let connector = connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
                 throw .connectorNotFound(requested: name, available: connectors)
@@ -90,7 +91,8 @@ public struct OutputPlan: Sendable {
     }
 
     private static func larger(_ a: DisplayMode, than b: DisplayMode) -> Bool {
-        let areaA = a.width * a.height, areaB = b.width * b.height
+        let areaA = a.width * a.height
+        let areaB = b.width * b.height
         if areaA != areaB { return areaA > areaB }
         return a.refreshMillihertz > b.refreshMillihertz
     }

@@ -24,7 +24,9 @@ public final class VirtualTerminal {
     /// there is none that can be used (over SSH, in a container, without access to /dev/tty0).
     public static func open() -> (terminal: VirtualTerminal?, problem: String?) {
         if let mode = Self.mode(of: FileDescriptor(rawValue: 0)) {
-            return (VirtualTerminal(FileDescriptor(rawValue: 0), source: "standard input", owned: false, mode: mode), nil)
+            return (
+                VirtualTerminal(FileDescriptor(rawValue: 0), source: "standard input", owned: false, mode: mode), nil
+            )
         }
         let path = "/dev/tty0"
         let fd: FileDescriptor

@@ -83,7 +83,8 @@ public struct InputCapabilities: Sendable, Equatable {
                     parts.append("keys " + plain.map(Self.keyName).joined(separator: " "))
                 } else {
                     let known = Self.navigationKeys.filter { plain.contains($0.code) }.map(\.name)
-                    parts.append("\(plain.count) keys" + (known.isEmpty ? "" : " incl. " + known.joined(separator: " ")))
+                    parts.append(
+                        "\(plain.count) keys" + (known.isEmpty ? "" : " incl. " + known.joined(separator: " ")))
                 }
             case .touchscreen:
                 let x = absoluteAxes[Self.absMTPositionX] ?? absoluteAxes[Self.absX]
@@ -93,8 +94,11 @@ public struct InputCapabilities: Sendable, Equatable {
                 text += hasTouchSlots ? ", multi-touch (slots)" : ", single touch"
                 parts.append(text)
             case .absolutePointer:
-                let x = absoluteAxes[Self.absX]!, y = absoluteAxes[Self.absY]!
-                parts.append("absolute pointer x \(x.minimum)..\(x.maximum) y \(y.minimum)..\(y.maximum) with BTN_LEFT (used as touch)")
+                let x = absoluteAxes[Self.absX]!
+                let y = absoluteAxes[Self.absY]!
+                parts.append(
+                    "absolute pointer x \(x.minimum)..\(x.maximum) y \(y.minimum)..\(y.maximum) with BTN_LEFT (used as touch)"
+                )
             case .relativePointer:
                 parts.append("relative pointer")
             }

@@ -42,12 +42,15 @@ public struct InputDevice: Sendable {
         let fd = try FileDescriptor.open(path, [.nonBlocking])
         defer { fd.close() }
         var nameBytes = [UInt8](repeating: 0, count: 256)
-        let length = nameBytes.withUnsafeMutableBytes { glance_ioctl(fd.rawValue, glance_EVIOCGNAME(256), $0.baseAddress) }
+        let length = nameBytes.withUnsafeMutableBytes {
+            glance_ioctl(fd.rawValue, glance_EVIOCGNAME(256), $0.baseAddress)
+        }
         let name = length > 0 ? String(decoding: nameBytes.prefix(while: { $0 != 0 }), as: UTF8.self) : "?"
 
         func bits(_ type: Int, count: Int) -> Set<Int> {
             var bytes = [UInt8](repeating: 0, count: (count + 7) / 8)
-            let request = type < 0 ? glance_EVIOCGPROP(UInt32(bytes.count)) : glance_EVIOCGBIT(UInt32(type), UInt32(bytes.count))
+            let request =
+                type < 0 ? glance_EVIOCGPROP(UInt32(bytes.count)) : glance_EVIOCGBIT(UInt32(type), UInt32(bytes.count))
             let n = bytes.withUnsafeMutableBytes { glance_ioctl(fd.rawValue, request, $0.baseAddress) }
             guard n > 0 else { return [] }
             var set = Set<Int>()
@@ -59,7 +62,9 @@ public struct InputDevice: Sendable {
         var caps = InputCapabilities()
         caps.eventTypes = bits(0, count: 32)
         if caps.eventTypes.contains(InputCapabilities.evKey) { caps.keys = bits(InputCapabilities.evKey, count: 0x300) }
-        if caps.eventTypes.contains(InputCapabilities.evRel) { caps.relativeAxes = bits(InputCapabilities.evRel, count: 0x10) }
+        if caps.eventTypes.contains(InputCapabilities.evRel) {
+            caps.relativeAxes = bits(InputCapabilities.evRel, count: 0x10)
+        }
         if caps.eventTypes.contains(InputCapabilities.evAbs) {
             for axis in bits(InputCapabilities.evAbs, count: 0x40) {
                 var info = input_absinfo()

@@ -17,6 +17,8 @@ public func waitForReadable(_ descriptors: [FileDescriptor], timeout: Duration? 
         milliseconds = Int32(clamping: max(0, s * 1000 + a / 1_000_000_000_000_000))
     }
     let count = fds.count
-    _ = try systemCall("poll") { fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t(count), milliseconds) } }
+    _ = try systemCall("poll") {
+        fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t(count), milliseconds) }
+    }
     return fds.filter { $0.revents != 0 }.map { FileDescriptor(rawValue: $0.fd) }
 }

@@ -22,7 +22,8 @@ import Testing
     @Test func anAnimationIsPacedByTheInterval() {
         var s = FrameScheduler(interval: interval)
         s.drew(at: .seconds(1), animating: true)
-        #expect(s.decide(now: .seconds(1) + .milliseconds(5), flipPending: false) == .wait(until: .seconds(1) + interval))
+        #expect(
+            s.decide(now: .seconds(1) + .milliseconds(5), flipPending: false) == .wait(until: .seconds(1) + interval))
         #expect(s.decide(now: .seconds(1) + interval, flipPending: false) == .draw)
     }
 

@@ -9,8 +9,10 @@ struct RunCommandTests {
     func help() throws {
         let run = try Executable.run(["run", "--help"])
         #expect(run.status == 0)
-        for word in ["--card", "--connector", "--mode", "--rotate", "--format", "--legacy", "--single-buffer", "--intro",
-                     "--report-startup", "SIGTERM", "69", "74", "75", "77", "78", "group video"] {
+        for word in [
+            "--card", "--connector", "--mode", "--rotate", "--format", "--legacy", "--single-buffer", "--intro",
+            "--report-startup", "SIGTERM", "69", "74", "75", "77", "78", "group video",
+        ] {
             #expect(run.stdout.contains(word), "run --help mentions \(word)")
         }
         let devices = try Executable.run(["devices", "--help"])

@@ -136,11 +136,16 @@ private let monitor = Connector(
 
     @Test func refreshFromTimings() {
         // CEA 1080p60: 148.5 MHz, 2200 x 1125.
-        #expect(DisplayMode.refreshMillihertz(clockKilohertz: 148_500, horizontalTotal: 2200, verticalTotal: 1125) == 60_000)
-        // 1080p59.94: 148.352 MHz.
-        #expect(DisplayMode.refreshMillihertz(clockKilohertz: 148_352, horizontalTotal: 2200, verticalTotal: 1125) == 59_940)
         #expect(
-            DisplayMode.refreshMillihertz(clockKilohertz: 74_250, horizontalTotal: 2200, verticalTotal: 1125, interlaced: true)
+            DisplayMode.refreshMillihertz(clockKilohertz: 148_500, horizontalTotal: 2200, verticalTotal: 1125) == 60_000
+        )
+        // 1080p59.94: 148.352 MHz.
+        #expect(
+            DisplayMode.refreshMillihertz(clockKilohertz: 148_352, horizontalTotal: 2200, verticalTotal: 1125) == 59_940
+        )
+        #expect(
+            DisplayMode.refreshMillihertz(
+                clockKilohertz: 74_250, horizontalTotal: 2200, verticalTotal: 1125, interlaced: true)
                 == 60_000)
         #expect(DisplayMode.refreshMillihertz(clockKilohertz: 1, horizontalTotal: 0, verticalTotal: 0) == 0)
     }
@@ -227,7 +232,8 @@ private let monitor = Connector(
     }
 
     @Test func anotherMasterSaysSo() {
-        #expect(DisplayError.anotherMaster(card: "/dev/dri/card0").description.contains("another program is DRM master"))
+        #expect(
+            DisplayError.anotherMaster(card: "/dev/dri/card0").description.contains("another program is DRM master"))
     }
 
     @Test func discoveryOfAMissingDirectory() {

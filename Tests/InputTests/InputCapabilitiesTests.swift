@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func singleTouchResistivePanel() {
-        let panel = C(eventTypes: [C.evKey, C.evAbs], keys: [C.btnTouch], absoluteAxes: [C.absX: range, C.absY: range])
+        let panel = C(
+            eventTypes: [C.evKey, C.evAbs], keys: [C.btnTouch], absoluteAxes: [C.absX: range, C.absY: range])
         #expect(panel.kinds == [.touchscreen])
         #expect(panel.summary.hasSuffix("single touch"))
     }

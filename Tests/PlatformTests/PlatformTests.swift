@@ -10,9 +10,12 @@ import Testing
 
 @Suite struct SystemErrorTests {
     @Test func namesTheCallTheErrorAndTheHint() {
-        let error = SystemError("DRM CREATE_DUMB 480x480", errno: .permissionDenied, hint: "add the user to group video")
+        let error = SystemError(
+            "DRM CREATE_DUMB 480x480", errno: .permissionDenied, hint: "add the user to group video")
         #expect(error.description == "DRM CREATE_DUMB 480x480: Permission denied (add the user to group video)")
-        #expect(SystemError("open /dev/dri/card9", errno: .noSuchFile).description == "open /dev/dri/card9: No such file or directory")
+        #expect(
+            SystemError("open /dev/dri/card9", errno: .noSuchFile).description
+                == "open /dev/dri/card9: No such file or directory")
     }
 
     @Test func interruptedCallsAreRetriedOthersAreNot() {

@@ -117,9 +117,11 @@ struct VMBoot {
         let out = VMPaths.scratch + "/" + name
         try? FileManager.default.removeItem(atPath: out)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let steps = out + "/steps.sh", qmp = out + "/host.qmp"
+        let steps = out + "/steps.sh"
+        let qmp = out + "/host.qmp"
         try (guest.joined(separator: "\n") + "\n").write(toFile: steps, atomically: true, encoding: .utf8)
-        try ((host + ["wait-exit 30"]).joined(separator: "\n") + "\n").write(toFile: qmp, atomically: true, encoding: .utf8)
+        try ((host + ["wait-exit 30"]).joined(separator: "\n") + "\n").write(
+            toFile: qmp, atomically: true, encoding: .utf8)
         let arguments = [
             "--gpu", gpu, "--res", size, "--binary", VMPaths.glance,
             "--add", VMPaths.guestLibrary + ":/app/guest-lib.sh", "--add", steps + ":/app/steps.sh",
@@ -184,7 +186,8 @@ struct VMResult {
         let path = folder + "/render-\(boot.size)-\(rotation)-\(format).png"
         let (status, output) = try runProcess(
             VMPaths.glance,
-            ["render", "--size", boot.size, "--rotate", String(rotation), "--format", format, "--output", path] + demoDay)
+            ["render", "--size", boot.size, "--rotate", String(rotation), "--format", format, "--output", path]
+                + demoDay)
         guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
         return try PNGFile.read(path)
     }
@@ -254,7 +257,9 @@ func difference(_ actual: PixelBuffer, _ expected: PixelBuffer, name: String, fo
     var count = 0
     let diff = PixelBuffer(width: actual.width, height: actual.height)
     for y in 0..<actual.height {
-        let a = actual.row32(y), e = expected.row32(y), d = diff.row32(y)
+        let a = actual.row32(y)
+        let e = expected.row32(y)
+        let d = diff.row32(y)
         for x in 0..<actual.width {
             if a[x] & 0xFF_FFFF != e[x] & 0xFF_FFFF {
                 count += 1

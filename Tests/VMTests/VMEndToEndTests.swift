@@ -47,7 +47,8 @@ struct VMEndToEndTests {
             let render = try result.render(rotation: rotation, format: format)
             #expect(
                 difference(shown, render, name: step, folder: result.folder) == nil,
-                "\(step): the display differs from glance render --size \(result.boot.size) --rotate \(rotation) --format \(format)")
+                "\(step): the display differs from glance render --size \(result.boot.size) --rotate \(rotation) --format \(format)"
+            )
             let after = try #require(result.screendump(step + "-after"), "no screendump after \(step)")
             let rc = result.exitRC(step)
             switch ending {
@@ -62,13 +63,17 @@ struct VMEndToEndTests {
             }
             let restored = difference(after, console, name: step + "-after", folder: result.folder)
             if case .killed = ending {
-                #expect(restored != nil, "\(step): after SIGKILL the console came back; the restore check proves nothing")
+                #expect(
+                    restored != nil, "\(step): after SIGKILL the console came back; the restore check proves nothing")
             } else {
-                #expect(restored == nil, "\(step): after the app the monitor does not show the console: \(restored ?? "")")
+                #expect(
+                    restored == nil, "\(step): after the app the monitor does not show the console: \(restored ?? "")")
             }
             if let line = result.startup(step) { print("vm \(result.boot.name) \(step): \(line)") }
         }
-        print("vm \(result.boot.name): \(result.boot.gpu) \(result.boot.size), boot and steps took \(Int(result.seconds)) s")
+        print(
+            "vm \(result.boot.name): \(result.boot.gpu) \(result.boot.size), boot and steps took \(Int(result.seconds)) s"
+        )
     }
 
     /// A switch to tty2 and back while the app shows: the other console, then the app again.
@@ -78,14 +83,18 @@ struct VMEndToEndTests {
         let console = try #require(result.screendump("console"))
         let render = try result.render(rotation: 0)
         #expect(litPixels(away) > 300, "tty2 shows nothing after the switch away")
-        #expect(difference(away, render, name: step + "-away", folder: result.folder) != nil, "the app still shows on tty2")
+        #expect(
+            difference(away, render, name: step + "-away", folder: result.folder) != nil, "the app still shows on tty2")
         #expect(difference(away, console, name: step + "-away-console", folder: result.folder) != nil)
-        #expect(difference(back, render, name: step + "-back", folder: result.folder) == nil, "the app did not come back")
+        #expect(
+            difference(back, render, name: step + "-back", folder: result.folder) == nil, "the app did not come back")
         #expect(result.output(step).contains("switched to another console: display released"), "\(result.output(step))")
         #expect(result.output(step).contains("back on the console: display taken again"))
     }
 
-    @Test("virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGHUP/SIGSEGV/SIGKILL, VT switch")
+    @Test(
+        "virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGHUP/SIGSEGV/SIGKILL, VT switch"
+    )
     func virtio480() throws {
         var boot = VMBoot("virtio-480x480", gpu: "virtio", width: 480, height: 480)
         boot.expect("devices", "devices")
@@ -115,11 +124,16 @@ struct VMEndToEndTests {
         #expect(devices.contains("try: glance run --card /dev/dri/card0 --connector Virtual-1 --mode 480x480@75"))
 
         #expect(result.rc("no-connector") == 78)
-        #expect(result.output("no-connector").contains("--connector 'HDMI-A-9': no such connector; available: Virtual-1 (connected)"))
+        #expect(
+            result.output("no-connector").contains(
+                "--connector 'HDMI-A-9': no such connector; available: Virtual-1 (connected)"))
         #expect(result.rc("no-mode") == 78)
-        #expect(result.output("no-mode").contains("--mode '123x45': Virtual-1 has no such mode; available: 480x480@75 (preferred), "))
+        #expect(
+            result.output("no-mode").contains(
+                "--mode '123x45': Virtual-1 has no such mode; available: 480x480@75 (preferred), "))
         #expect(result.rc("no-format") == 78)
-        #expect(result.output("no-format").contains("--format rgb565: the display plane does not take it; it takes XR24"))
+        #expect(
+            result.output("no-format").contains("--format rgb565: the display plane does not take it; it takes XR24"))
         #expect(result.rc("bad-mode") == 64)
         #expect(result.rc("denied") == 77)
         #expect(result.output("denied").contains("open /dev/dri/card0: Permission denied (add the user to group video"))
@@ -161,7 +175,10 @@ struct VMEndToEndTests {
     @Test(
         "800x480 and 720x1280 on both drivers, atomic and legacy, rotated",
         arguments: [
-            ("virtio", 800, 480, [("atomic", "", 0), ("legacy-90", "--legacy", 90), ("intro-90", "--legacy --intro", 90)]),
+            (
+                "virtio", 800, 480,
+                [("atomic", "", 0), ("legacy-90", "--legacy", 90), ("intro-90", "--legacy --intro", 90)]
+            ),
             ("std", 800, 480, [("atomic-90", "", 90), ("legacy", "--legacy", 0), ("intro", "--intro", 0)]),
             ("virtio", 720, 1280, [("atomic", "", 0), ("legacy-270", "--legacy", 270)]),
             ("std", 720, 1280, [("atomic-180", "", 180), ("legacy", "--legacy", 0)]),
