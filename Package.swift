@@ -16,6 +16,22 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFontconfig",
+            pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]
+        ),
+
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
         .target(name: "Activity"),
@@ -23,16 +39,18 @@ let package = Package(
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
-        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile"]),
+        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz"]),
+        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Text"]),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
         .testTarget(
             name: "ScreensTests",
-            dependencies: ["Screens", "Raster", "Activity", "ImageFile"],
+            dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
             exclude: ["Goldens"]
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),

@@ -60,7 +60,7 @@ struct BenchCommand {
         for size in options.sizes {
             let composer = FrameComposer(panel: size, rotation: options.rotation, format: options.format)
             let target = PixelBuffer(width: size.width, height: size.height, format: options.format)
-            let screen = options.makeScreen()
+            let screen = options.makeScreen(text: nil)
             let render = clock.measure {
                 for _ in 0..<frames { composer.compose(screen, into: target) }
             }

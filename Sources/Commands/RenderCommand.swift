@@ -1,6 +1,7 @@
 import ImageFile
 import Raster
 import Screens
+import Text
 
 /// `glance render`: one screen into a PNG file, headlessly, through the same renderer as the panel.
 struct RenderCommand {
@@ -29,9 +30,21 @@ struct RenderCommand {
           --exercise V/G          exercise minutes and goal
           --stand V/G             stand hours and goal
           --no-summary            a day with no summary at all (every ring empty)
+          --rings-only            the rings alone, filling the picture (no text)
+
+        Around the rings:
+          --name NAME             whose rings they are
+          --date YYYY-MM-DD       the day shown (default: today)
+          --today YYYY-MM-DD      the date taken as today (default: the system's local date)
+          --locale en|zh-Hans     language of every label and date (default: from LC_ALL,
+                                  LC_MESSAGES or LANG; zh_CN… gives zh-Hans)
+          --shape rectangle|round a round panel keeps everything inside its inscribed circle
+          --font FILE             a font file for all text instead of Inter (found by fontconfig)
+          --cjk-font FILE         a font file for Chinese instead of the one fontconfig finds
 
         Values and goals must be numbers of 0 or more. A goal of 0 carries no progress.
-        Exit status: 0 written, 64 bad arguments or unwritable output (nothing written).
+        Exit status: 0 written, 64 bad arguments or unwritable output, 69 a font is missing
+        (the message names the Debian package); nothing is written on any error.
 
         Example:
           glance render --size 480x480 --move 350/500 --exercise 20/30 --stand 8/12 --output rings.png
@@ -63,7 +76,16 @@ struct RenderCommand {
     func run() -> Int32 {
         let size = options.sizes[0]
         let composer = FrameComposer(panel: size, rotation: options.rotation, format: options.format)
-        let frame = composer.render(options.makeScreen())
+        var text: FreeTypeTextRenderer? = nil
+        if options.needsText {
+            do {
+                text = try options.makeTextRenderer()
+            } catch {
+                complain(error.message)
+                return ExitCode.unavailable
+            }
+        }
+        let frame = composer.render(options.makeScreen(text: text))
         do {
             try PNGFile.write(frame, to: output!)
         } catch {

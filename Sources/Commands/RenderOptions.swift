@@ -1,6 +1,7 @@
 import Activity
 import Raster
 import Screens
+import Text
 
 /// What to draw and how the panel takes it: the options `render` and `bench` share.
 struct ScreenOptions {
@@ -11,6 +12,14 @@ struct ScreenOptions {
     var summary: ActivitySummary? = ActivitySummary()
     var summaryGiven = false
     var noSummary = false
+    var ringsOnly = false
+    var name = ""
+    var date: CalendarDay?
+    var today: CalendarDay?
+    var locale: AppLocale?
+    var shape = PanelShape.rectangle
+    var fontFile: String?
+    var cjkFontFile: String?
 
     /// Consumes `option` if it is one of these; false if it is not.
     mutating func parse(_ option: String, _ args: inout Arguments) throws(UsageError) -> Bool {
@@ -50,6 +59,36 @@ struct ScreenOptions {
             summaryGiven = true
         case "--no-summary":
             noSummary = true
+        case "--rings-only":
+            ringsOnly = true
+        case "--name":
+            name = try args.value(for: option)
+        case "--date":
+            let text = try args.value(for: option)
+            guard let d = CalendarDay(iso: text) else {
+                throw UsageError("--date '\(text)': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
+            }
+            date = d
+        case "--today":
+            let text = try args.value(for: option)
+            guard let d = CalendarDay(iso: text) else {
+                throw UsageError("--today '\(text)': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
+            }
+            today = d
+        case "--locale":
+            let text = try args.value(for: option)
+            guard let l = AppLocale(name: text) else { throw UsageError("--locale '\(text)': expected en or zh-Hans") }
+            locale = l
+        case "--shape":
+            let text = try args.value(for: option)
+            guard let s = PanelShape(rawValue: text.lowercased()) else {
+                throw UsageError("--shape '\(text)': expected rectangle or round")
+            }
+            shape = s
+        case "--font":
+            fontFile = try args.value(for: option)
+        case "--cjk-font":
+            cjkFontFile = try args.value(for: option)
         default:
             return false
         }
@@ -68,7 +107,27 @@ struct ScreenOptions {
 
     static let screens = ["rings"]
 
-    func makeScreen() -> any Screen {
-        RingScreen(summary: summary)
+    /// The language: --locale, else the environment's (LC_ALL, LC_MESSAGES, LANG).
+    var resolvedLocale: AppLocale { locale ?? AppLocale(environment: SystemClock.languageVariable()) }
+
+    /// The fonts for the language (FontError names what is missing and the Debian package).
+    func makeTextRenderer() throws(FontError) -> FreeTypeTextRenderer {
+        var fonts = FreeTypeTextRenderer.Fonts(file: fontFile)
+        if resolvedLocale == .simplifiedChinese {
+            fonts.languages = [.simplifiedChinese]
+            if let cjkFontFile { fonts.languageFiles[.simplifiedChinese] = cjkFontFile }
+        }
+        return try FreeTypeTextRenderer(fonts: fonts)
     }
+
+    /// The screen to draw; `text` nil draws it without its labels.
+    func makeScreen(text: (any TextRenderer)?) -> any Screen {
+        if ringsOnly { return RingScreen(summary: summary) }
+        let today = self.today ?? SystemClock.today()
+        let content = RingScreenContent(name: name, day: date ?? today, today: today, summary: summary)
+        return RingScreen(content: content, context: ScreenContext(text: text, locale: resolvedLocale, shape: shape))
+    }
+
+    /// Whether the screen draws text (and so needs fonts).
+    var needsText: Bool { !ringsOnly }
 }

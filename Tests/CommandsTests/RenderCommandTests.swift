@@ -24,7 +24,7 @@ struct RenderCommandTests {
         let folder = Executable.scratch("render")
         let output = folder + "/rings.png"
         let result = try Executable.run([
-            "render", "--screen", "rings", "--size", "480x480", "--move", "375/500", "--exercise", "15/30",
+            "render", "--screen", "rings", "--rings-only", "--size", "480x480", "--move", "375/500", "--exercise", "15/30",
             "--stand", "14.4/12", "--output", output,
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -53,7 +53,7 @@ struct RenderCommandTests {
         ] {
             let output = folder + "/\(golden).png"
             let result = try Executable.run(
-                ["render"] + args + ["--exercise", "15/30", "--stand", "14.4/12", "--output", output])
+                ["render", "--rings-only"] + args + ["--exercise", "15/30", "--stand", "14.4/12", "--output", output])
             #expect(result.status == 0, "\(result.stderr)")
             let a = try PNGFile.read(output)
             let b = try PNGFile.read(Executable.root + "/Tests/ScreensTests/Goldens/\(golden).png")

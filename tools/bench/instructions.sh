@@ -19,7 +19,7 @@ sizes=("$@")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 count() { # SIZE FRAMES
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$BIN" bench --size "$1" --frames "$2" --no-fill \
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$BIN" bench --rings-only --size "$1" --frames "$2" --no-fill \
 		2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 for size in "${sizes[@]}"; do
