@@ -88,6 +88,26 @@ enum Parse {
         return v
     }
 
+    /// Any finite number (gauges take negative values: temperatures).
+    static func real(_ text: String, option: String) throws(UsageError) -> Double {
+        guard let v = Double(text), !text.isEmpty else { throw UsageError("\(option) '\(text)': not a number") }
+        guard v.isFinite else { throw UsageError("\(option) '\(text)': not a finite number") }
+        return v
+    }
+
+    /// Colours as `#RRGGBB` (or `RRGGBB`), comma-separated.
+    static func colors(_ text: String, option: String) throws(UsageError) -> [Color] {
+        var result: [Color] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let hex = part.hasPrefix("#") ? part.dropFirst() : part[...]
+            guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
+                throw UsageError("\(option) '\(text)': '\(part)' is not a colour; use #RRGGBB, comma-separated")
+            }
+            result.append(Color(hex: v))
+        }
+        return result
+    }
+
     /// `V/G` where either side may be `-` (missing); returns (value, goal).
     static func valueGoal(_ text: String, option: String) throws(UsageError) -> (Double?, Double?) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

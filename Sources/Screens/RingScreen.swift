@@ -149,7 +149,7 @@ struct RingScreenPainter {
         self.content = content
         self.context = context
         self.size = size
-        text = TextLayout(renderer: context.text)
+        text = TextLayout(context)
         strings = context.strings
         kind = RingLayoutKind.choose(for: size, shape: context.shape)
         w = Float(size.width)
@@ -187,6 +187,7 @@ struct RingScreenPainter {
     }
 
     func rings(_ rect: Rect, into buffer: PixelBuffer) {
+        context.probe?.rings(rect)
         ActivityRingsView(rings: RingSet(content.summary)).draw(into: buffer, in: rect)
     }
 
@@ -320,6 +321,7 @@ struct RingScreenPainter {
             }
             text.draw(letter, s, color: color, baseline: baseline, from: x0, to: x0 + cell, align: .center, into: buffer)
             let ringRect = Rect(x: x0 + (cell - side) / 2, y: rect.y + lm.height + 6 * u, width: side, height: side)
+            context.probe?.rings(ringRect)
             ActivityRingsView(rings: RingSet(content.summary(for: d))).draw(into: buffer, in: ringRect)
         }
     }

@@ -7,17 +7,43 @@ public enum PanelShape: String, Sendable, CaseIterable {
     case round
 }
 
+/// What a screen placed where: every line of text and every group of rings (for layout tests).
+public final class LayoutProbe {
+    public private(set) var texts: [(text: String, box: Rect)] = []
+    /// Rects the ring groups were fitted into, and the groups' outer diameter and gap.
+    public private(set) var ringGroups: [(rect: Rect, geometry: RingGeometry)] = []
+    /// Other drawn elements (bars, markers, buttons) by their bounding boxes.
+    public private(set) var shapes: [(name: String, box: Rect)] = []
+    /// Arcs drawn (gauge paths, progress circles): the band from `start` over `sweep` turns.
+    public private(set) var arcs: [(center: Point, inner: Float, outer: Float, start: Double, sweep: Double)] = []
+
+    public init() {}
+
+    func text(_ text: String, _ box: Rect) { texts.append((text, box)) }
+    func rings(_ rect: Rect) { ringGroups.append((rect, RingGeometry(fitting: rect))) }
+    func shape(_ name: String, _ box: Rect) { shapes.append((name, box)) }
+    func arc(_ a: ArcStroke, sweep: Double) {
+        arcs.append((a.center, a.radius - a.width / 2, a.radius + a.width / 2, a.start, sweep))
+    }
+}
+
 /// What every screen draws with: fonts, language, the panel's outline.
 public struct ScreenContext {
     /// Draws text; nil draws every screen without its text (the benchmark's baseline).
     public var text: (any TextRenderer)?
     public var locale: AppLocale
     public var shape: PanelShape
+    /// Records what went where, for tests.
+    public var probe: LayoutProbe?
 
-    public init(text: (any TextRenderer)?, locale: AppLocale = .english, shape: PanelShape = .rectangle) {
+    public init(
+        text: (any TextRenderer)?, locale: AppLocale = .english, shape: PanelShape = .rectangle,
+        probe: LayoutProbe? = nil
+    ) {
         self.text = text
         self.locale = locale
         self.shape = shape
+        self.probe = probe
     }
 
     public var strings: Strings { locale.strings }

@@ -8,6 +8,16 @@ public enum TextAlignment: Sendable {
 /// Text placement for the screens: measuring, fitting a width, aligning on a baseline.
 struct TextLayout {
     let renderer: (any TextRenderer)?
+    var probe: LayoutProbe? = nil
+
+    init(renderer: (any TextRenderer)?, probe: LayoutProbe? = nil) {
+        self.renderer = renderer
+        self.probe = probe
+    }
+
+    init(_ context: ScreenContext) {
+        self.init(renderer: context.text, probe: context.probe)
+    }
 
     /// Colours of text on black.
     static let primary = Color(hex: 0xFFFFFF)
@@ -53,7 +63,9 @@ struct TextLayout {
         case .trailing: x = x1 - m.width
         }
         renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil)
-        return Rect(x: x, y: baseline - m.ascent, width: m.width, height: m.height)
+        let box = Rect(x: x, y: baseline - m.ascent, width: m.width, height: m.height)
+        if !text.isEmpty { probe?.text(text, box) }
+        return box
     }
 }
 
