@@ -186,9 +186,9 @@ struct ScreenOptions {
         return try FreeTypeTextRenderer(fonts: fonts)
     }
 
-    /// The screen to draw; `text` nil draws it without its labels.
-    func makeScreen(text: (any TextRenderer)?) -> any Screen {
-        let context = ScreenContext(text: text, locale: resolvedLocale, shape: shape)
+    /// The screen to draw; with `drawsText` false its labels are laid out but not drawn.
+    func makeScreen(text: (any TextRenderer)?, drawsText: Bool = true) -> any Screen {
+        let context = ScreenContext(text: text, locale: resolvedLocale, shape: shape, drawsText: drawsText)
         switch screen {
         case "gauge":
             let gauge = Gauge(

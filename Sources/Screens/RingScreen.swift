@@ -346,8 +346,9 @@ struct RingScreenPainter {
             week(Rect(x: x0, y: bottom - weekH, width: x1 - x0, height: weekH), letterSize: 13, into: buffer)
             bottom -= weekH + 16 * u
         }
-        let spacing = max(8 * u, (bottom - headerBottom - 16 * u - figuresH) / Float(list.count))
-        var y = headerBottom + 16 * u + (list.count == 1 ? spacing : spacing / 2)
+        // Spaced as three figures would be, so Move alone sits where it always does.
+        let spacing = max(8 * u, (bottom - headerBottom - 16 * u - 3 * figureH) / 3)
+        var y = headerBottom + 16 * u + spacing / 2
         for f in list {
             figureInline(f, top: y, x0: x0, x1: x1, labelSize: 15, valueSize: 32, align: .leading, into: buffer)
             y += figureH + spacing

@@ -35,15 +35,19 @@ public struct ScreenContext {
     public var shape: PanelShape
     /// Records what went where, for tests.
     public var probe: LayoutProbe?
+    /// False lays text out (measured with `text`) without drawing its glyphs: the benchmark's way
+    /// of pricing the labels on an otherwise identical frame.
+    public var drawsText: Bool
 
     public init(
         text: (any TextRenderer)?, locale: AppLocale = .english, shape: PanelShape = .rectangle,
-        probe: LayoutProbe? = nil
+        probe: LayoutProbe? = nil, drawsText: Bool = true
     ) {
         self.text = text
         self.locale = locale
         self.shape = shape
         self.probe = probe
+        self.drawsText = drawsText
     }
 
     public var strings: Strings { locale.strings }

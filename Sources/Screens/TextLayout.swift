@@ -9,14 +9,16 @@ public enum TextAlignment: Sendable {
 struct TextLayout {
     let renderer: (any TextRenderer)?
     var probe: LayoutProbe? = nil
+    var draws = true
 
-    init(renderer: (any TextRenderer)?, probe: LayoutProbe? = nil) {
+    init(renderer: (any TextRenderer)?, probe: LayoutProbe? = nil, draws: Bool = true) {
         self.renderer = renderer
         self.probe = probe
+        self.draws = draws
     }
 
     init(_ context: ScreenContext) {
-        self.init(renderer: context.text, probe: context.probe)
+        self.init(renderer: context.text, probe: context.probe, draws: context.drawsText)
     }
 
     /// Colours of text on black.
@@ -62,7 +64,7 @@ struct TextLayout {
         case .center: x = (x0 + x1 - m.width) / 2
         case .trailing: x = x1 - m.width
         }
-        renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil)
+        if draws { renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil) }
         let box = Rect(x: x, y: baseline - m.ascent, width: m.width, height: m.height)
         if !text.isEmpty { probe?.text(text, box) }
         return box
