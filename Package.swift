@@ -36,6 +36,7 @@ let package = Package(
         .target(name: "Raster"),
         .target(name: "Activity"),
         .target(name: "Screens", dependencies: ["Raster", "Activity"]),
+        .target(name: "Configuration", dependencies: ["Raster", "Screens"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
@@ -48,6 +49,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(
             name: "ScreensTests",
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
