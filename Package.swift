@@ -41,7 +41,7 @@ let package = Package(
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
         .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz"]),
-        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Text"]),
+        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Text", "Configuration"]),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),

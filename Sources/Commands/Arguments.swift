@@ -33,6 +33,13 @@ struct Arguments {
         return items[index - 1]
     }
 
+    /// The next bare word (a verb such as `check`); nil at the end.
+    mutating func nextWord() throws(UsageError) -> String? {
+        guard index < items.count else { return nil }
+        index += 1
+        return items[index - 1]
+    }
+
     /// The value after option `name`.
     mutating func value(for name: String) throws(UsageError) -> String {
         guard index < items.count else { throw UsageError("\(name) needs a value (see --help)") }

@@ -10,11 +10,13 @@ public enum Glance {
           render      draw a screen into a PNG file (headless, same renderer as the panel)
           bench       time full frames against a full-frame fill
           demo        draw the demo screens into a folder of PNG files
+          config      check the configuration file (glance config check)
 
         Run `glance COMMAND --help` for a command's options.
 
-        Exit status: 0 success, 64 bad arguments, 65 bad input data, 70 internal error,
-        73 cannot create an output file, 74 input/output error, 78 bad configuration.
+        Exit status: 0 success, 64 bad arguments, 65 bad input data, 66 an input file cannot be
+        read, 69 something needed is missing (a font, a display), 70 internal error, 73 cannot
+        create an output file, 74 input/output error, 78 bad configuration.
         """
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
@@ -47,8 +49,14 @@ public enum Glance {
                     return ExitCode.ok
                 }
                 return demo.run()
+            case "config":
+                guard let config = try ConfigCommand.parse(rest) else {
+                    print(ConfigCommand.help)
+                    return ExitCode.ok
+                }
+                return config.run()
             default:
-                complain("unknown command '\(command)' (commands: render, bench, demo; see glance --help)")
+                complain("unknown command '\(command)' (commands: render, bench, demo, config; see glance --help)")
                 return ExitCode.usage
             }
         } catch {

@@ -27,6 +27,8 @@ public enum ExitCode {
     public static let usage: Int32 = 64
     /// Bad input data (a file to import, a value).
     public static let dataError: Int32 = 65
+    /// An input file cannot be opened.
+    public static let noInput: Int32 = 66
     /// Something the program needs is not there (a font, a display).
     public static let unavailable: Int32 = 69
     /// Something the program did not expect.
