@@ -24,13 +24,31 @@ let package = Package(
         // macros, signalfd/timerfd) and the async-signal-safe crash restore of the panel.
         .target(name: "CKernelShims"),
 
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFontconfig",
+            pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]
+        ),
+
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
         .target(name: "Activity"),
         .target(name: "Screens", dependencies: ["Raster", "Activity"]),
+        .target(name: "Configuration", dependencies: ["Raster", "Screens"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
+        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz"]),
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
@@ -38,7 +56,10 @@ let package = Package(
         .target(name: "App", dependencies: ["Display", "Screens", "Activity", "Raster", "Platform"]),
         .target(
             name: "Commands",
-            dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Display", "Input", "App", "Platform"]
+            dependencies: [
+                "Raster", "Activity", "Screens", "ImageFile", "Text", "Configuration", "Display", "Input", "App",
+                "Platform",
+            ]
         ),
 
         // The executable: subcommands only.
@@ -46,16 +67,18 @@ let package = Package(
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(
             name: "ScreensTests",
-            dependencies: ["Screens", "Raster", "Activity", "ImageFile"],
+            dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
             exclude: ["Goldens"]
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Activity"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Activity", "Screens", "Raster"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
     ],

@@ -84,8 +84,10 @@ public final class DisplayLoop {
                 output.suspended ? .wait(until: nil) : scheduler.decide(now: now, flipPending: output.flipPending)
             switch decision {
             case .draw:
-                let (screen, animating) = scene.frame(at: now - start)
-                let damage = composer.compose(screen, into: output.drawingBuffer)
+                let elapsed = now - start
+                let (screen, animating) = scene.frame(at: elapsed)
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let damage = composer.compose(screen, into: output.drawingBuffer, at: seconds)
                 let drawn = monotonicNow()
                 try output.present(damage: damage)
                 framesDrawn += 1

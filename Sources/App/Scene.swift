@@ -1,33 +1,41 @@
 import Activity
 import Screens
 
-/// What the display shows over time: the screen for a moment, and whether it still moves after it.
+/// What the display shows over time: the screen for a moment, and whether a later frame differs.
 public protocol Scene {
     /// The screen at `time` since the scene started; `animating` says a later frame will differ.
     func frame(at time: Duration) -> (screen: any Screen, animating: Bool)
 }
 
-/// A screen that does not move.
-public struct StillScene: Scene {
+/// A screen as it is: it animates when the screen says so (a spinner), else it is still.
+public struct ScreenScene: Scene {
     public var screen: any Screen
     public init(_ screen: any Screen) { self.screen = screen }
-    public func frame(at time: Duration) -> (screen: any Screen, animating: Bool) { (screen, false) }
+    public func frame(at time: Duration) -> (screen: any Screen, animating: Bool) { (screen, screen.animates) }
 }
 
 /// The rings filling from nothing to the day's values, easing out, as on the watch when it wakes.
+///
+/// `makeScreen` draws a day (the ring screen with its labels, or the rings alone); the scene
+/// hands it the day with every value scaled, then the day itself, and stops animating.
 public struct RingIntroScene: Scene {
     public var summary: ActivitySummary?
     public var duration: Duration
+    public var makeScreen: (ActivitySummary?) -> any Screen
 
-    public init(summary: ActivitySummary?, duration: Duration = .milliseconds(900)) {
+    public init(
+        summary: ActivitySummary?, duration: Duration = .milliseconds(900),
+        makeScreen: @escaping (ActivitySummary?) -> any Screen
+    ) {
         self.summary = summary
         self.duration = duration
+        self.makeScreen = makeScreen
     }
 
     public func frame(at time: Duration) -> (screen: any Screen, animating: Bool) {
         let t = duration > .zero ? min(max(time / duration, 0), 1) : 1
-        guard t < 1 else { return (RingScreen(summary: summary), false) }
-        return (RingScreen(summary: Self.scaled(summary, by: Self.easeOut(t))), true)
+        guard t < 1 else { return (makeScreen(summary), false) }
+        return (makeScreen(Self.scaled(summary, by: Self.easeOut(t))), true)
     }
 
     /// Cubic ease-out: fast at first, settling at 1.

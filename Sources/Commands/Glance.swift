@@ -10,14 +10,16 @@ public enum Glance {
           render      draw a screen into a PNG file (headless, same renderer as the panel)
           bench       time full frames against a full-frame fill
           demo        draw the demo screens into a folder of PNG files
+          config      check the configuration file (glance config check)
           run         show the app on the display (DRM/KMS) until SIGTERM
           devices     list display cards, connectors, modes, planes and input devices
 
         Run `glance COMMAND --help` for a command's options.
 
-        Exit status: 0 success, 64 bad arguments, 65 bad input data, 69 no display,
-        70 internal error, 73 cannot create an output file, 74 input/output error,
-        75 display held by another program, 77 permission denied, 78 bad configuration.
+        Exit status: 0 success, 64 bad arguments, 65 bad input data, 66 an input file cannot be
+        read, 69 something needed is missing (a font, a display), 70 internal error, 73 cannot
+        create an output file, 74 input/output error, 75 display held by another program,
+        77 permission denied, 78 bad configuration.
         """
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
@@ -50,6 +52,12 @@ public enum Glance {
                     return ExitCode.ok
                 }
                 return demo.run()
+            case "config":
+                guard let config = try ConfigCommand.parse(rest) else {
+                    print(ConfigCommand.help)
+                    return ExitCode.ok
+                }
+                return config.run()
             case "run":
                 guard let run = try RunCommand.parse(rest) else {
                     print(RunCommand.help)
@@ -64,7 +72,8 @@ public enum Glance {
                 return devices.run()
             default:
                 complain(
-                    "unknown command '\(command)' (commands: render, bench, demo, run, devices; see glance --help)")
+                    "unknown command '\(command)' (commands: render, bench, demo, config, run, devices; see glance --help)"
+                )
                 return ExitCode.usage
             }
         } catch {

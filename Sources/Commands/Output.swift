@@ -27,7 +27,9 @@ public enum ExitCode {
     public static let usage: Int32 = 64
     /// Bad input data (a file to import, a value).
     public static let dataError: Int32 = 65
-    /// A service or device is not there (no display, nothing connected).
+    /// An input file cannot be opened.
+    public static let noInput: Int32 = 66
+    /// Something the program needs is not there (a font, a display, nothing connected).
     public static let unavailable: Int32 = 69
     /// Something the program did not expect.
     public static let software: Int32 = 70

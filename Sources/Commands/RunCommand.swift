@@ -4,6 +4,7 @@ import Display
 import Platform
 import Raster
 import Screens
+import Text
 
 #if canImport(Glibc)
     import Glibc
@@ -24,10 +25,12 @@ struct RunCommand {
     static let help = """
         Usage: glance run [options]
 
-        Shows the ring screen on the display through DRM/KMS (no X or Wayland needed) until it
-        gets SIGTERM, SIGINT or SIGHUP; then puts back what the display showed before (the
-        console) and exits 0. Until the data issue lands it shows a demo day (Move 75 %,
-        Exercise 50 %, Stand 120 %), or the day given with the options below.
+        Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets
+        SIGTERM, SIGINT or SIGHUP; then puts back what the display showed before (the console)
+        and exits 0. Until the data issue lands it shows the ring screen for a demo day (Move
+        75 %, Exercise 50 %, Stand 120 %), or the screen and day given with the options of
+        glance render. A screen that moves (an indeterminate progress) is redrawn on a timer;
+        a still one is drawn once.
 
         On a text console (its own, or the one in front through /dev/tty0) it hides the console
         while it shows, and a switch to another console (Ctrl+Alt+Fn, chvt) gives the display
@@ -46,9 +49,12 @@ struct RunCommand {
           --single-buffer         draw into the buffer on screen and report the changed area
                                   (DirtyFB / damage clips) instead of flipping two buffers
           --intro                 the rings fill up when the app starts, as on the watch
+                                  (ring screen)
           --report-startup        print the time from process start to the first frame on screen
 
-        The day (as for glance render): --move, --move-time, --exercise, --stand, --no-summary.
+        The screen and the day, as for glance render (see glance render --help): --screen,
+        --move, --move-time, --exercise, --stand, --no-summary, --rings-only, --name, --date,
+        --today, --locale, --shape, --font, --cjk-font, and the gauge and progress options.
 
         `glance devices` lists the cards, connectors, modes and formats to choose from.
 
@@ -56,7 +62,7 @@ struct RunCommand {
           0   stopped by SIGTERM, SIGINT or SIGHUP, display restored
           64  bad arguments
           69  no display: no /dev/dri card, no connected connector, nothing plugged into the
-              requested connector
+              requested connector; or no font for the labels (the message names the package)
           74  a DRM call failed (the message names it)
           75  another program (a display server) holds the display; try again when it stops
           77  permission denied opening the card (add the user to group video)
@@ -85,7 +91,7 @@ struct RunCommand {
             case "--single-buffer": command.singleBuffered = true
             case "--intro": command.intro = true
             case "--report-startup": command.reportStartup = true
-            case "--size", "--output", "-o", "--screen":
+            case "--size", "--output", "-o", "--frames", "--fps":
                 throw UsageError("run: \(option) is for glance render; the display's mode sets the size (--mode WxH)")
             default:
                 if try command.options.parse(option, &args) { continue }
@@ -100,6 +106,16 @@ struct RunCommand {
     }
 
     func run() -> Int32 {
+        // Fonts before the display: a missing font is reported without touching the screen.
+        var text: FreeTypeTextRenderer? = nil
+        if options.needsText {
+            do {
+                text = try options.makeTextRenderer()
+            } catch {
+                complain(error.message)
+                return ExitCode.unavailable
+            }
+        }
         // Signals first: one that comes during setup is handled by the loop, after the mode set,
         // with the display restored like any other exit.
         let signals: SignalReceiver
@@ -143,8 +159,17 @@ struct RunCommand {
             "\(plan.connector.name) \(plan.mode) \(fourCCName(plan.format.fourCC)) on \(output.card.path) "
                 + "(\(output.card.driverName), \(path), rotate \(options.rotation.degrees))")
 
-        let scene: any Scene =
-            intro ? RingIntroScene(summary: options.summary) : StillScene(RingScreen(summary: options.summary))
+        let options = self.options
+        let scene: any Scene
+        if intro && options.screen == "rings" {
+            scene = RingIntroScene(summary: options.summary) { day in
+                var o = options
+                o.summary = day
+                return o.makeScreen(text: text)
+            }
+        } else {
+            scene = ScreenScene(options.makeScreen(text: text))
+        }
         let loop: DisplayLoop
         do {
             loop = try DisplayLoop(
@@ -162,7 +187,7 @@ struct RunCommand {
                 print(Self.startupReport(started: started))
                 let ms = { (d: Duration?) in BenchCommand.format(BenchCommand.milliseconds(d ?? .zero)) }
                 print(
-                    "startup: before the display \(ms(opening - started)) ms, open card + choose + buffers "
+                    "startup: fonts and setup \(ms(opening - started)) ms, open card + choose + buffers "
                         + "\(ms(opened - opening)) ms, draw \(ms(loop.firstFrameDraw)) ms, "
                         + "mode set \(ms(loop.firstFramePresent)) ms")
                 fflush(nil)

@@ -615,7 +615,24 @@ struct ArcRasterizer {
         var t = SIMD4<Float>(t0, t0 + step, t0 + 2 * step, t0 + 3 * step)
         let stride = SIMD4<Float>(repeating: 4 * step)
         let mask = SIMD4<UInt32>(repeating: 0x7F_FFFF)
-        while n >= 4 {
+        // Eight pixels per turn of the loop: two vectors of bins, then eight loads and stores.
+        while n >= 8 {
+            let t2 = t + stride
+            let a = unsafeBitCast(base + scale * (t / (t + avv)), to: SIMD4<UInt32>.self) & mask
+            let b = unsafeBitCast(base + scale * (t2 / (t2 + avv)), to: SIMD4<UInt32>.self) & mask
+            p[0] = table[Int(a[0])]
+            p[1] = table[Int(a[1])]
+            p[2] = table[Int(a[2])]
+            p[3] = table[Int(a[3])]
+            p[4] = table[Int(b[0])]
+            p[5] = table[Int(b[1])]
+            p[6] = table[Int(b[2])]
+            p[7] = table[Int(b[3])]
+            t = t2 + stride
+            p += 8
+            n -= 8
+        }
+        if n >= 4 {
             let q = t / (t + avv)
             let bins = unsafeBitCast(base + scale * q, to: SIMD4<UInt32>.self) & mask
             p[0] = table[Int(bins[0])]

@@ -37,28 +37,54 @@ extension PixelBuffer {
 
     /// An anti-aliased rectangle with round corners of `radius` (clamped to half the short side).
     public func fillRoundedRect(_ rect: Rect, radius: Float, color: Color, clip: IntRect? = nil) {
+        fillRoundedRect(rect, radius: radius, clip: clip) { _ in color.xrgb }
+    }
+
+    /// A rounded rectangle coloured left to right by `gradient`, whose stops run from x = `from`
+    /// to x = `to` (clamped beyond).
+    public func fillRoundedRect(
+        _ rect: Rect, radius: Float, gradient: ArcPaint, from x0: Float, to x1: Float, clip: IntRect? = nil
+    ) {
+        let span = x1 - x0
+        fillRoundedRect(rect, radius: radius, clip: clip) { x in
+            let t = span > 0 ? Double((Float(x) + 0.5 - x0) / span) : 0
+            return gradient.color(atFraction: t).xrgb
+        }
+    }
+
+    /// The rounded rectangle with the colour of each column from `columnColor` (asked once per column).
+    private func fillRoundedRect(_ rect: Rect, radius: Float, clip: IntRect?, columnColor: (Int) -> UInt32) {
         guard format == .xrgb8888, !rect.isEmpty, rect.x.isFinite, rect.y.isFinite, rect.width.isFinite,
             rect.height.isFinite
         else { return }
         let r = max(0, min(radius.isFinite ? radius : 0, rect.width / 2, rect.height / 2))
         let area = drawArea(clip).intersection(rect.enclosingPixels)
         guard !area.isEmpty else { return }
-        let c = color.xrgb
+        // One colour per column, computed once.
+        let colors = (area.x..<area.maxX).map(columnColor)
+        let uniform = colors.allSatisfy { $0 == colors[0] }
         // Columns whose pixels lie wholly between the corner zones and inside the side edges.
         let midA = max(area.x, ceilToInt(rect.minX + r))
         let midB = max(midA, min(area.maxX, floorToInt(rect.maxX - r)))
-        for y in area.y..<area.maxY {
-            let row = row32(y)
-            let yc = Float(y) + 0.5
-            let covY = overlap(Float(y), rect.minY, rect.maxY)
-            for x in area.x..<midA { roundedRectPixel(row, x, yc, covY, rect, r, c) }
-            if covY >= 1 {
-                (row + midA).update(repeating: c, count: midB - midA)
-            } else if covY > 0 {
-                let a = alpha256(covY)
-                for x in midA..<midB { row[x] = Raster.blend(c, over: row[x], alpha: a) }
+        colors.withUnsafeBufferPointer { colors in
+            let color = colors.baseAddress! - area.x
+            for y in area.y..<area.maxY {
+                let row = row32(y)
+                let yc = Float(y) + 0.5
+                let covY = overlap(Float(y), rect.minY, rect.maxY)
+                for x in area.x..<midA { roundedRectPixel(row, x, yc, covY, rect, r, color[x]) }
+                if covY >= 1 {
+                    if uniform {
+                        fillRow32(row + midA, count: midB - midA, value: color[midA])
+                    } else {
+                        for x in midA..<midB { row[x] = color[x] }
+                    }
+                } else if covY > 0 {
+                    let a = alpha256(covY)
+                    for x in midA..<midB { row[x] = Raster.blend(color[x], over: row[x], alpha: a) }
+                }
+                for x in midB..<area.maxX { roundedRectPixel(row, x, yc, covY, rect, r, color[x]) }
             }
-            for x in midB..<area.maxX { roundedRectPixel(row, x, yc, covY, rect, r, c) }
         }
     }
 

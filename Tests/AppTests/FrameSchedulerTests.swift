@@ -1,4 +1,5 @@
 import Activity
+import Raster
 import Screens
 import Testing
 
@@ -52,26 +53,40 @@ import Testing
     }
 }
 
-@Suite struct RingIntroSceneTests {
+/// A screen that only remembers the day it was made for.
+private struct DayScreen: Screen {
+    var summary: ActivitySummary?
+    func draw(into buffer: PixelBuffer, at time: Double) {}
+}
+
+/// A screen that moves by itself (like a spinner).
+private struct Spinner: Screen {
+    func draw(into buffer: PixelBuffer, at time: Double) {}
+    var animates: Bool { true }
+}
+
+@Suite struct SceneTests {
     let day = ActivitySummary(
         activeEnergyBurned: .kilocalories(400), activeEnergyBurnedGoal: .kilocalories(500),
         exerciseTime: 15, exerciseTimeGoal: 30, standHours: 6, standHoursGoal: 12)
 
-    @Test func endsOnTheDaysRingsAndStopsAnimating() throws {
-        let scene = RingIntroScene(summary: day, duration: .milliseconds(900))
-        let (screen, animating) = scene.frame(at: .seconds(1))
-        #expect(!animating)
-        #expect((screen as? RingScreen)?.summary == day)
+    func intro() -> RingIntroScene {
+        RingIntroScene(summary: day, duration: .milliseconds(900)) { DayScreen(summary: $0) }
     }
 
-    @Test func startsEmptyAndGrowsWithGoalsKept() throws {
-        let scene = RingIntroScene(summary: day, duration: .milliseconds(900))
-        let first = try #require(scene.frame(at: .zero).screen as? RingScreen)
+    @Test func introEndsOnTheDayAndStopsAnimating() {
+        let (screen, animating) = intro().frame(at: .seconds(1))
+        #expect(!animating)
+        #expect((screen as? DayScreen)?.summary == day)
+    }
+
+    @Test func introStartsEmptyAndGrowsWithGoalsKept() throws {
+        let first = try #require(intro().frame(at: .zero).screen as? DayScreen)
         #expect(first.summary?.activeEnergyBurned?.value == 0)
         #expect(first.summary?.activeEnergyBurnedGoal?.value == 500)
-        let (middle, animating) = scene.frame(at: .milliseconds(450))
+        let (middle, animating) = intro().frame(at: .milliseconds(450))
         #expect(animating)
-        let exercise = try #require((middle as? RingScreen)?.summary?.exerciseTime)
+        let exercise = try #require((middle as? DayScreen)?.summary?.exerciseTime)
         #expect(exercise > 7.5 && exercise < 15)
     }
 
@@ -84,5 +99,10 @@ import Testing
         #expect(RingIntroScene.easeOut(1) == 1)
         let samples = stride(from: 0.0, through: 1.0, by: 0.1).map(RingIntroScene.easeOut)
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test func aScreenAnimatesWhenItSaysSo() {
+        #expect(ScreenScene(Spinner()).frame(at: .seconds(5)).animating)
+        #expect(!ScreenScene(DayScreen(summary: day)).frame(at: .seconds(5)).animating)
     }
 }

@@ -33,9 +33,9 @@ enum Executable {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// A fresh empty folder for a test's files.
+    /// A fresh empty folder for a test's files (unique: test cases run in parallel).
     static func scratch(_ name: String) -> String {
-        let path = NSTemporaryDirectory() + "glance-tests-\(getpid())-\(name)"
+        let path = NSTemporaryDirectory() + "glance-tests-\(getpid())-\(name)-\(UInt64.random(in: 0...UInt64.max))"
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path

@@ -24,7 +24,7 @@ struct RenderCommandTests {
         let folder = Executable.scratch("render")
         let output = folder + "/rings.png"
         let result = try Executable.run([
-            "render", "--screen", "rings", "--size", "480x480", "--move", "375/500", "--exercise", "15/30",
+            "render", "--screen", "rings", "--rings-only", "--size", "480x480", "--move", "375/500", "--exercise", "15/30",
             "--stand", "14.4/12", "--output", output,
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -53,7 +53,7 @@ struct RenderCommandTests {
         ] {
             let output = folder + "/\(golden).png"
             let result = try Executable.run(
-                ["render"] + args + ["--exercise", "15/30", "--stand", "14.4/12", "--output", output])
+                ["render", "--rings-only"] + args + ["--exercise", "15/30", "--stand", "14.4/12", "--output", output])
             #expect(result.status == 0, "\(result.stderr)")
             let a = try PNGFile.read(output)
             let b = try PNGFile.read(Executable.root + "/Tests/ScreensTests/Goldens/\(golden).png")
@@ -120,9 +120,9 @@ struct RenderCommandTests {
         #expect(unknown.status == 64 && unknown.stderr.contains("paint"))
     }
 
-    @Test("bench prints one line per size with the fill timed in the same run")
+    @Test("bench prints one line per screen and size, with text cost and the fill timed in the same run")
     func bench() throws {
-        let result = try Executable.run(["bench", "--size", "48x48,32x40", "--frames", "3"])
+        let result = try Executable.run(["bench", "--screen", "rings", "--size", "48x48,32x40", "--frames", "3"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
@@ -130,11 +130,15 @@ struct RenderCommandTests {
             let fields = line.split(separator: " ")
             #expect(fields.first == "bench")
             #expect(fields.contains("screen=rings") && fields.contains("size=\(size)") && fields.contains("frames=3"))
-            for key in ["ms_per_frame", "fill_ms_per_frame", "ratio"] {
+            for key in ["ms_per_frame", "text_ms_per_frame", "fill_ms_per_frame", "ratio"] {
                 let value = fields.first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) }
                 #expect(value != nil && value! >= 0, "\(key) in \(line)")
             }
         }
+        let all = try Executable.run(["bench", "--size", "40x40", "--frames", "2"])
+        #expect(all.stdout.split(separator: "\n").map { $0.split(separator: " ")[1] } == ["screen=rings", "screen=gauge", "screen=progress"])
+        let bare = try Executable.run(["bench", "--rings-only", "--size", "40x40", "--frames", "2", "--no-fill"])
+        #expect(bare.stdout.contains("rings_only=1") && !bare.stdout.contains("text_ms"))
     }
 
     @Test("demo draws its screens into a folder")

@@ -38,6 +38,34 @@ enum VMAvailability {
 /// The day `glance run` shows by default (its demo summary), as `glance render` options.
 let demoDay = ["--move", "375/500", "--exercise", "15/30", "--stand", "14.4/12"]
 
+/// What both `glance run` in the VM and `glance render` on the host are given, so the pictures
+/// cannot differ by the clock or the language of either machine.
+let fixedDayAndLanguage = ["--today", "2026-11-29", "--locale", "en"]
+
+/// The fonts the screens use, copied into the VM (fontconfig finds the same files as the host).
+let fontPackages = "fonts-inter fonts-wqy-microhei"
+
+/// `glance run` options that choose the display, not the picture (not passed to render).
+let displayOnlyOptions: [String: Bool] = [
+    "--legacy": false, "--single-buffer": false, "--intro": false, "--report-startup": false,
+    "--mode": true, "--connector": true, "--card": true,
+]
+
+/// The picture options among `glance run` arguments (what `glance render` must be given too).
+func pictureOptions(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    var i = 0
+    while i < arguments.count {
+        if let takesValue = displayOnlyOptions[arguments[i]] {
+            i += takesValue ? 2 : 1
+            continue
+        }
+        result.append(arguments[i])
+        i += 1
+    }
+    return result
+}
+
 /// One VM boot: a guest steps script (sourcing tools/vm/e2e/guest-lib.sh) and the matching host
 /// QMP script, built step by step; `run()` boots it and returns what came out.
 struct VMBoot {
@@ -47,8 +75,8 @@ struct VMBoot {
     let height: Int
     private(set) var guest: [String] = [". /app/guest-lib.sh"]
     private(set) var host: [String] = []
-    /// The `show` steps: name, rotation, whether it animates (--intro), the pixel format.
-    private(set) var shows: [(name: String, rotation: Int, animates: Bool, format: String)] = []
+    /// The `show` steps: name, whether it animates (--intro), the picture options for render.
+    private(set) var shows: [(name: String, animates: Bool, picture: [String])] = []
 
     init(_ name: String, gpu: String, width: Int, height: Int) {
         self.name = name
@@ -83,8 +111,9 @@ struct VMBoot {
         var env = "SHOW_SIGNAL=\(signal) "
         if animates { env += "SHOW_UNTIL='idle after' " }
         if let meanwhile { env += "SHOW_ALSO='\(meanwhile)' " }
-        let rotate = rotation == 0 ? "" : " --rotate \(rotation)"
-        guest.append("\(env)show \(step)\(rotate) \(arguments)")
+        var words = fixedDayAndLanguage + arguments.split(separator: " ").map(String.init)
+        if rotation != 0 { words += ["--rotate", String(rotation)] }
+        guest.append("\(env)show \(step) \(words.joined(separator: " "))")
         host += [
             "wait-console STEP \(step) shown waiting 40", "screendump \(step)", "send go",
             "wait-console STEP \(step) exited rc=\\d+ waiting 20",
@@ -92,8 +121,7 @@ struct VMBoot {
             // (SIGKILL, the negative control, is not expected to bring it back).
             signal == "KILL" ? "screendump \(step)-after" : "screendump-until \(step)-after console 3", "send go",
         ]
-        let format = arguments.contains("--format rgb565") ? "rgb565" : "xrgb8888"
-        shows.append((step, rotation, animates, format))
+        shows.append((step, animates, pictureOptions(words)))
     }
 
     /// `glance run` with a switch to tty2 (which has its own text) and back while it shows:
@@ -125,6 +153,7 @@ struct VMBoot {
         let arguments = [
             "--gpu", gpu, "--res", size, "--binary", VMPaths.glance,
             "--add", VMPaths.guestLibrary + ":/app/guest-lib.sh", "--add", steps + ":/app/steps.sh",
+            "--fonts", fontPackages,
             "--cmd", "sh /app/steps.sh", "--qmp-script", qmp, "--out", out + "/vm", "--timeout", String(timeout),
         ]
         let started = Date()
@@ -181,13 +210,13 @@ struct VMResult {
         readPPM(folder + "/vm/" + name + ".ppm")
     }
 
-    /// What `glance render` draws for the demo day at this boot's size, `rotation` and `format`.
-    func render(rotation: Int, format: String = "xrgb8888") throws -> PixelBuffer {
-        let path = folder + "/render-\(boot.size)-\(rotation)-\(format).png"
+    /// What `glance render` draws at this boot's size for the demo day and `picture` options
+    /// (those `glance run` was given: rotation, format, screen, day, language).
+    func render(_ picture: [String] = fixedDayAndLanguage, name: String) throws -> PixelBuffer {
+        let path = folder + "/render-\(name).png"
+        // The run's own day options, if any, come after the demo day and win.
         let (status, output) = try runProcess(
-            VMPaths.glance,
-            ["render", "--size", boot.size, "--rotate", String(rotation), "--format", format, "--output", path]
-                + demoDay)
+            VMPaths.glance, ["render", "--size", boot.size, "--output", path] + demoDay + picture)
         guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
         return try PNGFile.read(path)
     }

@@ -34,7 +34,7 @@ struct VMEndToEndTests {
     func checkShows(_ result: VMResult, endings: [String: Ending] = [:]) throws {
         let console = try #require(result.screendump("console"), "no console screendump; \(result.context)")
         #expect(litPixels(console) > 500, "the console screendump shows no text; \(result.context)")
-        for (step, rotation, animates, format) in result.boot.shows {
+        for (step, animates, picture) in result.boot.shows {
             let ending = endings[step] ?? .handled
             if animates {
                 // The animation drew several frames, then stopped drawing until the signal; its
@@ -44,11 +44,10 @@ struct VMEndToEndTests {
                 #expect(result.output(step).contains("display restored after \(frames ?? -1) frames"))
             }
             let shown = try #require(result.screendump(step), "no screendump of \(step); \(result.context)")
-            let render = try result.render(rotation: rotation, format: format)
+            let render = try result.render(picture, name: step)
             #expect(
                 difference(shown, render, name: step, folder: result.folder) == nil,
-                "\(step): the display differs from glance render --size \(result.boot.size) --rotate \(rotation) --format \(format)"
-            )
+                "\(step): the display differs from glance render --size \(result.boot.size) \(picture.joined(separator: " "))")
             let after = try #require(result.screendump(step + "-after"), "no screendump after \(step)")
             let rc = result.exitRC(step)
             switch ending {
@@ -81,7 +80,7 @@ struct VMEndToEndTests {
         let away = try #require(result.screendump(step + "-away"), "no screendump on tty2; \(result.context)")
         let back = try #require(result.screendump(step + "-back"), "no screendump after the switch back")
         let console = try #require(result.screendump("console"))
-        let render = try result.render(rotation: 0)
+        let render = try result.render(name: step)
         #expect(litPixels(away) > 300, "tty2 shows nothing after the switch away")
         #expect(
             difference(away, render, name: step + "-away", folder: result.folder) != nil, "the app still shows on tty2")
@@ -173,15 +172,30 @@ struct VMEndToEndTests {
     }
 
     @Test(
-        "800x480 and 720x1280 on both drivers, atomic and legacy, rotated",
+        "800x480 and 720x1280 on both drivers, atomic and legacy, rotated; Chinese labels, gauge, progress",
         arguments: [
             (
                 "virtio", 800, 480,
-                [("atomic", "", 0), ("legacy-90", "--legacy", 90), ("intro-90", "--legacy --intro", 90)]
+                [
+                    ("atomic", "", 0), ("legacy-90", "--legacy", 90), ("intro-90", "--legacy --intro", 90),
+                    ("zh-hans", "--locale zh-Hans", 0),
+                ]
             ),
-            ("std", 800, 480, [("atomic-90", "", 90), ("legacy", "--legacy", 0), ("intro", "--intro", 0)]),
+            (
+                "std", 800, 480,
+                [
+                    ("atomic-90", "", 90), ("legacy", "--legacy", 0), ("intro", "--intro", 0),
+                    ("gauge", "--screen gauge --value 72 --title Battery --unit %", 0),
+                ]
+            ),
             ("virtio", 720, 1280, [("atomic", "", 0), ("legacy-270", "--legacy", 270)]),
-            ("std", 720, 1280, [("atomic-180", "", 180), ("legacy", "--legacy", 0)]),
+            (
+                "std", 720, 1280,
+                [
+                    ("atomic-180", "", 180), ("legacy", "--legacy", 0),
+                    ("progress", "--screen progress --fraction 0.4 --label Syncing", 0),
+                ]
+            ),
         ])
     func sizes(gpu: String, width: Int, height: Int, shows: [(String, String, Int)]) throws {
         var boot = VMBoot("\(gpu)-\(width)x\(height)", gpu: gpu, width: width, height: height)

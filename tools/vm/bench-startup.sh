@@ -17,10 +17,11 @@ N=${2:-5}
 OUT=${TMPDIR:-/tmp}/glance-bench-startup
 CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); log=/tmp/run$i.log;
   /app/glance run --report-startup >$log 2>&1 & pid=$!;
-  until grep -q "^startup: before" $log 2>/dev/null; do kill -0 $pid 2>/dev/null || break; sleep 0.02; done;
+  until grep -q "^startup: fonts" $log 2>/dev/null; do kill -0 $pid 2>/dev/null || break; sleep 0.02; done;
   kill -TERM $pid; wait $pid; echo "BENCH run $i: $(grep "^startup: first" $log)";
-  grep "^startup: before" $log; done'
+  grep "^startup: fonts" $log; done'
 "$HERE/run-in-vm.sh" --gpu "${BENCH_GPU:-virtio}" --res "${BENCH_RES:-480x480}" --binary "$BINARY" \
+	--fonts "fonts-inter fonts-wqy-microhei" \
 	--cmd "$CMD" --out "$OUT" --timeout 300 >/dev/null 2>&1 || { echo "bench-startup: VM run failed; see $OUT" >&2; exit 1; }
 grep '^BENCH' "$OUT/console.log" | sed 's/^BENCH //'
 grep '^BENCH' "$OUT/console.log" | sed -E 's/.* ([0-9.]+) ms after exec, ([0-9.]+) ms after main/\1 \2/' | sort -n |

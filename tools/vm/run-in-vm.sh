@@ -23,6 +23,10 @@
 #   --env K=V            environment variable for the program (repeatable).
 #   --add SRC[:DEST]     extra file or directory for the initramfs (default
 #                        DEST /app/NAME); ELF files get their libraries too.
+#   --fonts 'PKG ...'    copy fontconfig's configuration (/etc/fonts,
+#                        /usr/share/fontconfig) and every font file of these
+#                        installed Debian packages into the guest, at the same
+#                        paths, so fontconfig finds the same fonts as on the host.
 #   --tools              also copy modetest (libdrm-tests) and evtest into
 #                        the guest's /usr/bin for debugging.
 #   --gpu virtio|std|cirrus|none
@@ -133,7 +137,7 @@ GPU=virtio RES=640x480 INPUT=virtio BINARY="" CMD="" QMP_SCRIPT="" OUT=""
 TIMEOUT=120 ACCEL=auto MEM=512 SMP=1 LOGLEVEL=4 APPEND_EXTRA="" KERNEL_PKG="" DISPLAY_MODE=none VNC=0
 CACHE=${RUN_IN_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/run-in-vm}
 COMPRESS=none INSTALL=1 KEEP=0 TOOLS=0 BOOT=pvh
-PROG_ARGS=() ENVS=() ADDS=() EXTRA_MODULES=() QEMU_OPTS=()
+PROG_ARGS=() ENVS=() ADDS=() EXTRA_MODULES=() QEMU_OPTS=() FONT_PKGS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--binary) BINARY=$2; shift 2 ;;
@@ -143,6 +147,7 @@ while [ $# -gt 0 ]; do
 	--env) ENVS+=("$2"); shift 2 ;;
 	--add) ADDS+=("$2"); shift 2 ;;
 	--tools) TOOLS=1; shift ;;
+	--fonts) read -ra f <<<"$2"; FONT_PKGS+=("${f[@]}"); shift 2 ;;
 	--gpu) GPU=$2; shift 2 ;;
 	--res) RES=$2; shift 2 ;;
 	--input) INPUT=$2; shift 2 ;;
@@ -318,7 +323,8 @@ add_file() { # SRC DEST
 	mkdir -p "$ST$(dirname "$2")"
 	if [ -d "$1" ]; then
 		cp -a "$1" "$ST$2"
-		find "$ST$2" -type f | while read -r f; do is_elf "$f" && copy_libs "$f"; done
+		# (if, not &&: a last non-ELF file must not fail the loop under set -e)
+		find "$ST$2" -type f | while read -r f; do if is_elf "$f"; then copy_libs "$f"; fi; done
 	else
 		cp -L "$1" "$ST$2"
 		is_elf "$1" && copy_libs "$1"
@@ -336,6 +342,15 @@ for a in "${ADDS[@]}"; do
 	[ -e "$src" ] || die "--add: no such file $src"
 	add_file "$src" "$dst"
 done
+if [ ${#FONT_PKGS[@]} -gt 0 ]; then
+	for d in /etc/fonts /usr/share/fontconfig; do [ -d "$d" ] && add_file "$d" "$d"; done
+	for p in "${FONT_PKGS[@]}"; do
+		dpkg -L "$p" >/dev/null 2>&1 || die "--fonts: package $p is not installed"
+		while read -r f; do
+			[ -f "$f" ] && add_file "$f" "$f"
+		done < <(dpkg -L "$p" | grep -E '\.(ttf|otf|ttc)$')
+	done
+fi
 if [ "$TOOLS" = 1 ]; then
 	add_file "$(command -v modetest)" /usr/bin/modetest
 	add_file "$(command -v evtest)" /usr/bin/evtest

@@ -37,4 +37,4 @@ fi
 OUT=${TMPDIR:-/tmp}/glance-sim
 echo "sim: glance run --intro${*:+ $*} on $GPU at $RES; logs in $OUT" >&2
 exec "$HERE/run-in-vm.sh" --gpu "$GPU" --res "$RES" --display "$MODE" --vnc "$VNC" \
-	--binary "$BINARY" --out "$OUT" --timeout 86400 -- run --intro "$@"
+	--binary "$BINARY" --fonts "fonts-inter fonts-wqy-microhei" --out "$OUT" --timeout 86400 -- run --intro "$@"
