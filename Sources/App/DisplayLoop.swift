@@ -30,6 +30,10 @@ public final class DisplayLoop {
     public private(set) var firstFramePresent: Duration?
     /// Called once when the first frame is on screen.
     public var onFirstFrame: (() -> Void)?
+    /// A liveness ping (systemd's `WATCHDOG=1`) and how often the loop must call it; see the
+    /// watchdog block at the end.
+    public var watchdog: (interval: Duration, ping: () -> Void)?
+    private var nextWatchdogPing: Duration?
 
     public init(
         output: DisplayOutput, rotation: Rotation, scene: any Scene, signals: SignalReceiver,
@@ -79,6 +83,7 @@ public final class DisplayLoop {
         var wasAnimating = false
         while true {
             let now = monotonicNow()
+            let watchdogDeadline = pingWatchdogIfDue(now: now)
             // Switched to another VT: nothing is drawn until the switch back.
             let decision =
                 output.suspended ? .wait(until: nil) : scheduler.decide(now: now, flipPending: output.flipPending)
@@ -101,7 +106,9 @@ public final class DisplayLoop {
                 }
                 if animating { wasAnimating = true }
                 continue
-            case .wait(let deadline):
+            case .wait(let scheduled):
+                // Wake for the next frame or the next watchdog ping, whichever comes first.
+                let deadline = [scheduled, watchdogDeadline].compactMap { $0 }.min()
                 do throws(SystemError) {
                     if let deadline { try timer.schedule(after: deadline - now) } else { try timer.cancel() }
                 } catch {
@@ -130,5 +137,17 @@ public final class DisplayLoop {
             if ready.contains(output.descriptor) { try output.handleEvents() }
             if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }
         }
+    }
+
+    // MARK: Watchdog (systemd)
+
+    /// Pings the watchdog when its interval has passed since the last ping (the first at once);
+    /// returns when the next one is due, for the loop's timer. nil without a watchdog.
+    private func pingWatchdogIfDue(now: Duration) -> Duration? {
+        guard let watchdog else { return nil }
+        if let next = nextWatchdogPing, now < next { return next }
+        watchdog.ping()
+        nextWatchdogPing = now + watchdog.interval
+        return nextWatchdogPing
     }
 }

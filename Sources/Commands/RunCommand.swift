@@ -181,8 +181,17 @@ struct RunCommand {
         let opened = monotonicNow()
         let started = self.started
         let reportStartup = self.reportStartup
+        // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
+        let systemd = SystemdNotifier()
+        if let systemd, let interval = systemd.watchdogInterval {
+            loop.watchdog = (interval, { Self.tell(systemd) { try $0.watchdog() } })
+        }
         loop.onFirstFrame = { [unowned loop] in
             complain("first frame on screen")
+            if let systemd {
+                let status = "showing on \(plan.connector.name) \(plan.mode)"
+                Self.tell(systemd) { try $0.ready(status: status) }
+            }
             if reportStartup {
                 print(Self.startupReport(started: started))
                 let ms = { (d: Duration?) in BenchCommand.format(BenchCommand.milliseconds(d ?? .zero)) }
@@ -198,6 +207,7 @@ struct RunCommand {
         let signal: Int32
         do {
             signal = try loop.run()
+            if let systemd { Self.tell(systemd) { try $0.stopping() } }
         } catch {
             output.restore()
             complain(error.description)
@@ -207,6 +217,16 @@ struct RunCommand {
         if let problem { complain("\(problem)") }
         complain("\(SignalReceiver.name(signal)): display restored after \(loop.framesDrawn) frames")
         return problem == nil ? ExitCode.ok : ExitCode.ioError
+    }
+
+    /// Sends a message to systemd; a failure is reported and otherwise ignored (the display
+    /// goes on; systemd will say what it missed).
+    static func tell(_ systemd: SystemdNotifier, _ send: (SystemdNotifier) throws -> Void) {
+        do {
+            try send(systemd)
+        } catch {
+            complain("systemd notification: \(error)")
+        }
     }
 
     static func exitCode(for error: DisplayError) -> Int32 {
@@ -228,6 +248,11 @@ struct RunCommand {
             line += " \(BenchCommand.format(BenchCommand.milliseconds(sinceExec))) ms after exec,"
         }
         line += " \(BenchCommand.format(BenchCommand.milliseconds(now - started))) ms after main"
+        // CLOCK_BOOTTIME counts from the kernel's start: boot to first frame on a device.
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let sinceBoot = Duration.seconds(boot.tv_sec) + .nanoseconds(boot.tv_nsec)
+        line += ", \(BenchCommand.format(BenchCommand.milliseconds(sinceBoot))) ms after kernel start"
         return line
     }
 

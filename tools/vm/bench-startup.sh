@@ -24,6 +24,6 @@ CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); log=/tmp/run$i.log;
 	--fonts "fonts-inter fonts-wqy-microhei" \
 	--cmd "$CMD" --out "$OUT" --timeout 300 >/dev/null 2>&1 || { echo "bench-startup: VM run failed; see $OUT" >&2; exit 1; }
 grep '^BENCH' "$OUT/console.log" | sed 's/^BENCH //'
-grep '^BENCH' "$OUT/console.log" | sed -E 's/.* ([0-9.]+) ms after exec, ([0-9.]+) ms after main/\1 \2/' | sort -n |
+grep '^BENCH' "$OUT/console.log" | sed -E 's/.* ([0-9.]+) ms after exec, ([0-9.]+) ms after main.*/\1 \2/' | sort -n |
 	awk -v gpu="${BENCH_GPU:-virtio}" -v res="${BENCH_RES:-480x480}" -v bin="$(basename "$(dirname "$BINARY")")" \
 		'{e[NR]=$1; m[NR]=$2} END {if (NR) printf "bench startup vm=%s res=%s build=%s runs=%d median_ms_after_exec=%s\n", gpu, res, bin, NR, e[int((NR+1)/2)]}'
