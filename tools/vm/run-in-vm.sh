@@ -59,6 +59,11 @@
 #   --timeout SEC        hard wall-clock limit for the VM (default 120).
 #   --accel auto|kvm|tcg auto = kvm when /dev/kvm is backed by kvm_intel or
 #                        kvm_amd, else tcg (default auto).
+#   --root-image FILE    boot this ext4 image (virtio-blk, /dev/vda) as the root file
+#                        system: the initramfs loads the modules, then switch_root runs
+#                        its /sbin/init (systemd) as PID 1 instead of a program; the
+#                        guest reports "RUN-IN-VM: program-exit rc=N" on ttyS1 itself
+#                        (tools/vm/device-image.sh builds such an image).
 #   --mem MB / --smp N   guest RAM (default 512) / CPUs (default 1).
 #   --loglevel N         kernel console loglevel (default 4; 7 = everything).
 #   --append 'ARGS'      extra kernel command line (e.g. 'video=480x480').
@@ -136,7 +141,7 @@ say() { echo "run-in-vm: $*" >&2; }
 GPU=virtio RES=640x480 INPUT=virtio BINARY="" CMD="" QMP_SCRIPT="" OUT=""
 TIMEOUT=120 ACCEL=auto MEM=512 SMP=1 LOGLEVEL=4 APPEND_EXTRA="" KERNEL_PKG="" DISPLAY_MODE=none VNC=0
 CACHE=${RUN_IN_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/run-in-vm}
-COMPRESS=none INSTALL=1 KEEP=0 TOOLS=0 BOOT=pvh
+COMPRESS=none INSTALL=1 KEEP=0 TOOLS=0 BOOT=pvh ROOT_IMAGE=
 PROG_ARGS=() ENVS=() ADDS=() EXTRA_MODULES=() QEMU_OPTS=() FONT_PKGS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -169,13 +174,15 @@ while [ $# -gt 0 ]; do
 	--keep) KEEP=1; shift ;;
 	--display) DISPLAY_MODE=$2; shift 2 ;;
 	--vnc) VNC=$2; shift 2 ;;
+	--root-image) ROOT_IMAGE=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; PROG_ARGS+=("$@"); break ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
 done
 [ -n "$OUT" ] || die "--out DIR is required"
-[ -n "$BINARY" ] || [ -n "$CMD" ] || die "--binary PATH or --cmd 'CMD' is required"
+[ -n "$BINARY" ] || [ -n "$CMD" ] || [ -n "$ROOT_IMAGE" ] || die "--binary PATH, --cmd 'CMD' or --root-image FILE is required"
+[ -z "$ROOT_IMAGE" ] || [ -f "$ROOT_IMAGE" ] || die "no such root image: $ROOT_IMAGE"
 [ -z "$BINARY" ] || [ -f "$BINARY" ] || die "no such binary: $BINARY"
 [[ "$RES" =~ ^([0-9]+)x([0-9]+)$ ]] || die "--res must be WxH"
 RES_W=${BASH_REMATCH[1]} RES_H=${BASH_REMATCH[2]}
@@ -278,6 +285,7 @@ case "$INPUT" in
 virtio) mods+=(virtio_pci virtio_input) ;;
 usb) mods+=(xhci-pci usbhid hid-generic) ;;
 esac
+[ -n "$ROOT_IMAGE" ] && mods+=(virtio_pci virtio_blk ext4)
 mods+=("${EXTRA_MODULES[@]}")
 # insmod order: every module after its dependencies, each file once
 mapfile -t KO_FILES < <(for m in "${mods[@]}"; do
@@ -358,7 +366,12 @@ fi
 
 # single-quote a string for the guest's busybox sh
 sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
-if [ -n "$CMD" ]; then # --cmd wins; --binary is then just copied in
+if [ -n "$ROOT_IMAGE" ]; then # PID 1 becomes the image's init (the markers come from the guest)
+	run_line='mkdir -p /newroot; mount -t ext4 -o rw /dev/vda /newroot || { echo "run-in-vm: cannot mount the root image"; poweroff -f; }
+mark switch-root
+umount /dev/pts /dev/shm /tmp /run 2>/dev/null; mount --move /dev /newroot/dev; umount /proc /sys
+exec switch_root /newroot /sbin/init'
+elif [ -n "$CMD" ]; then # --cmd wins; --binary is then just copied in
 	run_line="sh -c $(sq "$CMD")"
 else
 	run_line="$(sq "$PROG")"
@@ -458,6 +471,7 @@ virtio) QEMU+=(-device "virtio-gpu-pci,xres=$RES_W,yres=$RES_H") ;;
 std) QEMU+=(-device "VGA,edid=on,xres=$RES_W,yres=$RES_H") ;;
 cirrus) QEMU+=(-device cirrus-vga) ;;
 esac
+[ -n "$ROOT_IMAGE" ] && QEMU+=(-drive "file=$ROOT_IMAGE,if=none,id=root,format=raw,cache=unsafe" -device virtio-blk-pci,drive=root)
 case "$INPUT" in
 virtio) QEMU+=(-device virtio-keyboard-pci -device virtio-tablet-pci) ;;
 usb) QEMU+=(-device qemu-xhci -device usb-kbd -device usb-tablet) ;;

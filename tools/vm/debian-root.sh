@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# debian-root.sh -- a minimal Debian root file system with systemd, built once with debootstrap
+# into the VM cache and reused: the boot test installs the real glance package into a copy of
+# it and boots it under qemu with Debian's kernel (tools/vm/boot-debian.sh), so the unit, the
+# package and the app are proven together.
+#
+#   tools/vm/debian-root.sh [PACKAGE...]     prints the path of the cached root
+#
+# PACKAGEs are installed into the cached root too when missing (the glance package's Depends,
+# so `dpkg -i` of the package works offline). The first run downloads about 60 MB from the
+# host's Debian mirror (the suite and mirror of the host's apt sources) and takes a few
+# minutes; later runs print the path at once. Needs root (debootstrap and chroot); installs
+# debootstrap when missing. Cache: $RUN_IN_VM_CACHE or ~/.cache/run-in-vm (as run-in-vm.sh).
+set -euo pipefail
+say() { echo "debian-root: $*" >&2; }
+die() { say "$*"; exit 2; }
+
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap and chroot); run it as root or with sudo"
+CACHE=${RUN_IN_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/run-in-vm}
+. /etc/os-release
+SUITE=${VERSION_CODENAME:-bookworm}
+ROOT=$CACHE/debian-root-$SUITE
+# What every boot needs besides the package: systemd as init, udev for /dev and the groups
+# (video, input), procps for the footprint (ps), the fonts and libraries of the package are
+# added through the arguments.
+BASE=systemd-sysv,udev,procps
+
+mirror() {
+	local m
+	m=$(sed -n 's/^URIs:[[:space:]]*\(http[^[:space:]]*\/debian\)[[:space:]]*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+	[ -n "$m" ] || m=$(awk '$1=="deb" && $2 ~ /^http/ && $2 ~ /\/debian\/?$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+	echo "${m:-http://deb.debian.org/debian}"
+}
+
+mkdir -p "$CACHE"
+exec 8>"$CACHE/.debian-root.lock"
+flock 8
+if [ ! -f "$ROOT/.ready" ]; then
+	command -v debootstrap >/dev/null || {
+		say "installing debootstrap"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap >/dev/null ||
+			{ apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap >/dev/null; } ||
+			die "apt-get install debootstrap failed"
+	}
+	M=$(mirror)
+	say "building a minimal $SUITE root with systemd into $ROOT from $M (once; a few minutes)"
+	rm -rf "$ROOT" "$ROOT.tmp"
+	debootstrap --variant=minbase --include="$BASE" "$SUITE" "$ROOT.tmp" "$M" >"$CACHE/debian-root.log" 2>&1 ||
+		die "debootstrap failed; see $CACHE/debian-root.log"
+	echo "deb $M $SUITE main" >"$ROOT.tmp/etc/apt/sources.list"
+	# A machine of its own: a name, no root password needed on the console (a test VM only).
+	echo glance-vm >"$ROOT.tmp/etc/hostname"
+	echo "127.0.1.1 glance-vm" >>"$ROOT.tmp/etc/hosts"
+	printf '/dev/vda / ext4 rw,noatime 0 1\n' >"$ROOT.tmp/etc/fstab"
+	chroot "$ROOT.tmp" passwd -d root >/dev/null
+	chroot "$ROOT.tmp" apt-get clean
+	mv "$ROOT.tmp" "$ROOT"
+	touch "$ROOT/.ready"
+fi
+
+# Packages asked for that the root does not have yet (new dependencies of the package).
+missing=()
+for p in "$@"; do
+	chroot "$ROOT" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	say "installing ${missing[*]} into $ROOT"
+	mount_all() { for d in proc sys dev; do mount --bind "/$d" "$ROOT/$d"; done; }
+	umount_all() { for d in dev sys proc; do umount "$ROOT/$d" 2>/dev/null || true; done; }
+	trap umount_all EXIT
+	mount_all
+	cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+	{ chroot "$ROOT" apt-get update && DEBIAN_FRONTEND=noninteractive chroot "$ROOT" apt-get install -y \
+		--no-install-recommends "${missing[@]}"; } >>"$CACHE/debian-root.log" 2>&1 ||
+		die "apt-get install ${missing[*]} in the root failed; see $CACHE/debian-root.log"
+	chroot "$ROOT" apt-get clean
+	rm -rf "$ROOT"/var/lib/apt/lists/*
+	umount_all
+	trap - EXIT
+fi
+echo "$ROOT"

@@ -1,0 +1,109 @@
+#!/bin/bash
+# driver.sh -- the guest side of the boot test (Tests/VMTests/DeviceBootTests.swift): runs as
+# a service of its own in the booted Debian image beside glance.service, watches the unit
+# through systemctl, hurts the app (SIGSEGV, SIGABRT, SIGKILL, a hang for the watchdog, then
+# crashes until systemd gives up) and lets the host take a screendump at each stage. Every
+# result is a "STEP ..." line on ttyS1 (console.log); the host answers "waiting" steps on ttyS2.
+exec >/dev/ttyS1 2>&1
+exec 3<>/dev/ttyS2
+stty -F /dev/ttyS2 raw -echo 2>/dev/null
+
+step() { echo "STEP $*"; }
+wait_host() { step "$1 waiting"; read -r _ <&3; }
+prop() { systemctl show glance.service -p "$1" --value; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+finish() {
+	step "end uptime=$(uptime_s)"
+	echo "RUN-IN-VM: program-exit rc=$1 uptime=$(uptime_s)"
+	sync
+	systemctl poweroff --force --force
+}
+# wait_active OLDPID: the pid of glance once it is active (READY=1 received) with a main
+# process other than OLDPID; fails after 90 s or when the unit has failed.
+wait_active() {
+	local i=0 pid
+	while [ $i -lt 900 ]; do
+		pid=$(prop MainPID)
+		if [ "$(systemctl is-active glance.service)" = active ] && [ "$pid" != 0 ] && [ "$pid" != "$1" ]; then
+			echo "$pid"
+			return 0
+		fi
+		systemctl is-failed -q glance.service && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# wait_gone PID: until the process has ended and been reaped
+wait_gone() { while kill -0 "$1" 2>/dev/null; do sleep 0.02; done; }
+describe() { # PID: what the app runs as, and its memory
+	echo "user=$(ps -o user= -p "$1") groups=$(ps -o supgrp= -p "$1" | tr -d ' ')" \
+		"$(grep -E '^(VmRSS|VmHWM)' /proc/"$1"/status | tr -s ' \t' ' ' | tr '\n' ' ')"
+}
+give_up() { step "$1 FAILED: $(systemctl status glance.service --no-pager -n 20 2>&1 | tr '\n' '|')"; finish 1; }
+
+# The app's own lines and systemd's about the unit and tty1's getty, as they come.
+journalctl -b -f -o short-monotonic --no-pager -u glance.service -u getty@tty1.service | sed -u 's/^/[journal] /' &
+
+step "boot uptime=$(uptime_s) date=$(date +%F)"
+pid=$(wait_active 0) || give_up ready
+step "ready pid=$pid uptime=$(uptime_s) active_at_us=$(prop ActiveEnterTimestampMonotonic)" \
+	"watchdog_us=$(prop WatchdogUSec) restarts=$(prop NRestarts) $(describe "$pid")"
+journalctl -b -u glance.service -o cat --no-pager | grep '^startup: first' | sed 's/^/[startup] /'
+systemd-analyze 2>/dev/null | head -1 | sed 's/^/[systemd-analyze] /'
+wait_host first
+
+# The watchdog: alive past WatchdogSec (its pings arrive), the same process, no restart.
+ping1=$(prop WatchdogTimestampMonotonic)
+active=$(prop ActiveEnterTimestampMonotonic)
+wd=$(systemctl show glance.service -p WatchdogUSec --value)
+wd_us=$(systemd-analyze timespan "$wd" 2>/dev/null | awk '/μs:|us:/ {print $2}')
+now_us=$(awk '{printf "%d", $1 * 1000000}' /proc/uptime)
+wait_us=$((active + ${wd_us:-10000000} + 1500000 - now_us))
+[ $wait_us -gt 0 ] && sleep "$(awk -v u=$wait_us 'BEGIN {printf "%.2f", u / 1e6}')"
+ping2=$(prop WatchdogTimestampMonotonic)
+alive_for=$(($(awk '{printf "%d", $1 * 1000000}' /proc/uptime) - active))
+step "watchdog-alive pid=$(prop MainPID) was=$pid restarts=$(prop NRestarts) alive_us=$alive_for" \
+	"pings_advanced=$([ "$ping2" -gt "$ping1" ] && echo yes || echo no) ping1=$ping1 ping2=$ping2"
+
+# Crashes: the panel shows the console once the app is gone, then the restarted app.
+for sig in SEGV ABRT KILL; do
+	name=$(echo $sig | tr A-Z a-z)
+	kill -$sig "$pid"
+	wait_gone "$pid"
+	wait_host "$name"
+	pid=$(wait_active "$pid") || give_up "$name-restart"
+	step "$name-restarted pid=$pid restarts=$(prop NRestarts)"
+	sleep 0.3
+	wait_host "$name-back"
+done
+
+# A hung loop: no more watchdog pings; systemd aborts it (SIGABRT) and restarts it.
+kill -STOP "$pid"
+step "hang pid=$pid uptime=$(uptime_s)"
+wait_gone "$pid"
+step "hang-ended uptime=$(uptime_s) result=$(prop Result)"
+wait_host watchdog
+pid=$(wait_active "$pid") || give_up watchdog-restart
+step "watchdog-restarted pid=$pid restarts=$(prop NRestarts)"
+sleep 0.3
+wait_host watchdog-back
+
+# Crashing again and again: after StartLimitBurst starts systemd gives up and tty1 gets a
+# login prompt (OnFailure=getty@tty1.service).
+crashes=0
+while :; do
+	kill -SEGV "$pid"
+	wait_gone "$pid"
+	crashes=$((crashes + 1))
+	new=$(wait_active "$pid") || break
+	pid=$new
+	[ $crashes -gt 10 ] && give_up fallback
+done
+i=0
+until systemctl is-active -q getty@tty1.service || [ $i -gt 200 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1.5 # agetty prints the prompt
+step "fallback crashes=$crashes restarts=$(prop NRestarts) result=$(prop Result)" \
+	"glance=$(systemctl is-active glance.service) getty=$(systemctl is-active getty@tty1.service)"
+wait_host fallback
+finish 0

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# device-image.sh -- a bootable Debian root file system image with the glance package
+# installed by dpkg, as on a board: a copy of the cached minimal Debian root
+# (tools/vm/debian-root.sh) in which the package is first installed, removed and purged
+# (checked: the user and the enabled unit after installing, nothing of the package left after
+# purging), then installed for good; plus any test files; written to an ext4 image that
+# `run-in-vm.sh --root-image` boots with systemd.
+#
+#   tools/vm/device-image.sh --deb FILE --image FILE [--add SRC:DEST]... [--enable UNIT]...
+#                            [--size MB]
+#
+#   --add SRC:DEST  copy a file (or folder) into the image; --enable UNIT: systemctl enable it
+#
+# Prints "PACKAGE ..." lines saying what was checked; exit 1 when a check fails, 2 on a
+# setup problem. Needs root (chroot), like debian-root.sh.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+say() { echo "device-image: $*" >&2; }
+die() { say "$*"; exit 2; }
+fail() { echo "PACKAGE FAILED: $*"; exit 1; }
+ok() { echo "PACKAGE ok: $*"; }
+
+DEB="" IMAGE="" SIZE=768 ADDS=() ENABLES=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--deb) DEB=$2; shift 2 ;;
+	--image) IMAGE=$2; shift 2 ;;
+	--add) ADDS+=("$2"); shift 2 ;;
+	--enable) ENABLES+=("$2"); shift 2 ;;
+	--size) SIZE=$2; shift 2 ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+[ -f "$DEB" ] || die "--deb FILE is required (tools/build-deb.sh makes it)"
+[ -n "$IMAGE" ] || die "--image FILE is required"
+[ "$(id -u)" = 0 ] || die "needs root (chroot into the image's root)"
+command -v mke2fs >/dev/null || die "mke2fs is missing (apt-get install e2fsprogs)"
+
+# The package's Depends, without version constraints or alternatives, go into the cached root.
+mapfile -t DEPENDS < <(dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed -e 's/|.*//' -e 's/(.*)//' -e 's/[[:space:]]//g' | grep -v '^$')
+BASE=$("$HERE/debian-root.sh" "${DEPENDS[@]}")
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/glance-image.XXXXXX")
+R=$WORK/root
+# (a static Swift binary reads its arguments from /proc/self/cmdline: /proc is mounted in the root)
+cleanup() { umount "$R/proc" 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+cp -a "$BASE" "$R"
+mount -t proc proc "$R/proc"
+rm -f "$R/.ready"
+cp "$DEB" "$R/tmp/glance.deb"
+in_root() { chroot "$R" "$@"; }
+# Every file of the root (dpkg's own records, logs and the user databases' backups aside).
+snapshot() {
+	(cd "$R" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./tmp -o -path ./var/lib/dpkg \
+		-o -path ./var/log -o -path ./var/cache/debconf \) -prune -o -print | sort)
+}
+
+# -- install, remove, purge: the package comes and goes cleanly
+snapshot >"$WORK/before"
+in_root dpkg -i /tmp/glance.deb >"$WORK/install.log" 2>&1 || fail "dpkg -i: $(tail -5 "$WORK/install.log")"
+ok "dpkg -i $(basename "$DEB") ($(dpkg-deb -f "$DEB" Version))"
+[ -x "$R/usr/bin/glance" ] || fail "no /usr/bin/glance after installing"
+in_root /usr/bin/glance config check >"$WORK/check.log" 2>&1 || fail "glance config check of the installed default: $(cat "$WORK/check.log")"
+ok "the installed binary runs and accepts the installed /etc/glance/config.json"
+groups=$(in_root id -nG glance 2>/dev/null) || fail "no glance user after installing"
+case " $groups " in *" video "*) ;; *) fail "glance is not in group video ($groups)" ;; esac
+case " $groups " in *" input "*) ;; *) fail "glance is not in group input ($groups)" ;; esac
+shell=$(in_root getent passwd glance | cut -d: -f7)
+ok "user glance (system user, shell $shell) in groups: $groups"
+[ -L "$R/etc/systemd/system/multi-user.target.wants/glance.service" ] ||
+	fail "glance.service is not enabled (no multi-user.target.wants link)"
+ok "glance.service enabled for multi-user.target"
+in_root dpkg -r glance >"$WORK/remove.log" 2>&1 || fail "dpkg -r: $(tail -5 "$WORK/remove.log")"
+[ ! -e "$R/usr/bin/glance" ] || fail "/usr/bin/glance is still there after dpkg -r"
+[ ! -e "$R/lib/systemd/system/glance.service" ] || fail "the unit is still there after dpkg -r"
+[ -f "$R/etc/glance/config.json" ] || fail "dpkg -r removed the configuration (a conffile stays until purge)"
+ok "dpkg -r: binary and unit gone, /etc/glance/config.json kept"
+in_root dpkg -P glance >"$WORK/purge.log" 2>&1 || fail "dpkg -P: $(tail -5 "$WORK/purge.log")"
+snapshot >"$WORK/after"
+# The glance user and group stay (Debian keeps system users): the user databases differ.
+left=$(comm -3 "$WORK/before" "$WORK/after" | sed 's/^\t/+ /' |
+	grep -vE '^(\+ )?\./etc/(passwd|group|shadow|gshadow)-?$' || true)
+[ -z "$left" ] || fail "after dpkg -P the root differs from before the installation: $(echo "$left" | head -20 | tr '\n' ' ')"
+ok "dpkg -P: nothing of the package is left (the glance user stays, as Debian does)"
+
+# -- the installation for good, and the test's own files
+in_root dpkg -i /tmp/glance.deb >"$WORK/install2.log" 2>&1 || fail "dpkg -i again: $(tail -5 "$WORK/install2.log")"
+rm -f "$R/tmp/glance.deb"
+for a in "${ADDS[@]}"; do
+	src=${a%%:*} dst=${a#*:}
+	mkdir -p "$R$(dirname "$dst")"
+	cp -a "$src" "$R$dst"
+done
+for u in "${ENABLES[@]}"; do in_root systemctl enable "$u" >/dev/null 2>&1 || die "systemctl enable $u failed"; done
+umount "$R/proc"
+rm -f "$IMAGE"
+mke2fs -q -t ext4 -L glance-root -d "$R" "$IMAGE" "${SIZE}M" || die "mke2fs -d failed"
+ok "root image $(basename "$IMAGE"): $(du -sm "$R" | cut -f1) MB of files"
