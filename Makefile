@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release/glance
 
-.PHONY: deps build release run test bench instructions sim vm-test bench-startup
+.PHONY: deps build release run test bench instructions sim vm-test bench-startup deb footprint security
 
 deps:
 	@tools/install-deps.sh
@@ -18,9 +18,11 @@ release: deps
 run: release
 	$(RELEASE) demo --output out
 
-# Every test: unit, golden, command-line and (where present) VM end-to-end tests.
+# Every test: unit, golden, command-line and (where present) VM end-to-end tests. The package
+# is built first: the device boot test installs it into a Debian image and boots it.
 test: deps
 	$(SWIFT) build
+	tools/build-deb.sh >/dev/null
 	$(SWIFT) test
 
 # Only the end-to-end tests on a real kernel in qemu (tools/vm; about 1.5 minutes).
@@ -42,3 +44,15 @@ bench: release
 
 instructions: release
 	tools/bench/instructions.sh
+
+# The Debian package (release build, static Swift standard library) in .build/deb.
+deb: deps
+	tools/build-deb.sh
+
+# Installed size, shared libraries, resident memory in the VM at 480x480 and 720x1280.
+footprint: deps
+	tools/footprint.sh
+
+# systemd-analyze security's rating of device/glance.service (target 2.0 or lower).
+security:
+	systemd-analyze security --offline=yes --no-pager device/glance.service | tail -1

@@ -79,6 +79,8 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Activity", "Screens", "Raster"]),
+        // device/: the shipped configuration files, their documentation, the systemd unit.
+        .testTarget(name: "DeviceTests", dependencies: ["Configuration"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
     ],

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import Configuration
+
+/// The files in device/ that go onto a board: the default and example configuration, their
+/// documentation, and the systemd unit's sandbox.
+enum DeviceFiles {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    static let device = root + "/device"
+    static let glance = root + "/.build/debug/glance"
+
+    static func text(_ name: String) throws -> String {
+        try String(contentsOfFile: device + "/" + name, encoding: .utf8)
+    }
+
+    /// Runs a program to its end: exit status and combined output.
+    static func run(_ path: String, _ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The member names of a JSON object (empty for anything else).
+    static func keys(_ json: JSON?) -> Set<String> {
+        guard case .object(let members)? = json else { return [] }
+        return Set(members.map(\.key))
+    }
+}
+
+@Suite("device/: configuration files, their documentation, the unit")
+struct DeviceFilesTests {
+    @Test("device/config.json is exactly the built-in defaults")
+    func defaultsFile() throws {
+        let parsed = Configuration.parse(try DeviceFiles.text("config.json"))
+        let config = try parsed.get()
+        #expect(config == Configuration(), "device/config.json differs from the defaults in Configuration.swift")
+        // It spells out every top-level setting, so it is also the list to edit.
+        let json = try JSONParser.parse(try DeviceFiles.text("config.json"))
+        #expect(DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))")
+    }
+
+    @Test("device/config.example.json is valid and shows every setting, nested ones too")
+    func exampleFile() throws {
+        let text = try DeviceFiles.text("config.example.json")
+        let config = try Configuration.parse(text).get()
+        #expect(config != Configuration())
+        let json = try JSONParser.parse(text)
+        #expect(DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))")
+        #expect(DeviceFiles.keys(json["display"]) == ["card", "connector", "mode", "format", "rotate", "legacy", "shape"])
+        #expect(DeviceFiles.keys(json["idle"]) == ["dimAfter", "blankAfter", "dimLevel"])
+        #expect(DeviceFiles.keys(json["touch"]) == ["swapXY", "invertX", "invertY"])
+        #expect(DeviceFiles.keys(json["fonts"]) == ["file", "cjkFile"])
+        guard case .array(let gauges)? = json["gauges"] else {
+            Issue.record("the example has no gauges array")
+            return
+        }
+        let gaugeKeys = gauges.reduce(into: Set<String>()) { $0.formUnion(DeviceFiles.keys($1)) }
+        #expect(gaugeKeys == ["style", "title", "unit", "min", "max", "tint", "source"])
+        let sourceKeys = gauges.reduce(into: Set<String>()) { $0.formUnion(DeviceFiles.keys($1["source"])) }
+        #expect(sourceKeys == ["metric", "file", "scale", "offset", "interval"])
+        // Every action appears (as a key's action or in longPress), so the example names them all.
+        for action in Action.allCases { #expect(text.contains("\"\(action.rawValue)\""), "\(action) is not in the example") }
+    }
+
+    @Test("glance config check accepts both shipped files", arguments: ["config.json", "config.example.json"])
+    func configCheck(file: String) throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: DeviceFiles.glance),
+            "\(DeviceFiles.glance) is missing: run swift build first (make test does)")
+        let (status, output) = try DeviceFiles.run(DeviceFiles.glance, ["config", "check", "--config", DeviceFiles.device + "/" + file])
+        #expect(status == 0, "glance config check device/\(file): \(output)")
+        #expect(output.contains("valid"))
+    }
+
+    @Test("device/README.md documents every setting")
+    func documented() throws {
+        let readme = try DeviceFiles.text("README.md")
+        let nested = [
+            "card", "connector", "mode", "format", "rotate", "legacy", "shape", "dimAfter", "blankAfter", "dimLevel",
+            "swapXY", "invertX", "invertY", "cjkFile", "metric", "scale", "offset", "interval", "style", "tint",
+        ]
+        let missing = (Reader.top + nested).filter { !readme.contains("`\($0)`") }
+        #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")
+    }
+
+    @Test("systemd-analyze security rates the unit 2.0 or lower (OK or better)")
+    func unitSecurity() throws {
+        let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        guard let analyze else {
+            print("device: systemd-analyze is not installed here (package systemd): unit security not rated")
+            return
+        }
+        let (status, output) = try DeviceFiles.run(
+            analyze, ["security", "--offline=yes", "--no-pager", DeviceFiles.device + "/glance.service"])
+        let line = output.split(separator: "\n").first { $0.contains("Overall exposure level") }
+        let figure = line.flatMap { l in l.split(separator: " ").compactMap { Double($0) }.last }
+        #expect(figure != nil, "no exposure level in systemd-analyze's output (status \(status)):\n\(output)")
+        if let line { print("device: systemd-analyze security --offline=yes device/glance.service: \(line)") }
+        #expect((figure ?? 10) <= 2.0, "the unit's exposure level is \(figure ?? -1), above the 2.0 target")
+    }
+}

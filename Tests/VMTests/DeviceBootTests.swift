@@ -1,0 +1,184 @@
+import Foundation
+import ImageFile
+import Raster
+import Testing
+
+/// The product as installed on a board: the real .deb (tools/build-deb.sh) installed by dpkg
+/// into a minimal Debian with systemd (tools/vm/device-image.sh, which also checks that the
+/// package installs, removes and purges cleanly), booted under qemu with Debian's kernel. The
+/// app comes up by itself from glance.service, with no shell in between; a guest driver
+/// (tools/vm/device-e2e/driver.sh) crashes and hangs it, and the host checks every stage on
+/// the virtual monitor.
+@Suite(
+    .serialized,
+    .disabled(
+        if: !DeviceBoot.available, Comment(rawValue: "device boot test skipped: \(DeviceBoot.problem ?? "")")))
+struct DeviceBootTests {
+    @Test("the package installs, removes and purges cleanly; booted, the app comes up by itself and recovers from crashes")
+    func bootToApp() throws {
+        let deb = try #require(DeviceBoot.package(), "no package in \(DeviceBoot.packageFolder): run tools/build-deb.sh (make test does)")
+        print("device: package \(deb)")
+        let folder = VMPaths.scratch + "/device-boot"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let e2e = VMPaths.root + "/tools/vm/device-e2e"
+
+        // The image: the package through dpkg (install, remove, purge, install), the test's driver.
+        let image = folder + "/root.img"
+        let (imageStatus, imageOutput) = try runProcess(
+            VMPaths.root + "/tools/vm/device-image.sh",
+            [
+                "--deb", deb, "--image", image,
+                "--add", e2e + "/driver.sh:/usr/local/lib/glance-vmtest/driver.sh",
+                "--add", e2e + "/glance-vmtest.service:/etc/systemd/system/glance-vmtest.service",
+                "--add", e2e + "/glance-vmtest-banner.service:/etc/systemd/system/glance-vmtest-banner.service",
+                "--enable", "glance-vmtest.service", "--enable", "glance-vmtest-banner.service",
+            ])
+        for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("device: \(line)") }
+        try #require(imageStatus == 0, "device-image.sh failed (\(imageStatus)):\n\(imageOutput)")
+        for check in ["dpkg -i", "user glance", "groups: glance video input", "enabled", "dpkg -r", "dpkg -P: nothing"] {
+            #expect(imageOutput.contains(check), "no '\(check)' check in device-image.sh's output")
+        }
+
+        // The boot: each guest stage that says "waiting" gets a screendump, then "go".
+        let stages = [
+            "first", "segv", "segv-back", "abrt", "abrt-back", "kill", "kill-back", "watchdog", "watchdog-back",
+            "fallback",
+        ]
+        var host: [String] = []
+        for stage in stages {
+            host += ["wait-console STEP \(stage) waiting \(stage == "first" ? 200 : 90)", "screendump \(stage)", "send go"]
+        }
+        host.append("wait-exit 30")
+        let qmp = folder + "/host.qmp"
+        try (host.joined(separator: "\n") + "\n").write(toFile: qmp, atomically: true, encoding: .utf8)
+        let started = Date()
+        let (status, output) = try runProcess(
+            VMPaths.harness,
+            [
+                "--root-image", image, "--gpu", "virtio", "--res", "480x480", "--qmp-script", qmp,
+                "--out", folder + "/vm", "--timeout", "400",
+            ])
+        let seconds = Int(Date().timeIntervalSince(started))
+        let log = (try? String(contentsOfFile: folder + "/vm/console.log", encoding: .utf8)) ?? ""
+        let context = "results in \(folder)/vm; harness status \(status):\n"
+            + output.split(separator: "\n").suffix(6).joined(separator: "\n") + "\nsteps:\n"
+            + log.split(separator: "\n").filter { $0.hasPrefix("STEP") }.joined(separator: "\n")
+        try? FileManager.default.removeItem(atPath: image)  // 800 MB sparse; the screendumps stay
+        #expect(status == 0, "\(context)")
+        let boot = DeviceBoot(log: log, folder: folder + "/vm")
+
+        // Up by itself, as user glance in groups video and input, with the watchdog armed.
+        let ready = try #require(boot.step("ready"), "glance.service never became active; \(context)")
+        #expect(ready.contains("user=glance"), "\(ready)")
+        #expect(ready.contains("video") && ready.contains("input"), "\(ready)")
+        #expect(ready.contains("watchdog_us=10s") && ready.contains("restarts=0"), "\(ready)")
+        let startup = log.split(separator: "\n").first { $0.contains("startup: first frame on screen") }
+        let afterKernel = startup.flatMap { DeviceBoot.number(before: " ms after kernel start", in: String($0)) }
+        #expect(afterKernel != nil, "no startup line with the time after kernel start in the journal; \(context)")
+        let rss = DeviceBoot.number(before: " kB", in: ready.components(separatedBy: "VmRSS:").last ?? "")
+        print(
+            "device: boot to first frame: \(afterKernel.map { "\($0) ms" } ?? "?") after kernel start "
+                + "(TCG, one emulated CPU); VmRSS \(rss.map { "\(Int($0 / 1024)) MB" } ?? "?") at 480x480")
+        if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("[systemd-analyze]") }) {
+            print("device: \(line)")
+        }
+
+        // The first frame is the ring screen of the day, exactly as glance render draws it.
+        let date = boot.value("date", in: boot.step("boot") ?? "") ?? ""
+        let render = try DeviceBoot.render(date: date, folder: folder)
+        let first = try #require(boot.screendump("first"), "no first screendump; \(context)")
+        #expect(difference(first, render, name: "first", folder: folder) == nil, "the first frame is not the ring screen")
+
+        // Watchdog pings arrive: alive well past WatchdogSec, same process, no restart.
+        let alive = try #require(boot.step("watchdog-alive"), "\(context)")
+        #expect(alive.contains("restarts=0") && alive.contains("pings_advanced=yes"), "\(alive)")
+        #expect(boot.value("pid", in: alive) == boot.value("was", in: alive), "\(alive)")
+
+        // After each death the panel shows the console (text, not the app's last frame), then
+        // the restarted app shows the same picture again.
+        let console = try #require(boot.screendump("segv"), "no screendump after SIGSEGV; \(context)")
+        #expect(litPixels(console) > 500, "after SIGSEGV the panel shows no console text")
+        for (stage, restarts) in [("segv", 1), ("abrt", 2), ("kill", 3), ("watchdog", 4)] {
+            let after = try #require(boot.screendump(stage), "no screendump \(stage); \(context)")
+            #expect(difference(after, render, name: stage, folder: folder) != nil, "\(stage): the panel froze on the app's frame")
+            #expect(
+                difference(after, console, name: stage + "-console", folder: folder) == nil,
+                "\(stage): the panel does not show the console")
+            let back = try #require(boot.screendump(stage + "-back"), "no screendump \(stage)-back; \(context)")
+            #expect(difference(back, render, name: stage + "-back", folder: folder) == nil, "\(stage): the app did not come back")
+            let restarted = boot.step("\(stage)-restarted") ?? ""
+            #expect(restarted.contains("restarts=\(restarts)"), "\(stage): \(restarted)")
+        }
+        // SIGSEGV, SIGABRT and the watchdog's SIGABRT go through the crash handler; SIGKILL
+        // cannot, and the kernel puts the console back when the app's last descriptor closes.
+        let restores = log.components(separatedBy: "fatal signal: display restored").count - 1
+        #expect(restores >= 3, "the crash handler restored the display \(restores) times, expected 3 (SEGV, ABRT, watchdog)")
+        #expect(boot.step("hang-ended")?.contains("result=watchdog") == true, "\(boot.step("hang-ended") ?? context)")
+        #expect(log.contains("Watchdog timeout"), "systemd did not report the watchdog timeout")
+
+        // Failing again and again: systemd gives up and tty1 gets a login prompt.
+        let fallback = try #require(boot.step("fallback"), "\(context)")
+        #expect(fallback.contains("glance=failed") && fallback.contains("getty=active"), "\(fallback)")
+        let prompt = try #require(boot.screendump("fallback"))
+        #expect(litPixels(prompt) > 300, "no login prompt on tty1")
+        #expect(difference(prompt, console, name: "fallback-console", folder: folder) != nil)
+        #expect(difference(prompt, render, name: "fallback-app", folder: folder) != nil)
+        print("device: boot test took \(seconds) s (\(boot.step("end") ?? "")); \(fallback)")
+    }
+}
+
+/// What the device boot test needs and what it left.
+struct DeviceBoot {
+    let log: String
+    let folder: String
+
+    static let packageFolder = VMPaths.root + "/.build/deb"
+
+    static let problem: String? = {
+        if let problem = VMAvailability.problem { return problem }
+        if getuid() != 0 { return "needs root: the image is built with debootstrap and chroot (CI runs as root)" }
+        return nil
+    }()
+    static var available: Bool { problem == nil }
+
+    /// The newest package tools/build-deb.sh made.
+    static func package() -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: packageFolder)) ?? []
+        return names.filter { $0.hasSuffix(".deb") }.map { packageFolder + "/" + $0 }.max {
+            let a = (try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date) ?? .distantPast
+            let b = (try? FileManager.default.attributesOfItem(atPath: $1)[.modificationDate] as? Date) ?? .distantPast
+            return a < b
+        }
+    }
+
+    /// The guest's "STEP NAME ..." line, without "STEP NAME ".
+    func step(_ name: String) -> String? {
+        log.split(separator: "\n").first { $0.hasPrefix("STEP \(name) ") }.map { String($0.dropFirst(6 + name.count)) }
+    }
+
+    /// `key=value` in a step's line.
+    func value(_ key: String, in line: String) -> String? {
+        line.split(separator: " ").first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+    }
+
+    /// The number just before `suffix` in `text` ("1234.5 ms after kernel start").
+    static func number(before suffix: String, in text: String) -> Double? {
+        guard let range = text.range(of: suffix) else { return nil }
+        let head = text[..<range.lowerBound]
+        let digits = head.reversed().prefix { $0.isNumber || $0 == "." || $0 == "," }
+        return Double(String(digits.reversed()).replacingOccurrences(of: ",", with: ""))
+    }
+
+    func screendump(_ name: String) -> PixelBuffer? { readPPM(folder + "/" + name + ".ppm") }
+
+    /// `glance render` of what `glance run` shows by default on the guest's day.
+    static func render(date: String, folder: String) throws -> PixelBuffer {
+        let path = folder + "/render.png"
+        var arguments = ["render", "--size", "480x480", "--locale", "en", "--output", path] + demoDay
+        if !date.isEmpty { arguments += ["--today", date] }
+        let (status, output) = try runProcess(VMPaths.glance, arguments)
+        guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
+        return try PNGFile.read(path)
+    }
+}
