@@ -41,9 +41,12 @@ command -v dpkg-deb >/dev/null || die "dpkg-deb is missing (Debian's dpkg)"
 command -v dpkg-shlibdeps >/dev/null || die "dpkg-shlibdeps is missing: apt-get install dpkg-dev (make deps does)"
 
 if [ -z "$BINARY" ]; then
-	say "building glance (release, static Swift standard library)"
-	(cd "$ROOT" && swift build -c release --static-swift-stdlib >&2) || die "swift build failed"
-	BINARY=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/glance
+	say "building glance (release, static Swift standard library, in .build/static)"
+	# A scratch folder of its own: the same folder as `swift build -c release` (make run, make
+	# sim) would relink both ways each time the other one builds.
+	BUILD=(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static")
+	(cd "$ROOT" && "${BUILD[@]}" >&2) || die "swift build failed"
+	BINARY=$(cd "$ROOT" && "${BUILD[@]}" --show-bin-path)/glance
 fi
 [ -x "$BINARY" ] || die "no such binary: $BINARY"
 if ldd "$BINARY" 2>/dev/null | grep -q 'libswiftCore'; then

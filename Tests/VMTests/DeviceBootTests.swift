@@ -9,13 +9,15 @@ import Testing
 /// app comes up by itself from glance.service, with no shell in between; a guest driver
 /// (tools/vm/device-e2e/driver.sh) crashes and hangs it, and the host checks every stage on
 /// the virtual monitor.
-@Suite(
-    .serialized,
-    .disabled(
-        if: !DeviceBoot.available, Comment(rawValue: "device boot test skipped: \(DeviceBoot.problem ?? "")")))
-struct DeviceBootTests {
-    @Test("the package installs, removes and purges cleanly; booted, the app comes up by itself and recovers from crashes")
-    func bootToApp() throws {
+///
+/// Part of VMEndToEndTests (an extension), so its boot never runs beside another VM: the suite
+/// is serialized, and two emulated guests on two cores starve each other.
+extension VMEndToEndTests {
+    @Test(
+        "the package installs, removes and purges cleanly; booted, the app comes up by itself and recovers from crashes",
+        .disabled(if: DeviceBoot.rootProblem != nil, Comment(rawValue: "device boot test skipped: \(DeviceBoot.rootProblem ?? "")"))
+    )
+    func deviceBootToApp() throws {
         let deb = try #require(DeviceBoot.package(), "no package in \(DeviceBoot.packageFolder): run tools/build-deb.sh (make test does)")
         print("device: package \(deb)")
         let folder = VMPaths.scratch + "/device-boot"
@@ -135,12 +137,9 @@ struct DeviceBoot {
 
     static let packageFolder = VMPaths.root + "/.build/deb"
 
-    static let problem: String? = {
-        if let problem = VMAvailability.problem { return problem }
-        if getuid() != 0 { return "needs root: the image is built with debootstrap and chroot (CI runs as root)" }
-        return nil
-    }()
-    static var available: Bool { problem == nil }
+    /// Why the image cannot be built here, if it cannot (the VM suite's own conditions aside).
+    static let rootProblem: String? =
+        getuid() == 0 ? nil : "needs root: the image is built with debootstrap and chroot (CI runs as root)"
 
     /// The newest package tools/build-deb.sh made.
     static func package() -> String? {
