@@ -126,6 +126,10 @@ extension VMEndToEndTests {
         #expect(litPixels(prompt) > 300, "no login prompt on tty1")
         #expect(difference(prompt, console, name: "fallback-console", folder: folder) != nil)
         #expect(difference(prompt, render, name: "fallback-app", folder: folder) != nil)
+        // A bad configuration (exit 78): failed at once, never restarted, the login prompt back.
+        let bad = try #require(boot.step("badconfig"), "\(context)")
+        #expect(bad.contains("status=78") && bad.contains("restarts=0"), "\(bad)")
+        #expect(bad.contains("glance=failed") && bad.contains("getty=active"), "\(bad)")
         print("device: boot test took \(seconds) s (\(boot.step("end") ?? "")); \(fallback)")
     }
 }

@@ -106,4 +106,17 @@ sleep 1.5 # agetty prints the prompt
 step "fallback crashes=$crashes restarts=$(prop NRestarts) result=$(prop Result)" \
 	"glance=$(systemctl is-active glance.service) getty=$(systemctl is-active getty@tty1.service)"
 wait_host fallback
+
+# A bad configuration (exit 78, here a connector that does not exist): no restart at all, and
+# tty1 goes straight back to the login prompt.
+mkdir -p /run/systemd/system/glance.service.d
+printf '[Service]\nExecStart=\nExecStart=/usr/bin/glance run --connector NONE-1\n' \
+	>/run/systemd/system/glance.service.d/bad-configuration.conf
+systemctl daemon-reload
+systemctl reset-failed glance.service
+systemctl start glance.service 2>/dev/null
+i=0
+until systemctl is-active -q getty@tty1.service || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
+step "badconfig status=$(prop ExecMainStatus) restarts=$(prop NRestarts) result=$(prop Result)" \
+	"glance=$(systemctl is-active glance.service) getty=$(systemctl is-active getty@tty1.service)"
 finish 0
