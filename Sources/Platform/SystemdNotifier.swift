@@ -60,12 +60,15 @@ public struct SystemdNotifier: Sendable, Equatable {
         let sent = try systemCall("send \(message.split(separator: "\n").first ?? "") to NOTIFY_SOCKET \(socket)") {
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, socklen_t(length)) }
+                    bytes.withUnsafeBytes {
+                        sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
+                    }
                 }
             }
         }
         if sent != bytes.count {
-            throw SystemError("send to NOTIFY_SOCKET \(socket): \(sent) of \(bytes.count) bytes", errno: Errno(rawValue: EMSGSIZE))
+            throw SystemError(
+                "send to NOTIFY_SOCKET \(socket): \(sent) of \(bytes.count) bytes", errno: Errno(rawValue: EMSGSIZE))
         }
     }
 

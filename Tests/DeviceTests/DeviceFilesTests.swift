@@ -48,7 +48,9 @@ struct DeviceFilesTests {
         #expect(config == Configuration(), "device/config.json differs from the defaults in Configuration.swift")
         // It spells out every top-level setting, so it is also the list to edit.
         let json = try JSONParser.parse(try DeviceFiles.text("config.json"))
-        #expect(DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))")
+        #expect(
+            DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))"
+        )
     }
 
     @Test("device/config.example.json is valid and shows every setting, nested ones too")
@@ -57,8 +59,11 @@ struct DeviceFilesTests {
         let config = try Configuration.parse(text).get()
         #expect(config != Configuration())
         let json = try JSONParser.parse(text)
-        #expect(DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))")
-        #expect(DeviceFiles.keys(json["display"]) == ["card", "connector", "mode", "format", "rotate", "legacy", "shape"])
+        #expect(
+            DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))"
+        )
+        #expect(
+            DeviceFiles.keys(json["display"]) == ["card", "connector", "mode", "format", "rotate", "legacy", "shape"])
         #expect(DeviceFiles.keys(json["idle"]) == ["dimAfter", "blankAfter", "dimLevel"])
         #expect(DeviceFiles.keys(json["touch"]) == ["swapXY", "invertX", "invertY"])
         #expect(DeviceFiles.keys(json["fonts"]) == ["file", "cjkFile"])
@@ -82,7 +87,8 @@ struct DeviceFilesTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: DeviceFiles.glance),
             "\(DeviceFiles.glance) is missing: run swift build first (make test does)")
-        let (status, output) = try DeviceFiles.run(DeviceFiles.glance, ["config", "check", "--config", DeviceFiles.device + "/" + file])
+        let (status, output) = try DeviceFiles.run(
+            DeviceFiles.glance, ["config", "check", "--config", DeviceFiles.device + "/" + file])
         #expect(status == 0, "glance config check device/\(file): \(output)")
         #expect(output.contains("valid"))
     }

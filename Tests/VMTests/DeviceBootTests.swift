@@ -15,10 +15,13 @@ import Testing
 extension VMEndToEndTests {
     @Test(
         "the package installs, removes and purges cleanly; booted, the app comes up by itself and recovers from crashes",
-        .disabled(if: DeviceBoot.rootProblem != nil, Comment(rawValue: "device boot test skipped: \(DeviceBoot.rootProblem ?? "")"))
+        .disabled(
+            if: DeviceBoot.rootProblem != nil,
+            Comment(rawValue: "device boot test skipped: \(DeviceBoot.rootProblem ?? "")"))
     )
     func deviceBootToApp() throws {
-        let deb = try #require(DeviceBoot.package(), "no package in \(DeviceBoot.packageFolder): run tools/build-deb.sh (make test does)")
+        let deb = try #require(
+            DeviceBoot.package(), "no package in \(DeviceBoot.packageFolder): run tools/build-deb.sh (make test does)")
         print("device: package \(deb)")
         let folder = VMPaths.scratch + "/device-boot"
         try? FileManager.default.removeItem(atPath: folder)
@@ -38,7 +41,8 @@ extension VMEndToEndTests {
             ])
         for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("device: \(line)") }
         try #require(imageStatus == 0, "device-image.sh failed (\(imageStatus)):\n\(imageOutput)")
-        for check in ["dpkg -i", "user glance", "groups: glance video input", "enabled", "dpkg -r", "dpkg -P: nothing"] {
+        for check in ["dpkg -i", "user glance", "groups: glance video input", "enabled", "dpkg -r", "dpkg -P: nothing"]
+        {
             #expect(imageOutput.contains(check), "no '\(check)' check in device-image.sh's output")
         }
 
@@ -49,7 +53,9 @@ extension VMEndToEndTests {
         ]
         var host: [String] = []
         for stage in stages {
-            host += ["wait-console STEP \(stage) waiting \(stage == "first" ? 200 : 90)", "screendump \(stage)", "send go"]
+            host += [
+                "wait-console STEP \(stage) waiting \(stage == "first" ? 200 : 90)", "screendump \(stage)", "send go",
+            ]
         }
         host.append("wait-exit 30")
         let qmp = folder + "/host.qmp"
@@ -63,7 +69,8 @@ extension VMEndToEndTests {
             ])
         let seconds = Int(Date().timeIntervalSince(started))
         let log = (try? String(contentsOfFile: folder + "/vm/console.log", encoding: .utf8)) ?? ""
-        let context = "results in \(folder)/vm; harness status \(status):\n"
+        let context =
+            "results in \(folder)/vm; harness status \(status):\n"
             + output.split(separator: "\n").suffix(6).joined(separator: "\n") + "\nsteps:\n"
             + log.split(separator: "\n").filter { $0.hasPrefix("STEP") }.joined(separator: "\n")
         try? FileManager.default.removeItem(atPath: image)  // 800 MB sparse; the screendumps stay
@@ -90,7 +97,8 @@ extension VMEndToEndTests {
         let date = boot.value("date", in: boot.step("boot") ?? "") ?? ""
         let render = try DeviceBoot.render(date: date, folder: folder)
         let first = try #require(boot.screendump("first"), "no first screendump; \(context)")
-        #expect(difference(first, render, name: "first", folder: folder) == nil, "the first frame is not the ring screen")
+        #expect(
+            difference(first, render, name: "first", folder: folder) == nil, "the first frame is not the ring screen")
 
         // Watchdog pings arrive: alive well past WatchdogSec, same process, no restart.
         let alive = try #require(boot.step("watchdog-alive"), "\(context)")
@@ -103,19 +111,25 @@ extension VMEndToEndTests {
         #expect(litPixels(console) > 500, "after SIGSEGV the panel shows no console text")
         for (stage, restarts) in [("segv", 1), ("abrt", 2), ("kill", 3), ("watchdog", 4)] {
             let after = try #require(boot.screendump(stage), "no screendump \(stage); \(context)")
-            #expect(difference(after, render, name: stage, folder: folder) != nil, "\(stage): the panel froze on the app's frame")
+            #expect(
+                difference(after, render, name: stage, folder: folder) != nil,
+                "\(stage): the panel froze on the app's frame")
             #expect(
                 difference(after, console, name: stage + "-console", folder: folder) == nil,
                 "\(stage): the panel does not show the console")
             let back = try #require(boot.screendump(stage + "-back"), "no screendump \(stage)-back; \(context)")
-            #expect(difference(back, render, name: stage + "-back", folder: folder) == nil, "\(stage): the app did not come back")
+            #expect(
+                difference(back, render, name: stage + "-back", folder: folder) == nil,
+                "\(stage): the app did not come back")
             let restarted = boot.step("\(stage)-restarted") ?? ""
             #expect(restarted.contains("restarts=\(restarts)"), "\(stage): \(restarted)")
         }
         // SIGSEGV, SIGABRT and the watchdog's SIGABRT go through the crash handler; SIGKILL
         // cannot, and the kernel puts the console back when the app's last descriptor closes.
         let restores = log.components(separatedBy: "fatal signal: display restored").count - 1
-        #expect(restores >= 3, "the crash handler restored the display \(restores) times, expected 3 (SEGV, ABRT, watchdog)")
+        #expect(
+            restores >= 3, "the crash handler restored the display \(restores) times, expected 3 (SEGV, ABRT, watchdog)"
+        )
         #expect(boot.step("hang-ended")?.contains("result=watchdog") == true, "\(boot.step("hang-ended") ?? context)")
         #expect(log.contains("Watchdog timeout"), "systemd did not report the watchdog timeout")
 
