@@ -20,6 +20,11 @@ let package = Package(
             pkgConfig: "libdrm",
             providers: [.apt(["libdrm-dev"])]
         ),
+        .systemLibrary(
+            name: "CEvdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
         // Kernel interfaces Swift cannot import by itself (ioctl numbers built by function-like
         // macros, signalfd/timerfd) and the async-signal-safe crash restore of the panel.
         .target(name: "CKernelShims"),
@@ -52,8 +57,9 @@ let package = Package(
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
-        .target(name: "Input", dependencies: ["Platform", "CKernelShims"]),
-        .target(name: "App", dependencies: ["Display", "Screens", "Activity", "Raster", "Platform"]),
+        .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Configuration", "Raster"]),
+        .target(
+            name: "App", dependencies: ["Display", "Screens", "Activity", "Raster", "Platform", "Input", "Configuration"]),
         .target(
             name: "Commands",
             dependencies: [

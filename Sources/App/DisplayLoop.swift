@@ -30,6 +30,8 @@ public final class DisplayLoop {
     public private(set) var firstFramePresent: Duration?
     /// Called once when the first frame is on screen.
     public var onFirstFrame: (() -> Void)?
+    /// Input, data and time: what to wait on besides the display, and the scene to draw.
+    public var controller: (any Controller)?
 
     public init(
         output: DisplayOutput, rotation: Rotation, scene: any Scene, signals: SignalReceiver,
@@ -85,13 +87,19 @@ public final class DisplayLoop {
             switch decision {
             case .draw:
                 let elapsed = now - start
-                let (screen, animating) = scene.frame(at: elapsed)
+                if let controller, !controller.blanked, output.poweredDown { output.setPower(on: true) }
+                let (screen, animating) = (controller?.scene() ?? scene).frame(at: elapsed)
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                 let damage = composer.compose(screen, into: output.drawingBuffer, at: seconds)
                 let drawn = monotonicNow()
                 try output.present(damage: damage)
                 framesDrawn += 1
                 scheduler.drew(at: now, animating: animating)
+                // Blank: the black frame is up; now power the output down where it can be.
+                if let controller, controller.blanked, !output.poweredDown {
+                    output.waitForFlip()
+                    if !output.setPower(on: false) { log("the output has no power control: it stays black") }
+                }
                 if firstFrameShown == nil {
                     let shown = monotonicNow()
                     firstFrameShown = shown
@@ -101,9 +109,15 @@ public final class DisplayLoop {
                 }
                 if animating { wasAnimating = true }
                 continue
-            case .wait(let deadline):
+            case .wait(let frameDeadline):
+                // The earlier of the next frame and what the controller waits for.
+                let deadline = [frameDeadline, controller?.nextDeadline(now: now)].compactMap { $0 }.min()
                 do throws(SystemError) {
-                    if let deadline { try timer.schedule(after: deadline - now) } else { try timer.cancel() }
+                    if let deadline {
+                        try timer.schedule(after: max(deadline - now, .microseconds(100)))
+                    } else {
+                        try timer.cancel()
+                    }
                 } catch {
                     throw .system(error)
                 }
@@ -114,7 +128,8 @@ public final class DisplayLoop {
             }
             let ready: [FileDescriptor]
             do throws(SystemError) {
-                ready = try waitForReadable([signals.descriptor, output.descriptor, timer.descriptor])
+                ready = try waitForReadable(
+                    [signals.descriptor, output.descriptor, timer.descriptor] + (controller?.descriptors ?? []))
             } catch {
                 throw .system(error)
             }
@@ -129,6 +144,7 @@ public final class DisplayLoop {
             }
             if ready.contains(output.descriptor) { try output.handleEvents() }
             if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }
+            if let controller, controller.handle(ready: ready, now: monotonicNow()) { scheduler.invalidate() }
         }
     }
 }

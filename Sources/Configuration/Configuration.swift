@@ -92,6 +92,10 @@ public struct Configuration: Sendable, Equatable {
 public struct ConfigurationIssue: Sendable, Equatable, CustomStringConvertible {
     public let path: String
     public let message: String
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
     public var description: String { "\(path): \(message)" }
 }
 
