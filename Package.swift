@@ -15,6 +15,9 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
@@ -23,7 +26,12 @@ let package = Package(
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
-        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile"]),
+        .target(
+            name: "Store",
+            dependencies: ["Activity", "CSQLite", "CXML", "CArchive"],
+            resources: [.embedInCode("Resources/demo-activity.csv")]
+        ),
+        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Store"]),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
@@ -36,6 +44,10 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "glance"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
