@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: ["Activity", "CSQLite", "CXML", "CArchive"],
-            resources: [.embedInCode("Resources/demo-activity.csv")]
+            resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
         ),
         .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Store"]),
 

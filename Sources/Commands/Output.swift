@@ -27,12 +27,16 @@ public enum ExitCode {
     public static let usage: Int32 = 64
     /// Bad input data (a file to import, a value).
     public static let dataError: Int32 = 65
+    /// A file to read (the store, an import) does not exist.
+    public static let noInput: Int32 = 66
     /// Something the program did not expect.
     public static let software: Int32 = 70
     /// An output file could not be created.
     public static let cannotCreate: Int32 = 73
     /// Reading or writing failed.
     public static let ioError: Int32 = 74
+    /// Try again later: the store is busy, or the work was cancelled (nothing was changed).
+    public static let tempFail: Int32 = 75
     /// The configuration is invalid.
     public static let config: Int32 = 78
 }

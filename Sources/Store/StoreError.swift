@@ -20,10 +20,13 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
 
     public let kind: Kind
     public let message: String
+    /// A bad row that `--skip-invalid` would have skipped (not a broken file).
+    public let isSkippableRow: Bool
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, isSkippableRow: Bool = false) {
         self.kind = kind
         self.message = message
+        self.isSkippableRow = isSkippableRow
     }
 
     public var description: String { message }

@@ -44,7 +44,7 @@ final class DayCollector {
     /// A row that cannot be read: skipped and counted with --skip-invalid, else the import fails.
     func reject(_ message: String, at location: String) throws(StoreError) {
         let text = "\(location): \(message)"
-        guard skipInvalid else { throw StoreError(.badData, text) }
+        guard skipInvalid else { throw StoreError(.badData, text, isSkippableRow: true) }
         skipped += 1
         if skippedExamples.count < Self.maxExamples { skippedExamples.append(text) }
     }

@@ -64,15 +64,17 @@ final class Connection {
     }
 
     /// Runs `body` in one transaction (BEGIN IMMEDIATE: the write lock is taken up front, so a
-    /// read-modify-write cannot be overtaken); rolls back if it throws.
+    /// read-modify-write cannot be overtaken); rolls back if it throws. Inside another
+    /// transaction it is a savepoint of that one.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        let nested = sqlite3_get_autocommit(handle) == 0
+        try execute(nested ? "SAVEPOINT nested" : "BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(nested ? "RELEASE nested" : "COMMIT")
             return result
         } catch {
-            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            sqlite3_exec(handle, nested ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK", nil, nil, nil)
             throw error
         }
     }
