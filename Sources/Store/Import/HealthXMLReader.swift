@@ -1,8 +1,9 @@
 import CXML
 
-/// Reads `ActivitySummary` elements from an Apple Health `export.xml` with libxml2's SAX2 parser,
-/// pulling bytes from a `ByteSource`: constant memory whatever the size, every byte checked for
-/// well-formedness, everything but `ActivitySummary` skipped without leaving C.
+/// Reads `ActivitySummary` elements from an Apple Health `export.xml` with libxml2's SAX2 push
+/// parser, fed 256 KB chunks from a `ByteSource`: constant memory whatever the size, every byte
+/// checked for well-formedness, everything but `ActivitySummary` skipped without leaving C.
+/// (Push mode with large chunks measured faster than libxml2 pulling 4 KB reads.)
 final class HealthXMLReader {
     let source: any ByteSource
     let monitor: ImportMonitor
@@ -36,11 +37,7 @@ final class HealthXMLReader {
                 column: Int(error.pointee.int2), message: error.pointee.message)
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let read: xmlInputReadCallback = { context, buffer, count in
-            guard let context, let buffer else { return -1 }
-            return Unmanaged<HealthXMLReader>.fromOpaque(context).takeUnretainedValue().read(buffer, Int(count))
-        }
-        guard let parser = xmlCreateIOParserCtxt(&sax, me, read, nil, me, XML_CHAR_ENCODING_NONE) else {
+        guard let parser = xmlCreatePushParserCtxt(&sax, me, nil, 0, nil) else {
             throw StoreError(.io, "\(source.name): libxml2 could not create a parser (out of memory?)")
         }
         self.parser = parser
@@ -50,7 +47,23 @@ final class HealthXMLReader {
         }
         // No network, no external DTD; names and attribute values may be long in huge exports.
         xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue))
-        let rc = withExtendedLifetime(self) { xmlParseDocument(parser) }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
+        defer { chunk.deallocate() }
+        // `self` (the SAX context) lives through this method, so the C callbacks may use it.
+        var rc: Int32 = 0
+        while failure == nil && rc == 0 {
+            let n: Int
+            do {
+                n = try source.read(into: chunk.baseAddress!, count: chunk.count)
+                try monitor.tick(source.position)
+            } catch {
+                failure = error
+                break
+            }
+            let base = chunk.baseAddress!.assumingMemoryBound(to: CChar.self)
+            rc = xmlParseChunk(parser, n == 0 ? nil : base, Int32(n), n == 0 ? 1 : 0)
+            if n == 0 { break }
+        }
         if let failure { throw failure }
         if rc != 0 || parser.pointee.wellFormed == 0 {
             let e = xmlError ?? (line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)),
@@ -65,16 +78,7 @@ final class HealthXMLReader {
         }
     }
 
-    private func read(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int32 {
-        do {
-            let n = try source.read(into: buffer, count: count)
-            try monitor.tick(source.position)
-            return Int32(n)
-        } catch {
-            failure = failure ?? error
-            return -1
-        }
-    }
+    static let chunkSize = 256 << 10
 
     private func noteError(level: Int, line: Int, column: Int, message: UnsafeMutablePointer<CChar>?) {
         guard level >= Int(XML_ERR_ERROR.rawValue), xmlError == nil else { return }
