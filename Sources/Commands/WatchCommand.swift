@@ -84,6 +84,12 @@ struct WatchCommand {
         }
         signal(SIGINT, wake)
         signal(SIGTERM, wake)
+        // A parent may have started us with these blocked (the mask is inherited): take them.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        sigaddset(&mask, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &mask, nil)
 
         let composer = FrameComposer(panel: size)
         var shown = day ?? Parse.today()

@@ -19,10 +19,9 @@ public final class StoreWatcher {
     public let path: String
     /// Readable when something in the store's folder changed.
     public let fileDescriptor: Int32
-    private var store: Store
+    private let store: Store
     private var version: Int64
     private let names: Set<String>
-    private let file: String
     private var recheckAt: Double?
 
     /// How long the loop may sleep before calling `changed()` again: -1 (forever) unless a recheck
@@ -42,7 +41,6 @@ public final class StoreWatcher {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        self.file = file
         names = [file, file + "-wal", file + "-journal"]
         func failure(_ call: String) -> StoreError {
             StoreError(.io, "store \(path): \(call): \(String(cString: strerror(errno)))")
@@ -61,7 +59,6 @@ public final class StoreWatcher {
 
     /// Reads the pending events; true when the store's data changed since the last call.
     public func changed() -> Bool {
-        var replaced = false
         var relevant = false
         let size = 4096
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
@@ -84,22 +81,9 @@ public final class StoreWatcher {
                     let p = (buffer + nameStart).assumingMemoryBound(to: CChar.self)
                     name = String(cString: p)
                 }
-                if names.contains(name) {
-                    relevant = true
-                    if name == file, event.mask & UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM) != 0
-                    {
-                        replaced = true
-                    }
-                }
+                if names.contains(name) { relevant = true }
                 offset = nameStart + Int(event.len)
             }
-        }
-        if replaced, let fresh = try? Store(path: path) {
-            // The file was replaced (restored from a backup, say): read the new one.
-            store = fresh
-            version = (try? fresh.dataVersion()) ?? 0
-            recheckAt = nil
-            return true
         }
         guard relevant || recheckDue else { return false }
         guard let now = try? store.dataVersion() else { return false }

@@ -51,7 +51,8 @@ final class HealthXMLReader {
         defer { chunk.deallocate() }
         // `self` (the SAX context) lives through this method, so the C callbacks may use it.
         var rc: Int32 = 0
-        while failure == nil && rc == 0 {
+        var atEnd = false
+        while failure == nil && rc == 0 && !atEnd {
             let n: Int
             do {
                 n = try source.read(into: chunk.baseAddress!, count: chunk.count)
@@ -60,22 +61,27 @@ final class HealthXMLReader {
                 failure = error
                 break
             }
+            atEnd = n == 0
             let base = chunk.baseAddress!.assumingMemoryBound(to: CChar.self)
-            rc = xmlParseChunk(parser, n == 0 ? nil : base, Int32(n), n == 0 ? 1 : 0)
-            if n == 0 { break }
+            rc = xmlParseChunk(parser, atEnd ? nil : base, Int32(n), atEnd ? 1 : 0)
         }
         if let failure { throw failure }
-        if rc != 0 || parser.pointee.wellFormed == 0 {
-            let e = xmlError ?? (line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)),
-                message: "not well-formed XML")
-            var hint = "the file is not a complete, well-formed export.xml"
-            if e.message.contains("Premature end") || e.message.contains("EndTag") || e.message.contains("end of") {
-                hint = "the file looks cut short: export it again or copy it whole"
-            } else if e.line <= 1 && e.message.contains("Start tag expected") {
-                hint = "this is not an XML file"
+        guard rc != 0 || parser.pointee.wellFormed == 0 else { return }
+        var e = xmlError ?? (line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)),
+            message: "not well-formed XML")
+        var hint = "the file is not a complete, well-formed export.xml"
+        if atEnd && (parser.pointee.nameNr > 0 || e.message.hasPrefix("Extra content at the end")
+            || e.message.contains("Premature end") || e.message.contains("Couldn't find end"))
+        {
+            // libxml2 says "Extra content at the end of the document" when the input simply stops.
+            if parser.pointee.nameNr > 0 || e.message.hasPrefix("Extra content") {
+                e.message = "the file ends before the document does"
             }
-            throw StoreError(.badData, "\(source.name):\(e.line):\(e.column): \(e.message) (\(hint))")
+            hint = "the file looks cut short: export it again or copy it whole"
+        } else if e.line <= 1 && e.message.contains("Start tag expected") {
+            hint = "this is not an XML file"
         }
+        throw StoreError(.badData, "\(source.name):\(e.line):\(e.column): \(e.message) (\(hint))")
     }
 
     static let chunkSize = 256 << 10
