@@ -55,7 +55,12 @@ final class ImportMonitor {
         }
         guard let taskName, now - lastTask >= Self.taskInterval else { return }
         lastTask = now
-        let task = try store.updateTask(taskName, done: Double(position), description: .set(Self.describe(snapshot.fraction)))
+        let task: ProgressTask
+        do {
+            task = try store.updateTask(taskName, done: Double(position), description: .set(Self.describe(snapshot.fraction)))
+        } catch where error.kind == .busy {
+            return  // another writer held the store for 5 s: skip this report, not the import
+        }
         if task.cancelRequested {
             throw StoreError(.cancelled, "import cancelled (task \(taskName))")
         }
