@@ -51,7 +51,8 @@ struct DemoDataCommand {
             options.taskName = nil
             let report = try DemoData.load(into: store, endingOn: end ?? Parse.today(), options: options)
             let range = report.firstDay.map { " (\($0) to \(report.lastDay!))" } ?? ""
-            writeOut("loaded \(report.days) demo days\(range) and \(try store.metrics().count) metrics into \(store.path)\n")
+            writeOut(
+                "loaded \(report.days) demo days\(range) and \(try store.metrics().count) metrics into \(store.path)\n")
             return ExitCode.ok
         } catch {
             return fail(error)

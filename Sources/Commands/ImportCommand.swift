@@ -65,7 +65,9 @@ struct ImportCommand {
             default: throw UsageError("import: unknown option '\(option)' (see glance import --help)")
             }
         }
-        guard command.file != nil else { throw UsageError("import: give the file to import (export.zip, export.xml or a CSV)") }
+        guard command.file != nil else {
+            throw UsageError("import: give the file to import (export.zip, export.xml or a CSV)")
+        }
         return command
     }
 
@@ -108,7 +110,8 @@ struct ImportCommand {
             var hint: String? = nil
             switch error.kind {
             case .badData:
-                hint = "nothing was imported; the store is unchanged"
+                hint =
+                    "nothing was imported; the store is unchanged"
                     + (error.isSkippableRow ? " (to skip bad rows and import the rest, add --skip-invalid)" : "")
             case .cancelled: hint = "nothing was imported; the store is unchanged"
             default: break

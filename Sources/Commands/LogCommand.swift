@@ -53,14 +53,15 @@ struct LogCommand {
                 }
             case "--move-time", "--move-time-goal", "--exercise", "--exercise-goal", "--stand", "--stand-goal":
                 let v = try Parse.optionalQuantity(try args.value(for: option), option: option)
-                let path: WritableKeyPath<ActivitySummary, Double?> = switch option {
-                case "--move-time": \.moveTime
-                case "--move-time-goal": \.moveTimeGoal
-                case "--exercise": \.exerciseTime
-                case "--exercise-goal": \.exerciseTimeGoal
-                case "--stand": \.standHours
-                default: \.standHoursGoal
-                }
+                let path: WritableKeyPath<ActivitySummary, Double?> =
+                    switch option {
+                    case "--move-time": \.moveTime
+                    case "--move-time-goal": \.moveTimeGoal
+                    case "--exercise": \.exerciseTime
+                    case "--exercise-goal": \.exerciseTimeGoal
+                    case "--stand": \.standHours
+                    default: \.standHoursGoal
+                    }
                 command.changes.append { s in s[keyPath: path] = v }
             case "--move-mode":
                 let text = try args.value(for: option)
@@ -96,7 +97,8 @@ struct LogCommand {
             }
             let summary = try store.updateSummary(for: day) { s in
                 for change in changes { change(&s) }
-                s.moveMode = moveMode ?? .inferred(energyGoal: s.activeEnergyBurnedGoal?.value, moveTimeGoal: s.moveTimeGoal)
+                s.moveMode =
+                    moveMode ?? .inferred(energyGoal: s.activeEnergyBurnedGoal?.value, moveTimeGoal: s.moveTimeGoal)
             }
             writeOut(describe(day, summary) + "\n")
             return ExitCode.ok

@@ -42,7 +42,8 @@ struct MetricCommand {
                 switch option {
                 case "--min", "--max":
                     let text = try args.value(for: option)
-                    let change: FieldChange<Double> = text == "-" ? .clear : .set(try Parse.number(text, option: option))
+                    let change: FieldChange<Double> =
+                        text == "-" ? .clear : .set(try Parse.number(text, option: option))
                     if option == "--min" { command.minimum = change } else { command.maximum = change }
                 case "--unit":
                     let text = try args.value(for: option)
@@ -52,11 +53,15 @@ struct MetricCommand {
                 }
             }
         }
-        guard let verb = plain.first else { throw UsageError("metric: give set, list or remove (see glance metric --help)") }
+        guard let verb = plain.first else {
+            throw UsageError("metric: give set, list or remove (see glance metric --help)")
+        }
         let operands = Array(plain.dropFirst())
         switch verb {
         case "set":
-            guard operands.count == 2 else { throw UsageError("metric set: give NAME VALUE, e.g. metric set cpu-temperature 47.5") }
+            guard operands.count == 2 else {
+                throw UsageError("metric set: give NAME VALUE, e.g. metric set cpu-temperature 47.5")
+            }
             command.action = .set
             command.name = operands[0]
             command.value = operands[1] == "-" ? nil : try Parse.number(operands[1], option: "VALUE")
@@ -104,7 +109,8 @@ struct MetricCommand {
         var line = "\(m.name) \(m.value.map { Store.csvNumber($0) } ?? "—")"
         if let unit = m.unit { line += " \(unit)" }
         if m.minimum != nil || m.maximum != nil {
-            line += " (\(m.minimum.map { Store.csvNumber($0) } ?? "…") to \(m.maximum.map { Store.csvNumber($0) } ?? "…"))"
+            line +=
+                " (\(m.minimum.map { Store.csvNumber($0) } ?? "…") to \(m.maximum.map { Store.csvNumber($0) } ?? "…"))"
         }
         return line
     }

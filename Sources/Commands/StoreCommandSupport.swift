@@ -11,7 +11,8 @@ import Store
 struct StoreSelection {
     var path: String?
 
-    static let help = "  --db PATH               the store (default: /var/lib/glance/glance.db for root,\n"
+    static let help =
+        "  --db PATH               the store (default: /var/lib/glance/glance.db for root,\n"
         + "                          else $XDG_DATA_HOME/glance/glance.db)"
 
     /// Consumes `--db`; false for other options.

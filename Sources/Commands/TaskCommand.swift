@@ -56,7 +56,9 @@ struct TaskCommand {
                 switch option {
                 case "--total":
                     let text = try args.value(for: option)
-                    command.total = text == "unknown" ? .clear : .set(try Parse.quantity(Substring(text), option: option, whole: text))
+                    command.total =
+                        text == "unknown"
+                        ? .clear : .set(try Parse.quantity(Substring(text), option: option, whole: text))
                 case "--done":
                     let text = try args.value(for: option)
                     command.done = try Parse.quantity(Substring(text), option: option, whole: text)
@@ -67,7 +69,9 @@ struct TaskCommand {
                 case "--failed": command.failed = true
                 case "--pid":
                     let text = try args.value(for: option)
-                    guard let pid = Int32(text), pid > 0 else { throw UsageError("--pid '\(text)': expected a process id") }
+                    guard let pid = Int32(text), pid > 0 else {
+                        throw UsageError("--pid '\(text)': expected a process id")
+                    }
                     command.pid = pid
                 default: throw UsageError("task: unknown option '\(option)' (see glance task --help)")
                 }
@@ -84,12 +88,13 @@ struct TaskCommand {
             guard operands.count == 1 else { throw UsageError("task \(verb): give one task NAME") }
             command.name = operands.first
         }
-        let allowed: Set<String> = switch action {
-        case .start: ["--total", "--description", "--cancellable", "--pid"]
-        case .update: ["--done", "--total", "--description"]
-        case .finish: ["--failed", "--description"]
-        case .cancel, .list, .remove: []
-        }
+        let allowed: Set<String> =
+            switch action {
+            case .start: ["--total", "--description", "--cancellable", "--pid"]
+            case .update: ["--done", "--total", "--description"]
+            case .finish: ["--failed", "--description"]
+            case .cancel, .list, .remove: []
+            }
         if let extra = given.subtracting(allowed).sorted().first {
             throw UsageError("task \(verb): \(extra) does not go with \(verb) (see glance task --help)")
         }
@@ -111,7 +116,9 @@ struct TaskCommand {
             case .update:
                 let task = try store.updateTask(name!, done: done, total: total, description: description)
                 if task.cancelRequested {
-                    complain("task \(task.name): cancel requested; stop the work and run glance task finish \(task.name) --failed")
+                    complain(
+                        "task \(task.name): cancel requested; stop the work and run glance task finish \(task.name) --failed"
+                    )
                     return ExitCode.tempFail
                 }
             case .finish:

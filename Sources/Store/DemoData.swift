@@ -26,7 +26,8 @@ public enum DemoData {
             guard cells.count == 5, let value = Double(cells[1]) else {
                 throw StoreError(.badData, "demo-metrics.csv:\(i + 1):1: expected name,value,min,max,unit")
             }
-            try store.setMetric(cells[0], value: value, minimum: Double(cells[2]).map { .set($0) } ?? .clear,
+            try store.setMetric(
+                cells[0], value: value, minimum: Double(cells[2]).map { .set($0) } ?? .clear,
                 maximum: Double(cells[3]).map { .set($0) } ?? .clear, unit: cells[4].isEmpty ? .clear : .set(cells[4]))
         }
         return report

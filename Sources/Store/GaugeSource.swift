@@ -22,7 +22,8 @@ public enum GaugeSource: Sendable, Equatable {
             return
         }
         guard spec.hasPrefix("file:") else {
-            throw StoreError(.invalidArgument, "gauge source '\(spec)': expected metric:NAME or file:PATH[,scale=X][,every=Ns]")
+            throw StoreError(
+                .invalidArgument, "gauge source '\(spec)': expected metric:NAME or file:PATH[,scale=X][,every=Ns]")
         }
         let parts = spec.dropFirst("file:".count).split(separator: ",", omittingEmptySubsequences: false)
         let path = String(parts[0])
@@ -37,7 +38,10 @@ public enum GaugeSource: Sendable, Equatable {
             } else if option.hasPrefix("every="), let d = Self.duration(option.dropFirst(6)) {
                 interval = d
             } else {
-                throw StoreError(.invalidArgument, "gauge source '\(spec)': '\(option)' is not scale=X (a number, not 0) or every=N[s|ms] (at least 100ms)")
+                throw StoreError(
+                    .invalidArgument,
+                    "gauge source '\(spec)': '\(option)' is not scale=X (a number, not 0) or every=N[s|ms] (at least 100ms)"
+                )
             }
         }
         self = .file(path: path, scale: scale, interval: interval)
@@ -58,7 +62,9 @@ public enum GaugeSource: Sendable, Equatable {
 
     /// When to read next: a file source one interval after the last read (now, if never read);
     /// nil for a metric, which is read again when the store changes (see `StoreWatcher`).
-    public func nextRefresh(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    public func nextRefresh(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock
+        .Instant?
+    {
         guard case .file(_, _, let interval) = self else { return nil }
         guard let lastRead else { return now }
         return lastRead + interval
@@ -123,9 +129,10 @@ public struct GaugeReading: Sendable, Equatable {
     /// Why there is no value, for a log or a small note on the screen.
     public var problem: String?
 
-    public init(value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil, unit: String? = nil,
-        problem: String? = nil)
-    {
+    public init(
+        value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil, unit: String? = nil,
+        problem: String? = nil
+    ) {
         self.value = value
         self.minimum = minimum
         self.maximum = maximum

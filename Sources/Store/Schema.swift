@@ -50,7 +50,10 @@ enum Schema {
     static func migrate(_ db: Connection) throws(StoreError) {
         let found = Int(try db.integer("PRAGMA user_version") ?? 0)
         if found > currentVersion {
-            throw StoreError(.io, "store \(db.path): schema version \(found) is newer than this Glance knows (\(currentVersion)); update Glance")
+            throw StoreError(
+                .io,
+                "store \(db.path): schema version \(found) is newer than this Glance knows (\(currentVersion)); update Glance"
+            )
         }
         guard found < currentVersion else { return }
         for version in found..<currentVersion {

@@ -79,8 +79,10 @@ extension Store {
             return
         }
         try Self.check(summary, day: day)
-        try db.prepare("INSERT OR REPLACE INTO day_summaries (\(Self.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)")
-            .bind(Self.dayValues(day, summary)).run()
+        try db.prepare(
+            "INSERT OR REPLACE INTO day_summaries (\(Self.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
+        )
+        .bind(Self.dayValues(day, summary)).run()
     }
 
     /// Changes the summary of `day` in one transaction (read, change, write): concurrent writers

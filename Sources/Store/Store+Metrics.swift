@@ -8,9 +8,10 @@ public struct Metric: Sendable, Equatable {
     /// Seconds since 1970 when it was last set.
     public var updated: Int64
 
-    public init(name: String, value: Double?, minimum: Double? = nil, maximum: Double? = nil, unit: String? = nil,
-        updated: Int64 = 0)
-    {
+    public init(
+        name: String, value: Double?, minimum: Double? = nil, maximum: Double? = nil, unit: String? = nil,
+        updated: Int64 = 0
+    ) {
         self.name = name
         self.value = value
         self.minimum = minimum
@@ -51,9 +52,10 @@ extension Store {
     /// Sets a metric's value; range and unit change only where asked (a cron job that sends the
     /// value alone keeps them).
     @discardableResult
-    public func setMetric(_ name: String, value: Double?, minimum: FieldChange<Double> = .keep,
-        maximum: FieldChange<Double> = .keep, unit: FieldChange<String> = .keep) throws(StoreError) -> Metric
-    {
+    public func setMetric(
+        _ name: String, value: Double?, minimum: FieldChange<Double> = .keep,
+        maximum: FieldChange<Double> = .keep, unit: FieldChange<String> = .keep
+    ) throws(StoreError) -> Metric {
         try Self.checkName(name, what: "metric")
         if let value, !value.isFinite {
             throw StoreError(.invalidArgument, "metric \(name): value must be a finite number (or - for unknown)")
@@ -72,10 +74,14 @@ extension Store {
             if let lo = m.minimum, let hi = m.maximum, !(lo < hi) {
                 throw StoreError(.invalidArgument, "metric \(name): min (\(lo)) must be below max (\(hi))")
             }
-            try db.prepare("INSERT OR REPLACE INTO metrics (name, value, min, max, unit, updated) VALUES (?1,?2,?3,?4,?5,?6)")
-                .bind(.text(name), .optional(m.value), .optional(m.minimum), .optional(m.maximum), .optional(m.unit),
-                    .integer(m.updated))
-                .run()
+            try db.prepare(
+                "INSERT OR REPLACE INTO metrics (name, value, min, max, unit, updated) VALUES (?1,?2,?3,?4,?5,?6)"
+            )
+            .bind(
+                .text(name), .optional(m.value), .optional(m.minimum), .optional(m.maximum), .optional(m.unit),
+                .integer(m.updated)
+            )
+            .run()
             return m
         }
     }
@@ -103,7 +109,8 @@ extension Store {
     }
 
     private static func metric(from row: Statement) -> Metric {
-        Metric(name: row.text(0) ?? "", value: row.double(1), minimum: row.double(2), maximum: row.double(3),
+        Metric(
+            name: row.text(0) ?? "", value: row.double(1), minimum: row.double(2), maximum: row.double(3),
             unit: row.text(4), updated: row.int64(5) ?? 0)
     }
 }

@@ -51,12 +51,15 @@ extension Store {
                 throw StoreError(.busy, "task \(name) is already running\(owner); finish or cancel it first")
             }
             let now = unixTime()
-            let task = ProgressTask(name: name, done: 0, total: total, description: description,
+            let task = ProgressTask(
+                name: name, done: 0, total: total, description: description,
                 cancellable: cancellable, cancelRequested: false, state: .running, pid: pid, started: now, updated: now)
             try db.prepare("INSERT OR REPLACE INTO tasks (\(Self.taskColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)")
-                .bind(.text(name), .real(0), .optional(total), .optional(description), .bool(cancellable), .bool(false),
+                .bind(
+                    .text(name), .real(0), .optional(total), .optional(description), .bool(cancellable), .bool(false),
                     .text(ProgressTask.State.running.rawValue), pid.map { .integer(Int64($0)) }, .integer(now),
-                    .integer(now))
+                    .integer(now)
+                )
                 .run()
             return task
         }
@@ -65,9 +68,10 @@ extension Store {
     /// Records progress of a running task; returns the task, whose `cancelRequested` tells the
     /// worker to stop.
     @discardableResult
-    public func updateTask(_ name: String, done: Double? = nil, total: FieldChange<Double> = .keep,
-        description: FieldChange<String> = .keep) throws(StoreError) -> ProgressTask
-    {
+    public func updateTask(
+        _ name: String, done: Double? = nil, total: FieldChange<Double> = .keep,
+        description: FieldChange<String> = .keep
+    ) throws(StoreError) -> ProgressTask {
         try Self.checkAmount(done, name: name, what: "done")
         if case .set(let t) = total { try Self.checkAmount(t, name: name, what: "total") }
         return try transaction { () throws(StoreError) -> ProgressTask in
@@ -82,8 +86,10 @@ extension Store {
             task.description = description.applied(to: task.description)
             task.updated = unixTime()
             try db.prepare("UPDATE tasks SET done = ?2, total = ?3, description = ?4, updated = ?5 WHERE name = ?1")
-                .bind(.text(name), .real(task.done), .optional(task.total), .optional(task.description),
-                    .integer(task.updated))
+                .bind(
+                    .text(name), .real(task.done), .optional(task.total), .optional(task.description),
+                    .integer(task.updated)
+                )
                 .run()
             return task
         }
@@ -102,8 +108,10 @@ extension Store {
             task.description = description.applied(to: task.description)
             task.updated = unixTime()
             try db.prepare("UPDATE tasks SET done = ?2, state = ?3, description = ?4, updated = ?5 WHERE name = ?1")
-                .bind(.text(name), .real(task.done), .text(state.rawValue), .optional(task.description),
-                    .integer(task.updated))
+                .bind(
+                    .text(name), .real(task.done), .text(state.rawValue), .optional(task.description),
+                    .integer(task.updated)
+                )
                 .run()
             return task
         }
@@ -118,7 +126,8 @@ extension Store {
                 throw StoreError(.invalidArgument, "task \(name) is \(task.state.rawValue); there is nothing to cancel")
             }
             guard task.cancellable else {
-                throw StoreError(.invalidArgument, "task \(name) cannot be cancelled (it was started without --cancellable)")
+                throw StoreError(
+                    .invalidArgument, "task \(name) cannot be cancelled (it was started without --cancellable)")
             }
             task.cancelRequested = true
             try db.prepare("UPDATE tasks SET cancel_requested = 1, updated = ?2 WHERE name = ?1")

@@ -22,7 +22,8 @@ public final class Store {
         if !create {
             var st = stat()
             guard stat(path, &st) == 0 else {
-                throw StoreError(.missing, "store \(path): no such file (import or log something first, or give --db PATH)")
+                throw StoreError(
+                    .missing, "store \(path): no such file (import or log something first, or give --db PATH)")
             }
         } else {
             try StoreLocation.createParentFolders(of: path)

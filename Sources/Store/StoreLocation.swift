@@ -35,7 +35,8 @@ public enum StoreLocation {
         if stat(folder, &st) == 0 { return }
         try createParentFolders(of: folder)
         if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-            throw StoreError(.io, "store \(path): cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+            throw StoreError(
+                .io, "store \(path): cannot create the folder \(folder): \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -22,12 +22,16 @@ import Testing
         #expect(report.format == .xml && report.days == 2 && report.newDays == 2)
         let store = try Store(path: scratch.db)
         #expect(try store.dayCount() == 2)
-        #expect(try store.summary(for: Self.day("2016-11-15")) == ActivitySummary(
-            activeEnergyBurned: .kilocalories(590.252), activeEnergyBurnedGoal: .kilocalories(630),
-            exerciseTime: 68, exerciseTimeGoal: 30, standHours: 13, standHoursGoal: 12))
-        #expect(try store.summary(for: Self.day("2016-11-16")) == ActivitySummary(
-            activeEnergyBurned: .kilocalories(323.513), activeEnergyBurnedGoal: .kilocalories(630),
-            exerciseTime: 39, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12))
+        #expect(
+            try store.summary(for: Self.day("2016-11-15"))
+                == ActivitySummary(
+                    activeEnergyBurned: .kilocalories(590.252), activeEnergyBurnedGoal: .kilocalories(630),
+                    exerciseTime: 68, exerciseTimeGoal: 30, standHours: 13, standHoursGoal: 12))
+        #expect(
+            try store.summary(for: Self.day("2016-11-16"))
+                == ActivitySummary(
+                    activeEnergyBurned: .kilocalories(323.513), activeEnergyBurnedGoal: .kilocalories(630),
+                    exerciseTime: 39, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12))
     }
 
     @Test func grllExportV14WithDTDImportsCalAndZeroMoveTime() throws {
@@ -41,10 +45,13 @@ import Testing
         ]
         for (date, energy, exercise, stand) in expected {
             let s = try store.summary(for: Self.day(date))
-            #expect(s == ActivitySummary(
-                activeEnergyBurned: Energy(energy, .largeCalorie), activeEnergyBurnedGoal: Energy(680, .largeCalorie),
-                moveTime: 0, moveTimeGoal: 0, exerciseTime: exercise, exerciseTimeGoal: 30,
-                standHours: stand, standHoursGoal: 12, moveMode: .activeEnergy))
+            #expect(
+                s
+                    == ActivitySummary(
+                        activeEnergyBurned: Energy(energy, .largeCalorie),
+                        activeEnergyBurnedGoal: Energy(680, .largeCalorie),
+                        moveTime: 0, moveTimeGoal: 0, exerciseTime: exercise, exerciseTimeGoal: 30,
+                        standHours: stand, standHoursGoal: 12, moveMode: .activeEnergy))
         }
         #expect(try store.dayCount() == 3)
     }
@@ -61,12 +68,18 @@ import Testing
         #expect(all.reduce(0) { $0 + ($1.summary.activeEnergyBurned?.kilocalories ?? 0) } == 50855)
         // Zero goals are kept as data; the model draws the Move ring alone.
         let first = try #require(try store.summary(for: Self.day("2022-09-13")))
-        #expect(first == ActivitySummary(
-            activeEnergyBurned: .kilocalories(313), activeEnergyBurnedGoal: .kilocalories(300),
-            moveTime: 0, moveTimeGoal: 0, exerciseTime: 0, exerciseTimeGoal: 0, standHours: 0, standHoursGoal: 0))
+        #expect(
+            first
+                == ActivitySummary(
+                    activeEnergyBurned: .kilocalories(313), activeEnergyBurnedGoal: .kilocalories(300),
+                    moveTime: 0, moveTimeGoal: 0, exerciseTime: 0, exerciseTimeGoal: 0, standHours: 0, standHoursGoal: 0
+                ))
         #expect(RingSet(first) == .moveOnly(.progress(313.0 / 300)))
         #expect(try store.summary(for: Self.day("2022-12-20"))?.activeEnergyBurned == .kilocalories(442))
-        #expect(all.allSatisfy { $0.summary.activeEnergyBurnedGoal == .kilocalories(300) && $0.summary.moveMode == .activeEnergy })
+        #expect(
+            all.allSatisfy {
+                $0.summary.activeEnergyBurnedGoal == .kilocalories(300) && $0.summary.moveMode == .activeEnergy
+            })
     }
 
     @Test func reimportIsIdempotent() throws {
@@ -82,17 +95,23 @@ import Testing
     @Test func theZipFromTheHealthAppImportsLikeItsXML() throws {
         guard Fixtures.available else { return }
         let scratch = Scratch()
-        let zip = try makeZip(in: scratch, entries: [
-            ("apple_health_export/export_cda.xml", "<ClinicalDocument/>"),
-            ("apple_health_export/export.xml", try String(contentsOfFile: Fixtures.path("grll-export-v14.xml"), encoding: .utf8)),
-            ("apple_health_export/workout-routes/route_1.gpx", "<gpx/>"),
-        ])
+        let zip = try makeZip(
+            in: scratch,
+            entries: [
+                ("apple_health_export/export_cda.xml", "<ClinicalDocument/>"),
+                (
+                    "apple_health_export/export.xml",
+                    try String(contentsOfFile: Fixtures.path("grll-export-v14.xml"), encoding: .utf8)
+                ),
+                ("apple_health_export/workout-routes/route_1.gpx", "<gpx/>"),
+            ])
         let report = try Self.importFile(zip, into: scratch.db)
         #expect(report.format == .zip && report.days == 3)
         let other = scratch.file("xml.db")
         _ = try Self.importFile(Fixtures.path("grll-export-v14.xml"), into: other)
-        #expect(try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
-            == snapshot(other).split(separator: "\n").filter { !$0.hasPrefix("task") })
+        #expect(
+            try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
+                == snapshot(other).split(separator: "\n").filter { !$0.hasPrefix("task") })
     }
 
     @Test func exportedCSVImportsBackToTheSameStore() throws {
@@ -102,9 +121,10 @@ import Testing
             _ = try Self.importFile(Fixtures.path(name), into: scratch.db)
         }
         let store = try Store(path: scratch.db)
-        try store.setSummary(ActivitySummary(
-            activeEnergyBurned: Energy(1460, .kilojoule), activeEnergyBurnedGoal: .kilocalories(500),
-            moveTime: 30, moveTimeGoal: 45, moveMode: .moveTime), for: Self.day("2024-02-29"))
+        try store.setSummary(
+            ActivitySummary(
+                activeEnergyBurned: Energy(1460, .kilojoule), activeEnergyBurnedGoal: .kilocalories(500),
+                moveTime: 30, moveTimeGoal: 45, moveMode: .moveTime), for: Self.day("2024-02-29"))
         var csv = ""
         try store.exportCSV(.days) { csv += $0 }
         let path = scratch.write("back.csv", csv)
@@ -120,7 +140,9 @@ import Testing
 
     @Test func kilojoulesAndMoveTimeModeAreUnderstood() throws {
         let scratch = Scratch()
-        let xml = scratch.write("kids.xml", """
+        let xml = scratch.write(
+            "kids.xml",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <HealthData locale="en_US">
              <ActivitySummary dateComponents="2024-06-01" activeEnergyBurned="2092" activeEnergyBurnedGoal="0" activeEnergyBurnedUnit="kJ" appleMoveTime="48" appleMoveTimeGoal="60" appleExerciseTime="20" appleExerciseTimeGoal="30"/>
@@ -142,7 +164,8 @@ import Testing
     // MARK: bad input: a clear error and an unchanged store
 
     enum Damage: String, CaseIterable {
-        case truncated, truncatedInDTD, invalidXML, badNumber, badDate, negative, zipWithoutExport, damagedZip, notAnExport,
+        case truncated, truncatedInDTD, invalidXML, badNumber, badDate, negative, zipWithoutExport, damagedZip,
+            notAnExport,
             csvBadNumber, csvMissingCells, empty
     }
 
@@ -154,35 +177,56 @@ import Testing
             return (scratch.write("cut.xml", String(good.prefix(2500))), ["cut.xml:", "cut short"])
         case .truncatedInDTD:
             let v14 = try String(contentsOfFile: Fixtures.path("grll-export-v14.xml"), encoding: .utf8)
-            return (scratch.write("cut14.xml", String(v14.prefix(2000))), ["cut14.xml:", "the file ends before the document does"])
+            return (
+                scratch.write("cut14.xml", String(v14.prefix(2000))),
+                ["cut14.xml:", "the file ends before the document does"]
+            )
         case .invalidXML:
-            return (scratch.write("bad.xml", good.replacingOccurrences(of: "<Workout ", with: "<Workout <")),
-                ["bad.xml:14:", "not a complete, well-formed"])
+            return (
+                scratch.write("bad.xml", good.replacingOccurrences(of: "<Workout ", with: "<Workout <")),
+                ["bad.xml:14:", "not a complete, well-formed"]
+            )
         case .badNumber:
-            return (scratch.write("num.xml", good.replacingOccurrences(of: "\"590.252\"", with: "\"5x0\"")),
-                ["num.xml:23:70:", "activeEnergyBurned '5x0' is not a number"])
+            return (
+                scratch.write("num.xml", good.replacingOccurrences(of: "\"590.252\"", with: "\"5x0\"")),
+                ["num.xml:23:70:", "activeEnergyBurned '5x0' is not a number"]
+            )
         case .badDate:
-            return (scratch.write("date.xml", good.replacingOccurrences(of: "2016-11-16", with: "2016-13-16")),
-                ["date.xml:24:38:", "'2016-13-16' is not a date"])
+            return (
+                scratch.write("date.xml", good.replacingOccurrences(of: "2016-11-16", with: "2016-13-16")),
+                ["date.xml:24:38:", "'2016-13-16' is not a date"]
+            )
         case .negative:
-            return (scratch.write("neg.xml", good.replacingOccurrences(of: "appleStandHours=\"13\"", with: "appleStandHours=\"-13\"")),
-                ["neg.xml:23:", "appleStandHours '-13' is negative"])
+            return (
+                scratch.write(
+                    "neg.xml", good.replacingOccurrences(of: "appleStandHours=\"13\"", with: "appleStandHours=\"-13\"")),
+                ["neg.xml:23:", "appleStandHours '-13' is negative"]
+            )
         case .zipWithoutExport:
-            return (try makeZip(in: scratch, entries: [("apple_health_export/export_cda.xml", "<x/>")]),
-                ["export.zip: no apple_health_export/export.xml inside", "export_cda.xml"])
+            return (
+                try makeZip(in: scratch, entries: [("apple_health_export/export_cda.xml", "<x/>")]),
+                ["export.zip: no apple_health_export/export.xml inside", "export_cda.xml"]
+            )
         case .damagedZip:
-            let zip = try makeZip(in: scratch, entries: [("apple_health_export/export.xml", String(repeating: good, count: 40))])
+            let zip = try makeZip(
+                in: scratch, entries: [("apple_health_export/export.xml", String(repeating: good, count: 40))])
             let bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
             try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: zip))
             return (zip, ["export.zip"])
         case .notAnExport:
             return (scratch.write("notes.txt", "shopping list\n"), ["notes.txt: not an Apple Health export"])
         case .csvBadNumber:
-            return (scratch.write("n.csv", "dateComponents,activeEnergyBurned\n2020-01-01,12\n2020-01-02,1.2.3\n"),
-                ["n.csv:3:12:", "'1.2.3' is not a number"])
+            return (
+                scratch.write("n.csv", "dateComponents,activeEnergyBurned\n2020-01-01,12\n2020-01-02,1.2.3\n"),
+                ["n.csv:3:12:", "'1.2.3' is not a number"]
+            )
         case .csvMissingCells:
-            return (scratch.write("m.csv", "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal\n2020-01-01,12,300\n2020-01-02,1"),
-                ["m.csv:3:", "2 cells where the header has 3"])
+            return (
+                scratch.write(
+                    "m.csv", "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal\n2020-01-01,12,300\n2020-01-02,1"
+                ),
+                ["m.csv:3:", "2 cells where the header has 3"]
+            )
         case .empty:
             return (scratch.write("empty.xml", ""), ["empty.xml: the file is empty"])
         }
@@ -203,16 +247,19 @@ import Testing
         }
         // The data is exactly as before; the import's task records that it failed.
         let after = try snapshot(scratch.db)
-        #expect(after.replacingOccurrences(of: "task import failed", with: "task import done")
-            .split(separator: "\n").filter { !$0.hasPrefix("task import") }
-            == before.split(separator: "\n").filter { !$0.hasPrefix("task import") })
+        #expect(
+            after.replacingOccurrences(of: "task import failed", with: "task import done")
+                .split(separator: "\n").filter { !$0.hasPrefix("task import") }
+                == before.split(separator: "\n").filter { !$0.hasPrefix("task import") })
         // The task, where the import got far enough to start one, says it failed.
         #expect(try Store(path: scratch.db).task(named: "import")?.state != .running)
     }
 
     @Test func skipInvalidSkipsAndCountsBadRowsOnly() throws {
         let scratch = Scratch()
-        let csv = scratch.write("mixed.csv", """
+        let csv = scratch.write(
+            "mixed.csv",
+            """
             dateComponents,activeEnergyBurned,activeEnergyBurnedGoal,activeEnergyBurnedUnit
             2020-01-01,100,300,kcal
             2020-01-32,100,300,kcal
@@ -245,11 +292,15 @@ import Testing
             seen.append(progress)
             _ = try? other.requestCancel("import")
         }
-        let error = #expect(throws: StoreError.self) { try HealthImport.run(scratch.file("big.xml"), into: store, options: options) }
+        let error = #expect(throws: StoreError.self) {
+            try HealthImport.run(scratch.file("big.xml"), into: store, options: options)
+        }
         #expect(error?.kind == .cancelled)
         #expect(try store.dayCount() == 0)
         #expect(try store.task(named: "import")?.state == .cancelled)
-        #expect(seen.first?.bytesTotal == Int64(try FileManager.default.attributesOfItem(atPath: scratch.file("big.xml"))[.size] as! Int))
+        #expect(
+            seen.first?.bytesTotal
+                == Int64(try FileManager.default.attributesOfItem(atPath: scratch.file("big.xml"))[.size] as! Int))
     }
 
     @Test func progressIsReportedAndTheTaskEndsDone() throws {

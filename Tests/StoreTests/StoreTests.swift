@@ -34,21 +34,26 @@ import Testing
 
     @Test func defaultPathFollowsRootAndXDG() {
         #expect(StoreLocation.defaultPath(isRoot: true) { _ in "/x" } == "/var/lib/glance/glance.db")
-        #expect(StoreLocation.defaultPath(isRoot: false) { $0 == "XDG_DATA_HOME" ? "/data/" : "/home/a" }
-            == "/data/glance/glance.db")
-        #expect(StoreLocation.defaultPath(isRoot: false) { $0 == "HOME" ? "/home/a" : nil }
-            == "/home/a/.local/share/glance/glance.db")
+        #expect(
+            StoreLocation.defaultPath(isRoot: false) { $0 == "XDG_DATA_HOME" ? "/data/" : "/home/a" }
+                == "/data/glance/glance.db")
+        #expect(
+            StoreLocation.defaultPath(isRoot: false) { $0 == "HOME" ? "/home/a" : nil }
+                == "/home/a/.local/share/glance/glance.db")
         // A relative XDG_DATA_HOME is ignored, as the spec says.
-        #expect(StoreLocation.defaultPath(isRoot: false) { $0 == "XDG_DATA_HOME" ? "rel" : "/home/a" }
-            == "/home/a/.local/share/glance/glance.db")
+        #expect(
+            StoreLocation.defaultPath(isRoot: false) { $0 == "XDG_DATA_HOME" ? "rel" : "/home/a" }
+                == "/home/a/.local/share/glance/glance.db")
         #expect(StoreLocation.defaultPath(isRoot: false) { _ in nil } == nil)
     }
 
     static let days: [ActivitySummary] = [
         ActivitySummary(),
-        ActivitySummary(activeEnergyBurned: Energy(1460, .kilojoule), activeEnergyBurnedGoal: .kilocalories(500),
+        ActivitySummary(
+            activeEnergyBurned: Energy(1460, .kilojoule), activeEnergyBurnedGoal: .kilocalories(500),
             exerciseTime: 0, exerciseTimeGoal: 0, standHours: 0, standHoursGoal: 0),
-        ActivitySummary(activeEnergyBurned: Energy(547.163, .largeCalorie), activeEnergyBurnedGoal: Energy(680, .largeCalorie),
+        ActivitySummary(
+            activeEnergyBurned: Energy(547.163, .largeCalorie), activeEnergyBurnedGoal: Energy(680, .largeCalorie),
             moveTime: 0, moveTimeGoal: 0, exerciseTime: 44, exerciseTimeGoal: 30, standHours: 10, standHoursGoal: 12),
         ActivitySummary(moveTime: 42, moveTimeGoal: 60, exerciseTime: 10, moveMode: .moveTime),
     ]
@@ -144,14 +149,15 @@ import Testing
         #expect(Store.isoTime(1_700_000_000) == "2023-11-14T22:13:20Z")
     }
 
-    @Test(arguments: [
-        (energyGoal: 500.0, moveTimeGoal: nil, expected: MoveMode.activeEnergy),
-        (energyGoal: nil, moveTimeGoal: 60.0, expected: .moveTime),
-        (energyGoal: 0.0, moveTimeGoal: 60.0, expected: .moveTime),
-        (energyGoal: 680.0, moveTimeGoal: 0.0, expected: .activeEnergy),
-        (energyGoal: 500.0, moveTimeGoal: 60.0, expected: .activeEnergy),
-        (energyGoal: nil, moveTimeGoal: nil, expected: .activeEnergy),
-    ] as [(energyGoal: Double?, moveTimeGoal: Double?, expected: MoveMode)])
+    @Test(
+        arguments: [
+            (energyGoal: 500.0, moveTimeGoal: nil, expected: MoveMode.activeEnergy),
+            (energyGoal: nil, moveTimeGoal: 60.0, expected: .moveTime),
+            (energyGoal: 0.0, moveTimeGoal: 60.0, expected: .moveTime),
+            (energyGoal: 680.0, moveTimeGoal: 0.0, expected: .activeEnergy),
+            (energyGoal: 500.0, moveTimeGoal: 60.0, expected: .activeEnergy),
+            (energyGoal: nil, moveTimeGoal: nil, expected: .activeEnergy),
+        ] as [(energyGoal: Double?, moveTimeGoal: Double?, expected: MoveMode)])
     func moveModeIsInferredFromGoals(energyGoal: Double?, moveTimeGoal: Double?, expected: MoveMode) {
         #expect(MoveMode.inferred(energyGoal: energyGoal, moveTimeGoal: moveTimeGoal) == expected)
     }

@@ -13,7 +13,8 @@ import Testing
         let deadline = ContinuousClock.now + .milliseconds(Int(milliseconds))
         while ContinuousClock.now < deadline {
             var fd = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let left = Int32((deadline - ContinuousClock.now).components.attoseconds / 1_000_000_000_000_000)
+            let left =
+                Int32((deadline - ContinuousClock.now).components.attoseconds / 1_000_000_000_000_000)
                 + Int32((deadline - ContinuousClock.now).components.seconds * 1000)
             let timeout = watcher.pollTimeout < 0 ? max(left, 0) : min(watcher.pollTimeout, max(left, 0))
             _ = poll(&fd, 1, timeout)

@@ -1,3 +1,4 @@
+import Activity
 import Foundation
 import Testing
 
@@ -65,12 +66,14 @@ func writeLargeExport(to path: String, megabytes: Int, firstDay: String = "2024-
     var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_GB\">\n"
     let start = CalendarDayForTests.parse(firstDay)
     for i in 0..<days {
-        head += " <ActivitySummary dateComponents=\"\(start.adding(days: i))\" activeEnergyBurned=\"\(400 + i)\" "
+        head +=
+            " <ActivitySummary dateComponents=\"\(start.adding(days: i))\" activeEnergyBurned=\"\(400 + i)\" "
             + "activeEnergyBurnedGoal=\"500\" activeEnergyBurnedUnit=\"kcal\" appleExerciseTime=\"20\" "
             + "appleExerciseTimeGoal=\"30\" appleStandHours=\"9\" appleStandHoursGoal=\"12\"/>\n"
     }
     handle.write(Data(head.utf8))
-    let record = " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Alex’s Apple Watch\" "
+    let record =
+        " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Alex’s Apple Watch\" "
         + "sourceVersion=\"10.2\" device=\"&lt;&lt;HKDevice: 0x2836c1f90&gt;, name:Apple Watch&gt;\" unit=\"count/min\" "
         + "creationDate=\"2024-01-05 08:01:33 +0100\" startDate=\"2024-01-05 07:58:12 +0100\" "
         + "endDate=\"2024-01-05 07:58:12 +0100\" value=\"72\">\n"
@@ -79,8 +82,6 @@ func writeLargeExport(to path: String, megabytes: Int, firstDay: String = "2024-
     for _ in 0..<megabytes { handle.write(block) }
     handle.write(Data("</HealthData>\n".utf8))
 }
-
-import Activity
 
 enum CalendarDayForTests {
     static func parse(_ text: String) -> CalendarDay { CalendarDay(iso: text)! }

@@ -42,8 +42,12 @@ final class ArchiveSource: ByteSource {
         }
         guard let found, let entry else {
             archive_read_free(archive)
-            let listing = seen.isEmpty ? "it is empty" : "it holds \(seen.joined(separator: ", "))\(seen.count == 5 ? ", …" : "")"
-            throw StoreError(.badData, "\(path): no apple_health_export/export.xml inside (\(listing)); give the export.zip the Health app made, or its export.xml")
+            let listing =
+                seen.isEmpty ? "it is empty" : "it holds \(seen.joined(separator: ", "))\(seen.count == 5 ? ", …" : "")"
+            throw StoreError(
+                .badData,
+                "\(path): no apple_health_export/export.xml inside (\(listing)); give the export.zip the Health app made, or its export.xml"
+            )
         }
         name = "\(path) (\(found))"
         total = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
@@ -60,7 +64,8 @@ final class ArchiveSource: ByteSource {
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(StoreError) -> Int {
         let n = archive_read_data(archive, buffer, count)
         guard n >= 0 else {
-            throw StoreError(.badData, "\(name): cannot unpack: \(Self.message(archive)) (the zip is damaged or cut short)")
+            throw StoreError(
+                .badData, "\(name): cannot unpack: \(Self.message(archive)) (the zip is damaged or cut short)")
         }
         position += Int64(n)
         return n

@@ -77,7 +77,8 @@ final class FileSource: ByteSource {
         var bytes = [UInt8](repeating: 0, count: count)
         let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
         guard n >= 0 else {
-            let reason = errno == EISDIR ? "is a folder, not a file" : "cannot read: \(String(cString: strerror(errno)))"
+            let reason =
+                errno == EISDIR ? "is a folder, not a file" : "cannot read: \(String(cString: strerror(errno)))"
             throw StoreError(.io, "\(path): \(reason)")
         }
         return Array(bytes.prefix(n))

@@ -17,7 +17,8 @@ final class DayCollector {
         self.db = db
         self.skipInvalid = skipInvalid
         self.dateShift = dateShift
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TEMP TABLE IF NOT EXISTS import_days (
                 date TEXT PRIMARY KEY NOT NULL, active_energy_burned REAL, active_energy_burned_unit TEXT,
                 active_energy_burned_goal REAL, active_energy_burned_goal_unit TEXT, move_time REAL,
@@ -27,7 +28,8 @@ final class DayCollector {
             DELETE FROM temp.import_days;
             """)
         insert = try db.prepare(
-            "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)")
+            "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
+        )
     }
 
     /// Adds one day read at `location` (`file:line:column`); a later row for the same date wins.
@@ -66,18 +68,23 @@ final class DayCollector {
         }
         let same = Store.dayColumns.split(separator: ",").dropFirst()
             .map { "d.\($0.trimmed) IS s.\($0.trimmed)" }.joined(separator: " AND ")
-        counts.new = Int(try db.integer("""
-            SELECT count(*) FROM temp.import_days s
-            WHERE NOT EXISTS (SELECT 1 FROM main.day_summaries d WHERE d.date = s.date)
-            """) ?? 0)
-        counts.unchanged = Int(try db.integer("""
-            SELECT count(*) FROM temp.import_days s
-            WHERE EXISTS (SELECT 1 FROM main.day_summaries d WHERE d.date = s.date AND \(same))
-            """) ?? 0)
+        counts.new = Int(
+            try db.integer(
+                """
+                SELECT count(*) FROM temp.import_days s
+                WHERE NOT EXISTS (SELECT 1 FROM main.day_summaries d WHERE d.date = s.date)
+                """) ?? 0)
+        counts.unchanged = Int(
+            try db.integer(
+                """
+                SELECT count(*) FROM temp.import_days s
+                WHERE EXISTS (SELECT 1 FROM main.day_summaries d WHERE d.date = s.date AND \(same))
+                """) ?? 0)
         counts.changed = counts.days - counts.new - counts.unchanged
         let updates = Store.dayColumns.split(separator: ",").dropFirst()
             .map { "\($0.trimmed) = excluded.\($0.trimmed)" }.joined(separator: ", ")
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO main.day_summaries (\(Store.dayColumns)) SELECT \(Store.dayColumns) FROM temp.import_days
             WHERE true ON CONFLICT (date) DO UPDATE SET \(updates)
             """)

@@ -76,7 +76,9 @@ struct ExportDayFields {
             throw FieldError("\(field.rawValue) '\(text)' is not a number")
         }
         guard value.isFinite else { throw FieldError("\(field.rawValue) '\(text)' is too large") }
-        guard value >= 0 else { throw FieldError("\(field.rawValue) '\(text)' is negative (values and goals are 0 or more)") }
+        guard value >= 0 else {
+            throw FieldError("\(field.rawValue) '\(text)' is negative (values and goals are 0 or more)")
+        }
         return value == 0 ? 0 : value  // no -0
     }
 
@@ -91,7 +93,9 @@ struct ExportDayFields {
             }
             return n
         }
-        if i != bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") { i = bytes.index(after: i) }
+        if i != bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            i = bytes.index(after: i)
+        }
         var mantissa = digits()
         if i != bytes.endIndex, bytes[i] == UInt8(ascii: ".") {
             i = bytes.index(after: i)
@@ -100,7 +104,9 @@ struct ExportDayFields {
         guard mantissa > 0 else { return false }
         if i != bytes.endIndex, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             i = bytes.index(after: i)
-            if i != bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") { i = bytes.index(after: i) }
+            if i != bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+                i = bytes.index(after: i)
+            }
             guard digits() > 0 else { return false }
         }
         return i == bytes.endIndex

@@ -35,13 +35,19 @@ final class HealthCSVReader {
     private func nextRecord() throws(StoreError) -> (cells: [(text: String, column: Int)], line: Int)? {
         var cells: [(text: String, column: Int)] = []
         var cell: [UInt8] = []
-        var column = 1, cellColumn = 1
+        var column = 1
+        var cellColumn = 1
         let startLine = line
-        var quoted = false, wasQuoted = false, any = false
+        var quoted = false
+        var wasQuoted = false
+        var any = false
         while true {
             guard let b = try nextByte() else {
                 if quoted {
-                    throw StoreError(.badData, "\(source.name):\(startLine):\(cellColumn): a quoted cell is not closed (the file looks cut short)")
+                    throw StoreError(
+                        .badData,
+                        "\(source.name):\(startLine):\(cellColumn): a quoted cell is not closed (the file looks cut short)"
+                    )
                 }
                 if !any { return nil }
                 break
@@ -51,7 +57,10 @@ final class HealthCSVReader {
                 if b == UInt8(ascii: "\"") {
                     quoted = false
                 } else {
-                    if b == 10 { line += 1; column = 0 }
+                    if b == 10 {
+                        line += 1
+                        column = 0
+                    }
                     cell.append(b)
                 }
                 column += 1
@@ -96,7 +105,8 @@ final class HealthCSVReader {
             break
         }
         guard !header.isEmpty else {
-            throw StoreError(.badData, "\(source.name): the file is empty (expected a header line starting with dateComponents)")
+            throw StoreError(
+                .badData, "\(source.name): the file is empty (expected a header line starting with dateComponents)")
         }
         if header[0].text.hasPrefix("\u{FEFF}") { header[0].text.removeFirst() }
         var columns: [ExportField?] = []
@@ -104,7 +114,10 @@ final class HealthCSVReader {
             columns.append(ExportField(rawValue: cell.text.trimmingSpaces))
         }
         guard columns.contains(.dateComponents) else {
-            throw StoreError(.badData, "\(source.name):\(headerLine):1: the header has no dateComponents column (expected the ActivitySummary CSV form: dateComponents,activeEnergyBurned,…)")
+            throw StoreError(
+                .badData,
+                "\(source.name):\(headerLine):1: the header has no dateComponents column (expected the ActivitySummary CSV form: dateComponents,activeEnergyBurned,…)"
+            )
         }
         while let record = try nextRecord() {
             if record.cells.count == 1 && record.cells[0].text.isEmpty { continue }  // blank line

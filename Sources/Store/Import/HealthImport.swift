@@ -68,7 +68,10 @@ public enum HealthImport {
         if text.hasPrefix("dateComponents") || text.split(separator: "\n").first?.contains("dateComponents") == true {
             return .csv
         }
-        throw StoreError(.badData, "\(name): not an Apple Health export (expected export.xml, export.zip or a CSV whose header starts with dateComponents)")
+        throw StoreError(
+            .badData,
+            "\(name): not an Apple Health export (expected export.xml, export.zip or a CSV whose header starts with dateComponents)"
+        )
     }
 
     /// Imports the file at `path`.
@@ -93,12 +96,14 @@ public enum HealthImport {
         }
     }
 
-    static func run(format: Format, into store: Store, options: ImportOptions,
-        open: () throws(StoreError) -> any ByteSource) throws(StoreError) -> ImportReport
-    {
+    static func run(
+        format: Format, into store: Store, options: ImportOptions,
+        open: () throws(StoreError) -> any ByteSource
+    ) throws(StoreError) -> ImportReport {
         let monitor = ImportMonitor(store: store, options: options)
         if let taskName = options.taskName {
-            try store.startTask(taskName, total: nil, description: ImportMonitor.describe(nil), cancellable: true,
+            try store.startTask(
+                taskName, total: nil, description: ImportMonitor.describe(nil), cancellable: true,
                 pid: getpid())
         }
         let collector: DayCollector
@@ -107,7 +112,8 @@ public enum HealthImport {
             source = try open()
             monitor.total = source.total
             if let taskName = options.taskName, let total = source.total {
-                try store.updateTask(taskName, done: 0, total: .set(Double(total)), description: .set(ImportMonitor.describe(0)))
+                try store.updateTask(
+                    taskName, done: 0, total: .set(Double(total)), description: .set(ImportMonitor.describe(0)))
             }
             collector = try DayCollector(db: store.db, skipInvalid: options.skipInvalid, dateShift: options.dateShift)
         } catch {
@@ -127,7 +133,8 @@ public enum HealthImport {
                 let counts = try collector.merge()
                 if let taskName = options.taskName {
                     let plural = counts.days == 1 ? "" : "s"
-                    try store.finishTask(taskName, state: .done, description: .set("Imported \(counts.days) day\(plural)"))
+                    try store.finishTask(
+                        taskName, state: .done, description: .set("Imported \(counts.days) day\(plural)"))
                 }
                 return counts
             }

@@ -67,11 +67,15 @@ final class HealthXMLReader {
         }
         if let failure { throw failure }
         guard rc != 0 || parser.pointee.wellFormed == 0 else { return }
-        var e = xmlError ?? (line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)),
-            message: "not well-formed XML")
+        var e =
+            xmlError ?? (
+                line: Int(xmlSAX2GetLineNumber(parser)), column: Int(xmlSAX2GetColumnNumber(parser)),
+                message: "not well-formed XML"
+            )
         var hint = "the file is not a complete, well-formed export.xml"
-        if atEnd && (parser.pointee.nameNr > 0 || e.message.hasPrefix("Extra content at the end")
-            || e.message.contains("Premature end") || e.message.contains("Couldn't find end"))
+        if atEnd
+            && (parser.pointee.nameNr > 0 || e.message.hasPrefix("Extra content at the end")
+                || e.message.contains("Premature end") || e.message.contains("Couldn't find end"))
         {
             // libxml2 says "Extra content at the end of the document" when the input simply stops.
             if parser.pointee.nameNr > 0 || e.message.hasPrefix("Extra content") {
@@ -139,7 +143,10 @@ final class HealthXMLReader {
             var p = pointer
             var sameLine = true
             while p < cur {
-                if p.pointee == 10 { sameLine = false; break }
+                if p.pointee == 10 {
+                    sameLine = false
+                    break
+                }
                 p += 1
             }
             if sameLine { column = max(1, column - (cur - pointer)) }
@@ -151,7 +158,8 @@ final class HealthXMLReader {
 private func strcmp(_ a: UnsafePointer<xmlChar>, _ b: UnsafePointer<UInt8>) -> Int32 {
     var i = 0
     while true {
-        let x = a[i], y = b[i]
+        let x = a[i]
+        let y = b[i]
         if x != y { return Int32(x) - Int32(y) }
         if x == 0 { return 0 }
         i += 1

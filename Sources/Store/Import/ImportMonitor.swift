@@ -57,8 +57,9 @@ final class ImportMonitor {
         lastTask = now
         let task: ProgressTask
         do {
-            task = try store.updateTask(taskName, done: Double(position), description: .set(Self.describe(snapshot.fraction)))
-        } catch where error.kind == .busy {
+            task = try store.updateTask(
+                taskName, done: Double(position), description: .set(Self.describe(snapshot.fraction)))
+        } catch  where error.kind == .busy {
             return  // another writer held the store for 5 s: skip this report, not the import
         }
         if task.cancelRequested {
@@ -68,6 +69,7 @@ final class ImportMonitor {
 
     /// A last report at the end (100 % on the terminal).
     func finish(_ position: Int64) {
-        progress?(ImportProgress(bytesDone: position, bytesTotal: total, days: days, elapsed: monotonicSeconds() - started))
+        progress?(
+            ImportProgress(bytesDone: position, bytesTotal: total, days: days, elapsed: monotonicSeconds() - started))
     }
 }
