@@ -19,28 +19,51 @@ let package = Package(
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFontconfig",
+            pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]
+        ),
+
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
         .target(name: "Activity"),
         .target(name: "Screens", dependencies: ["Raster", "Activity"]),
+        .target(name: "Configuration", dependencies: ["Raster", "Screens"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
+        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz"]),
         .target(
             name: "Store",
             dependencies: ["Activity", "CSQLite", "CXML", "CArchive"],
             resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
         ),
-        .target(name: "Commands", dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Store"]),
+        .target(
+            name: "Commands",
+            dependencies: ["Raster", "Activity", "Screens", "ImageFile", "Text", "Configuration", "Store"]
+        ),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(
             name: "ScreensTests",
-            dependencies: ["Screens", "Raster", "Activity", "ImageFile"],
+            dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
             exclude: ["Goldens"]
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),

@@ -25,6 +25,6 @@ SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
-	{ $SUDO apt-get update >/dev/null && $SUDO apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; } ||
+$SUDO apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
+	{ $SUDO apt-get -o DPkg::Lock::Timeout=300 update >/dev/null && $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends "${missing[@]}" >/dev/null; } ||
 	{ echo "install-deps: apt-get install ${missing[*]} failed" >&2; exit 1; }

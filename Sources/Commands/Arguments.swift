@@ -46,6 +46,13 @@ struct Arguments {
         return try nextOption().map { .option($0) }
     }
 
+    /// The next bare word (a verb such as `check`); nil at the end.
+    mutating func nextWord() throws(UsageError) -> String? {
+        guard index < items.count else { return nil }
+        index += 1
+        return items[index - 1]
+    }
+
     /// The value after option `name`.
     mutating func value(for name: String) throws(UsageError) -> String {
         guard index < items.count else { throw UsageError("\(name) needs a value (see --help)") }
@@ -105,6 +112,26 @@ enum Parse {
         guard v.isFinite else { throw UsageError("\(option) '\(whole)': '\(text)' is not a finite number") }
         guard v >= 0 else { throw UsageError("\(option) '\(whole)': '\(text)' is negative; values and goals are 0 or more") }
         return v
+    }
+
+    /// Any finite number (gauges take negative values: temperatures).
+    static func real(_ text: String, option: String) throws(UsageError) -> Double {
+        guard let v = Double(text), !text.isEmpty else { throw UsageError("\(option) '\(text)': not a number") }
+        guard v.isFinite else { throw UsageError("\(option) '\(text)': not a finite number") }
+        return v
+    }
+
+    /// Colours as `#RRGGBB` (or `RRGGBB`), comma-separated.
+    static func colors(_ text: String, option: String) throws(UsageError) -> [Color] {
+        var result: [Color] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let hex = part.hasPrefix("#") ? part.dropFirst() : part[...]
+            guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
+                throw UsageError("\(option) '\(text)': '\(part)' is not a colour; use #RRGGBB, comma-separated")
+            }
+            result.append(Color(hex: v))
+        }
+        return result
     }
 
     /// `V/G` where either side may be `-` (missing); returns (value, goal).

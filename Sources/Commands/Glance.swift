@@ -10,6 +10,7 @@ public enum Glance {
           render      draw a screen into a PNG file (headless, same renderer as the panel)
           bench       time full frames against a full-frame fill
           demo        draw the demo screens into a folder of PNG files
+          config      check the configuration file (glance config check)
 
         Data (the store: a SQLite file, see --db in each command's help):
           import      import an Apple Health export (export.zip, export.xml or CSV)
@@ -22,9 +23,10 @@ public enum Glance {
 
         Run `glance COMMAND --help` for a command's options.
 
-        Exit status: 0 success, 64 bad arguments, 65 bad input data, 66 no such input file,
-        70 internal error, 73 cannot create an output file, 74 input/output error,
-        75 busy or cancelled (nothing changed; try again), 78 bad configuration.
+        Exit status: 0 success, 64 bad arguments, 65 bad input data, 66 an input file cannot be
+        read, 69 something needed is missing (a font, a display), 70 internal error, 73 cannot
+        create an output file, 74 input/output error, 75 busy or cancelled (nothing changed; try
+        again), 78 bad configuration.
         """
 
     private static func printHelp(_ text: String) -> Int32 {
@@ -62,6 +64,12 @@ public enum Glance {
                     return ExitCode.ok
                 }
                 return demo.run()
+            case "config":
+                guard let config = try ConfigCommand.parse(rest) else {
+                    print(ConfigCommand.help)
+                    return ExitCode.ok
+                }
+                return config.run()
             case "import": return try ImportCommand.parse(rest)?.run() ?? printHelp(ImportCommand.help)
             case "log": return try LogCommand.parse(rest)?.run() ?? printHelp(LogCommand.help)
             case "metric": return try MetricCommand.parse(rest)?.run() ?? printHelp(MetricCommand.help)
@@ -70,7 +78,9 @@ public enum Glance {
             case "demo-data": return try DemoDataCommand.parse(rest)?.run() ?? printHelp(DemoDataCommand.help)
             case "watch": return try WatchCommand.parse(rest)?.run() ?? printHelp(WatchCommand.help)
             default:
-                complain("unknown command '\(command)' (commands: render, bench, demo, import, log, metric, task, export, demo-data, watch; see glance --help)")
+                complain(
+                    "unknown command '\(command)' (commands: render, bench, demo, config, import, log, metric, task, "
+                        + "export, demo-data, watch; see glance --help)")
                 return ExitCode.usage
             }
         } catch {

@@ -27,8 +27,10 @@ public enum ExitCode {
     public static let usage: Int32 = 64
     /// Bad input data (a file to import, a value).
     public static let dataError: Int32 = 65
-    /// A file to read (the store, an import) does not exist.
+    /// An input file cannot be opened.
     public static let noInput: Int32 = 66
+    /// Something the program needs is not there (a font, a display).
+    public static let unavailable: Int32 = 69
     /// Something the program did not expect.
     public static let software: Int32 = 70
     /// An output file could not be created.

@@ -1,11 +1,15 @@
 import ImageFile
 import Raster
 import Screens
+import Text
 
 /// `glance render`: one screen into a PNG file, headlessly, through the same renderer as the panel.
 struct RenderCommand {
     var options = ScreenOptions()
     var output: String?
+    var frames = 1
+    var fps = 30.0
+    var framesGiven = false
 
     static let help = """
         Usage: glance render --size WxH --output FILE.png [options]
@@ -13,7 +17,8 @@ struct RenderCommand {
         Draws a screen exactly as the panel would show it and writes it as a PNG.
 
         Picture:
-          --screen rings          the screen to draw (default: rings)
+          --screen rings|gauge|progress
+                                  the screen to draw (default: rings)
           --size WxH              panel size in pixels, 1 to 8192 each side (required)
           --rotate 0|90|180|270   the panel is mounted turned clockwise by this much; the picture
                                   is drawn upright for the viewer and turned onto the panel
@@ -29,13 +34,58 @@ struct RenderCommand {
           --exercise V/G          exercise minutes and goal
           --stand V/G             stand hours and goal
           --no-summary            a day with no summary at all (every ring empty)
+          --rings-only            the rings alone, filling the picture (no text)
+
+        Around the rings:
+          --name NAME             whose rings they are
+          --date YYYY-MM-DD       the day shown (default: today)
+          --today YYYY-MM-DD      the date taken as today (default: the system's local date)
+          --locale en|zh-Hans     language of every label and date (default: from LC_ALL,
+                                  LC_MESSAGES or LANG; zh_CN… gives zh-Hans)
+          --shape rectangle|round a round panel keeps everything inside its inscribed circle
+          --font FILE             a font file for all text instead of Inter (found by fontconfig)
+          --cjk-font FILE         a font file for Chinese instead of the one fontconfig finds
 
         Values and goals must be numbers of 0 or more. A goal of 0 carries no progress.
-        Exit status: 0 written, 64 bad arguments or unwritable output (nothing written).
+
+        Gauge screen (--screen gauge):
+          --style STYLE           circular (default), circularCapacity, linear, linearCapacity,
+                                  accessoryCircular, accessoryCircularCapacity, accessoryLinear,
+                                  accessoryLinearCapacity
+          --value V               the value; - or nan for none (shown as —); outside the range it
+                                  pins to the end and the real number is shown
+          --min A, --max B        the range (default 0 and 100)
+          --title T, --unit U     e.g. --title CPU --unit °
+          --tint C1,C2,…          colours along the path, low to high, as #RRGGBB
+
+        Progress screen (--screen progress):
+          --style bar|circular|toolbar
+                                  bar (default), circle, or a thin bar at the top without track
+          --fraction F            work done, 0 to 1; or
+          --indeterminate         the amount of work is not known (sliding bar, spinner)
+          --label TEXT            what is happening
+          --cancellable           show the Cancel hint; --cancel-note TEXT says what stopping costs
+          --time SECONDS          the animation clock (spinner and sliding bar are functions of it)
+
+        Animation:
+          --frames N --fps F      write N frames from --time on, F per second (default 30), as
+                                  FILE-0001.png, FILE-0002.png, …
+        Exit status: 0 written, 64 bad arguments or unwritable output, 69 a font is missing
+        (the message names the Debian package); nothing is written on any error.
 
         Example:
           glance render --size 480x480 --move 350/500 --exercise 20/30 --stand 8/12 --output rings.png
         """
+
+    /// `out.png` → `out-0001.png`.
+    static func numbered(_ path: String, _ n: Int) -> String {
+        let digits = String(n)
+        let number = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        if let dot = path.lastIndex(of: "."), !path[dot...].contains("/") {
+            return String(path[..<dot]) + "-" + number + String(path[dot...])
+        }
+        return path + "-" + number
+    }
 
     static func parse(_ argv: [String]) throws(UsageError) -> RenderCommand? {
         var command = RenderCommand()
@@ -45,6 +95,14 @@ struct RenderCommand {
             if try command.options.parse(option, &args) { continue }
             switch option {
             case "--output", "-o": command.output = try args.value(for: option)
+            case "--frames":
+                command.frames = try Parse.count(try args.value(for: option), option: option, range: 1...10_000)
+                command.framesGiven = true
+            case "--fps":
+                let text = try args.value(for: option)
+                let f = try Parse.real(text, option: option)
+                guard f > 0 && f <= 1000 else { throw UsageError("--fps '\(text)': expected frames per second, above 0 and up to 1000") }
+                command.fps = f
             default: throw UsageError("render: unknown option '\(option)' (see glance render --help)")
             }
         }
@@ -63,12 +121,27 @@ struct RenderCommand {
     func run() -> Int32 {
         let size = options.sizes[0]
         let composer = FrameComposer(panel: size, rotation: options.rotation, format: options.format)
-        let frame = composer.render(options.makeScreen())
-        do {
-            try PNGFile.write(frame, to: output!)
-        } catch {
-            complain("--output '\(output!)': \(error.reason)")
-            return ExitCode.usage
+        var text: FreeTypeTextRenderer? = nil
+        if options.needsText {
+            do {
+                text = try options.makeTextRenderer()
+            } catch {
+                complain(error.message)
+                return ExitCode.unavailable
+            }
+        }
+        let screen = options.makeScreen(text: text)
+        for i in 0..<frames {
+            let time = options.time + Double(i) / fps
+            let frame = composer.render(screen, at: time)
+            let path = framesGiven ? Self.numbered(output!, i + 1) : output!
+            do {
+                try PNGFile.write(frame, to: path)
+            } catch {
+                complain("--output '\(path)': \(error.reason)")
+                return ExitCode.usage
+            }
+            if framesGiven { print(path) }
         }
         return ExitCode.ok
     }

@@ -1,6 +1,7 @@
 import Activity
 import Raster
 import Screens
+import Text
 
 /// What to draw and how the panel takes it: the options `render` and `bench` share.
 struct ScreenOptions {
@@ -11,6 +12,29 @@ struct ScreenOptions {
     var summary: ActivitySummary? = ActivitySummary()
     var summaryGiven = false
     var noSummary = false
+    var ringsOnly = false
+    var name = ""
+    var date: CalendarDay?
+    var today: CalendarDay?
+    var locale: AppLocale?
+    var shape = PanelShape.rectangle
+    var fontFile: String?
+    var cjkFontFile: String?
+    // Gauge and progress screens.
+    var style: String?
+    var gaugeValue: Double? = nil
+    var gaugeValueGiven = false
+    var gaugeMin = 0.0
+    var gaugeMax = 100.0
+    var title = ""
+    var unit = ""
+    var tint: [Color] = []
+    var fraction: Double?
+    var indeterminate = false
+    var label = ""
+    var cancellable = false
+    var cancelNote: String?
+    var time = 0.0
 
     /// Consumes `option` if it is one of these; false if it is not.
     mutating func parse(_ option: String, _ args: inout Arguments) throws(UsageError) -> Bool {
@@ -50,6 +74,64 @@ struct ScreenOptions {
             summaryGiven = true
         case "--no-summary":
             noSummary = true
+        case "--rings-only":
+            ringsOnly = true
+        case "--name":
+            name = try args.value(for: option)
+        case "--date":
+            let text = try args.value(for: option)
+            guard let d = CalendarDay(iso: text) else {
+                throw UsageError("--date '\(text)': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
+            }
+            date = d
+        case "--today":
+            let text = try args.value(for: option)
+            guard let d = CalendarDay(iso: text) else {
+                throw UsageError("--today '\(text)': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
+            }
+            today = d
+        case "--locale":
+            let text = try args.value(for: option)
+            guard let l = AppLocale(name: text) else { throw UsageError("--locale '\(text)': expected en or zh-Hans") }
+            locale = l
+        case "--shape":
+            let text = try args.value(for: option)
+            guard let s = PanelShape(rawValue: text.lowercased()) else {
+                throw UsageError("--shape '\(text)': expected rectangle or round")
+            }
+            shape = s
+        case "--style":
+            style = try args.value(for: option)
+        case "--value":
+            let text = try args.value(for: option)
+            gaugeValueGiven = true
+            if text == "-" || text.lowercased() == "nan" {
+                gaugeValue = nil
+            } else {
+                gaugeValue = try Parse.real(text, option: option)
+            }
+        case "--min": gaugeMin = try Parse.real(try args.value(for: option), option: option)
+        case "--max": gaugeMax = try Parse.real(try args.value(for: option), option: option)
+        case "--title": title = try args.value(for: option)
+        case "--unit": unit = try args.value(for: option)
+        case "--tint":
+            tint = try Parse.colors(try args.value(for: option), option: option)
+        case "--fraction":
+            let text = try args.value(for: option)
+            let f = try Parse.real(text, option: option)
+            guard (0...1).contains(f) else { throw UsageError("--fraction '\(text)': expected a fraction from 0 to 1") }
+            fraction = f
+        case "--indeterminate": indeterminate = true
+        case "--label": label = try args.value(for: option)
+        case "--cancellable": cancellable = true
+        case "--cancel-note":
+            cancelNote = try args.value(for: option)
+            cancellable = true
+        case "--time": time = try Parse.real(try args.value(for: option), option: option)
+        case "--font":
+            fontFile = try args.value(for: option)
+        case "--cjk-font":
+            cjkFontFile = try args.value(for: option)
         default:
             return false
         }
@@ -58,6 +140,29 @@ struct ScreenOptions {
 
     /// Checks the combination once every option is read.
     mutating func finish() throws(UsageError) {
+        switch screen {
+        case "gauge":
+            let name = style ?? GaugeStyle.circular.rawValue
+            guard GaugeStyle(rawValue: name) != nil else {
+                throw UsageError("--style '\(name)': a gauge style is one of \(GaugeStyle.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard gaugeMax > gaugeMin else {
+                throw UsageError("--min \(gaugeMin) and --max \(gaugeMax): the maximum must be above the minimum")
+            }
+        case "progress":
+            let name = style ?? ProgressStyle.bar.rawValue
+            guard ProgressStyle(rawValue: name) != nil else {
+                throw UsageError("--style '\(name)': a progress style is one of \(ProgressStyle.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if fraction != nil && indeterminate {
+                throw UsageError("--fraction and --indeterminate: give one (the amount of work is known or it is not)")
+            }
+            if fraction == nil && !indeterminate {
+                throw UsageError("progress: give --fraction F (0 to 1) or --indeterminate")
+            }
+        default:
+            if style != nil { throw UsageError("--style is for --screen gauge or progress") }
+        }
         if noSummary {
             if summaryGiven {
                 throw UsageError("--no-summary draws a day without data; drop --move/--move-time/--exercise/--stand")
@@ -66,9 +171,45 @@ struct ScreenOptions {
         }
     }
 
-    static let screens = ["rings"]
+    static let screens = ["rings", "gauge", "progress"]
 
-    func makeScreen() -> any Screen {
-        RingScreen(summary: summary)
+    /// The language: --locale, else the environment's (LC_ALL, LC_MESSAGES, LANG).
+    var resolvedLocale: AppLocale { locale ?? AppLocale(environment: SystemClock.languageVariable()) }
+
+    /// The fonts for the language (FontError names what is missing and the Debian package).
+    func makeTextRenderer() throws(FontError) -> FreeTypeTextRenderer {
+        var fonts = FreeTypeTextRenderer.Fonts(file: fontFile)
+        if resolvedLocale == .simplifiedChinese {
+            fonts.languages = [.simplifiedChinese]
+            if let cjkFontFile { fonts.languageFiles[.simplifiedChinese] = cjkFontFile }
+        }
+        return try FreeTypeTextRenderer(fonts: fonts)
     }
+
+    /// The screen to draw; with `drawsText` false its labels are laid out but not drawn.
+    func makeScreen(text: (any TextRenderer)?, drawsText: Bool = true) -> any Screen {
+        let context = ScreenContext(text: text, locale: resolvedLocale, shape: shape, drawsText: drawsText)
+        switch screen {
+        case "gauge":
+            let gauge = Gauge(
+                style: GaugeStyle(rawValue: style ?? "circular") ?? .circular, value: gaugeValue, minimum: gaugeMin,
+                maximum: gaugeMax, title: title, unit: unit, tint: tint)
+            return GaugeScreen(gauges: [gauge], context: context)
+        case "progress":
+            let content = ProgressContent(
+                amount: fraction.map { .determinate($0) } ?? .indeterminate,
+                style: ProgressStyle(rawValue: style ?? "bar") ?? .bar, label: label, cancellable: cancellable,
+                cancelNote: cancelNote)
+            return ProgressScreen(content: content, context: context)
+        default:
+            break
+        }
+        if ringsOnly { return RingScreen(summary: summary) }
+        let today = self.today ?? SystemClock.today()
+        let content = RingScreenContent(name: name, day: date ?? today, today: today, summary: summary)
+        return RingScreen(content: content, context: context)
+    }
+
+    /// Whether the screen draws text (and so needs fonts).
+    var needsText: Bool { !(ringsOnly && screen == "rings") }
 }

@@ -84,13 +84,7 @@ extension Parse {
     }
 
     /// The local date now.
-    static func today() -> CalendarDay {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-            ?? CalendarDay(daysSinceEpoch: Int(now / 86400))
-    }
+    static func today() -> CalendarDay { SystemClock.today() }
 
     /// A finite number (any sign).
     static func number(_ text: String, option: String) throws(UsageError) -> Double {

@@ -3,6 +3,7 @@ import ImageFile
 import Raster
 import Screens
 import Store
+import Text
 
 #if canImport(Glibc)
     import Glibc
@@ -20,11 +21,13 @@ struct WatchCommand {
     var output: String?
     var size = Size(width: 480, height: 480)
     var day: CalendarDay?
+    var name = ""
+    var ringsOnly = false
 
     static let help = """
         Usage: glance watch --render-to FILE.png [--size WxH] [--date D] [--db PATH]
 
-        Draws the day's rings (as the panel would) into FILE.png, then waits; whenever the store
+        Draws the day's ring screen (as the panel would) into FILE.png, then waits; whenever the store
         changes (glance log, an import, another process) it draws again at once. Prints one line
         per drawing. Stops on Ctrl-C or SIGTERM. Sleeps in poll(): no polling, no timer, except
         at midnight when the day shown is today.
@@ -33,6 +36,8 @@ struct WatchCommand {
           --size WxH             picture size (default: 480x480)
           --date D               the day: YYYY-MM-DD, today or yesterday (default: today, and it
                                  follows the date at midnight)
+          --name NAME            whose rings they are (shown on the screen)
+          --rings-only           the rings alone, filling the picture (no text, no fonts needed)
         \(StoreSelection.help)
         """
 
@@ -51,6 +56,8 @@ struct WatchCommand {
                 command.output = path
             case "--size": command.size = try Parse.size(try args.value(for: option), option: option)
             case "--date": command.day = try Parse.day(try args.value(for: option), option: option)
+            case "--name": command.name = try args.value(for: option)
+            case "--rings-only": command.ringsOnly = true
             default: throw UsageError("watch: unknown option '\(option)' (see glance watch --help)")
             }
         }
@@ -91,12 +98,31 @@ struct WatchCommand {
         sigaddset(&mask, SIGTERM)
         sigprocmask(SIG_UNBLOCK, &mask, nil)
 
+        var text: FreeTypeTextRenderer?
+        if !ringsOnly {
+            do {
+                text = try FreeTypeTextRenderer(fonts: .init())
+            } catch {
+                complain("\(error.message) (or draw --rings-only)")
+                return ExitCode.unavailable
+            }
+        }
+        let context = ScreenContext(text: text, locale: AppLocale(environment: SystemClock.languageVariable()))
         let composer = FrameComposer(panel: size)
         var shown = day ?? Parse.today()
+        func screen(_ summary: ActivitySummary?) throws(StoreError) -> RingScreen {
+            if ringsOnly { return RingScreen(summary: summary) }
+            let content = RingScreenContent(name: name, day: shown, today: Parse.today(), summary: summary)
+            var week: [CalendarDay: ActivitySummary] = [:]
+            for (d, s) in try store.summaries(from: content.weekDays[0], through: content.weekDays[6]) { week[d] = s }
+            return RingScreen(
+                content: RingScreenContent(name: name, day: shown, today: content.today, summary: summary, week: week),
+                context: context)
+        }
         func draw(_ reason: String) -> Bool {
             do {
                 let summary = try store.summary(for: shown)
-                try PNGFile.write(composer.render(RingScreen(summary: summary)), to: output)
+                try PNGFile.write(composer.render(try screen(summary)), to: output)
                 writeOut("drew \(output) (\(reason)): \(describe(shown, summary))\n")
                 return true
             } catch let error as StoreError {

@@ -36,7 +36,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
     public static func mix(_ a: Color, _ b: Color, _ t: Double) -> Color {
         let t = t.isNaN ? 0 : min(max(t, 0), 1)
         func channel(_ x: UInt8, _ y: UInt8) -> UInt8 {
-            UInt8((Double(x) + (Double(y) - Double(x)) * t).rounded())
+            UInt8(Double(x) + (Double(y) - Double(x)) * t + 0.5)
         }
         return Color(red: channel(a.red, b.red), green: channel(a.green, b.green), blue: channel(a.blue, b.blue))
     }

@@ -2,23 +2,34 @@
 /// wholly on one side of it.
 @usableFromInline let halfDiagonal: Float = 0.70711
 
-/// The exact fraction of a unit pixel on the inner side of a straight edge.
+/// The fraction of a unit pixel on the inner side of an edge.
 ///
 /// `d` is the signed distance from the pixel centre to the edge (positive inside), `(nx, ny)`
-/// the edge's unit normal. Curved edges (circles) are treated as their tangent line, which is
-/// exact to O(1/radius²).
+/// the edge's unit normal. The area is exact for a straight edge; for a circle of radius R the
+/// edge bows away from its tangent by the circular segment over the pixel's chord L, about
+/// L³ / 24R, which `curvature` = 1/R removes (negative 1/R for a hole's edge, which bows the
+/// other way).
 @inlinable @inline(__always)
-func halfPlaneCoverage(_ d: Float, _ nx: Float, _ ny: Float) -> Float {
+func halfPlaneCoverage(_ d: Float, _ nx: Float, _ ny: Float, curvature: Float = 0) -> Float {
     let ax = abs(nx), ay = abs(ny)
     let a = max(ax, ay), b = min(ax, ay)
     let h = 0.5 * (a + b)  // half the pixel's extent along the normal
     let ad = abs(d)
     if ad >= h { return d > 0 ? 1 : 0 }
     let k = 0.5 * (a - b)
-    if ad <= k { return 0.5 + d / a }  // the edge crosses two opposite sides
-    let t = h - ad  // the edge cuts off one corner
-    let corner = t * t / (2 * a * b)
-    return d > 0 ? 1 - corner : corner
+    var coverage: Float
+    var chord: Float
+    if ad <= k {  // the edge crosses two opposite sides
+        coverage = 0.5 + d / a
+        chord = 1 / a
+    } else {  // the edge cuts off one corner
+        let t = h - ad
+        let corner = t * t / (2 * a * b)
+        coverage = d > 0 ? 1 - corner : corner
+        chord = t / (a * b)
+    }
+    coverage -= curvature * chord * chord * chord * (1 / 24)
+    return min(max(coverage, 0), 1)
 }
 
 /// Fraction of the pixel whose centre is at offset (u, v), distance `dist`, from the centre of
@@ -30,18 +41,14 @@ func discCoverage(radius r: Float, u: Float, v: Float, dist: Float) -> Float {
     let area = Float.pi * r * r  // a disc smaller than a pixel covers at most its area
     if dist < 1e-4 { return min(1, area) }
     let inv = 1 / dist
-    return min(halfPlaneCoverage(r - dist, u * inv, v * inv), area)
+    return min(halfPlaneCoverage(r - dist, u * inv, v * inv, curvature: 1 / r), area)
 }
 
 /// Coverage in 0...1 as an alpha in 0...256 (256 = opaque).
 @inlinable @inline(__always)
 func alpha256(_ coverage: Float) -> UInt32 {
-    UInt32(Int32(coverage * 256 + 0.5).clamped(0, 256))
-}
-
-extension Int32 {
-    @inlinable @inline(__always)
-    func clamped(_ lo: Int32, _ hi: Int32) -> Int32 { self < lo ? lo : (self > hi ? hi : self) }
+    // Rounded through the float's mantissa: 2²³ + x keeps round(x) in its low bits.
+    (min(max(coverage, 0), 1) * 256 + 0x1p23).bitPattern & 0x1FF
 }
 
 /// `src` over `dst` with alpha `a` in 0...256, both XRGB8888.
@@ -59,4 +66,26 @@ func scale(_ c: UInt32, by a: UInt32) -> UInt32 {
     let rb = ((c & 0xFF00FF) &* a) >> 8
     let g = ((c & 0x00FF00) &* a) >> 8
     return (rb & 0xFF00FF) | (g & 0x00FF00)
+}
+
+/// ⌊x⌋ without a C library call (x86-64's baseline has no rounding instruction); x is clamped
+/// to ±1e9 first, far outside any buffer.
+@inlinable @inline(__always)
+func floorToInt(_ x: Float) -> Int {
+    let c = min(max(x, -1e9), 1e9)
+    let i = Int(c)
+    return Float(i) > c ? i - 1 : i
+}
+
+/// ⌈x⌉ without a C library call.
+@inlinable @inline(__always)
+func ceilToInt(_ x: Float) -> Int { -floorToInt(-x) }
+
+/// x − ⌊x⌋ for angles in turns, without a C library call.
+@inlinable @inline(__always)
+func fractionalPart(_ x: Double) -> Double {
+    guard abs(x) < 1e15 else { return 0 }
+    let i = Double(Int64(x))
+    let f = x - i
+    return f < 0 ? f + 1 : f
 }

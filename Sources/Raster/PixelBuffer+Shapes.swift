@@ -4,22 +4,22 @@ extension PixelBuffer {
         guard format == .xrgb8888, radius > 0, radius.isFinite, center.x.isFinite, center.y.isFinite else { return }
         let area = drawArea(clip)
         let outer = radius + halfDiagonal, inner = radius - halfDiagonal
-        let y0 = max(area.y, Int((center.y - outer).rounded(.down)))
-        let y1 = min(area.maxY, Int((center.y + outer).rounded(.up)))
+        let y0 = max(area.y, floorToInt(center.y - outer))
+        let y1 = min(area.maxY, ceilToInt(center.y + outer))
         guard y0 < y1 else { return }
         let c = color.xrgb
         for y in y0..<y1 {
             let v = Float(y) + 0.5 - center.y
             guard abs(v) < outer else { continue }
             let ho = (outer * outer - v * v).squareRoot()
-            let a = max(area.x, Int((center.x - ho - 0.5).rounded(.up)))
-            let b = min(area.maxX, Int((center.x + ho - 0.5).rounded(.up)))
+            let a = max(area.x, ceilToInt(center.x - ho - 0.5))
+            let b = min(area.maxX, ceilToInt(center.x + ho - 0.5))
             guard a < b else { continue }
             var ia = b, ib = b
             if inner > abs(v) {
                 let hi = (inner * inner - v * v).squareRoot()
-                ia = min(max(a, Int((center.x - hi - 0.5).rounded(.up))), b)
-                ib = min(max(ia, Int((center.x + hi - 0.5).rounded(.up))), b)
+                ia = min(max(a, ceilToInt(center.x - hi - 0.5)), b)
+                ib = min(max(ia, ceilToInt(center.x + hi - 0.5)), b)
             }
             let row = row32(y)
             for x in a..<ia { edgePixel(row, x, c, center: center, radius: radius, v: v) }
@@ -37,28 +37,54 @@ extension PixelBuffer {
 
     /// An anti-aliased rectangle with round corners of `radius` (clamped to half the short side).
     public func fillRoundedRect(_ rect: Rect, radius: Float, color: Color, clip: IntRect? = nil) {
+        fillRoundedRect(rect, radius: radius, clip: clip) { _ in color.xrgb }
+    }
+
+    /// A rounded rectangle coloured left to right by `gradient`, whose stops run from x = `from`
+    /// to x = `to` (clamped beyond).
+    public func fillRoundedRect(
+        _ rect: Rect, radius: Float, gradient: ArcPaint, from x0: Float, to x1: Float, clip: IntRect? = nil
+    ) {
+        let span = x1 - x0
+        fillRoundedRect(rect, radius: radius, clip: clip) { x in
+            let t = span > 0 ? Double((Float(x) + 0.5 - x0) / span) : 0
+            return gradient.color(atFraction: t).xrgb
+        }
+    }
+
+    /// The rounded rectangle with the colour of each column from `columnColor` (asked once per column).
+    private func fillRoundedRect(_ rect: Rect, radius: Float, clip: IntRect?, columnColor: (Int) -> UInt32) {
         guard format == .xrgb8888, !rect.isEmpty, rect.x.isFinite, rect.y.isFinite, rect.width.isFinite,
             rect.height.isFinite
         else { return }
         let r = max(0, min(radius.isFinite ? radius : 0, rect.width / 2, rect.height / 2))
         let area = drawArea(clip).intersection(rect.enclosingPixels)
         guard !area.isEmpty else { return }
-        let c = color.xrgb
+        // One colour per column, computed once.
+        let colors = (area.x..<area.maxX).map(columnColor)
+        let uniform = colors.allSatisfy { $0 == colors[0] }
         // Columns whose pixels lie wholly between the corner zones and inside the side edges.
-        let midA = max(area.x, Int((rect.minX + r).rounded(.up)))
-        let midB = max(midA, min(area.maxX, Int((rect.maxX - r).rounded(.down))))
-        for y in area.y..<area.maxY {
-            let row = row32(y)
-            let yc = Float(y) + 0.5
-            let covY = overlap(Float(y), rect.minY, rect.maxY)
-            for x in area.x..<midA { roundedRectPixel(row, x, yc, covY, rect, r, c) }
-            if covY >= 1 {
-                (row + midA).update(repeating: c, count: midB - midA)
-            } else if covY > 0 {
-                let a = alpha256(covY)
-                for x in midA..<midB { row[x] = Raster.blend(c, over: row[x], alpha: a) }
+        let midA = max(area.x, ceilToInt(rect.minX + r))
+        let midB = max(midA, min(area.maxX, floorToInt(rect.maxX - r)))
+        colors.withUnsafeBufferPointer { colors in
+            let color = colors.baseAddress! - area.x
+            for y in area.y..<area.maxY {
+                let row = row32(y)
+                let yc = Float(y) + 0.5
+                let covY = overlap(Float(y), rect.minY, rect.maxY)
+                for x in area.x..<midA { roundedRectPixel(row, x, yc, covY, rect, r, color[x]) }
+                if covY >= 1 {
+                    if uniform {
+                        fillRow32(row + midA, count: midB - midA, value: color[midA])
+                    } else {
+                        for x in midA..<midB { row[x] = color[x] }
+                    }
+                } else if covY > 0 {
+                    let a = alpha256(covY)
+                    for x in midA..<midB { row[x] = Raster.blend(color[x], over: row[x], alpha: a) }
+                }
+                for x in midB..<area.maxX { roundedRectPixel(row, x, yc, covY, rect, r, color[x]) }
             }
-            for x in midB..<area.maxX { roundedRectPixel(row, x, yc, covY, rect, r, c) }
         }
     }
 

@@ -1,9 +1,70 @@
 import Raster
 
-/// Something the device shows: draws itself into a picture of any size.
+/// The outline of the panel's visible area.
+public enum PanelShape: String, Sendable, CaseIterable {
+    case rectangle
+    /// A round panel: only the inscribed circle is visible.
+    case round
+}
+
+/// What a screen placed where: every line of text and every group of rings (for layout tests).
+public final class LayoutProbe {
+    public private(set) var texts: [(text: String, box: Rect)] = []
+    /// Rects the ring groups were fitted into, and the groups' outer diameter and gap.
+    public private(set) var ringGroups: [(rect: Rect, geometry: RingGeometry)] = []
+    /// Other drawn elements (bars, markers, buttons) by their bounding boxes.
+    public private(set) var shapes: [(name: String, box: Rect)] = []
+    /// Arcs drawn (gauge paths, progress circles): the band from `start` over `sweep` turns.
+    public private(set) var arcs: [(center: Point, inner: Float, outer: Float, start: Double, sweep: Double)] = []
+
+    public init() {}
+
+    func text(_ text: String, _ box: Rect) { texts.append((text, box)) }
+    func rings(_ rect: Rect) { ringGroups.append((rect, RingGeometry(fitting: rect))) }
+    func shape(_ name: String, _ box: Rect) { shapes.append((name, box)) }
+    func arc(_ a: ArcStroke, sweep: Double) {
+        arcs.append((a.center, a.radius - a.width / 2, a.radius + a.width / 2, a.start, sweep))
+    }
+}
+
+/// What every screen draws with: fonts, language, the panel's outline.
+public struct ScreenContext {
+    /// Draws text; nil draws every screen without its text (the benchmark's baseline).
+    public var text: (any TextRenderer)?
+    public var locale: AppLocale
+    public var shape: PanelShape
+    /// Records what went where, for tests.
+    public var probe: LayoutProbe?
+    /// False lays text out (measured with `text`) without drawing its glyphs: the benchmark's way
+    /// of pricing the labels on an otherwise identical frame.
+    public var drawsText: Bool
+
+    public init(
+        text: (any TextRenderer)?, locale: AppLocale = .english, shape: PanelShape = .rectangle,
+        probe: LayoutProbe? = nil, drawsText: Bool = true
+    ) {
+        self.text = text
+        self.locale = locale
+        self.shape = shape
+        self.probe = probe
+        self.drawsText = drawsText
+    }
+
+    public var strings: Strings { locale.strings }
+}
+
+/// Something the device shows: draws itself into a picture of any size, as a pure function of
+/// its content and the time.
 public protocol Screen {
-    /// Draws the whole screen into `buffer` (XRGB8888, the picture's orientation).
-    func draw(into buffer: PixelBuffer)
+    /// Draws the whole screen into `buffer` (XRGB8888, the picture's orientation) at `time`
+    /// seconds on the animation clock.
+    func draw(into buffer: PixelBuffer, at time: Double)
+    /// Whether the picture changes with time (the loop redraws on a timer only then).
+    var animates: Bool { get }
+}
+
+extension Screen {
+    public var animates: Bool { false }
 }
 
 /// Turns screens into panel frames: draws in place when the panel takes the picture as it is,
@@ -27,23 +88,24 @@ public struct FrameComposer {
     /// Size of the picture screens draw (the panel's, turned by the rotation).
     public var pictureSize: Size { rotation.logicalSize(forPanel: panel) }
 
-    /// Draws `screen` onto `target` (a buffer of the panel's size and format); returns the damage.
+    /// Draws `screen` at `time` onto `target` (a buffer of the panel's size and format); returns
+    /// the damage.
     @discardableResult
-    public func compose(_ screen: some Screen, into target: PixelBuffer) -> IntRect {
+    public func compose(_ screen: some Screen, into target: PixelBuffer, at time: Double = 0) -> IntRect {
         precondition(target.size == panel && target.format == format,
             "compose: target is \(target.size) \(target.format), the panel \(panel) \(format)")
         guard let picture else {
-            screen.draw(into: target)
+            screen.draw(into: target, at: time)
             return target.bounds
         }
-        screen.draw(into: picture)
+        screen.draw(into: picture, at: time)
         return target.copy(from: picture, rotation: rotation)
     }
 
-    /// A new panel buffer holding `screen`.
-    public func render(_ screen: some Screen) -> PixelBuffer {
+    /// A new panel buffer holding `screen` at `time`.
+    public func render(_ screen: some Screen, at time: Double = 0) -> PixelBuffer {
         let target = PixelBuffer(width: panel.width, height: panel.height, format: format)
-        compose(screen, into: target)
+        compose(screen, into: target, at: time)
         return target
     }
 }

@@ -243,7 +243,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(
             try GlanceCLI.run(
                 [
-                    "render", "--size", "240x240", "--move", "400/500", "--exercise", "20/30",
+                    "render", "--size", "240x240", "--date", "2025-03-01", "--move", "400/500", "--exercise", "20/30",
                     "--stand", "9/12", "--output", expected,
                 ], in: scratch
             ).status == 0)

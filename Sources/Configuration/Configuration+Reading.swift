@@ -1,0 +1,391 @@
+import Raster
+import Screens
+
+extension Configuration {
+    /// Reads a configuration file's text; every problem is reported, each with its JSON path
+    /// and the form expected.
+    public static func parse(_ text: String) -> Result<Configuration, ConfigurationIssues> {
+        let json: JSON
+        do {
+            json = try JSONParser.parse(text)
+        } catch {
+            return .failure(ConfigurationIssues([ConfigurationIssue(path: "$", message: "not valid JSON: \(error)")]))
+        }
+        var reader = Reader()
+        let config = reader.configuration(json)
+        return reader.issues.isEmpty ? .success(config) : .failure(ConfigurationIssues(reader.issues))
+    }
+}
+
+/// Walks the JSON tree, filling a configuration from the defaults and collecting issues.
+struct Reader {
+    var issues: [ConfigurationIssue] = []
+
+    mutating func issue(_ path: String, _ message: String) { issues.append(ConfigurationIssue(path: path, message: message)) }
+
+    /// The members of an object, or nil (with an issue) when it is something else; members not in
+    /// `known` are reported, with the nearest known name.
+    mutating func members(_ json: JSON, _ path: String, known: [String]) -> [(key: String, value: JSON)]? {
+        guard case .object(let members) = json else {
+            issue(path, "expected an object {…}, found \(json.kind)")
+            return nil
+        }
+        for m in members where !known.contains(m.key) {
+            let near = known.min { distance($0, m.key) < distance($1, m.key) }
+            let hint = near.map { distance($0, m.key) <= 3 ? " (did you mean \"\($0)\"?)" : "" } ?? ""
+            issue("\(path).\(m.key)", "unknown setting\(hint); known here: \(known.joined(separator: ", "))")
+        }
+        return members.filter { known.contains($0.key) }
+    }
+
+    mutating func string(_ json: JSON, _ path: String, nonEmpty: Bool = false) -> String? {
+        guard case .string(let s) = json else {
+            issue(path, "expected a string in quotes, found \(json.kind)")
+            return nil
+        }
+        if nonEmpty && s.isEmpty {
+            issue(path, "expected a non-empty string")
+            return nil
+        }
+        return s
+    }
+
+    /// A string that may also be null (meaning: the default).
+    mutating func optionalString(_ json: JSON, _ path: String) -> String?? {
+        if json == .null { return .some(nil) }
+        return string(json, path, nonEmpty: true).map { .some($0) }
+    }
+
+    mutating func number(_ json: JSON, _ path: String, range: ClosedRange<Double>? = nil, what: String = "a number")
+        -> Double?
+    {
+        guard case .number(let v) = json else {
+            issue(path, "expected \(what), found \(json.kind)")
+            return nil
+        }
+        if let range, !range.contains(v) {
+            issue(path, "expected \(what) from \(format(range.lowerBound)) to \(format(range.upperBound)), found \(format(v))")
+            return nil
+        }
+        return v
+    }
+
+    mutating func bool(_ json: JSON, _ path: String) -> Bool? {
+        guard case .bool(let b) = json else {
+            issue(path, "expected true or false, found \(json.kind)")
+            return nil
+        }
+        return b
+    }
+
+    mutating func choice<T>(_ json: JSON, _ path: String, _ options: [(String, T)]) -> T? {
+        guard let s = string(json, path) else { return nil }
+        if let hit = options.first(where: { $0.0 == s }) { return hit.1 }
+        issue(path, "expected one of \(options.map { "\"\($0.0)\"" }.joined(separator: ", ")), found \"\(s)\"")
+        return nil
+    }
+
+    mutating func color(_ json: JSON, _ path: String) -> Color? {
+        guard let s = string(json, path) else { return nil }
+        let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
+        guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
+            issue(path, "expected a colour as \"#RRGGBB\", found \"\(s)\"")
+            return nil
+        }
+        return Color(hex: v)
+    }
+
+    // MARK: The file
+
+    static let top = [
+        "name", "locale", "screens", "gauges", "keys", "longPress", "longPressSeconds", "grabInput", "touch", "display",
+        "idle", "database", "fonts",
+    ]
+
+    mutating func configuration(_ json: JSON) -> Configuration {
+        var c = Configuration()
+        guard let members = members(json, "$", known: Self.top) else { return c }
+        for (key, value) in members {
+            let path = "$.\(key)"
+            switch key {
+            case "name": if let s = string(value, path) { c.name = s }
+            case "locale":
+                if value == .null {
+                    c.locale = nil
+                } else if let l = choice(value, path, AppLocale.allCases.map { ($0.rawValue, $0) }) {
+                    c.locale = l
+                }
+            case "screens": if let s = screens(value, path) { c.screens = s }
+            case "gauges": if let g = gauges(value, path) { c.gauges = g }
+            case "keys": if let k = keys(value, path) { c.keys = k }
+            case "longPress": if let l = longPress(value, path) { c.longPress = l }
+            case "longPressSeconds":
+                if let v = number(value, path, range: 0.2...10, what: "seconds") { c.longPressSeconds = v }
+            case "grabInput": if let b = bool(value, path) { c.grabInput = b }
+            case "touch": c.touch = touch(value, path, c.touch)
+            case "display": c.display = display(value, path, c.display)
+            case "idle": c.idle = idle(value, path, c.idle)
+            case "database": if let s = optionalString(value, path) { c.database = s }
+            case "fonts":
+                guard let fonts = self.members(value, path, known: ["file", "cjkFile"]) else { break }
+                for (k, v) in fonts {
+                    guard let s = optionalString(v, "\(path).\(k)") else { continue }
+                    if k == "file" { c.fontFile = s } else { c.cjkFontFile = s }
+                }
+            default: break
+            }
+        }
+        if let dim = c.idle.dimAfter, let blank = c.idle.blankAfter, blank < dim {
+            issue("$.idle.blankAfter", "expected at least dimAfter (\(format(dim)) s): the screen dims before it blanks")
+        }
+        return c
+    }
+
+    mutating func screens(_ json: JSON, _ path: String) -> [ScreenKind]? {
+        guard case .array(let items) = json else {
+            issue(path, "expected an array of screen names like [\"rings\", \"gauges\"], found \(json.kind)")
+            return nil
+        }
+        var result: [ScreenKind] = []
+        for (i, item) in items.enumerated() {
+            guard let s = choice(item, "\(path)[\(i)]", ScreenKind.allCases.map { ($0.rawValue, $0) }) else { continue }
+            if result.contains(s) {
+                issue("\(path)[\(i)]", "\"\(s.rawValue)\" is listed twice")
+            } else {
+                result.append(s)
+            }
+        }
+        if items.isEmpty { issue(path, "expected at least one screen") }
+        return result
+    }
+
+    mutating func gauges(_ json: JSON, _ path: String) -> [GaugeSetting]? {
+        guard case .array(let items) = json else {
+            issue(path, "expected an array of gauges [{…}, …], found \(json.kind)")
+            return nil
+        }
+        var result: [GaugeSetting] = []
+        for (i, item) in items.enumerated() {
+            if let g = gauge(item, "\(path)[\(i)]") { result.append(g) }
+        }
+        return result
+    }
+
+    mutating func gauge(_ json: JSON, _ path: String) -> GaugeSetting? {
+        let known = ["style", "title", "unit", "min", "max", "tint", "source"]
+        guard let members = members(json, path, known: known) else { return nil }
+        var g = GaugeSetting(style: .circular, title: "", unit: "", minimum: 0, maximum: 100, tint: Gauge.defaultTint,
+                             source: .metric(""))
+        var ok = true
+        var hasSource = false
+        for (key, value) in members {
+            let p = "\(path).\(key)"
+            switch key {
+            case "style":
+                if let s = choice(value, p, GaugeStyle.allCases.map { ($0.rawValue, $0) }) { g.style = s } else { ok = false }
+            case "title": if let s = string(value, p) { g.title = s } else { ok = false }
+            case "unit": if let s = string(value, p) { g.unit = s } else { ok = false }
+            case "min": if let v = number(value, p) { g.minimum = v } else { ok = false }
+            case "max": if let v = number(value, p) { g.maximum = v } else { ok = false }
+            case "tint":
+                guard case .array(let colors) = value, !colors.isEmpty else {
+                    issue(p, "expected an array of colours like [\"#64D2FF\", \"#FF9F0A\"], found \(value.kind)")
+                    ok = false
+                    continue
+                }
+                var tint: [Color] = []
+                for (j, c) in colors.enumerated() {
+                    if let color = color(c, "\(p)[\(j)]") { tint.append(color) } else { ok = false }
+                }
+                g.tint = tint
+            case "source":
+                hasSource = true
+                if let s = source(value, p) { g.source = s } else { ok = false }
+            default: break
+            }
+        }
+        if !hasSource {
+            issue("\(path).source", "missing: a gauge needs {\"metric\": \"NAME\"} or {\"file\": \"PATH\", \"scale\": …}")
+            ok = false
+        }
+        if g.maximum <= g.minimum && ok {
+            issue("\(path).max", "expected a maximum above the minimum (\(format(g.minimum)))")
+            ok = false
+        }
+        return ok ? g : nil
+    }
+
+    mutating func source(_ json: JSON, _ path: String) -> GaugeSourceSetting? {
+        guard let members = members(json, path, known: ["metric", "file", "scale", "offset", "interval"]) else { return nil }
+        let metric = members.first { $0.key == "metric" }, file = members.first { $0.key == "file" }
+        switch (metric, file) {
+        case (let m?, nil):
+            for extra in members where extra.key != "metric" {
+                issue("\(path).\(extra.key)", "only a file source takes \(extra.key)")
+            }
+            return string(m.value, "\(path).metric", nonEmpty: true).map { .metric($0) }
+        case (nil, let f?):
+            var scale = 1.0, offset = 0.0, interval = 5.0
+            var ok = true
+            for (k, v) in members where k != "file" {
+                let p = "\(path).\(k)"
+                switch k {
+                case "scale": if let x = number(v, p) { scale = x } else { ok = false }
+                case "offset": if let x = number(v, p) { offset = x } else { ok = false }
+                case "interval": if let x = number(v, p, range: 0.1...86400, what: "seconds") { interval = x } else { ok = false }
+                default: break
+                }
+            }
+            guard let p = string(f.value, "\(path).file", nonEmpty: true), ok else { return nil }
+            if !p.hasPrefix("/") { issue("\(path).file", "expected an absolute path, found \"\(p)\"") }
+            return .file(path: p, scale: scale, offset: offset, interval: interval)
+        case (_?, _?):
+            issue(path, "expected either \"metric\" or \"file\", not both")
+            return nil
+        case (nil, nil):
+            issue(path, "expected {\"metric\": \"NAME\"} or {\"file\": \"PATH\"}")
+            return nil
+        }
+    }
+
+    mutating func keys(_ json: JSON, _ path: String) -> [String: String]? {
+        guard case .object(let members) = json else {
+            issue(path, "expected an object like {\"KEY_RIGHT\": \"nextDay\"}, found \(json.kind)")
+            return nil
+        }
+        var result: [String: String] = [:]
+        let actions = Action.allCases.map(\.rawValue) + ["none"]
+        for (key, value) in members {
+            let p = "\(path).\(key)"
+            let okName = (key.hasPrefix("KEY_") || key.hasPrefix("BTN_")) && key.count > 4
+                && key.utf8.allSatisfy { (65...90).contains($0) || (48...57).contains($0) || $0 == 95 }
+            if !okName { issue(p, "expected a key name such as KEY_RIGHT or BTN_0 (see glance devices)") }
+            guard let action = choice(value, p, actions.map { ($0, $0) }) else { continue }
+            if okName { result[key] = action }
+        }
+        return result
+    }
+
+    mutating func longPress(_ json: JSON, _ path: String) -> [Action: Action]? {
+        guard case .object(let members) = json else {
+            issue(path, "expected an object like {\"select\": \"today\"}, found \(json.kind)")
+            return nil
+        }
+        var result: [Action: Action] = [:]
+        let options = Action.allCases.map { ($0.rawValue, $0) }
+        for (key, value) in members {
+            guard let from = Action(rawValue: key) else {
+                issue("\(path).\(key)", "expected an action name: \(Action.allCases.map(\.rawValue).joined(separator: ", "))")
+                continue
+            }
+            if let to = choice(value, "\(path).\(key)", options) { result[from] = to }
+        }
+        return result
+    }
+
+    mutating func touch(_ json: JSON, _ path: String, _ base: TouchSetting) -> TouchSetting {
+        var t = base
+        guard let members = members(json, path, known: ["swapXY", "invertX", "invertY"]) else { return t }
+        for (k, v) in members {
+            guard let b = bool(v, "\(path).\(k)") else { continue }
+            switch k {
+            case "swapXY": t.swapXY = b
+            case "invertX": t.invertX = b
+            default: t.invertY = b
+            }
+        }
+        return t
+    }
+
+    mutating func display(_ json: JSON, _ path: String, _ base: DisplaySetting) -> DisplaySetting {
+        var d = base
+        let known = ["card", "connector", "mode", "format", "rotate", "legacy", "shape"]
+        guard let members = members(json, path, known: known) else { return d }
+        for (k, v) in members {
+            let p = "\(path).\(k)"
+            switch k {
+            case "card":
+                if let s = optionalString(v, p) {
+                    if let s, !s.hasPrefix("/dev/dri/") { issue(p, "expected a device like \"/dev/dri/card0\"") }
+                    d.card = s
+                }
+            case "connector": if let s = optionalString(v, p) { d.connector = s }
+            case "mode":
+                if let s = optionalString(v, p) {
+                    if let s, !Self.isMode(s) { issue(p, "expected WxH or WxH@Hz, e.g. \"800x480@60\", found \"\(s)\"") }
+                    d.mode = s
+                }
+            case "format":
+                if v == .null {
+                    d.format = nil
+                } else if let f = choice(v, p, PixelFormat.allCases.map { ($0.rawValue, $0) }) {
+                    d.format = f
+                }
+            case "rotate":
+                if let n = number(v, p), let r = Rotation(rawValue: Int(exactly: n) ?? -1) {
+                    d.rotation = r
+                } else if case .number = v {
+                    issue(p, "expected 0, 90, 180 or 270")
+                }
+            case "legacy": if let b = bool(v, p) { d.legacy = b }
+            case "shape": if let s = choice(v, p, PanelShape.allCases.map { ($0.rawValue, $0) }) { d.shape = s }
+            default: break
+            }
+        }
+        return d
+    }
+
+    mutating func idle(_ json: JSON, _ path: String, _ base: IdleSetting) -> IdleSetting {
+        var i = base
+        guard let members = members(json, path, known: ["dimAfter", "blankAfter", "dimLevel"]) else { return i }
+        for (k, v) in members {
+            let p = "\(path).\(k)"
+            switch k {
+            case "dimAfter", "blankAfter":
+                let value: Double??
+                if v == .null {
+                    value = .some(nil)
+                } else {
+                    value = number(v, p, range: 1...86400, what: "seconds (or null for never)").map { .some($0) }
+                }
+                guard let value else { continue }
+                if k == "dimAfter" { i.dimAfter = value } else { i.blankAfter = value }
+            case "dimLevel": if let x = number(v, p, range: 0...1, what: "a brightness") { i.dimLevel = x }
+            default: break
+            }
+        }
+        return i
+    }
+
+    /// `WxH` or `WxH@Hz` with positive numbers.
+    static func isMode(_ s: String) -> Bool {
+        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return false }
+        let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0 else { return false }
+        if parts.count == 2 {
+            guard let hz = Double(parts[1]), hz > 0, hz < 1000 else { return false }
+        }
+        return true
+    }
+
+    func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+
+    /// Edit distance, for "did you mean".
+    func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let old = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = old
+            }
+        }
+        return row[b.count]
+    }
+}

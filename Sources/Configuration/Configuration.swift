@@ -1,0 +1,102 @@
+import Raster
+import Screens
+
+/// What a button or gesture asks for.
+public enum Action: String, Sendable, CaseIterable, Hashable {
+    case nextScreen, previousScreen, previousDay, nextDay, today, select, cancel
+}
+
+/// The screens the device can show, in the order the configuration lists them.
+public enum ScreenKind: String, Sendable, CaseIterable, Hashable {
+    case rings, gauges, progress
+}
+
+/// Where a gauge's value comes from.
+public enum GaugeSourceSetting: Sendable, Equatable {
+    /// A metric in the store (`glance metric set NAME VALUE`).
+    case metric(String)
+    /// A file holding a number (e.g. `/sys/class/thermal/thermal_zone0/temp`), read every
+    /// `interval` seconds; the value is number × scale + offset.
+    case file(path: String, scale: Double, offset: Double, interval: Double)
+}
+
+public struct GaugeSetting: Sendable, Equatable {
+    public var style: GaugeStyle
+    public var title: String
+    public var unit: String
+    public var minimum: Double
+    public var maximum: Double
+    public var tint: [Color]
+    public var source: GaugeSourceSetting
+}
+
+public struct TouchSetting: Sendable, Equatable {
+    public var swapXY = false
+    public var invertX = false
+    public var invertY = false
+}
+
+public struct DisplaySetting: Sendable, Equatable {
+    /// `/dev/dri/cardN`; nil: the first card with a connected display.
+    public var card: String?
+    /// e.g. `DSI-1`, `HDMI-A-1`; nil: the first connected one.
+    public var connector: String?
+    /// `WxH` or `WxH@Hz`; nil: the connector's preferred mode.
+    public var mode: String?
+    /// nil: from the plane's formats.
+    public var format: PixelFormat?
+    public var rotation: Rotation = .none
+    public var legacy = false
+    public var shape: PanelShape = .rectangle
+}
+
+public struct IdleSetting: Sendable, Equatable {
+    /// Seconds without input before dimming; nil never dims.
+    public var dimAfter: Double? = 60
+    /// Seconds without input before blanking; nil never blanks.
+    public var blankAfter: Double? = 300
+    /// Brightness when dimmed, 0...1.
+    public var dimLevel: Double = 0.3
+}
+
+/// Everything the device can be told. Defaults cover everything: no file is needed to start.
+public struct Configuration: Sendable, Equatable {
+    /// Whose rings they are.
+    public var name = ""
+    /// nil: from LC_ALL, LC_MESSAGES or LANG.
+    public var locale: AppLocale?
+    public var screens: [ScreenKind] = ScreenKind.allCases
+    public var gauges: [GaugeSetting] = []
+    /// Key names (`KEY_RIGHT`) to actions, over the built-in map; "none" unmaps a key.
+    public var keys: [String: String] = [:]
+    /// Action on a long press of the key that does `key` (e.g. select → today).
+    public var longPress: [Action: Action] = [.select: .today]
+    public var longPressSeconds = 0.8
+    /// Take input devices for the app alone (keys do not also reach the console).
+    public var grabInput = true
+    public var touch = TouchSetting()
+    public var display = DisplaySetting()
+    public var idle = IdleSetting()
+    /// nil: `/var/lib/glance/glance.db` for root, `$XDG_DATA_HOME/glance/glance.db` otherwise.
+    public var database: String?
+    public var fontFile: String?
+    public var cjkFontFile: String?
+
+    public init() {}
+
+    /// The default place of the file.
+    public static let defaultPath = "/etc/glance/config.json"
+}
+
+/// One problem in a configuration file: where (a JSON path such as `$.gauges[1].max`) and what.
+public struct ConfigurationIssue: Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Every problem found in a configuration file.
+public struct ConfigurationIssues: Error, Sendable, Equatable {
+    public var issues: [ConfigurationIssue]
+    public init(_ issues: [ConfigurationIssue]) { self.issues = issues }
+}

@@ -1,0 +1,257 @@
+/// A parsed JSON value, with where each value started in the text (for error messages).
+public indirect enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    /// Members in the order written (duplicates are a parse error).
+    case object([(key: String, value: JSON)])
+
+    public static func == (a: JSON, b: JSON) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: false
+        }
+    }
+
+    /// What the value is, in words, for "expected …, found …" messages.
+    public var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    public subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+}
+
+/// Malformed JSON: where (line, column, 1-based) and what.
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+    public let message: String
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+/// A strict RFC 8259 parser (no comments, no trailing commas), in plain Swift.
+public struct JSONParser {
+    private let bytes: [UInt8]
+    private var i = 0
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
+        var p = JSONParser(bytes: Array(text.utf8))
+        p.skipSpace()
+        let value = try p.value(depth: 0)
+        p.skipSpace()
+        guard p.i == p.bytes.count else { throw p.error("unexpected text after the value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func error(_ message: String) -> JSONSyntaxError {
+        var line = 1, column = 1
+        for b in bytes[..<min(i, bytes.count)] {
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return JSONSyntaxError(line: line, column: column, message: message)
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    }
+
+    private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSON {
+        guard depth < 64 else { throw error("nested too deeply") }
+        guard i < bytes.count else { throw error("expected a value, found the end of the file") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw error("expected a value (object, array, string, number, true, false or null)")
+        }
+    }
+
+    private mutating func literal(_ word: String, _ value: JSON) throws(JSONSyntaxError) -> JSON {
+        let w = Array(word.utf8)
+        guard i + w.count <= bytes.count, Array(bytes[i..<(i + w.count)]) == w else {
+            throw error("expected \(word)")
+        }
+        i += w.count
+        return value
+    }
+
+    private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSON {
+        i += 1
+        var members: [(key: String, value: JSON)] = []
+        skipSpace()
+        if i < bytes.count && bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            return .object([])
+        }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            let start = i
+            let key = try string()
+            if members.contains(where: { $0.key == key }) {
+                i = start
+                throw error("member \"\(key)\" appears twice")
+            }
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after \"\(key)\"") }
+            i += 1
+            skipSpace()
+            members.append((key, try value(depth: depth + 1)))
+            skipSpace()
+            guard i < bytes.count else { throw error("expected ',' or '}', found the end of the file") }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            guard bytes[i] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
+            i += 1
+            return .object(members)
+        }
+    }
+
+    private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSON {
+        i += 1
+        var items: [JSON] = []
+        skipSpace()
+        if i < bytes.count && bytes[i] == UInt8(ascii: "]") {
+            i += 1
+            return .array([])
+        }
+        while true {
+            skipSpace()
+            items.append(try value(depth: depth + 1))
+            skipSpace()
+            guard i < bytes.count else { throw error("expected ',' or ']', found the end of the file") }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            guard bytes[i] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
+            i += 1
+            return .array(items)
+        }
+    }
+
+    private mutating func string() throws(JSONSyntaxError) -> String {
+        i += 1
+        var out: [UInt8] = []
+        while true {
+            guard i < bytes.count else { throw error("unterminated string") }
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                return String(decoding: out, as: UTF8.self)
+            }
+            if b < 0x20 { throw error("control character in a string (write \\n, \\t …)") }
+            if b != UInt8(ascii: "\\") {
+                out.append(b)
+                i += 1
+                continue
+            }
+            i += 1
+            guard i < bytes.count else { throw error("unterminated escape") }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        throw error("a high surrogate must be followed by a low one")
+                    }
+                    i += 2
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw error("invalid low surrogate") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                out.append(contentsOf: Array(String(Character(u)).utf8))
+            default:
+                throw error("unknown escape \\\(Character(Unicode.Scalar(e)))")
+            }
+        }
+    }
+
+    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard i + 4 <= bytes.count else { throw error("\\u needs four hex digits") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[i]
+            let d: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - 48)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - 87)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - 55)
+            default: throw error("\\u needs four hex digits")
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+
+    private mutating func number() throws(JSONSyntaxError) -> JSON {
+        let start = i
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        func digits(_ p: inout JSONParser) -> Int {
+            let s = p.i
+            while p.i < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.i]) { p.i += 1 }
+            return p.i - s
+        }
+        guard i < bytes.count else { throw error("expected digits") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+        } else if digits(&self) == 0 {
+            throw error("expected digits")
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits(&self) > 0 else { throw error("expected digits after the decimal point") }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard digits(&self) > 0 else { throw error("expected digits in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        guard let v = Double(text), v.isFinite else {
+            i = start
+            throw error("number \(text) is out of range")
+        }
+        return .number(v)
+    }
+}

@@ -1,0 +1,240 @@
+import Raster
+
+/// The shape of a progress indicator; it stays when the amount of work becomes known.
+public enum ProgressStyle: String, Sendable, CaseIterable {
+    /// A bar filling leading → trailing (indeterminate: a segment sliding along the track).
+    case bar
+    /// A circle filling clockwise from 12 o'clock (indeterminate: a spinning arc).
+    case circular
+    /// A thin bar along the top edge that hides the unfilled part of its track.
+    case toolbar
+}
+
+/// How much of the work is done.
+public enum ProgressAmount: Sendable, Hashable {
+    case indeterminate
+    /// Fraction done, 0...1.
+    case determinate(Double)
+}
+
+/// What the progress screen shows.
+public struct ProgressContent: Sendable, Hashable {
+    public var amount: ProgressAmount
+    public var style: ProgressStyle
+    /// What is happening ("Importing health data").
+    public var label: String
+    /// Whether the task can be stopped (a Cancel hint is shown).
+    public var cancellable: Bool
+    /// What stopping costs, if anything ("The import so far is kept").
+    public var cancelNote: String?
+
+    public init(
+        amount: ProgressAmount, style: ProgressStyle = .bar, label: String = "", cancellable: Bool = false,
+        cancelNote: String? = nil
+    ) {
+        self.amount = amount
+        self.style = style
+        self.label = label
+        self.cancellable = cancellable
+        self.cancelNote = cancelNote
+    }
+}
+
+/// The fraction shown over time: each new value is reached at an even pace, and the shown
+/// fraction never moves backwards (a lower report waits until the work passes it).
+public struct ProgressEasing: Sendable, Hashable {
+    /// How long a change takes to show, in seconds.
+    public static let duration = 0.4
+
+    private var from: Double
+    private var to: Double
+    private var since: Double
+
+    public init(fraction: Double = 0, at time: Double = 0) {
+        let f = Self.clamp(fraction)
+        from = f
+        to = f
+        since = time
+    }
+
+    /// Records that the work reached `fraction` at `time`.
+    public mutating func update(_ fraction: Double, at time: Double) {
+        let current = value(at: time)
+        from = current
+        to = max(current, Self.clamp(fraction))
+        since = time
+    }
+
+    /// The fraction to draw at `time`: linear from the last shown value to the target.
+    public func value(at time: Double) -> Double {
+        let t = min(max((time - since) / Self.duration, 0), 1)
+        return from + (to - from) * t
+    }
+
+    /// Whether the shown fraction is still moving at `time`.
+    public func isMoving(at time: Double) -> Bool { time - since < Self.duration && to != from }
+
+    /// The fraction reported last.
+    public var target: Double { to }
+
+    static func clamp(_ f: Double) -> Double { f.isNaN ? 0 : min(max(f, 0), 1) }
+}
+
+/// The progress screen: the app is working, not stuck.
+public struct ProgressScreen: Screen {
+    public var content: ProgressContent
+    public var context: ScreenContext
+    /// The fraction drawn, eased; nil draws `content.amount` as it is.
+    public var easing: ProgressEasing?
+
+    /// One turn of the spinner, and one pass of the indeterminate bar, in seconds.
+    public static let spinnerPeriod = 1.0
+    public static let slidePeriod = 1.6
+
+    public init(content: ProgressContent, context: ScreenContext, easing: ProgressEasing? = nil) {
+        self.content = content
+        self.context = context
+        self.easing = easing
+    }
+
+    /// An indeterminate indicator always moves; a determinate one while it eases.
+    public var animates: Bool {
+        if case .indeterminate = content.amount { return true }
+        return easing != nil
+    }
+
+    /// The fraction drawn at `time` (nil when indeterminate).
+    public func fraction(at time: Double) -> Double? {
+        guard case .determinate(let f) = content.amount else { return nil }
+        return easing?.value(at: time) ?? ProgressEasing.clamp(f)
+    }
+
+    static let accent = Color(hex: 0x0A84FF)
+    static let track = Color(hex: 0x3A3A3C)
+
+    public func draw(into buffer: PixelBuffer, at time: Double) {
+        buffer.fill(.black)
+        let w = Float(buffer.width), h = Float(buffer.height)
+        let u = min(w, h) / 480
+        let text = TextLayout(context)
+        let strings = context.strings
+        // Round panels: stay inside the inscribed circle's square.
+        let inset: Float = context.shape == .round ? min(w, h) * 0.146 : 0
+        let x0 = inset + 24 * u, x1 = w - inset - 24 * u
+        let fraction = fraction(at: time)
+        let percent = fraction.map { strings.percent($0) }
+        let labelStyle = TextStyle(size: max(12, 24 * u), weight: .semibold)
+        let smallStyle = TextStyle(size: max(10, 17 * u), weight: .medium)
+        let label = content.label.isEmpty ? strings.working : content.label
+        var bottom: Float = h - inset - 24 * u
+
+        // Cancel hint at the bottom, with what stopping costs.
+        if content.cancellable {
+            if let note = content.cancelNote, !note.isEmpty {
+                let nm = text.measure(note, smallStyle)
+                text.draw(text.truncated(note, smallStyle, width: x1 - x0), smallStyle, color: TextLayout.secondary,
+                          baseline: bottom - nm.descent, from: x0, to: x1, align: .center, into: buffer)
+                bottom -= nm.height + 10 * u
+            }
+            let bs = TextStyle(size: max(11, 19 * u), weight: .semibold)
+            let bm = text.measure(strings.cancel, bs)
+            let bw = bm.width + 44 * u, bh = bm.height + 18 * u
+            let button = Rect(x: (w - bw) / 2, y: bottom - bh, width: bw, height: bh)
+            context.probe?.shape("button", button)
+            buffer.fillRoundedRect(button, radius: bh / 2, color: Color(hex: 0x2C2C2E))
+            text.draw(strings.cancel, bs, color: Color(hex: 0xFF453A), baseline: button.y + (bh + bm.ascent - bm.descent) / 2,
+                      from: button.x, to: button.maxX, align: .center, into: buffer)
+            bottom = button.y - 16 * u
+        }
+
+        switch content.style {
+        case .circular:
+            let lm = text.measure(label, labelStyle)
+            let side = min(x1 - x0, bottom - inset - 24 * u - lm.height - 20 * u) * 0.78
+            let center = Point(x: w / 2, y: inset + 24 * u + (bottom - inset - 24 * u - lm.height - 20 * u) / 2)
+            let lineWidth = max(3, side * 0.07)
+            let radius = side / 2 - lineWidth / 2
+            context.probe?.arc(ArcStroke(center: center, radius: radius, width: lineWidth, sweep: nil,
+                                         paint: .solid(Self.accent)), sweep: 1)
+            if let fraction {
+                buffer.stroke(ArcStroke(center: center, radius: radius, width: lineWidth, start: 0,
+                                        sweep: fraction > 0 ? fraction : nil, paint: .solid(Self.accent),
+                                        track: Self.track))
+                if let percent {
+                    let ps = text.fitting(percent, TextStyle(size: max(12, side * 0.2), weight: .semibold),
+                                          width: radius * 1.5)
+                    let pm = text.measure(percent, ps)
+                    text.draw(percent, ps, color: TextLayout.primary, baseline: center.y + (pm.ascent - pm.descent) / 2,
+                              from: center.x - radius, to: center.x + radius, align: .center, into: buffer)
+                }
+            } else {
+                // A quarter-turn arc going round once a second, over the dim track.
+                let phase = Self.phase(time, period: Self.spinnerPeriod)
+                buffer.stroke(ArcStroke(center: center, radius: radius, width: lineWidth, start: phase, sweep: 0.28,
+                                        paint: .solid(Self.accent), track: Self.track))
+            }
+            text.draw(text.truncated(label, labelStyle, width: x1 - x0), labelStyle, color: TextLayout.primary,
+                      baseline: center.y + side / 2 + 20 * u + lm.ascent, from: x0, to: x1, align: .center, into: buffer)
+
+        case .bar:
+            let barH = max(4, 12 * u)
+            let lm = text.measure(label, labelStyle)
+            let blockH = lm.height + 14 * u + barH
+            let top = inset + (bottom - inset - blockH) / 2
+            let pw = percent.map { text.measure($0, labelStyle).width + 16 * u } ?? 0
+            text.draw(text.truncated(label, labelStyle, width: x1 - x0 - pw), labelStyle, color: TextLayout.primary,
+                      baseline: top + lm.ascent, from: x0, to: x1, align: .leading, into: buffer)
+            if let percent {
+                text.draw(percent, labelStyle, color: TextLayout.secondary, baseline: top + lm.ascent, from: x0, to: x1,
+                          align: .trailing, into: buffer)
+            }
+            let bar = Rect(x: x0, y: top + lm.height + 14 * u, width: x1 - x0, height: barH)
+            context.probe?.shape("bar", bar)
+            buffer.fillRoundedRect(bar, radius: barH / 2, color: Self.track)
+            drawFill(bar, fraction: fraction, time: time, into: buffer)
+
+        case .toolbar:
+            // Thin, along the top, no track: only the done part (or the sliding segment) shows.
+            let barH = max(3, 5 * u)
+            let bar = Rect(x: inset, y: inset, width: w - 2 * inset, height: barH)
+            context.probe?.shape("bar", bar)
+            drawFill(bar, fraction: fraction, time: time, into: buffer)
+            let sm = text.measure(label, smallStyle)
+            let baseline = inset + barH + 10 * u + sm.ascent
+            let pw = percent.map { text.measure($0, smallStyle).width + 12 * u } ?? 0
+            text.draw(text.truncated(label, smallStyle, width: x1 - x0 - pw), smallStyle, color: TextLayout.secondary,
+                      baseline: baseline, from: x0, to: x1, align: .leading, into: buffer)
+            if let percent {
+                text.draw(percent, smallStyle, color: TextLayout.secondary, baseline: baseline, from: x0, to: x1,
+                          align: .trailing, into: buffer)
+            }
+        }
+    }
+
+    /// The done part of a bar, or the indeterminate segment sliding across it.
+    func drawFill(_ bar: Rect, fraction: Double?, time: Double, into buffer: PixelBuffer) {
+        let r = bar.height / 2
+        if let fraction {
+            guard fraction > 0 else { return }
+            buffer.fillRoundedRect(Rect(x: bar.x, y: bar.y, width: max(bar.height, bar.width * Float(fraction)),
+                                        height: bar.height), radius: r, color: Self.accent)
+        } else {
+            // A segment a third of the track long enters at the leading end and leaves at the trailing end.
+            let length = bar.width / 3
+            let t = Float(Self.phase(time, period: Self.slidePeriod))
+            let head = bar.x - length + (bar.width + length) * t
+            let x0 = max(bar.x, head), x1 = min(bar.maxX, head + length)
+            if x1 - x0 > 1 {
+                buffer.fillRoundedRect(Rect(x: x0, y: bar.y, width: x1 - x0, height: bar.height), radius: r,
+                                       color: Self.accent)
+            }
+        }
+    }
+
+    /// Where in its cycle an animation of `period` seconds is at `time`: 0..<1.
+    static func phase(_ time: Double, period: Double) -> Double {
+        guard time.isFinite, period > 0 else { return 0 }
+        let p = time / period
+        return p - p.rounded(.down)
+    }
+}

@@ -1,0 +1,105 @@
+import Raster
+
+/// Where a line of text sits horizontally.
+public enum TextAlignment: Sendable {
+    case leading, center, trailing
+}
+
+/// Text placement for the screens: measuring, fitting a width, aligning on a baseline.
+struct TextLayout {
+    let renderer: (any TextRenderer)?
+    var probe: LayoutProbe? = nil
+    var draws = true
+
+    init(renderer: (any TextRenderer)?, probe: LayoutProbe? = nil, draws: Bool = true) {
+        self.renderer = renderer
+        self.probe = probe
+        self.draws = draws
+    }
+
+    init(_ context: ScreenContext) {
+        self.init(renderer: context.text, probe: context.probe, draws: context.drawsText)
+    }
+
+    /// Colours of text on black.
+    static let primary = Color(hex: 0xFFFFFF)
+    static let secondary = Color(hex: 0x8E8E93)
+
+    func measure(_ text: String, _ style: TextStyle) -> TextMetrics {
+        renderer?.measure(text, style) ?? TextMetrics(width: 0, ascent: style.size * 0.9, descent: style.size * 0.25)
+    }
+
+    /// The style shrunk (down to 70 % of its size) until `text` fits `width`.
+    func fitting(_ text: String, _ style: TextStyle, width: Float) -> TextStyle {
+        var s = style
+        let minimum = style.size * 0.7
+        while s.size > minimum && measure(text, s).width > width {
+            s.size = max(minimum, s.size * 0.94)
+        }
+        return s
+    }
+
+    /// `text` cut with an ellipsis until it fits `width` in `style`.
+    func truncated(_ text: String, _ style: TextStyle, width: Float) -> String {
+        guard measure(text, style).width > width else { return text }
+        var characters = Array(text)
+        while !characters.isEmpty {
+            characters.removeLast()
+            let candidate = String(characters).trimmingTrailingSpaces + "…"
+            if measure(candidate, style).width <= width { return candidate }
+        }
+        return ""
+    }
+
+    /// Draws `text` on `baseline` within [x0, x1], aligned; returns the box it takes.
+    @discardableResult
+    func draw(
+        _ text: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, to x1: Float,
+        align: TextAlignment, into buffer: PixelBuffer
+    ) -> Rect {
+        let m = measure(text, style)
+        let x: Float
+        switch align {
+        case .leading: x = x0
+        case .center: x = (x0 + x1 - m.width) / 2
+        case .trailing: x = x1 - m.width
+        }
+        if draws { renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil) }
+        let box = Rect(x: x, y: baseline - m.ascent, width: m.width, height: m.height)
+        if !text.isEmpty { probe?.text(text, box) }
+        return box
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
+
+/// Numbers as the screens show them, without Foundation.
+enum NumberText {
+    /// Rounded to `decimals` places, trailing zeros dropped: 350, 20.5, 0.25.
+    static func format(_ value: Double, decimals: Int = 0) -> String {
+        guard value.isFinite else { return "—" }
+        var scale = 1
+        for _ in 0..<max(0, decimals) { scale *= 10 }
+        let scaled = (abs(value) * Double(scale)).rounded()
+        guard scaled < 9e15 else { return value < 0 ? "-∞" : "∞" }
+        let n = Int(scaled)
+        var fraction = n % scale
+        var places = max(0, decimals)
+        while places > 0 && fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
+        var text = String(n / scale)
+        if places > 0 {
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: places - digits.count) + digits
+        }
+        return (value < 0 && n > 0 ? "-" : "") + text
+    }
+}

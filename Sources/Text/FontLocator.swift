@@ -1,0 +1,144 @@
+import CFontconfig
+import Raster
+
+/// A font could not be found or opened; the message names the font or language and the Debian
+/// package that provides one.
+public struct FontError: Error, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A language whose script needs its own font.
+public enum FontLanguage: String, Sendable, CaseIterable {
+    case simplifiedChinese = "zh-Hans"
+
+    /// fontconfig's name for the language.
+    var fontconfigLanguage: String {
+        switch self {
+        case .simplifiedChinese: "zh-cn"
+        }
+    }
+
+    /// Characters a font for the language must have.
+    var sample: String {
+        switch self {
+        case .simplifiedChinese: "今天昨天活动锻炼站立星期月日"
+        }
+    }
+
+    var englishName: String {
+        switch self {
+        case .simplifiedChinese: "Simplified Chinese"
+        }
+    }
+
+    /// Debian packages that provide a font for the language, smallest first.
+    public var debianPackages: [String] {
+        switch self {
+        case .simplifiedChinese: ["fonts-wqy-microhei", "fonts-noto-cjk"]
+        }
+    }
+}
+
+/// A font file and the face in it.
+public struct FontFile: Sendable, Hashable {
+    public var path: String
+    public var index: Int
+
+    public init(path: String, index: Int = 0) {
+        self.path = path
+        self.index = index
+    }
+}
+
+/// Finds font files through fontconfig, by family and weight or by language.
+public enum FontLocator {
+    /// The Debian package of the default family.
+    public static let defaultFamily = "Inter"
+    public static let defaultFamilyPackage = "fonts-inter"
+
+    /// The file of `family` at `weight`; fails when fontconfig only has other families.
+    public static func find(family: String, weight: FontWeight) throws(FontError) -> FontFile {
+        guard let config = configuration() else { throw FontError("fontconfig could not load its configuration") }
+        guard let pattern = FcPatternCreate() else { throw FontError("fontconfig: out of memory") }
+        defer { FcPatternDestroy(pattern) }
+        FcPatternAddString(pattern, FC_FAMILY, family)
+        FcPatternAddInteger(pattern, FC_WEIGHT, Int32(FcWeightFromOpenType(Int32(weight.rawValue))))
+        FcPatternAddInteger(pattern, FC_SLANT, FC_SLANT_ROMAN)
+        guard let match = bestMatch(config, pattern) else {
+            throw missingFamily(family)
+        }
+        defer { FcPatternDestroy(match) }
+        guard families(of: match).contains(where: { $0.lowercased() == family.lowercased() }),
+            let file = file(of: match)
+        else { throw missingFamily(family) }
+        return file
+    }
+
+    /// A font that covers `language`.
+    public static func find(language: FontLanguage) throws(FontError) -> FontFile {
+        let missing = FontError(
+            "no font for \(language.rawValue) (\(language.englishName)) found by fontconfig: install the Debian "
+                + "package \(language.debianPackages.joined(separator: " or ")), or name a font file for it")
+        guard let config = configuration(), let pattern = FcPatternCreate() else { throw missing }
+        defer { FcPatternDestroy(pattern) }
+        guard let langs = FcLangSetCreate() else { throw missing }
+        defer { FcLangSetDestroy(langs) }
+        FcLangSetAdd(langs, language.fontconfigLanguage)
+        FcPatternAddLangSet(pattern, FC_LANG, langs)
+        FcPatternAddInteger(pattern, FC_SLANT, FC_SLANT_ROMAN)
+        guard let match = bestMatch(config, pattern) else { throw missing }
+        defer { FcPatternDestroy(match) }
+        var charset: OpaquePointer? = nil
+        guard FcPatternGetCharSet(match, FC_CHARSET, 0, &charset) == FcResultMatch, let charset,
+            language.sample.unicodeScalars.allSatisfy({ FcCharSetHasChar(charset, $0.value) != 0 }),
+            let file = file(of: match)
+        else { throw missing }
+        return file
+    }
+
+    private static func missingFamily(_ family: String) -> FontError {
+        let package = family.lowercased() == defaultFamily.lowercased() ? defaultFamilyPackage : nil
+        return FontError(
+            "font '\(family)' not found by fontconfig: "
+                + (package.map { "install the Debian package \($0), or name a font file" }
+                    ?? "install it, or name a font file"))
+    }
+
+    private static func configuration() -> OpaquePointer? {
+        guard FcInit() != 0 else { return nil }
+        return FcConfigGetCurrent()
+    }
+
+    private static func bestMatch(_ config: OpaquePointer, _ pattern: OpaquePointer) -> OpaquePointer? {
+        guard FcConfigSubstitute(config, pattern, FcMatchPattern) != 0 else { return nil }
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        let match = FcFontMatch(config, pattern, &result)
+        guard result == FcResultMatch else {
+            if let match { FcPatternDestroy(match) }
+            return nil
+        }
+        return match
+    }
+
+    private static func families(of pattern: OpaquePointer) -> [String] {
+        var names: [String] = []
+        var i: Int32 = 0
+        var value: UnsafeMutablePointer<FcChar8>? = nil
+        while FcPatternGetString(pattern, FC_FAMILY, i, &value) == FcResultMatch, let value {
+            names.append(String(cString: value))
+            i += 1
+        }
+        return names
+    }
+
+    private static func file(of pattern: OpaquePointer) -> FontFile? {
+        var value: UnsafeMutablePointer<FcChar8>? = nil
+        guard FcPatternGetString(pattern, FC_FILE, 0, &value) == FcResultMatch, let value else { return nil }
+        var index: Int32 = 0
+        _ = FcPatternGetInteger(pattern, FC_INDEX, 0, &index)
+        return FontFile(path: String(cString: value), index: Int(index))
+    }
+}

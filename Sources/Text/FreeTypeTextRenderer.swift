@@ -1,0 +1,270 @@
+import CFreeType
+import CHarfBuzz
+import Raster
+
+/// Text through FreeType (glyphs, anti-aliased, cached at quarter-pixel positions) and HarfBuzz
+/// (shaping, with the font's kerning). Each weight has a stack of faces: the family first, then
+/// faces for the languages asked for; a character takes the first face that has it.
+public final class FreeTypeTextRenderer: TextRenderer {
+    /// Which fonts to use.
+    public struct Fonts: Sendable, Hashable {
+        /// Family looked up through fontconfig, one face per weight.
+        public var family: String
+        /// A font file used for every weight instead of the family.
+        public var file: String?
+        /// Languages that need their own font (looked up by language unless a file is given).
+        public var languages: [FontLanguage]
+        public var languageFiles: [FontLanguage: String]
+
+        public init(
+            family: String = FontLocator.defaultFamily, file: String? = nil, languages: [FontLanguage] = [],
+            languageFiles: [FontLanguage: String] = [:]
+        ) {
+            self.family = family
+            self.file = file
+            self.languages = languages
+            self.languageFiles = languageFiles
+        }
+    }
+
+    private let library: FT_Library
+    private var faces: [FontFace] = []
+    private var stacks: [FontWeight: [Int]] = [:]
+    private var glyphs: [GlyphKey: Glyph] = [:]
+    private var lines: [LineKey: ShapedLine] = [:]
+    private let buffer: OpaquePointer
+
+    struct GlyphKey: Hashable {
+        var face: Int
+        var id: UInt32
+        var size64: Int32
+        var subpixel: Int
+        /// Outline growth (1/64 px) for a weight the face does not have.
+        var embolden: Int32
+    }
+
+    /// A rendered glyph: coverage rows and where they sit relative to the pen.
+    struct Glyph {
+        var coverage: [UInt8]
+        var width: Int
+        var height: Int
+        var left: Int
+        var top: Int
+    }
+
+    struct LineKey: Hashable {
+        var text: String
+        var style: TextStyle
+    }
+
+    struct ShapedGlyph {
+        var face: Int
+        var id: UInt32
+        var embolden: Int32
+        /// Pen position in 1/64 px.
+        var x: Int32
+        var y: Int32
+    }
+
+    struct ShapedLine {
+        var glyphs: [ShapedGlyph]
+        var metrics: TextMetrics
+    }
+
+    public init(fonts: Fonts = Fonts()) throws(FontError) {
+        var lib: FT_Library? = nil
+        guard FT_Init_FreeType(&lib) == 0, let lib else { throw FontError("FreeType could not start") }
+        library = lib
+        guard let buffer = hb_buffer_create() else {
+            FT_Done_FreeType(lib)
+            throw FontError("HarfBuzz could not start")
+        }
+        self.buffer = buffer
+        var opened: [FontFile: Int] = [:]
+        func open(_ file: FontFile) throws(FontError) -> Int {
+            if let i = opened[file] { return i }
+            faces.append(try FontFace(library: library, file: file))
+            opened[file] = faces.count - 1
+            return faces.count - 1
+        }
+        var fallbacks: [Int] = []
+        for language in fonts.languages {
+            let file: FontFile
+            if let path = fonts.languageFiles[language] {
+                file = FontFile(path: path)
+            } else {
+                file = try FontLocator.find(language: language)
+            }
+            fallbacks.append(try open(file))
+        }
+        for weight in FontWeight.allCases {
+            let file: FontFile
+            if let path = fonts.file {
+                file = FontFile(path: path)
+            } else {
+                file = try FontLocator.find(family: fonts.family, weight: weight)
+            }
+            stacks[weight] = [try open(file)] + fallbacks
+        }
+    }
+
+    deinit {
+        hb_buffer_destroy(buffer)
+        faces.removeAll()
+        FT_Done_FreeType(library)
+    }
+
+    /// The files in use, primary (regular weight) first.
+    public var files: [FontFile] { (stacks[.regular] ?? []).map { faces[$0].file } }
+
+    public func measure(_ text: String, _ style: TextStyle) -> TextMetrics {
+        shape(text, style).metrics
+    }
+
+    public func canRender(_ text: String) -> Bool {
+        let stack = stacks[.regular] ?? []
+        return text.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isWhitespace || scalar.value < 0x20
+                || stack.contains { faces[$0].glyph(for: scalar) != 0 }
+        }
+    }
+
+    public func draw(
+        _ text: String, _ style: TextStyle, color: Color, at origin: Point, into target: PixelBuffer, clip: IntRect?
+    ) {
+        guard target.format == .xrgb8888, origin.x.isFinite, origin.y.isFinite else { return }
+        let line = shape(text, style)
+        let size64 = Self.size64(style)
+        let baseline = Int((origin.y + 0.5).rounded(.down))
+        for g in line.glyphs {
+            let x = origin.x + Float(g.x) / 64
+            var whole = Int(x.rounded(.down))
+            var subpixel = Int(((x - Float(whole)) * 4).rounded())
+            if subpixel == 4 {
+                whole += 1
+                subpixel = 0
+            }
+            guard let glyph = rendered(
+                GlyphKey(face: g.face, id: g.id, size64: size64, subpixel: subpixel, embolden: g.embolden)),
+                glyph.width > 0
+            else { continue }
+            glyph.coverage.withUnsafeBufferPointer { mask in
+                target.fillMask(
+                    mask.baseAddress!, width: glyph.width, height: glyph.height, pitch: glyph.width,
+                    x: whole + glyph.left, y: baseline - Int(g.y / 64) - glyph.top, color: color, clip: clip)
+            }
+        }
+    }
+
+    static func size64(_ style: TextStyle) -> Int32 { Int32(max(1, (style.size * 64).rounded())) }
+
+    /// How much to grow a regular face's outlines for `weight` (1/64 px).
+    static func emboldening(_ weight: FontWeight, size64: Int32) -> Int32 {
+        switch weight {
+        case .regular: 0
+        case .medium: size64 / 48
+        case .semibold: size64 / 30
+        case .bold: size64 / 22
+        }
+    }
+
+    /// Shapes a line, once per text and style.
+    func shape(_ text: String, _ style: TextStyle) -> ShapedLine {
+        let key = LineKey(text: text, style: style)
+        if let line = lines[key] { return line }
+        let stack = stacks[style.weight] ?? stacks[.regular] ?? []
+        let size64 = Self.size64(style)
+        var glyphsOut: [ShapedGlyph] = []
+        var pen: Int32 = 0
+        var ascent: Float = 0, descent: Float = 0
+        // Runs of characters that take the same face.
+        var runs: [(face: Int, text: Substring)] = []
+        var runStart = text.startIndex
+        var runFace = -1
+        var index = text.startIndex
+        for scalar in text.unicodeScalars {
+            let face = stack.first { faces[$0].glyph(for: scalar) != 0 } ?? stack.first ?? 0
+            // Spaces and marks stay in the current run.
+            let keep = runFace >= 0 && (scalar.properties.isWhitespace || faces[runFace].glyph(for: scalar) != 0)
+            let next = text.unicodeScalars.index(after: index)
+            if !keep && face != runFace {
+                if runFace >= 0 { runs.append((runFace, text[runStart..<index])) }
+                runStart = index
+                runFace = face
+            }
+            index = next
+        }
+        if runFace >= 0 { runs.append((runFace, text[runStart..<text.endIndex])) }
+        let tracking64 = Int32((style.tracking * 64).rounded())
+        for run in runs where !faces.isEmpty {
+            let face = faces[run.face]
+            // A fallback face has one weight: heavier styles embolden its outlines.
+            let embolden: Int32 = run.face == stack.first ? 0 : Self.emboldening(style.weight, size64: size64)
+            guard let font = face.activate(size64: size64) else { continue }
+            let metrics = face.verticalMetrics
+            ascent = max(ascent, metrics.ascent)
+            descent = max(descent, metrics.descent)
+            hb_buffer_clear_contents(buffer)
+            var utf8 = String(run.text)
+            utf8.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), 0, Int32(chars.count))
+                }
+            }
+            hb_buffer_guess_segment_properties(buffer)
+            hb_shape(font, buffer, nil, 0)
+            var count: UInt32 = 0
+            guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+                let positions = hb_buffer_get_glyph_positions(buffer, &count)
+            else { continue }
+            for i in 0..<Int(count) {
+                let p = positions[i]
+                glyphsOut.append(
+                    ShapedGlyph(face: run.face, id: infos[i].codepoint, embolden: embolden, x: pen + p.x_offset, y: p.y_offset))
+                pen += p.x_advance + tracking64 + embolden
+            }
+        }
+        if !glyphsOut.isEmpty { pen -= tracking64 }  // no tracking after the last letter
+        if ascent == 0, let first = stack.first, !faces.isEmpty {
+            faces[first].activate(size64: size64)
+            (ascent, descent) = faces[first].verticalMetrics
+        }
+        let line = ShapedLine(glyphs: glyphsOut, metrics: TextMetrics(width: Float(pen) / 64, ascent: ascent, descent: descent))
+        if lines.count > 2048 { lines.removeAll(keepingCapacity: true) }
+        lines[key] = line
+        return line
+    }
+
+    /// The glyph's coverage at its size and quarter-pixel offset, rendered once.
+    func rendered(_ key: GlyphKey) -> Glyph? {
+        if let glyph = glyphs[key] { return glyph }
+        let face = faces[key.face]
+        face.activate(size64: key.size64)
+        let loadLight: Int32 = 1 << 16  // FT_LOAD_TARGET_LIGHT: vertical hinting only
+        let noBitmap: Int32 = 1 << 3  // FT_LOAD_NO_BITMAP: outlines, never embedded bitmaps
+        guard FT_Load_Glyph(face.face, key.id, loadLight | noBitmap) == 0 else { return nil }
+        let slot = face.face.pointee.glyph!
+        if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+            if key.embolden > 0 {
+                FT_Outline_Embolden(&slot.pointee.outline, FT_Pos(key.embolden))
+                FT_Outline_Translate(&slot.pointee.outline, FT_Pos(key.embolden / 2), 0)
+            }
+            if key.subpixel != 0 { FT_Outline_Translate(&slot.pointee.outline, FT_Pos(key.subpixel * 16), 0) }
+        }
+        guard FT_Render_Glyph(slot, FT_RENDER_MODE_LIGHT) == 0 else { return nil }
+        let bitmap = slot.pointee.bitmap
+        let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        var coverage = [UInt8](repeating: 0, count: width * height)
+        if width > 0, height > 0, let source = bitmap.buffer {
+            for row in 0..<height {
+                for col in 0..<width { coverage[row * width + col] = source[row * pitch + col] }
+            }
+        }
+        let glyph = Glyph(
+            coverage: coverage, width: width, height: height, left: Int(slot.pointee.bitmap_left),
+            top: Int(slot.pointee.bitmap_top))
+        if glyphs.count > 4096 { glyphs.removeAll(keepingCapacity: true) }
+        glyphs[key] = glyph
+        return glyph
+    }
+}

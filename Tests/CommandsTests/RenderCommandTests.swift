@@ -1,0 +1,154 @@
+import Foundation
+import ImageFile
+import Raster
+import Testing
+
+@Suite("glance render / bench / demo, end to end")
+struct RenderCommandTests {
+    @Test("glance --help lists the commands; render --help documents every option")
+    func help() throws {
+        let top = try Executable.run(["--help"])
+        #expect(top.status == 0)
+        for word in ["render", "bench", "demo", "Exit status"] { #expect(top.stdout.contains(word), "\(word)") }
+        let render = try Executable.run(["render", "--help"])
+        #expect(render.status == 0)
+        for option in ["--screen", "--size", "--rotate", "--format", "--move", "--move-time", "--exercise", "--stand",
+                       "--no-summary", "--output", "kJ", "Exit status"] {
+            #expect(render.stdout.contains(option), "render --help mentions \(option)")
+        }
+        #expect(try Executable.run(["bench", "--help"]).stdout.contains("ms_per_frame"))
+    }
+
+    @Test("render writes exactly the golden picture")
+    func rendersGolden() throws {
+        let folder = Executable.scratch("render")
+        let output = folder + "/rings.png"
+        let result = try Executable.run([
+            "render", "--screen", "rings", "--rings-only", "--size", "480x480", "--move", "375/500", "--exercise", "15/30",
+            "--stand", "14.4/12", "--output", output,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let drawn = try PNGFile.read(output)
+        let golden = try PNGFile.read(Executable.root + "/Tests/ScreensTests/Goldens/rings-typical-480x480.png")
+        #expect(drawn.size == golden.size)
+        var same = true
+        for y in 0..<golden.height where same {
+            for x in 0..<golden.width where drawn.color(x: x, y: y) != golden.color(x: x, y: y) {
+                same = false
+                break
+            }
+        }
+        #expect(same, "render output differs from the golden")
+        #expect(!FileManager.default.fileExists(atPath: output + ".partial-\(getpid())"))
+    }
+
+    @Test("kJ and Cal units convert; rotation and RGB565 match their goldens")
+    func unitsRotationFormat() throws {
+        let folder = Executable.scratch("variants")
+        // 1569 kJ / 2092 kJ = 375 kcal / 500 kcal: the same picture as the kcal golden.
+        for (args, golden) in [
+            (["--size", "480x480", "--move", "1569kJ/2092kJ"], "rings-typical-480x480"),
+            (["--size", "800x480", "--rotate", "90", "--move", "375/500Cal"], "rings-typical-800x480-rotate90"),
+            (["--size", "240x240", "--format", "rgb565", "--move", "375/500"], "rings-typical-240x240-rgb565"),
+        ] {
+            let output = folder + "/\(golden).png"
+            let result = try Executable.run(
+                ["render", "--rings-only"] + args + ["--exercise", "15/30", "--stand", "14.4/12", "--output", output])
+            #expect(result.status == 0, "\(result.stderr)")
+            let a = try PNGFile.read(output)
+            let b = try PNGFile.read(Executable.root + "/Tests/ScreensTests/Goldens/\(golden).png")
+            var differing = 0
+            for y in 0..<b.height {
+                for x in 0..<b.width where a.color(x: x, y: y) != b.color(x: x, y: y) { differing += 1 }
+            }
+            // kJ → kcal goes through 4.184: a progress off by 1e-16 may move an edge pixel's
+            // rounding, so allow a handful of pixels there; the others must be exact.
+            #expect(differing <= (golden == "rings-typical-480x480" ? 8 : 0), "\(golden): \(differing) pixels differ")
+        }
+    }
+
+    static let badArguments: [([String], String)] = [
+        (["--bogus"], "--bogus"),
+        (["--size", "0x480"], "--size"),
+        (["--size", "8193x100"], "--size"),
+        (["--size", "480"], "--size"),
+        (["--size"], "--size"),
+        (["--move", "-5/500"], "--move"),
+        (["--move", "nan/500"], "--move"),
+        (["--move", "350/inf"], "--move"),
+        (["--exercise", "10/-3"], "--exercise"),
+        (["--stand", "x/12"], "--stand"),
+        (["--move", "350/500kcalx"], "--move"),
+        (["--move-time", "20"], "--move-time"),
+        (["--rotate", "45"], "--rotate"),
+        (["--format", "rgb888"], "--format"),
+        (["--screen", "weather"], "--screen"),
+        (["--no-summary", "--move", "1/2"], "--no-summary"),
+    ]
+
+    @Test("bad arguments: one line naming the argument, exit 64, no file written", arguments: badArguments)
+    func badArgument(args: [String], named: String) throws {
+        let folder = Executable.scratch("bad")
+        let output = folder + "/out.png"
+        var argv = ["render"]
+        if !args.contains("--size") { argv += ["--size", "64x64"] }
+        argv += args
+        if !args.contains("--output") && args.last != "--size" { argv += ["--output", output] }
+        let result = try Executable.run(argv)
+        #expect(result.status == 64, "\(argv): status \(result.status)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(result.stderr)")
+        #expect(result.stderr.contains(named), "\(result.stderr) names \(named)")
+        #expect(!FileManager.default.fileExists(atPath: output), "no file written")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty ?? true)
+    }
+
+    @Test("unwritable or missing output: exit 64 naming --output, nothing written")
+    func unwritableOutput() throws {
+        let folder = Executable.scratch("unwritable")
+        for output in ["/nonexistent-folder-glance/x.png", folder, ""] {
+            let result = try Executable.run(["render", "--size", "64x64", "--output", output])
+            #expect(result.status == 64, "\(output)")
+            #expect(result.stderr.contains("--output"), "\(result.stderr)")
+        }
+        let missing = try Executable.run(["render", "--size", "64x64"])
+        #expect(missing.status == 64 && missing.stderr.contains("--output"))
+        let noSize = try Executable.run(["render", "--output", folder + "/a.png"])
+        #expect(noSize.status == 64 && noSize.stderr.contains("--size"))
+        #expect((try FileManager.default.contentsOfDirectory(atPath: folder)).isEmpty)
+        let unknown = try Executable.run(["paint"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("paint"))
+    }
+
+    @Test("bench prints one line per screen and size, with text cost and the fill timed in the same run")
+    func bench() throws {
+        let result = try Executable.run(["bench", "--screen", "rings", "--size", "48x48,32x40", "--frames", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        for (line, size) in zip(lines, ["48x48", "32x40"]) {
+            let fields = line.split(separator: " ")
+            #expect(fields.first == "bench")
+            #expect(fields.contains("screen=rings") && fields.contains("size=\(size)") && fields.contains("frames=3"))
+            for key in ["ms_per_frame", "text_ms_per_frame", "fill_ms_per_frame", "ratio"] {
+                let value = fields.first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) }
+                #expect(value != nil && value! >= 0, "\(key) in \(line)")
+            }
+        }
+        let all = try Executable.run(["bench", "--size", "40x40", "--frames", "2"])
+        #expect(all.stdout.split(separator: "\n").map { $0.split(separator: " ")[1] } == ["screen=rings", "screen=gauge", "screen=progress"])
+        let bare = try Executable.run(["bench", "--rings-only", "--size", "40x40", "--frames", "2", "--no-fill"])
+        #expect(bare.stdout.contains("rings_only=1") && !bare.stdout.contains("text_ms"))
+    }
+
+    @Test("demo draws its screens into a folder")
+    func demo() throws {
+        let folder = Executable.scratch("demo") + "/out"
+        let result = try Executable.run(["demo", "--output", folder, "--size", "120x120"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(files.count >= 5)
+        #expect(files.allSatisfy { $0.hasSuffix("-120x120.png") })
+        #expect(result.stdout.split(separator: "\n").count == files.count)
+    }
+}

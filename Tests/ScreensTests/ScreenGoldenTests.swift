@@ -1,0 +1,140 @@
+import Activity
+import Raster
+import Screens
+import Testing
+import Text
+
+/// Goldens of every screen and style at the panel sizes, in English and Simplified Chinese.
+@Suite("Screen goldens (text, gauges, progress)")
+struct ScreenGoldenTests {
+    static let today = CalendarDay(year: 2026, month: 11, day: 29)!
+
+    static func renderer(_ locale: AppLocale) throws -> FreeTypeTextRenderer { try LayoutCheck.renderer(locale) }
+
+    static func sizeName(_ size: Size, _ shape: PanelShape) -> String { shape == .round ? "\(size)-round" : "\(size)" }
+
+    /// A realistic week: Monday to Saturday done, Sunday (today) in progress.
+    static let week: [CalendarDay: ActivitySummary] = {
+        let numbers: [(Double, Double, Double)] = [(420, 32, 10), (515, 45, 12), (180, 5, 7), (610, 62, 13), (330, 22, 9), (750, 80, 14)]
+        var week: [CalendarDay: ActivitySummary] = [:]
+        for (i, n) in numbers.enumerated() {
+            week[today.adding(days: i - 6)] = ActivitySummary(
+                activeEnergyBurned: .kilocalories(n.0), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: n.1,
+                exerciseTimeGoal: 30, standHours: n.2, standHoursGoal: 12)
+        }
+        return week
+    }()
+
+    static let todaySummary = ActivitySummary(
+        activeEnergyBurned: .kilocalories(375), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: 15,
+        exerciseTimeGoal: 30, standHours: 14.4, standHoursGoal: 12)
+
+    @Test("ring screen at every size", arguments: AppLocale.allCases, LayoutCheck.sizes.indices)
+    func rings(locale: AppLocale, sizeIndex: Int) throws {
+        let (size, shape) = LayoutCheck.sizes[sizeIndex]
+        let content = RingScreenContent(name: locale == .english ? "Karan" : "小林", day: Self.today, today: Self.today,
+                                        summary: Self.todaySummary, week: Self.week)
+        let screen = RingScreen(content: content, context: ScreenContext(text: try Self.renderer(locale), locale: locale, shape: shape))
+        GoldenImage.expectMatches(FrameComposer(panel: size).render(screen),
+                                  named: "screen-rings-\(Self.sizeName(size, shape))-\(locale.rawValue)")
+    }
+
+    @Test("ring screen: another day, Move only, no data")
+    func ringVariants() throws {
+        let en = try Self.renderer(.english), zh = try Self.renderer(.simplifiedChinese)
+        let cases: [(String, Size, AppLocale, FreeTypeTextRenderer, RingScreenContent)] = [
+            ("screen-rings-wednesday-800x480-en", Size(width: 800, height: 480), .english, en,
+             RingScreenContent(name: "Karan", day: Self.today.adding(days: -4), today: Self.today,
+                               summary: Self.week[Self.today.adding(days: -4)], week: Self.week)),
+            ("screen-rings-moveonly-480x480-zh-Hans", Size(width: 480, height: 480), .simplifiedChinese, zh,
+             RingScreenContent(name: "小林", day: Self.today.adding(days: -1), today: Self.today,
+                               summary: ActivitySummary(activeEnergyBurned: .kilocalories(313), activeEnergyBurnedGoal: .kilocalories(300),
+                                                        exerciseTime: 0, exerciseTimeGoal: 0, standHours: 0, standHoursGoal: 0))),
+            ("screen-rings-nodata-720x1280-en", Size(width: 720, height: 1280), .english, en,
+             RingScreenContent(name: "Karan", day: CalendarDay(year: 2025, month: 3, day: 2)!, today: Self.today, summary: nil)),
+        ]
+        for (name, size, locale, text, content) in cases {
+            let screen = RingScreen(content: content, context: ScreenContext(text: text, locale: locale))
+            GoldenImage.expectMatches(FrameComposer(panel: size).render(screen), named: name)
+        }
+    }
+
+    static func title(_ locale: AppLocale) -> String { locale == .english ? "CPU temperature" : "处理器温度" }
+
+    @Test("every gauge style, large", arguments: AppLocale.allCases, GaugeStyle.allCases)
+    func gaugeStyles(locale: AppLocale, style: GaugeStyle) throws {
+        let gauge = Gauge(style: style, value: 72, minimum: 30, maximum: 90, title: Self.title(locale), unit: "°")
+        let screen = GaugeScreen(gauges: [gauge], context: ScreenContext(text: try Self.renderer(locale), locale: locale))
+        GoldenImage.expectMatches(FrameComposer(panel: Size(width: 480, height: 480)).render(screen),
+                                  named: "screen-gauge-\(style.rawValue)-480x480-\(locale.rawValue)")
+    }
+
+    @Test("gauges: out of range pins and shows the number; missing shows — and no marker")
+    func gaugeEdgeCases() throws {
+        let text = try Self.renderer(.english)
+        let cases: [(String, [Gauge])] = [
+            ("outofrange", [Gauge(style: .circular, value: 104.5, minimum: 30, maximum: 90, title: "CPU temperature", unit: "°")]),
+            ("below", [Gauge(style: .linear, value: -12, minimum: 0, maximum: 40, title: "Outside", unit: "°")]),
+            ("missing", [Gauge(style: .circularCapacity, value: nil, minimum: 0, maximum: 100, title: "Battery", unit: "%")]),
+            ("missing-linear", [Gauge(style: .linearCapacity, value: .nan, minimum: 0, maximum: 100, title: "Battery", unit: "%")]),
+        ]
+        for (name, gauges) in cases {
+            let screen = GaugeScreen(gauges: gauges, context: ScreenContext(text: text))
+            GoldenImage.expectMatches(FrameComposer(panel: Size(width: 480, height: 480)).render(screen),
+                                      named: "screen-gauge-\(name)-480x480-en")
+        }
+    }
+
+    static func grid(_ locale: AppLocale) -> [Gauge] {
+        let en = locale == .english
+        return [
+            Gauge(style: .accessoryCircular, value: 61, minimum: 30, maximum: 90, unit: "°"),
+            Gauge(style: .accessoryCircularCapacity, value: 72, minimum: 0, maximum: 100, unit: "%"),
+            Gauge(style: .accessoryLinear, value: 3.4, minimum: 0, maximum: 8, title: en ? "Load" : "负载"),
+            Gauge(style: .accessoryLinearCapacity, value: 41, minimum: 0, maximum: 100, title: en ? "Disk" : "磁盘", unit: "%"),
+        ]
+    }
+
+    @Test("a grid of accessory gauges at every size", arguments: AppLocale.allCases, LayoutCheck.sizes.indices)
+    func gaugeGrid(locale: AppLocale, sizeIndex: Int) throws {
+        let (size, shape) = LayoutCheck.sizes[sizeIndex]
+        let screen = GaugeScreen(gauges: Self.grid(locale),
+                                 context: ScreenContext(text: try Self.renderer(locale), locale: locale, shape: shape))
+        GoldenImage.expectMatches(FrameComposer(panel: size).render(screen),
+                                  named: "screen-gauge-grid-\(Self.sizeName(size, shape))-\(locale.rawValue)")
+    }
+
+    static func label(_ locale: AppLocale) -> String { locale == .english ? "Importing health data" : "正在导入健康数据" }
+    static func note(_ locale: AppLocale) -> String { locale == .english ? "Days imported so far are kept" : "已导入的日期会保留" }
+
+    @Test("every progress style, known and unknown amounts", arguments: AppLocale.allCases, ProgressStyle.allCases)
+    func progressStyles(locale: AppLocale, style: ProgressStyle) throws {
+        let text = try Self.renderer(locale)
+        for (name, amount) in [("determinate", ProgressAmount.determinate(0.41)), ("indeterminate", .indeterminate)] {
+            let content = ProgressContent(amount: amount, style: style, label: Self.label(locale), cancellable: true,
+                                          cancelNote: Self.note(locale))
+            let screen = ProgressScreen(content: content, context: ScreenContext(text: text, locale: locale))
+            GoldenImage.expectMatches(FrameComposer(panel: Size(width: 480, height: 480)).render(screen, at: 0.3),
+                                      named: "screen-progress-\(style.rawValue)-\(name)-480x480-\(locale.rawValue)")
+        }
+    }
+
+    @Test("progress at every size", arguments: AppLocale.allCases, LayoutCheck.sizes.indices)
+    func progressSizes(locale: AppLocale, sizeIndex: Int) throws {
+        let (size, shape) = LayoutCheck.sizes[sizeIndex]
+        let content = ProgressContent(amount: .determinate(0.67), style: .circular, label: Self.label(locale), cancellable: true)
+        let screen = ProgressScreen(content: content,
+                                    context: ScreenContext(text: try Self.renderer(locale), locale: locale, shape: shape))
+        GoldenImage.expectMatches(FrameComposer(panel: size).render(screen),
+                                  named: "screen-progress-\(Self.sizeName(size, shape))-\(locale.rawValue)")
+    }
+
+    @Test("spinner frames at fixed times", arguments: [0.0, 0.25, 0.5, 0.75])
+    func spinnerFrames(time: Double) throws {
+        let content = ProgressContent(amount: .indeterminate, style: .circular, label: "Reading export.zip")
+        let screen = ProgressScreen(content: content, context: ScreenContext(text: try Self.renderer(.english)))
+        let ms = Int(time * 1000)
+        GoldenImage.expectMatches(FrameComposer(panel: Size(width: 240, height: 240)).render(screen, at: time),
+                                  named: "screen-progress-spinner-t\(ms)ms-240x240-en")
+    }
+}

@@ -1,0 +1,99 @@
+import ImageFile
+import Raster
+import Testing
+
+@testable import Text
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Text: fonts, shaping, glyphs")
+struct TextRendererTests {
+    @Test("fontconfig finds Inter at each weight and a Chinese face by language")
+    func lookup() throws {
+        let regular = try FontLocator.find(family: "Inter", weight: .regular)
+        let bold = try FontLocator.find(family: "Inter", weight: .semibold)
+        #expect(regular.path.hasSuffix(".otf") || regular.path.hasSuffix(".ttf"))
+        #expect(regular != bold, "each weight has its own face")
+        let chinese = try FontLocator.find(language: .simplifiedChinese)
+        let r = try FreeTypeTextRenderer(fonts: .init(languages: [.simplifiedChinese]))
+        #expect(r.files.contains(chinese))
+        #expect(r.canRender("今天 活动 Today"))
+    }
+
+    @Test("a family fontconfig does not have is an error naming it")
+    func missingFamily() {
+        #expect {
+            _ = try FontLocator.find(family: "No Such Family Glance", weight: .regular)
+        } throws: { ($0 as? FontError)?.message.contains("No Such Family Glance") ?? false }
+    }
+
+    @Test("a font file can replace the family; a bad path names the file")
+    func fileOverride() throws {
+        let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        if access(dejavu, R_OK) == 0 {
+            let r = try FreeTypeTextRenderer(fonts: .init(file: dejavu))
+            #expect(r.files.first?.path == dejavu)
+        } else {
+            print("skipped the DejaVu override check: \(dejavu) is not installed")
+        }
+        #expect {
+            _ = try FreeTypeTextRenderer(fonts: .init(file: "/nonexistent/font.ttf"))
+        } throws: { ($0 as? FontError)?.message.contains("/nonexistent/font.ttf") ?? false }
+    }
+
+    @Test("kerning: pairs the font kerns come out tighter than their letters apart")
+    func kerning() throws {
+        let r = try FreeTypeTextRenderer()
+        let style = TextStyle(size: 40, weight: .semibold)
+        for pair in ["AV", "To", "Ty", "VA"] {
+            let a = r.measure(String(pair.first!), style).width, b = r.measure(String(pair.last!), style).width
+            #expect(r.measure(pair, style).width < a + b - 0.5, "\(pair) is kerned")
+        }
+        // Tracking adds space between letters, not after the last.
+        let plain = r.measure("MOVE", style).width
+        let spaced = r.measure("MOVE", TextStyle(size: 40, weight: .semibold, tracking: 2)).width
+        #expect(abs(spaced - plain - 6) < 0.05)
+    }
+
+    @Test("drawing is anti-aliased, repeatable, and lands where measured")
+    func drawing() throws {
+        let r = try FreeTypeTextRenderer(fonts: .init(languages: [.simplifiedChinese]))
+        let style = TextStyle(size: 28, weight: .medium)
+        func draw() -> PixelBuffer {
+            let b = PixelBuffer(width: 300, height: 60)
+            r.draw("Today 今天 25", style, color: .white, at: Point(x: 10.25, y: 40), into: b, clip: nil)
+            return b
+        }
+        let a = draw(), b = draw()
+        var levels = Set<UInt8>()
+        var minX = 300, maxX = 0
+        for y in 0..<60 {
+            for x in 0..<300 {
+                let c = a.color(x: x, y: y)
+                #expect(c == b.color(x: x, y: y))
+                if c.red > 0 {
+                    levels.insert(c.red)
+                    minX = min(minX, x)
+                    maxX = max(maxX, x)
+                }
+            }
+        }
+        #expect(levels.count > 20, "edges have intermediate coverage")
+        let width = r.measure("Today 今天 25", style).width
+        #expect(minX >= 10 && minX <= 13)
+        #expect(abs(Float(maxX) - (10.25 + width)) < 4)
+    }
+
+    @Test("a clip keeps glyphs inside it")
+    func clip() throws {
+        let r = try FreeTypeTextRenderer()
+        let b = PixelBuffer(width: 200, height: 50)
+        r.draw("Clipped text", TextStyle(size: 30), color: .white, at: Point(x: 5, y: 35), into: b,
+               clip: IntRect(x: 40, y: 0, width: 60, height: 50))
+        for y in 0..<50 {
+            for x in 0..<200 where x < 40 || x >= 100 { #expect(b.color(x: x, y: y) == .black) }
+        }
+    }
+}

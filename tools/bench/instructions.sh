@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# instructions.sh -- instructions per full frame, counted by callgrind (repeatable on a noisy
+# machine, unlike time), for the release build.
+#
+#   tools/bench/instructions.sh [SIZE ...]      (default: 480x480)
+#
+# Every count is taken twice, rendering 1 and 11 frames, and the difference / 10 is the cost
+# of one frame without start-up. Prints, per size:
+#   instructions screen=rings rings_only=1 size=480x480 per_frame=2798771 target=3000000 ratio_to_target=0.93
+#     the benchmark day's rings alone (Move 75 %, Exercise 50 %, Stand 120 %): the 3.0 M target
+#   instructions screen=rings size=480x480 per_frame=… text_per_frame=…
+#     each screen with its labels, and what the labels cost (the same frame without text subtracted)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=.build/release/glance
+[ -x "$BIN" ] || swift build -c release >/dev/null
+command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is needed (tools/install-deps.sh installs it)" >&2; exit 1; }
+TARGET=3000000
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(480x480)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+count() { # FRAMES ARGS...
+	local frames=$1
+	shift
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$BIN" bench --frames "$frames" --no-fill "$@" \
+		2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+per_frame() { # ARGS...
+	local one eleven
+	one=$(count 1 "$@")
+	eleven=$(count 11 "$@")
+	echo $(((eleven - one) / 10))
+}
+for size in "${sizes[@]}"; do
+	per=$(per_frame --rings-only --size "$size")
+	ratio=$(awk -v a="$per" -v b="$TARGET" 'BEGIN { printf "%.2f", a / b }')
+	echo "instructions screen=rings rings_only=1 size=$size per_frame=$per target=$TARGET ratio_to_target=$ratio"
+	for screen in rings gauge progress; do
+		both=$(per_frame --screen "$screen" --size "$size")        # a frame with text + the same without
+		bare=$(per_frame --screen "$screen" --size "$size" --no-text)
+		echo "instructions screen=$screen size=$size per_frame=$((both - bare)) text_per_frame=$((both - 2 * bare))"
+	done
+done
