@@ -27,10 +27,11 @@ struct WatchCommand {
     static let help = """
         Usage: glance watch --render-to FILE.png [--size WxH] [--date D] [--db PATH]
 
-        Draws the day's ring screen (as the panel would) into FILE.png, then waits; whenever the store
-        changes (glance log, an import, another process) it draws again at once. Prints one line
-        per drawing. Stops on Ctrl-C or SIGTERM. Sleeps in poll(): no polling, no timer, except
-        at midnight when the day shown is today.
+        Draws the day's ring screen (as the panel would) into FILE.png, or the progress screen
+        while a task runs (an import, say), then waits; whenever the store changes (glance log,
+        an import, another process) it draws again at once. Prints one line per drawing. Stops on
+        Ctrl-C or SIGTERM. Sleeps in poll(): no polling, no timer, except at midnight when the
+        day shown is today.
 
           --render-to FILE.png   where to draw (replaced whole each time)
           --size WxH             picture size (default: 480x480)
@@ -119,8 +120,21 @@ struct WatchCommand {
                 content: RingScreenContent(name: name, day: shown, today: content.today, summary: summary, week: week),
                 context: context)
         }
+        let started = ContinuousClock.now
         func draw(_ reason: String) -> Bool {
             do {
+                // Work in progress (an import, a script's task) takes the screen while it runs.
+                if !ringsOnly, let task = try store.runningTasks().first {
+                    let content = ProgressContent(
+                        amount: task.fraction.map { .determinate($0) } ?? .indeterminate,
+                        label: task.description ?? task.name, cancellable: task.cancellable)
+                    let elapsed = (ContinuousClock.now - started).components
+                    let time = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+                    try PNGFile.write(
+                        composer.render(ProgressScreen(content: content, context: context), at: time), to: output)
+                    writeOut("drew \(output) (\(reason)): task \(task.name) \(task.description ?? "")\n")
+                    return true
+                }
                 let summary = try store.summary(for: shown)
                 try PNGFile.write(composer.render(try screen(summary)), to: output)
                 writeOut("drew \(output) (\(reason)): \(describe(shown, summary))\n")

@@ -255,6 +255,28 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(result.out.contains("(store changed): 2025-03-01: move 400/500 kcal"))
     }
 
+    @Test func aRunningImportShowsOnTheProgressScreenAndCancelThereStopsIt() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 400)
+        let png = scratch.file("screen.png")
+        let (watch, finishWatch) = try GlanceCLI.start(
+            ["watch", "--render-to", png, "--size", "320x240", "--date", "2024-01-01"] + db, in: scratch, tag: "watch")
+        #expect(try eventually(seconds: 30) { FileManager.default.fileExists(atPath: png) })
+        let (_, finishImport) = try GlanceCLI.start(["import", scratch.file("big.xml")] + db, in: scratch)
+        let watchOut = { (try? String(contentsOfFile: scratch.file("watch.out"), encoding: .utf8)) ?? "" }
+        let shown = eventually(seconds: 60) { watchOut().contains("task import Importing health data — ") }
+        #expect(shown, "the progress screen should show the import: \(watchOut())")
+        // Cancel, as the progress screen's button does (through the store).
+        try Store(path: scratch.db).requestCancel("import")
+        let result = finishImport()
+        #expect(result.status == 75)
+        let back = eventually(seconds: 10) { watchOut().hasSuffix("2024-01-01: no summary\n") }
+        #expect(back, "the ring screen should come back when the task ends: \(watchOut())")
+        kill(watch.processIdentifier, SIGTERM)
+        #expect(finishWatch().status == 0)
+    }
+
     static func samePixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
         guard a.width == b.width, a.height == b.height else { return false }
         for y in 0..<a.height {
