@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release/glance
 
-.PHONY: deps build release run test bench instructions sim vm-test bench-startup
+.PHONY: deps build release run test bench instructions sim vm-test bench-startup bench-import
 
 deps:
 	@tools/install-deps.sh
@@ -42,3 +42,9 @@ bench: release
 
 instructions: release
 	tools/bench/instructions.sh
+
+# Import benchmark: a ~1 GB synthetic Health export in a scratch folder, glance import against
+# healthkit-to-sqlite (PyPI) on the same file; prints MB/s, peak RSS and the ratio.
+# Extra arguments: make bench-import BENCH_IMPORT_ARGS="--size-mb 200 --no-reference"
+bench-import: release
+	python3 tools/bench/import_benchmark.py $(BENCH_IMPORT_ARGS)

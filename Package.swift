@@ -28,6 +28,9 @@ let package = Package(
         // Kernel interfaces Swift cannot import by itself (ioctl numbers built by function-like
         // macros, signalfd/timerfd) and the async-signal-safe crash restore of the panel.
         .target(name: "CKernelShims"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
         .systemLibrary(
             name: "CFreeType",
@@ -59,12 +62,18 @@ let package = Package(
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
         .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Configuration", "Raster"]),
         .target(
-            name: "App", dependencies: ["Display", "Screens", "Activity", "Raster", "Platform", "Input", "Configuration"]),
+            name: "Store",
+            dependencies: ["Activity", "CSQLite", "CXML", "CArchive"],
+            resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
+        ),
+        .target(
+            name: "App",
+            dependencies: ["Display", "Screens", "Activity", "Raster", "Platform", "Input", "Configuration", "Store"]),
         .target(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "ImageFile", "Text", "Configuration", "Display", "Input", "App",
-                "Platform",
+                "Platform", "Store",
             ]
         ),
 
@@ -87,6 +96,10 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["App", "Activity", "Screens", "Raster"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "glance"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
