@@ -92,8 +92,9 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
-        .testTarget(name: "InputTests", dependencies: ["Input"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Activity", "Screens", "Raster"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "Configuration", "Raster"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "AppTests", dependencies: ["App", "Activity", "Screens", "Raster", "Input", "Configuration", "Platform"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
         .testTarget(

@@ -78,10 +78,13 @@ public final class DeviceController: Controller {
     private let clock: LocalClock
     private let log: (String) -> Void
     private var lastInput: Duration
-    /// When the last midnight check ran (monotonic) and how long until midnight it said.
-    private var midnight: Duration
+    /// The next local midnight on the monotonic clock (nil: a day that never ends).
+    private var midnight: Duration?
     /// The layout of the last progress screen built (for the Cancel button's taps).
-    private var progressProbe: LayoutProbe?
+    private(set) var progressProbe: LayoutProbe?
+    /// The progress shown, eased towards the task's reports (never backwards).
+    private var easing = ProgressEasing()
+    private var reportedFraction: Double?
     /// The rings fill up on start, as on the watch when it wakes.
     private var introStart: Duration?
     private let introDuration = Duration.milliseconds(900)
@@ -101,7 +104,7 @@ public final class DeviceController: Controller {
         self.log = log
         lastInput = now
         navigation = Navigation(screen: self.screens.first ?? .rings, today: clock.today())
-        midnight = now + .seconds(min(clock.secondsUntilMidnight(), 366 * 86400))
+        midnight = Self.midnight(after: now, clock)
         if intro && self.screens.first == .rings { introStart = now }
         navigation.settle(available: available(now: now))
     }
@@ -149,8 +152,8 @@ public final class DeviceController: Controller {
         for command in router.tick(time: seconds) { changed = perform(command, now: now) || changed }
         if data.handle(ready: ready, now: now) { changed = true }
         // A new day at midnight (checked against the calendar, not just the timer).
-        if now >= midnight {
-            midnight = now + .seconds(min(clock.secondsUntilMidnight(), 366 * 86400))
+        if let m = midnight, now >= m {
+            midnight = Self.midnight(after: now, clock)
             if navigation.newDay(clock.today()) {
                 log("a new day: \(navigation.today)")
                 changed = true
@@ -191,7 +194,7 @@ public final class DeviceController: Controller {
     }
 
     public func nextDeadline(now: Duration) -> Duration? {
-        var deadlines: [Duration] = [midnight]
+        var deadlines: [Duration] = midnight.map { [$0] } ?? []
         if let t = router.nextDeadline { deadlines.append(.seconds(t)) }
         if let next = schedule.nextChange(idleFor: Self.seconds(now - lastInput)) {
             deadlines.append(lastInput + .seconds(next))
@@ -214,7 +217,7 @@ public final class DeviceController: Controller {
                 }
                 introStart = nil
             }
-            return ScreenScene(screen)
+            return StillOrMoving(screen: screen, moving: screen.animates || easing.isMoving(at: Self.seconds(now)))
         case .dimmed(let level): return ScreenScene(DimmedScreen(screen: screen, level: level))
         case .blank: return ScreenScene(BlankScreen())
         }
@@ -238,9 +241,26 @@ public final class DeviceController: Controller {
             progressProbe = probe
             var c = context
             c.probe = probe
-            let task = data.task() ?? ProgressContent(amount: .indeterminate)
+            var task = data.task() ?? ProgressContent(amount: .indeterminate)
+            if case .determinate(let f) = task.amount {
+                // Reported values ease in at an even pace and never move the bar backwards.
+                let t = Self.seconds(now)
+                if reportedFraction == nil { easing = ProgressEasing(fraction: f, at: t) }
+                if f != reportedFraction { easing.update(f, at: t) }
+                reportedFraction = f
+                task.amount = .determinate(easing.value(at: t))
+            } else {
+                reportedFraction = nil
+            }
             return ProgressScreen(content: task, context: c)
         }
+    }
+
+    /// A screen that moves while `moving` (an easing progress) or by itself (a spinner).
+    struct StillOrMoving: Scene {
+        let screen: any Screen
+        let moving: Bool
+        func frame(at time: Duration) -> (screen: any Screen, animating: Bool) { (screen, moving) }
     }
 
     /// One frame of the rings filling up.
@@ -250,6 +270,11 @@ public final class DeviceController: Controller {
         func frame(at time: Duration) -> (screen: any Screen, animating: Bool) {
             (controller.currentScreen(now: monotonicNow(), scale: progress), true)
         }
+    }
+
+    static func midnight(after now: Duration, _ clock: LocalClock) -> Duration? {
+        let s = clock.secondsUntilMidnight()
+        return s.isFinite ? now + .milliseconds(Int64((s * 1000).rounded())) : nil
     }
 
     static func seconds(_ d: Duration) -> Double {

@@ -6,6 +6,7 @@ import Input
 import Platform
 import Raster
 import Screens
+import Store
 import Text
 
 #if canImport(Glibc)
@@ -22,6 +23,7 @@ struct RunCommand {
     var intro = false
     var singleBuffered = false
     var configPath: String?
+    var store = StoreSelection()
     var readInput = true
     var grab: Bool?
     var inputDirectory = "/dev/input"
@@ -37,10 +39,11 @@ struct RunCommand {
 
         Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets
         SIGTERM, SIGINT or SIGHUP; then puts back what the display showed before (the console)
-        and exits 0. Until the data issue lands it shows the ring screen for a demo day (Move
-        75 %, Exercise 50 %, Stand 120 %), or the screen and day given with the options of
-        glance render. A screen that moves (an indeterminate progress) is redrawn on a timer;
-        a still one is drawn once.
+        and exits 0. It shows the store's days, gauges and running task (see --db), or the
+        screen and day given with the options of glance render; buttons and touch move between
+        screens and days. It draws only when something changed: a screen that moves (a spinner,
+        an easing progress) is redrawn on a timer; a still one once, and the process then
+        sleeps until input, a change in the store, dimming or midnight.
 
         On a text console (its own, or the one in front through /dev/tty0) it hides the console
         while it shows, and a switch to another console (Ctrl+Alt+Fn, chvt) gives the display
@@ -65,6 +68,12 @@ struct RunCommand {
         The screen and the day, as for glance render (see glance render --help): --screen,
         --move, --move-time, --exercise, --stand, --no-summary, --rings-only, --name, --date,
         --today, --locale, --shape, --font, --cjk-font, and the gauge and progress options.
+
+        Data: the store (days, metrics, tasks), redrawn whenever it changes:
+          --db PATH               the store (default: the configuration's "database", else
+                                  /var/lib/glance/glance.db for root, $XDG_DATA_HOME/glance/glance.db
+                                  otherwise); a day given with --move … or a gauge or progress
+                                  given on the command line is shown instead
 
         Input and behaviour (defaults from the configuration file):
           --config FILE           the configuration (default: /etc/glance/config.json; without
@@ -103,6 +112,7 @@ struct RunCommand {
             switch option {
             case "--help", "-h": return nil
             case "--config": command.configPath = try args.value(for: option)
+            case "--db": _ = try command.store.parse(option, &args)
             case "--no-input": command.readInput = false
             case "--no-grab": command.grab = false
             case "--input-dir": command.inputDirectory = try args.value(for: option)
@@ -134,9 +144,6 @@ struct RunCommand {
             }
         }
         try command.options.finish()
-        if !command.options.summaryGiven && !command.options.noSummary {
-            command.options.summary = BenchCommand.benchSummary
-        }
         return command
     }
 
@@ -153,6 +160,7 @@ struct RunCommand {
         if !given.contains("--mode"), let text = c.display.mode, let mode = ModeRequest(parsing: text) { request.mode = mode }
         if !given.contains("--format"), let f = c.display.format { request.format = f }
         if !given.contains("--legacy") && c.display.legacy { request.forceLegacy = true }
+        if !given.contains("--db"), let db = c.database { store.path = db }
     }
 
     func run() -> Int32 {
@@ -234,20 +242,35 @@ struct RunCommand {
         let options = self.options
         let today = options.today ?? SystemClock.today()
         let clock: LocalClock = options.today.map { FixedClock($0) } ?? SystemLocalClock()
-        // What there is to show: the day given (or the demo day), the gauge or task given.
-        var days: [CalendarDay: ActivitySummary] = [:]
-        if let summary = options.summary { days[options.date ?? today] = summary }
-        var gauges: [Gauge] = []
-        var task: ProgressContent?
+        // What there is to show: what the command line gives, else the store.
         var screens = configuration.screens
-        if options.screen != "rings", let screen = options.makeScreen(text: nil) as? GaugeScreen {
-            gauges = screen.gauges
-            screens = [.gauges] + screens.filter { $0 != .gauges }
-        } else if let screen = options.makeScreen(text: nil) as? ProgressScreen {
-            task = screen.content
-            screens = [.progress] + screens.filter { $0 != .progress }
+        let data: DataSource
+        if options.summaryGiven || options.noSummary || options.screen != "rings" {
+            var days: [CalendarDay: ActivitySummary] = [:]
+            if let summary = options.summary { days[options.date ?? today] = summary }
+            var gauges: [Gauge] = []
+            var task: ProgressContent?
+            if let screen = options.makeScreen(text: nil) as? GaugeScreen, options.screen == "gauge" {
+                gauges = screen.gauges
+                screens = [.gauges] + screens.filter { $0 != .gauges }
+            } else if let screen = options.makeScreen(text: nil) as? ProgressScreen {
+                task = screen.content
+                screens = [.progress] + screens.filter { $0 != .progress }
+            }
+            data = FixedData(days: days, gauges: gauges, task: task)
+        } else {
+            guard let path = store.resolvedPath() else {
+                output.restore()
+                return ExitCode.usage
+            }
+            do {
+                data = try StoreData(path: path, gauges: configuration.gauges, log: { complain($0) })
+                complain("data from the store \(path)")
+            } catch {
+                output.restore()
+                return fail(error, "give another store with --db PATH, or check the folder's permissions")
+            }
         }
-        let data = FixedData(days: days, gauges: gauges, task: task)
         let hub = readInput
             ? InputHub(directory: inputDirectory, grab: grab ?? configuration.grabInput, log: { complain($0) }) : nil
         let router = InputRouter(

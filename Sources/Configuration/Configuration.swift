@@ -34,6 +34,12 @@ public struct TouchSetting: Sendable, Equatable {
     public var swapXY = false
     public var invertX = false
     public var invertY = false
+
+    public init(swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false) {
+        self.swapXY = swapXY
+        self.invertX = invertX
+        self.invertY = invertY
+    }
 }
 
 public struct DisplaySetting: Sendable, Equatable {

@@ -89,7 +89,7 @@ public struct KeyInterpreter: Sendable {
         var result: [Action] = []
         for (code, press) in held.sorted(by: { $0.key < $1.key }) where !press.longDone {
             guard let action = map.bindings[code], let long = map.longPress[action],
-                time - press.since >= map.longPressSeconds
+                time >= press.since + map.longPressSeconds
             else { continue }
             held[code] = (press.since, true)
             result.append(long)

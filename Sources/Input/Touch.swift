@@ -186,7 +186,7 @@ public struct GestureRecognizer: Sendable {
 
     /// A finger held still until now becomes a long press (once).
     public mutating func tick(time: Double) -> Gesture? {
-        guard let s = start, !moved, !longDone, time - s.time >= longPressSeconds else { return nil }
+        guard let s = start, !moved, !longDone, time >= s.time + longPressSeconds else { return nil }
         longDone = true
         return .longPress(s.point)
     }
