@@ -1,6 +1,7 @@
 import Activity
 import Raster
 import Screens
+import Store
 import Text
 
 /// What to draw and how the panel takes it: the options `render` and `bench` share.
@@ -208,6 +209,20 @@ struct ScreenOptions {
         let today = self.today ?? SystemClock.today()
         let content = RingScreenContent(name: name, day: date ?? today, today: today, summary: summary)
         return RingScreen(content: content, context: context)
+    }
+
+    /// The ring screen for `--date` with its summary and week from `store`.
+    func ringScreen(from store: Store, text: (any TextRenderer)?) throws(StoreError) -> any Screen {
+        let today = self.today ?? SystemClock.today()
+        let day = date ?? today
+        let summary = day > today ? nil : try store.summary(for: day)
+        if ringsOnly { return RingScreen(summary: summary) }
+        var content = RingScreenContent(name: name, day: day, today: today, summary: summary)
+        for (d, s) in try store.summaries(from: content.weekDays[0], through: content.weekDays[6])
+        where d != day && d <= today {
+            content.week[d] = s
+        }
+        return RingScreen(content: content, context: ScreenContext(text: text, locale: resolvedLocale, shape: shape))
     }
 
     /// Whether the screen draws text (and so needs fonts).

@@ -459,7 +459,7 @@ std) QEMU+=(-device "VGA,edid=on,xres=$RES_W,yres=$RES_H") ;;
 cirrus) QEMU+=(-device cirrus-vga) ;;
 esac
 case "$INPUT" in
-virtio) QEMU+=(-device virtio-keyboard-pci -device virtio-tablet-pci) ;;
+virtio) QEMU+=(-device pcie-root-port,id=inputport,chassis=1,slot=5 -device virtio-keyboard-pci,id=kbd0,bus=inputport -device virtio-tablet-pci,id=tablet0) ;;
 usb) QEMU+=(-device qemu-xhci -device usb-kbd -device usb-tablet) ;;
 esac
 QEMU+=("${QEMU_OPTS[@]}")
