@@ -77,6 +77,8 @@ public final class DeviceController: Controller {
     private let schedule: IdleSchedule
     private let clock: LocalClock
     private let log: (String) -> Void
+    /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
+    public var backlight: Backlight?
     private var lastInput: Duration
     /// The next local midnight on the monotonic clock (nil: a day that never ends).
     private var midnight: Duration?
@@ -145,6 +147,7 @@ public final class DeviceController: Controller {
                     log("woken by \(batch.device.name)")
                     idle = .awake
                     changed = true
+                    applyBacklight()
                 }
                 for command in outcome.commands { changed = perform(command, now: now) || changed }
             }
@@ -165,9 +168,20 @@ public final class DeviceController: Controller {
             idle = level
             log("idle: \(level)")
             changed = true
+            applyBacklight()
         }
         if navigation.settle(available: available(now: now)) { changed = true }
         return changed
+    }
+
+    /// The backlight for the idle level: full, dimmed, or off.
+    private func applyBacklight() {
+        guard let backlight else { return }
+        switch idle {
+        case .awake: backlight.restore()
+        case .dimmed(let level): backlight.set(fraction: level)
+        case .blank: backlight.set(fraction: 0)
+        }
     }
 
     /// Does what a command asks; true when the picture changes.
@@ -218,7 +232,9 @@ public final class DeviceController: Controller {
                 introStart = nil
             }
             return StillOrMoving(screen: screen, moving: screen.animates || easing.isMoving(at: Self.seconds(now)))
-        case .dimmed(let level): return ScreenScene(DimmedScreen(screen: screen, level: level))
+        case .dimmed(let level):
+            // The backlight dims the panel where there is one; else the picture itself.
+            return ScreenScene(backlight == nil ? DimmedScreen(screen: screen, level: level) : screen)
         case .blank: return ScreenScene(BlankScreen())
         }
     }

@@ -300,6 +300,8 @@ struct RunCommand {
             return ExitCode.software
         }
         loop.controller = controller
+        controller.backlight = Backlight.find(log: { complain($0) })
+        if let light = controller.backlight { complain("backlight \(light.path): \(light.original)/\(light.maximum)") }
         let opened = monotonicNow()
         let started = self.started
         let reportStartup = self.reportStartup
@@ -325,6 +327,7 @@ struct RunCommand {
             complain(error.description)
             return Self.exitCode(for: error)
         }
+        controller.backlight?.restore()
         let problem = output.restore()
         if let problem { complain("\(problem)") }
         complain("\(SignalReceiver.name(signal)): display restored after \(loop.framesDrawn) frames")

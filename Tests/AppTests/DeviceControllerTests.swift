@@ -1,4 +1,5 @@
 import Activity
+import Foundation
 import Configuration
 import Input
 import Platform
@@ -180,5 +181,38 @@ struct DeviceControllerTests {
         let other = FixedData(days: [:])
         let d = try Self.controller(data: other, clock: FixedClock(Self.today))
         #expect(!d.perform(.action(.cancel), now: .seconds(101)) && !other.cancelRequested)
+    }
+}
+
+@Suite("Backlight")
+struct BacklightTests {
+    @Test("found in sysfs; dims, turns off and comes back to the brightness it had")
+    func sysfs() throws {
+        let root = "/tmp/glance-backlight-\(getpid())"
+        let light = root + "/panel"
+        mkdir(root, 0o755)
+        mkdir(light, 0o755)
+        defer { _ = system("rm -rf \(root)") }
+        func put(_ file: String, _ text: String) {
+            let f = fopen(light + "/" + file, "w")
+            fputs(text, f)
+            fclose(f)
+        }
+        func get() -> String {
+            let f = fopen(light + "/brightness", "r")
+            defer { fclose(f) }
+            var b = [CChar](repeating: 0, count: 32)
+            fgets(&b, 32, f)
+            return String(cString: b).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        put("max_brightness", "255\n")
+        put("brightness", "200\n")
+        let b = try #require(Backlight.find(in: root, log: { _ in }))
+        #expect(b.maximum == 255 && b.original == 200)
+        #expect(b.set(fraction: 0.3) && get() == "60")
+        #expect(b.set(fraction: 0) && get() == "0")
+        b.restore()
+        #expect(get() == "200")
+        #expect(Backlight.find(in: root + "/none", log: { _ in }) == nil)
     }
 }
