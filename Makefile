@@ -13,10 +13,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Builds and runs the app on its embedded defaults. Until the display path lands it draws the
-# demo screens headlessly into out/.
+# Builds and runs the app on its embedded defaults: on the display when there is one (with demo
+# data in out/demo.db), else the demo screens drawn into out/ (see tools/run.sh).
 run: release
-	$(RELEASE) demo --output out
+	tools/run.sh
 
 # Every test: unit, golden, command-line and (where present) VM end-to-end tests.
 test: deps
