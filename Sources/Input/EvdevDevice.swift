@@ -16,6 +16,8 @@ public final class EvdevDevice {
     public let name: String
     public let capabilities: InputCapabilities
     public private(set) var grabbed = false
+    /// How many times events were lost (SYN_DROPPED) and the state read back from the kernel.
+    public private(set) var resynchronisations = 0
     private let device: OpaquePointer
 
     /// Opens `path` non-blocking and, when `grab`, takes it for this process alone.
@@ -78,7 +80,12 @@ public final class EvdevDevice {
         while true {
             let rc = libevdev_next_event(device, flags, &ev)
             if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue || rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
-                if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue { flags = LIBEVDEV_READ_FLAG_SYNC.rawValue }
+                if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue && flags != LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    // Events were dropped: libevdev hands out the changes that bring keys and
+                    // slots up to date, then normal reading goes on.
+                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                    resynchronisations += 1
+                }
                 let time = glance_input_event_seconds(&ev)
                 events.append(InputEvent(time: time, type: ev.type, code: ev.code, value: ev.value))
                 continue

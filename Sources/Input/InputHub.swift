@@ -56,7 +56,11 @@ public final class InputHub {
         if let inotify, ready.contains(inotify) { changes += watch(inotify) }
         for device in devices where ready.contains(device.descriptor) {
             do throws(SystemError) {
+                let before = device.resynchronisations
                 let events = try device.readEvents()
+                if device.resynchronisations > before {
+                    log("input: \(device.name): events were dropped; state resynchronised")
+                }
                 if !events.isEmpty { batches.append(Batch(device: device, events: events)) }
             } catch {
                 // ENODEV: unplugged between the notification and the read, or before.

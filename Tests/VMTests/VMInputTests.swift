@@ -64,9 +64,9 @@ struct VMInputTests {
         try Self.makeStore(store)
         let configFile = folder + "/config.json"
         try Self.config.write(toFile: configFile, atomically: true, encoding: .utf8)
-        let swipe = folder + "/mt-swipe"
-        let (cc, ccOut) = try runProcess("/usr/bin/gcc", ["-O2", "-o", swipe, VMPaths.root + "/tools/vm/e2e/mt-swipe.c"])
-        try #require(cc == 0, "building tools/vm/e2e/mt-swipe.c: \(ccOut)")
+        let uinput = folder + "/uinput-device"
+        let (cc, ccOut) = try runProcess("/usr/bin/gcc", ["-O2", "-o", uinput, VMPaths.root + "/tools/vm/e2e/uinput-device.c"])
+        try #require(cc == 0, "building tools/vm/e2e/uinput-device.c: \(ccOut)")
 
         let db = ["--db", store]
         let today = try Self.expected("today", db, folder: folder)
@@ -86,7 +86,7 @@ struct VMInputTests {
 
         var boot = VMBoot("input-480x480", gpu: "virtio", width: 480, height: 480)
         boot.harnessExtras = [
-            "--add", store + ":/app/glance.db", "--add", configFile + ":/app/config.json", "--add", swipe + ":/app/mt-swipe",
+            "--add", store + ":/app/glance.db", "--add", configFile + ":/app/config.json", "--add", uinput + ":/app/uinput-device",
             "--modules", "uinput",
         ]
         let run = (["--db", "/tmp/glance.db", "--config", "/app/config.json"] + Self.common).joined(separator: " ")
@@ -116,9 +116,14 @@ struct VMInputTests {
             "wait-console \\[nav\\] glance: input: .*[Kk]eyboard.*keys 15",
             "key left", "screendump-until hotplug-28 \(day28) 8",
             // A multi-touch screen made in the guest with uinput, swiping right: the day before.
-            "send sh /app/mt-swipe right",
+            "send sh /app/uinput-device swipe right",
             "wait-console STEP nav sh done rc=0 30",
             "screendump-until mt-27 \(day27) 8",
+            // A keyboard flooding faster than the app reads: the kernel drops events, libevdev
+            // resynchronises, and the one Right at the end moves exactly one day.
+            "send sh /app/uinput-device flood 6000",
+            "wait-console STEP nav sh done rc=0 60",
+            "screendump-until flood-28 \(day28) 8",
             // Nothing moves: ten seconds of sleep.
             "send idle 10",
             "wait-console STEP nav idle cpu_ms=\\d+ 30",
@@ -143,12 +148,14 @@ struct VMInputTests {
             ("nav-today", "today"), ("nav-28", "28"), ("nav-27", "27"), ("nav-home", "today"), ("nav-gauge", "gauge"),
             ("nav-progress", "progress"), ("nav-cancelled", "cancelled"), ("nav-back", "today"),
             ("tablet-swipe", "30"), ("tablet-home", "today"), ("tablet-tap", "gauge"), ("tablet-up", "today"),
-            ("hotplug-28", "28"), ("mt-27", "27"), ("idle-awake", "today"), ("idle-woken", "today"), ("idle-left", "28"),
+            ("hotplug-28", "28"), ("mt-27", "27"), ("flood-28", "28"), ("idle-awake", "today"), ("idle-woken", "today"), ("idle-left", "28"),
         ] {
             let shown = try #require(result.screendump(shot), "screendump \(shot) missing: \(result.context)")
             let want = try PNGFile.read(folder + "/expected-\(ref).png")
             #expect(difference(shown, want, name: shot, folder: result.folder) == nil, "\(shot) should be \(ref)")
         }
+        // The flood overflowed the kernel's buffer and the app resynchronised.
+        #expect(result.log.contains("glance test flooding keyboard: events were dropped; state resynchronised"))
         // Cancel reached the store.
         #expect(result.log.contains("cancel asked for the running task"))
         // Idle: near zero CPU over ten seconds without input.

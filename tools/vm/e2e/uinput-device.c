@@ -1,10 +1,13 @@
-/* mt-swipe.c -- a multi-touch screen for the VM tests (qemu has none): creates a uinput
- * device speaking multi-touch protocol B, waits for the app to pick it up (hot-plug), then
- * swipes one finger across it while a second finger lands and lifts.
+/* uinput-device.c -- input devices qemu cannot give the VM tests, made with uinput:
  *
- *   mt-swipe right|left|up|down [WAIT_MS]
+ *   uinput-device swipe right|left|up|down [WAIT_MS]
+ *       a multi-touch screen (protocol B): once the app has picked it up (hot-plug), one finger
+ *       swipes across it while a second finger lands and lifts
+ *   uinput-device flood N [WAIT_MS]
+ *       a keyboard that sends N taps of an unmapped key (KEY_A) faster than a reader can keep
+ *       up, so the kernel drops events (SYN_DROPPED), then one tap of KEY_RIGHT
  *
- * Prints "mt-swipe: done" when the device is gone again. Exit status 0, or 1 with a message. */
+ * Prints "uinput-device: done" when the device is gone again. Exit status 0, or 1. */
 #include <fcntl.h>
 #include <linux/uinput.h>
 #include <stdio.h>
@@ -22,7 +25,7 @@ static void emit(int type, int code, int value) {
 	e.type = type;
 	e.code = code;
 	e.value = value;
-	if (write(fd, &e, sizeof e) != sizeof e) perror("mt-swipe: write");
+	if (write(fd, &e, sizeof e) != sizeof e) perror("uinput-device: write");
 }
 
 static void frame(void) { emit(EV_SYN, SYN_REPORT, 0); }
@@ -37,14 +40,49 @@ static void axis(int code, int max) {
 	memset(&a, 0, sizeof a);
 	a.code = code;
 	a.absinfo.maximum = max;
-	if (ioctl(fd, UI_ABS_SETUP, &a) < 0) perror("mt-swipe: UI_ABS_SETUP");
+	if (ioctl(fd, UI_ABS_SETUP, &a) < 0) perror("uinput-device: UI_ABS_SETUP");
+}
+
+static int flood(int taps, int wait) {
+	ioctl(fd, UI_SET_EVBIT, EV_KEY);
+	ioctl(fd, UI_SET_KEYBIT, KEY_A);
+	ioctl(fd, UI_SET_KEYBIT, KEY_RIGHT);
+	struct uinput_setup setup;
+	memset(&setup, 0, sizeof setup);
+	setup.id.bustype = BUS_VIRTUAL;
+	setup.id.vendor = 0x1209;
+	setup.id.product = 0x6c62;
+	strcpy(setup.name, "glance test flooding keyboard");
+	if (ioctl(fd, UI_DEV_SETUP, &setup) < 0 || ioctl(fd, UI_DEV_CREATE) < 0) {
+		perror("uinput-device: create");
+		return 1;
+	}
+	sleep_ms(wait);
+	for (int i = 0; i < taps; i++) {
+		emit(EV_KEY, KEY_A, 1);
+		frame();
+		emit(EV_KEY, KEY_A, 0);
+		frame();
+	}
+	emit(EV_KEY, KEY_RIGHT, 1);
+	frame();
+	sleep_ms(150);
+	emit(EV_KEY, KEY_RIGHT, 0);
+	frame();
+	sleep_ms(800);
+	ioctl(fd, UI_DEV_DESTROY);
+	close(fd);
+	puts("uinput-device: done");
+	return 0;
 }
 
 int main(int argc, char **argv) {
-	const char *dir = argc > 1 ? argv[1] : "left";
-	int wait = argc > 2 ? atoi(argv[2]) : 1500;
-	fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
-	if (fd < 0) { perror("mt-swipe: /dev/uinput"); return 1; }
+	const char *mode = argc > 1 ? argv[1] : "swipe";
+	fd = open("/dev/uinput", O_WRONLY);
+	if (fd < 0) { perror("uinput-device: /dev/uinput"); return 1; }
+	if (!strcmp(mode, "flood")) return flood(argc > 2 ? atoi(argv[2]) : 5000, argc > 3 ? atoi(argv[3]) : 1500);
+	const char *dir = argc > 2 ? argv[2] : "left";
+	int wait = argc > 3 ? atoi(argv[3]) : 1500;
 	ioctl(fd, UI_SET_EVBIT, EV_KEY);
 	ioctl(fd, UI_SET_KEYBIT, BTN_TOUCH);
 	ioctl(fd, UI_SET_EVBIT, EV_ABS);
@@ -62,7 +100,7 @@ int main(int argc, char **argv) {
 	setup.id.product = 0x6c61;
 	strcpy(setup.name, "glance test touchscreen");
 	if (ioctl(fd, UI_DEV_SETUP, &setup) < 0 || ioctl(fd, UI_DEV_CREATE) < 0) {
-		perror("mt-swipe: create");
+		perror("uinput-device: create");
 		return 1;
 	}
 	sleep_ms(wait); /* the app notices the new node through inotify and opens it */
@@ -103,6 +141,6 @@ int main(int argc, char **argv) {
 	sleep_ms(500);
 	ioctl(fd, UI_DEV_DESTROY);
 	close(fd);
-	puts("mt-swipe: done");
+	puts("uinput-device: done");
 	return 0;
 }
