@@ -84,6 +84,9 @@ public final class DeviceController: Controller {
     private var midnight: Duration?
     /// The layout of the last progress screen built (for the Cancel button's taps).
     private(set) var progressProbe: LayoutProbe?
+    /// A task was running at the last look; the screen shown before its progress appeared.
+    private var taskRunning: Bool
+    private var screenBeforeTask: ScreenKind?
     /// The progress shown, eased towards the task's reports (never backwards).
     private var easing = ProgressEasing()
     private var reportedFraction: Double?
@@ -105,6 +108,7 @@ public final class DeviceController: Controller {
         self.clock = clock
         self.log = log
         lastInput = now
+        taskRunning = data.task() != nil
         navigation = Navigation(screen: self.screens.first ?? .rings, today: clock.today())
         midnight = Self.midnight(after: now, clock)
         if intro && self.screens.first == .rings { introStart = now }
@@ -153,7 +157,10 @@ public final class DeviceController: Controller {
             }
         }
         for command in router.tick(time: seconds) { changed = perform(command, now: now) || changed }
-        if data.handle(ready: ready, now: now) { changed = true }
+        if data.handle(ready: ready, now: now) {
+            changed = true
+            changed = followTask(now: now) || changed
+        }
         // A new day at midnight (checked against the calendar, not just the timer).
         if let m = midnight, now >= m {
             midnight = Self.midnight(after: now, clock)
@@ -172,6 +179,29 @@ public final class DeviceController: Controller {
         }
         if navigation.settle(available: available(now: now)) { changed = true }
         return changed
+    }
+
+    /// Progress appears when a task starts (waking the panel) and goes when it ends, back to the
+    /// screen that was shown.
+    private func followTask(now: Duration) -> Bool {
+        let running = data.task() != nil
+        defer { taskRunning = running }
+        guard running != taskRunning, screens.contains(.progress) else { return false }
+        if running {
+            if navigation.screen != .progress { screenBeforeTask = navigation.screen }
+            navigation.screen = .progress
+            lastInput = now
+            if idle != .awake {
+                idle = .awake
+                applyBacklight()
+            }
+            log("a task started: progress shown")
+        } else {
+            if navigation.screen == .progress, let back = screenBeforeTask { navigation.screen = back }
+            screenBeforeTask = nil
+            log("the task ended")
+        }
+        return true
     }
 
     /// The backlight for the idle level: full, dimmed, or off.

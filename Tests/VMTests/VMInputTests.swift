@@ -80,6 +80,14 @@ struct VMInputTests {
         let progress = try Self.expected(
             "progress", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Syncing", "--cancellable"],
             folder: folder)
+        // The same store after a `glance log` changed today's Move.
+        let changedStore = folder + "/changed.db"
+        try? FileManager.default.removeItem(atPath: changedStore)
+        try FileManager.default.copyItem(atPath: store, toPath: changedStore)
+        _ = try runProcess(VMPaths.glance, ["log", "--db", changedStore, "--date", Self.today, "--move", "300"])
+        let logged = try Self.expected("logged", ["--db", changedStore], folder: folder)
+        let backup = try Self.expected(
+            "backup", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Backup"], folder: folder)
         let cancelled = try Self.expected(
             "cancelled", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Syncing"],
             folder: folder)
@@ -92,6 +100,7 @@ struct VMInputTests {
         let run = (["--db", "/tmp/glance.db", "--config", "/app/config.json"] + Self.common).joined(separator: " ")
         boot.guestLine("cp /app/glance.db /tmp/glance.db")
         boot.guestLine("interact nav \(run)")
+        boot.guestLine("cp /app/glance.db /tmp/glance.db")  // the idle run starts from the original store
         boot.guestLine("interact idle \(run) --dim-after 2 --blank-after 4")
         var steps: [String] = [
             "wait-console STEP nav ready 60",
@@ -124,6 +133,17 @@ struct VMInputTests {
             "send sh /app/uinput-device flood 6000",
             "wait-console STEP nav sh done rc=0 60",
             "screendump-until flood-28 \(day28) 8",
+            // The store changed by another process: the screen follows by itself.
+            "key home",
+            "send sh /app/glance log --db /tmp/glance.db --date \(Self.today) --move 300 >/dev/null",
+            "wait-console STEP nav sh done rc=0 20", "screendump-until live-log \(logged) 8",
+            // A task starts: its progress appears; it ends: back to the rings.
+            "send sh /app/glance task finish sync --db /tmp/glance.db",
+            "wait-console STEP nav sh done rc=0 20",
+            "send sh /app/glance task start backup --total 4 --description Backup --db /tmp/glance.db && /app/glance task update backup --done 1 --db /tmp/glance.db",
+            "wait-console STEP nav sh done rc=0 20", "screendump-until task-started \(backup) 8",
+            "send sh /app/glance task finish backup --db /tmp/glance.db",
+            "wait-console STEP nav sh done rc=0 20", "screendump-until task-ended \(logged) 8",
             // Nothing moves: ten seconds of sleep.
             "send idle 10",
             "wait-console STEP nav idle cpu_ms=\\d+ 30",
@@ -148,7 +168,8 @@ struct VMInputTests {
             ("nav-today", "today"), ("nav-28", "28"), ("nav-27", "27"), ("nav-home", "today"), ("nav-gauge", "gauge"),
             ("nav-progress", "progress"), ("nav-cancelled", "cancelled"), ("nav-back", "today"),
             ("tablet-swipe", "30"), ("tablet-home", "today"), ("tablet-tap", "gauge"), ("tablet-up", "today"),
-            ("hotplug-28", "28"), ("mt-27", "27"), ("flood-28", "28"), ("idle-awake", "today"), ("idle-woken", "today"), ("idle-left", "28"),
+            ("hotplug-28", "28"), ("mt-27", "27"), ("flood-28", "28"), ("live-log", "logged"),
+            ("task-started", "backup"), ("task-ended", "logged"), ("idle-awake", "today"), ("idle-woken", "today"), ("idle-left", "28"),
         ] {
             let shown = try #require(result.screendump(shot), "screendump \(shot) missing: \(result.context)")
             let want = try PNGFile.read(folder + "/expected-\(ref).png")
