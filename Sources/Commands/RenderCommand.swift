@@ -127,14 +127,10 @@ struct RenderCommand {
     func run() -> Int32 {
         let size = options.sizes[0]
         let composer = FrameComposer(panel: size, rotation: options.rotation, format: options.format)
-        var text: FreeTypeTextRenderer? = nil
-        if options.needsText {
-            do {
-                text = try options.makeTextRenderer()
-            } catch {
-                complain(error.message)
-                return ExitCode.unavailable
-            }
+        let text: FreeTypeTextRenderer?
+        switch options.loadText() {
+        case .success(let t): text = t
+        case .failure(let status): return status.code
         }
         var screen = options.makeScreen(text: text)
         if store.path != nil {

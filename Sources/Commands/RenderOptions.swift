@@ -177,6 +177,18 @@ struct ScreenOptions {
     /// The language: --locale, else the environment's (LC_ALL, LC_MESSAGES, LANG).
     var resolvedLocale: AppLocale { locale ?? AppLocale(environment: SystemClock.languageVariable()) }
 
+    /// The fonts when the screen draws text (nil when it does not); on a missing font, the
+    /// complaint is made and the exit status (69) comes back.
+    func loadText(needed: Bool? = nil) -> Result<FreeTypeTextRenderer?, ExitStatus> {
+        guard needed ?? needsText else { return .success(nil) }
+        do {
+            return .success(try makeTextRenderer())
+        } catch {
+            complain(error.message)
+            return .failure(ExitStatus(ExitCode.unavailable))
+        }
+    }
+
     /// The fonts for the language (FontError names what is missing and the Debian package).
     func makeTextRenderer() throws(FontError) -> FreeTypeTextRenderer {
         var fonts = FreeTypeTextRenderer.Fonts(file: fontFile)

@@ -187,14 +187,10 @@ struct RunCommand {
 
     func run(configuration: Configuration, keyMap: KeyMap) -> Int32 {
         // Fonts before the display: a missing font is reported without touching the screen.
-        var text: FreeTypeTextRenderer? = nil
-        if options.needsText {
-            do {
-                text = try options.makeTextRenderer()
-            } catch {
-                complain(error.message)
-                return ExitCode.unavailable
-            }
+        let text: FreeTypeTextRenderer?
+        switch options.loadText() {
+        case .success(let t): text = t
+        case .failure(let status): return status.code
         }
         // Signals first: one that comes during setup is handled by the loop, after the mode set,
         // with the display restored like any other exit.
