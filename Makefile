@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release/glance
 
-.PHONY: deps build release run test bench instructions sim vm-test bench-startup deb footprint security
+.PHONY: deps build release run test bench instructions sim vm-test bench-startup bench-import deb footprint security
 
 deps:
 	@tools/install-deps.sh
@@ -13,10 +13,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Builds and runs the app on its embedded defaults. Until the display path lands it draws the
-# demo screens headlessly into out/.
+# Builds and runs the app on its embedded defaults: on the display when there is one (with demo
+# data in out/demo.db), else the demo screens drawn into out/ (see tools/run.sh).
 run: release
-	$(RELEASE) demo --output out
+	tools/run.sh
 
 # Every test: unit, golden, command-line and (where present) VM end-to-end tests. The package
 # is built first: the device boot test installs it into a Debian image and boots it.
@@ -46,6 +46,12 @@ bench: release
 
 instructions: release
 	tools/bench/instructions.sh
+
+# Import benchmark: a ~1 GB synthetic Health export in a scratch folder, glance import against
+# healthkit-to-sqlite (PyPI) on the same file; prints MB/s, peak RSS and the ratio.
+# Extra arguments: make bench-import BENCH_IMPORT_ARGS="--size-mb 200 --no-reference"
+bench-import: release
+	python3 tools/bench/import_benchmark.py $(BENCH_IMPORT_ARGS)
 
 # The Debian package (release build, static Swift standard library) in .build/deb.
 deb: deps

@@ -20,9 +20,17 @@ let package = Package(
             pkgConfig: "libdrm",
             providers: [.apt(["libdrm-dev"])]
         ),
+        .systemLibrary(
+            name: "CEvdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
         // Kernel interfaces Swift cannot import by itself (ioctl numbers built by function-like
         // macros, signalfd/timerfd) and the async-signal-safe crash restore of the panel.
         .target(name: "CKernelShims"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
         .systemLibrary(
             name: "CFreeType",
@@ -52,13 +60,20 @@ let package = Package(
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
-        .target(name: "Input", dependencies: ["Platform", "CKernelShims"]),
-        .target(name: "App", dependencies: ["Display", "Screens", "Activity", "Raster", "Platform"]),
+        .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Configuration", "Raster"]),
+        .target(
+            name: "Store",
+            dependencies: ["Activity", "CSQLite", "CXML", "CArchive"],
+            resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
+        ),
+        .target(
+            name: "App",
+            dependencies: ["Display", "Screens", "Activity", "Raster", "Platform", "Input", "Configuration", "Store"]),
         .target(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "ImageFile", "Text", "Configuration", "Display", "Input", "App",
-                "Platform",
+                "Platform", "Store",
             ]
         ),
 
@@ -77,12 +92,17 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
-        .testTarget(name: "InputTests", dependencies: ["Input"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Activity", "Screens", "Raster"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "Configuration", "Raster"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "AppTests", dependencies: ["App", "Activity", "Screens", "Raster", "Input", "Configuration", "Platform"]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
         .testTarget(name: "DeviceTests", dependencies: ["Configuration"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "glance"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,6 +30,8 @@ public final class DisplayLoop {
     public private(set) var firstFramePresent: Duration?
     /// Called once when the first frame is on screen.
     public var onFirstFrame: (() -> Void)?
+    /// Input, data and time: what to wait on besides the display, and the scene to draw.
+    public var controller: (any Controller)?
     /// A liveness ping (systemd's `WATCHDOG=1`) and how often the loop must call it; see the
     /// watchdog block at the end.
     public var watchdog: (interval: Duration, ping: () -> Void)?
@@ -90,13 +92,19 @@ public final class DisplayLoop {
             switch decision {
             case .draw:
                 let elapsed = now - start
-                let (screen, animating) = scene.frame(at: elapsed)
+                if let controller, !controller.blanked, output.poweredDown { output.setPower(on: true) }
+                let (screen, animating) = (controller?.scene() ?? scene).frame(at: elapsed)
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                 let damage = composer.compose(screen, into: output.drawingBuffer, at: seconds)
                 let drawn = monotonicNow()
                 try output.present(damage: damage)
                 framesDrawn += 1
                 scheduler.drew(at: now, animating: animating)
+                // Blank: the black frame is up; now power the output down where it can be.
+                if let controller, controller.blanked, !output.poweredDown {
+                    output.waitForFlip()
+                    if !output.setPower(on: false) { log("the output has no power control: it stays black") }
+                }
                 if firstFrameShown == nil {
                     let shown = monotonicNow()
                     firstFrameShown = shown
@@ -106,11 +114,17 @@ public final class DisplayLoop {
                 }
                 if animating { wasAnimating = true }
                 continue
-            case .wait(let scheduled):
-                // Wake for the next frame or the next watchdog ping, whichever comes first.
-                let deadline = [scheduled, watchdogDeadline].compactMap { $0 }.min()
+            case .wait(let frameDeadline):
+                // The earliest of the next frame, what the controller waits for and the next
+                // watchdog ping.
+                let deadline = [frameDeadline, controller?.nextDeadline(now: now), watchdogDeadline].compactMap { $0 }
+                    .min()
                 do throws(SystemError) {
-                    if let deadline { try timer.schedule(after: deadline - now) } else { try timer.cancel() }
+                    if let deadline {
+                        try timer.schedule(after: max(deadline - now, .microseconds(100)))
+                    } else {
+                        try timer.cancel()
+                    }
                 } catch {
                     throw .system(error)
                 }
@@ -121,7 +135,8 @@ public final class DisplayLoop {
             }
             let ready: [FileDescriptor]
             do throws(SystemError) {
-                ready = try waitForReadable([signals.descriptor, output.descriptor, timer.descriptor])
+                ready = try waitForReadable(
+                    [signals.descriptor, output.descriptor, timer.descriptor] + (controller?.descriptors ?? []))
             } catch {
                 throw .system(error)
             }
@@ -136,6 +151,7 @@ public final class DisplayLoop {
             }
             if ready.contains(output.descriptor) { try output.handleEvents() }
             if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }
+            if let controller, controller.handle(ready: ready, now: monotonicNow()) { scheduler.invalidate() }
         }
     }
 

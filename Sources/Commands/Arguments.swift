@@ -33,6 +33,19 @@ struct Arguments {
         return items[index - 1]
     }
 
+    /// The next item: an option (`--name`, split from `=value` as nextOption does), or a plain
+    /// argument such as a file or a name (also `-` and negative numbers like `-5`); nil at the end.
+    mutating func next() throws(UsageError) -> ArgumentItem? {
+        guard index < items.count else { return nil }
+        let item = items[index]
+        let isNumber = item.count > 1 && item.hasPrefix("-") && Double(item) != nil
+        if !item.hasPrefix("-") || item == "-" || isNumber {
+            index += 1
+            return .plain(item)
+        }
+        return try nextOption().map { .option($0) }
+    }
+
     /// The next bare word (a verb such as `check`); nil at the end.
     mutating func nextWord() throws(UsageError) -> String? {
         guard index < items.count else { return nil }
@@ -46,6 +59,12 @@ struct Arguments {
         index += 1
         return items[index - 1]
     }
+}
+
+/// An option or a plain argument, as `Arguments.next()` reads them.
+enum ArgumentItem: Equatable {
+    case option(String)
+    case plain(String)
 }
 
 /// Parsers for the values options take; each error names the option and the expected form.

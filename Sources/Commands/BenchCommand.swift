@@ -101,14 +101,10 @@ struct BenchCommand {
 
     func run() -> Int32 {
         let clock = ContinuousClock()
-        var text: FreeTypeTextRenderer? = nil
-        if options.needsText || screens != ["rings"] {
-            do {
-                text = try options.makeTextRenderer()
-            } catch {
-                complain(error.message)
-                return ExitCode.unavailable
-            }
+        let text: FreeTypeTextRenderer?
+        switch options.loadText(needed: screens.contains { options(for: $0).needsText }) {
+        case .success(let t): text = t
+        case .failure(let status): return status.code
         }
         for name in screens {
             for size in options.sizes {

@@ -91,7 +91,7 @@ struct DemoCommand {
         ], context: ScreenContext(text: english))))
         screens.append(("progress", ProgressScreen(content: ProgressContent(
             amount: .determinate(0.41), style: .circular, label: "Importing health data", cancellable: true,
-            cancelNote: "Days imported so far are kept"), context: ScreenContext(text: english))))
+            cancelNote: "Cancelling leaves your data as it was"), context: ScreenContext(text: english))))
         for (name, screen) in screens {
             let path = "\(folder)/\(name)-\(size).png"
             do {

@@ -14,13 +14,28 @@ public enum Glance {
           run         show the app on the display (DRM/KMS) until SIGTERM
           devices     list display cards, connectors, modes, planes and input devices
 
+        Data (the store: a SQLite file, see --db in each command's help):
+          import      import an Apple Health export (export.zip, export.xml or CSV)
+          log         set a day's Move, Exercise and Stand figures
+          metric      set, list or remove the numbers gauges show
+          task        start, update, finish or cancel work shown on the progress screen
+          export      write the store's days, metrics or tasks as CSV
+          demo-data   load the bundled demo days and metrics into the store
+          watch       draw a day's rings into a PNG again whenever the store changes
+
         Run `glance COMMAND --help` for a command's options.
 
         Exit status: 0 success, 64 bad arguments, 65 bad input data, 66 an input file cannot be
         read, 69 something needed is missing (a font, a display), 70 internal error, 73 cannot
-        create an output file, 74 input/output error, 75 display held by another program,
-        77 permission denied, 78 bad configuration.
+        create an output file, 74 input/output error, 75 busy (the display held by another
+        program, the store busy) or cancelled (nothing changed; try again), 77 permission denied,
+        78 bad configuration.
         """
+
+    private static func printHelp(_ text: String) -> Int32 {
+        print(text)
+        return ExitCode.ok
+    }
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
@@ -70,10 +85,17 @@ public enum Glance {
                     return ExitCode.ok
                 }
                 return devices.run()
+            case "import": return try ImportCommand.parse(rest)?.run() ?? printHelp(ImportCommand.help)
+            case "log": return try LogCommand.parse(rest)?.run() ?? printHelp(LogCommand.help)
+            case "metric": return try MetricCommand.parse(rest)?.run() ?? printHelp(MetricCommand.help)
+            case "task": return try TaskCommand.parse(rest)?.run() ?? printHelp(TaskCommand.help)
+            case "export": return try ExportCommand.parse(rest)?.run() ?? printHelp(ExportCommand.help)
+            case "demo-data": return try DemoDataCommand.parse(rest)?.run() ?? printHelp(DemoDataCommand.help)
+            case "watch": return try WatchCommand.parse(rest)?.run() ?? printHelp(WatchCommand.help)
             default:
                 complain(
-                    "unknown command '\(command)' (commands: render, bench, demo, config, run, devices; see glance --help)"
-                )
+                    "unknown command '\(command)' (commands: render, bench, demo, config, run, devices, import, log, "
+                        + "metric, task, export, demo-data, watch; see glance --help)")
                 return ExitCode.usage
             }
         } catch {

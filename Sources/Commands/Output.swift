@@ -37,7 +37,8 @@ public enum ExitCode {
     public static let cannotCreate: Int32 = 73
     /// Reading or writing failed.
     public static let ioError: Int32 = 74
-    /// Busy for now: another program holds the display.
+    /// Try again later: another program holds the display, the store is busy, or the work was
+    /// cancelled (nothing was changed).
     public static let temporaryFailure: Int32 = 75
     /// Permission denied (a device the user's groups do not open).
     public static let noPermission: Int32 = 77

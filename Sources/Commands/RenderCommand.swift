@@ -1,6 +1,8 @@
+import Activity
 import ImageFile
 import Raster
 import Screens
+import Store
 import Text
 
 /// `glance render`: one screen into a PNG file, headlessly, through the same renderer as the panel.
@@ -10,6 +12,7 @@ struct RenderCommand {
     var frames = 1
     var fps = 30.0
     var framesGiven = false
+    var store = StoreSelection()
 
     static let help = """
         Usage: glance render --size WxH --output FILE.png [options]
@@ -45,6 +48,8 @@ struct RenderCommand {
           --shape rectangle|round a round panel keeps everything inside its inscribed circle
           --font FILE             a font file for all text instead of Inter (found by fontconfig)
           --cjk-font FILE         a font file for Chinese instead of the one fontconfig finds
+          --db PATH               the day and its week from this store (as glance run shows
+                                  them) instead of --move, --exercise, --stand
 
         Values and goals must be numbers of 0 or more. A goal of 0 carries no progress.
 
@@ -95,6 +100,7 @@ struct RenderCommand {
             if try command.options.parse(option, &args) { continue }
             switch option {
             case "--output", "-o": command.output = try args.value(for: option)
+            case "--db": _ = try command.store.parse(option, &args)
             case "--frames":
                 command.frames = try Parse.count(try args.value(for: option), option: option, range: 1...10_000)
                 command.framesGiven = true
@@ -121,16 +127,28 @@ struct RenderCommand {
     func run() -> Int32 {
         let size = options.sizes[0]
         let composer = FrameComposer(panel: size, rotation: options.rotation, format: options.format)
-        var text: FreeTypeTextRenderer? = nil
-        if options.needsText {
-            do {
-                text = try options.makeTextRenderer()
-            } catch {
-                complain(error.message)
-                return ExitCode.unavailable
+        let text: FreeTypeTextRenderer?
+        switch options.loadText() {
+        case .success(let t): text = t
+        case .failure(let status): return status.code
+        }
+        var screen = options.makeScreen(text: text)
+        if store.path != nil {
+            // The day and its week from the store, as the panel shows them.
+            guard options.screen == "rings", !options.summaryGiven, !options.noSummary else {
+                complain("--db draws the ring screen's day from the store: drop --move/--exercise/--stand/--no-summary and --screen")
+                return ExitCode.usage
+            }
+            switch store.open(create: false) {
+            case .failure(let status): return status.code
+            case .success(let db):
+                do {
+                    screen = try options.ringScreen(from: db, text: text)
+                } catch {
+                    return fail(error)
+                }
             }
         }
-        let screen = options.makeScreen(text: text)
         for i in 0..<frames {
             let time = options.time + Double(i) / fps
             let frame = composer.render(screen, at: time)

@@ -1,6 +1,7 @@
 import Activity
 import Raster
 import Screens
+import Store
 import Text
 
 /// What to draw and how the panel takes it: the options `render` and `bench` share.
@@ -176,6 +177,18 @@ struct ScreenOptions {
     /// The language: --locale, else the environment's (LC_ALL, LC_MESSAGES, LANG).
     var resolvedLocale: AppLocale { locale ?? AppLocale(environment: SystemClock.languageVariable()) }
 
+    /// The fonts when the screen draws text (nil when it does not); on a missing font, the
+    /// complaint is made and the exit status (69) comes back.
+    func loadText(needed: Bool? = nil) -> Result<FreeTypeTextRenderer?, ExitStatus> {
+        guard needed ?? needsText else { return .success(nil) }
+        do {
+            return .success(try makeTextRenderer())
+        } catch {
+            complain(error.message)
+            return .failure(ExitStatus(ExitCode.unavailable))
+        }
+    }
+
     /// The fonts for the language (FontError names what is missing and the Debian package).
     func makeTextRenderer() throws(FontError) -> FreeTypeTextRenderer {
         var fonts = FreeTypeTextRenderer.Fonts(file: fontFile)
@@ -208,6 +221,20 @@ struct ScreenOptions {
         let today = self.today ?? SystemClock.today()
         let content = RingScreenContent(name: name, day: date ?? today, today: today, summary: summary)
         return RingScreen(content: content, context: context)
+    }
+
+    /// The ring screen for `--date` with its summary and week from `store`.
+    func ringScreen(from store: Store, text: (any TextRenderer)?) throws(StoreError) -> any Screen {
+        let today = self.today ?? SystemClock.today()
+        let day = date ?? today
+        let summary = day > today ? nil : try store.summary(for: day)
+        if ringsOnly { return RingScreen(summary: summary) }
+        var content = RingScreenContent(name: name, day: day, today: today, summary: summary)
+        for (d, s) in try store.summaries(from: content.weekDays[0], through: content.weekDays[6])
+        where d != day && d <= today {
+            content.week[d] = s
+        }
+        return RingScreen(content: content, context: ScreenContext(text: text, locale: resolvedLocale, shape: shape))
     }
 
     /// Whether the screen draws text (and so needs fonts).

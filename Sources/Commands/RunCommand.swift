@@ -1,9 +1,12 @@
 import Activity
 import App
+import Configuration
 import Display
+import Input
 import Platform
 import Raster
 import Screens
+import Store
 import Text
 
 #if canImport(Glibc)
@@ -19,6 +22,15 @@ struct RunCommand {
     var reportStartup = false
     var intro = false
     var singleBuffered = false
+    var configPath: String?
+    var store = StoreSelection()
+    var readInput = true
+    var grab: Bool?
+    var inputDirectory = "/dev/input"
+    var dimAfter: Double??
+    var blankAfter: Double??
+    /// Options given on the command line (they win over the configuration file).
+    var given: Set<String> = []
     /// When the command started (CLOCK_MONOTONIC), for the startup report.
     var started = monotonicNow()
 
@@ -27,10 +39,11 @@ struct RunCommand {
 
         Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets
         SIGTERM, SIGINT or SIGHUP; then puts back what the display showed before (the console)
-        and exits 0. Until the data issue lands it shows the ring screen for a demo day (Move
-        75 %, Exercise 50 %, Stand 120 %), or the screen and day given with the options of
-        glance render. A screen that moves (an indeterminate progress) is redrawn on a timer;
-        a still one is drawn once.
+        and exits 0. It shows the store's days, gauges and running task (see --db), or the
+        screen and day given with the options of glance render; buttons and touch move between
+        screens and days. It draws only when something changed: a screen that moves (a spinner,
+        an easing progress) is redrawn on a timer; a still one once, and the process then
+        sleeps until input, a change in the store, dimming or midnight.
 
         On a text console (its own, or the one in front through /dev/tty0) it hides the console
         while it shows, and a switch to another console (Ctrl+Alt+Fn, chvt) gives the display
@@ -56,6 +69,26 @@ struct RunCommand {
         --move, --move-time, --exercise, --stand, --no-summary, --rings-only, --name, --date,
         --today, --locale, --shape, --font, --cjk-font, and the gauge and progress options.
 
+        Data: the store (days, metrics, tasks), redrawn whenever it changes:
+          --db PATH               the store (default: the configuration's "database", else
+                                  /var/lib/glance/glance.db for root, $XDG_DATA_HOME/glance/glance.db
+                                  otherwise); a day given with --move … or a gauge or progress
+                                  given on the command line is shown instead
+
+        Input and behaviour (defaults from the configuration file):
+          --config FILE           the configuration (default: /etc/glance/config.json; without
+                                  it the built-in defaults apply); an invalid file stops with 78
+          --no-input              do not read input devices
+          --no-grab               let key presses also reach the console (no EVIOCGRAB)
+          --dim-after S, --blank-after S
+                                  seconds without input before dimming and blanking (0: never)
+
+        Keys (defaults; the configuration's "keys" changes them): Left/Right the previous and
+        next day, Up/Down or Page Up/Down the screens, Enter or Space the next screen (held:
+        today), Home today, Esc the progress screen's Cancel. Touch: swipe left/right for days,
+        up/down for screens, hold for today, tap for the next screen (or Cancel). While dimmed
+        or blank, the first touch or key only wakes the display.
+
         `glance devices` lists the cards, connectors, modes and formats to choose from.
 
         Exit status:
@@ -67,15 +100,27 @@ struct RunCommand {
           75  another program (a display server) holds the display; try again when it stops
           77  permission denied opening the card (add the user to group video)
           78  the requested connector, mode or format does not exist on this display (the
-              message lists what does)
+              message lists what does), or the configuration file is invalid (every problem is
+              listed with its JSON path)
         """
 
     static func parse(_ argv: [String]) throws(UsageError) -> RunCommand? {
         var command = RunCommand()
         var args = Arguments(argv)
         while let option = try args.nextOption() {
+            command.given.insert(option)
             switch option {
             case "--help", "-h": return nil
+            case "--config": command.configPath = try args.value(for: option)
+            case "--db": _ = try command.store.parse(option, &args)
+            case "--no-input": command.readInput = false
+            case "--no-grab": command.grab = false
+            case "--input-dir": command.inputDirectory = try args.value(for: option)
+            case "--dim-after", "--blank-after":
+                let text = try args.value(for: option)
+                let v = try Parse.real(text, option: option)
+                guard v >= 0 else { throw UsageError("\(option) '\(text)': expected seconds, 0 for never") }
+                if option == "--dim-after" { command.dimAfter = .some(v == 0 ? nil : v) } else { command.blankAfter = .some(v == 0 ? nil : v) }
             case "--card": command.request.card = try args.value(for: option)
             case "--connector": command.request.connector = try args.value(for: option)
             case "--mode":
@@ -99,22 +144,53 @@ struct RunCommand {
             }
         }
         try command.options.finish()
-        if !command.options.summaryGiven && !command.options.noSummary {
-            command.options.summary = BenchCommand.benchSummary
-        }
         return command
     }
 
+    /// The configuration under the command line: what the options did not say, the file says.
+    mutating func applyConfiguration(_ c: Configuration) {
+        if !given.contains("--name") && !c.name.isEmpty { options.name = c.name }
+        if !given.contains("--locale"), let l = c.locale { options.locale = l }
+        if !given.contains("--shape") { options.shape = c.display.shape }
+        if !given.contains("--rotate") { options.rotation = c.display.rotation }
+        if !given.contains("--font"), let f = c.fontFile { options.fontFile = f }
+        if !given.contains("--cjk-font"), let f = c.cjkFontFile { options.cjkFontFile = f }
+        if !given.contains("--card"), let card = c.display.card { request.card = card }
+        if !given.contains("--connector"), let connector = c.display.connector { request.connector = connector }
+        if !given.contains("--mode"), let text = c.display.mode, let mode = ModeRequest(parsing: text) { request.mode = mode }
+        if !given.contains("--format"), let f = c.display.format { request.format = f }
+        if !given.contains("--legacy") && c.display.legacy { request.forceLegacy = true }
+        if !given.contains("--db"), let db = c.database { store.path = db }
+    }
+
     func run() -> Int32 {
+        // The configuration first: an invalid file stops here, before the display is touched.
+        var command = self
+        let configuration: Configuration
+        switch ConfigurationFile.load(configPath) {
+        case .success(let c): configuration = c
+        case .failure(let failure):
+            ConfigurationFile.report(failure)
+            if case .unreadable = failure, configPath == nil { return ExitCode.noInput }
+            return ExitCode.config
+        }
+        let keyMap: KeyMap
+        switch KeyMap.make(configuration) {
+        case .success(let map): keyMap = map
+        case .failure(let found):
+            ConfigurationFile.report(.invalid(path: configPath ?? Configuration.defaultPath, found))
+            return ExitCode.config
+        }
+        command.applyConfiguration(configuration)
+        return command.run(configuration: configuration, keyMap: keyMap)
+    }
+
+    func run(configuration: Configuration, keyMap: KeyMap) -> Int32 {
         // Fonts before the display: a missing font is reported without touching the screen.
-        var text: FreeTypeTextRenderer? = nil
-        if options.needsText {
-            do {
-                text = try options.makeTextRenderer()
-            } catch {
-                complain(error.message)
-                return ExitCode.unavailable
-            }
+        let text: FreeTypeTextRenderer?
+        switch options.loadText() {
+        case .success(let t): text = t
+        case .failure(let status): return status.code
         }
         // Signals first: one that comes during setup is handled by the loop, after the mode set,
         // with the display restored like any other exit.
@@ -160,16 +236,57 @@ struct RunCommand {
                 + "(\(output.card.driverName), \(path), rotate \(options.rotation.degrees))")
 
         let options = self.options
-        let scene: any Scene
-        if intro && options.screen == "rings" {
-            scene = RingIntroScene(summary: options.summary) { day in
-                var o = options
-                o.summary = day
-                return o.makeScreen(text: text)
+        let today = options.today ?? SystemClock.today()
+        let clock: LocalClock = options.today.map { FixedClock($0) } ?? SystemLocalClock()
+        // What there is to show: what the command line gives, else the store.
+        var screens = configuration.screens
+        let data: DataSource
+        if options.summaryGiven || options.noSummary || options.screen != "rings" {
+            var days: [CalendarDay: ActivitySummary] = [:]
+            if let summary = options.summary { days[options.date ?? today] = summary }
+            var gauges: [Gauge] = []
+            var task: ProgressContent?
+            if let screen = options.makeScreen(text: nil) as? GaugeScreen, options.screen == "gauge" {
+                gauges = screen.gauges
+                screens = [.gauges] + screens.filter { $0 != .gauges }
+            } else if let screen = options.makeScreen(text: nil) as? ProgressScreen {
+                task = screen.content
+                screens = [.progress] + screens.filter { $0 != .progress }
             }
+            data = FixedData(days: days, gauges: gauges, task: task)
         } else {
-            scene = ScreenScene(options.makeScreen(text: text))
+            guard let path = store.resolvedPath() else {
+                output.restore()
+                return ExitCode.usage
+            }
+            do {
+                data = try StoreData(path: path, gauges: configuration.gauges, log: { complain($0) })
+                complain("data from the store \(path)")
+            } catch {
+                output.restore()
+                return fail(error, "give another store with --db PATH, or check the folder's permissions")
+            }
         }
+        let hub = readInput
+            ? InputHub(directory: inputDirectory, grab: grab ?? configuration.grabInput, log: { complain($0) }) : nil
+        let router = InputRouter(
+            keyMap: keyMap, touch: configuration.touch, panel: output.size, rotation: options.rotation)
+        var idle = IdleSchedule(
+            dimAfter: configuration.idle.dimAfter, blankAfter: configuration.idle.blankAfter,
+            dimLevel: configuration.idle.dimLevel)
+        if let d = dimAfter { idle.dimAfter = d }
+        if let b = blankAfter { idle.blankAfter = b }
+        let look = DeviceController.Look(
+            text: text, locale: options.resolvedLocale, shape: options.shape, name: options.name,
+            ringsOnly: options.ringsOnly)
+        let controller = DeviceController(
+            screens: screens, look: look, data: data, hub: hub, router: router, idle: idle, clock: clock,
+            intro: intro, log: { complain($0) })
+        if let date = options.date, date != today, let screen = Optional(controller) {
+            _ = screen  // the day given starts the browsing
+            controller.show(day: date)
+        }
+        let scene: any Scene = ScreenScene(BlankScreen())
         let loop: DisplayLoop
         do {
             loop = try DisplayLoop(
@@ -178,6 +295,9 @@ struct RunCommand {
             complain(error.description)
             return ExitCode.software
         }
+        loop.controller = controller
+        controller.backlight = Backlight.find(log: { complain($0) })
+        if let light = controller.backlight { complain("backlight \(light.path): \(light.original)/\(light.maximum)") }
         let opened = monotonicNow()
         let started = self.started
         let reportStartup = self.reportStartup
@@ -213,6 +333,7 @@ struct RunCommand {
             complain(error.description)
             return Self.exitCode(for: error)
         }
+        controller.backlight?.restore()
         let problem = output.restore()
         if let problem { complain("\(problem)") }
         complain("\(SignalReceiver.name(signal)): display restored after \(loop.framesDrawn) frames")

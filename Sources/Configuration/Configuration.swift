@@ -34,6 +34,12 @@ public struct TouchSetting: Sendable, Equatable {
     public var swapXY = false
     public var invertX = false
     public var invertY = false
+
+    public init(swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false) {
+        self.swapXY = swapXY
+        self.invertX = invertX
+        self.invertY = invertY
+    }
 }
 
 public struct DisplaySetting: Sendable, Equatable {
@@ -92,6 +98,10 @@ public struct Configuration: Sendable, Equatable {
 public struct ConfigurationIssue: Sendable, Equatable, CustomStringConvertible {
     public let path: String
     public let message: String
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
     public var description: String { "\(path): \(message)" }
 }
 

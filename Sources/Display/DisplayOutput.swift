@@ -266,6 +266,31 @@ public final class DisplayOutput {
         return problem
     }
 
+    // MARK: - Power
+
+    /// Whether the panel is powered down (DPMS off) by `setPower(on: false)`.
+    public private(set) var poweredDown = false
+
+    /// Powers the output down or up through the connector's DPMS property (the kernel turns
+    /// that into an atomic commit of CRTC ACTIVE on atomic drivers). Returns false when the
+    /// connector has no DPMS property or the call fails; the caller then keeps a black frame.
+    @discardableResult
+    public func setPower(on: Bool) -> Bool {
+        guard poweredDown == on, !suspended else { return true }
+        guard let dpms = card.properties(of: plan.connector.id, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))["DPMS"] else {
+            return false
+        }
+        waitForFlip()
+        let value: UInt64 = on ? UInt64(DRM_MODE_DPMS_ON) : UInt64(DRM_MODE_DPMS_OFF)
+        let result = drmModeConnectorSetProperty(card.descriptor.rawValue, plan.connector.id, dpms.id, value)
+        guard result == 0 else {
+            notes.append("\(SystemError("DRM DPMS \(on ? "on" : "off")", errno: Errno(rawValue: result == -1 ? errno : -result)))")
+            return false
+        }
+        poweredDown = !on
+        return true
+    }
+
     // MARK: - VT switches
 
     /// Gives up the display for a switch to another VT: waits for a pending flip, then drops DRM

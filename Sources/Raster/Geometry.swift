@@ -121,6 +121,18 @@ public enum Rotation: Int, Sendable, CaseIterable {
         }
     }
 
+    /// Where a point on the panel (continuous coordinates) is in the picture: the inverse of
+    /// `panelPoint`, for touch.
+    public func picturePoint(panelX x: Float, panelY y: Float, panel: Size) -> Point {
+        let w = Float(panel.width), h = Float(panel.height)
+        switch self {
+        case .none: return Point(x: x, y: y)
+        case .quarter: return Point(x: y, y: w - x)
+        case .half: return Point(x: w - x, y: h - y)
+        case .threeQuarters: return Point(x: h - y, y: x)
+        }
+    }
+
     /// The picture-space rectangle `r` in panel coordinates.
     public func panelRect(_ r: IntRect, panel: Size) -> IntRect {
         switch self {

@@ -64,3 +64,16 @@ func fillRow32(_ start: UnsafeMutablePointer<UInt32>, count: Int, value: UInt32)
         n &-= 1
     }
 }
+
+extension PixelBuffer {
+    /// Every pixel of an XRGB8888 buffer at `factor` (0...1) of its brightness (dimming).
+    public func scaleBrightness(_ factor: Float) {
+        guard format == .xrgb8888 else { return }
+        let a = alpha256(factor)
+        guard a < 256 else { return }
+        for y in 0..<height {
+            let row = row32(y)
+            for x in 0..<width { row[x] = scale(row[x], by: a) }
+        }
+    }
+}

@@ -175,7 +175,7 @@ struct LayoutTests {
         let (size, shape) = LayoutCheck.sizes[sizeIndex]
         let text = try LayoutCheck.renderer(locale)
         let label = locale == .english ? "Importing health data" : "正在导入健康数据"
-        let note = locale == .english ? "Days imported so far are kept" : "已导入的日期会保留"
+        let note = locale == .english ? "Cancelling leaves your data as it was" : "取消不会改动已有数据"
         for style in ProgressStyle.allCases {
             for amount in [ProgressAmount.determinate(0.41), .indeterminate] {
                 for cancellable in [false, true] {

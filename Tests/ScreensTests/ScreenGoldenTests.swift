@@ -105,7 +105,7 @@ struct ScreenGoldenTests {
     }
 
     static func label(_ locale: AppLocale) -> String { locale == .english ? "Importing health data" : "正在导入健康数据" }
-    static func note(_ locale: AppLocale) -> String { locale == .english ? "Days imported so far are kept" : "已导入的日期会保留" }
+    static func note(_ locale: AppLocale) -> String { locale == .english ? "Cancelling leaves your data as it was" : "取消不会改动已有数据" }
 
     @Test("every progress style, known and unknown amounts", arguments: AppLocale.allCases, ProgressStyle.allCases)
     func progressStyles(locale: AppLocale, style: ProgressStyle) throws {

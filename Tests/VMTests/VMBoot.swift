@@ -35,7 +35,8 @@ enum VMAvailability {
     static var available: Bool { problem == nil }
 }
 
-/// The day `glance run` shows by default (its demo summary), as `glance render` options.
+/// The day the display tests show (`glance run` would otherwise read the store), as options
+/// both `glance run` and `glance render` take.
 let demoDay = ["--move", "375/500", "--exercise", "15/30", "--stand", "14.4/12"]
 
 /// What both `glance run` in the VM and `glance render` on the host are given, so the pictures
@@ -77,6 +78,13 @@ struct VMBoot {
     private(set) var host: [String] = []
     /// The `show` steps: name, whether it animates (--intro), the picture options for render.
     private(set) var shows: [(name: String, animates: Bool, picture: [String])] = []
+    /// More run-in-vm.sh arguments (files to add, kernel modules).
+    var harnessExtras: [String] = []
+
+    /// A line of the guest's steps script, as it is.
+    mutating func guestLine(_ line: String) { guest.append(line) }
+    /// A line of the host's QMP action script, as it is.
+    mutating func hostLine(_ line: String) { host.append(line) }
 
     init(_ name: String, gpu: String, width: Int, height: Int) {
         self.name = name
@@ -112,6 +120,8 @@ struct VMBoot {
         if animates { env += "SHOW_UNTIL='idle after' " }
         if let meanwhile { env += "SHOW_ALSO='\(meanwhile)' " }
         var words = fixedDayAndLanguage + arguments.split(separator: " ").map(String.init)
+        // The demo day unless the step gives its own day or store.
+        if !["--move", "--no-summary", "--db"].contains(where: { arguments.contains($0) }) { words = demoDay + words }
         if rotation != 0 { words += ["--rotate", String(rotation)] }
         guest.append("\(env)show \(step) \(words.joined(separator: " "))")
         host += [
@@ -154,6 +164,7 @@ struct VMBoot {
             "--gpu", gpu, "--res", size, "--binary", VMPaths.glance,
             "--add", VMPaths.guestLibrary + ":/app/guest-lib.sh", "--add", steps + ":/app/steps.sh",
             "--fonts", fontPackages,
+        ] + harnessExtras + [
             "--cmd", "sh /app/steps.sh", "--qmp-script", qmp, "--out", out + "/vm", "--timeout", String(timeout),
         ]
         let started = Date()

@@ -473,7 +473,7 @@ cirrus) QEMU+=(-device cirrus-vga) ;;
 esac
 [ -n "$ROOT_IMAGE" ] && QEMU+=(-drive "file=$ROOT_IMAGE,if=none,id=root,format=raw,cache=unsafe" -device virtio-blk-pci,drive=root)
 case "$INPUT" in
-virtio) QEMU+=(-device virtio-keyboard-pci -device virtio-tablet-pci) ;;
+virtio) QEMU+=(-device pcie-root-port,id=inputport,chassis=1,slot=5 -device virtio-keyboard-pci,id=kbd0,bus=inputport -device virtio-tablet-pci,id=tablet0) ;;
 usb) QEMU+=(-device qemu-xhci -device usb-kbd -device usb-tablet) ;;
 esac
 QEMU+=("${QEMU_OPTS[@]}")

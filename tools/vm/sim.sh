@@ -35,6 +35,9 @@ if [ "$MODE" = vnc ]; then
 	echo "sim: connect a VNC viewer to 127.0.0.1:$((5900 + VNC)) (display :$VNC) to see the panel" >&2
 fi
 OUT=${TMPDIR:-/tmp}/glance-sim
-echo "sim: glance run --intro${*:+ $*} on $GPU at $RES; logs in $OUT" >&2
+echo "sim: glance run --intro${*:+ $*} on $GPU at $RES, with four weeks of demo data; logs in $OUT" >&2
+# The store gets the demo days first, so there is something to browse (Left/Right, swipes).
+ARGS=$(printf ' %q' "$@")
 exec "$HERE/run-in-vm.sh" --gpu "$GPU" --res "$RES" --display "$MODE" --vnc "$VNC" \
-	--binary "$BINARY" --fonts "fonts-inter fonts-wqy-microhei" --out "$OUT" --timeout 86400 -- run --intro "$@"
+	--binary "$BINARY" --fonts "fonts-inter fonts-wqy-microhei" --out "$OUT" --timeout 86400 \
+	--cmd "/app/glance demo-data --db /tmp/glance.db >/dev/null; exec /app/glance run --db /tmp/glance.db --intro$ARGS"

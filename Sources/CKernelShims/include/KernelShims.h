@@ -42,4 +42,11 @@ void glance_crash_restore_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint
 // Forgets the registration (the normal restore has run).
 void glance_crash_restore_disarm(void);
 
+
+/// An evdev event's timestamp in seconds (input_event_sec/usec are macros whose members differ
+/// between 64-bit and 32-bit-with-64-bit-time builds).
+static inline double glance_input_event_seconds(const struct input_event *e) {
+    return (double)e->input_event_sec + (double)e->input_event_usec / 1e6;
+}
+
 #endif

@@ -72,3 +72,54 @@ show() {
 	wait_host "$name exited rc=$rc"
 	exec 4>&-
 }
+
+# cpu_ms PID: the process's CPU time so far (user + system), in milliseconds
+cpu_ms() {
+	local f ticks
+	f=$(sed 's/^.*) //' /proc/"$1"/stat)
+	# after the command name: field 14 utime and 15 stime are words 12 and 13
+	ticks=$(echo "$f" | awk '{ print $12 + $13 }')
+	echo $((ticks * 1000 / $(getconf CLK_TCK 2>/dev/null || echo 100)))
+}
+
+# interact NAME ARGS...: `glance run ARGS`, its log on the console as it comes ("[NAME] ..."),
+# then "STEP NAME ready" once the first frame is up; afterwards it obeys the host, one line at
+# a time on the control port:
+#   stop            SIGTERM, then "STEP NAME exited rc=N"
+#   idle SECONDS    "STEP NAME idle cpu_ms=N" after that many seconds without input
+#   sh COMMAND      run it (its output on the console), then "STEP NAME sh done rc=N"
+interact() {
+	local name=$1 pid tailer cmd arg before rc
+	shift
+	: >/tmp/"$name".log
+	tail -f /tmp/"$name".log | while IFS= read -r line; do echo "[$name] $line"; done &
+	tailer=$!
+	$G run "$@" >>/tmp/"$name".log 2>&1 &
+	pid=$!
+	i=0
+	while ! grep -q "first frame on screen" /tmp/"$name".log; do
+		kill -0 $pid 2>/dev/null || break
+		i=$((i + 1)); [ $i -gt 600 ] && break
+		sleep 0.05
+	done
+	sleep 0.2
+	step "$name ready"
+	while read -r cmd arg <&3; do
+		case "$cmd" in
+		stop)
+			kill -TERM $pid; wait $pid; rc=$?
+			sleep 0.3; kill $tailer 2>/dev/null
+			step "$name exited rc=$rc"
+			return
+			;;
+		idle)
+			before=$(cpu_ms $pid); sleep "$arg"
+			step "$name idle cpu_ms=$(( $(cpu_ms $pid) - before )) over ${arg}s"
+			;;
+		sh)
+			sh -c "$arg"; rc=$?
+			step "$name sh done rc=$rc"
+			;;
+		esac
+	done
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A panel backlight under /sys/class/backlight: dims and turns it off for idle, and puts its
+/// brightness back when the app wakes or ends.
+public final class Backlight {
+    public let path: String
+    public let maximum: Int
+    /// The brightness found at start, put back on wake and at exit.
+    public let original: Int
+    private var current: Int
+
+    /// The first backlight in `directory` that can be read and written; nil when there is none
+    /// (then dimming is done in the picture and blanking by DPMS alone).
+    public static func find(in directory: String = "/sys/class/backlight", log: (String) -> Void) -> Backlight? {
+        guard let dir = opendir(directory) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        for name in names.sorted() {
+            let path = directory + "/" + name
+            guard let max = readNumber(path + "/max_brightness"), max > 0, let now = readNumber(path + "/brightness") else {
+                continue
+            }
+            guard access(path + "/brightness", W_OK) == 0 else {
+                log("backlight \(path): not writable (add a udev rule giving group video write access); dimming in software")
+                continue
+            }
+            return Backlight(path: path, maximum: max, original: now)
+        }
+        return nil
+    }
+
+    init(path: String, maximum: Int, original: Int) {
+        self.path = path
+        self.maximum = maximum
+        self.original = original
+        current = original
+    }
+
+    /// Sets the brightness to `fraction` of the original (0 turns it off); true when written.
+    @discardableResult
+    public func set(fraction: Double) -> Bool {
+        let value = fraction >= 1 ? original : Int((Double(original) * max(0, fraction)).rounded())
+        guard value != current else { return true }
+        guard Self.write(value, to: path + "/brightness") else { return false }
+        current = value
+        return true
+    }
+
+    public func restore() { set(fraction: 1) }
+
+    static func readNumber(_ file: String) -> Int? {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        return Int(String(decoding: bytes.prefix(n), as: UTF8.self).filter { $0.isNumber })
+    }
+
+    static func write(_ value: Int, to file: String) -> Bool {
+        let fd = open(file, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let text = Array("\(value)\n".utf8)
+        return text.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == text.count
+    }
+}

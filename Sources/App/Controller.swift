@@ -1,0 +1,16 @@
+import Platform
+
+/// What the display loop consults besides the display and signals: descriptors to wait on, a
+/// deadline, whether the picture changed, and the scene to draw.
+public protocol Controller: AnyObject {
+    /// Descriptors to poll (input devices, the store); asked before every wait.
+    var descriptors: [FileDescriptor] { get }
+    /// Handles what became readable (maybe nothing: a deadline passed); true: draw again.
+    func handle(ready: [FileDescriptor], now: Duration) -> Bool
+    /// When `handle` must run even without events (long presses, dimming, midnight), if ever.
+    func nextDeadline(now: Duration) -> Duration?
+    /// The scene to draw now.
+    func scene() -> any Scene
+    /// The panel should be powered down (after drawing black).
+    var blanked: Bool { get }
+}

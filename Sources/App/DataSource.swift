@@ -1,0 +1,45 @@
+import Activity
+import Platform
+import Screens
+
+/// Where the numbers come from: day summaries for the rings, gauges, the running task.
+public protocol DataSource: AnyObject {
+    func summary(for day: CalendarDay) -> ActivitySummary?
+    /// Summaries of the days in `days` that have one.
+    func summaries(_ days: [CalendarDay]) -> [CalendarDay: ActivitySummary]
+    /// The gauges with their current values (empty: the gauge screen has nothing to show).
+    func gauges(now: Duration) -> [Gauge]
+    /// The task in progress, if any (the progress screen shows it).
+    func task() -> ProgressContent?
+    /// Asks the running task to stop (its Cancel).
+    func cancelTask()
+    /// Descriptors that become readable when the data changes.
+    var descriptors: [FileDescriptor] { get }
+    /// Handles readable descriptors or a passed deadline; true: the data changed.
+    func handle(ready: [FileDescriptor], now: Duration) -> Bool
+    /// When `handle` must run again without events (a gauge read from a file), if ever.
+    func nextDeadline(now: Duration) -> Duration?
+}
+
+/// Fixed data: one day's summary, fixed gauges, maybe a fixed task (the command line's).
+public final class FixedData: DataSource {
+    public var days: [CalendarDay: ActivitySummary]
+    public var fixedGauges: [Gauge]
+    public var fixedTask: ProgressContent?
+    public private(set) var cancelRequested = false
+
+    public init(days: [CalendarDay: ActivitySummary], gauges: [Gauge] = [], task: ProgressContent? = nil) {
+        self.days = days
+        fixedGauges = gauges
+        fixedTask = task
+    }
+
+    public func summary(for day: CalendarDay) -> ActivitySummary? { days[day] }
+    public func summaries(_ list: [CalendarDay]) -> [CalendarDay: ActivitySummary] { days.filter { list.contains($0.key) } }
+    public func gauges(now: Duration) -> [Gauge] { fixedGauges }
+    public func task() -> ProgressContent? { fixedTask }
+    public func cancelTask() { cancelRequested = true }
+    public var descriptors: [FileDescriptor] { [] }
+    public func handle(ready: [FileDescriptor], now: Duration) -> Bool { false }
+    public func nextDeadline(now: Duration) -> Duration? { nil }
+}

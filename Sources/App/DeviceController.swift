@@ -1,0 +1,346 @@
+import Activity
+import Configuration
+import Input
+import Platform
+import Raster
+import Screens
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The local calendar: what today is and how long until it is tomorrow.
+public protocol LocalClock {
+    func today() -> CalendarDay
+    /// Seconds until the next local midnight.
+    func secondsUntilMidnight() -> Double
+}
+
+/// The system's clock in the local time zone (TZ).
+public struct SystemLocalClock: LocalClock {
+    public init() {}
+
+    public func today() -> CalendarDay {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+            ?? CalendarDay(daysSinceEpoch: Int(now / 86400))
+    }
+
+    public func secondsUntilMidnight() -> Double {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        let elapsed = Int(parts.tm_hour) * 3600 + Int(parts.tm_min) * 60 + Int(parts.tm_sec)
+        return Double(max(1, 86400 - elapsed))
+    }
+}
+
+/// A day that never ends (tests, `--today`).
+public struct FixedClock: LocalClock {
+    public var day: CalendarDay
+    public init(_ day: CalendarDay) { self.day = day }
+    public func today() -> CalendarDay { day }
+    public func secondsUntilMidnight() -> Double { .infinity }
+}
+
+/// The device's brain: input becomes navigation, time becomes dimming and new days, data
+/// becomes screens. The display loop draws what `scene()` returns.
+public final class DeviceController: Controller {
+    /// How each screen is drawn: fonts, language, panel shape, whose rings.
+    public struct Look {
+        public var text: (any TextRenderer)?
+        public var locale: AppLocale
+        public var shape: PanelShape
+        public var name: String
+        public var ringsOnly: Bool
+
+        public init(text: (any TextRenderer)?, locale: AppLocale, shape: PanelShape, name: String, ringsOnly: Bool = false) {
+            self.text = text
+            self.locale = locale
+            self.shape = shape
+            self.name = name
+            self.ringsOnly = ringsOnly
+        }
+    }
+
+    public private(set) var navigation: Navigation
+    public private(set) var idle: IdleLevel = .awake
+    public let screens: [ScreenKind]
+    private let look: Look
+    private let data: DataSource
+    private let hub: InputHub?
+    private let router: InputRouter
+    private let schedule: IdleSchedule
+    private let clock: LocalClock
+    private let log: (String) -> Void
+    /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
+    public var backlight: Backlight?
+    private var lastInput: Duration
+    /// The next local midnight on the monotonic clock (nil: a day that never ends).
+    private var midnight: Duration?
+    /// The layout of the last progress screen built (for the Cancel button's taps).
+    private(set) var progressProbe: LayoutProbe?
+    /// A task was running at the last look; the screen shown before its progress appeared.
+    private var taskRunning: Bool
+    private var screenBeforeTask: ScreenKind?
+    /// The progress shown, eased towards the task's reports (never backwards).
+    private var easing = ProgressEasing()
+    private var reportedFraction: Double?
+    /// The rings fill up on start, as on the watch when it wakes.
+    private var introStart: Duration?
+    private let introDuration = Duration.milliseconds(900)
+
+    public init(
+        screens: [ScreenKind], look: Look, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
+        clock: LocalClock = SystemLocalClock(), intro: Bool = true, now: Duration = monotonicNow(),
+        log: @escaping (String) -> Void
+    ) {
+        self.screens = screens.isEmpty ? [.rings] : screens
+        self.look = look
+        self.data = data
+        self.hub = hub
+        self.router = router
+        schedule = idle
+        self.clock = clock
+        self.log = log
+        lastInput = now
+        taskRunning = data.task() != nil
+        navigation = Navigation(screen: self.screens.first ?? .rings, today: clock.today())
+        midnight = Self.midnight(after: now, clock)
+        if intro && self.screens.first == .rings { introStart = now }
+        navigation.settle(available: available(now: now))
+    }
+
+    /// Starts on another day than today (the command line's --date).
+    public func show(day: CalendarDay) {
+        navigation.day = day
+    }
+
+    /// Screens with something to show, in the configured order.
+    public func available(now: Duration) -> [ScreenKind] {
+        screens.filter { kind in
+            switch kind {
+            case .rings: true
+            case .gauges: !data.gauges(now: now).isEmpty
+            case .progress: data.task() != nil
+            }
+        }
+    }
+
+    public var descriptors: [FileDescriptor] { (hub?.descriptors ?? []) + data.descriptors }
+
+    public var blanked: Bool { idle == .blank }
+
+    public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
+        var changed = false
+        let seconds = Self.seconds(now)
+        if let hub {
+            let (deviceChanges, batches) = hub.handle(ready)
+            for change in deviceChanges {
+                if case .removed(let path) = change { router.removed(path: path) }
+            }
+            for batch in batches {
+                let device = DeviceDescription(path: batch.device.path, capabilities: batch.device.capabilities)
+                let outcome = router.feed(batch.events, from: device, asleep: idle != .awake)
+                if outcome.activity { lastInput = now }
+                if outcome.woke {
+                    log("woken by \(batch.device.name)")
+                    idle = .awake
+                    changed = true
+                    applyBacklight()
+                }
+                for command in outcome.commands { changed = perform(command, now: now) || changed }
+            }
+        }
+        for command in router.tick(time: seconds) { changed = perform(command, now: now) || changed }
+        if data.handle(ready: ready, now: now) {
+            changed = true
+            changed = followTask(now: now) || changed
+        }
+        // A new day at midnight (checked against the calendar, not just the timer).
+        if let m = midnight, now >= m {
+            midnight = Self.midnight(after: now, clock)
+            if navigation.newDay(clock.today()) {
+                log("a new day: \(navigation.today)")
+                changed = true
+            }
+        }
+        // Dim and blank after the last input.
+        let level = schedule.level(idleFor: Self.seconds(now - lastInput))
+        if level != idle {
+            idle = level
+            log("idle: \(level)")
+            changed = true
+            applyBacklight()
+        }
+        if navigation.settle(available: available(now: now)) { changed = true }
+        return changed
+    }
+
+    /// Progress appears when a task starts (waking the panel) and goes when it ends, back to the
+    /// screen that was shown.
+    private func followTask(now: Duration) -> Bool {
+        let running = data.task() != nil
+        defer { taskRunning = running }
+        guard running != taskRunning, screens.contains(.progress) else { return false }
+        if running {
+            if navigation.screen != .progress { screenBeforeTask = navigation.screen }
+            navigation.screen = .progress
+            lastInput = now
+            if idle != .awake {
+                idle = .awake
+                applyBacklight()
+            }
+            log("a task started: progress shown")
+        } else {
+            if navigation.screen == .progress, let back = screenBeforeTask { navigation.screen = back }
+            screenBeforeTask = nil
+            log("the task ended")
+        }
+        return true
+    }
+
+    /// The backlight for the idle level: full, dimmed, or off.
+    private func applyBacklight() {
+        guard let backlight else { return }
+        switch idle {
+        case .awake: backlight.restore()
+        case .dimmed(let level): backlight.set(fraction: level)
+        case .blank: backlight.set(fraction: 0)
+        }
+    }
+
+    /// Does what a command asks; true when the picture changes.
+    func perform(_ command: Command, now: Duration) -> Bool {
+        switch command {
+        case .tap(let p):
+            if navigation.screen == .progress, data.task()?.cancellable == true,
+                let button = progressProbe?.shapes.first(where: { $0.name == "button" })?.box,
+                p.x >= button.x, p.x <= button.maxX, p.y >= button.y, p.y <= button.maxY
+            {
+                return perform(.action(.cancel), now: now)
+            }
+            return perform(.action(.select), now: now)
+        case .action(.cancel):
+            guard navigation.screen == .progress, data.task()?.cancellable == true else { return false }
+            log("cancel asked for the running task")
+            data.cancelTask()
+            return true
+        case .action(let action):
+            let changed = navigation.apply(action, available: available(now: now))
+            if changed { log("\(action): \(navigation.screen) \(navigation.day)") }
+            return changed
+        }
+    }
+
+    public func nextDeadline(now: Duration) -> Duration? {
+        var deadlines: [Duration] = midnight.map { [$0] } ?? []
+        if let t = router.nextDeadline { deadlines.append(.seconds(t)) }
+        if let next = schedule.nextChange(idleFor: Self.seconds(now - lastInput)) {
+            deadlines.append(lastInput + .seconds(next))
+        }
+        if let d = data.nextDeadline(now: now) { deadlines.append(d) }
+        return deadlines.min()
+    }
+
+    public func scene() -> any Scene {
+        let now = monotonicNow()
+        let screen = currentScreen(now: now)
+        switch idle {
+        case .awake:
+            if let start = introStart, navigation.screen == .rings {
+                let elapsed = now - start
+                if elapsed < introDuration {
+                    let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    let total = Double(introDuration.components.attoseconds) / 1e18
+                    return IntroFrame(controller: self, progress: RingIntroScene.easeOut(t / total))
+                }
+                introStart = nil
+            }
+            return StillOrMoving(screen: screen, moving: screen.animates || easing.isMoving(at: Self.seconds(now)))
+        case .dimmed(let level):
+            // The backlight dims the panel where there is one; else the picture itself.
+            return ScreenScene(backlight == nil ? DimmedScreen(screen: screen, level: level) : screen)
+        case .blank: return ScreenScene(BlankScreen())
+        }
+    }
+
+    /// The screen the navigation points at.
+    func currentScreen(now: Duration, scale: Double = 1) -> any Screen {
+        let context = ScreenContext(text: look.text, locale: look.locale, shape: look.shape)
+        switch navigation.screen {
+        case .rings:
+            let summary = navigation.day > navigation.today ? nil : data.summary(for: navigation.day)
+            let shown = scale < 1 ? RingIntroScene.scaled(summary, by: scale) : summary
+            if look.ringsOnly { return RingScreen(summary: shown) }
+            var content = RingScreenContent(name: look.name, day: navigation.day, today: navigation.today, summary: shown)
+            content.week = data.summaries(content.weekDays.filter { $0 <= navigation.today && $0 != navigation.day })
+            return RingScreen(content: content, context: context)
+        case .gauges:
+            return GaugeScreen(gauges: data.gauges(now: now), context: context)
+        case .progress:
+            let probe = LayoutProbe()
+            progressProbe = probe
+            var c = context
+            c.probe = probe
+            var task = data.task() ?? ProgressContent(amount: .indeterminate)
+            if case .determinate(let f) = task.amount {
+                // Reported values ease in at an even pace and never move the bar backwards.
+                let t = Self.seconds(now)
+                if reportedFraction == nil { easing = ProgressEasing(fraction: f, at: t) }
+                if f != reportedFraction { easing.update(f, at: t) }
+                reportedFraction = f
+                task.amount = .determinate(easing.value(at: t))
+            } else {
+                reportedFraction = nil
+            }
+            return ProgressScreen(content: task, context: c)
+        }
+    }
+
+    /// A screen that moves while `moving` (an easing progress) or by itself (a spinner).
+    struct StillOrMoving: Scene {
+        let screen: any Screen
+        let moving: Bool
+        func frame(at time: Duration) -> (screen: any Screen, animating: Bool) { (screen, moving) }
+    }
+
+    /// One frame of the rings filling up.
+    struct IntroFrame: Scene {
+        let controller: DeviceController
+        let progress: Double
+        func frame(at time: Duration) -> (screen: any Screen, animating: Bool) {
+            (controller.currentScreen(now: monotonicNow(), scale: progress), true)
+        }
+    }
+
+    static func midnight(after now: Duration, _ clock: LocalClock) -> Duration? {
+        let s = clock.secondsUntilMidnight()
+        return s.isFinite ? now + .milliseconds(Int64((s * 1000).rounded())) : nil
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+/// A screen drawn at a fraction of its brightness (dimmed, where no backlight can do it).
+public struct DimmedScreen: Screen {
+    public var screen: any Screen
+    public var level: Double
+    public func draw(into buffer: PixelBuffer, at time: Double) {
+        screen.draw(into: buffer, at: time)
+        buffer.scaleBrightness(Float(level))
+    }
+    public var animates: Bool { screen.animates }
+}
+
+/// Nothing: the panel is blank.
+public struct BlankScreen: Screen {
+    public init() {}
+    public func draw(into buffer: PixelBuffer, at time: Double) { buffer.fill(.black) }
+}

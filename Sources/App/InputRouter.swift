@@ -1,0 +1,166 @@
+import Configuration
+import Input
+import Raster
+
+/// What input asks of the app: an action, or a tap the current screen interprets (the Cancel
+/// button on the progress screen; elsewhere it selects).
+public enum Command: Sendable, Equatable {
+    case action(Action)
+    case tap(Point)
+}
+
+/// A device as the router needs it: where it is and what it reports.
+public struct DeviceDescription: Sendable, Equatable {
+    public var path: String
+    public var capabilities: InputCapabilities
+    public init(path: String, capabilities: InputCapabilities) {
+        self.path = path
+        self.capabilities = capabilities
+    }
+}
+
+/// Turns evdev events from every device into commands: keys through the key map (with long
+/// press and repeat rules), touch through calibration (axis ranges, swap/invert, the panel's
+/// rotation) and gesture recognition. While the panel sleeps, the first press or touch only
+/// wakes it: that key or finger does nothing else until released.
+public final class InputRouter {
+    private var keys: KeyInterpreter
+    private let touchSetting: TouchSetting
+    private let panel: Size
+    private let rotation: Rotation
+    private let longPressSeconds: Double
+    private var touches: [String: TouchState] = [:]
+    /// Keys pressed to wake the panel: ignored until released.
+    private var wakingKeys: Set<UInt16> = []
+
+    struct TouchState {
+        var decoder: TouchDecoder
+        var calibration: TouchCalibration
+        var gestures: GestureRecognizer
+        /// This contact woke the panel: ignored until lifted.
+        var waking = false
+    }
+
+    /// What one batch of events did.
+    public struct Outcome: Sendable, Equatable {
+        public var commands: [Command] = []
+        /// A key went down or a finger touched (the user is there).
+        public var activity = false
+        /// The panel was asleep and this input only woke it.
+        public var woke = false
+    }
+
+    public init(keyMap: KeyMap, touch: TouchSetting, panel: Size, rotation: Rotation) {
+        keys = KeyInterpreter(map: keyMap)
+        touchSetting = touch
+        self.panel = panel
+        self.rotation = rotation
+        longPressSeconds = keyMap.longPressSeconds
+    }
+
+    /// Feeds a device's events; `asleep`: the panel is dimmed or blank.
+    public func feed(_ events: [InputEvent], from device: DeviceDescription, asleep: Bool) -> Outcome {
+        var outcome = Outcome()
+        var sleeping = asleep
+        let kinds = device.capabilities.kinds
+        let touchKind = kinds.contains(.touchscreen) || kinds.contains(.absolutePointer)
+        if touchKind && touches[device.path] == nil, let state = touchState(device) { touches[device.path] = state }
+        let touchButtons: Set<UInt16> = [InputEvent.btnTouch, InputEvent.btnLeft]
+        for e in events {
+            // Touch buttons (BTN_TOUCH, BTN_LEFT, BTN_TOOL_*) of a touch device belong to touch.
+            let touchButton = touchKind && (touchButtons.contains(e.code) || (0x140..<0x150).contains(e.code))
+            if e.type == InputEvent.keyType && !touchButton {
+                // A key.
+                if e.value == 1 {
+                    outcome.activity = true
+                    if sleeping {
+                        wakingKeys.insert(e.code)
+                        outcome.woke = true
+                        sleeping = false
+                        continue
+                    }
+                }
+                if wakingKeys.contains(e.code) {
+                    if e.value == 0 { wakingKeys.remove(e.code) }
+                    continue
+                }
+                outcome.commands += keys.key(e.code, value: e.value, time: e.time).map { .action($0) }
+                continue
+            }
+            guard touchKind, var t = touches[device.path] else { continue }
+            let decoded = t.decoder.feed(e)
+            touches[device.path] = t  // the decoder's state, whether or not a contact came out
+            guard let contact = decoded else { continue }
+            let p = t.calibration.point(x: contact.x, y: contact.y)
+            switch contact.phase {
+            case .down:
+                outcome.activity = true
+                if sleeping {
+                    t.waking = true
+                    outcome.woke = true
+                    sleeping = false
+                }
+            case .move, .up:
+                break
+            }
+            if !t.waking, let g = t.gestures.contact(contact.phase, at: p, time: contact.time) {
+                outcome.commands.append(Self.command(g))
+            }
+            if contact.phase == .up { t.waking = false }
+            touches[device.path] = t
+        }
+        return outcome
+    }
+
+    /// Long presses (keys and fingers) whose time has come.
+    public func tick(time: Double) -> [Command] {
+        var commands = keys.tick(time: time).map { Command.action($0) }
+        for (path, var t) in touches {
+            if !t.waking, let g = t.gestures.tick(time: time) { commands.append(Self.command(g)) }
+            touches[path] = t
+        }
+        return commands
+    }
+
+    /// When `tick` next has something to do.
+    public var nextDeadline: Double? {
+        ([keys.nextDeadline] + touches.values.map { $0.waking ? nil : $0.gestures.nextDeadline }).compactMap { $0 }.min()
+    }
+
+    /// A device went away: forget its state.
+    public func removed(path: String) {
+        touches[path] = nil
+        keys.reset()
+        wakingKeys.removeAll()
+    }
+
+    /// Swipes browse days (left: the next day comes in from the right) and screens (up: the
+    /// next screen comes up from below); a long press goes to today; a tap is the screen's.
+    static func command(_ g: Gesture) -> Command {
+        switch g {
+        case .swipe(.left): .action(.nextDay)
+        case .swipe(.right): .action(.previousDay)
+        case .swipe(.up): .action(.nextScreen)
+        case .swipe(.down): .action(.previousScreen)
+        case .longPress: .action(.today)
+        case .tap(let p): .tap(p)
+        }
+    }
+
+    private func touchState(_ device: DeviceDescription) -> TouchState? {
+        let caps = device.capabilities
+        let multitouch = caps.absoluteAxes[InputCapabilities.absMTPositionX] != nil
+        let (xAxis, yAxis) = multitouch
+            ? (InputCapabilities.absMTPositionX, InputCapabilities.absMTPositionY)
+            : (InputCapabilities.absX, InputCapabilities.absY)
+        guard let xr = caps.absoluteAxes[xAxis], let yr = caps.absoluteAxes[yAxis] else { return nil }
+        let button = caps.keys.contains(Int(InputEvent.btnTouch)) ? InputEvent.btnTouch : InputEvent.btnLeft
+        let calibration = TouchCalibration(
+            xRange: Int32(xr.minimum)...Int32(max(xr.maximum, xr.minimum + 1)),
+            yRange: Int32(yr.minimum)...Int32(max(yr.maximum, yr.minimum + 1)),
+            setting: touchSetting, panel: panel, rotation: rotation)
+        return TouchState(
+            decoder: TouchDecoder(multitouch: multitouch, button: button), calibration: calibration,
+            gestures: GestureRecognizer(pictureSize: rotation.logicalSize(forPanel: panel), longPressSeconds: longPressSeconds))
+    }
+}

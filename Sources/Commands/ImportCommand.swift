@@ -1,0 +1,147 @@
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `glance import FILE`: Apple Health data into the store, all or nothing.
+struct ImportCommand {
+    var store = StoreSelection()
+    var file: String?
+    var skipInvalid = false
+    var taskName: String? = "import"
+    var showProgress = true
+
+    static let help = """
+        Usage: glance import FILE [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]
+
+        Imports the Activity summaries (the days behind the rings) of an Apple Health export:
+          export.zip   the file the Health app makes (Profile › Export All Health Data)
+          export.xml   the same, unpacked (apple_health_export/export.xml)
+          FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
+        The format is told from the file's first bytes. The file is read once, streaming, in
+        constant memory; only the ActivitySummary elements are kept.
+
+        All or nothing: the days are merged in one transaction at the end, so on any error (or a
+        cancel, or Ctrl-C) the store is exactly as it was. Importing the same file again changes
+        nothing; a day already in the store takes the file's values.
+
+          --db PATH          the store (default: /var/lib/glance/glance.db for root, else
+                             $XDG_DATA_HOME/glance/glance.db)
+          --skip-invalid     skip rows with bad values (and count them) instead of failing
+          --task NAME        the task the import shows itself as on the progress screen
+                             (default: import); `glance task cancel NAME` stops it
+          --no-task          do not show the import as a task
+          --quiet            no progress bar (there is none unless standard error is a terminal)
+
+        Exit status: 0 imported, 64 bad arguments, 65 bad data (the message names the file, line
+        and column; nothing was changed), 66 no such file, 74 read error, 75 cancelled or the
+        store is busy (nothing was changed).
+        """
+
+    static func parse(_ argv: [String]) throws(UsageError) -> ImportCommand? {
+        var command = ImportCommand()
+        var args = Arguments(argv)
+        while let item = try args.next() {
+            guard case .option(let option) = item else {
+                guard command.file == nil, case .plain(let file) = item else {
+                    throw UsageError("import: give one file (see glance import --help)")
+                }
+                command.file = file
+                continue
+            }
+            if option == "--help" || option == "-h" { return nil }
+            if try command.store.parse(option, &args) { continue }
+            switch option {
+            case "--skip-invalid": command.skipInvalid = true
+            case "--task":
+                let name = try args.value(for: option)
+                do { try Store.checkName(name, what: "task") } catch { throw UsageError("--task: \(error.message)") }
+                command.taskName = name
+            case "--no-task": command.taskName = nil
+            case "--quiet", "-q": command.showProgress = false
+            default: throw UsageError("import: unknown option '\(option)' (see glance import --help)")
+            }
+        }
+        guard command.file != nil else {
+            throw UsageError("import: give the file to import (export.zip, export.xml or a CSV)")
+        }
+        return command
+    }
+
+    func run() -> Int32 {
+        guard let file else { return ExitCode.usage }
+        let store: Store
+        switch self.store.open() {
+        case .success(let s): store = s
+        case .failure(let status): return status.code
+        }
+        // Ctrl-C and SIGTERM are held back and noticed between chunks, so the import stops cleanly.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGINT)
+        sigaddset(&blocked, SIGTERM)
+        sigaddset(&blocked, SIGHUP)
+        var previous = sigset_t()
+        sigprocmask(SIG_BLOCK, &blocked, &previous)
+        defer { sigprocmask(SIG_SETMASK, &previous, nil) }
+
+        var options = ImportOptions()
+        options.skipInvalid = skipInvalid
+        options.taskName = taskName
+        options.shouldStop = {
+            var pending = sigset_t()
+            sigpending(&pending)
+            return sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1
+                || sigismember(&pending, SIGHUP) == 1
+        }
+        let bar = Box(ProgressBar(label: "importing \(Self.baseName(file))"))
+        if showProgress && ProgressBar.isAvailable {
+            options.progress = { bar.value.draw($0) }
+        }
+        let report: ImportReport
+        do {
+            report = try HealthImport.run(file, into: store, options: options)
+            bar.value.finish()
+        } catch {
+            bar.value.finish()
+            var hint: String? = nil
+            switch error.kind {
+            case .badData:
+                hint =
+                    "nothing was imported; the store is unchanged"
+                    + (error.isSkippableRow ? " (to skip bad rows and import the rest, add --skip-invalid)" : "")
+            case .cancelled: hint = "nothing was imported; the store is unchanged"
+            default: break
+            }
+            return fail(error, hint)
+        }
+        let plural = report.days == 1 ? "" : "s"
+        var line = "imported \(report.days) day\(plural)"
+        if let first = report.firstDay, let last = report.lastDay {
+            line += first == last ? " (\(first))" : " (\(first) to \(last))"
+        }
+        line += " from \(file): \(report.newDays) new, \(report.changedDays) changed, \(report.unchangedDays) unchanged"
+        line += "; \(ProgressBar.bytes(report.bytes)) in \(ProgressBar.oneDecimal(report.seconds)) s"
+        writeOut(line + "\n")
+        if report.skipped > 0 {
+            var text = "skipped \(report.skipped) invalid row\(report.skipped == 1 ? "" : "s")"
+            text += report.skipped > report.skippedExamples.count ? ", the first \(report.skippedExamples.count):" : ":"
+            for example in report.skippedExamples { text += "\n  \(example)" }
+            complain(text)
+        }
+        return ExitCode.ok
+    }
+
+    static func baseName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// A mutable value shared with a closure.
+final class Box<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,149 @@
+import Activity
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What the store commands share: `--db PATH`, opening the store, exit statuses for its errors.
+struct StoreSelection {
+    var path: String?
+
+    static let help =
+        "  --db PATH               the store (default: /var/lib/glance/glance.db for root,\n"
+        + "                          else $XDG_DATA_HOME/glance/glance.db)"
+
+    /// Consumes `--db`; false for other options.
+    mutating func parse(_ option: String, _ args: inout Arguments) throws(UsageError) -> Bool {
+        guard option == "--db" else { return false }
+        let value = try args.value(for: option)
+        guard !value.isEmpty else { throw UsageError("--db needs a file path") }
+        path = value
+        return true
+    }
+
+    /// The path to use, or nil (after complaining) when there is no default.
+    func resolvedPath() -> String? {
+        if let path { return path }
+        guard let path = StoreLocation.defaultPath() else {
+            complain("no store path: set HOME or XDG_DATA_HOME, or give --db PATH")
+            return nil
+        }
+        return path
+    }
+
+    /// Opens the store, or complains and returns the exit status.
+    func open(create: Bool = true) -> Result<Store, ExitStatus> {
+        guard let path = resolvedPath() else { return .failure(ExitStatus(ExitCode.usage)) }
+        do {
+            return .success(try Store(path: path, create: create))
+        } catch {
+            complain(error.message)
+            return .failure(ExitStatus(exitCode(for: error)))
+        }
+    }
+}
+
+/// An exit status as an Error, so `Result` can carry it.
+struct ExitStatus: Error {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+}
+
+/// The exit status for a store error (sysexits.h, as `glance --help` lists them).
+func exitCode(for error: StoreError) -> Int32 {
+    switch error.kind {
+    case .badData, .notFound: ExitCode.dataError
+    case .io: ExitCode.ioError
+    case .missing: ExitCode.noInput
+    case .busy, .cancelled: ExitCode.temporaryFailure
+    case .invalidArgument: ExitCode.usage
+    }
+}
+
+/// Complains about a store error and returns its exit status.
+func fail(_ error: StoreError, _ hint: String? = nil) -> Int32 {
+    complain(hint.map { "\(error.message)\n\($0)" } ?? error.message)
+    return exitCode(for: error)
+}
+
+extension Parse {
+    /// `today`, `yesterday` or `YYYY-MM-DD`.
+    static func day(_ text: String, option: String) throws(UsageError) -> CalendarDay {
+        switch text {
+        case "today": return today()
+        case "yesterday": return today().adding(days: -1)
+        default:
+            guard let day = CalendarDay(iso: text) else {
+                throw UsageError("\(option) '\(text)': expected YYYY-MM-DD, today or yesterday")
+            }
+            return day
+        }
+    }
+
+    /// The local date now.
+    static func today() -> CalendarDay { SystemClock.today() }
+
+    /// A finite number (any sign).
+    static func number(_ text: String, option: String) throws(UsageError) -> Double {
+        guard let v = Double(text), v.isFinite, !text.isEmpty else {
+            throw UsageError("\(option) '\(text)': expected a number")
+        }
+        return v
+    }
+
+    /// A number ≥ 0, or `-` for missing (nil).
+    static func optionalQuantity(_ text: String, option: String) throws(UsageError) -> Double? {
+        text == "-" ? nil : try quantity(Substring(text), option: option, whole: text)
+    }
+
+    /// An energy ≥ 0 with an optional unit (`350`, `350kcal`, `1460kJ`), or `-` for missing.
+    static func optionalEnergy(_ text: String, option: String, defaultUnit: EnergyUnit) throws(UsageError) -> Energy? {
+        if text == "-" { return nil }
+        let digits = text.prefix { "0123456789.eE+-".contains($0) }
+        let symbol = text.dropFirst(digits.count)
+        var unit = defaultUnit
+        if !symbol.isEmpty {
+            guard let u = EnergyUnit(symbol: String(symbol)) else {
+                throw UsageError("\(option) '\(text)': unknown energy unit '\(symbol)' (use kcal, Cal or kJ)")
+            }
+            unit = u
+        }
+        guard !digits.isEmpty else { throw UsageError("\(option) '\(text)': expected a number, e.g. 350 or 1460kJ") }
+        return Energy(try quantity(digits, option: option, whole: text), unit)
+    }
+}
+
+/// Writes text straight to standard output (no buffering surprises when piped).
+func writeOut(_ text: String) {
+    var s = text
+    s.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            offset += n
+        }
+    }
+}
+
+/// One line describing a day, as `glance log` and `glance watch` print it.
+func describe(_ day: CalendarDay, _ s: ActivitySummary?) -> String {
+    guard let s else { return "\(day): no summary" }
+    func pair(_ v: Double?, _ g: Double?, _ unit: String) -> String {
+        "\(v.map { Store.csvNumber($0) } ?? "—")/\(g.map { Store.csvNumber($0) } ?? "—") \(unit)"
+    }
+    var parts: [String] = []
+    if s.moveMode == .moveTime {
+        parts.append("move \(pair(s.moveTime, s.moveTimeGoal, "min")) (move-time mode)")
+    } else {
+        let unit = (s.activeEnergyBurned ?? s.activeEnergyBurnedGoal)?.unit.rawValue ?? "kcal"
+        parts.append("move \(pair(s.activeEnergyBurned?.value, s.activeEnergyBurnedGoal?.value, unit))")
+    }
+    parts.append("exercise \(pair(s.exerciseTime, s.exerciseTimeGoal, "min"))")
+    parts.append("stand \(pair(s.standHours, s.standHoursGoal, "h"))")
+    return "\(day): " + parts.joined(separator: ", ")
+}

@@ -1,0 +1,105 @@
+import CEvdev
+import CKernelShims
+import Platform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// An open evdev device, read through libevdev: whole frames, SYN_DROPPED resynchronised,
+/// optionally grabbed so its events reach no one else (the text console, a getty).
+public final class EvdevDevice {
+    public let path: String
+    public let descriptor: FileDescriptor
+    public let name: String
+    public let capabilities: InputCapabilities
+    public private(set) var grabbed = false
+    /// How many times events were lost (SYN_DROPPED) and the state read back from the kernel.
+    public private(set) var resynchronisations = 0
+    private let device: OpaquePointer
+
+    /// Opens `path` non-blocking and, when `grab`, takes it for this process alone.
+    public init(path: String, grab: Bool) throws(SystemError) {
+        let fd = try FileDescriptor.open(path, [.nonBlocking])
+        var dev: OpaquePointer? = nil
+        let rc = libevdev_new_from_fd(fd.rawValue, &dev)
+        guard rc == 0, let dev else {
+            fd.close()
+            throw SystemError("libevdev_new_from_fd \(path)", errno: Errno(rawValue: -rc))
+        }
+        self.path = path
+        descriptor = fd
+        device = dev
+        name = libevdev_get_name(dev).map { String(cString: $0) } ?? "?"
+        var caps = InputCapabilities()
+        for type in [InputCapabilities.evKey, InputCapabilities.evRel, InputCapabilities.evAbs]
+        where libevdev_has_event_type(dev, UInt32(type)) != 0 {
+            caps.eventTypes.insert(type)
+        }
+        for code in 0..<0x300 where libevdev_has_event_code(dev, UInt32(InputCapabilities.evKey), UInt32(code)) != 0 {
+            caps.keys.insert(code)
+        }
+        for code in 0..<0x10 where libevdev_has_event_code(dev, UInt32(InputCapabilities.evRel), UInt32(code)) != 0 {
+            caps.relativeAxes.insert(code)
+        }
+        for code in 0..<0x40 where libevdev_has_event_code(dev, UInt32(InputCapabilities.evAbs), UInt32(code)) != 0 {
+            caps.absoluteAxes[code] = .init(
+                minimum: Int(libevdev_get_abs_minimum(dev, UInt32(code))),
+                maximum: Int(libevdev_get_abs_maximum(dev, UInt32(code))))
+        }
+        for p in 0..<0x20 where libevdev_has_property(dev, UInt32(p)) != 0 { caps.properties.insert(p) }
+        capabilities = caps
+        // Event times on the monotonic clock, the one the loop's deadlines use.
+        _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
+        if grab {
+            let g = libevdev_grab(dev, LIBEVDEV_GRAB)
+            grabbed = g == 0
+        }
+    }
+
+    deinit {
+        if grabbed { libevdev_grab(device, LIBEVDEV_UNGRAB) }
+        libevdev_free(device)
+        descriptor.close()
+    }
+
+    /// The range of an absolute axis.
+    public func range(_ axis: UInt16) -> ClosedRange<Int32>? {
+        guard let r = capabilities.absoluteAxes[Int(axis)], r.maximum > r.minimum else { return nil }
+        return Int32(r.minimum)...Int32(r.maximum)
+    }
+
+    /// Every event waiting, in order; after a SYN_DROPPED, libevdev's synchronisation events
+    /// bring the state (keys, slots) up to date. Throws ENODEV when the device went away.
+    public func readEvents() throws(SystemError) -> [InputEvent] {
+        var events: [InputEvent] = []
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        var ev = input_event()
+        while true {
+            let rc = libevdev_next_event(device, flags, &ev)
+            if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue || rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
+                if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue && flags != LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    // Events were dropped: libevdev hands out the changes that bring keys and
+                    // slots up to date, then normal reading goes on.
+                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                    resynchronisations += 1
+                }
+                let time = glance_input_event_seconds(&ev)
+                events.append(InputEvent(time: time, type: ev.type, code: ev.code, value: ev.value))
+                continue
+            }
+            if rc == -EAGAIN {
+                // The end of a resync returns to normal reading; the end of normal reading stops.
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+                    continue
+                }
+                return events
+            }
+            if rc == -EINTR { continue }
+            throw SystemError("read \(path)", errno: Errno(rawValue: -rc))
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Platform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The input devices in use, kept current as they come and go: `/dev/input` watched with
+/// inotify, nodes opened as they appear (or become readable), closed when they vanish or read
+/// ENODEV. Only devices with keys, a touchscreen or an absolute pointer are kept.
+public final class InputHub {
+    public let directory: String
+    public let grab: Bool
+    public private(set) var devices: [EvdevDevice] = []
+    private let inotify: FileDescriptor?
+    private let log: (String) -> Void
+
+    /// A device's events, read in one go.
+    public struct Batch {
+        public let device: EvdevDevice
+        public let events: [InputEvent]
+    }
+
+    public enum Change {
+        case added(EvdevDevice)
+        case removed(path: String)
+    }
+
+    public init(directory: String = "/dev/input", grab: Bool, log: @escaping (String) -> Void) {
+        self.directory = directory
+        self.grab = grab
+        self.log = log
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if fd >= 0 && inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB | IN_DELETE | IN_MOVED_TO)) >= 0 {
+            inotify = FileDescriptor(rawValue: fd)
+        } else {
+            if fd >= 0 { Glibc.close(fd) }
+            inotify = nil
+            log("input: cannot watch \(directory) for new devices (\(SystemError("inotify \(directory)")))")
+        }
+        for result in InputDevice.scan(directory) {
+            if case .success(let found) = result { _ = open(found.path) }
+        }
+    }
+
+    deinit { inotify?.close() }
+
+    /// What to poll: the watch and every device.
+    public var descriptors: [FileDescriptor] { (inotify.map { [$0] } ?? []) + devices.map(\.descriptor) }
+
+    /// Handles the readable descriptors: devices that came or went, and the events read.
+    public func handle(_ ready: [FileDescriptor]) -> (changes: [Change], batches: [Batch]) {
+        var changes: [Change] = []
+        var batches: [Batch] = []
+        if let inotify, ready.contains(inotify) { changes += watch(inotify) }
+        for device in devices where ready.contains(device.descriptor) {
+            do throws(SystemError) {
+                let before = device.resynchronisations
+                let events = try device.readEvents()
+                if device.resynchronisations > before {
+                    log("input: \(device.name): events were dropped; state resynchronised")
+                }
+                if !events.isEmpty { batches.append(Batch(device: device, events: events)) }
+            } catch {
+                // ENODEV: unplugged between the notification and the read, or before.
+                log("input: \(device.name) (\(device.path)) went away: \(error.errno)")
+                devices.removeAll { $0 === device }
+                changes.append(.removed(path: device.path))
+            }
+        }
+        return (changes, batches)
+    }
+
+    private func watch(_ fd: FileDescriptor) -> [Change] {
+        var changes: [Change] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= n {
+                let (mask, length, name): (UInt32, Int, String) = buffer.withUnsafeBytes { raw in
+                    let e = raw.load(fromByteOffset: offset, as: inotify_event.self)
+                    let nameStart = offset + MemoryLayout<inotify_event>.size
+                    let nameBytes = raw[nameStart..<min(nameStart + Int(e.len), raw.count)]
+                    return (e.mask, Int(e.len), String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self))
+                }
+                offset += MemoryLayout<inotify_event>.size + length
+                guard name.hasPrefix("event") else { continue }
+                let path = "\(directory)/\(name)"
+                if mask & UInt32(IN_DELETE) != 0 {
+                    if devices.contains(where: { $0.path == path }) {
+                        devices.removeAll { $0.path == path }
+                        log("input: \(path) removed")
+                        changes.append(.removed(path: path))
+                    }
+                } else if !devices.contains(where: { $0.path == path }), let device = open(path) {
+                    // Created, or its permissions set by udev: try (again) to open it.
+                    changes.append(.added(device))
+                }
+            }
+        }
+        return changes
+    }
+
+    /// Opens a node and keeps it if it is a device the app uses.
+    private func open(_ path: String) -> EvdevDevice? {
+        do throws(SystemError) {
+            let device = try EvdevDevice(path: path, grab: grab)
+            let kinds = device.capabilities.kinds.filter { $0 != .relativePointer }
+            guard !kinds.isEmpty else { return nil }
+            devices.append(device)
+            log("input: \(device.name) (\(path)): \(kinds.map(\.rawValue).joined(separator: ", "))"
+                + (grab ? (device.grabbed ? ", grabbed" : ", could not grab") : ""))
+            return device
+        } catch {
+            // Permission not given yet (udev sets it after creation: IN_ATTRIB tries again).
+            if error.errno != .permissionDenied && error.errno != .noSuchFile {
+                log("input: \(path): \(error)")
+            }
+            return nil
+        }
+    }
+}

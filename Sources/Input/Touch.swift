@@ -1,0 +1,203 @@
+import Configuration
+import Raster
+
+/// A finger (or the tablet's button) on the surface, in the device's raw coordinates.
+public struct Contact: Sendable, Equatable {
+    public enum Phase: Sendable, Equatable { case down, move, up }
+    public var phase: Phase
+    public var x: Int32
+    public var y: Int32
+    public var time: Double
+}
+
+/// Decodes evdev touch reports into contacts for the first finger: multi-touch protocol B
+/// (slots, tracking ids, -1 on lift), or ABS_X/ABS_Y with BTN_TOUCH, or (qemu's tablet) with
+/// BTN_LEFT. Contacts come out on SYN_REPORT, when a frame is complete.
+public struct TouchDecoder: Sendable {
+    /// Decode ABS_MT_* (and ignore the single-touch emulation such devices also send).
+    public let multitouch: Bool
+    /// BTN_TOUCH, or BTN_LEFT for an absolute pointer.
+    public let button: UInt16
+
+    private var slot: Int32 = 0
+    private var slots: [Int32: (id: Int32, x: Int32, y: Int32)] = [:]
+    private var primary: Int32?  // slot followed
+    private var x: Int32 = 0, y: Int32 = 0, pressed = false
+    private var wasDown = false
+    private var fingersBefore = false
+    private var lastX: Int32 = 0, lastY: Int32 = 0
+
+    public init(multitouch: Bool, button: UInt16 = InputEvent.btnTouch) {
+        self.multitouch = multitouch
+        self.button = button
+    }
+
+    public mutating func feed(_ e: InputEvent) -> Contact? {
+        if multitouch {
+            if e.type == InputEvent.absType {
+                switch e.code {
+                case InputEvent.absMTSlot: slot = e.value
+                case InputEvent.absMTTrackingID:
+                    if e.value < 0 {
+                        slots[slot] = nil
+                    } else {
+                        slots[slot] = (e.value, slots[slot]?.x ?? 0, slots[slot]?.y ?? 0)
+                    }
+                case InputEvent.absMTPositionX: slots[slot, default: (-1, 0, 0)].x = e.value
+                case InputEvent.absMTPositionY: slots[slot, default: (-1, 0, 0)].y = e.value
+                default: break
+                }
+            }
+        } else if e.type == InputEvent.absType {
+            if e.code == InputEvent.absX { x = e.value }
+            if e.code == InputEvent.absY { y = e.value }
+        } else if e.type == InputEvent.keyType && e.code == button {
+            pressed = e.value != 0
+        }
+        guard e.isSynReport else { return nil }
+        // The frame is complete: where is the followed finger now?
+        var down = false, cx: Int32 = 0, cy: Int32 = 0
+        if multitouch {
+            let active = slots.filter { $0.value.id >= 0 }
+            if let p = primary, let s = active[p] {
+                down = true
+                (cx, cy) = (s.x, s.y)
+            } else if primary != nil {
+                // The followed finger lifted; another finger starts nothing until all are up.
+                if active.isEmpty { primary = nil }
+            } else if !fingersBefore, let first = active.min(by: { $0.key < $1.key }) {
+                primary = first.key
+                down = true
+                (cx, cy) = (first.value.x, first.value.y)
+            }
+            fingersBefore = !active.isEmpty
+        } else {
+            down = pressed
+            (cx, cy) = (x, y)
+        }
+        defer { wasDown = down }
+        if down && !wasDown {
+            (lastX, lastY) = (cx, cy)
+            return Contact(phase: .down, x: cx, y: cy, time: e.time)
+        }
+        if !down && wasDown {
+            return Contact(phase: .up, x: lastX, y: lastY, time: e.time)
+        }
+        if down && (cx != lastX || cy != lastY) {
+            (lastX, lastY) = (cx, cy)
+            return Contact(phase: .move, x: cx, y: cy, time: e.time)
+        }
+        return nil
+    }
+}
+
+/// From a device's raw axis values to a point in the picture the screens draw: the axis range
+/// (EVIOCGABS), then swap and invert as configured, then the panel's rotation, so a touch lands
+/// where the finger is on a rotated panel.
+public struct TouchCalibration: Sendable, Equatable {
+    public var xRange: ClosedRange<Int32>
+    public var yRange: ClosedRange<Int32>
+    public var setting: TouchSetting
+    /// The panel's size (before rotation) and how the picture is turned onto it.
+    public var panel: Size
+    public var rotation: Rotation
+
+    public init(xRange: ClosedRange<Int32>, yRange: ClosedRange<Int32>, setting: TouchSetting, panel: Size, rotation: Rotation) {
+        self.xRange = xRange
+        self.yRange = yRange
+        self.setting = setting
+        self.panel = panel
+        self.rotation = rotation
+    }
+
+    public func point(x: Int32, y: Int32) -> Point {
+        func unit(_ v: Int32, _ r: ClosedRange<Int32>) -> Float {
+            let span = Float(r.upperBound) - Float(r.lowerBound)
+            return span > 0 ? min(max((Float(v) - Float(r.lowerBound)) / span, 0), 1) : 0
+        }
+        var nx = unit(x, xRange), ny = unit(y, yRange)
+        if setting.swapXY { swap(&nx, &ny) }
+        if setting.invertX { nx = 1 - nx }
+        if setting.invertY { ny = 1 - ny }
+        return rotation.picturePoint(panelX: nx * Float(panel.width), panelY: ny * Float(panel.height), panel: panel)
+    }
+}
+
+/// What a finger did.
+public enum Gesture: Sendable, Equatable {
+    case tap(Point)
+    case longPress(Point)
+    case swipe(SwipeDirection)
+}
+
+/// The direction the finger moved.
+public enum SwipeDirection: String, Sendable, Equatable {
+    case left, right, up, down
+}
+
+/// Tap, long press and swipes from one finger's contacts (in picture coordinates).
+///
+/// Pure: fed contacts and the time; `nextDeadline` says when a held finger becomes a long press.
+public struct GestureRecognizer: Sendable {
+    /// Movement (px) that still counts as a finger held still.
+    public var slop: Float
+    /// Movement (px) that makes a swipe.
+    public var swipeDistance: Float
+    public var longPressSeconds: Double
+
+    private var start: (point: Point, time: Double)?
+    private var moved = false
+    private var longDone = false
+    private var last: Point?
+
+    /// Distances relative to the picture's short side: 4 % holds still, 12 % swipes.
+    public init(pictureSize: Size, longPressSeconds: Double = 0.8) {
+        let short = Float(min(pictureSize.width, pictureSize.height))
+        slop = max(6, short * 0.04)
+        swipeDistance = max(20, short * 0.12)
+        self.longPressSeconds = longPressSeconds
+    }
+
+    public mutating func contact(_ phase: Contact.Phase, at p: Point, time: Double) -> Gesture? {
+        switch phase {
+        case .down:
+            start = (p, time)
+            moved = false
+            longDone = false
+            last = p
+            return nil
+        case .move:
+            guard let s = start else { return nil }
+            last = p
+            if distance(p, s.point) > slop { moved = true }
+            return nil
+        case .up:
+            guard let s = start else { return nil }
+            defer { start = nil }
+            if longDone { return nil }
+            let end = last ?? p
+            let dx = end.x - s.point.x, dy = end.y - s.point.y
+            if max(abs(dx), abs(dy)) >= swipeDistance {
+                return abs(dx) >= abs(dy) ? .swipe(dx < 0 ? .left : .right) : .swipe(dy < 0 ? .up : .down)
+            }
+            return moved ? nil : .tap(s.point)
+        }
+    }
+
+    /// A finger held still until now becomes a long press (once).
+    public mutating func tick(time: Double) -> Gesture? {
+        guard let s = start, !moved, !longDone, time >= s.time + longPressSeconds else { return nil }
+        longDone = true
+        return .longPress(s.point)
+    }
+
+    public var nextDeadline: Double? {
+        guard let s = start, !moved, !longDone else { return nil }
+        return s.time + longPressSeconds
+    }
+
+    private func distance(_ a: Point, _ b: Point) -> Float {
+        let dx = a.x - b.x, dy = a.y - b.y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+}

@@ -1,0 +1,35 @@
+import Activity
+
+/// The bundled demo data set: four weeks of an Apple Watch wearer's days
+/// (`Resources/demo-activity.csv`, the CSV form of an export) and a few gauge metrics
+/// (`Resources/demo-metrics.csv`). Nothing shows it unless `glance demo-data` loads it.
+public enum DemoData {
+    public static var activityCSV: [UInt8] { PackageResources.demo_activity_csv }
+    public static var metricsCSV: [UInt8] { PackageResources.demo_metrics_csv }
+
+    /// The last date in the bundled days.
+    static var lastDay: CalendarDay? {
+        let text = String(decoding: activityCSV, as: UTF8.self)
+        return text.split(separator: "\n").last.flatMap { CalendarDay(iso: $0.prefix(10)) }
+    }
+
+    /// Loads the days, moved so the last one falls on `endingOn` (today, usually), and the metrics.
+    public static func load(into store: Store, endingOn end: CalendarDay, options: ImportOptions = ImportOptions())
+        throws(StoreError) -> ImportReport
+    {
+        guard let last = lastDay else { throw StoreError(.badData, "demo-activity.csv: no days in the bundled data") }
+        var options = options
+        options.dateShift = end.days(since: last)
+        let report = try HealthImport.run(csv: activityCSV, name: "demo-activity.csv", into: store, options: options)
+        for (i, line) in String(decoding: metricsCSV, as: UTF8.self).split(separator: "\n").enumerated().dropFirst() {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard cells.count == 5, let value = Double(cells[1]) else {
+                throw StoreError(.badData, "demo-metrics.csv:\(i + 1):1: expected name,value,min,max,unit")
+            }
+            try store.setMetric(
+                cells[0], value: value, minimum: Double(cells[2]).map { .set($0) } ?? .clear,
+                maximum: Double(cells[3]).map { .set($0) } ?? .clear, unit: cells[4].isEmpty ? .clear : .set(cells[4]))
+        }
+        return report
+    }
+}

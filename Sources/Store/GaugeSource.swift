@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Where a gauge's number comes from: a metric in the store (updated by `glance metric set`),
+/// or a file that holds a number (`/sys/class/thermal/thermal_zone0/temp`, times a scale),
+/// read again on an interval.
+public enum GaugeSource: Sendable, Equatable {
+    case metric(name: String)
+    case file(path: String, scale: Double, interval: Duration)
+
+    public static let defaultInterval = Duration.seconds(2)
+
+    /// Parses `metric:NAME` or `file:PATH[,scale=X][,every=N[s|ms]]`.
+    public init(spec: String) throws(StoreError) {
+        if spec.hasPrefix("metric:") {
+            let name = String(spec.dropFirst("metric:".count))
+            try Store.checkName(name, what: "metric")
+            self = .metric(name: name)
+            return
+        }
+        guard spec.hasPrefix("file:") else {
+            throw StoreError(
+                .invalidArgument, "gauge source '\(spec)': expected metric:NAME or file:PATH[,scale=X][,every=Ns]")
+        }
+        let parts = spec.dropFirst("file:".count).split(separator: ",", omittingEmptySubsequences: false)
+        let path = String(parts[0])
+        guard path.hasPrefix("/") else {
+            throw StoreError(.invalidArgument, "gauge source '\(spec)': the file path must be absolute")
+        }
+        var scale = 1.0
+        var interval = Self.defaultInterval
+        for option in parts.dropFirst() {
+            if option.hasPrefix("scale="), let x = Double(option.dropFirst(6)), x.isFinite, x != 0 {
+                scale = x
+            } else if option.hasPrefix("every="), let d = Self.duration(option.dropFirst(6)) {
+                interval = d
+            } else {
+                throw StoreError(
+                    .invalidArgument,
+                    "gauge source '\(spec)': '\(option)' is not scale=X (a number, not 0) or every=N[s|ms] (at least 100ms)"
+                )
+            }
+        }
+        self = .file(path: path, scale: scale, interval: interval)
+    }
+
+    private static func duration(_ text: Substring) -> Duration? {
+        let d: Duration?
+        if text.hasSuffix("ms"), let n = Int(text.dropLast(2)) {
+            d = .milliseconds(n)
+        } else if let n = Double(text.hasSuffix("s") ? text.dropLast() : text), n.isFinite {
+            d = .milliseconds(Int64((n * 1000).rounded()))
+        } else {
+            d = nil
+        }
+        guard let d, d >= .milliseconds(100) else { return nil }
+        return d
+    }
+
+    /// When to read next: a file source one interval after the last read (now, if never read);
+    /// nil for a metric, which is read again when the store changes (see `StoreWatcher`).
+    public func nextRefresh(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock
+        .Instant?
+    {
+        guard case .file(_, _, let interval) = self else { return nil }
+        guard let lastRead else { return now }
+        return lastRead + interval
+    }
+
+    /// Whether the source should be read now.
+    public func isDue(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant, storeChanged: Bool) -> Bool {
+        switch self {
+        case .metric: return lastRead == nil || storeChanged
+        case .file:
+            guard let next = nextRefresh(lastRead: lastRead, now: now) else { return false }
+            return next <= now
+        }
+    }
+
+    /// Reads the source now. Problems (a missing file, no such metric) come back in the reading,
+    /// which then has no value: the gauge shows `—`.
+    public func read(store: Store?) -> GaugeReading {
+        switch self {
+        case .metric(let name):
+            guard let store else { return GaugeReading(problem: "no store") }
+            do {
+                guard let m = try store.metric(named: name) else {
+                    return GaugeReading(problem: "no metric \(name) (set it with glance metric set \(name) VALUE)")
+                }
+                return GaugeReading(value: m.value, minimum: m.minimum, maximum: m.maximum, unit: m.unit)
+            } catch {
+                return GaugeReading(problem: error.message)
+            }
+        case .file(let path, let scale, _):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return GaugeReading(problem: "\(path): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            var bytes = [UInt8](repeating: 0, count: 64)
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            guard n >= 0 else { return GaugeReading(problem: "\(path): \(String(cString: strerror(errno)))") }
+            let text = String(decoding: bytes.prefix(n), as: UTF8.self)
+            guard let value = Self.number(from: text, scale: scale) else {
+                return GaugeReading(problem: "\(path): '\(text.trimmingSpaces)' is not a number")
+            }
+            return GaugeReading(value: value)
+        }
+    }
+
+    /// The number a file holds (surrounding white space ignored), times `scale`; nil if it holds none.
+    public static func number(from text: some StringProtocol, scale: Double) -> Double? {
+        var s = Substring(text)
+        while let c = s.first, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropFirst() }
+        while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropLast() }
+        guard ExportDayFields.isDecimal(String(s).utf8), let x = Double(s), x.isFinite else { return nil }
+        let scaled = x * scale
+        return scaled.isFinite ? scaled : nil
+    }
+}
+
+/// A gauge's current number, with its range and unit where the source has them.
+public struct GaugeReading: Sendable, Equatable {
+    public var value: Double?
+    public var minimum: Double?
+    public var maximum: Double?
+    public var unit: String?
+    /// Why there is no value, for a log or a small note on the screen.
+    public var problem: String?
+
+    public init(
+        value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil, unit: String? = nil,
+        problem: String? = nil
+    ) {
+        self.value = value
+        self.minimum = minimum
+        self.maximum = maximum
+        self.unit = unit
+        self.problem = problem
+    }
+}

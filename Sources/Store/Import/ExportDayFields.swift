@@ -1,0 +1,120 @@
+import Activity
+
+/// The attributes of an `ActivitySummary` element (and the columns of the CSV form).
+enum ExportField: String, CaseIterable {
+    case dateComponents
+    case activeEnergyBurned, activeEnergyBurnedGoal, activeEnergyBurnedUnit
+    case appleMoveTime, appleMoveTimeGoal
+    case appleExerciseTime, appleExerciseTimeGoal
+    case appleStandHours, appleStandHoursGoal
+    /// Written by `glance export --csv` only: the goal's unit where it differs from the value's.
+    case activeEnergyBurnedGoalUnit
+    /// Written by `glance export --csv` only: the move mode, which exports leave to inference.
+    case moveMode
+}
+
+/// One day as read from an export, before it becomes an `ActivitySummary`.
+struct ExportDayFields {
+    var date: CalendarDay?
+    var energy: Double?
+    var energyGoal: Double?
+    var unit: EnergyUnit?
+    var goalUnit: EnergyUnit?
+    var moveTime: Double?
+    var moveTimeGoal: Double?
+    var exercise: Double?
+    var exerciseGoal: Double?
+    var stand: Double?
+    var standGoal: Double?
+    var moveMode: MoveMode?
+
+    /// Sets a field from its text; throws a message naming the field and the bad text.
+    mutating func set(_ field: ExportField, _ text: String) throws(FieldError) {
+        switch field {
+        case .dateComponents:
+            guard let day = CalendarDay(iso: text) else {
+                throw FieldError("dateComponents '\(text)' is not a date (expected YYYY-MM-DD)")
+            }
+            date = day
+        case .activeEnergyBurnedUnit, .activeEnergyBurnedGoalUnit:
+            guard let u = EnergyUnit(symbol: text) else {
+                throw FieldError("\(field.rawValue) '\(text)' is not an energy unit (expected kcal, Cal or kJ)")
+            }
+            if field == .activeEnergyBurnedUnit { unit = u } else { goalUnit = u }
+        case .moveMode:
+            guard let m = MoveMode(rawValue: text) else {
+                throw FieldError("moveMode '\(text)' is not activeEnergy or moveTime")
+            }
+            moveMode = m
+        case .activeEnergyBurned: energy = try Self.quantity(field, text)
+        case .activeEnergyBurnedGoal: energyGoal = try Self.quantity(field, text)
+        case .appleMoveTime: moveTime = try Self.quantity(field, text)
+        case .appleMoveTimeGoal: moveTimeGoal = try Self.quantity(field, text)
+        case .appleExerciseTime: exercise = try Self.quantity(field, text)
+        case .appleExerciseTimeGoal: exerciseGoal = try Self.quantity(field, text)
+        case .appleStandHours: stand = try Self.quantity(field, text)
+        case .appleStandHoursGoal: standGoal = try Self.quantity(field, text)
+        }
+    }
+
+    /// The summary: energy in the unit given (kcal when none is), mode as given or inferred.
+    func summary() -> ActivitySummary {
+        let valueUnit = unit ?? goalUnit ?? .kilocalorie
+        let goalsUnit = goalUnit ?? unit ?? .kilocalorie
+        return ActivitySummary(
+            activeEnergyBurned: energy.map { Energy($0, valueUnit) },
+            activeEnergyBurnedGoal: energyGoal.map { Energy($0, goalsUnit) },
+            moveTime: moveTime, moveTimeGoal: moveTimeGoal,
+            exerciseTime: exercise, exerciseTimeGoal: exerciseGoal,
+            standHours: stand, standHoursGoal: standGoal,
+            moveMode: moveMode ?? .inferred(energyGoal: energyGoal, moveTimeGoal: moveTimeGoal))
+    }
+
+    /// A decimal number ≥ 0 (`12`, `590.252`, `1e3`); no NaN, infinity, hex or spaces.
+    static func quantity(_ field: ExportField, _ text: String) throws(FieldError) -> Double {
+        guard isDecimal(text.utf8), let value = Double(text) else {
+            throw FieldError("\(field.rawValue) '\(text)' is not a number")
+        }
+        guard value.isFinite else { throw FieldError("\(field.rawValue) '\(text)' is too large") }
+        guard value >= 0 else {
+            throw FieldError("\(field.rawValue) '\(text)' is negative (values and goals are 0 or more)")
+        }
+        return value == 0 ? 0 : value  // no -0
+    }
+
+    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`
+    static func isDecimal(_ bytes: String.UTF8View) -> Bool {
+        var i = bytes.startIndex
+        func digits() -> Int {
+            var n = 0
+            while i != bytes.endIndex, (48...57).contains(bytes[i]) {
+                n += 1
+                i = bytes.index(after: i)
+            }
+            return n
+        }
+        if i != bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            i = bytes.index(after: i)
+        }
+        var mantissa = digits()
+        if i != bytes.endIndex, bytes[i] == UInt8(ascii: ".") {
+            i = bytes.index(after: i)
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if i != bytes.endIndex, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i = bytes.index(after: i)
+            if i != bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+                i = bytes.index(after: i)
+            }
+            guard digits() > 0 else { return false }
+        }
+        return i == bytes.endIndex
+    }
+}
+
+/// What is wrong with one field (the caller adds where it is).
+struct FieldError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,167 @@
+import Activity
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// How to import.
+public struct ImportOptions {
+    /// Skip rows that cannot be read (and count them) instead of failing.
+    public var skipInvalid = false
+    /// The task the import shows itself as (nil: none). Cancelling it stops the import.
+    public var taskName: String? = "import"
+    /// Called with progress at most ten times a second.
+    public var progress: ((ImportProgress) -> Void)?
+    /// Asked with each progress report; true stops the import (e.g. Ctrl-C was pressed).
+    public var shouldStop: (() -> Bool)?
+    /// Days added to every date read (the demo data set ends today).
+    public var dateShift = 0
+
+    public init() {}
+}
+
+/// What an import did.
+public struct ImportReport: Sendable {
+    public var format: HealthImport.Format
+    /// Days read (after duplicates within the file collapsed).
+    public var days = 0
+    public var newDays = 0
+    public var changedDays = 0
+    public var unchangedDays = 0
+    public var firstDay: CalendarDay?
+    public var lastDay: CalendarDay?
+    /// Rows skipped with `skipInvalid`, and the first few reasons (`file:line:column: what`).
+    public var skipped = 0
+    public var skippedExamples: [String] = []
+    /// Bytes read (of the XML inside a zip).
+    public var bytes: Int64 = 0
+    public var seconds = 0.0
+}
+
+/// Imports Apple Health data into the store: `export.xml`, the `export.zip` the Health app
+/// makes, or the CSV form of Activity summaries.
+///
+/// All or nothing: the days are gathered aside and merged in one transaction at the end, so a
+/// failure, a cancel or a `kill -9` leaves the store's data exactly as it was. Re-importing the
+/// same file changes nothing.
+public enum HealthImport {
+    public enum Format: String, Sendable {
+        case xml, zip, csv
+    }
+
+    /// Tells the format from the first bytes of the file.
+    public static func format(of path: String) throws(StoreError) -> Format {
+        let head = try FileSource.peek(path: path, count: 512)
+        return try format(head: head, name: path)
+    }
+
+    static func format(head: [UInt8], name: String) throws(StoreError) -> Format {
+        guard !head.isEmpty else { throw StoreError(.badData, "\(name): the file is empty") }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .zip }
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let firstText = bytes.first { ![9, 10, 13, 32].contains($0) }
+        if firstText == UInt8(ascii: "<") { return .xml }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if text.hasPrefix("dateComponents") || text.split(separator: "\n").first?.contains("dateComponents") == true {
+            return .csv
+        }
+        throw StoreError(
+            .badData,
+            "\(name): not an Apple Health export (expected export.xml, export.zip or a CSV whose header starts with dateComponents)"
+        )
+    }
+
+    /// Imports the file at `path`.
+    public static func run(_ path: String, into store: Store, options: ImportOptions = ImportOptions())
+        throws(StoreError) -> ImportReport
+    {
+        let format = try format(of: path)
+        return try run(format: format, into: store, options: options) { () throws(StoreError) -> any ByteSource in
+            switch format {
+            case .zip: try ArchiveSource(path: path)
+            case .xml, .csv: try FileSource(path: path)
+            }
+        }
+    }
+
+    /// Imports CSV held in memory (the bundled demo data set).
+    public static func run(csv bytes: [UInt8], name: String, into store: Store, options: ImportOptions)
+        throws(StoreError) -> ImportReport
+    {
+        try run(format: .csv, into: store, options: options) { () throws(StoreError) -> any ByteSource in
+            MemorySource(bytes, name: name)
+        }
+    }
+
+    static func run(
+        format: Format, into store: Store, options: ImportOptions,
+        open: () throws(StoreError) -> any ByteSource
+    ) throws(StoreError) -> ImportReport {
+        let monitor = ImportMonitor(store: store, options: options)
+        if let taskName = options.taskName {
+            try store.startTask(
+                taskName, total: nil, description: ImportMonitor.describe(nil), cancellable: true,
+                pid: getpid())
+        }
+        let collector: DayCollector
+        let source: any ByteSource
+        do {
+            source = try open()
+            monitor.total = source.total
+            if let taskName = options.taskName, let total = source.total {
+                try store.updateTask(
+                    taskName, done: 0, total: .set(Double(total)), description: .set(ImportMonitor.describe(0)))
+            }
+            collector = try DayCollector(db: store.db, skipInvalid: options.skipInvalid, dateShift: options.dateShift)
+        } catch {
+            fail(store, options, error)
+            throw error
+        }
+        do {
+            switch format {
+            case .xml, .zip:
+                try HealthXMLReader(source: source, monitor: monitor, collector: collector).run()
+            case .csv:
+                try HealthCSVReader(source: source, monitor: monitor, collector: collector).run()
+            }
+            monitor.finish(source.position)
+            var report = ImportReport(format: format)
+            let counts = try store.transaction { () throws(StoreError) -> DayCollector.MergeCounts in
+                let counts = try collector.merge()
+                if let taskName = options.taskName {
+                    let plural = counts.days == 1 ? "" : "s"
+                    try store.finishTask(
+                        taskName, state: .done, description: .set("Imported \(counts.days) day\(plural)"))
+                }
+                return counts
+            }
+            collector.discard()
+            report.days = counts.days
+            report.newDays = counts.new
+            report.changedDays = counts.changed
+            report.unchangedDays = counts.unchanged
+            report.firstDay = counts.first
+            report.lastDay = counts.last
+            report.skipped = collector.skipped
+            report.skippedExamples = collector.skippedExamples
+            report.bytes = source.position
+            report.seconds = monotonicSeconds() - monitor.started
+            return report
+        } catch {
+            collector.discard()
+            fail(store, options, error)
+            throw error
+        }
+    }
+
+    /// Marks the import's task failed or cancelled (best effort: the error that got us here wins).
+    private static func fail(_ store: Store, _ options: ImportOptions, _ error: StoreError) {
+        guard let taskName = options.taskName else { return }
+        let state: ProgressTask.State = error.kind == .cancelled ? .cancelled : .failed
+        let text = state == .cancelled ? "Import cancelled; nothing was changed" : "Import failed; nothing was changed"
+        _ = try? store.finishTask(taskName, state: state, description: .set(text))
+    }
+}

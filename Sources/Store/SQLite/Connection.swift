@@ -1,0 +1,165 @@
+import CSQLite
+
+/// SQLite copies bound text and blobs (the C macro SQLITE_TRANSIENT, which Swift cannot import).
+let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// One SQLite connection; closed when released.
+final class Connection {
+    let handle: OpaquePointer
+    let path: String
+
+    /// Opens (and with `create`, creates) the database at `path`.
+    init(path: String, create: Bool, readOnly: Bool = false) throws(StoreError) {
+        var flags = SQLITE_OPEN_NOMUTEX
+        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw StoreError(rc == SQLITE_CANTOPEN ? .missing : .io, "store \(path): cannot open: \(message)")
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// The error for a failed call, naming the call and the store.
+    func error(_ call: String, _ rc: Int32) -> StoreError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        let primary = rc & 0xFF
+        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
+            return StoreError(.busy, "store \(path): \(call): \(message) (another process is writing; try again)")
+        }
+        if primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB {
+            return StoreError(.badData, "store \(path): \(call): \(message) (not a Glance store, or damaged)")
+        }
+        if primary == SQLITE_CONSTRAINT {
+            return StoreError(.invalidArgument, "store \(path): \(call): \(message)")
+        }
+        return StoreError(.io, "store \(path): \(call): \(message)")
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(StoreError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(Self.callName(sql), rc) }
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw error("prepare \(Self.callName(sql))", rc) }
+        return Statement(statement, connection: self, sql: sql)
+    }
+
+    /// The first value of the first row of `sql`, as an integer (nil: no row or NULL).
+    func integer(_ sql: String) throws(StoreError) -> Int64? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.int64(0)
+    }
+
+    /// Runs `body` in one transaction (BEGIN IMMEDIATE: the write lock is taken up front, so a
+    /// read-modify-write cannot be overtaken); rolls back if it throws. Inside another
+    /// transaction it is a savepoint of that one.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        let nested = sqlite3_get_autocommit(handle) == 0
+        try execute(nested ? "SAVEPOINT nested" : "BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute(nested ? "RELEASE nested" : "COMMIT")
+            return result
+        } catch {
+            sqlite3_exec(handle, nested ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The first words of a statement, to name it in an error.
+    static func callName(_ sql: String) -> String {
+        let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" }).prefix(3)
+        return words.joined(separator: " ")
+    }
+}
+
+/// A prepared statement; finalized when released.
+final class Statement {
+    let handle: OpaquePointer
+    unowned let connection: Connection
+    let sql: String
+
+    init(_ handle: OpaquePointer, connection: Connection, sql: String) {
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds values to ?1, ?2, … in order (nil binds NULL) after a reset.
+    @discardableResult
+    func bind(_ values: SQLValue?...) -> Statement { bind(values) }
+
+    @discardableResult
+    func bind(_ values: [SQLValue?]) -> Statement {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            switch value {
+            case nil: sqlite3_bind_null(handle, index)
+            case .real(let d): sqlite3_bind_double(handle, index, d)
+            case .integer(let n): sqlite3_bind_int64(handle, index, n)
+            case .text(let s): sqlite3_bind_text(handle, index, s, -1, sqliteTransient)
+            }
+        }
+        return self
+    }
+
+    /// Advances; true when a row is available, false when done.
+    func step() throws(StoreError) -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        sqlite3_reset(handle)
+        guard rc == SQLITE_DONE else { throw connection.error(Connection.callName(sql), rc) }
+        return false
+    }
+
+    /// Runs a statement that returns no rows.
+    func run() throws(StoreError) {
+        while try step() {}
+    }
+
+    /// Ends the statement's current run (and its read snapshot) without finalizing it.
+    func reset() { sqlite3_reset(handle) }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func double(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, column) }
+
+    func int64(_ column: Int32) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(handle, column) }
+
+    func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: p)
+    }
+}
+
+/// A value to bind.
+enum SQLValue {
+    case real(Double)
+    case integer(Int64)
+    case text(String)
+}
+
+extension SQLValue {
+    static func optional(_ d: Double?) -> SQLValue? { d.map { .real($0) } }
+    static func optional(_ s: String?) -> SQLValue? { s.map { .text($0) } }
+    static func bool(_ b: Bool) -> SQLValue { .integer(b ? 1 : 0) }
+}

@@ -1,0 +1,69 @@
+/// The store's schema, as a list of migrations: migration i brings `user_version` from i to i+1.
+///
+/// Never edit a migration that has shipped; append a new one.
+enum Schema {
+    static let migrations: [String] = [
+        // 1: day summaries, metrics, tasks.
+        """
+        CREATE TABLE day_summaries (
+            date TEXT PRIMARY KEY NOT NULL
+                CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            active_energy_burned REAL CHECK (active_energy_burned >= 0),
+            active_energy_burned_unit TEXT CHECK (active_energy_burned_unit IN ('kcal', 'Cal', 'kJ')),
+            active_energy_burned_goal REAL CHECK (active_energy_burned_goal >= 0),
+            active_energy_burned_goal_unit TEXT CHECK (active_energy_burned_goal_unit IN ('kcal', 'Cal', 'kJ')),
+            move_time REAL CHECK (move_time >= 0),
+            move_time_goal REAL CHECK (move_time_goal >= 0),
+            exercise_time REAL CHECK (exercise_time >= 0),
+            exercise_time_goal REAL CHECK (exercise_time_goal >= 0),
+            stand_hours REAL CHECK (stand_hours >= 0),
+            stand_hours_goal REAL CHECK (stand_hours_goal >= 0),
+            move_mode TEXT NOT NULL DEFAULT 'activeEnergy' CHECK (move_mode IN ('activeEnergy', 'moveTime'))
+        ) WITHOUT ROWID;
+        CREATE TABLE metrics (
+            name TEXT PRIMARY KEY NOT NULL,
+            value REAL,
+            min REAL,
+            max REAL,
+            unit TEXT,
+            updated INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE tasks (
+            name TEXT PRIMARY KEY NOT NULL,
+            done REAL NOT NULL DEFAULT 0 CHECK (done >= 0),
+            total REAL CHECK (total >= 0),
+            description TEXT,
+            cancellable INTEGER NOT NULL DEFAULT 0,
+            cancel_requested INTEGER NOT NULL DEFAULT 0,
+            state TEXT NOT NULL DEFAULT 'running' CHECK (state IN ('running', 'done', 'failed', 'cancelled')),
+            pid INTEGER,
+            started INTEGER NOT NULL,
+            updated INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """
+    ]
+
+    /// The version this build writes.
+    static var currentVersion: Int { migrations.count }
+
+    /// Applies the migrations the store lacks, each in its own transaction.
+    static func migrate(_ db: Connection) throws(StoreError) {
+        let found = Int(try db.integer("PRAGMA user_version") ?? 0)
+        if found > currentVersion {
+            throw StoreError(
+                .io,
+                "store \(db.path): schema version \(found) is newer than this Glance knows (\(currentVersion)); update Glance"
+            )
+        }
+        guard found < currentVersion else { return }
+        for version in found..<currentVersion {
+            try db.transaction { () throws(StoreError) in
+                // Another process may have migrated while we waited for the lock.
+                let now = Int(try db.integer("PRAGMA user_version") ?? 0)
+                guard now == version else { return }
+                try db.execute(migrations[version])
+                try db.execute("PRAGMA user_version = \(version + 1)")
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Activity
+
+/// Day summaries: one row per local date, every quantity as given (units kept), goals of 0 kept.
+extension Store {
+    static let dayColumns = """
+        date, active_energy_burned, active_energy_burned_unit, active_energy_burned_goal,
+        active_energy_burned_goal_unit, move_time, move_time_goal, exercise_time, exercise_time_goal,
+        stand_hours, stand_hours_goal, move_mode
+        """
+
+    /// The bindings for one day, in `dayColumns` order.
+    static func dayValues(_ day: CalendarDay, _ s: ActivitySummary) -> [SQLValue?] {
+        [
+            .text(day.description),
+            .optional(s.activeEnergyBurned?.value), .optional(s.activeEnergyBurned?.unit.rawValue),
+            .optional(s.activeEnergyBurnedGoal?.value), .optional(s.activeEnergyBurnedGoal?.unit.rawValue),
+            .optional(s.moveTime), .optional(s.moveTimeGoal),
+            .optional(s.exerciseTime), .optional(s.exerciseTimeGoal),
+            .optional(s.standHours), .optional(s.standHoursGoal),
+            .text(s.moveMode.rawValue),
+        ]
+    }
+
+    /// Reads one row selected with `dayColumns`.
+    static func summary(from row: Statement) -> (CalendarDay, ActivitySummary)? {
+        guard let date = row.text(0), let day = CalendarDay(iso: date) else { return nil }
+        func energy(_ value: Int32, _ unit: Int32) -> Energy? {
+            guard let v = row.double(value) else { return nil }
+            return Energy(v, row.text(unit).flatMap { EnergyUnit(symbol: $0) } ?? .kilocalorie)
+        }
+        let summary = ActivitySummary(
+            activeEnergyBurned: energy(1, 2), activeEnergyBurnedGoal: energy(3, 4),
+            moveTime: row.double(5), moveTimeGoal: row.double(6),
+            exerciseTime: row.double(7), exerciseTimeGoal: row.double(8),
+            standHours: row.double(9), standHoursGoal: row.double(10),
+            moveMode: row.text(11).flatMap { MoveMode(rawValue: $0) } ?? .activeEnergy)
+        return (day, summary)
+    }
+
+    /// The summary for `day`; nil when the store has none (every ring empty).
+    public func summary(for day: CalendarDay) throws(StoreError) -> ActivitySummary? {
+        let statement = try db.prepare("SELECT \(Self.dayColumns) FROM day_summaries WHERE date = ?1")
+        statement.bind(.text(day.description))
+        guard try statement.step() else { return nil }
+        return Self.summary(from: statement)?.1
+    }
+
+    /// Every day from `first` through `last` that has a summary, in date order.
+    public func summaries(from first: CalendarDay, through last: CalendarDay) throws(StoreError)
+        -> [(day: CalendarDay, summary: ActivitySummary)]
+    {
+        let statement = try db.prepare(
+            "SELECT \(Self.dayColumns) FROM day_summaries WHERE date BETWEEN ?1 AND ?2 ORDER BY date")
+        statement.bind(.text(first.description), .text(last.description))
+        var result: [(day: CalendarDay, summary: ActivitySummary)] = []
+        while try statement.step() {
+            if let row = Self.summary(from: statement) { result.append((row.0, row.1)) }
+        }
+        return result
+    }
+
+    /// Calls `body` for every day in date order (streams; the store may be large).
+    public func forEachSummary(_ body: (CalendarDay, ActivitySummary) throws(StoreError) -> Void) throws(StoreError) {
+        let statement = try db.prepare("SELECT \(Self.dayColumns) FROM day_summaries ORDER BY date")
+        while try statement.step() {
+            if let row = Self.summary(from: statement) { try body(row.0, row.1) }
+        }
+    }
+
+    /// How many days have a summary.
+    public func dayCount() throws(StoreError) -> Int {
+        Int(try db.integer("SELECT count(*) FROM day_summaries") ?? 0)
+    }
+
+    /// Replaces the summary of `day` (nil removes it).
+    public func setSummary(_ summary: ActivitySummary?, for day: CalendarDay) throws(StoreError) {
+        guard let summary else {
+            try db.prepare("DELETE FROM day_summaries WHERE date = ?1").bind(.text(day.description)).run()
+            return
+        }
+        try Self.check(summary, day: day)
+        try db.prepare(
+            "INSERT OR REPLACE INTO day_summaries (\(Self.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
+        )
+        .bind(Self.dayValues(day, summary)).run()
+    }
+
+    /// Changes the summary of `day` in one transaction (read, change, write): concurrent writers
+    /// of other fields are not lost. `change` gets the current summary or an empty one.
+    @discardableResult
+    public func updateSummary(for day: CalendarDay, _ change: (inout ActivitySummary) throws(StoreError) -> Void)
+        throws(StoreError) -> ActivitySummary
+    {
+        try transaction { () throws(StoreError) -> ActivitySummary in
+            var summary = try self.summary(for: day) ?? ActivitySummary()
+            try change(&summary)
+            try setSummary(summary, for: day)
+            return summary
+        }
+    }
+
+    /// Rejects values that must never reach the renderer (negative, NaN, infinite).
+    static func check(_ summary: ActivitySummary, day: CalendarDay) throws(StoreError) {
+        let invalid = summary.invalidFields
+        guard invalid.isEmpty else {
+            throw StoreError(.badData, "\(day): \(invalid.joined(separator: ", ")) must be a number of 0 or more")
+        }
+    }
+}
+
+extension MoveMode {
+    /// The mode of a day in an export, which has no mode attribute: move time when there is a
+    /// usable move-time goal and no usable energy goal, else active energy.
+    public static func inferred(energyGoal: Double?, moveTimeGoal: Double?) -> MoveMode {
+        RingSet.isUsableGoal(moveTimeGoal) && !RingSet.isUsableGoal(energyGoal) ? .moveTime : .activeEnergy
+    }
+}

@@ -1,0 +1,91 @@
+import Activity
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Everything back out, as CSV: days in the CSV form of an export (so it imports again, exactly),
+/// metrics and tasks.
+extension Store {
+    public enum Table: String, Sendable, CaseIterable {
+        case days, metrics, tasks
+    }
+
+    /// The days' columns: Apple's, then the goal unit and move mode an export leaves implicit.
+    public static let dayCSVHeader = ExportField.allCases.map(\.rawValue)
+
+    /// Writes `table` as CSV, line by line (the store may be large).
+    public func exportCSV(_ table: Table, write: (String) -> Void) throws(StoreError) {
+        switch table {
+        case .days:
+            write(Self.dayCSVHeader.joined(separator: ",") + "\n")
+            try forEachSummary { (day, s) throws(StoreError) in
+                let goalUnit = s.activeEnergyBurnedGoal.map(\.unit)
+                let valueUnit = s.activeEnergyBurned.map(\.unit) ?? goalUnit
+                let cells: [String] = [
+                    day.description,
+                    Self.csvNumber(s.activeEnergyBurned?.value), Self.csvNumber(s.activeEnergyBurnedGoal?.value),
+                    valueUnit?.rawValue ?? "",
+                    Self.csvNumber(s.moveTime), Self.csvNumber(s.moveTimeGoal),
+                    Self.csvNumber(s.exerciseTime), Self.csvNumber(s.exerciseTimeGoal),
+                    Self.csvNumber(s.standHours), Self.csvNumber(s.standHoursGoal),
+                    goalUnit != nil && goalUnit != valueUnit ? goalUnit!.rawValue : "",
+                    s.moveMode.rawValue,
+                ]
+                write(cells.joined(separator: ",") + "\n")
+            }
+        case .metrics:
+            write("name,value,min,max,unit,updated\n")
+            for m in try metrics() {
+                let cells = [
+                    Self.csvText(m.name), Self.csvNumber(m.value), Self.csvNumber(m.minimum), Self.csvNumber(m.maximum),
+                    Self.csvText(m.unit ?? ""), Self.isoTime(m.updated),
+                ]
+                write(cells.joined(separator: ",") + "\n")
+            }
+        case .tasks:
+            write("name,state,done,total,description,cancellable,cancelRequested,pid,started,updated\n")
+            for t in try tasks() {
+                let cells = [
+                    Self.csvText(t.name), t.state.rawValue, Self.csvNumber(t.done), Self.csvNumber(t.total),
+                    Self.csvText(t.description ?? ""), t.cancellable ? "1" : "0", t.cancelRequested ? "1" : "0",
+                    t.pid.map { String($0) } ?? "", Self.isoTime(t.started), Self.isoTime(t.updated),
+                ]
+                write(cells.joined(separator: ",") + "\n")
+            }
+        }
+    }
+
+    /// A number as the shortest text that reads back the same; whole numbers without `.0`.
+    public static func csvNumber(_ x: Double?) -> String {
+        guard let x else { return "" }
+        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+        return "\(x)"
+    }
+
+    /// A text cell, quoted when it holds a comma, quote or line break.
+    static func csvText(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    /// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ`.
+    static func isoTime(_ seconds: Int64) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let day = CalendarDay(daysSinceEpoch: Int((seconds - ((seconds % 86400) + 86400) % 86400) / 86400))
+        return "\(day)T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}

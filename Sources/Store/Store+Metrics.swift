@@ -1,0 +1,116 @@
+/// A named number for a gauge: its value (nil: unknown), range and unit, and when it was set.
+public struct Metric: Sendable, Equatable {
+    public var name: String
+    public var value: Double?
+    public var minimum: Double?
+    public var maximum: Double?
+    public var unit: String?
+    /// Seconds since 1970 when it was last set.
+    public var updated: Int64
+
+    public init(
+        name: String, value: Double?, minimum: Double? = nil, maximum: Double? = nil, unit: String? = nil,
+        updated: Int64 = 0
+    ) {
+        self.name = name
+        self.value = value
+        self.minimum = minimum
+        self.maximum = maximum
+        self.unit = unit
+        self.updated = updated
+    }
+}
+
+/// A change to a field that may be left alone, set, or cleared.
+public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
+    case keep
+    case set(Value)
+    case clear
+
+    func applied(to old: Value?) -> Value? {
+        switch self {
+        case .keep: old
+        case .set(let v): v
+        case .clear: nil
+        }
+    }
+}
+
+extension Store {
+    /// Checks a metric or task name: 1 to 64 characters, no control characters, no edge spaces.
+    public static func checkName(_ name: String, what: String) throws(StoreError) {
+        guard !name.isEmpty, name.utf8.count <= 64 else {
+            throw StoreError(.invalidArgument, "\(what) name '\(name)': give 1 to 64 characters")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+            name.first != " ", name.last != " "
+        else {
+            throw StoreError(.invalidArgument, "\(what) name '\(name)': no control characters or spaces at the ends")
+        }
+    }
+
+    /// Sets a metric's value; range and unit change only where asked (a cron job that sends the
+    /// value alone keeps them).
+    @discardableResult
+    public func setMetric(
+        _ name: String, value: Double?, minimum: FieldChange<Double> = .keep,
+        maximum: FieldChange<Double> = .keep, unit: FieldChange<String> = .keep
+    ) throws(StoreError) -> Metric {
+        try Self.checkName(name, what: "metric")
+        if let value, !value.isFinite {
+            throw StoreError(.invalidArgument, "metric \(name): value must be a finite number (or - for unknown)")
+        }
+        return try transaction { () throws(StoreError) -> Metric in
+            let old = try metric(named: name)
+            var m = Metric(name: name, value: value, updated: unixTime())
+            m.minimum = minimum.applied(to: old?.minimum)
+            m.maximum = maximum.applied(to: old?.maximum)
+            m.unit = unit.applied(to: old?.unit)
+            for bound in [m.minimum, m.maximum] {
+                if let bound, !bound.isFinite {
+                    throw StoreError(.invalidArgument, "metric \(name): min and max must be finite numbers")
+                }
+            }
+            if let lo = m.minimum, let hi = m.maximum, !(lo < hi) {
+                throw StoreError(.invalidArgument, "metric \(name): min (\(lo)) must be below max (\(hi))")
+            }
+            try db.prepare(
+                "INSERT OR REPLACE INTO metrics (name, value, min, max, unit, updated) VALUES (?1,?2,?3,?4,?5,?6)"
+            )
+            .bind(
+                .text(name), .optional(m.value), .optional(m.minimum), .optional(m.maximum), .optional(m.unit),
+                .integer(m.updated)
+            )
+            .run()
+            return m
+        }
+    }
+
+    public func metric(named name: String) throws(StoreError) -> Metric? {
+        let statement = try db.prepare("SELECT name, value, min, max, unit, updated FROM metrics WHERE name = ?1")
+        statement.bind(.text(name))
+        guard try statement.step() else { return nil }
+        return Self.metric(from: statement)
+    }
+
+    /// Every metric, by name.
+    public func metrics() throws(StoreError) -> [Metric] {
+        let statement = try db.prepare("SELECT name, value, min, max, unit, updated FROM metrics ORDER BY name")
+        var result: [Metric] = []
+        while try statement.step() { result.append(Self.metric(from: statement)) }
+        return result
+    }
+
+    /// Removes a metric; false if there was none.
+    @discardableResult
+    public func removeMetric(named name: String) throws(StoreError) -> Bool {
+        try db.prepare("DELETE FROM metrics WHERE name = ?1").bind(.text(name)).run()
+        return db.changes > 0
+    }
+
+    private static func metric(from row: Statement) -> Metric {
+        Metric(
+            name: row.text(0) ?? "", value: row.double(1), minimum: row.double(2), maximum: row.double(3),
+            unit: row.text(4), updated: row.int64(5) ?? 0)
+    }
+}

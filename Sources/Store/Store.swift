@@ -1,0 +1,70 @@
+import Activity
+import CSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The SQLite store: day summaries for the rings, metrics for the gauges, tasks for the progress
+/// screen. One `Store` is one connection; use it from one thread.
+///
+/// Every process opens its own; SQLite's WAL lets a running app read while `glance log` or an
+/// import writes.
+public final class Store {
+    public let path: String
+    let db: Connection
+
+    /// Opens the store at `path`, creating it (and its folder) when `create` is set, and brings
+    /// its schema up to date.
+    public init(path: String, create: Bool = true) throws(StoreError) {
+        if !create {
+            var st = stat()
+            guard stat(path, &st) == 0 else {
+                throw StoreError(
+                    .missing, "store \(path): no such file (import or log something first, or give --db PATH)")
+            }
+        } else {
+            try StoreLocation.createParentFolders(of: path)
+        }
+        self.path = path
+        db = try Connection(path: path, create: create)
+        try configure()
+        try Schema.migrate(db)
+    }
+
+    private func configure() throws(StoreError) {
+        // Wait for a writer instead of failing at once; imports keep their write short.
+        sqlite3_busy_timeout(db.handle, 5000)
+        let mode = try db.prepare("PRAGMA journal_mode=WAL")
+        if try mode.step(), mode.text(0) != "wal" {
+            throw StoreError(.io, "store \(path): cannot switch to WAL (is the folder read-only?)")
+        }
+        // In WAL mode NORMAL never corrupts; a power cut may lose the last commit only.
+        try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+    }
+
+    /// Changes whenever another connection commits (`PRAGMA data_version`).
+    public func dataVersion() throws(StoreError) -> Int64 {
+        try db.integer("PRAGMA data_version") ?? 0
+    }
+
+    /// `ok`, or what SQLite's integrity check found.
+    public func integrityCheck() throws(StoreError) -> String {
+        let statement = try db.prepare("PRAGMA integrity_check")
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.text(0) ?? "") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The schema version of the open store.
+    public func schemaVersion() throws(StoreError) -> Int {
+        Int(try db.integer("PRAGMA user_version") ?? 0)
+    }
+
+    /// Runs `body` as one transaction: everything it writes lands together or not at all.
+    public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try db.transaction(body)
+    }
+}

@@ -1,0 +1,33 @@
+/// Something the store could not do; the message names the file (and line and column for bad
+/// input) and says what to do.
+public struct StoreError: Error, CustomStringConvertible, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The input is not what it should be (an import file, a value): exit 65.
+        case badData
+        /// A file could not be read or written, or SQLite failed: exit 74.
+        case io
+        /// The store file does not exist (and was not to be created): exit 66.
+        case missing
+        /// Another process holds the store, or the named thing is busy: exit 75.
+        case busy
+        /// The user (or a Cancel button) stopped the work: exit 75.
+        case cancelled
+        /// A name or value given by the caller is not acceptable: exit 64.
+        case invalidArgument
+        /// The named metric or task does not exist: exit 65.
+        case notFound
+    }
+
+    public let kind: Kind
+    public let message: String
+    /// A bad row that `--skip-invalid` would have skipped (not a broken file).
+    public let isSkippableRow: Bool
+
+    public init(_ kind: Kind, _ message: String, isSkippableRow: Bool = false) {
+        self.kind = kind
+        self.message = message
+        self.isSkippableRow = isSkippableRow
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Where the store lives when no `--db PATH` is given.
+public enum StoreLocation {
+    /// The system store, for a device that runs Glance as a service.
+    public static let systemPath = "/var/lib/glance/glance.db"
+
+    /// `/var/lib/glance/glance.db` for root, else `$XDG_DATA_HOME/glance/glance.db` (falling back
+    /// to `$HOME/.local/share`, as the XDG base directory spec says); nil when neither is set.
+    public static func defaultPath(isRoot: Bool, environment: (String) -> String?) -> String? {
+        if isRoot { return systemPath }
+        if let data = environment("XDG_DATA_HOME"), data.hasPrefix("/") {
+            return "\(data.trimmingTrailingSlashes)/glance/glance.db"
+        }
+        if let home = environment("HOME"), home.hasPrefix("/") {
+            return "\(home.trimmingTrailingSlashes)/.local/share/glance/glance.db"
+        }
+        return nil
+    }
+
+    /// The default path for this process.
+    public static func defaultPath() -> String? {
+        defaultPath(isRoot: geteuid() == 0) { name in getenv(name).map { String(cString: $0) } }
+    }
+
+    /// Creates the folders above `path` that are missing (like `mkdir -p`).
+    static func createParentFolders(of path: String) throws(StoreError) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let folder = String(path[..<slash])
+        var st = stat()
+        if stat(folder, &st) == 0 { return }
+        try createParentFolders(of: folder)
+        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            throw StoreError(
+                .io, "store \(path): cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingSlashes: String {
+        var s = Substring(self)
+        while s.count > 1 && s.hasSuffix("/") { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// Seconds since 1970 (wall clock), for `updated` columns.
+func unixTime() -> Int64 { Int64(time(nil)) }
+
+/// A monotonic clock reading in seconds, for rates and throttling.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

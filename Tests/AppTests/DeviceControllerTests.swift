@@ -1,0 +1,218 @@
+import Activity
+import Foundation
+import Configuration
+import Input
+import Platform
+import Raster
+import Screens
+import Testing
+
+@testable import App
+
+/// A recorded stream from Tests/InputTests/Fixtures.
+func recorded(_ name: String) throws -> [InputEvent] {
+    var path = #filePath
+    for _ in 0..<2 { path = String(path[..<path.lastIndex(of: "/")!]) }
+    var text = ""
+    let file = fopen(path + "/InputTests/Fixtures/" + name, "r")
+    try #require(file != nil)
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 512)
+    while fgets(&line, 512, file) != nil { text += String(cString: line) }
+    return try EventRecording.parse(text)
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Input router: devices to commands, waking first")
+struct InputRouterTests {
+    static let touchscreen = DeviceDescription(
+        path: "/dev/input/event5",
+        capabilities: InputCapabilities(
+            eventTypes: [1, 3], keys: [0x14A],
+            absoluteAxes: [0x2F: .init(minimum: 0, maximum: 9), 0x35: .init(minimum: 0, maximum: 4095),
+                           0x36: .init(minimum: 0, maximum: 4095), 0x00: .init(minimum: 0, maximum: 4095),
+                           0x01: .init(minimum: 0, maximum: 4095)],
+            properties: [1]))
+    static let tablet = DeviceDescription(
+        path: "/dev/input/event3",
+        capabilities: InputCapabilities(
+            eventTypes: [1, 3], keys: [0x110, 0x111, 0x112],
+            absoluteAxes: [0: .init(minimum: 0, maximum: 32767), 1: .init(minimum: 0, maximum: 32767)]))
+    static let keyboard = DeviceDescription(
+        path: "/dev/input/event1", capabilities: InputCapabilities(eventTypes: [1], keys: Set(1..<120)))
+
+    static func router(rotation: Rotation = .none) throws -> InputRouter {
+        InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
+                    panel: Size(width: 800, height: 480), rotation: rotation)
+    }
+
+    @Test("a multi-touch swipe to the left shows the next day; a tablet drag up the next screen; a click is a tap")
+    func touch() throws {
+        let r = try Self.router()
+        #expect(r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: false).commands == [.action(.nextDay)])
+        #expect(r.feed(try recorded("tablet-drag-up.events"), from: Self.tablet, asleep: false).commands == [.action(.nextScreen)])
+        let tap = r.feed(try recorded("tablet-tap.events"), from: Self.tablet, asleep: false).commands
+        guard case .tap(let p) = tap.first else {
+            Issue.record("no tap: \(tap)")
+            return
+        }
+        #expect(abs(p.x - 400) < 1 && abs(p.y - 240) < 1)
+    }
+
+    @Test("on a panel turned a quarter, a swipe along the panel's long side browses days in the picture's terms")
+    func rotated() throws {
+        let r = try Self.router(rotation: .quarter)
+        // The picture is turned 90° clockwise onto the panel: its top is the panel's right edge.
+        // A finger moving from the panel's right to its left moves from the picture's top to its
+        // bottom: a swipe down, the previous screen.
+        #expect(r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: false).commands == [.action(.previousScreen)])
+    }
+
+    @Test("while asleep, the first key only wakes: its release does not act; the next key does")
+    func wakeKeys() throws {
+        let r = try Self.router()
+        let right = EventNames.keyCode(named: "KEY_RIGHT")!
+        func key(_ v: Int32, _ t: Double) -> [InputEvent] {
+            [InputEvent(time: t, type: 1, code: right, value: v), InputEvent(time: t, type: 0, code: 0, value: 0)]
+        }
+        let woke = r.feed(key(1, 1), from: Self.keyboard, asleep: true)
+        #expect(woke.woke && woke.activity && woke.commands.isEmpty)
+        #expect(r.feed(key(0, 1.1), from: Self.keyboard, asleep: false).commands.isEmpty)
+        #expect(r.feed(key(1, 2), from: Self.keyboard, asleep: false).commands == [.action(.nextDay)])
+    }
+
+    @Test("while asleep, a touch only wakes: the swipe it makes does nothing")
+    func wakeTouch() throws {
+        let r = try Self.router()
+        let outcome = r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: true)
+        #expect(outcome.woke && outcome.commands.isEmpty)
+        #expect(r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: false).commands == [.action(.nextDay)])
+    }
+
+    @Test("a held key's long press comes from the clock")
+    func longPress() throws {
+        let r = try Self.router()
+        let enter = EventNames.keyCode(named: "KEY_ENTER")!
+        _ = r.feed([InputEvent(time: 5, type: 1, code: enter, value: 1)], from: Self.keyboard, asleep: false)
+        #expect(r.nextDeadline == 5.8)
+        #expect(r.tick(time: 5.8) == [.action(.today)])
+    }
+}
+
+/// A calendar whose day and midnight tests move by hand.
+final class TestClock: LocalClock {
+    var day: CalendarDay
+    var untilMidnight: Double
+    init(_ day: CalendarDay, untilMidnight: Double) {
+        self.day = day
+        self.untilMidnight = untilMidnight
+    }
+    func today() -> CalendarDay { day }
+    func secondsUntilMidnight() -> Double { untilMidnight }
+}
+
+@Suite("Device controller: navigation, idle, midnight, cancel")
+struct DeviceControllerTests {
+    static let today = CalendarDay(year: 2026, month: 11, day: 29)!
+
+    static func controller(
+        data: DataSource, screens: [ScreenKind] = [.rings, .gauges, .progress], clock: LocalClock,
+        idle: IdleSchedule = IdleSchedule(dimAfter: 10, blankAfter: 20, dimLevel: 0.3)
+    ) throws -> DeviceController {
+        DeviceController(
+            screens: screens, look: .init(text: nil, locale: .english, shape: .rectangle, name: "A"), data: data, hub: nil,
+            router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
+                                panel: Size(width: 480, height: 480), rotation: .none),
+            idle: idle, clock: clock, intro: false, now: .seconds(100), log: { _ in })
+    }
+
+    @Test("screens without content are skipped; the progress screen appears with a task")
+    func available() throws {
+        let data = FixedData(days: [:])
+        let c = try Self.controller(data: data, clock: FixedClock(Self.today))
+        #expect(c.available(now: .seconds(100)) == [.rings])
+        data.fixedTask = ProgressContent(amount: .determinate(0.3), cancellable: true)
+        data.fixedGauges = [Gauge(style: .circular, value: 3)]
+        #expect(c.available(now: .seconds(100)) == [.rings, .gauges, .progress])
+        #expect(c.perform(.action(.nextScreen), now: .seconds(101)) && c.navigation.screen == .gauges)
+    }
+
+    @Test("dims, then blanks, after the configured idle times; handle says when to wake")
+    func idle() throws {
+        let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
+        #expect(c.nextDeadline(now: .seconds(101)) == .seconds(110))
+        #expect(!c.handle(ready: [], now: .seconds(105)) && c.idle == .awake)
+        #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
+        #expect(c.nextDeadline(now: .seconds(111)) == .seconds(120))
+        #expect(c.handle(ready: [], now: .seconds(120)) && c.idle == .blank && c.blanked)
+        #expect(c.nextDeadline(now: .seconds(121)) == nil, "asleep and nothing to wait for: no wake-ups")
+    }
+
+    @Test("at midnight the view of today moves on, and the deadline was midnight")
+    func midnight() throws {
+        let clock = TestClock(Self.today, untilMidnight: 30)
+        let c = try Self.controller(
+            data: FixedData(days: [:]), clock: clock, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1))
+        #expect(c.nextDeadline(now: .seconds(101)) == .seconds(130))
+        clock.day = Self.today.adding(days: 1)
+        clock.untilMidnight = 86400
+        #expect(c.handle(ready: [], now: .seconds(130)) && c.navigation.day == Self.today.adding(days: 1))
+        #expect(c.nextDeadline(now: .seconds(131)) == .seconds(130 + 86400))
+    }
+
+    @Test("Cancel on the progress screen (key or tap on the button) asks the task to stop")
+    func cancel() throws {
+        let data = FixedData(days: [:], task: ProgressContent(amount: .determinate(0.5), label: "Import", cancellable: true))
+        let c = try Self.controller(data: data, screens: [.progress, .rings], clock: FixedClock(Self.today))
+        #expect(c.navigation.screen == .progress)
+        // Draw once so the button's place is known, then tap it.
+        let frame = PixelBuffer(width: 480, height: 480)
+        c.scene().frame(at: .zero).screen.draw(into: frame, at: 0)
+        let button = try #require(c.progressProbe?.shapes.first { $0.name == "button" }?.box)
+        // A tap beside the button selects (the next screen); on it, cancels.
+        #expect(c.perform(.tap(Point(x: button.x - 20, y: 20)), now: .seconds(101)) && !data.cancelRequested)
+        #expect(c.navigation.screen == .rings)
+        c.perform(.action(.previousScreen), now: .seconds(102))
+        #expect(c.perform(.tap(button.center), now: .seconds(103)) && data.cancelRequested)
+        // Elsewhere, Esc does nothing.
+        let other = FixedData(days: [:])
+        let d = try Self.controller(data: other, clock: FixedClock(Self.today))
+        #expect(!d.perform(.action(.cancel), now: .seconds(101)) && !other.cancelRequested)
+    }
+}
+
+@Suite("Backlight")
+struct BacklightTests {
+    @Test("found in sysfs; dims, turns off and comes back to the brightness it had")
+    func sysfs() throws {
+        let root = "/tmp/glance-backlight-\(getpid())"
+        let light = root + "/panel"
+        mkdir(root, 0o755)
+        mkdir(light, 0o755)
+        defer { _ = system("rm -rf \(root)") }
+        func put(_ file: String, _ text: String) {
+            let f = fopen(light + "/" + file, "w")
+            fputs(text, f)
+            fclose(f)
+        }
+        func get() -> String {
+            let f = fopen(light + "/brightness", "r")
+            defer { fclose(f) }
+            var b = [CChar](repeating: 0, count: 32)
+            fgets(&b, 32, f)
+            return String(cString: b).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        put("max_brightness", "255\n")
+        put("brightness", "200\n")
+        let b = try #require(Backlight.find(in: root, log: { _ in }))
+        #expect(b.maximum == 255 && b.original == 200)
+        #expect(b.set(fraction: 0.3) && get() == "60")
+        #expect(b.set(fraction: 0) && get() == "0")
+        b.restore()
+        #expect(get() == "200")
+        #expect(Backlight.find(in: root + "/none", log: { _ in }) == nil)
+    }
+}

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import Store
+
+@Suite struct GaugeSourceTests {
+    @Test(arguments: [
+        ("metric:cpu-temperature", GaugeSource.metric(name: "cpu-temperature")),
+        (
+            "file:/sys/class/thermal/thermal_zone0/temp,scale=0.001",
+            GaugeSource.file(path: "/sys/class/thermal/thermal_zone0/temp", scale: 0.001, interval: .seconds(2))
+        ),
+        ("file:/run/x,every=500ms", GaugeSource.file(path: "/run/x", scale: 1, interval: .milliseconds(500))),
+        ("file:/run/x,every=5s,scale=-1", GaugeSource.file(path: "/run/x", scale: -1, interval: .seconds(5))),
+    ])
+    func specsParse(spec: String, expected: GaugeSource) throws {
+        #expect(try GaugeSource(spec: spec) == expected)
+    }
+
+    @Test(arguments: [
+        "", "cpu", "metric:", "file:relative/path", "file:/x,scale=0", "file:/x,every=10ms", "file:/x,speed=2",
+    ])
+    func badSpecsAreRefused(spec: String) {
+        #expect(throws: StoreError.self) { try GaugeSource(spec: spec) }
+    }
+
+    @Test(
+        arguments: [
+            ("45000\n", 0.001, 45.0 as Double?), ("  21.5 ", 1, 21.5), ("-3", 2, -6), ("1e3", 1, 1000),
+            ("", 1, nil), ("abc", 1, nil), ("nan", 1, nil), ("inf", 1, nil), ("12 13", 1, nil),
+        ] as [(String, Double, Double?)])
+    func numbersInFiles(text: String, scale: Double, expected: Double?) {
+        #expect(GaugeSource.number(from: text, scale: scale) == expected)
+    }
+
+    @Test func fileSourcesRefreshOnTheirIntervalAndMetricsOnStoreChanges() {
+        let file = GaugeSource.file(path: "/x", scale: 1, interval: .seconds(2))
+        let t0 = ContinuousClock.now
+        #expect(file.isDue(lastRead: nil, now: t0, storeChanged: false))
+        #expect(!file.isDue(lastRead: t0, now: t0 + .milliseconds(1999), storeChanged: true))
+        #expect(file.isDue(lastRead: t0, now: t0 + .seconds(2), storeChanged: false))
+        #expect(file.nextRefresh(lastRead: t0, now: t0 + .seconds(1)) == t0 + .seconds(2))
+
+        let metric = GaugeSource.metric(name: "cpu")
+        #expect(metric.isDue(lastRead: nil, now: t0, storeChanged: false))
+        #expect(!metric.isDue(lastRead: t0, now: t0 + .seconds(3600), storeChanged: false))
+        #expect(metric.isDue(lastRead: t0, now: t0, storeChanged: true))
+        #expect(metric.nextRefresh(lastRead: t0, now: t0) == nil)
+    }
+
+    @Test func readingAFileAndAMetric() throws {
+        let scratch = Scratch()
+        let path = scratch.write("temp", "47250\n")
+        #expect(GaugeSource.file(path: path, scale: 0.001, interval: .seconds(1)).read(store: nil).value == 47.25)
+        let missing = GaugeSource.file(path: scratch.file("nope"), scale: 1, interval: .seconds(1)).read(store: nil)
+        #expect(missing.value == nil && missing.problem?.contains("No such file") == true)
+        scratch.write("junk", "hot\n")
+        #expect(
+            GaugeSource.file(path: scratch.file("junk"), scale: 1, interval: .seconds(1)).read(store: nil).problem
+                != nil)
+
+        let store = try Store(path: scratch.db)
+        #expect(GaugeSource.metric(name: "cpu").read(store: store).problem?.contains("no metric cpu") == true)
+        try store.setMetric("cpu", value: 61, minimum: .set(20), maximum: .set(90), unit: .set("°C"))
+        #expect(
+            GaugeSource.metric(name: "cpu").read(store: store)
+                == GaugeReading(value: 61, minimum: 20, maximum: 90, unit: "°C"))
+    }
+}

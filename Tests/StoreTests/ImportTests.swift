@@ -1,0 +1,355 @@
+import Activity
+import Foundation
+import Testing
+
+@testable import Store
+
+@Suite struct ImportTests {
+    static func importFile(_ path: String, into db: String, skipInvalid: Bool = false) throws -> ImportReport {
+        var options = ImportOptions()
+        options.skipInvalid = skipInvalid
+        return try HealthImport.run(path, into: try Store(path: db), options: options)
+    }
+
+    static func day(_ s: String) -> CalendarDay { CalendarDay(iso: s)! }
+
+    // MARK: the real files
+
+    @Test func dogsheepExportImportsItsTwoDays() throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        let report = try Self.importFile(Fixtures.path("dogsheep-export.xml"), into: scratch.db)
+        #expect(report.format == .xml && report.days == 2 && report.newDays == 2)
+        let store = try Store(path: scratch.db)
+        #expect(try store.dayCount() == 2)
+        #expect(
+            try store.summary(for: Self.day("2016-11-15"))
+                == ActivitySummary(
+                    activeEnergyBurned: .kilocalories(590.252), activeEnergyBurnedGoal: .kilocalories(630),
+                    exerciseTime: 68, exerciseTimeGoal: 30, standHours: 13, standHoursGoal: 12))
+        #expect(
+            try store.summary(for: Self.day("2016-11-16"))
+                == ActivitySummary(
+                    activeEnergyBurned: .kilocalories(323.513), activeEnergyBurnedGoal: .kilocalories(630),
+                    exerciseTime: 39, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12))
+    }
+
+    @Test func grllExportV14WithDTDImportsCalAndZeroMoveTime() throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        let report = try Self.importFile(Fixtures.path("grll-export-v14.xml"), into: scratch.db)
+        #expect(report.days == 3)
+        let store = try Store(path: scratch.db)
+        let expected: [(String, Double, Double, Double)] = [
+            ("2025-05-08", 547.163, 44, 10), ("2025-05-09", 732.037, 55, 14), ("2025-05-10", 824.261, 53, 15),
+        ]
+        for (date, energy, exercise, stand) in expected {
+            let s = try store.summary(for: Self.day(date))
+            #expect(
+                s
+                    == ActivitySummary(
+                        activeEnergyBurned: Energy(energy, .largeCalorie),
+                        activeEnergyBurnedGoal: Energy(680, .largeCalorie),
+                        moveTime: 0, moveTimeGoal: 0, exerciseTime: exercise, exerciseTimeGoal: 30,
+                        standHours: stand, standHoursGoal: 12, moveMode: .activeEnergy))
+        }
+        #expect(try store.dayCount() == 3)
+    }
+
+    @Test func karanjainCSVImportsAll194IPhoneOnlyDays() throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        let report = try Self.importFile(Fixtures.path("karanjain-activitysummary.csv"), into: scratch.db)
+        #expect(report.format == .csv && report.days == 194)
+        #expect(report.firstDay == Self.day("2022-09-13") && report.lastDay == Self.day("2023-03-25"))
+        let store = try Store(path: scratch.db)
+        let all = try store.summaries(from: Self.day("2022-01-01"), through: Self.day("2023-12-31"))
+        #expect(all.count == 194)
+        #expect(all.reduce(0) { $0 + ($1.summary.activeEnergyBurned?.kilocalories ?? 0) } == 50855)
+        // Zero goals are kept as data; the model draws the Move ring alone.
+        let first = try #require(try store.summary(for: Self.day("2022-09-13")))
+        #expect(
+            first
+                == ActivitySummary(
+                    activeEnergyBurned: .kilocalories(313), activeEnergyBurnedGoal: .kilocalories(300),
+                    moveTime: 0, moveTimeGoal: 0, exerciseTime: 0, exerciseTimeGoal: 0, standHours: 0, standHoursGoal: 0
+                ))
+        #expect(RingSet(first) == .moveOnly(.progress(313.0 / 300)))
+        #expect(try store.summary(for: Self.day("2022-12-20"))?.activeEnergyBurned == .kilocalories(442))
+        #expect(
+            all.allSatisfy {
+                $0.summary.activeEnergyBurnedGoal == .kilocalories(300) && $0.summary.moveMode == .activeEnergy
+            })
+    }
+
+    @Test func reimportIsIdempotent() throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        _ = try Self.importFile(Fixtures.path("karanjain-activitysummary.csv"), into: scratch.db)
+        let before = try snapshot(scratch.db)
+        let again = try Self.importFile(Fixtures.path("karanjain-activitysummary.csv"), into: scratch.db)
+        #expect(again.unchangedDays == 194 && again.newDays == 0 && again.changedDays == 0)
+        #expect(try snapshot(scratch.db) == before)
+    }
+
+    @Test func theZipFromTheHealthAppImportsLikeItsXML() throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        let zip = try makeZip(
+            in: scratch,
+            entries: [
+                ("apple_health_export/export_cda.xml", "<ClinicalDocument/>"),
+                (
+                    "apple_health_export/export.xml",
+                    try String(contentsOfFile: Fixtures.path("grll-export-v14.xml"), encoding: .utf8)
+                ),
+                ("apple_health_export/workout-routes/route_1.gpx", "<gpx/>"),
+            ])
+        let report = try Self.importFile(zip, into: scratch.db)
+        #expect(report.format == .zip && report.days == 3)
+        let other = scratch.file("xml.db")
+        _ = try Self.importFile(Fixtures.path("grll-export-v14.xml"), into: other)
+        #expect(
+            try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
+                == snapshot(other).split(separator: "\n").filter { !$0.hasPrefix("task") })
+    }
+
+    @Test func exportedCSVImportsBackToTheSameStore() throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        for name in ["dogsheep-export.xml", "grll-export-v14.xml", "karanjain-activitysummary.csv"] {
+            _ = try Self.importFile(Fixtures.path(name), into: scratch.db)
+        }
+        let store = try Store(path: scratch.db)
+        try store.setSummary(
+            ActivitySummary(
+                activeEnergyBurned: Energy(1460, .kilojoule), activeEnergyBurnedGoal: .kilocalories(500),
+                moveTime: 30, moveTimeGoal: 45, moveMode: .moveTime), for: Self.day("2024-02-29"))
+        var csv = ""
+        try store.exportCSV(.days) { csv += $0 }
+        let path = scratch.write("back.csv", csv)
+        let copy = scratch.file("copy.db")
+        _ = try Self.importFile(path, into: copy)
+        var again = ""
+        try Store(path: copy).exportCSV(.days) { again += $0 }
+        #expect(again == csv)
+        #expect(try Store(path: copy).summary(for: Self.day("2024-02-29"))?.moveMode == .moveTime)
+    }
+
+    // MARK: units and inference
+
+    @Test func kilojoulesAndMoveTimeModeAreUnderstood() throws {
+        let scratch = Scratch()
+        let xml = scratch.write(
+            "kids.xml",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ActivitySummary dateComponents="2024-06-01" activeEnergyBurned="2092" activeEnergyBurnedGoal="0" activeEnergyBurnedUnit="kJ" appleMoveTime="48" appleMoveTimeGoal="60" appleExerciseTime="20" appleExerciseTimeGoal="30"/>
+             <ActivitySummary dateComponents="2024-06-02" activeEnergyBurned="2092" activeEnergyBurnedGoal="2092" activeEnergyBurnedUnit="kJ"/>
+             <ActivitySummary dateComponents="2024-06-03"/>
+            </HealthData>
+            """)
+        #expect(try Self.importFile(xml, into: scratch.db).days == 3)
+        let store = try Store(path: scratch.db)
+        let kid = try #require(try store.summary(for: Self.day("2024-06-01")))
+        #expect(kid.moveMode == .moveTime && kid.moveTime == 48 && kid.moveTimeGoal == 60)
+        #expect(kid.activeEnergyBurned == Energy(2092, .kilojoule))
+        #expect(RingSet(kid) == .three(move: .progress(0.8), exercise: .progress(20.0 / 30), stand: .empty))
+        let adult = try #require(try store.summary(for: Self.day("2024-06-02")))
+        #expect(adult.moveMode == .activeEnergy && RingSet(adult) == .moveOnly(.progress(1)))
+        #expect(try store.summary(for: Self.day("2024-06-03")) == ActivitySummary())
+    }
+
+    // MARK: bad input: a clear error and an unchanged store
+
+    enum Damage: String, CaseIterable {
+        case truncated, truncatedInDTD, invalidXML, badNumber, badDate, negative, zipWithoutExport, damagedZip,
+            notAnExport,
+            csvBadNumber, csvMissingCells, empty
+    }
+
+    /// Makes a damaged input; returns its path and what the error must say.
+    func damaged(_ damage: Damage, in scratch: Scratch) throws -> (path: String, mentions: [String]) {
+        let good = try String(contentsOfFile: Fixtures.path("dogsheep-export.xml"), encoding: .utf8)
+        switch damage {
+        case .truncated:
+            return (scratch.write("cut.xml", String(good.prefix(2500))), ["cut.xml:", "cut short"])
+        case .truncatedInDTD:
+            let v14 = try String(contentsOfFile: Fixtures.path("grll-export-v14.xml"), encoding: .utf8)
+            return (
+                scratch.write("cut14.xml", String(v14.prefix(2000))),
+                ["cut14.xml:", "the file ends before the document does"]
+            )
+        case .invalidXML:
+            return (
+                scratch.write("bad.xml", good.replacingOccurrences(of: "<Workout ", with: "<Workout <")),
+                ["bad.xml:14:", "not a complete, well-formed"]
+            )
+        case .badNumber:
+            return (
+                scratch.write("num.xml", good.replacingOccurrences(of: "\"590.252\"", with: "\"5x0\"")),
+                ["num.xml:23:70:", "activeEnergyBurned '5x0' is not a number"]
+            )
+        case .badDate:
+            return (
+                scratch.write("date.xml", good.replacingOccurrences(of: "2016-11-16", with: "2016-13-16")),
+                ["date.xml:24:38:", "'2016-13-16' is not a date"]
+            )
+        case .negative:
+            return (
+                scratch.write(
+                    "neg.xml", good.replacingOccurrences(of: "appleStandHours=\"13\"", with: "appleStandHours=\"-13\"")),
+                ["neg.xml:23:", "appleStandHours '-13' is negative"]
+            )
+        case .zipWithoutExport:
+            return (
+                try makeZip(in: scratch, entries: [("apple_health_export/export_cda.xml", "<x/>")]),
+                ["export.zip: no apple_health_export/export.xml inside", "export_cda.xml"]
+            )
+        case .damagedZip:
+            let zip = try makeZip(
+                in: scratch, entries: [("apple_health_export/export.xml", String(repeating: good, count: 40))])
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: zip))
+            return (zip, ["export.zip"])
+        case .notAnExport:
+            return (scratch.write("notes.txt", "shopping list\n"), ["notes.txt: not an Apple Health export"])
+        case .csvBadNumber:
+            return (
+                scratch.write("n.csv", "dateComponents,activeEnergyBurned\n2020-01-01,12\n2020-01-02,1.2.3\n"),
+                ["n.csv:3:12:", "'1.2.3' is not a number"]
+            )
+        case .csvMissingCells:
+            return (
+                scratch.write(
+                    "m.csv", "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal\n2020-01-01,12,300\n2020-01-02,1"
+                ),
+                ["m.csv:3:", "2 cells where the header has 3"]
+            )
+        case .empty:
+            return (scratch.write("empty.xml", ""), ["empty.xml: the file is empty"])
+        }
+    }
+
+    @Test(arguments: Damage.allCases)
+    func badInputIsAClearErrorAndLeavesTheStoreUnchanged(damage: Damage) throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        _ = try Self.importFile(Fixtures.path("karanjain-activitysummary.csv"), into: scratch.db)
+        try Store(path: scratch.db).setMetric("cpu", value: 41)
+        let before = try snapshot(scratch.db)
+        let (path, mentions) = try damaged(damage, in: scratch)
+        let error = #expect(throws: StoreError.self) { try Self.importFile(path, into: scratch.db) }
+        #expect(error?.kind == .badData)
+        for text in mentions {
+            #expect(error?.message.contains(text) == true, "\(error?.message ?? "no error") should mention \(text)")
+        }
+        // The data is exactly as before; the import's task records that it failed.
+        let after = try snapshot(scratch.db)
+        #expect(
+            after.replacingOccurrences(of: "task import failed", with: "task import done")
+                .split(separator: "\n").filter { !$0.hasPrefix("task import") }
+                == before.split(separator: "\n").filter { !$0.hasPrefix("task import") })
+        // The task, where the import got far enough to start one, says it failed.
+        #expect(try Store(path: scratch.db).task(named: "import")?.state != .running)
+    }
+
+    @Test func skipInvalidSkipsAndCountsBadRowsOnly() throws {
+        let scratch = Scratch()
+        let csv = scratch.write(
+            "mixed.csv",
+            """
+            dateComponents,activeEnergyBurned,activeEnergyBurnedGoal,activeEnergyBurnedUnit
+            2020-01-01,100,300,kcal
+            2020-01-32,100,300,kcal
+            2020-01-03,abc,300,kcal
+            2020-01-04,100,300,cal
+            2020-01-05,150,300,Cal
+
+            """)
+        #expect(throws: StoreError.self) { try Self.importFile(csv, into: scratch.db) }
+        #expect(try Store(path: scratch.db).dayCount() == 0)
+        let report = try Self.importFile(csv, into: scratch.db, skipInvalid: true)
+        #expect(report.days == 2 && report.skipped == 3)
+        #expect(report.skippedExamples.first?.hasPrefix(csv + ":3:1: dateComponents '2020-01-32'") == true)
+        // A broken file is not a bad row: --skip-invalid does not hide it.
+        let cut = scratch.write("cut.xml", "<HealthData><ActivitySummary dateComponents=\"2020-01-01\"/>")
+        #expect(throws: StoreError.self) { try Self.importFile(cut, into: scratch.db, skipInvalid: true) }
+    }
+
+    // MARK: progress and cancel
+
+    @Test func cancellingTheTaskRollsBackAndMarksItCancelled() throws {
+        let scratch = Scratch()
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 4)
+        let store = try Store(path: scratch.db)
+        let other = try Store(path: scratch.db)  // the app's connection, where Cancel is pressed
+        var options = ImportOptions()
+        options.taskName = "import"
+        var seen: [ImportProgress] = []
+        options.progress = { progress in
+            seen.append(progress)
+            _ = try? other.requestCancel("import")
+        }
+        let error = #expect(throws: StoreError.self) {
+            try HealthImport.run(scratch.file("big.xml"), into: store, options: options)
+        }
+        #expect(error?.kind == .cancelled)
+        #expect(try store.dayCount() == 0)
+        #expect(try store.task(named: "import")?.state == .cancelled)
+        #expect(
+            seen.first?.bytesTotal
+                == Int64(try FileManager.default.attributesOfItem(atPath: scratch.file("big.xml"))[.size] as! Int))
+    }
+
+    @Test func progressIsReportedAndTheTaskEndsDone() throws {
+        let scratch = Scratch()
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 3, days: 5)
+        let store = try Store(path: scratch.db)
+        var options = ImportOptions()
+        var last: ImportProgress?
+        options.progress = { last = $0 }
+        let report = try HealthImport.run(scratch.file("big.xml"), into: store, options: options)
+        #expect(report.days == 5)
+        #expect(last?.fraction == 1)
+        let task = try #require(try store.task(named: "import"))
+        #expect(task.state == .done && task.fraction == 1 && task.description == "Imported 5 days")
+        #expect(ImportMonitor.describe(0.414) == "Importing health data — 41 %")
+    }
+
+    @Test func theBundledDemoDataEndsOnTheGivenDay() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let end = Self.day("2026-07-04")
+        let report = try DemoData.load(into: store, endingOn: end)
+        #expect(report.days == 28 && report.lastDay == end && report.firstDay == end.adding(days: -27))
+        #expect(try store.metrics().count == 3)
+        let today = try #require(try store.summary(for: end))
+        #expect(today.exerciseTimeGoal == 30 && today.standHoursGoal == 12)
+        if case .three = RingSet(today) {} else { Issue.record("demo days show three rings") }
+    }
+}
+
+/// Writes a zip (deflated, as the Health app's) with the entries; returns its path.
+func makeZip(in scratch: Scratch, entries: [(String, String)]) throws -> String {
+    let path = scratch.file("export.zip")
+    let script = """
+        import sys, zipfile
+        z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)
+        for i in range(2, len(sys.argv), 2):
+            z.writestr(sys.argv[i], open(sys.argv[i + 1], "rb").read())
+        z.close()
+        """
+    var arguments = ["-c", script, path]
+    for (i, entry) in entries.enumerated() {
+        arguments += [entry.0, scratch.write("entry-\(i)", entry.1)]
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3"] + arguments
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "python3 zipfile should write \(path)")
+    return path
+}

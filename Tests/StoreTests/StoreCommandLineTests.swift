@@ -1,0 +1,295 @@
+import Activity
+import Foundation
+import ImageFile
+import Raster
+import Testing
+
+@testable import Store
+
+/// Runs the built `glance` executable.
+enum GlanceCLI {
+    static let executable: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let candidates = [
+            URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("glance").path,
+            Fixtures.repository + "/.build/debug/glance",
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+    }()
+
+    struct Result {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    /// Starts glance with output going to files; `finish` collects it.
+    static func start(_ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString) throws
+        -> (Process, () -> Result)
+    {
+        let out = scratch.file("\(tag).out")
+        let err = scratch.file("\(tag).err")
+        FileManager.default.createFile(atPath: out, contents: nil)
+        FileManager.default.createFile(atPath: err, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle(forWritingAtPath: out)
+        process.standardError = FileHandle(forWritingAtPath: err)
+        try process.run()
+        return (
+            process,
+            {
+                process.waitUntilExit()
+                return Result(
+                    status: process.terminationStatus,
+                    out: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+                    err: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+            }
+        )
+    }
+
+    static func run(_ arguments: [String], in scratch: Scratch) throws -> Result {
+        try start(arguments, in: scratch).1()
+    }
+}
+
+/// Waits until `condition` holds, checking every 20 ms; false after `seconds`.
+func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
+
+@Suite(.serialized) struct StoreCommandLineTests {
+    @Test func importLogExportFromTheCommandLine() throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        var r = try GlanceCLI.run(["import", Fixtures.path("karanjain-activitysummary.csv")] + db, in: scratch)
+        #expect(r.status == 0)
+        #expect(r.out.contains("imported 194 days (2022-09-13 to 2023-03-25)") && r.out.contains("194 new"))
+        r = try GlanceCLI.run(["import", Fixtures.path("karanjain-activitysummary.csv")] + db, in: scratch)
+        #expect(r.status == 0 && r.out.contains("0 new, 0 changed, 194 unchanged"))
+
+        r = try GlanceCLI.run(
+            ["log", "--date", "2023-03-25", "--exercise", "12", "--exercise-goal", "30"] + db, in: scratch)
+        #expect(r.status == 0 && r.out == "2023-03-25: move 253/300 kcal, exercise 12/30 min, stand 0/0 h\n")
+        r = try GlanceCLI.run(
+            ["log", "--date", "2023-03-26", "--move", "1460kJ", "--move-goal", "-"] + db, in: scratch)
+        #expect(r.status == 0 && r.out.hasPrefix("2023-03-26: move 1460/— kJ"))
+
+        r = try GlanceCLI.run(["export", "--csv"] + db, in: scratch)
+        #expect(r.status == 0)
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 1 + 195)
+        #expect(
+            lines.first
+                == "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal,activeEnergyBurnedUnit,appleMoveTime,appleMoveTimeGoal,appleExerciseTime,appleExerciseTimeGoal,appleStandHours,appleStandHoursGoal,activeEnergyBurnedGoalUnit,moveMode"
+        )
+        #expect(lines.contains("2023-03-25,253,300,kcal,0,0,12,30,0,0,,activeEnergy"))
+        #expect(lines.contains("2023-03-26,1460,,kJ,,,,,,,,activeEnergy"))
+
+        // The export reads back in: the round trip through a file.
+        r = try GlanceCLI.run(["export", "--csv", "--output", scratch.file("all.csv")] + db, in: scratch)
+        #expect(r.status == 0)
+        r = try GlanceCLI.run(["import", scratch.file("all.csv"), "--db", scratch.file("copy.db")], in: scratch)
+        #expect(r.status == 0 && r.out.contains("imported 195 days"))
+    }
+
+    @Test(
+        arguments: [
+            (["log", "--move", "-5"], Int32(64), "negative"),
+            (["log", "--move", "12furlongs"], 64, "unknown energy unit"),
+            (["log", "--date", "2023-02-30", "--move", "1"], 64, "expected YYYY-MM-DD"),
+            (["log"], 64, "give at least one figure"),
+            (["metric", "set", "cpu"], 64, "give NAME VALUE"),
+            (["metric", "set", "cpu", "hot"], 64, "expected a number"),
+            (["metric", "set", "cpu", "5", "--min", "10", "--max", "0"], 64, "must be below max"),
+            (["task", "cancel", "nothing"], 66, "no such file"),
+            (["task", "frobnicate", "x"], 64, "give start, update"),
+            (["import"], 64, "give the file"),
+            (["import", "/nonexistent/export.zip"], 66, "No such file"),
+            (["export"], 64, "--csv"),
+        ] as [([String], Int32, String)])
+    func badArgumentsAreClearErrors(arguments: [String], status: Int32, mentions: String) throws {
+        let scratch = Scratch()
+        let r = try GlanceCLI.run(arguments + ["--db", scratch.db], in: scratch)
+        #expect(r.status == status, "\(arguments): \(r.err)")
+        #expect(r.err.contains(mentions), "\(arguments): \(r.err)")
+    }
+
+    @Test func metricsAndTasksFromTheCommandLine() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        var r = try GlanceCLI.run(
+            ["metric", "set", "cpu-temperature", "47.5", "--min", "20", "--max", "90", "--unit", "°C"] + db, in: scratch
+        )
+        #expect(r.status == 0 && r.out == "cpu-temperature 47.5 °C (20 to 90)\n")
+        r = try GlanceCLI.run(["metric", "set", "cpu-temperature", "-3"] + db, in: scratch)
+        #expect(r.status == 0 && r.out == "cpu-temperature -3 °C (20 to 90)\n")
+
+        #expect(
+            try GlanceCLI.run(
+                ["task", "start", "backup", "--total", "200", "--description", "Copying photos", "--cancellable"] + db,
+                in: scratch
+            ).status == 0)
+        #expect(try GlanceCLI.run(["task", "update", "backup", "--done", "50"] + db, in: scratch).status == 0)
+        r = try GlanceCLI.run(["task", "list"] + db, in: scratch)
+        #expect(r.out == "backup running 50/200 (25 %) — Copying photos\n")
+        #expect(try GlanceCLI.run(["task", "cancel", "nothing"] + db, in: scratch).err.contains("no task nothing"))
+        #expect(try GlanceCLI.run(["task", "cancel", "backup"] + db, in: scratch).status == 0)
+        // The worker's next update hears about it: exit 75 so a shell loop can stop.
+        r = try GlanceCLI.run(["task", "update", "backup", "--done", "60"] + db, in: scratch)
+        #expect(r.status == 75 && r.err.contains("cancel requested"))
+        #expect(try GlanceCLI.run(["task", "finish", "backup", "--failed"] + db, in: scratch).status == 0)
+        #expect(try Store(path: scratch.db).task(named: "backup")?.state == .failed)
+    }
+
+    @Test func aFailedImportChangesNothingAndSaysWhere() throws {
+        guard Fixtures.available else { return }
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        _ = try GlanceCLI.run(["import", Fixtures.path("dogsheep-export.xml")] + db, in: scratch)
+        let before = try GlanceCLI.run(["export", "--csv"] + db, in: scratch).out
+        let good = try String(contentsOfFile: Fixtures.path("grll-export-v14.xml"), encoding: .utf8)
+        let bad = scratch.write(
+            "export.xml", good.replacingOccurrences(of: "appleStandHours=\"14\"", with: "appleStandHours=\"fourteen\""))
+        let r = try GlanceCLI.run(["import", bad] + db, in: scratch)
+        #expect(r.status == 65)
+        #expect(r.err.contains("\(bad):301:") && r.err.contains("appleStandHours 'fourteen' is not a number"))
+        #expect(r.err.contains("the store is unchanged") && r.err.contains("--skip-invalid"))
+        #expect(try GlanceCLI.run(["export", "--csv"] + db, in: scratch).out == before)
+        let skipped = try GlanceCLI.run(["import", bad, "--skip-invalid"] + db, in: scratch)
+        #expect(
+            skipped.status == 0 && skipped.out.contains("imported 2 days")
+                && skipped.err.contains("skipped 1 invalid row"))
+    }
+
+    @Test func killMinus9DuringALargeImportLeavesTheStoreIntact() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        #expect(
+            try GlanceCLI.run(["log", "--date", "2020-02-02", "--move", "321", "--move-goal", "400"] + db, in: scratch)
+                .status == 0)
+        let before = try snapshot(scratch.db)
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 400)
+        let (process, finish) = try GlanceCLI.start(["import", scratch.file("big.xml")] + db, in: scratch)
+        let store = try Store(path: scratch.db)
+        let started = try eventually(seconds: 60) { (try store.task(named: "import")?.done ?? 0) > 0 }
+        #expect(started, "the import should report progress")
+        kill(process.processIdentifier, SIGKILL)
+        let result = finish()
+        #expect(result.status == SIGKILL && process.terminationReason == .uncaughtSignal)
+        let after = try Store(path: scratch.db)
+        #expect(try after.integrityCheck() == "ok")
+        #expect(try after.summary(for: CalendarDay(iso: "2020-02-02")!)?.activeEnergyBurned == .kilocalories(321))
+        #expect(try after.dayCount() == 1)  // none of the file's days: it never finished
+        // The abandoned task is reported failed (its process is gone), not running forever.
+        #expect(try after.task(named: "import")?.state == .failed)
+        #expect(
+            try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
+                == before.split(separator: "\n").filter { !$0.hasPrefix("task") })
+    }
+
+    @Test func glanceTaskCancelStopsARunningImportCleanly() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 400)
+        let (_, finish) = try GlanceCLI.start(
+            ["import", scratch.file("big.xml"), "--task", "health"] + db, in: scratch)
+        let store = try Store(path: scratch.db)
+        #expect(try eventually(seconds: 60) { (try store.task(named: "health")?.done ?? 0) > 0 })
+        let task = try #require(try store.task(named: "health"))
+        #expect(
+            task.state == .running && task.cancellable
+                && task.description?.hasPrefix("Importing health data — ") == true)
+        #expect(try GlanceCLI.run(["task", "cancel", "health"] + db, in: scratch).status == 0)
+        let result = finish()
+        #expect(result.status == 75, "\(result.err)")
+        #expect(result.err.contains("cancelled") && result.err.contains("the store is unchanged"))
+        #expect(try store.task(named: "health")?.state == .cancelled)
+        #expect(try store.dayCount() == 0)
+    }
+
+    @Test func aConcurrentLogShowsUpOnTheScreen() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        let png = scratch.file("screen.png")
+        let (watch, finish) = try GlanceCLI.start(
+            ["watch", "--render-to", png, "--size", "240x240", "--date", "2025-03-01"] + db, in: scratch)
+        #expect(try eventually(seconds: 30) { FileManager.default.fileExists(atPath: png) })
+        let empty = try PNGFile.read(png)
+        let clock = ContinuousClock()
+        let logged = clock.now
+        let r = try GlanceCLI.run(
+            [
+                "log", "--date", "2025-03-01", "--move", "400", "--move-goal", "500",
+                "--exercise", "20", "--exercise-goal", "30", "--stand", "9", "--stand-goal", "12",
+            ] + db, in: scratch)
+        #expect(r.status == 0)
+        let redrawn = try eventually(seconds: 10) {
+            guard let now = try? PNGFile.read(png) else { return false }
+            return !Self.samePixels(now, empty)
+        }
+        let latency = clock.now - logged
+        print("watch redrew the screen \(latency) after glance log was started")
+        #expect(redrawn, "the PNG should change after glance log")
+        // The redrawn picture is what render draws for the same day.
+        let expected = scratch.file("expected.png")
+        #expect(
+            try GlanceCLI.run(
+                [
+                    "render", "--size", "240x240", "--date", "2025-03-01", "--move", "400/500", "--exercise", "20/30",
+                    "--stand", "9/12", "--output", expected,
+                ], in: scratch
+            ).status == 0)
+        #expect(Self.samePixels(try PNGFile.read(png), try PNGFile.read(expected)))
+        kill(watch.processIdentifier, SIGTERM)
+        let result = finish()
+        #expect(result.status == 0)
+        #expect(result.out.contains("(start): 2025-03-01: no summary"))
+        #expect(result.out.contains("(store changed): 2025-03-01: move 400/500 kcal"))
+    }
+
+    @Test func aRunningImportShowsOnTheProgressScreenAndCancelThereStopsIt() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 400)
+        let png = scratch.file("screen.png")
+        let (watch, finishWatch) = try GlanceCLI.start(
+            ["watch", "--render-to", png, "--size", "320x240", "--date", "2024-01-01"] + db, in: scratch, tag: "watch")
+        #expect(try eventually(seconds: 30) { FileManager.default.fileExists(atPath: png) })
+        let (_, finishImport) = try GlanceCLI.start(["import", scratch.file("big.xml")] + db, in: scratch)
+        let watchOut = { (try? String(contentsOfFile: scratch.file("watch.out"), encoding: .utf8)) ?? "" }
+        let shown = eventually(seconds: 60) { watchOut().contains("task import Importing health data — ") }
+        #expect(shown, "the progress screen should show the import: \(watchOut())")
+        // Cancel, as the progress screen's button does (through the store).
+        try Store(path: scratch.db).requestCancel("import")
+        let result = finishImport()
+        #expect(result.status == 75)
+        let back = eventually(seconds: 10) { watchOut().hasSuffix("2024-01-01: no summary\n") }
+        #expect(back, "the ring screen should come back when the task ends: \(watchOut())")
+        kill(watch.processIdentifier, SIGTERM)
+        #expect(finishWatch().status == 0)
+    }
+
+    static func samePixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
+        guard a.width == b.width, a.height == b.height else { return false }
+        for y in 0..<a.height {
+            for x in 0..<a.width where a.color(x: x, y: y) != b.color(x: x, y: y) { return false }
+        }
+        return true
+    }
+
+    @Test func demoDataLoadsFromTheBundledFile() throws {
+        let scratch = Scratch()
+        let r = try GlanceCLI.run(["demo-data", "--end", "2026-01-10", "--db", scratch.db], in: scratch)
+        #expect(r.status == 0 && r.out.contains("loaded 28 demo days (2025-12-14 to 2026-01-10) and 3 metrics"))
+        let printed = try GlanceCLI.run(["demo-data", "--print"], in: scratch)
+        #expect(printed.out.hasPrefix("dateComponents,activeEnergyBurned,"))
+    }
+}

@@ -1,0 +1,168 @@
+import Activity
+import Testing
+
+@testable import Store
+
+@Suite struct StoreTests {
+    @Test func newStoreHasTheCurrentSchemaAndWAL() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.file("sub/folder/glance.db"))
+        #expect(try store.schemaVersion() == Schema.currentVersion)
+        let mode = try store.db.prepare("PRAGMA journal_mode")
+        #expect(try mode.step())
+        #expect(mode.text(0) == "wal")
+        #expect(try store.integrityCheck() == "ok")
+    }
+
+    @Test func reopeningDoesNotMigrateAgainAndANewerSchemaIsRefused() throws {
+        let scratch = Scratch()
+        do {
+            let store = try Store(path: scratch.db)
+            try store.setSummary(ActivitySummary(exerciseTime: 5), for: .init(iso: "2024-03-01")!)
+        }
+        let again = try Store(path: scratch.db)
+        #expect(try again.dayCount() == 1)
+        try again.db.execute("PRAGMA user_version = \(Schema.currentVersion + 1)")
+        #expect(throws: StoreError.self) { try Store(path: scratch.db) }
+    }
+
+    @Test func aMissingStoreIsNotCreatedWhenReading() throws {
+        let scratch = Scratch()
+        let error = #expect(throws: StoreError.self) { try Store(path: scratch.db, create: false) }
+        #expect(error?.kind == .missing)
+    }
+
+    @Test func defaultPathFollowsRootAndXDG() {
+        #expect(StoreLocation.defaultPath(isRoot: true) { _ in "/x" } == "/var/lib/glance/glance.db")
+        #expect(
+            StoreLocation.defaultPath(isRoot: false) { $0 == "XDG_DATA_HOME" ? "/data/" : "/home/a" }
+                == "/data/glance/glance.db")
+        #expect(
+            StoreLocation.defaultPath(isRoot: false) { $0 == "HOME" ? "/home/a" : nil }
+                == "/home/a/.local/share/glance/glance.db")
+        // A relative XDG_DATA_HOME is ignored, as the spec says.
+        #expect(
+            StoreLocation.defaultPath(isRoot: false) { $0 == "XDG_DATA_HOME" ? "rel" : "/home/a" }
+                == "/home/a/.local/share/glance/glance.db")
+        #expect(StoreLocation.defaultPath(isRoot: false) { _ in nil } == nil)
+    }
+
+    static let days: [ActivitySummary] = [
+        ActivitySummary(),
+        ActivitySummary(
+            activeEnergyBurned: Energy(1460, .kilojoule), activeEnergyBurnedGoal: .kilocalories(500),
+            exerciseTime: 0, exerciseTimeGoal: 0, standHours: 0, standHoursGoal: 0),
+        ActivitySummary(
+            activeEnergyBurned: Energy(547.163, .largeCalorie), activeEnergyBurnedGoal: Energy(680, .largeCalorie),
+            moveTime: 0, moveTimeGoal: 0, exerciseTime: 44, exerciseTimeGoal: 30, standHours: 10, standHoursGoal: 12),
+        ActivitySummary(moveTime: 42, moveTimeGoal: 60, exerciseTime: 10, moveMode: .moveTime),
+    ]
+
+    @Test(arguments: days)
+    func daySummariesRoundTripExactly(summary: ActivitySummary) throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let day = CalendarDay(iso: "2025-01-31")!
+        try store.setSummary(summary, for: day)
+        #expect(try store.summary(for: day) == summary)
+        #expect(try store.summary(for: day.adding(days: 1)) == nil)
+    }
+
+    @Test func invalidValuesNeverReachTheStore() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let day = CalendarDay(iso: "2025-01-31")!
+        #expect(throws: StoreError.self) { try store.setSummary(ActivitySummary(exerciseTime: -1), for: day) }
+        #expect(throws: StoreError.self) { try store.setSummary(ActivitySummary(standHours: .nan), for: day) }
+        #expect(try store.dayCount() == 0)
+    }
+
+    @Test func updateSummaryKeepsTheOtherFields() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let day = CalendarDay(iso: "2025-02-01")!
+        try store.updateSummary(for: day) { $0.exerciseTime = 12 }
+        try store.updateSummary(for: day) { $0.standHours = 3 }
+        #expect(try store.summary(for: day) == ActivitySummary(exerciseTime: 12, standHours: 3))
+        let range = try store.summaries(from: day.adding(days: -1), through: day.adding(days: 1))
+        #expect(range.map(\.day) == [day])
+    }
+
+    @Test func metricsKeepRangeAndUnitUnlessChanged() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        try store.setMetric("cpu", value: 40, minimum: .set(20), maximum: .set(90), unit: .set("°C"))
+        let m = try store.setMetric("cpu", value: 55)
+        #expect(m.value == 55 && m.minimum == 20 && m.maximum == 90 && m.unit == "°C")
+        try store.setMetric("cpu", value: nil, unit: .clear)
+        #expect(try store.metric(named: "cpu")?.value == nil)
+        #expect(try store.metric(named: "cpu")?.unit == nil)
+        #expect(throws: StoreError.self) { try store.setMetric("cpu", value: 1, minimum: .set(95)) }
+        #expect(throws: StoreError.self) { try store.setMetric("", value: 1) }
+        #expect(throws: StoreError.self) { try store.setMetric("x", value: .infinity) }
+        #expect(try store.removeMetric(named: "cpu"))
+        #expect(try store.metrics().isEmpty)
+    }
+
+    @Test func taskLifecycleAndCancelRequests() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        try store.startTask("copy", total: nil, description: "Copying", cancellable: true)
+        #expect(try store.task(named: "copy")?.fraction == nil)  // indeterminate until the total is known
+        var t = try store.updateTask("copy", done: 25, total: .set(100))
+        #expect(t.fraction == 0.25 && !t.cancelRequested)
+        // Another connection (the app's Cancel button) asks it to stop.
+        try Store(path: scratch.db).requestCancel("copy")
+        t = try store.updateTask("copy", done: 30)
+        #expect(t.cancelRequested)
+        try store.finishTask("copy", state: .cancelled)
+        #expect(try store.runningTasks().isEmpty)
+        #expect(throws: StoreError.self) { try store.requestCancel("copy") }
+
+        try store.startTask("fixed", total: 3, description: nil, cancellable: false)
+        #expect(throws: StoreError.self) { try store.requestCancel("fixed") }
+        #expect(throws: StoreError.self) {
+            try store.startTask("fixed", total: 3, description: nil, cancellable: false)
+        }
+        #expect(try store.finishTask("fixed", state: .done).done == 3)
+    }
+
+    @Test func aRunningTaskWhoseProcessDiedCountsAsFailed() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        // pid 2^22+1 is above the kernel's pid limit, so no process has it.
+        try store.startTask("ghost", total: 10, description: nil, cancellable: true, pid: 4_194_305)
+        #expect(try store.task(named: "ghost")?.state == .failed)
+        // …and it can be started again.
+        try store.startTask("ghost", total: 10, description: nil, cancellable: true, pid: getpid())
+        #expect(try store.task(named: "ghost")?.state == .running)
+    }
+
+    @Test func exportWritesNumbersThatReadBackExactly() {
+        #expect(Store.csvNumber(300) == "300")
+        #expect(Store.csvNumber(590.252) == "590.252")
+        #expect(Store.csvNumber(0.1 + 0.2) == "0.30000000000000004")
+        #expect(Store.csvNumber(nil) == "")
+        #expect(Store.csvText("a,b") == "\"a,b\"")
+        #expect(Store.csvText("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(Store.isoTime(0) == "1970-01-01T00:00:00Z")
+        #expect(Store.isoTime(1_700_000_000) == "2023-11-14T22:13:20Z")
+    }
+
+    @Test(
+        arguments: [
+            (energyGoal: 500.0, moveTimeGoal: nil, expected: MoveMode.activeEnergy),
+            (energyGoal: nil, moveTimeGoal: 60.0, expected: .moveTime),
+            (energyGoal: 0.0, moveTimeGoal: 60.0, expected: .moveTime),
+            (energyGoal: 680.0, moveTimeGoal: 0.0, expected: .activeEnergy),
+            (energyGoal: 500.0, moveTimeGoal: 60.0, expected: .activeEnergy),
+            (energyGoal: nil, moveTimeGoal: nil, expected: .activeEnergy),
+        ] as [(energyGoal: Double?, moveTimeGoal: Double?, expected: MoveMode)])
+    func moveModeIsInferredFromGoals(energyGoal: Double?, moveTimeGoal: Double?, expected: MoveMode) {
+        #expect(MoveMode.inferred(energyGoal: energyGoal, moveTimeGoal: moveTimeGoal) == expected)
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

@@ -1,0 +1,204 @@
+import Foundation
+import ImageFile
+import Raster
+import Testing
+
+/// Input on a real kernel: keys and the tablet from the host over QMP, a keyboard unplugged and
+/// plugged back, a uinput multi-touch screen made in the guest, dimming and waking, and the CPU
+/// an idle app uses. Every screen the app shows is compared with `glance render` of the state
+/// it should be in, pixel for pixel.
+@Suite("VM: input, navigation, idle", .serialized, .enabled(if: VMAvailability.available, "\(VMAvailability.problem ?? "")"))
+struct VMInputTests {
+    static let size = "480x480"
+    static let today = "2026-11-29"
+    /// What both `glance run` and `glance render` are given.
+    static let common = ["--today", today, "--locale", "en", "--name", "Ann"]
+
+    /// The store both sides read: three days, a metric for the gauge, a running task.
+    static func makeStore(_ path: String) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        for (day, move, exercise, stand) in [("2026-11-27", 610, 40, 12), ("2026-11-28", 420, 25, 9), ("2026-11-29", 180, 5, 4)] {
+            let (status, out) = try runProcess(VMPaths.glance, [
+                "log", "--db", path, "--date", day, "--move", "\(move)", "--move-goal", "500", "--exercise", "\(exercise)",
+                "--exercise-goal", "30", "--stand", "\(stand)", "--stand-goal", "12",
+            ])
+            guard status == 0 else { throw VMTestError("glance log: \(out)") }
+        }
+        for args in [
+            ["metric", "set", "cpu", "47", "--db", path],
+            ["task", "start", "sync", "--total", "100", "--description", "Syncing", "--cancellable", "--db", path],
+            ["task", "update", "sync", "--done", "25", "--db", path],
+        ] {
+            let (status, out) = try runProcess(VMPaths.glance, args)
+            guard status == 0 else { throw VMTestError("glance \(args[0]): \(out)") }
+        }
+    }
+
+    static let config = """
+        {"gauges": [{"style": "circular", "title": "CPU", "unit": "°C", "min": 20, "max": 90, "source": {"metric": "cpu"}}]}
+        """
+
+    /// `glance render` of a state, as the PPM the host's screendump-until compares with.
+    static func expected(_ name: String, _ arguments: [String], folder: String) throws -> String {
+        let png = folder + "/expected-\(name).png"
+        let (status, out) = try runProcess(VMPaths.glance, ["render", "--size", size, "--output", png] + common + arguments)
+        guard status == 0 else { throw VMTestError("glance render \(arguments): \(out)") }
+        let picture = try PNGFile.read(png)
+        var ppm = Data("P6\n\(picture.width) \(picture.height)\n255\n".utf8)
+        for y in 0..<picture.height {
+            for x in 0..<picture.width {
+                let c = picture.color(x: x, y: y)
+                ppm.append(contentsOf: [c.red, c.green, c.blue])
+            }
+        }
+        let path = folder + "/expected-\(name).ppm"
+        try ppm.write(to: URL(fileURLWithPath: path))
+        return folder + "/expected-\(name)"
+    }
+
+    @Test("keys, tablet, hot-plug and multi-touch browse days and screens exactly; idle costs nothing; dim, blank, wake")
+    func navigation() throws {
+        let folder = VMPaths.scratch + "/input-expected"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = folder + "/glance.db"
+        try Self.makeStore(store)
+        let configFile = folder + "/config.json"
+        try Self.config.write(toFile: configFile, atomically: true, encoding: .utf8)
+        let uinput = folder + "/uinput-device"
+        let (cc, ccOut) = try runProcess("/usr/bin/gcc", ["-O2", "-o", uinput, VMPaths.root + "/tools/vm/e2e/uinput-device.c"])
+        try #require(cc == 0, "building tools/vm/e2e/uinput-device.c: \(ccOut)")
+
+        let db = ["--db", store]
+        let today = try Self.expected("today", db, folder: folder)
+        let day28 = try Self.expected("28", db + ["--date", "2026-11-28"], folder: folder)
+        let day27 = try Self.expected("27", db + ["--date", "2026-11-27"], folder: folder)
+        let tomorrow = try Self.expected("30", db + ["--date", "2026-11-30"], folder: folder)
+        let gauge = try Self.expected("gauge", [
+            "--screen", "gauge", "--style", "circular", "--value", "47", "--min", "20", "--max", "90", "--title", "CPU",
+            "--unit", "°C",
+        ], folder: folder)
+        let progress = try Self.expected(
+            "progress", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Syncing", "--cancellable"],
+            folder: folder)
+        // The same store after a `glance log` changed today's Move.
+        let changedStore = folder + "/changed.db"
+        try? FileManager.default.removeItem(atPath: changedStore)
+        try FileManager.default.copyItem(atPath: store, toPath: changedStore)
+        _ = try runProcess(VMPaths.glance, ["log", "--db", changedStore, "--date", Self.today, "--move", "300"])
+        let logged = try Self.expected("logged", ["--db", changedStore], folder: folder)
+        let backup = try Self.expected(
+            "backup", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Backup"], folder: folder)
+        let cancelled = try Self.expected(
+            "cancelled", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Syncing"],
+            folder: folder)
+
+        var boot = VMBoot("input-480x480", gpu: "virtio", width: 480, height: 480)
+        boot.harnessExtras = [
+            "--add", store + ":/app/glance.db", "--add", configFile + ":/app/config.json", "--add", uinput + ":/app/uinput-device",
+            "--modules", "uinput",
+        ]
+        let run = (["--db", "/tmp/glance.db", "--config", "/app/config.json"] + Self.common).joined(separator: " ")
+        boot.guestLine("cp /app/glance.db /tmp/glance.db")
+        boot.guestLine("interact nav \(run)")
+        boot.guestLine("cp /app/glance.db /tmp/glance.db")  // the idle run starts from the original store
+        boot.guestLine("interact idle \(run) --dim-after 2 --blank-after 4")
+        var steps: [String] = [
+            "wait-console STEP nav ready 60",
+            "screendump-until nav-today \(today) 8",
+            // Keys from the host: days, today, the screens, Cancel.
+            "key left", "screendump-until nav-28 \(day28) 8",
+            "key left", "screendump-until nav-27 \(day27) 8",
+            "key home", "screendump-until nav-home \(today) 8",
+            "key down", "screendump-until nav-gauge \(gauge) 8",
+            "key down", "screendump-until nav-progress \(progress) 8",
+            "key esc", "screendump-until nav-cancelled \(cancelled) 8",
+            "key up", "key up", "screendump-until nav-back \(today) 8",
+            // The tablet: a drag to the left is a swipe (the next day), a click a tap (next screen).
+            "drag 400 240 60 240 8", "screendump-until tablet-swipe \(tomorrow) 8",
+            "key home", "screendump-until tablet-home \(today) 8",
+            "touch 240 240", "screendump-until tablet-tap \(gauge) 8",
+            "key up", "screendump-until tablet-up \(today) 8",
+            // The keyboard unplugged and another plugged in: it works at once.
+            #"qmp {"execute": "device_del", "arguments": {"id": "kbd0"}}"#,
+            "wait-console \\[nav\\] glance: input: .*(went away|removed) 15",
+            #"qmp {"execute": "device_add", "arguments": {"driver": "virtio-keyboard-pci", "id": "kbd1", "bus": "inputport"}}"#,
+            "wait-console \\[nav\\] glance: input: .*[Kk]eyboard.*keys 15",
+            "key left", "screendump-until hotplug-28 \(day28) 8",
+            // A multi-touch screen made in the guest with uinput, swiping right: the day before.
+            "send sh /app/uinput-device swipe right",
+            "wait-console STEP nav sh done rc=0 30",
+            "screendump-until mt-27 \(day27) 8",
+            // A keyboard flooding faster than the app reads: the kernel drops events, libevdev
+            // resynchronises, and the one Right at the end moves exactly one day.
+            "send sh /app/uinput-device flood 6000",
+            "wait-console STEP nav sh done rc=0 60",
+            "screendump-until flood-28 \(day28) 8",
+            // The store changed by another process: the screen follows by itself.
+            "key home",
+            "send sh /app/glance log --db /tmp/glance.db --date \(Self.today) --move 300 >/dev/null",
+            "wait-console STEP nav sh done rc=0 20", "screendump-until live-log \(logged) 8",
+            // A task starts: its progress appears; it ends: back to the rings.
+            "send sh /app/glance task finish sync --db /tmp/glance.db",
+            "wait-console STEP nav sh done rc=0 20",
+            "send sh /app/glance task start backup --total 4 --description Backup --db /tmp/glance.db && /app/glance task update backup --done 1 --db /tmp/glance.db",
+            "wait-console STEP nav sh done rc=0 20", "screendump-until task-started \(backup) 8",
+            "send sh /app/glance task finish backup --db /tmp/glance.db",
+            "wait-console STEP nav sh done rc=0 20", "screendump-until task-ended \(logged) 8",
+            // Nothing moves: ten seconds of sleep.
+            "send idle 10",
+            "wait-console STEP nav idle cpu_ms=\\d+ 30",
+            "send stop", "wait-console STEP nav exited rc=\\d+ 20",
+            // Idle: dimmed after 2 s, blank after 4 s; the first key only wakes.
+            "wait-console STEP idle ready 60",
+            "screendump-until idle-awake \(today) 8",
+            "wait-console \\[idle\\] glance: idle: dimmed 10", "sleep 600", "screendump idle-dimmed",
+            "wait-console \\[idle\\] glance: idle: blank 10", "sleep 600", "screendump idle-blank",
+            "key left", "screendump-until idle-woken \(today) 8",
+            "key left", "screendump-until idle-left \(day28) 8",
+            "send stop", "wait-console STEP idle exited rc=\\d+ 20",
+        ]
+        for s in steps { boot.hostLine(s) }
+        steps.removeAll()
+        let result = try boot.run(timeout: 240)
+        print("vm input: boot and steps took \(Int(result.seconds)) s")
+        #expect(result.status == 0, "\(result.context)")
+
+        // Every screendump equals its expected render.
+        for (shot, ref) in [
+            ("nav-today", "today"), ("nav-28", "28"), ("nav-27", "27"), ("nav-home", "today"), ("nav-gauge", "gauge"),
+            ("nav-progress", "progress"), ("nav-cancelled", "cancelled"), ("nav-back", "today"),
+            ("tablet-swipe", "30"), ("tablet-home", "today"), ("tablet-tap", "gauge"), ("tablet-up", "today"),
+            ("hotplug-28", "28"), ("mt-27", "27"), ("flood-28", "28"), ("live-log", "logged"),
+            ("task-started", "backup"), ("task-ended", "logged"), ("idle-awake", "today"), ("idle-woken", "today"), ("idle-left", "28"),
+        ] {
+            let shown = try #require(result.screendump(shot), "screendump \(shot) missing: \(result.context)")
+            let want = try PNGFile.read(folder + "/expected-\(ref).png")
+            #expect(difference(shown, want, name: shot, folder: result.folder) == nil, "\(shot) should be \(ref)")
+        }
+        // The flood overflowed the kernel's buffer and the app resynchronised.
+        #expect(result.log.contains("glance test flooding keyboard: events were dropped; state resynchronised"))
+        // Cancel reached the store.
+        #expect(result.log.contains("cancel asked for the running task"))
+        // Idle: near zero CPU over ten seconds without input.
+        let idle = try #require(result.firstMatch(#"STEP nav idle cpu_ms=(\d+)"#).flatMap { Int($0) })
+        print("vm input: glance run used \(idle) ms of CPU in 10 idle seconds")
+        #expect(idle <= 50, "an idle app sleeps: \(idle) ms of CPU in 10 s")
+        // Dimmed: the picture at 30 % of its brightness; blank: black.
+        let base = try PNGFile.read(folder + "/expected-today.png")
+        let dimmed = try #require(result.screendump("idle-dimmed"))
+        let blank = try #require(result.screendump("idle-blank"))
+        func brightness(_ p: PixelBuffer) -> Double {
+            var sum = 0.0
+            for y in 0..<p.height { for x in 0..<p.width { let c = p.color(x: x, y: y); sum += Double(c.red) + Double(c.green) + Double(c.blue) } }
+            return sum / Double(p.width * p.height)
+        }
+        let ratio = brightness(dimmed) / brightness(base)
+        var dark = 0
+        for y in 0..<blank.height { for x in 0..<blank.width where blank.color(x: x, y: y) == .black { dark += 1 } }
+        let darkShare = Double(dark) / Double(blank.width * blank.height)
+        print("vm input: dimmed to \(ratio) of the brightness; blank: \(Int(darkShare * 100)) % black pixels")
+        #expect(abs(ratio - 0.3) < 0.03, "dimmed to \(ratio)")
+        // Powered down, qemu shows at most a small note on black.
+        #expect(darkShare > 0.97, "blank is black")
+    }
+}
