@@ -69,6 +69,7 @@ install -d "$PKG/DEBIAN" "$PKG/usr/bin" "$PKG/lib/systemd/system" "$PKG/etc/glan
 install -m 755 "$BINARY" "$PKG/usr/bin/glance"
 strip --strip-unneeded "$PKG/usr/bin/glance"
 install -m 644 "$ROOT/device/glance.service" "$PKG/lib/systemd/system/glance.service"
+install -D -m 644 "$ROOT/device/60-glance-backlight.rules" "$PKG/lib/udev/rules.d/60-glance-backlight.rules"
 install -m 644 "$ROOT/device/config.json" "$PKG/etc/glance/config.json"
 install -m 644 "$ROOT/device/README.md" "$ROOT/device/config.example.json" "$PKG/usr/share/doc/glance/"
 for f in "$ROOT"/device/raspberry-pi/*; do
