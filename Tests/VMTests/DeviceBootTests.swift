@@ -28,6 +28,24 @@ extension VMEndToEndTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let e2e = VMPaths.root + "/tools/vm/device-e2e"
 
+        // The store the service finds in its state directory, made by root as `glance log` would
+        // (today: the app shows the real date), and a copy changed as the guest will change it.
+        let today = DeviceBoot.today()
+        let store = folder + "/glance.db"
+        let logged = folder + "/logged.db"
+        for path in [store, logged] {
+            let (status, out) = try runProcess(
+                VMPaths.glance,
+                [
+                    "log", "--db", path, "--date", today, "--move", "420", "--move-goal", "500", "--exercise", "25",
+                    "--exercise-goal", "30", "--stand", "9", "--stand-goal", "12",
+                ])
+            try #require(status == 0, "glance log: \(out)")
+        }
+        let (changed, changedOut) = try runProcess(
+            VMPaths.glance, ["log", "--db", logged, "--date", today] + DeviceBoot.guestLog)
+        try #require(changed == 0, "glance log: \(changedOut)")
+
         // The image: the package through dpkg (install, remove, purge, install), the test's driver.
         let image = folder + "/root.img"
         let (imageStatus, imageOutput) = try runProcess(
@@ -37,6 +55,7 @@ extension VMEndToEndTests {
                 "--add", e2e + "/driver.sh:/usr/local/lib/glance-vmtest/driver.sh",
                 "--add", e2e + "/glance-vmtest.service:/etc/systemd/system/glance-vmtest.service",
                 "--add", e2e + "/glance-vmtest-banner.service:/etc/systemd/system/glance-vmtest-banner.service",
+                "--add", store + ":/var/lib/glance/glance.db",
                 "--enable", "glance-vmtest.service", "--enable", "glance-vmtest-banner.service",
             ])
         for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("device: \(line)") }
@@ -48,7 +67,8 @@ extension VMEndToEndTests {
 
         // The boot: each guest stage that says "waiting" gets a screendump, then "go".
         let stages = [
-            "first", "segv", "segv-back", "abrt", "abrt-back", "kill", "kill-back", "watchdog", "watchdog-back",
+            "first", "logged", "segv", "segv-back", "abrt", "abrt-back", "kill", "kill-back", "watchdog",
+            "watchdog-back",
             "fallback",
         ]
         var host: [String] = []
@@ -57,6 +77,10 @@ extension VMEndToEndTests {
                 "wait-console STEP \(stage) waiting \(stage == "first" ? 200 : 90)", "screendump \(stage)", "send go",
             ]
         }
+        // While the guest waits out the watchdog (10 s), a key through the sandboxed input: Left
+        // goes to yesterday.
+        let afterLogged = host.firstIndex(of: "screendump logged")! + 2
+        host.insert(contentsOf: ["key left", "sleep 1500", "screendump yesterday"], at: afterLogged)
         host.append("wait-exit 30")
         let qmp = folder + "/host.qmp"
         try (host.joined(separator: "\n") + "\n").write(toFile: qmp, atomically: true, encoding: .utf8)
@@ -93,12 +117,29 @@ extension VMEndToEndTests {
             print("device: \(line)")
         }
 
-        // The first frame is the ring screen of the day, exactly as glance render draws it.
+        // The first frame is today from the store in the state directory, exactly as glance render
+        // draws it; root's `glance log` reaches the running app, which redraws by itself.
         let date = boot.value("date", in: boot.step("boot") ?? "") ?? ""
-        let render = try DeviceBoot.render(date: date, folder: folder)
+        #expect(date == today, "the guest's day \(date) is not the host's \(today)")
+        let before = try DeviceBoot.render(store: store, date: date, name: "first", folder: folder)
         let first = try #require(boot.screendump("first"), "no first screendump; \(context)")
         #expect(
-            difference(first, render, name: "first", folder: folder) == nil, "the first frame is not the ring screen")
+            difference(first, before, name: "first", folder: folder) == nil,
+            "the first frame is not today's ring screen from /var/lib/glance/glance.db")
+        let render = try DeviceBoot.render(store: logged, date: date, name: "logged", folder: folder)
+        let shown = try #require(boot.screendump("logged"), "no screendump after glance log; \(context)")
+        #expect(
+            difference(shown, render, name: "logged", folder: folder) == nil,
+            "root's glance log did not reach the app: \(boot.step("logged") ?? "")")
+        let yesterday = try DeviceBoot.render(
+            store: logged, date: date, name: "yesterday", folder: folder, extra: ["--date", DeviceBoot.dayBefore(date)])
+        let left = try #require(boot.screendump("yesterday"), "no screendump after the Left key; \(context)")
+        #expect(
+            difference(left, yesterday, name: "yesterday", folder: folder) == nil,
+            "the Left key did not reach the sandboxed app (yesterday not shown)")
+        // After a restart every file of the state directory is the glance user's again.
+        let owners = boot.step("segv-restarted") ?? ""
+        #expect(owners.contains("owners=glance "), "\(owners)")
 
         // Watchdog pings arrive: alive well past WatchdogSec, same process, no restart.
         let alive = try #require(boot.step("watchdog-alive"), "\(context)")
@@ -189,10 +230,38 @@ struct DeviceBoot {
 
     func screendump(_ name: String) -> PixelBuffer? { readPPM(folder + "/" + name + ".ppm") }
 
-    /// `glance render` of what `glance run` shows by default on the guest's day.
-    static func render(date: String, folder: String) throws -> PixelBuffer {
-        let path = folder + "/render.png"
-        var arguments = ["render", "--size", "480x480", "--locale", "en", "--output", path] + demoDay
+    /// What the guest's driver logs for today as root while the app runs (driver.sh).
+    static let guestLog = ["--move", "300"]
+
+    /// Today's date on this machine, as the guest (same clock, UTC) sees it.
+    static func today() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return String(format: "%04d-%02d-%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+    }
+
+    /// The day before `date` (YYYY-MM-DD).
+    static func dayBefore(_ date: String) -> String {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return date }
+        var t = tm()
+        t.tm_year = Int32(parts[0] - 1900)
+        t.tm_mon = Int32(parts[1] - 1)
+        t.tm_mday = Int32(parts[2] - 1)
+        t.tm_hour = 12
+        var seconds = timegm(&t)
+        var out = tm()
+        gmtime_r(&seconds, &out)
+        return String(format: "%04d-%02d-%02d", Int(out.tm_year) + 1900, Int(out.tm_mon) + 1, Int(out.tm_mday))
+    }
+
+    /// `glance render` of what `glance run` shows with `store` on the guest's day.
+    static func render(store: String, date: String, name: String, folder: String, extra: [String] = []) throws
+        -> PixelBuffer
+    {
+        let path = folder + "/render-\(name).png"
+        var arguments = ["render", "--size", "480x480", "--locale", "en", "--db", store, "--output", path] + extra
         if !date.isEmpty { arguments += ["--today", date] }
         let (status, output) = try runProcess(VMPaths.glance, arguments)
         guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }

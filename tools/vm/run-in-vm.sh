@@ -480,6 +480,16 @@ QEMU+=("${QEMU_OPTS[@]}")
 printf '%q ' "${QEMU[@]}" >"$OUT/qemu-cmd.txt"
 echo >>"$OUT/qemu-cmd.txt"
 
+# One headless VM at a time on this machine (test suites run in parallel, and so may other
+# checkouts): two emulated guests on two cores starve each other into timeouts. A window or
+# VNC session (make sim) does not take the lock, so it never holds tests up.
+if [ "$DISPLAY_MODE" = none ]; then
+	exec 7>"$CACHE/.vm-boot.lock"
+	if ! flock -n 7; then
+		say "waiting for another VM boot to end (one at a time)"
+		flock 7
+	fi
+fi
 T_BUILT=$(date +%s.%N)
 set +e
 python3 "$HERE/vmctl.py" --qmp "$QMP_SOCK" --log "$OUT/console.log" \

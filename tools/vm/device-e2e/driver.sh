@@ -53,6 +53,12 @@ journalctl -b -u glance.service -o cat --no-pager | grep '^startup: first' | sed
 systemd-analyze 2>/dev/null | head -1 | sed 's/^/[systemd-analyze] /'
 wait_host first
 
+# Root feeds the store (/var/lib/glance/glance.db, root's default): the running app redraws.
+glance log --move 300 >/tmp/log.out 2>&1
+step "logged rc=$? $(tr '\n' ' ' </tmp/log.out)"
+sleep 1.5
+wait_host logged
+
 # The watchdog: alive past WatchdogSec (its pings arrive), the same process, no restart.
 ping1=$(prop WatchdogTimestampMonotonic)
 active=$(prop ActiveEnterTimestampMonotonic)
@@ -73,7 +79,7 @@ for sig in SEGV ABRT KILL; do
 	wait_gone "$pid"
 	wait_host "$name"
 	pid=$(wait_active "$pid") || give_up "$name-restart"
-	step "$name-restarted pid=$pid restarts=$(prop NRestarts)"
+	step "$name-restarted pid=$pid restarts=$(prop NRestarts) owners=$(stat -c %U /var/lib/glance/* | sort -u | tr '\n' ' ')"
 	sleep 0.3
 	wait_host "$name-back"
 done
