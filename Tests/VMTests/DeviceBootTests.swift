@@ -77,10 +77,19 @@ extension VMEndToEndTests {
                 "wait-console STEP \(stage) waiting \(stage == "first" ? 200 : 90)", "screendump \(stage)", "send go",
             ]
         }
-        // While the guest waits out the watchdog (10 s), a key through the sandboxed input: Left
-        // goes to yesterday.
+        // Input through the sandbox: Left goes to yesterday; the keyboard unplugged and another
+        // plugged in (/dev/input is bound into the unit's private /dev: new nodes must show);
+        // Right on the new one comes back to today.
         let afterLogged = host.firstIndex(of: "screendump logged")! + 2
-        host.insert(contentsOf: ["key left", "sleep 1500", "screendump yesterday"], at: afterLogged)
+        host.insert(
+            contentsOf: [
+                "wait-console STEP input waiting 60", "key left", "sleep 1500", "screendump yesterday",
+                #"qmp {"execute": "device_del", "arguments": {"id": "kbd0"}}"#,
+                "wait-console glance: input: .*(went away|removed) 20",
+                #"qmp {"execute": "device_add", "arguments": {"driver": "virtio-keyboard-pci", "id": "kbd1", "bus": "inputport"}}"#,
+                "wait-console glance: input: .*[Kk]eyboard.*keys 20", "key right", "sleep 1500", "screendump hotplug",
+                "send go",
+            ], at: afterLogged)
         host.append("wait-exit 30")
         let qmp = folder + "/host.qmp"
         try (host.joined(separator: "\n") + "\n").write(toFile: qmp, atomically: true, encoding: .utf8)
@@ -137,6 +146,10 @@ extension VMEndToEndTests {
         #expect(
             difference(left, yesterday, name: "yesterday", folder: folder) == nil,
             "the Left key did not reach the sandboxed app (yesterday not shown)")
+        let plugged = try #require(boot.screendump("hotplug"), "no screendump after the keyboard came back; \(context)")
+        #expect(
+            difference(plugged, render, name: "hotplug", folder: folder) == nil,
+            "a keyboard plugged in while the unit runs did not reach the app (today not shown again)")
         // After a restart every file of the state directory is the glance user's again.
         let owners = boot.step("segv-restarted") ?? ""
         #expect(owners.contains("owners=glance "), "\(owners)")

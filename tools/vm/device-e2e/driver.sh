@@ -58,6 +58,8 @@ glance log --move 300 >/tmp/log.out 2>&1
 step "logged rc=$? $(tr '\n' ' ' </tmp/log.out)"
 sleep 1.5
 wait_host logged
+# The host presses keys and unplugs and plugs a keyboard meanwhile (input through the sandbox).
+wait_host input
 
 # The watchdog: alive past WatchdogSec (its pings arrive), the same process, no restart.
 ping1=$(prop WatchdogTimestampMonotonic)
