@@ -124,7 +124,8 @@ public final class InputRouter {
 
     /// When `tick` next has something to do.
     public var nextDeadline: Double? {
-        ([keys.nextDeadline] + touches.values.map { $0.waking ? nil : $0.gestures.nextDeadline }).compactMap { $0 }.min()
+        ([keys.nextDeadline] + touches.values.map { $0.waking ? nil : $0.gestures.nextDeadline }).compactMap { $0 }
+            .min()
     }
 
     /// A device went away: forget its state.
@@ -150,7 +151,8 @@ public final class InputRouter {
     private func touchState(_ device: DeviceDescription) -> TouchState? {
         let caps = device.capabilities
         let multitouch = caps.absoluteAxes[InputCapabilities.absMTPositionX] != nil
-        let (xAxis, yAxis) = multitouch
+        let (xAxis, yAxis) =
+            multitouch
             ? (InputCapabilities.absMTPositionX, InputCapabilities.absMTPositionY)
             : (InputCapabilities.absX, InputCapabilities.absY)
         guard let xr = caps.absoluteAxes[xAxis], let yr = caps.absoluteAxes[yAxis] else { return nil }
@@ -161,6 +163,7 @@ public final class InputRouter {
             setting: touchSetting, panel: panel, rotation: rotation)
         return TouchState(
             decoder: TouchDecoder(multitouch: multitouch, button: button), calibration: calibration,
-            gestures: GestureRecognizer(pictureSize: rotation.logicalSize(forPanel: panel), longPressSeconds: longPressSeconds))
+            gestures: GestureRecognizer(
+                pictureSize: rotation.logicalSize(forPanel: panel), longPressSeconds: longPressSeconds))
     }
 }

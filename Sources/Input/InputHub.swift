@@ -111,8 +111,9 @@ public final class InputHub {
             let kinds = device.capabilities.kinds.filter { $0 != .relativePointer }
             guard !kinds.isEmpty else { return nil }
             devices.append(device)
-            log("input: \(device.name) (\(path)): \(kinds.map(\.rawValue).joined(separator: ", "))"
-                + (grab ? (device.grabbed ? ", grabbed" : ", could not grab") : ""))
+            log(
+                "input: \(device.name) (\(path)): \(kinds.map(\.rawValue).joined(separator: ", "))"
+                    + (grab ? (device.grabbed ? ", grabbed" : ", could not grab") : ""))
             return device
         } catch {
             // Permission not given yet (udev sets it after creation: IN_ATTRIB tries again).

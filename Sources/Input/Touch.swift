@@ -56,7 +56,9 @@ public struct TouchDecoder: Sendable {
         }
         guard e.isSynReport else { return nil }
         // The frame is complete: where is the followed finger now?
-        var down = false, cx: Int32 = 0, cy: Int32 = 0
+        var down = false
+        var cx: Int32 = 0
+        var cy: Int32 = 0
         if multitouch {
             let active = slots.filter { $0.value.id >= 0 }
             if let p = primary, let s = active[p] {
@@ -102,7 +104,9 @@ public struct TouchCalibration: Sendable, Equatable {
     public var panel: Size
     public var rotation: Rotation
 
-    public init(xRange: ClosedRange<Int32>, yRange: ClosedRange<Int32>, setting: TouchSetting, panel: Size, rotation: Rotation) {
+    public init(
+        xRange: ClosedRange<Int32>, yRange: ClosedRange<Int32>, setting: TouchSetting, panel: Size, rotation: Rotation
+    ) {
         self.xRange = xRange
         self.yRange = yRange
         self.setting = setting
@@ -115,7 +119,8 @@ public struct TouchCalibration: Sendable, Equatable {
             let span = Float(r.upperBound) - Float(r.lowerBound)
             return span > 0 ? min(max((Float(v) - Float(r.lowerBound)) / span, 0), 1) : 0
         }
-        var nx = unit(x, xRange), ny = unit(y, yRange)
+        var nx = unit(x, xRange)
+        var ny = unit(y, yRange)
         if setting.swapXY { swap(&nx, &ny) }
         if setting.invertX { nx = 1 - nx }
         if setting.invertY { ny = 1 - ny }
@@ -176,7 +181,8 @@ public struct GestureRecognizer: Sendable {
             defer { start = nil }
             if longDone { return nil }
             let end = last ?? p
-            let dx = end.x - s.point.x, dy = end.y - s.point.y
+            let dx = end.x - s.point.x
+            let dy = end.y - s.point.y
             if max(abs(dx), abs(dy)) >= swipeDistance {
                 return abs(dx) >= abs(dy) ? .swipe(dx < 0 ? .left : .right) : .swipe(dy < 0 ? .up : .down)
             }
@@ -197,7 +203,8 @@ public struct GestureRecognizer: Sendable {
     }
 
     private func distance(_ a: Point, _ b: Point) -> Float {
-        let dx = a.x - b.x, dy = a.y - b.y
+        let dx = a.x - b.x
+        let dy = a.y - b.y
         return (dx * dx + dy * dy).squareRoot()
     }
 }

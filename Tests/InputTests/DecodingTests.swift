@@ -52,7 +52,10 @@ struct KeyTests {
     @Test("taps act on press; a held Enter becomes today once; day keys repeat; KEY_POWER does nothing")
     func stream() throws {
         let events = try fixture("keys-hold-enter.events")
-        #expect(Self.actions(events, try Self.defaults()) == [.nextDay, .nextDay, .today, .previousDay, .previousDay, .previousDay])
+        #expect(
+            Self.actions(events, try Self.defaults()) == [
+                .nextDay, .nextDay, .today, .previousDay, .previousDay, .previousDay,
+            ])
     }
 
     @Test("a short Enter selects on release; the long-press deadline is announced")
@@ -118,7 +121,8 @@ struct TouchTests {
     @Test("calibration: axis range, swap and invert, then the panel's rotation", arguments: Rotation.allCases)
     func calibration(rotation: Rotation) {
         let panel = Size(width: 800, height: 480)
-        let cal = TouchCalibration(xRange: 0...4095, yRange: 0...4095, setting: TouchSetting(), panel: panel, rotation: rotation)
+        let cal = TouchCalibration(
+            xRange: 0...4095, yRange: 0...4095, setting: TouchSetting(), panel: panel, rotation: rotation)
         // The raw top-left corner is the panel's; in the picture it is wherever the rotation put
         // the picture pixel that is drawn there.
         for (rx, ry, px, py) in [(0, 0, 0, 0), (4095, 0, 799, 0), (4095, 4095, 799, 479), (2048, 1024, 400, 120)] {
@@ -127,7 +131,8 @@ struct TouchTests {
             let logical = rotation.logicalSize(forPanel: panel)
             var found: (Int, Int)?
             for y in [Int(p.y) - 1, Int(p.y), Int(p.y) + 1] {
-                for x in [Int(p.x) - 1, Int(p.x), Int(p.x) + 1] where x >= 0 && y >= 0 && x < logical.width && y < logical.height {
+                for x in [Int(p.x) - 1, Int(p.x), Int(p.x) + 1]
+                where x >= 0 && y >= 0 && x < logical.width && y < logical.height {
                     let q = rotation.panelPoint(x: x, y: y, panel: panel)
                     if abs(q.x - px) <= 1 && abs(q.y - py) <= 1 { found = (x, y) }
                 }
@@ -142,13 +147,15 @@ struct TouchTests {
         #expect(p.x == 0 && p.y == 0, "swap then invert: \(p)")
     }
 
-    @Test("gestures: tap, long press, and swipes in four directions", arguments: [
-        ((100, 100), (102, 101), 0.1, Gesture.tap(Point(x: 100, y: 100))),
-        ((300, 200), (120, 210), 0.2, .swipe(.left)),
-        ((100, 200), (300, 190), 0.2, .swipe(.right)),
-        ((200, 400), (210, 100), 0.2, .swipe(.up)),
-        ((200, 100), (190, 400), 0.2, .swipe(.down)),
-    ])
+    @Test(
+        "gestures: tap, long press, and swipes in four directions",
+        arguments: [
+            ((100, 100), (102, 101), 0.1, Gesture.tap(Point(x: 100, y: 100))),
+            ((300, 200), (120, 210), 0.2, .swipe(.left)),
+            ((100, 200), (300, 190), 0.2, .swipe(.right)),
+            ((200, 400), (210, 100), 0.2, .swipe(.up)),
+            ((200, 100), (190, 400), 0.2, .swipe(.down)),
+        ])
     func gestures(from: (Float, Float), to: (Float, Float), duration: Double, expected: Gesture) {
         var g = GestureRecognizer(pictureSize: Size(width: 480, height: 480))
         _ = g.contact(.down, at: Point(x: from.0, y: from.1), time: 0)
