@@ -35,7 +35,7 @@ public final class InputHub {
         if fd >= 0 && inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB | IN_DELETE | IN_MOVED_TO)) >= 0 {
             inotify = FileDescriptor(rawValue: fd)
         } else {
-            if fd >= 0 { Glibc.close(fd) }
+            if fd >= 0 { close(fd) }
             inotify = nil
             log("input: cannot watch \(directory) for new devices (\(SystemError("inotify \(directory)")))")
         }
@@ -76,7 +76,7 @@ public final class InputHub {
         var changes: [Change] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
             var offset = 0
             while offset + MemoryLayout<inotify_event>.size <= n {
