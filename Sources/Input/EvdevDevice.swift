@@ -21,7 +21,7 @@ public final class EvdevDevice {
     private let device: OpaquePointer
 
     /// Opens `path` non-blocking and, when `grab`, takes it for this process alone.
-    public init(path: String, grab: Bool) throws(SystemError) {
+    public init(path: String, grab: Bool = false) throws(SystemError) {
         let fd = try FileDescriptor.open(path, [.nonBlocking])
         var dev: OpaquePointer? = nil
         let rc = libevdev_new_from_fd(fd.rawValue, &dev)
@@ -53,10 +53,14 @@ public final class EvdevDevice {
         capabilities = caps
         // Event times on the monotonic clock, the one the loop's deadlines use.
         _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
-        if grab {
-            let g = libevdev_grab(dev, LIBEVDEV_GRAB)
-            grabbed = g == 0
-        }
+        if grab { self.grab() }
+    }
+
+    /// Takes the device for this process alone (EVIOCGRAB); false when another process has it.
+    @discardableResult
+    public func grab() -> Bool {
+        if !grabbed { grabbed = libevdev_grab(device, LIBEVDEV_GRAB) == 0 }
+        return grabbed
     }
 
     deinit {

@@ -27,10 +27,23 @@ public final class InputHub {
         case removed(path: String)
     }
 
-    public init(directory: String = "/dev/input", grab: Bool, log: @escaping (String) -> Void) {
+    /// Opens a node (an `EvdevDevice` for real; tests give their own).
+    typealias Opener = (_ path: String) throws(SystemError) -> EvdevDevice
+    private let opener: Opener
+
+    public convenience init(directory: String = "/dev/input", grab: Bool, log: @escaping (String) -> Void) {
+        self.init(
+            directory: directory, grab: grab, log: log,
+            opener: { path throws(SystemError) in
+                try EvdevDevice(path: path, grab: false)
+            })
+    }
+
+    init(directory: String, grab: Bool, log: @escaping (String) -> Void, opener: @escaping Opener) {
         self.directory = directory
         self.grab = grab
         self.log = log
+        self.opener = opener
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if fd >= 0 && inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB | IN_DELETE | IN_MOVED_TO)) >= 0 {
             inotify = FileDescriptor(rawValue: fd)
@@ -39,9 +52,8 @@ public final class InputHub {
             inotify = nil
             log("input: cannot watch \(directory) for new devices (\(SystemError("inotify \(directory)")))")
         }
-        for result in InputDevice.scan(directory) {
-            if case .success(let found) = result { _ = open(found.path) }
-        }
+        // Each node opened once: the device's own capabilities say whether it is kept.
+        for path in InputDevice.nodes(directory) { _ = open(path) }
     }
 
     deinit { inotify?.close() }
@@ -107,9 +119,10 @@ public final class InputHub {
     /// Opens a node and keeps it if it is a device the app uses.
     private func open(_ path: String) -> EvdevDevice? {
         do throws(SystemError) {
-            let device = try EvdevDevice(path: path, grab: grab)
+            let device = try opener(path)
             let kinds = device.capabilities.kinds.filter { $0 != .relativePointer }
             guard !kinds.isEmpty else { return nil }
+            if grab { device.grab() }
             devices.append(device)
             log(
                 "input: \(device.name) (\(path)): \(kinds.map(\.rawValue).joined(separator: ", "))"
