@@ -52,8 +52,27 @@ public final class InputHub {
             inotify = nil
             log("input: cannot watch \(directory) for new devices (\(SystemError("inotify \(directory)")))")
         }
-        // Each node opened once: the device's own capabilities say whether it is kept.
-        for path in InputDevice.nodes(directory) { _ = open(path) }
+        // Each node opened once: the device's own capabilities say whether it is kept. Nodes that
+        // cannot be read are told once, together: with none readable there is no input at all.
+        var unreadable: [String] = []
+        var denied: SystemError?
+        for path in InputDevice.nodes(directory) {
+            do throws(SystemError) {
+                _ = try open(path)
+            } catch  where error.errno == .permissionDenied || error.errno == .notPermitted {
+                unreadable.append(path)
+                denied = InputDevice.hinted(error)
+            } catch  where error.errno == .noSuchFile {
+                continue  // gone since the listing
+            } catch {
+                log("input: \(path): \(error)")
+            }
+        }
+        if let denied {
+            log(
+                "input: cannot open \(unreadable.joined(separator: ", ")): \(denied.errno)"
+                    + (denied.hint.map { " (\($0))" } ?? ""))
+        }
     }
 
     deinit { inotify?.close() }
@@ -107,9 +126,16 @@ public final class InputHub {
                         log("input: \(path) removed")
                         changes.append(.removed(path: path))
                     }
-                } else if !devices.contains(where: { $0.path == path }), let device = open(path) {
+                } else if !devices.contains(where: { $0.path == path }) {
                     // Created, or its permissions set by udev: try (again) to open it.
-                    changes.append(.added(device))
+                    do throws(SystemError) {
+                        if let device = try open(path) { changes.append(.added(device)) }
+                    } catch  where error.errno == .permissionDenied || error.errno == .noSuchFile {
+                        // Not readable yet: udev sets the permissions after creating the node,
+                        // and IN_ATTRIB comes then.
+                    } catch {
+                        log("input: \(path): \(error)")
+                    }
                 }
             }
         }
@@ -117,23 +143,15 @@ public final class InputHub {
     }
 
     /// Opens a node and keeps it if it is a device the app uses.
-    private func open(_ path: String) -> EvdevDevice? {
-        do throws(SystemError) {
-            let device = try opener(path)
-            let kinds = device.capabilities.kinds.filter { $0 != .relativePointer }
-            guard !kinds.isEmpty else { return nil }
-            if grab { device.grab() }
-            devices.append(device)
-            log(
-                "input: \(device.name) (\(path)): \(kinds.map(\.rawValue).joined(separator: ", "))"
-                    + (grab ? (device.grabbed ? ", grabbed" : ", could not grab") : ""))
-            return device
-        } catch {
-            // Permission not given yet (udev sets it after creation: IN_ATTRIB tries again).
-            if error.errno != .permissionDenied && error.errno != .noSuchFile {
-                log("input: \(path): \(error)")
-            }
-            return nil
-        }
+    private func open(_ path: String) throws(SystemError) -> EvdevDevice? {
+        let device = try opener(path)
+        let kinds = device.capabilities.kinds.filter { $0 != .relativePointer }
+        guard !kinds.isEmpty else { return nil }
+        if grab { device.grab() }
+        devices.append(device)
+        log(
+            "input: \(device.name) (\(path)): \(kinds.map(\.rawValue).joined(separator: ", "))"
+                + (grab ? (device.grabbed ? ", grabbed" : ", could not grab") : ""))
+        return device
     }
 }

@@ -60,4 +60,38 @@ struct InputHubTests {
         _ = probe.hub(dir)
         #expect(probe.opened == ["event0", "event2", "event10"].map { dir.path + "/" + $0 })
     }
+
+    @Test("at startup, nodes that cannot be opened are told in one line, with the group to join")
+    func unreadableAtStartup() throws {
+        let dir = try ScratchDirectory()
+        for name in ["event0", "event1", "event2"] { try dir.create(name, mode: 0) }
+        let probe = HubProbe()
+        probe.failure = ["event0": .permissionDenied, "event2": .permissionDenied, "event1": .noSuchDevice]
+        _ = probe.hub(dir)
+        let denied = probe.lines.filter { $0.contains("Permission denied") }
+        #expect(
+            denied == [
+                "input: cannot open \(dir.path)/event0, \(dir.path)/event2: Permission denied (add the user to group input)"
+            ])
+        #expect(probe.lines.contains { $0.hasPrefix("input: \(dir.path)/event1: ") && $0.contains("No such device") })
+        #expect(probe.lines.count == 2, "\(probe.lines)")
+    }
+
+    @Test("a node that appears unreadable is tried again quietly (udev sets its permissions after creating it)")
+    func hotPlugPermission() throws {
+        let dir = try ScratchDirectory()
+        let probe = HubProbe()
+        let hub = probe.hub(dir)
+        let watch = try #require(hub.descriptors.first)
+        probe.failure = ["event4": .permissionDenied]
+        try dir.create("event4", mode: 0)
+        _ = hub.handle([watch])
+        #expect(probe.opened.contains(dir.path + "/event4"))
+        #expect(probe.lines.isEmpty, "\(probe.lines)")
+        // Other failures are told.
+        probe.failure = ["event5": .noSuchDevice]
+        try dir.create("event5")
+        _ = hub.handle([watch])
+        #expect(probe.lines.count == 1 && probe.lines.first?.contains("event5") == true, "\(probe.lines)")
+    }
 }
