@@ -12,6 +12,15 @@ import Platform
 public final class InputHub {
     public let directory: String
     public let grab: Bool
+    /// Key codes the app acts on.
+    public let wanted: Set<Int>
+    /// Nodes opened once and closed again: nothing on them is for the app. Not tried again (nor
+    /// told again) until they go away.
+    private var leftAlone: Set<String> = []
+    /// Any key but pointer buttons (BTN_MOUSE…BTN_DIGI…) and the buttons logind handles.
+    static let anyKey = Set(0..<0x300)
+        .subtracting(InputCapabilities.btnLeft..<InputCapabilities.btnRangeEnd)
+        .subtracting(InputCapabilities.systemKeys)
     public private(set) var devices: [EvdevDevice] = []
     private let inotify: FileDescriptor?
     private let log: (String) -> Void
@@ -31,17 +40,25 @@ public final class InputHub {
     typealias Opener = (_ path: String) throws(SystemError) -> EvdevDevice
     private let opener: Opener
 
-    public convenience init(directory: String = "/dev/input", grab: Bool, log: @escaping (String) -> Void) {
+    /// `wanted`: the key codes the key map uses (`KeyMap.codes`); a device with none of them that
+    /// is not touch is left to the system. Without it, any key but a pointer button or the power,
+    /// sleep and wake-up buttons counts.
+    public convenience init(
+        directory: String = "/dev/input", grab: Bool, wanted: Set<Int>? = nil, log: @escaping (String) -> Void
+    ) {
         self.init(
-            directory: directory, grab: grab, log: log,
+            directory: directory, grab: grab, wanted: wanted ?? Self.anyKey, log: log,
             opener: { path throws(SystemError) in
                 try EvdevDevice(path: path, grab: false)
             })
     }
 
-    init(directory: String, grab: Bool, log: @escaping (String) -> Void, opener: @escaping Opener) {
+    init(
+        directory: String, grab: Bool, wanted: Set<Int>, log: @escaping (String) -> Void, opener: @escaping Opener
+    ) {
         self.directory = directory
         self.grab = grab
+        self.wanted = wanted
         self.log = log
         self.opener = opener
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -121,12 +138,13 @@ public final class InputHub {
                 guard name.hasPrefix("event") else { continue }
                 let path = "\(directory)/\(name)"
                 if mask & UInt32(IN_DELETE) != 0 {
+                    leftAlone.remove(path)
                     if devices.contains(where: { $0.path == path }) {
                         devices.removeAll { $0.path == path }
                         log("input: \(path) removed")
                         changes.append(.removed(path: path))
                     }
-                } else if !devices.contains(where: { $0.path == path }) {
+                } else if !devices.contains(where: { $0.path == path }) && !leftAlone.contains(path) {
                     // Created, or its permissions set by udev: try (again) to open it.
                     do throws(SystemError) {
                         if let device = try open(path) { changes.append(.added(device)) }
@@ -142,16 +160,24 @@ public final class InputHub {
         return changes
     }
 
-    /// Opens a node and keeps it if it is a device the app uses.
+    /// Opens a node and keeps it if it is a device the app uses; grabs it when grabbing is on and
+    /// the device's capabilities allow (`InputCapabilities.grabPolicy`).
     private func open(_ path: String) throws(SystemError) -> EvdevDevice? {
         let device = try opener(path)
-        let kinds = device.capabilities.kinds.filter { $0 != .relativePointer }
-        guard !kinds.isEmpty else { return nil }
-        if grab { device.grab() }
+        var what = device.capabilities.kinds.filter { $0 != .relativePointer }.map(\.rawValue)
+        if what.isEmpty { what = ["buttons"] }
+        switch device.capabilities.grabPolicy(wanted: wanted) {
+        case .skip(let reason):
+            leftAlone.insert(path)
+            log("input: \(device.name) (\(path)): \(reason)")
+            return nil
+        case .open(let reason):
+            if grab { what.append(reason) }
+        case .openAndGrab:
+            if grab { what.append(device.grab() ? "grabbed" : "could not grab") }
+        }
         devices.append(device)
-        log(
-            "input: \(device.name) (\(path)): \(kinds.map(\.rawValue).joined(separator: ", "))"
-                + (grab ? (device.grabbed ? ", grabbed" : ", could not grab") : ""))
+        log("input: \(device.name) (\(path)): \(what.joined(separator: ", "))")
         return device
     }
 }

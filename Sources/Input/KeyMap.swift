@@ -32,6 +32,10 @@ public struct KeyMap: Sendable, Equatable {
         self.longPressSeconds = longPressSeconds
     }
 
+    /// The key codes bound to something: the input hub opens only devices that have one of them
+    /// (or are touch).
+    public var codes: Set<Int> { Set(bindings.keys.map(Int.init)) }
+
     /// The defaults with the configuration's `keys` on top ("none" removes a key). Names that are
     /// not key names are reported with their JSON path.
     public static func make(_ configuration: Configuration) -> Result<KeyMap, ConfigurationIssues> {

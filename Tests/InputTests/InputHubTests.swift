@@ -42,7 +42,8 @@ final class HubProbe {
 
     func hub(_ directory: ScratchDirectory, grab: Bool = true) -> InputHub {
         InputHub(
-            directory: directory.path, grab: grab, log: { [unowned self] in lines.append($0) },
+            directory: directory.path, grab: grab, wanted: InputHub.anyKey,
+            log: { [unowned self] in lines.append($0) },
             opener: { [unowned self] path throws(SystemError) in
                 opened.append(path)
                 throw SystemError("open \(path)", errno: failure[String(path.split(separator: "/").last!)] ?? .notTTY)
