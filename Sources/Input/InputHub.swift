@@ -178,6 +178,9 @@ public final class InputHub {
         }
         devices.append(device)
         log("input: \(device.name) (\(path)): \(what.joined(separator: ", "))")
+        if let problem = device.clockProblem {
+            log("input: \(device.name): event times not on the monotonic clock (\(problem)); stamped when read")
+        }
         return device
     }
 }
