@@ -88,26 +88,25 @@ public final class InputRouter {
                 continue
             }
             guard touchKind, var t = touches[device.path] else { continue }
-            let decoded = t.decoder.feed(e)
-            touches[device.path] = t  // the decoder's state, whether or not a contact came out
-            guard let contact = decoded else { continue }
-            let p = t.calibration.point(x: contact.x, y: contact.y)
-            switch contact.phase {
-            case .down:
-                outcome.activity = true
-                if sleeping {
-                    t.waking = true
-                    outcome.woke = true
-                    sleeping = false
+            for contact in t.decoder.feed(e) {
+                let p = t.calibration.point(x: contact.x, y: contact.y)
+                switch contact.phase {
+                case .down:
+                    outcome.activity = true
+                    if sleeping {
+                        t.waking = true
+                        outcome.woke = true
+                        sleeping = false
+                    }
+                case .move, .up:
+                    break
                 }
-            case .move, .up:
-                break
+                if !t.waking, let g = t.gestures.contact(contact.phase, at: p, time: contact.time) {
+                    outcome.commands.append(Self.command(g))
+                }
+                if contact.phase == .up { t.waking = false }
             }
-            if !t.waking, let g = t.gestures.contact(contact.phase, at: p, time: contact.time) {
-                outcome.commands.append(Self.command(g))
-            }
-            if contact.phase == .up { t.waking = false }
-            touches[device.path] = t
+            touches[device.path] = t  // the decoder's state, whether or not a contact came out
         }
         return outcome
     }

@@ -92,6 +92,27 @@ struct InputRouterTests {
         #expect(r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: false).commands == [.action(.nextDay)])
     }
 
+    @Test("two quick taps far apart in one slot are two taps, not a swipe")
+    func retouch() throws {
+        let r = try Self.router()
+        let events = try EventRecording.parse(
+            """
+            0.00 EV_ABS ABS_MT_SLOT 0
+            0.00 EV_ABS ABS_MT_TRACKING_ID 7
+            0.00 EV_ABS ABS_MT_POSITION_X 3000
+            0.00 EV_ABS ABS_MT_POSITION_Y 2000
+            0.00 EV_SYN SYN_REPORT 0
+            0.10 EV_ABS ABS_MT_TRACKING_ID -1
+            0.10 EV_ABS ABS_MT_TRACKING_ID 8
+            0.10 EV_ABS ABS_MT_POSITION_X 500
+            0.10 EV_SYN SYN_REPORT 0
+            0.20 EV_ABS ABS_MT_TRACKING_ID -1
+            0.20 EV_SYN SYN_REPORT 0
+            """)
+        let commands = r.feed(events, from: Self.touchscreen, asleep: false).commands
+        #expect(commands.count == 2 && commands.allSatisfy { if case .tap = $0 { true } else { false } }, "\(commands)")
+    }
+
     @Test("a held key's long press comes from the clock")
     func longPress() throws {
         let r = try Self.router()
