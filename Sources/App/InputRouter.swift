@@ -44,7 +44,8 @@ public final class InputRouter {
     /// What one batch of events did.
     public struct Outcome: Sendable, Equatable {
         public var commands: [Command] = []
-        /// A key went down or a finger touched (the user is there).
+        /// A key went down or repeated, a finger touched or moved (the user is there: the panel
+        /// does not dim in the middle of holding Right through the days or a long drag).
         public var activity = false
         /// The panel was asleep and this input only woke it.
         public var woke = false
@@ -71,6 +72,7 @@ public final class InputRouter {
             let touchButton = touchKind && (touchButtons.contains(e.code) || (0x140..<0x150).contains(e.code))
             if e.type == InputEvent.keyType && !touchButton {
                 // A key.
+                if e.value == 2 { outcome.activity = true }
                 if e.value == 1 {
                     outcome.activity = true
                     if sleeping {
@@ -98,7 +100,9 @@ public final class InputRouter {
                         outcome.woke = true
                         sleeping = false
                     }
-                case .move, .up:
+                case .move:
+                    outcome.activity = true
+                case .up:
                     break
                 }
                 if !t.waking, let g = t.gestures.contact(contact.phase, at: p, time: contact.time) {

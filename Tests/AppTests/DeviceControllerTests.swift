@@ -113,6 +113,22 @@ struct InputRouterTests {
         #expect(commands.count == 2 && commands.allSatisfy { if case .tap = $0 { true } else { false } }, "\(commands)")
     }
 
+    @Test("a key's repeats and a finger's moves are activity, not only presses and touches")
+    func activity() throws {
+        let r = try Self.router()
+        let right = EventNames.keyCode(named: "KEY_RIGHT")!
+        let syn = InputEvent(time: 0, type: 0, code: 0, value: 0)
+        _ = r.feed([InputEvent(time: 1, type: 1, code: right, value: 1), syn], from: Self.keyboard, asleep: false)
+        let repeated = r.feed(
+            [InputEvent(time: 1.5, type: 1, code: right, value: 2), syn], from: Self.keyboard, asleep: false)
+        #expect(repeated.activity && repeated.commands == [.action(.nextDay)])
+        let swipe = try recorded("mt-swipe-left.events")
+        let firstFrame = swipe.firstIndex { $0.isSynReport }! + 1
+        _ = r.feed(Array(swipe[..<firstFrame]), from: Self.touchscreen, asleep: false)
+        let moved = r.feed(Array(swipe[firstFrame..<firstFrame + 6]), from: Self.touchscreen, asleep: false)
+        #expect(moved.activity && moved.commands.isEmpty)
+    }
+
     @Test("a held key's long press comes from the clock")
     func longPress() throws {
         let r = try Self.router()
