@@ -24,14 +24,17 @@ public struct DeviceDescription: Sendable, Equatable {
 /// rotation) and gesture recognition. While the panel sleeps, the first press or touch only
 /// wakes it: that key or finger does nothing else until released.
 public final class InputRouter {
-    private var keys: KeyInterpreter
+    private let keyMap: KeyMap
+    /// Each device's keys: held keys and long presses are the device's own, so one device going
+    /// away forgets nothing of another's.
+    private var keys: [String: KeyInterpreter] = [:]
     private let touchSetting: TouchSetting
     private let panel: Size
     private let rotation: Rotation
     private let longPressSeconds: Double
     private var touches: [String: TouchState] = [:]
-    /// Keys pressed to wake the panel: ignored until released.
-    private var wakingKeys: Set<UInt16> = []
+    /// Keys pressed to wake the panel, by device: ignored until released.
+    private var wakingKeys: [String: Set<UInt16>] = [:]
 
     struct TouchState {
         var decoder: TouchDecoder
@@ -52,7 +55,7 @@ public final class InputRouter {
     }
 
     public init(keyMap: KeyMap, touch: TouchSetting, panel: Size, rotation: Rotation) {
-        keys = KeyInterpreter(map: keyMap)
+        self.keyMap = keyMap
         touchSetting = touch
         self.panel = panel
         self.rotation = rotation
@@ -76,17 +79,18 @@ public final class InputRouter {
                 if e.value == 1 {
                     outcome.activity = true
                     if sleeping {
-                        wakingKeys.insert(e.code)
+                        wakingKeys[device.path, default: []].insert(e.code)
                         outcome.woke = true
                         sleeping = false
                         continue
                     }
                 }
-                if wakingKeys.contains(e.code) {
-                    if e.value == 0 { wakingKeys.remove(e.code) }
+                if wakingKeys[device.path]?.contains(e.code) == true {
+                    if e.value == 0 { wakingKeys[device.path]?.remove(e.code) }
                     continue
                 }
-                outcome.commands += keys.key(e.code, value: e.value, time: e.time).map { .action($0) }
+                outcome.commands += keys[device.path, default: KeyInterpreter(map: keyMap)]
+                    .key(e.code, value: e.value, time: e.time).map { .action($0) }
                 continue
             }
             guard touchKind, var t = touches[device.path] else { continue }
@@ -117,7 +121,8 @@ public final class InputRouter {
 
     /// Long presses (keys and fingers) whose time has come.
     public func tick(time: Double) -> [Command] {
-        var commands = keys.tick(time: time).map { Command.action($0) }
+        var commands: [Command] = []
+        for path in keys.keys.sorted() { commands += keys[path]!.tick(time: time).map { Command.action($0) } }
         for (path, var t) in touches {
             if !t.waking, let g = t.gestures.tick(time: time) { commands.append(Self.command(g)) }
             touches[path] = t
@@ -127,15 +132,16 @@ public final class InputRouter {
 
     /// When `tick` next has something to do.
     public var nextDeadline: Double? {
-        ([keys.nextDeadline] + touches.values.map { $0.waking ? nil : $0.gestures.nextDeadline }).compactMap { $0 }
-            .min()
+        (keys.values.map(\.nextDeadline) + touches.values.map { $0.waking ? nil : $0.gestures.nextDeadline }).compactMap
+        { $0 }
+        .min()
     }
 
     /// A device went away: forget its state.
     public func removed(path: String) {
         touches[path] = nil
-        keys.reset()
-        wakingKeys.removeAll()
+        keys[path] = nil
+        wakingKeys[path] = nil
     }
 
     /// Swipes browse days (left: the next day comes in from the right) and screens (up: the

@@ -129,6 +129,32 @@ struct InputRouterTests {
         #expect(moved.activity && moved.commands.isEmpty)
     }
 
+    @Test("a keyboard going away forgets its own held keys, not another's long press or waking key")
+    func removedDevice() throws {
+        let r = try Self.router()
+        let other = DeviceDescription(path: "/dev/input/event2", capabilities: Self.keyboard.capabilities)
+        let enter = EventNames.keyCode(named: "KEY_ENTER")!
+        let right = EventNames.keyCode(named: "KEY_RIGHT")!
+        _ = r.feed([InputEvent(time: 5, type: 1, code: enter, value: 1)], from: Self.keyboard, asleep: false)
+        r.removed(path: other.path)
+        #expect(r.nextDeadline == 5.8)
+        #expect(r.tick(time: 5.8) == [.action(.today)])
+
+        // Right held to wake the panel on one keyboard stays a waking key when the other goes.
+        let woke = r.feed([InputEvent(time: 10, type: 1, code: right, value: 1)], from: other, asleep: true)
+        #expect(woke.woke)
+        r.removed(path: Self.keyboard.path)
+        for (time, value) in [(10.5, 2), (10.6, 0)] as [(Double, Int32)] {
+            let held = r.feed([InputEvent(time: time, type: 1, code: right, value: value)], from: other, asleep: false)
+            #expect(held.commands.isEmpty)
+        }
+
+        // The device that went away: its held key is forgotten.
+        _ = r.feed([InputEvent(time: 20, type: 1, code: enter, value: 1)], from: other, asleep: false)
+        r.removed(path: other.path)
+        #expect(r.nextDeadline == nil && r.tick(time: 21).isEmpty)
+    }
+
     @Test("a held key's long press comes from the clock")
     func longPress() throws {
         let r = try Self.router()
