@@ -8,7 +8,9 @@ import Platform
 
 /// The input devices in use, kept current as they come and go: `/dev/input` watched with
 /// inotify, nodes opened as they appear (or become readable), closed when they vanish or read
-/// ENODEV. Only devices with keys, a touchscreen or an absolute pointer are kept.
+/// ENODEV. Only devices with a key the key map uses, a touchscreen or an absolute pointer are
+/// kept; one with the power button is grabbed only when it is a full keyboard
+/// (`InputCapabilities.grabPolicy`), so logind still gets a power button on its own.
 public final class InputHub {
     public let directory: String
     public let grab: Bool
