@@ -93,6 +93,69 @@ struct InputRouterTests {
         #expect(r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: false).commands == [.action(.nextDay)])
     }
 
+    @Test("two quick taps far apart in one slot are two taps, not a swipe")
+    func retouch() throws {
+        let r = try Self.router()
+        let events = try EventRecording.parse(
+            """
+            0.00 EV_ABS ABS_MT_SLOT 0
+            0.00 EV_ABS ABS_MT_TRACKING_ID 7
+            0.00 EV_ABS ABS_MT_POSITION_X 3000
+            0.00 EV_ABS ABS_MT_POSITION_Y 2000
+            0.00 EV_SYN SYN_REPORT 0
+            0.10 EV_ABS ABS_MT_TRACKING_ID -1
+            0.10 EV_ABS ABS_MT_TRACKING_ID 8
+            0.10 EV_ABS ABS_MT_POSITION_X 500
+            0.10 EV_SYN SYN_REPORT 0
+            0.20 EV_ABS ABS_MT_TRACKING_ID -1
+            0.20 EV_SYN SYN_REPORT 0
+            """)
+        let commands = r.feed(events, from: Self.touchscreen, asleep: false).commands
+        #expect(commands.count == 2 && commands.allSatisfy { if case .tap = $0 { true } else { false } }, "\(commands)")
+    }
+
+    @Test("a key's repeats and a finger's moves are activity, not only presses and touches")
+    func activity() throws {
+        let r = try Self.router()
+        let right = EventNames.keyCode(named: "KEY_RIGHT")!
+        let syn = InputEvent(time: 0, type: 0, code: 0, value: 0)
+        _ = r.feed([InputEvent(time: 1, type: 1, code: right, value: 1), syn], from: Self.keyboard, asleep: false)
+        let repeated = r.feed(
+            [InputEvent(time: 1.5, type: 1, code: right, value: 2), syn], from: Self.keyboard, asleep: false)
+        #expect(repeated.activity && repeated.commands == [.action(.nextDay)])
+        let swipe = try recorded("mt-swipe-left.events")
+        let firstFrame = swipe.firstIndex { $0.isSynReport }! + 1
+        _ = r.feed(Array(swipe[..<firstFrame]), from: Self.touchscreen, asleep: false)
+        let moved = r.feed(Array(swipe[firstFrame..<firstFrame + 6]), from: Self.touchscreen, asleep: false)
+        #expect(moved.activity && moved.commands.isEmpty)
+    }
+
+    @Test("a keyboard going away forgets its own held keys, not another's long press or waking key")
+    func removedDevice() throws {
+        let r = try Self.router()
+        let other = DeviceDescription(path: "/dev/input/event2", capabilities: Self.keyboard.capabilities)
+        let enter = EventNames.keyCode(named: "KEY_ENTER")!
+        let right = EventNames.keyCode(named: "KEY_RIGHT")!
+        _ = r.feed([InputEvent(time: 5, type: 1, code: enter, value: 1)], from: Self.keyboard, asleep: false)
+        r.removed(path: other.path)
+        #expect(r.nextDeadline == 5.8)
+        #expect(r.tick(time: 5.8) == [.action(.today)])
+
+        // Right held to wake the panel on one keyboard stays a waking key when the other goes.
+        let woke = r.feed([InputEvent(time: 10, type: 1, code: right, value: 1)], from: other, asleep: true)
+        #expect(woke.woke)
+        r.removed(path: Self.keyboard.path)
+        for (time, value) in [(10.5, 2), (10.6, 0)] as [(Double, Int32)] {
+            let held = r.feed([InputEvent(time: time, type: 1, code: right, value: value)], from: other, asleep: false)
+            #expect(held.commands.isEmpty)
+        }
+
+        // The device that went away: its held key is forgotten.
+        _ = r.feed([InputEvent(time: 20, type: 1, code: enter, value: 1)], from: other, asleep: false)
+        r.removed(path: other.path)
+        #expect(r.nextDeadline == nil && r.tick(time: 21).isEmpty)
+    }
+
     @Test("a held key's long press comes from the clock")
     func longPress() throws {
         let r = try Self.router()
