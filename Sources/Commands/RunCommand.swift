@@ -291,7 +291,9 @@ struct RunCommand {
         }
         let hub =
             readInput
-            ? InputHub(directory: inputDirectory, grab: grab ?? configuration.grabInput, log: { complain($0) }) : nil
+            ? InputHub(
+                directory: inputDirectory, grab: grab ?? configuration.grabInput, wanted: keyMap.codes,
+                log: { complain($0) }) : nil
         let router = InputRouter(
             keyMap: keyMap, touch: configuration.touch, panel: output.size, rotation: options.rotation)
         let look = DeviceController.Look(

@@ -19,7 +19,7 @@ func recorded(_ name: String) throws -> [InputEvent] {
     try #require(file != nil)
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 512)
-    while fgets(&line, 512, file) != nil { text += String(cString: line) }
+    while fgets(&line, 512, file) != nil { text += String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
     return try EventRecording.parse(text)
 }
 
@@ -342,7 +342,7 @@ struct BacklightTests {
             defer { fclose(f) }
             var b = [CChar](repeating: 0, count: 32)
             fgets(&b, 32, f)
-            return String(cString: b).trimmingCharacters(in: .whitespacesAndNewlines)
+            return String(decoding: b.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         put("max_brightness", "255\n")
         put("brightness", "200\n")

@@ -12,7 +12,7 @@ func fixture(_ name: String) throws -> [InputEvent] {
     defer { fclose(file) }
     var text = ""
     var line = [CChar](repeating: 0, count: 512)
-    while fgets(&line, 512, file) != nil { text += String(cString: line) }
+    while fgets(&line, 512, file) != nil { text += String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
     return try EventRecording.parse(text)
 }
 
