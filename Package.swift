@@ -68,7 +68,9 @@ let package = Package(
         ),
         .target(
             name: "App",
-            dependencies: ["Display", "Screens", "Activity", "Raster", "Platform", "Input", "Configuration", "Store"]),
+            dependencies: [
+                "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Configuration", "Store", "CKernelShims",
+            ]),
         .target(
             name: "Commands",
             dependencies: [
@@ -94,7 +96,8 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Configuration", "Raster"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "AppTests", dependencies: ["App", "Activity", "Screens", "Raster", "Input", "Configuration", "Platform"]),
+            name: "AppTests",
+            dependencies: ["App", "Activity", "Screens", "Raster", "Input", "Configuration", "Platform", "Store", "CKernelShims"]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
         .testTarget(name: "DeviceTests", dependencies: ["Configuration"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.

@@ -1,3 +1,5 @@
+import CKernelShims
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -20,19 +22,27 @@ public final class Backlight {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if !name.hasPrefix(".") { names.append(name) }
         }
         for name in names.sorted() {
             let path = directory + "/" + name
-            guard let max = readNumber(path + "/max_brightness"), max > 0, let now = readNumber(path + "/brightness") else {
+            guard let max = readNumber(path + "/max_brightness"), max > 0, let now = readNumber(path + "/brightness")
+            else {
                 continue
             }
             guard access(path + "/brightness", W_OK) == 0 else {
-                log("backlight \(path): not writable (add a udev rule giving group video write access); dimming in software")
+                log(
+                    "backlight \(path): not writable (add a udev rule giving group video write access); dimming in software"
+                )
                 continue
             }
-            return Backlight(path: path, maximum: max, original: now)
+            // Off at start: a run that ended without putting it back (SIGKILL, power cut during
+            // blank); full brightness is what a user wants then, not a dark panel for good.
+            if now == 0 { log("backlight \(path): off at start; full brightness when awake") }
+            return Backlight(path: path, maximum: max, original: now == 0 ? max : now)
         }
         return nil
     }
@@ -49,12 +59,19 @@ public final class Backlight {
     public func set(fraction: Double) -> Bool {
         let value = fraction >= 1 ? original : Int((Double(original) * max(0, fraction)).rounded())
         guard value != current else { return true }
-        guard Self.write(value, to: path + "/brightness") else { return false }
+        guard Self.writeNumber(value, to: path + "/brightness") else { return false }
         current = value
         return true
     }
 
     public func restore() { set(fraction: 1) }
+
+    /// Has the fatal-signal handler (see DisplayOutput) put the original brightness back too.
+    public func armCrashRestore() {
+        _ = glance_crash_restore_backlight(path + "/brightness", "\(original)\n")
+    }
+
+    deinit { glance_crash_restore_backlight_disarm() }
 
     static func readNumber(_ file: String) -> Int? {
         let fd = open(file, O_RDONLY | O_CLOEXEC)
@@ -66,11 +83,11 @@ public final class Backlight {
         return Int(String(decoding: bytes.prefix(n), as: UTF8.self).filter { $0.isNumber })
     }
 
-    static func write(_ value: Int, to file: String) -> Bool {
+    static func writeNumber(_ value: Int, to file: String) -> Bool {
         let fd = open(file, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         let text = Array("\(value)\n".utf8)
-        return text.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == text.count
+        return text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == text.count
     }
 }

@@ -19,6 +19,9 @@ public protocol DataSource: AnyObject {
     func handle(ready: [FileDescriptor], now: Duration) -> Bool
     /// When `handle` must run again without events (a gauge read from a file), if ever.
     func nextDeadline(now: Duration) -> Duration?
+    /// The gauge screen is on the panel (or no longer): gauges read from files are read, and
+    /// wake the loop, only while it is. True when that changed a gauge.
+    func showGauges(_ shown: Bool, now: Duration) -> Bool
 }
 
 /// Fixed data: one day's summary, fixed gauges, maybe a fixed task (the command line's).
@@ -27,6 +30,8 @@ public final class FixedData: DataSource {
     public var fixedGauges: [Gauge]
     public var fixedTask: ProgressContent?
     public private(set) var cancelRequested = false
+    /// Set by whoever changes the data (tests); the next `handle` reports the change.
+    public var changed = false
 
     public init(days: [CalendarDay: ActivitySummary], gauges: [Gauge] = [], task: ProgressContent? = nil) {
         self.days = days
@@ -35,11 +40,17 @@ public final class FixedData: DataSource {
     }
 
     public func summary(for day: CalendarDay) -> ActivitySummary? { days[day] }
-    public func summaries(_ list: [CalendarDay]) -> [CalendarDay: ActivitySummary] { days.filter { list.contains($0.key) } }
+    public func summaries(_ list: [CalendarDay]) -> [CalendarDay: ActivitySummary] {
+        days.filter { list.contains($0.key) }
+    }
     public func gauges(now: Duration) -> [Gauge] { fixedGauges }
     public func task() -> ProgressContent? { fixedTask }
     public func cancelTask() { cancelRequested = true }
     public var descriptors: [FileDescriptor] { [] }
-    public func handle(ready: [FileDescriptor], now: Duration) -> Bool { false }
+    public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
+        defer { changed = false }
+        return changed
+    }
     public func nextDeadline(now: Duration) -> Duration? { nil }
+    public func showGauges(_ shown: Bool, now: Duration) -> Bool { false }
 }

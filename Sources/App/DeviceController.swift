@@ -30,12 +30,22 @@ public struct SystemLocalClock: LocalClock {
             ?? CalendarDay(daysSinceEpoch: Int(now / 86400))
     }
 
-    public func secondsUntilMidnight() -> Double {
-        var now = time(nil)
+    /// Until tomorrow's 00:00 as the time zone has it (mktime: a day of 23 or 25 hours when
+    /// daylight saving time starts or ends).
+    public func secondsUntilMidnight() -> Double { secondsUntilMidnight(from: time(nil)) }
+
+    func secondsUntilMidnight(from now: time_t) -> Double {
+        var now = now
         var parts = tm()
         localtime_r(&now, &parts)
-        let elapsed = Int(parts.tm_hour) * 3600 + Int(parts.tm_min) * 60 + Int(parts.tm_sec)
-        return Double(max(1, 86400 - elapsed))
+        parts.tm_mday += 1
+        parts.tm_hour = 0
+        parts.tm_min = 0
+        parts.tm_sec = 0
+        parts.tm_isdst = -1
+        let midnight = mktime(&parts)
+        guard midnight != -1, midnight > now else { return 3600 }
+        return Double(midnight - now)
     }
 }
 
@@ -58,7 +68,9 @@ public final class DeviceController: Controller {
         public var name: String
         public var ringsOnly: Bool
 
-        public init(text: (any TextRenderer)?, locale: AppLocale, shape: PanelShape, name: String, ringsOnly: Bool = false) {
+        public init(
+            text: (any TextRenderer)?, locale: AppLocale, shape: PanelShape, name: String, ringsOnly: Bool = false
+        ) {
             self.text = text
             self.locale = locale
             self.shape = shape
@@ -76,6 +88,8 @@ public final class DeviceController: Controller {
     private let router: InputRouter
     private let schedule: IdleSchedule
     private let clock: LocalClock
+    /// Wakes the loop when the wall clock is set, for today and midnight to be asked again.
+    private let clockChanges: ClockChangeWatcher?
     private let log: (String) -> Void
     /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
     public var backlight: Backlight?
@@ -84,10 +98,11 @@ public final class DeviceController: Controller {
     private var midnight: Duration?
     /// The layout of the last progress screen built (for the Cancel button's taps).
     private(set) var progressProbe: LayoutProbe?
-    /// A task was running at the last look; the screen shown before its progress appeared.
-    private var taskRunning: Bool
+    /// The task seen at the last look (its label), and the screen shown before its progress
+    /// appeared.
+    private var taskShown: String?
     private var screenBeforeTask: ScreenKind?
-    /// The progress shown, eased towards the task's reports (never backwards).
+    /// The progress shown, eased towards the task's reports (never backwards within a task).
     private var easing = ProgressEasing()
     private var reportedFraction: Double?
     /// The rings fill up on start, as on the watch when it wakes.
@@ -96,8 +111,8 @@ public final class DeviceController: Controller {
 
     public init(
         screens: [ScreenKind], look: Look, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
-        clock: LocalClock = SystemLocalClock(), intro: Bool = true, now: Duration = monotonicNow(),
-        log: @escaping (String) -> Void
+        clock: LocalClock = SystemLocalClock(), watchClockChanges: Bool = false, intro: Bool = true,
+        now: Duration = monotonicNow(), log: @escaping (String) -> Void
     ) {
         self.screens = screens.isEmpty ? [.rings] : screens
         self.look = look
@@ -107,12 +122,29 @@ public final class DeviceController: Controller {
         schedule = idle
         self.clock = clock
         self.log = log
+        if watchClockChanges {
+            do {
+                clockChanges = try ClockChangeWatcher()
+            } catch {
+                log("\(error); a change of the clock shows at the next midnight or input")
+                clockChanges = nil
+            }
+        } else {
+            clockChanges = nil
+        }
         lastInput = now
-        taskRunning = data.task() != nil
         navigation = Navigation(screen: self.screens.first ?? .rings, today: clock.today())
         midnight = Self.midnight(after: now, clock)
-        if intro && self.screens.first == .rings { introStart = now }
+        // A task already running (the app restarted during an import): its progress first.
+        let task = data.task()
+        taskShown = task.map { $0.label }
+        if task != nil, self.screens.contains(.progress), navigation.screen != .progress {
+            screenBeforeTask = navigation.screen
+            navigation.screen = .progress
+        }
+        if intro && navigation.screen == .rings { introStart = now }
         navigation.settle(available: available(now: now))
+        _ = data.showGauges(navigation.screen == .gauges, now: now)
     }
 
     /// Starts on another day than today (the command line's --date).
@@ -131,13 +163,14 @@ public final class DeviceController: Controller {
         }
     }
 
-    public var descriptors: [FileDescriptor] { (hub?.descriptors ?? []) + data.descriptors }
+    public var descriptors: [FileDescriptor] {
+        (hub?.descriptors ?? []) + data.descriptors + (clockChanges.map { [$0.descriptor] } ?? [])
+    }
 
     public var blanked: Bool { idle == .blank }
 
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         var changed = false
-        let seconds = Self.seconds(now)
         if let hub {
             let (deviceChanges, batches) = hub.handle(ready)
             for change in deviceChanges {
@@ -149,28 +182,30 @@ public final class DeviceController: Controller {
                 if outcome.activity { lastInput = now }
                 if outcome.woke {
                     log("woken by \(batch.device.name)")
-                    idle = .awake
+                    wake(now: now)
                     changed = true
-                    applyBacklight()
                 }
                 for command in outcome.commands { changed = perform(command, now: now) || changed }
             }
         }
-        for command in router.tick(time: seconds) { changed = perform(command, now: now) || changed }
+        for command in router.tick(time: now.inSeconds) { changed = perform(command, now: now) || changed }
         if data.handle(ready: ready, now: now) {
             changed = true
-            changed = followTask(now: now) || changed
+            followTask(now: now)
         }
-        // A new day at midnight (checked against the calendar, not just the timer).
-        if let m = midnight, now >= m {
+        // A new day: at midnight, or when the clock was set (checked against the calendar every
+        // time; the timer only makes sure the loop wakes).
+        if let clockChanges, ready.contains(clockChanges.descriptor), clockChanges.acknowledge() {
+            log("the clock was set")
             midnight = Self.midnight(after: now, clock)
-            if navigation.newDay(clock.today()) {
-                log("a new day: \(navigation.today)")
-                changed = true
-            }
+        }
+        if let m = midnight, now >= m { midnight = Self.midnight(after: now, clock) }
+        if navigation.newDay(clock.today()) {
+            log("a new day: \(navigation.today)")
+            changed = true
         }
         // Dim and blank after the last input.
-        let level = schedule.level(idleFor: Self.seconds(now - lastInput))
+        let level = schedule.level(idleFor: (now - lastInput).inSeconds)
         if level != idle {
             idle = level
             log("idle: \(level)")
@@ -178,30 +213,38 @@ public final class DeviceController: Controller {
             applyBacklight()
         }
         if navigation.settle(available: available(now: now)) { changed = true }
+        // Gauges read from files are followed while they are on the panel.
+        if data.showGauges(navigation.screen == .gauges && idle != .blank, now: now) { changed = true }
         return changed
     }
 
+    /// Back to full brightness, counted as input.
+    private func wake(now: Duration) {
+        lastInput = now
+        guard idle != .awake else { return }
+        idle = .awake
+        applyBacklight()
+    }
+
     /// Progress appears when a task starts (waking the panel) and goes when it ends, back to the
-    /// screen that was shown.
-    private func followTask(now: Duration) -> Bool {
-        let running = data.task() != nil
-        defer { taskRunning = running }
-        guard running != taskRunning, screens.contains(.progress) else { return false }
-        if running {
+    /// screen that was shown. A new task starts its bar afresh.
+    private func followTask(now: Duration) {
+        let task = data.task()
+        let label = task.map { $0.label }
+        guard label != taskShown else { return }
+        taskShown = label
+        reportedFraction = nil
+        guard screens.contains(.progress) else { return }
+        if task != nil {
             if navigation.screen != .progress { screenBeforeTask = navigation.screen }
             navigation.screen = .progress
-            lastInput = now
-            if idle != .awake {
-                idle = .awake
-                applyBacklight()
-            }
+            wake(now: now)
             log("a task started: progress shown")
         } else {
             if navigation.screen == .progress, let back = screenBeforeTask { navigation.screen = back }
             screenBeforeTask = nil
             log("the task ended")
         }
-        return true
     }
 
     /// The backlight for the idle level: full, dimmed, or off.
@@ -240,7 +283,7 @@ public final class DeviceController: Controller {
     public func nextDeadline(now: Duration) -> Duration? {
         var deadlines: [Duration] = midnight.map { [$0] } ?? []
         if let t = router.nextDeadline { deadlines.append(.seconds(t)) }
-        if let next = schedule.nextChange(idleFor: Self.seconds(now - lastInput)) {
+        if let next = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
             deadlines.append(lastInput + .seconds(next))
         }
         if let d = data.nextDeadline(now: now) { deadlines.append(d) }
@@ -249,48 +292,58 @@ public final class DeviceController: Controller {
 
     public func scene() -> any Scene {
         let now = monotonicNow()
-        let screen = currentScreen(now: now)
         switch idle {
         case .awake:
             if let start = introStart, navigation.screen == .rings {
-                let elapsed = now - start
-                if elapsed < introDuration {
-                    let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                    let total = Double(introDuration.components.attoseconds) / 1e18
-                    return IntroFrame(controller: self, progress: RingIntroScene.easeOut(t / total))
+                let intro = RingIntroScene(summary: ringSummary(), duration: introDuration) { [unowned self] in
+                    ringScreen(summary: $0)
                 }
-                introStart = nil
+                let (screen, animating) = intro.frame(at: now - start)
+                if !animating { introStart = nil }
+                return StillOrMoving(screen: screen, moving: animating)
             }
-            return StillOrMoving(screen: screen, moving: screen.animates || easing.isMoving(at: Self.seconds(now)))
+            introStart = nil
+            let screen = currentScreen(now: now)
+            return StillOrMoving(screen: screen, moving: screen.animates || easing.isMoving(at: now.inSeconds))
         case .dimmed(let level):
             // The backlight dims the panel where there is one; else the picture itself.
+            let screen = currentScreen(now: now)
             return ScreenScene(backlight == nil ? DimmedScreen(screen: screen, level: level) : screen)
         case .blank: return ScreenScene(BlankScreen())
         }
     }
 
+    /// The day's summary shown on the ring screen (none for a day still to come).
+    private func ringSummary() -> ActivitySummary? {
+        navigation.day > navigation.today ? nil : data.summary(for: navigation.day)
+    }
+
+    /// The ring screen for the day shown, with `summary` (the day's, or a stage of the intro).
+    private func ringScreen(summary: ActivitySummary?) -> any Screen {
+        if look.ringsOnly { return RingScreen(summary: summary) }
+        var content = RingScreenContent(name: look.name, day: navigation.day, today: navigation.today, summary: summary)
+        content.week = data.summaries(content.weekDays.filter { $0 <= navigation.today && $0 != navigation.day })
+        return RingScreen(
+            content: content, context: ScreenContext(text: look.text, locale: look.locale, shape: look.shape))
+    }
+
     /// The screen the navigation points at.
-    func currentScreen(now: Duration, scale: Double = 1) -> any Screen {
-        let context = ScreenContext(text: look.text, locale: look.locale, shape: look.shape)
+    func currentScreen(now: Duration) -> any Screen {
         switch navigation.screen {
         case .rings:
-            let summary = navigation.day > navigation.today ? nil : data.summary(for: navigation.day)
-            let shown = scale < 1 ? RingIntroScene.scaled(summary, by: scale) : summary
-            if look.ringsOnly { return RingScreen(summary: shown) }
-            var content = RingScreenContent(name: look.name, day: navigation.day, today: navigation.today, summary: shown)
-            content.week = data.summaries(content.weekDays.filter { $0 <= navigation.today && $0 != navigation.day })
-            return RingScreen(content: content, context: context)
+            return ringScreen(summary: ringSummary())
         case .gauges:
+            let context = ScreenContext(text: look.text, locale: look.locale, shape: look.shape)
             return GaugeScreen(gauges: data.gauges(now: now), context: context)
         case .progress:
             let probe = LayoutProbe()
             progressProbe = probe
-            var c = context
-            c.probe = probe
+            var context = ScreenContext(text: look.text, locale: look.locale, shape: look.shape)
+            context.probe = probe
             var task = data.task() ?? ProgressContent(amount: .indeterminate)
             if case .determinate(let f) = task.amount {
                 // Reported values ease in at an even pace and never move the bar backwards.
-                let t = Self.seconds(now)
+                let t = now.inSeconds
                 if reportedFraction == nil { easing = ProgressEasing(fraction: f, at: t) }
                 if f != reportedFraction { easing.update(f, at: t) }
                 reportedFraction = f
@@ -298,33 +351,20 @@ public final class DeviceController: Controller {
             } else {
                 reportedFraction = nil
             }
-            return ProgressScreen(content: task, context: c)
+            return ProgressScreen(content: task, context: context)
         }
     }
 
-    /// A screen that moves while `moving` (an easing progress) or by itself (a spinner).
+    /// A screen that moves while `moving` (an easing progress, the intro) or by itself (a spinner).
     struct StillOrMoving: Scene {
         let screen: any Screen
         let moving: Bool
         func frame(at time: Duration) -> (screen: any Screen, animating: Bool) { (screen, moving) }
     }
 
-    /// One frame of the rings filling up.
-    struct IntroFrame: Scene {
-        let controller: DeviceController
-        let progress: Double
-        func frame(at time: Duration) -> (screen: any Screen, animating: Bool) {
-            (controller.currentScreen(now: monotonicNow(), scale: progress), true)
-        }
-    }
-
     static func midnight(after now: Duration, _ clock: LocalClock) -> Duration? {
         let s = clock.secondsUntilMidnight()
         return s.isFinite ? now + .milliseconds(Int64((s * 1000).rounded())) : nil
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
 

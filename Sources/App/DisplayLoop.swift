@@ -83,6 +83,7 @@ public final class DisplayLoop {
     public func run() throws(DisplayError) -> Int32 {
         let start = monotonicNow()
         var wasAnimating = false
+        var toldNoPowerControl = false
         while true {
             let now = monotonicNow()
             let watchdogDeadline = pingWatchdogIfDue(now: now)
@@ -91,11 +92,16 @@ public final class DisplayLoop {
                 output.suspended ? .wait(until: nil) : scheduler.decide(now: now, flipPending: output.flipPending)
             switch decision {
             case .draw:
+                // Blank and powered down: nothing to draw (a flip on a CRTC that is off fails);
+                // the wake draws again.
+                if let controller, controller.blanked, output.poweredDown {
+                    scheduler.drew(at: now, animating: false)
+                    continue
+                }
                 let elapsed = now - start
                 if let controller, !controller.blanked, output.poweredDown { output.setPower(on: true) }
                 let (screen, animating) = (controller?.scene() ?? scene).frame(at: elapsed)
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                let damage = composer.compose(screen, into: output.drawingBuffer, at: seconds)
+                let damage = composer.compose(screen, into: output.drawingBuffer, at: elapsed.inSeconds)
                 let drawn = monotonicNow()
                 try output.present(damage: damage)
                 framesDrawn += 1
@@ -103,7 +109,10 @@ public final class DisplayLoop {
                 // Blank: the black frame is up; now power the output down where it can be.
                 if let controller, controller.blanked, !output.poweredDown {
                     output.waitForFlip()
-                    if !output.setPower(on: false) { log("the output has no power control: it stays black") }
+                    if !output.setPower(on: false) && !toldNoPowerControl {
+                        toldNoPowerControl = true
+                        log("the output has no power control: it stays black")
+                    }
                 }
                 if firstFrameShown == nil {
                     let shown = monotonicNow()

@@ -24,14 +24,17 @@ public struct DeviceDescription: Sendable, Equatable {
 /// rotation) and gesture recognition. While the panel sleeps, the first press or touch only
 /// wakes it: that key or finger does nothing else until released.
 public final class InputRouter {
-    private var keys: KeyInterpreter
+    private let keyMap: KeyMap
+    /// Each device's keys: held keys and long presses are the device's own, so one device going
+    /// away forgets nothing of another's.
+    private var keys: [String: KeyInterpreter] = [:]
     private let touchSetting: TouchSetting
     private let panel: Size
     private let rotation: Rotation
     private let longPressSeconds: Double
     private var touches: [String: TouchState] = [:]
-    /// Keys pressed to wake the panel: ignored until released.
-    private var wakingKeys: Set<UInt16> = []
+    /// Keys pressed to wake the panel, by device: ignored until released.
+    private var wakingKeys: [String: Set<UInt16>] = [:]
 
     struct TouchState {
         var decoder: TouchDecoder
@@ -44,14 +47,15 @@ public final class InputRouter {
     /// What one batch of events did.
     public struct Outcome: Sendable, Equatable {
         public var commands: [Command] = []
-        /// A key went down or a finger touched (the user is there).
+        /// A key went down or repeated, a finger touched or moved (the user is there: the panel
+        /// does not dim in the middle of holding Right through the days or a long drag).
         public var activity = false
         /// The panel was asleep and this input only woke it.
         public var woke = false
     }
 
     public init(keyMap: KeyMap, touch: TouchSetting, panel: Size, rotation: Rotation) {
-        keys = KeyInterpreter(map: keyMap)
+        self.keyMap = keyMap
         touchSetting = touch
         self.panel = panel
         self.rotation = rotation
@@ -71,50 +75,54 @@ public final class InputRouter {
             let touchButton = touchKind && (touchButtons.contains(e.code) || (0x140..<0x150).contains(e.code))
             if e.type == InputEvent.keyType && !touchButton {
                 // A key.
+                if e.value == 2 { outcome.activity = true }
                 if e.value == 1 {
                     outcome.activity = true
                     if sleeping {
-                        wakingKeys.insert(e.code)
+                        wakingKeys[device.path, default: []].insert(e.code)
                         outcome.woke = true
                         sleeping = false
                         continue
                     }
                 }
-                if wakingKeys.contains(e.code) {
-                    if e.value == 0 { wakingKeys.remove(e.code) }
+                if wakingKeys[device.path]?.contains(e.code) == true {
+                    if e.value == 0 { wakingKeys[device.path]?.remove(e.code) }
                     continue
                 }
-                outcome.commands += keys.key(e.code, value: e.value, time: e.time).map { .action($0) }
+                outcome.commands += keys[device.path, default: KeyInterpreter(map: keyMap)]
+                    .key(e.code, value: e.value, time: e.time).map { .action($0) }
                 continue
             }
             guard touchKind, var t = touches[device.path] else { continue }
-            let decoded = t.decoder.feed(e)
-            touches[device.path] = t  // the decoder's state, whether or not a contact came out
-            guard let contact = decoded else { continue }
-            let p = t.calibration.point(x: contact.x, y: contact.y)
-            switch contact.phase {
-            case .down:
-                outcome.activity = true
-                if sleeping {
-                    t.waking = true
-                    outcome.woke = true
-                    sleeping = false
+            for contact in t.decoder.feed(e) {
+                let p = t.calibration.point(x: contact.x, y: contact.y)
+                switch contact.phase {
+                case .down:
+                    outcome.activity = true
+                    if sleeping {
+                        t.waking = true
+                        outcome.woke = true
+                        sleeping = false
+                    }
+                case .move:
+                    outcome.activity = true
+                case .up:
+                    break
                 }
-            case .move, .up:
-                break
+                if !t.waking, let g = t.gestures.contact(contact.phase, at: p, time: contact.time) {
+                    outcome.commands.append(Self.command(g))
+                }
+                if contact.phase == .up { t.waking = false }
             }
-            if !t.waking, let g = t.gestures.contact(contact.phase, at: p, time: contact.time) {
-                outcome.commands.append(Self.command(g))
-            }
-            if contact.phase == .up { t.waking = false }
-            touches[device.path] = t
+            touches[device.path] = t  // the decoder's state, whether or not a contact came out
         }
         return outcome
     }
 
     /// Long presses (keys and fingers) whose time has come.
     public func tick(time: Double) -> [Command] {
-        var commands = keys.tick(time: time).map { Command.action($0) }
+        var commands: [Command] = []
+        for path in keys.keys.sorted() { commands += keys[path]!.tick(time: time).map { Command.action($0) } }
         for (path, var t) in touches {
             if !t.waking, let g = t.gestures.tick(time: time) { commands.append(Self.command(g)) }
             touches[path] = t
@@ -124,14 +132,16 @@ public final class InputRouter {
 
     /// When `tick` next has something to do.
     public var nextDeadline: Double? {
-        ([keys.nextDeadline] + touches.values.map { $0.waking ? nil : $0.gestures.nextDeadline }).compactMap { $0 }.min()
+        (keys.values.map(\.nextDeadline) + touches.values.map { $0.waking ? nil : $0.gestures.nextDeadline }).compactMap
+        { $0 }
+        .min()
     }
 
     /// A device went away: forget its state.
     public func removed(path: String) {
         touches[path] = nil
-        keys.reset()
-        wakingKeys.removeAll()
+        keys[path] = nil
+        wakingKeys[path] = nil
     }
 
     /// Swipes browse days (left: the next day comes in from the right) and screens (up: the
@@ -150,7 +160,8 @@ public final class InputRouter {
     private func touchState(_ device: DeviceDescription) -> TouchState? {
         let caps = device.capabilities
         let multitouch = caps.absoluteAxes[InputCapabilities.absMTPositionX] != nil
-        let (xAxis, yAxis) = multitouch
+        let (xAxis, yAxis) =
+            multitouch
             ? (InputCapabilities.absMTPositionX, InputCapabilities.absMTPositionY)
             : (InputCapabilities.absX, InputCapabilities.absY)
         guard let xr = caps.absoluteAxes[xAxis], let yr = caps.absoluteAxes[yAxis] else { return nil }
@@ -161,6 +172,7 @@ public final class InputRouter {
             setting: touchSetting, panel: panel, rotation: rotation)
         return TouchState(
             decoder: TouchDecoder(multitouch: multitouch, button: button), calibration: calibration,
-            gestures: GestureRecognizer(pictureSize: rotation.logicalSize(forPanel: panel), longPressSeconds: longPressSeconds))
+            gestures: GestureRecognizer(
+                pictureSize: rotation.logicalSize(forPanel: panel), longPressSeconds: longPressSeconds))
     }
 }

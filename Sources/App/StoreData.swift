@@ -13,9 +13,18 @@ public final class StoreData: DataSource {
     private let watcher: StoreWatcher
     private let settings: [GaugeSetting]
     private var readings: [GaugeReading]
-    private var lastRead: [ContinuousClock.Instant?]
+    /// When each gauge was last read (the loop's monotonic clock).
+    private var lastRead: [Duration?]
+    /// File gauges are read only while the gauge screen is on the panel.
+    private var fileGaugesShown = false
     private let log: (String) -> Void
     private var reported: Set<String> = []
+    /// What the store said, kept until it changes: screens are drawn often (the intro, a
+    /// spinner), the store changes rarely.
+    private var summaryCache: [CalendarDay: ActivitySummary?] = [:]
+    private var taskCache: ProgressTask??
+    /// Queries made (for tests: a redraw without a change must not ask the store).
+    public private(set) var queries = 0
 
     public init(path: String, gauges: [GaugeSetting], log: @escaping (String) -> Void) throws(StoreError) {
         store = try Store(path: path)
@@ -24,7 +33,7 @@ public final class StoreData: DataSource {
         readings = Array(repeating: GaugeReading(), count: gauges.count)
         lastRead = Array(repeating: nil, count: gauges.count)
         self.log = log
-        refreshGauges(storeChanged: true)
+        refreshGauges(storeChanged: true, now: monotonicNow())
     }
 
     /// The store's source for a configured one (a file's offset is applied on reading).
@@ -37,8 +46,12 @@ public final class StoreData: DataSource {
     }
 
     public func summary(for day: CalendarDay) -> ActivitySummary? {
+        if let cached = summaryCache[day] { return cached }
+        queries += 1
         do {
-            return try store.summary(for: day)
+            let summary = try store.summary(for: day)
+            remember(day, summary)
+            return summary
         } catch {
             once("\(error.message)")
             return nil
@@ -46,16 +59,26 @@ public final class StoreData: DataSource {
     }
 
     public func summaries(_ days: [CalendarDay]) -> [CalendarDay: ActivitySummary] {
-        guard let first = days.min(), let last = days.max() else { return [:] }
-        do {
-            let found = try store.summaries(from: first, through: last)
-            var result: [CalendarDay: ActivitySummary] = [:]
-            for (day, summary) in found where days.contains(day) { result[day] = summary }
-            return result
-        } catch {
-            once("\(error.message)")
-            return [:]
+        let missing = days.filter { summaryCache[$0] == nil }
+        if let first = missing.min(), let last = missing.max() {
+            queries += 1
+            do {
+                var found: [CalendarDay: ActivitySummary] = [:]
+                for (day, summary) in try store.summaries(from: first, through: last) { found[day] = summary }
+                for day in missing { remember(day, found[day]) }
+            } catch {
+                once("\(error.message)")
+                return [:]
+            }
         }
+        var result: [CalendarDay: ActivitySummary] = [:]
+        for day in days { if let summary = summaryCache[day] ?? nil { result[day] = summary } }
+        return result
+    }
+
+    private func remember(_ day: CalendarDay, _ summary: ActivitySummary?) {
+        if summaryCache.count > 400 { summaryCache.removeAll() }
+        summaryCache[day] = .some(summary)
     }
 
     public func gauges(now: Duration) -> [Gauge] {
@@ -64,21 +87,33 @@ public final class StoreData: DataSource {
             if case .file(_, _, let offset, _) = setting.source, let v = value { value = v + offset }
             return Gauge(
                 style: setting.style, value: value, minimum: setting.minimum, maximum: setting.maximum,
-                title: setting.title, unit: setting.unit.isEmpty ? (reading.unit ?? "") : setting.unit, tint: setting.tint)
+                title: setting.title, unit: setting.unit.isEmpty ? (reading.unit ?? "") : setting.unit,
+                tint: setting.tint)
         }
     }
 
+    /// The first running task, from the cache while the store has not changed.
+    private func runningTask() -> ProgressTask? {
+        if let cached = taskCache { return cached }
+        queries += 1
+        let task = (try? store.runningTasks())?.first
+        taskCache = .some(task)
+        return task
+    }
+
     public func task() -> ProgressContent? {
-        guard let task = (try? store.runningTasks())?.first else { return nil }
+        guard let task = runningTask() else { return nil }
         let amount: ProgressAmount = task.fraction.map { .determinate($0) } ?? .indeterminate
         let label = task.description ?? task.name
-        return ProgressContent(amount: amount, style: .circular, label: label, cancellable: task.cancellable && !task.cancelRequested)
+        return ProgressContent(
+            amount: amount, style: .circular, label: label, cancellable: task.cancellable && !task.cancelRequested)
     }
 
     public func cancelTask() {
-        guard let task = (try? store.runningTasks())?.first else { return }
+        guard let task = runningTask() else { return }
         do {
             _ = try store.requestCancel(task.name)
+            taskCache = nil
         } catch {
             log("cancel \(task.name): \(error.message)")
         }
@@ -88,17 +123,31 @@ public final class StoreData: DataSource {
 
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         let changed = watcher.changed()
+        if changed {
+            summaryCache.removeAll()
+            taskCache = nil
+        }
         let before = readings
-        refreshGauges(storeChanged: changed)
+        refreshGauges(storeChanged: changed, now: now)
         return changed || readings != before
     }
 
+    public func showGauges(_ shown: Bool, now: Duration) -> Bool {
+        guard shown != fileGaugesShown else { return false }
+        fileGaugesShown = shown
+        guard shown else { return false }
+        let before = readings
+        refreshGauges(storeChanged: false, now: now)
+        return readings != before
+    }
+
     public func nextDeadline(now: Duration) -> Duration? {
-        let clockNow = ContinuousClock.now
         var deadlines: [Duration] = []
-        for (i, setting) in settings.enumerated() {
-            if let next = Self.source(setting.source).nextRefresh(lastRead: lastRead[i], now: clockNow) {
-                deadlines.append(now + (next - clockNow))
+        if fileGaugesShown {
+            for (i, setting) in settings.enumerated() {
+                if let next = Self.source(setting.source).nextRefresh(lastRead: lastRead[i], now: now) {
+                    deadlines.append(next)
+                }
             }
         }
         let timeout = watcher.pollTimeout
@@ -106,10 +155,12 @@ public final class StoreData: DataSource {
         return deadlines.min()
     }
 
-    private func refreshGauges(storeChanged: Bool) {
-        let now = ContinuousClock.now
+    /// Reads the gauges that are due: metrics when the store changed, files on their interval
+    /// while they are on screen.
+    private func refreshGauges(storeChanged: Bool, now: Duration) {
         for (i, setting) in settings.enumerated() {
             let source = Self.source(setting.source)
+            if case .file = source, !fileGaugesShown { continue }
             guard source.isDue(lastRead: lastRead[i], now: now, storeChanged: storeChanged) else { continue }
             readings[i] = source.read(store: store)
             lastRead[i] = now

@@ -1,6 +1,7 @@
 #include "KernelShims.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -39,7 +40,24 @@ static struct {
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
 
+static struct {
+    volatile sig_atomic_t armed;
+    char path[256];
+    char text[24];
+} backlight;
+
 static void restore_and_reraise(int signal_number) {
+    if (backlight.armed) {
+        backlight.armed = 0;
+        int saved_errno = errno;
+        int fd = open(backlight.path, O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t ignored = write(fd, backlight.text, strlen(backlight.text));
+            (void)ignored;
+            close(fd);
+        }
+        errno = saved_errno;
+    }
     if (saved.armed) {
         saved.armed = 0;
         int saved_errno = errno;
@@ -92,3 +110,15 @@ void glance_crash_restore_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint
 }
 
 void glance_crash_restore_disarm(void) { saved.armed = 0; }
+
+int glance_crash_restore_backlight(const char *brightness_path, const char *text) {
+    backlight.armed = 0;
+    if (!text || strlen(brightness_path) >= sizeof backlight.path || strlen(text) >= sizeof backlight.text)
+        return -1;
+    strcpy(backlight.path, brightness_path);
+    strcpy(backlight.text, text);
+    backlight.armed = 1;
+    return 0;
+}
+
+void glance_crash_restore_backlight_disarm(void) { backlight.armed = 0; }

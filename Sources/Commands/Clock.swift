@@ -1,4 +1,5 @@
 import Activity
+import App
 
 #if canImport(Glibc)
     import Glibc
@@ -9,13 +10,7 @@ import Activity
 /// The local calendar and the environment's language, read from the system (TZ, LANG).
 enum SystemClock {
     /// Today in the local time zone.
-    static func today() -> CalendarDay {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-            ?? CalendarDay(daysSinceEpoch: Int(now / 86400))
-    }
+    static func today() -> CalendarDay { SystemLocalClock().today() }
 
     /// The first set of LC_ALL, LC_MESSAGES, LANG.
     static func languageVariable() -> String? {

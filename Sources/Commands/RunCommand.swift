@@ -46,8 +46,8 @@ struct RunCommand {
         sleeps until input, a change in the store, dimming or midnight.
 
         On a text console (its own, or the one in front through /dev/tty0) it hides the console
-        while it shows, and a switch to another console (Ctrl+Alt+Fn, chvt) gives the display
-        up until you switch back.
+        while it shows, and a switch to another console (chvt; Ctrl+Alt+Fn from a keyboard that
+        is not grabbed, see --no-grab) gives the display up until you switch back.
 
         Display:
           --card PATH             the DRM card, e.g. /dev/dri/card1 (default: the first card
@@ -79,7 +79,9 @@ struct RunCommand {
           --config FILE           the configuration (default: /etc/glance/config.json; without
                                   it the built-in defaults apply); an invalid file stops with 78
           --no-input              do not read input devices
-          --no-grab               let key presses also reach the console (no EVIOCGRAB)
+          --no-grab               let key presses also reach the console and the system (no
+                                  EVIOCGRAB); a grabbed keyboard's Power key and Ctrl+Alt+Fn
+                                  do not (power buttons on their own are never grabbed)
           --dim-after S, --blank-after S
                                   seconds without input before dimming and blanking (0: never)
 
@@ -120,7 +122,11 @@ struct RunCommand {
                 let text = try args.value(for: option)
                 let v = try Parse.real(text, option: option)
                 guard v >= 0 else { throw UsageError("\(option) '\(text)': expected seconds, 0 for never") }
-                if option == "--dim-after" { command.dimAfter = .some(v == 0 ? nil : v) } else { command.blankAfter = .some(v == 0 ? nil : v) }
+                if option == "--dim-after" {
+                    command.dimAfter = .some(v == 0 ? nil : v)
+                } else {
+                    command.blankAfter = .some(v == 0 ? nil : v)
+                }
             case "--card": command.request.card = try args.value(for: option)
             case "--connector": command.request.connector = try args.value(for: option)
             case "--mode":
@@ -157,7 +163,9 @@ struct RunCommand {
         if !given.contains("--cjk-font"), let f = c.cjkFontFile { options.cjkFontFile = f }
         if !given.contains("--card"), let card = c.display.card { request.card = card }
         if !given.contains("--connector"), let connector = c.display.connector { request.connector = connector }
-        if !given.contains("--mode"), let text = c.display.mode, let mode = ModeRequest(parsing: text) { request.mode = mode }
+        if !given.contains("--mode"), let text = c.display.mode, let mode = ModeRequest(parsing: text) {
+            request.mode = mode
+        }
         if !given.contains("--format"), let f = c.display.format { request.format = f }
         if !given.contains("--legacy") && c.display.legacy { request.forceLegacy = true }
         if !given.contains("--db"), let db = c.database { store.path = db }
@@ -186,6 +194,20 @@ struct RunCommand {
     }
 
     func run(configuration: Configuration, keyMap: KeyMap) -> Int32 {
+        var idle = IdleSchedule(
+            dimAfter: configuration.idle.dimAfter, blankAfter: configuration.idle.blankAfter,
+            dimLevel: configuration.idle.dimLevel)
+        if let d = dimAfter { idle.dimAfter = d }
+        if let b = blankAfter { idle.blankAfter = b }
+        // The rule the configuration file follows holds for the command line's values too.
+        if let d = idle.dimAfter, let b = idle.blankAfter, b < d {
+            let s = { (v: Double) in v == v.rounded() && v < 1e9 ? String(Int(v)) : String(v) }
+            complain(
+                "--dim-after/--blank-after: blank after \(s(b)) s comes before dim after \(s(d)) s (with the "
+                    + "configuration's idle settings): give a --blank-after of at least the dimming time, or 0 for never"
+            )
+            return ExitCode.usage
+        }
         // Fonts before the display: a missing font is reported without touching the screen.
         let text: FreeTypeTextRenderer?
         switch options.loadText() {
@@ -267,25 +289,21 @@ struct RunCommand {
                 return fail(error, "give another store with --db PATH, or check the folder's permissions")
             }
         }
-        let hub = readInput
-            ? InputHub(directory: inputDirectory, grab: grab ?? configuration.grabInput, log: { complain($0) }) : nil
+        let hub =
+            readInput
+            ? InputHub(
+                directory: inputDirectory, grab: grab ?? configuration.grabInput, wanted: keyMap.codes,
+                log: { complain($0) }) : nil
         let router = InputRouter(
             keyMap: keyMap, touch: configuration.touch, panel: output.size, rotation: options.rotation)
-        var idle = IdleSchedule(
-            dimAfter: configuration.idle.dimAfter, blankAfter: configuration.idle.blankAfter,
-            dimLevel: configuration.idle.dimLevel)
-        if let d = dimAfter { idle.dimAfter = d }
-        if let b = blankAfter { idle.blankAfter = b }
         let look = DeviceController.Look(
             text: text, locale: options.resolvedLocale, shape: options.shape, name: options.name,
             ringsOnly: options.ringsOnly)
         let controller = DeviceController(
             screens: screens, look: look, data: data, hub: hub, router: router, idle: idle, clock: clock,
-            intro: intro, log: { complain($0) })
-        if let date = options.date, date != today, let screen = Optional(controller) {
-            _ = screen  // the day given starts the browsing
-            controller.show(day: date)
-        }
+            watchClockChanges: options.today == nil, intro: intro, log: { complain($0) })
+        // The day given starts the browsing.
+        if let date = options.date, date != today { controller.show(day: date) }
         let scene: any Scene = ScreenScene(BlankScreen())
         let loop: DisplayLoop
         do {
@@ -297,7 +315,11 @@ struct RunCommand {
         }
         loop.controller = controller
         controller.backlight = Backlight.find(log: { complain($0) })
-        if let light = controller.backlight { complain("backlight \(light.path): \(light.original)/\(light.maximum)") }
+        if let light = controller.backlight {
+            complain("backlight \(light.path): \(light.original)/\(light.maximum)")
+            // Put back by the fatal-signal handler too, with the display.
+            light.armCrashRestore()
+        }
         let opened = monotonicNow()
         let started = self.started
         let reportStartup = self.reportStartup
@@ -329,6 +351,7 @@ struct RunCommand {
             signal = try loop.run()
             if let systemd { Self.tell(systemd) { try $0.stopping() } }
         } catch {
+            controller.backlight?.restore()
             output.restore()
             complain(error.description)
             return Self.exitCode(for: error)

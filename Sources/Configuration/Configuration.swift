@@ -28,6 +28,19 @@ public struct GaugeSetting: Sendable, Equatable {
     public var maximum: Double
     public var tint: [Color]
     public var source: GaugeSourceSetting
+
+    public init(
+        style: GaugeStyle, title: String, unit: String, minimum: Double, maximum: Double, tint: [Color],
+        source: GaugeSourceSetting
+    ) {
+        self.style = style
+        self.title = title
+        self.unit = unit
+        self.minimum = minimum
+        self.maximum = maximum
+        self.tint = tint
+        self.source = source
+    }
 }
 
 public struct TouchSetting: Sendable, Equatable {

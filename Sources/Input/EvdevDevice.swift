@@ -16,12 +16,16 @@ public final class EvdevDevice {
     public let name: String
     public let capabilities: InputCapabilities
     public private(set) var grabbed = false
+    /// Why event times are not the kernel's CLOCK_MONOTONIC stamps, if they are not: then they are
+    /// stamped when read (the kernel's own would be CLOCK_REALTIME, ~1.7e9 s, decades away from
+    /// the loop's deadlines).
+    public let clockProblem: SystemError?
     /// How many times events were lost (SYN_DROPPED) and the state read back from the kernel.
     public private(set) var resynchronisations = 0
     private let device: OpaquePointer
 
     /// Opens `path` non-blocking and, when `grab`, takes it for this process alone.
-    public init(path: String, grab: Bool) throws(SystemError) {
+    public init(path: String, grab: Bool = false) throws(SystemError) {
         let fd = try FileDescriptor.open(path, [.nonBlocking])
         var dev: OpaquePointer? = nil
         let rc = libevdev_new_from_fd(fd.rawValue, &dev)
@@ -52,11 +56,15 @@ public final class EvdevDevice {
         for p in 0..<0x20 where libevdev_has_property(dev, UInt32(p)) != 0 { caps.properties.insert(p) }
         capabilities = caps
         // Event times on the monotonic clock, the one the loop's deadlines use.
-        _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
-        if grab {
-            let g = libevdev_grab(dev, LIBEVDEV_GRAB)
-            grabbed = g == 0
-        }
+        clockProblem = Self.clockError(libevdev_set_clock_id(dev, CLOCK_MONOTONIC), path: path)
+        if grab { self.grab() }
+    }
+
+    /// Takes the device for this process alone (EVIOCGRAB); false when another process has it.
+    @discardableResult
+    public func grab() -> Bool {
+        if !grabbed { grabbed = libevdev_grab(device, LIBEVDEV_GRAB) == 0 }
+        return grabbed
     }
 
     deinit {
@@ -77,6 +85,8 @@ public final class EvdevDevice {
         var events: [InputEvent] = []
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         var ev = input_event()
+        let clock = EventClock(kernelMonotonic: clockProblem == nil)
+        var readAt: Double?
         while true {
             let rc = libevdev_next_event(device, flags, &ev)
             if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue || rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
@@ -86,7 +96,10 @@ public final class EvdevDevice {
                     flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
                     resynchronisations += 1
                 }
-                let time = glance_input_event_seconds(&ev)
+                let time = clock.time(kernel: glance_input_event_seconds(&ev)) {
+                    if readAt == nil { readAt = EventClock.now() }
+                    return readAt!
+                }
                 events.append(InputEvent(time: time, type: ev.type, code: ev.code, value: ev.value))
                 continue
             }
@@ -101,5 +114,24 @@ public final class EvdevDevice {
             if rc == -EINTR { continue }
             throw SystemError("read \(path)", errno: Errno(rawValue: -rc))
         }
+    }
+
+    /// What libevdev_set_clock_id's result (0, or minus an errno) means for event times.
+    static func clockError(_ rc: Int32, path: String) -> SystemError? {
+        rc == 0 ? nil : SystemError("libevdev_set_clock_id CLOCK_MONOTONIC \(path)", errno: Errno(rawValue: -rc))
+    }
+}
+
+/// Event times on the loop's clock, CLOCK_MONOTONIC: the kernel's stamps when it stamps on that
+/// clock, else the time the events are read.
+struct EventClock {
+    var kernelMonotonic: Bool
+
+    func time(kernel: Double, readAt: () -> Double) -> Double { kernelMonotonic ? kernel : readAt() }
+
+    /// CLOCK_MONOTONIC now, in seconds.
+    static func now() -> Double {
+        let c = monotonicNow().components
+        return Double(c.seconds) + Double(c.attoseconds) / 1e18
     }
 }

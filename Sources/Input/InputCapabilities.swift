@@ -67,6 +67,44 @@ public struct InputCapabilities: Sendable, Equatable {
         return result
     }
 
+    /// Buttons the system acts on (logind: power off, suspend): KEY_POWER, KEY_SLEEP, KEY_WAKEUP.
+    public static let keyPower = 116, keySleep = 142, keyWakeup = 143
+    public static let systemKeys: Set<Int> = [keyPower, keySleep, keyWakeup]
+    /// KEY_A, KEY_Z, KEY_SPACE, KEY_ENTER: a device with all of them is a full keyboard.
+    public static let keyboardKeys: Set<Int> = [30, 44, 57, 28]
+
+    /// A typing keyboard, not a few buttons.
+    public var isFullKeyboard: Bool { Self.keyboardKeys.isSubset(of: keys) }
+
+    /// What the input hub does with a device.
+    public enum GrabPolicy: Sendable, Equatable {
+        /// Not opened: nothing on it is for the app (a power button alone, a mouse).
+        case skip(reason: String)
+        /// Opened but never grabbed: others need its events too.
+        case open(reason: String)
+        /// Opened, and grabbed when grabbing is on.
+        case openAndGrab
+    }
+
+    /// Whether the app opens the device and may grab it, given the key codes the key map uses.
+    ///
+    /// A touchscreen or absolute pointer is always opened; a device with none of `wanted` is left
+    /// alone. A device with the power, sleep or wake-up button that is not a full keyboard (the Pi's
+    /// gpio-shutdown and pwr_button, ACPI's Power Button) is never grabbed, so logind still sees
+    /// the button. Full keyboards are grabbed: turning grabbing off lets their Power key through.
+    public func grabPolicy(wanted: Set<Int>) -> GrabPolicy {
+        let kinds = self.kinds
+        let touch = kinds.contains(.touchscreen) || kinds.contains(.absolutePointer)
+        guard touch || !keys.isDisjoint(with: wanted) else {
+            return .skip(reason: "no keys glance uses; left to the system")
+        }
+        if !keys.isDisjoint(with: Self.systemKeys) && !isFullKeyboard {
+            let button = keys.contains(Self.keyPower) ? "the power button" : "a sleep or wake-up button"
+            return .open(reason: "not grabbed: it has \(button), which logind handles")
+        }
+        return .openAndGrab
+    }
+
     /// Multi-touch protocol B (slots).
     public var hasTouchSlots: Bool { absoluteAxes[Self.absMTSlot] != nil }
 

@@ -16,6 +16,17 @@ public struct InputDevice: Sendable {
     /// The event nodes under `directory`, in number order, each read; a node that cannot be opened
     /// is returned as the error naming it.
     public static func scan(_ directory: String = "/dev/input") -> [Result<InputDevice, SystemError>] {
+        nodes(directory).map { path in
+            do throws(SystemError) {
+                return .success(try read(path))
+            } catch {
+                return .failure(hinted(error))
+            }
+        }
+    }
+
+    /// The paths of the event nodes under `directory`, in number order.
+    public static func nodes(_ directory: String = "/dev/input") -> [String] {
         guard let dir = opendir(directory) else { return [] }
         var numbers: [Int] = []
         while let entry = readdir(dir) {
@@ -25,16 +36,14 @@ public struct InputDevice: Sendable {
             if name.hasPrefix("event"), let n = Int(name.dropFirst(5)) { numbers.append(n) }
         }
         closedir(dir)
-        return numbers.sorted().map { n in
-            let path = "\(directory)/event\(n)"
-            do throws(SystemError) {
-                return .success(try read(path))
-            } catch {
-                var e = error
-                if e.errno == .permissionDenied { e.hint = "add the user to group input" }
-                return .failure(e)
-            }
-        }
+        return numbers.sorted().map { "\(directory)/event\($0)" }
+    }
+
+    /// An error opening a node, with what to do when it is the permission.
+    static func hinted(_ error: SystemError) -> SystemError {
+        var e = error
+        if e.errno == .permissionDenied { e.hint = "add the user to group input" }
+        return e
     }
 
     /// Opens `path` and reads its name and capability bits.

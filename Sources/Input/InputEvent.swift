@@ -22,7 +22,9 @@ public struct InputEvent: Sendable, Hashable, CustomStringConvertible {
 
     public var isSynReport: Bool { type == Self.synType && code == Self.synReport }
 
-    public var description: String { "\(time) \(EventNames.typeName(type)) \(EventNames.codeName(type, code)) \(value)" }
+    public var description: String {
+        "\(time) \(EventNames.typeName(type)) \(EventNames.codeName(type, code)) \(value)"
+    }
 }
 
 /// Recorded event streams as text, one event per line: `TIME TYPE CODE VALUE`, names as libevdev

@@ -8,10 +8,21 @@ import Platform
 
 /// The input devices in use, kept current as they come and go: `/dev/input` watched with
 /// inotify, nodes opened as they appear (or become readable), closed when they vanish or read
-/// ENODEV. Only devices with keys, a touchscreen or an absolute pointer are kept.
+/// ENODEV. Only devices with a key the key map uses, a touchscreen or an absolute pointer are
+/// kept; one with the power button is grabbed only when it is a full keyboard
+/// (`InputCapabilities.grabPolicy`), so logind still gets a power button on its own.
 public final class InputHub {
     public let directory: String
     public let grab: Bool
+    /// Key codes the app acts on.
+    public let wanted: Set<Int>
+    /// Nodes opened once and closed again: nothing on them is for the app. Not tried again (nor
+    /// told again) until they go away.
+    private var leftAlone: Set<String> = []
+    /// Any key but pointer buttons (BTN_MOUSE…BTN_DIGI…) and the buttons logind handles.
+    static let anyKey = Set(0..<0x300)
+        .subtracting(InputCapabilities.btnLeft..<InputCapabilities.btnRangeEnd)
+        .subtracting(InputCapabilities.systemKeys)
     public private(set) var devices: [EvdevDevice] = []
     private let inotify: FileDescriptor?
     private let log: (String) -> Void
@@ -27,20 +38,59 @@ public final class InputHub {
         case removed(path: String)
     }
 
-    public init(directory: String = "/dev/input", grab: Bool, log: @escaping (String) -> Void) {
+    /// Opens a node (an `EvdevDevice` for real; tests give their own).
+    typealias Opener = (_ path: String) throws(SystemError) -> EvdevDevice
+    private let opener: Opener
+
+    /// `wanted`: the key codes the key map uses (`KeyMap.codes`); a device with none of them that
+    /// is not touch is left to the system. Without it, any key but a pointer button or the power,
+    /// sleep and wake-up buttons counts.
+    public convenience init(
+        directory: String = "/dev/input", grab: Bool, wanted: Set<Int>? = nil, log: @escaping (String) -> Void
+    ) {
+        self.init(
+            directory: directory, grab: grab, wanted: wanted ?? Self.anyKey, log: log,
+            opener: { path throws(SystemError) in
+                try EvdevDevice(path: path, grab: false)
+            })
+    }
+
+    init(
+        directory: String, grab: Bool, wanted: Set<Int>, log: @escaping (String) -> Void, opener: @escaping Opener
+    ) {
         self.directory = directory
         self.grab = grab
+        self.wanted = wanted
         self.log = log
+        self.opener = opener
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if fd >= 0 && inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB | IN_DELETE | IN_MOVED_TO)) >= 0 {
             inotify = FileDescriptor(rawValue: fd)
         } else {
-            if fd >= 0 { Glibc.close(fd) }
+            if fd >= 0 { close(fd) }
             inotify = nil
             log("input: cannot watch \(directory) for new devices (\(SystemError("inotify \(directory)")))")
         }
-        for result in InputDevice.scan(directory) {
-            if case .success(let found) = result { _ = open(found.path) }
+        // Each node opened once: the device's own capabilities say whether it is kept. Nodes that
+        // cannot be read are told once, together: with none readable there is no input at all.
+        var unreadable: [String] = []
+        var denied: SystemError?
+        for path in InputDevice.nodes(directory) {
+            do throws(SystemError) {
+                _ = try open(path)
+            } catch  where error.errno == .permissionDenied || error.errno == .notPermitted {
+                unreadable.append(path)
+                denied = InputDevice.hinted(error)
+            } catch  where error.errno == .noSuchFile {
+                continue  // gone since the listing
+            } catch {
+                log("input: \(path): \(error)")
+            }
+        }
+        if let denied {
+            log(
+                "input: cannot open \(unreadable.joined(separator: ", ")): \(denied.errno)"
+                    + (denied.hint.map { " (\($0))" } ?? ""))
         }
     }
 
@@ -76,7 +126,7 @@ public final class InputHub {
         var changes: [Change] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
             var offset = 0
             while offset + MemoryLayout<inotify_event>.size <= n {
@@ -90,36 +140,49 @@ public final class InputHub {
                 guard name.hasPrefix("event") else { continue }
                 let path = "\(directory)/\(name)"
                 if mask & UInt32(IN_DELETE) != 0 {
+                    leftAlone.remove(path)
                     if devices.contains(where: { $0.path == path }) {
                         devices.removeAll { $0.path == path }
                         log("input: \(path) removed")
                         changes.append(.removed(path: path))
                     }
-                } else if !devices.contains(where: { $0.path == path }), let device = open(path) {
+                } else if !devices.contains(where: { $0.path == path }) && !leftAlone.contains(path) {
                     // Created, or its permissions set by udev: try (again) to open it.
-                    changes.append(.added(device))
+                    do throws(SystemError) {
+                        if let device = try open(path) { changes.append(.added(device)) }
+                    } catch  where error.errno == .permissionDenied || error.errno == .noSuchFile {
+                        // Not readable yet: udev sets the permissions after creating the node,
+                        // and IN_ATTRIB comes then.
+                    } catch {
+                        log("input: \(path): \(error)")
+                    }
                 }
             }
         }
         return changes
     }
 
-    /// Opens a node and keeps it if it is a device the app uses.
-    private func open(_ path: String) -> EvdevDevice? {
-        do throws(SystemError) {
-            let device = try EvdevDevice(path: path, grab: grab)
-            let kinds = device.capabilities.kinds.filter { $0 != .relativePointer }
-            guard !kinds.isEmpty else { return nil }
-            devices.append(device)
-            log("input: \(device.name) (\(path)): \(kinds.map(\.rawValue).joined(separator: ", "))"
-                + (grab ? (device.grabbed ? ", grabbed" : ", could not grab") : ""))
-            return device
-        } catch {
-            // Permission not given yet (udev sets it after creation: IN_ATTRIB tries again).
-            if error.errno != .permissionDenied && error.errno != .noSuchFile {
-                log("input: \(path): \(error)")
-            }
+    /// Opens a node and keeps it if it is a device the app uses; grabs it when grabbing is on and
+    /// the device's capabilities allow (`InputCapabilities.grabPolicy`).
+    private func open(_ path: String) throws(SystemError) -> EvdevDevice? {
+        let device = try opener(path)
+        var what = device.capabilities.kinds.filter { $0 != .relativePointer }.map(\.rawValue)
+        if what.isEmpty { what = ["buttons"] }
+        switch device.capabilities.grabPolicy(wanted: wanted) {
+        case .skip(let reason):
+            leftAlone.insert(path)
+            log("input: \(device.name) (\(path)): \(reason)")
             return nil
+        case .open(let reason):
+            if grab { what.append(reason) }
+        case .openAndGrab:
+            if grab { what.append(device.grab() ? "grabbed" : "could not grab") }
         }
+        devices.append(device)
+        log("input: \(device.name) (\(path)): \(what.joined(separator: ", "))")
+        if let problem = device.clockProblem {
+            log("input: \(device.name): event times not on the monotonic clock (\(problem)); stamped when read")
+        }
+        return device
     }
 }

@@ -24,11 +24,17 @@ public struct KeyMap: Sendable, Equatable {
     /// Actions that repeat while their key is held (browsing days); others ignore auto-repeat.
     public static let repeating: Set<Action> = [.previousDay, .nextDay]
 
-    public init(bindings: [UInt16: Action], longPress: [Action: Action] = [.select: .today], longPressSeconds: Double = 0.8) {
+    public init(
+        bindings: [UInt16: Action], longPress: [Action: Action] = [.select: .today], longPressSeconds: Double = 0.8
+    ) {
         self.bindings = bindings
         self.longPress = longPress
         self.longPressSeconds = longPressSeconds
     }
+
+    /// The key codes bound to something: the input hub opens only devices that have one of them
+    /// (or are touch).
+    public var codes: Set<Int> { Set(bindings.keys.map(Int.init)) }
 
     /// The defaults with the configuration's `keys` on top ("none" removes a key). Names that are
     /// not key names are reported with their JSON path.
@@ -40,7 +46,10 @@ public struct KeyMap: Sendable, Equatable {
         var issues: [ConfigurationIssue] = []
         for (name, value) in configuration.keys.sorted(by: { $0.key < $1.key }) {
             guard let code = EventNames.keyCode(named: name) else {
-                issues.append(ConfigurationIssue(path: "$.keys.\(name)", message: "no such key name (glance devices lists the keys a device has)"))
+                issues.append(
+                    ConfigurationIssue(
+                        path: "$.keys.\(name)", message: "no such key name (glance devices lists the keys a device has)"
+                    ))
                 continue
             }
             if value == "none" {
@@ -50,8 +59,10 @@ public struct KeyMap: Sendable, Equatable {
             }
         }
         guard issues.isEmpty else { return .failure(ConfigurationIssues(issues)) }
-        return .success(KeyMap(bindings: bindings, longPress: configuration.longPress,
-                               longPressSeconds: configuration.longPressSeconds))
+        return .success(
+            KeyMap(
+                bindings: bindings, longPress: configuration.longPress,
+                longPressSeconds: configuration.longPressSeconds))
     }
 }
 

@@ -13,6 +13,11 @@ public struct Contact: Sendable, Equatable {
 /// Decodes evdev touch reports into contacts for the first finger: multi-touch protocol B
 /// (slots, tracking ids, -1 on lift), or ABS_X/ABS_Y with BTN_TOUCH, or (qemu's tablet) with
 /// BTN_LEFT. Contacts come out on SYN_REPORT, when a frame is complete.
+///
+/// The finger followed is a tracking id in a slot: another id in that slot (a finger lifted and
+/// another landed within one frame, or a resynchronisation) is that finger lifting, then a new
+/// one landing. Once the followed finger lifts while others stay down, no finger is followed
+/// until all are up.
 public struct TouchDecoder: Sendable {
     /// Decode ABS_MT_* (and ignore the single-touch emulation such devices also send).
     public let multitouch: Bool
@@ -21,73 +26,95 @@ public struct TouchDecoder: Sendable {
 
     private var slot: Int32 = 0
     private var slots: [Int32: (id: Int32, x: Int32, y: Int32)] = [:]
-    private var primary: Int32?  // slot followed
-    private var x: Int32 = 0, y: Int32 = 0, pressed = false
+    /// The finger followed: its slot and tracking id.
+    private var followed: (slot: Int32, id: Int32)?
+    /// In this frame, the followed finger's slot was given another tracking id (or -1).
+    private var followedEnded = false
+    /// The followed finger lifted while others stayed down: nothing starts until all are up.
+    private var waitingForAllUp = false
+    private var x: Int32 = 0
+    private var y: Int32 = 0
+    private var pressed = false
     private var wasDown = false
-    private var fingersBefore = false
-    private var lastX: Int32 = 0, lastY: Int32 = 0
+    private var lastX: Int32 = 0
+    private var lastY: Int32 = 0
 
     public init(multitouch: Bool, button: UInt16 = InputEvent.btnTouch) {
         self.multitouch = multitouch
         self.button = button
     }
 
-    public mutating func feed(_ e: InputEvent) -> Contact? {
+    /// The contacts a frame makes, when `e` completes one (SYN_REPORT): none, one, or the
+    /// followed finger's up and a new finger's down.
+    public mutating func feed(_ e: InputEvent) -> [Contact] {
         if multitouch {
             if e.type == InputEvent.absType {
                 switch e.code {
                 case InputEvent.absMTSlot: slot = e.value
                 case InputEvent.absMTTrackingID:
-                    if e.value < 0 {
-                        slots[slot] = nil
-                    } else {
-                        slots[slot] = (e.value, slots[slot]?.x ?? 0, slots[slot]?.y ?? 0)
-                    }
+                    if let f = followed, f.slot == slot, e.value != f.id { followedEnded = true }
+                    // The slot keeps its position: the kernel sends only values that change,
+                    // also when the next finger in the slot lands.
+                    slots[slot] = (e.value, slots[slot]?.x ?? 0, slots[slot]?.y ?? 0)
                 case InputEvent.absMTPositionX: slots[slot, default: (-1, 0, 0)].x = e.value
                 case InputEvent.absMTPositionY: slots[slot, default: (-1, 0, 0)].y = e.value
                 default: break
                 }
             }
-        } else if e.type == InputEvent.absType {
+            guard e.isSynReport else { return [] }
+            return multitouchFrame(time: e.time)
+        }
+        if e.type == InputEvent.absType {
             if e.code == InputEvent.absX { x = e.value }
             if e.code == InputEvent.absY { y = e.value }
         } else if e.type == InputEvent.keyType && e.code == button {
             pressed = e.value != 0
         }
-        guard e.isSynReport else { return nil }
-        // The frame is complete: where is the followed finger now?
-        var down = false, cx: Int32 = 0, cy: Int32 = 0
-        if multitouch {
-            let active = slots.filter { $0.value.id >= 0 }
-            if let p = primary, let s = active[p] {
-                down = true
-                (cx, cy) = (s.x, s.y)
-            } else if primary != nil {
-                // The followed finger lifted; another finger starts nothing until all are up.
-                if active.isEmpty { primary = nil }
-            } else if !fingersBefore, let first = active.min(by: { $0.key < $1.key }) {
-                primary = first.key
-                down = true
-                (cx, cy) = (first.value.x, first.value.y)
+        guard e.isSynReport else { return [] }
+        defer { wasDown = pressed }
+        if pressed && !wasDown { return [down(x, y, e.time)] }
+        if !pressed && wasDown { return [up(e.time)] }
+        return pressed ? move(x, y, e.time) : []
+    }
+
+    /// The frame is complete: what did the followed finger do?
+    private mutating func multitouchFrame(time: Double) -> [Contact] {
+        defer { followedEnded = false }
+        let active = slots.filter { $0.value.id >= 0 }
+        if let f = followed {
+            if !followedEnded, let s = active[f.slot], s.id == f.id { return move(s.x, s.y, time) }
+            // The followed finger lifted. A new finger in its slot starts a contact only if it is
+            // the only finger down; otherwise nothing starts until all are up.
+            followed = nil
+            var contacts = [up(time)]
+            if active.count == 1, let s = active[f.slot] {
+                followed = (f.slot, s.id)
+                contacts.append(down(s.x, s.y, time))
+            } else if !active.isEmpty {
+                waitingForAllUp = true
             }
-            fingersBefore = !active.isEmpty
-        } else {
-            down = pressed
-            (cx, cy) = (x, y)
+            return contacts
         }
-        defer { wasDown = down }
-        if down && !wasDown {
-            (lastX, lastY) = (cx, cy)
-            return Contact(phase: .down, x: cx, y: cy, time: e.time)
+        if waitingForAllUp {
+            if active.isEmpty { waitingForAllUp = false }
+            return []
         }
-        if !down && wasDown {
-            return Contact(phase: .up, x: lastX, y: lastY, time: e.time)
-        }
-        if down && (cx != lastX || cy != lastY) {
-            (lastX, lastY) = (cx, cy)
-            return Contact(phase: .move, x: cx, y: cy, time: e.time)
-        }
-        return nil
+        guard let first = active.min(by: { $0.key < $1.key }) else { return [] }
+        followed = (first.key, first.value.id)
+        return [down(first.value.x, first.value.y, time)]
+    }
+
+    private mutating func down(_ x: Int32, _ y: Int32, _ time: Double) -> Contact {
+        (lastX, lastY) = (x, y)
+        return Contact(phase: .down, x: x, y: y, time: time)
+    }
+
+    private func up(_ time: Double) -> Contact { Contact(phase: .up, x: lastX, y: lastY, time: time) }
+
+    private mutating func move(_ x: Int32, _ y: Int32, _ time: Double) -> [Contact] {
+        guard x != lastX || y != lastY else { return [] }
+        (lastX, lastY) = (x, y)
+        return [Contact(phase: .move, x: x, y: y, time: time)]
     }
 }
 
@@ -102,7 +129,9 @@ public struct TouchCalibration: Sendable, Equatable {
     public var panel: Size
     public var rotation: Rotation
 
-    public init(xRange: ClosedRange<Int32>, yRange: ClosedRange<Int32>, setting: TouchSetting, panel: Size, rotation: Rotation) {
+    public init(
+        xRange: ClosedRange<Int32>, yRange: ClosedRange<Int32>, setting: TouchSetting, panel: Size, rotation: Rotation
+    ) {
         self.xRange = xRange
         self.yRange = yRange
         self.setting = setting
@@ -115,7 +144,8 @@ public struct TouchCalibration: Sendable, Equatable {
             let span = Float(r.upperBound) - Float(r.lowerBound)
             return span > 0 ? min(max((Float(v) - Float(r.lowerBound)) / span, 0), 1) : 0
         }
-        var nx = unit(x, xRange), ny = unit(y, yRange)
+        var nx = unit(x, xRange)
+        var ny = unit(y, yRange)
         if setting.swapXY { swap(&nx, &ny) }
         if setting.invertX { nx = 1 - nx }
         if setting.invertY { ny = 1 - ny }
@@ -176,7 +206,8 @@ public struct GestureRecognizer: Sendable {
             defer { start = nil }
             if longDone { return nil }
             let end = last ?? p
-            let dx = end.x - s.point.x, dy = end.y - s.point.y
+            let dx = end.x - s.point.x
+            let dy = end.y - s.point.y
             if max(abs(dx), abs(dy)) >= swipeDistance {
                 return abs(dx) >= abs(dy) ? .swipe(dx < 0 ? .left : .right) : .swipe(dy < 0 ? .up : .down)
             }
@@ -197,7 +228,8 @@ public struct GestureRecognizer: Sendable {
     }
 
     private func distance(_ a: Point, _ b: Point) -> Float {
-        let dx = a.x - b.x, dy = a.y - b.y
+        let dx = a.x - b.x
+        let dy = a.y - b.y
         return (dx * dx + dy * dy).squareRoot()
     }
 }

@@ -53,3 +53,51 @@ public func monotonicNow() -> Duration {
     clock_gettime(CLOCK_MONOTONIC, &t)
     return .seconds(t.tv_sec) + .nanoseconds(t.tv_nsec)
 }
+
+extension Duration {
+    /// The duration in seconds, as a Double.
+    @inlinable public var inSeconds: Double { self / .seconds(1) }
+}
+
+/// Readable when the wall clock is set (NTP stepping a Pi without a real-time clock forward by
+/// months, `date -s`, a time zone change through settimeofday): a CLOCK_REALTIME timerfd armed
+/// far ahead with TFD_TIMER_CANCEL_ON_SET, which the kernel cancels on a clock change. The app
+/// then asks the calendar again what today is and when midnight comes.
+public final class ClockChangeWatcher {
+    public let descriptor: FileDescriptor
+
+    public init() throws(SystemError) {
+        let fd = try systemCall("timerfd_create CLOCK_REALTIME") {
+            timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        }
+        descriptor = FileDescriptor(rawValue: fd)
+        do {
+            try arm()
+        } catch {
+            descriptor.close()
+            throw error
+        }
+    }
+
+    /// Arms (again) for the next change: an expiry that never comes, cancelled by a clock set.
+    private func arm() throws(SystemError) {
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(Int32.max)
+        let flags = Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET)
+        try systemCall("timerfd_settime TFD_TIMER_CANCEL_ON_SET") {
+            timerfd_settime(descriptor.rawValue, flags, &spec, nil)
+        }
+    }
+
+    /// After the descriptor became readable: true when the clock was set (and the watch is armed
+    /// again), false when it was not.
+    public func acknowledge() -> Bool {
+        var count: UInt64 = 0
+        let n = withUnsafeMutableBytes(of: &count) { read(descriptor.rawValue, $0.baseAddress, $0.count) }
+        guard n < 0, errno == ECANCELED else { return false }
+        try? arm()
+        return true
+    }
+
+    deinit { descriptor.close() }
+}

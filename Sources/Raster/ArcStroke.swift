@@ -120,7 +120,9 @@ struct ArcRasterizer {
 
     init?(_ arc: ArcStroke) {
         guard arc.radius.isFinite, arc.width.isFinite, arc.radius > 0, arc.width > 0,
-            arc.center.x.isFinite, arc.center.y.isFinite, arc.start.isFinite
+            arc.center.x.isFinite, arc.center.y.isFinite, arc.start.isFinite,
+            // Far beyond any panel, and small enough for the integer row and band maths.
+            arc.radius + arc.width / 2 < 1e5, abs(arc.center.x) < 1e6, abs(arc.center.y) < 1e6
         else { return nil }
         cx = arc.center.x
         cy = arc.center.y
@@ -206,7 +208,8 @@ struct ArcRasterizer {
                 // The start cap lies under the value arc; near a full turn the arc's end reaches it.
                 let reach = Double(rc + 2) / (2 * Double.pi * Double(max(ri, 1)))
                 caps.append(
-                    cap(at: start, forward: false, color: arc.paint.color(at: 0).xrgb, underBody: sweep > 1 - 2 * reach))
+                    cap(at: start, forward: false, color: arc.paint.color(at: 0).xrgb, underBody: sweep > 1 - 2 * reach)
+                )
             }
             let tip = cap(at: start + sweep, forward: true, color: arc.paint.color(at: sweep).xrgb)
             if sweep > 1, let s = arc.shadow, s.opacity > 0 {
@@ -382,7 +385,8 @@ struct ArcRasterizer {
     /// their edge coverage (it depends on |u| and |v| only).
     func drawBand(into buffer: PixelBuffer, area: IntRect, cache: EdgeCache) {
         var cache = cache
-        let twiceX = 2 * cx, twiceY = 2 * cy
+        let twiceX = 2 * cx
+        let twiceY = 2 * cy
         let mirrorX = abs(twiceX) < 1e6 && Float(Int(twiceX)) == twiceX
         let mirrorY = abs(twiceY) < 1e6 && Float(Int(twiceY)) == twiceY
         let k = mirrorX ? Int(twiceX) : 0
@@ -407,13 +411,19 @@ struct ArcRasterizer {
             let hole: Float = v2 < innerIn2 ? (innerIn2 - v2).squareRoot() : 0
             let hasFull = fullOuter >= fullInner
             let mid = ceilToInt(cx - 0.5)  // first pixel with u ≥ 0
-            let lo = cache.origin, hi = cache.origin + bandWidth
+            let lo = cache.origin
+            let hi = cache.origin + bandWidth
             // Right half, |u| growing with x: [a, b) inner edge, [b, c) full band, [c, d) outer edge.
             @inline(__always) func r(_ t: Float) -> Int { min(max(ceilToInt(cx + t - 0.5), mid, lo), hi) }
-            let a = r(hole), d = r(outer)
-            let b = hasFull ? r(fullInner) : d, c = hasFull ? r(fullOuter) : d
+            let a = r(hole)
+            let d = r(outer)
+            let b = hasFull ? r(fullInner) : d
+            let c = hasFull ? r(fullOuter) : d
             // Left half, |u| shrinking with x: [la, lb) outer edge, [lb, lc) full, [lc, ld) inner edge.
-            var la: Int, lb: Int, lc: Int, ld: Int
+            var la: Int
+            var lb: Int
+            var lc: Int
+            var ld: Int
             if mirrorX {
                 (la, lb, lc, ld) = (k - d, k - c, k - b, k - a)
             } else {
@@ -440,14 +450,17 @@ struct ArcRasterizer {
                 fillEdges(cache, a, d, av, .both)
                 if !mirrorX { fillEdges(cache, la, ld, av, .both) }
             }
-            let clipA = area.x, clipB = area.maxX
+            let clipA = area.x
+            let clipB = area.maxX
             @inline(__always) func zone(_ x0: Int, _ x1: Int, _ edge: Edge) -> Zone {
                 Zone(x0: max(x0, clipA), x1: min(x1, clipB), edge: edge)
             }
-            let right = hasFull
+            let right =
+                hasFull
                 ? (zone(a, b, .inner), zone(b, c, .none), zone(c, d, .outer))
                 : (zone(a, d, .both), Zone(x0: 0, x1: 0, edge: .none), Zone(x0: 0, x1: 0, edge: .none))
-            let left = hasFull
+            let left =
+                hasFull
                 ? (zone(la, lb, .outer), zone(lb, lc, .none), zone(lc, ld, .inner))
                 : (zone(la, ld, .both), Zone(x0: 0, x1: 0, edge: .none), Zone(x0: 0, x1: 0, edge: .none))
             for pass in 0..<2 {
@@ -497,7 +510,8 @@ struct ArcRasterizer {
                 } else if d2 <= outerIn2 {
                     coverage = 1
                 } else {
-                    let dist = d2.squareRoot(), inv = 1 / dist
+                    let dist = d2.squareRoot()
+                    let inv = 1 / dist
                     coverage = halfPlaneCoverage(ro - dist, u * inv, av * inv, curvature: 1 / ro)
                 }
             case .inner:
@@ -506,7 +520,8 @@ struct ArcRasterizer {
                 } else if d2 >= innerOut2 {
                     coverage = 1
                 } else {
-                    let dist = d2.squareRoot(), inv = 1 / dist
+                    let dist = d2.squareRoot()
+                    let inv = 1 / dist
                     coverage = halfPlaneCoverage(dist - ri, u * inv, av * inv, curvature: -1 / ri)
                 }
             case .both:
@@ -525,7 +540,8 @@ struct ArcRasterizer {
         _ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ quadrant: Quadrant, _ z0: Zone, _ z1: Zone, _ z2: Zone,
         _ splits: Splits, _ cache: EdgeCache
     ) {
-        var lo = z0.x0, hi = z0.x1
+        var lo = z0.x0
+        var hi = z0.x1
         if z1.x0 < z1.x1 {
             lo = z0.x0 < z0.x1 ? lo : z1.x0
             hi = z1.x1
@@ -665,7 +681,8 @@ struct ArcRasterizer {
     }
 
     func drawCap(_ cap: Cap, buffer: PixelBuffer, area: IntRect) {
-        let outer = rc + halfDiagonal, inner = rc - halfDiagonal
+        let outer = rc + halfDiagonal
+        let inner = rc - halfDiagonal
         let y0 = max(area.y, floorToInt(cap.y - outer))
         let y1 = min(area.maxY, ceilToInt(cap.y + outer))
         guard y0 < y1 else { return }
@@ -727,8 +744,10 @@ struct ArcRasterizer {
         let y1 = min(area.maxY, ceilToInt(s.y + s.outer))
         guard y0 < y1 else { return }
         let capInside = rc - halfDiagonal
-        let bandIn = max(0, ri - halfDiagonal), bandOut = ro + halfDiagonal
-        let bandIn2 = bandIn * bandIn, bandOut2 = bandOut * bandOut
+        let bandIn = max(0, ri - halfDiagonal)
+        let bandOut = ro + halfDiagonal
+        let bandIn2 = bandIn * bandIn
+        let bandOut2 = bandOut * bandOut
         let ramp = 1 / (s.outer - s.inner)
         for y in y0..<y1 {
             let yc = Float(y) + 0.5
@@ -779,7 +798,8 @@ struct ArcRasterizer {
 @inline(__always)
 func mixPremultiplied(_ dst: UInt32, keep: Float, add src: UInt32, coverage: Float) -> UInt32 {
     func channel(_ shift: UInt32) -> UInt32 {
-        let d = Float((dst >> shift) & 0xFF), s = Float((src >> shift) & 0xFF)
+        let d = Float((dst >> shift) & 0xFF)
+        let s = Float((src >> shift) & 0xFF)
         let c = d * keep + s * coverage + 0.5
         return UInt32(min(max(c, 0), 255)) << shift
     }

@@ -61,17 +61,16 @@ public enum GaugeSource: Sendable, Equatable {
     }
 
     /// When to read next: a file source one interval after the last read (now, if never read);
-    /// nil for a metric, which is read again when the store changes (see `StoreWatcher`).
-    public func nextRefresh(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock
-        .Instant?
-    {
+    /// nil for a metric, which is read again when the store changes (see `StoreWatcher`). Times
+    /// are readings of the caller's clock (the display loop's CLOCK_MONOTONIC).
+    public func nextRefresh(lastRead: Duration?, now: Duration) -> Duration? {
         guard case .file(_, _, let interval) = self else { return nil }
         guard let lastRead else { return now }
         return lastRead + interval
     }
 
     /// Whether the source should be read now.
-    public func isDue(lastRead: ContinuousClock.Instant?, now: ContinuousClock.Instant, storeChanged: Bool) -> Bool {
+    public func isDue(lastRead: Duration?, now: Duration, storeChanged: Bool) -> Bool {
         switch self {
         case .metric: return lastRead == nil || storeChanged
         case .file:

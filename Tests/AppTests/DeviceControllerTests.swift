@@ -1,4 +1,5 @@
 import Activity
+import CKernelShims
 import Foundation
 import Configuration
 import Input
@@ -18,7 +19,7 @@ func recorded(_ name: String) throws -> [InputEvent] {
     try #require(file != nil)
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 512)
-    while fgets(&line, 512, file) != nil { text += String(cString: line) }
+    while fgets(&line, 512, file) != nil { text += String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
     return try EventRecording.parse(text)
 }
 
@@ -90,6 +91,69 @@ struct InputRouterTests {
         let outcome = r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: true)
         #expect(outcome.woke && outcome.commands.isEmpty)
         #expect(r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: false).commands == [.action(.nextDay)])
+    }
+
+    @Test("two quick taps far apart in one slot are two taps, not a swipe")
+    func retouch() throws {
+        let r = try Self.router()
+        let events = try EventRecording.parse(
+            """
+            0.00 EV_ABS ABS_MT_SLOT 0
+            0.00 EV_ABS ABS_MT_TRACKING_ID 7
+            0.00 EV_ABS ABS_MT_POSITION_X 3000
+            0.00 EV_ABS ABS_MT_POSITION_Y 2000
+            0.00 EV_SYN SYN_REPORT 0
+            0.10 EV_ABS ABS_MT_TRACKING_ID -1
+            0.10 EV_ABS ABS_MT_TRACKING_ID 8
+            0.10 EV_ABS ABS_MT_POSITION_X 500
+            0.10 EV_SYN SYN_REPORT 0
+            0.20 EV_ABS ABS_MT_TRACKING_ID -1
+            0.20 EV_SYN SYN_REPORT 0
+            """)
+        let commands = r.feed(events, from: Self.touchscreen, asleep: false).commands
+        #expect(commands.count == 2 && commands.allSatisfy { if case .tap = $0 { true } else { false } }, "\(commands)")
+    }
+
+    @Test("a key's repeats and a finger's moves are activity, not only presses and touches")
+    func activity() throws {
+        let r = try Self.router()
+        let right = EventNames.keyCode(named: "KEY_RIGHT")!
+        let syn = InputEvent(time: 0, type: 0, code: 0, value: 0)
+        _ = r.feed([InputEvent(time: 1, type: 1, code: right, value: 1), syn], from: Self.keyboard, asleep: false)
+        let repeated = r.feed(
+            [InputEvent(time: 1.5, type: 1, code: right, value: 2), syn], from: Self.keyboard, asleep: false)
+        #expect(repeated.activity && repeated.commands == [.action(.nextDay)])
+        let swipe = try recorded("mt-swipe-left.events")
+        let firstFrame = swipe.firstIndex { $0.isSynReport }! + 1
+        _ = r.feed(Array(swipe[..<firstFrame]), from: Self.touchscreen, asleep: false)
+        let moved = r.feed(Array(swipe[firstFrame..<firstFrame + 6]), from: Self.touchscreen, asleep: false)
+        #expect(moved.activity && moved.commands.isEmpty)
+    }
+
+    @Test("a keyboard going away forgets its own held keys, not another's long press or waking key")
+    func removedDevice() throws {
+        let r = try Self.router()
+        let other = DeviceDescription(path: "/dev/input/event2", capabilities: Self.keyboard.capabilities)
+        let enter = EventNames.keyCode(named: "KEY_ENTER")!
+        let right = EventNames.keyCode(named: "KEY_RIGHT")!
+        _ = r.feed([InputEvent(time: 5, type: 1, code: enter, value: 1)], from: Self.keyboard, asleep: false)
+        r.removed(path: other.path)
+        #expect(r.nextDeadline == 5.8)
+        #expect(r.tick(time: 5.8) == [.action(.today)])
+
+        // Right held to wake the panel on one keyboard stays a waking key when the other goes.
+        let woke = r.feed([InputEvent(time: 10, type: 1, code: right, value: 1)], from: other, asleep: true)
+        #expect(woke.woke)
+        r.removed(path: Self.keyboard.path)
+        for (time, value) in [(10.5, 2), (10.6, 0)] as [(Double, Int32)] {
+            let held = r.feed([InputEvent(time: time, type: 1, code: right, value: value)], from: other, asleep: false)
+            #expect(held.commands.isEmpty)
+        }
+
+        // The device that went away: its held key is forgotten.
+        _ = r.feed([InputEvent(time: 20, type: 1, code: enter, value: 1)], from: other, asleep: false)
+        r.removed(path: other.path)
+        #expect(r.nextDeadline == nil && r.tick(time: 21).isEmpty)
     }
 
     @Test("a held key's long press comes from the clock")
@@ -175,13 +239,88 @@ struct DeviceControllerTests {
         // A tap beside the button selects (the next screen); on it, cancels.
         #expect(c.perform(.tap(Point(x: button.x - 20, y: 20)), now: .seconds(101)) && !data.cancelRequested)
         #expect(c.navigation.screen == .rings)
-        c.perform(.action(.previousScreen), now: .seconds(102))
+        _ = c.perform(.action(.previousScreen), now: .seconds(102))
         #expect(c.perform(.tap(button.center), now: .seconds(103)) && data.cancelRequested)
         // Elsewhere, Esc does nothing.
         let other = FixedData(days: [:])
         let d = try Self.controller(data: other, clock: FixedClock(Self.today))
         #expect(!d.perform(.action(.cancel), now: .seconds(101)) && !other.cancelRequested)
     }
+}
+
+extension DeviceControllerTests {
+    /// The fraction the progress screen shows now.
+    static func shownFraction(_ c: DeviceController, now: Duration) -> Double? {
+        guard let screen = c.currentScreen(now: now) as? ProgressScreen, case .determinate(let f) = screen.content.amount
+        else { return nil }
+        return f
+    }
+
+    @Test("a new task's bar starts from its own fraction, not from where the last one stopped")
+    func easingPerTask() throws {
+        let data = FixedData(days: [:], task: ProgressContent(amount: .determinate(0.4), label: "A", cancellable: true))
+        let c = try Self.controller(data: data, screens: [.progress, .rings], clock: FixedClock(Self.today))
+        #expect(Self.shownFraction(c, now: .seconds(100)) == 0.4)
+        // A ends and B starts before the app looks again.
+        data.fixedTask = ProgressContent(amount: .determinate(0.02), label: "B", cancellable: true)
+        data.changed = true
+        #expect(c.handle(ready: [], now: .seconds(101)))
+        #expect(Self.shownFraction(c, now: .seconds(101)) == 0.02)
+        // Within one task the bar never goes back.
+        data.fixedTask = ProgressContent(amount: .determinate(0.01), label: "B", cancellable: true)
+        data.changed = true
+        _ = c.handle(ready: [], now: .seconds(102))
+        #expect((Self.shownFraction(c, now: .seconds(102)) ?? 0) >= 0.02)
+    }
+
+    @Test("a task already running when the app starts is shown first; when it ends, the screen before it")
+    func taskAtStart() throws {
+        let data = FixedData(days: [:], task: ProgressContent(amount: .indeterminate, label: "Import"))
+        let c = try Self.controller(data: data, screens: [.rings, .progress], clock: FixedClock(Self.today))
+        #expect(c.navigation.screen == .progress)
+        data.fixedTask = nil
+        data.changed = true
+        #expect(c.handle(ready: [], now: .seconds(101)) && c.navigation.screen == .rings)
+    }
+
+    @Test("today is asked on every wake-up: a clock set forward shows the new day before midnight comes")
+    func clockSet() throws {
+        let clock = TestClock(Self.today, untilMidnight: 3600)
+        let c = try Self.controller(
+            data: FixedData(days: [:]), clock: clock, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1))
+        clock.day = Self.today.adding(days: 40)
+        #expect(c.handle(ready: [], now: .seconds(101)))
+        #expect(c.navigation.today == Self.today.adding(days: 40) && c.navigation.day == c.navigation.today)
+    }
+
+    @Test("midnight by the time zone's calendar: 23 hours on the day summer time starts, 25 when it ends")
+    func daylightSaving() throws {
+        // In a child process: TZ is the process's.
+        for (utc, expected) in [
+            // 2026-03-29 00:30 CET (23:30 UTC the day before): midnight is 22.5 h away.
+            (1_774_740_600, 81_000.0),
+            // 2026-10-25 00:30 CEST (22:30 UTC the day before): 24.5 h away.
+            (1_792_881_000, 88_200.0),
+        ] {
+            let status = inChildProcess {
+                setenv("TZ", "Europe/Berlin", 1)
+                tzset()
+                return SystemLocalClock().secondsUntilMidnight(from: time_t(utc)) == expected ? 0 : 1
+            }
+            #expect(status == 0, "midnight after \(utc) in Berlin")
+        }
+    }
+}
+
+/// Runs `body` in a forked child and returns its exit status, or 128 + the signal that ended it.
+func inChildProcess(_ body: () -> Int32) -> Int32 {
+    fflush(nil)
+    let pid = fork()
+    if pid == 0 { _exit(body()) }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
 }
 
 @Suite("Backlight")
@@ -203,7 +342,7 @@ struct BacklightTests {
             defer { fclose(f) }
             var b = [CChar](repeating: 0, count: 32)
             fgets(&b, 32, f)
-            return String(cString: b).trimmingCharacters(in: .whitespacesAndNewlines)
+            return String(decoding: b.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         put("max_brightness", "255\n")
         put("brightness", "200\n")
@@ -214,5 +353,21 @@ struct BacklightTests {
         b.restore()
         #expect(get() == "200")
         #expect(Backlight.find(in: root + "/none", log: { _ in }) == nil)
+        // Off at start (a run killed while blank): awake means full brightness, not dark for good.
+        put("brightness", "0\n")
+        let off = try #require(Backlight.find(in: root, log: { _ in }))
+        #expect(off.original == 255)
+        // A crash while dimmed puts the brightness back, through the fatal-signal handler.
+        put("brightness", "200\n")
+        let crashed = inChildProcess {
+            guard let light = Backlight.find(in: root, log: { _ in }) else { return 2 }
+            glance_crash_restore_arm(-1, 0, 0, 0, 0, nil, 0, nil, -1, 0)
+            light.armCrashRestore()
+            light.set(fraction: 0.1)
+            raise(SIGSEGV)
+            return 3
+        }
+        #expect(crashed == 128 + SIGSEGV)
+        #expect(get() == "200")
     }
 }

@@ -35,6 +35,7 @@ struct RunCommandTests {
             (["run", "--move", "-5/500"], "is negative"),
             (["run", "--no-summary", "--move", "1/2"], "--no-summary draws a day without data"),
             (["run", "--frobnicate"], "run: unknown option '--frobnicate'"),
+            (["run", "--dim-after", "400", "--blank-after", "300"], "blank after 300 s comes before dim after 400 s"),
             (["devices", "--all"], "devices: unknown option '--all'"),
         ])
     func badArguments(_ arguments: [String], _ message: String) throws {

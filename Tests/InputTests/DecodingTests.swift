@@ -12,7 +12,7 @@ func fixture(_ name: String) throws -> [InputEvent] {
     defer { fclose(file) }
     var text = ""
     var line = [CChar](repeating: 0, count: 512)
-    while fgets(&line, 512, file) != nil { text += String(cString: line) }
+    while fgets(&line, 512, file) != nil { text += String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
     return try EventRecording.parse(text)
 }
 
@@ -52,7 +52,10 @@ struct KeyTests {
     @Test("taps act on press; a held Enter becomes today once; day keys repeat; KEY_POWER does nothing")
     func stream() throws {
         let events = try fixture("keys-hold-enter.events")
-        #expect(Self.actions(events, try Self.defaults()) == [.nextDay, .nextDay, .today, .previousDay, .previousDay, .previousDay])
+        #expect(
+            Self.actions(events, try Self.defaults()) == [
+                .nextDay, .nextDay, .today, .previousDay, .previousDay, .previousDay,
+            ])
     }
 
     @Test("a short Enter selects on release; the long-press deadline is announced")
@@ -98,7 +101,7 @@ struct KeyTests {
 struct TouchTests {
     static func contacts(_ events: [InputEvent], multitouch: Bool, button: UInt16 = InputEvent.btnTouch) -> [Contact] {
         var d = TouchDecoder(multitouch: multitouch, button: button)
-        return events.compactMap { d.feed($0) }
+        return events.flatMap { d.feed($0) }
     }
 
     @Test("MT-B: the first finger is followed; a second finger landing and lifting changes nothing")
@@ -106,6 +109,63 @@ struct TouchTests {
         let c = Self.contacts(try fixture("mt-swipe-left.events"), multitouch: true)
         #expect(c.map(\.phase) == [.down, .move, .move, .move, .up])
         #expect(c.first?.x == 3200 && c.last?.x == 1000 && c.last?.y == 2100)
+    }
+
+    /// Frames of multi-touch events: "SLOT 0, ID 5, X 3000, Y 2000" one frame per string.
+    static func frames(_ frames: [String]) -> [InputEvent] {
+        let codes: [String: UInt16] = [
+            "SLOT": InputEvent.absMTSlot, "ID": InputEvent.absMTTrackingID, "X": InputEvent.absMTPositionX,
+            "Y": InputEvent.absMTPositionY,
+        ]
+        var events: [InputEvent] = []
+        for (n, frame) in frames.enumerated() {
+            let time = Double(n) / 10
+            for part in frame.split(separator: ",") {
+                let words = part.split(separator: " ")
+                events.append(
+                    InputEvent(
+                        time: time, type: InputEvent.absType, code: codes[String(words[0])]!, value: Int32(words[1])!))
+            }
+            events.append(InputEvent(time: time, type: InputEvent.synType, code: InputEvent.synReport, value: 0))
+        }
+        return events
+    }
+
+    static func summary(_ contacts: [Contact]) -> [String] { contacts.map { "\($0.phase) \($0.x),\($0.y)" } }
+
+    @Test(
+        "another tracking id in the followed finger's slot is a lift and a new touch, not a move",
+        arguments: [
+            // A finger lifted and another landed within one frame.
+            "ID -1, ID 6, X 500",
+            // After a resynchronisation libevdev may give the new id straight away.
+            "ID 6, X 500",
+        ])
+    func retouchInOneFrame(change: String) {
+        let c = Self.contacts(
+            Self.frames(["SLOT 0, ID 5, X 3000, Y 2000", change, "ID -1"]), multitouch: true)
+        #expect(Self.summary(c) == ["down 3000,2000", "up 3000,2000", "down 500,2000", "up 500,2000"])
+    }
+
+    @Test("once the followed finger lifts, other fingers, even a new one in its slot, start nothing until all are up")
+    func followedLifts() {
+        let c = Self.contacts(
+            Self.frames([
+                "SLOT 0, ID 1, X 1000, Y 1000", "SLOT 1, ID 2, X 2000, Y 2000", "SLOT 0, ID -1",
+                "SLOT 0, ID 3, X 3000, Y 3000", "SLOT 0, X 100", "SLOT 1, ID -1", "SLOT 0, ID -1",
+                "SLOT 1, ID 4, X 700, Y 800", "SLOT 1, ID -1",
+            ]), multitouch: true)
+        #expect(Self.summary(c) == ["down 1000,1000", "up 1000,1000", "down 700,800", "up 700,800"])
+    }
+
+    @Test("a new id in the followed slot while another finger is down only lifts; nothing starts until all are up")
+    func retouchWithOthersDown() {
+        let c = Self.contacts(
+            Self.frames([
+                "SLOT 0, ID 1, X 1000, Y 1000", "SLOT 1, ID 2, X 2000, Y 2000", "SLOT 0, ID 3, X 3000",
+                "SLOT 1, ID -1", "SLOT 0, X 200", "SLOT 0, ID -1", "SLOT 0, ID 9, X 50, Y 60",
+            ]), multitouch: true)
+        #expect(Self.summary(c) == ["down 1000,1000", "up 1000,1000", "down 50,60"])
     }
 
     @Test("an absolute pointer with BTN_LEFT (qemu's tablet) is touch")
@@ -118,7 +178,8 @@ struct TouchTests {
     @Test("calibration: axis range, swap and invert, then the panel's rotation", arguments: Rotation.allCases)
     func calibration(rotation: Rotation) {
         let panel = Size(width: 800, height: 480)
-        let cal = TouchCalibration(xRange: 0...4095, yRange: 0...4095, setting: TouchSetting(), panel: panel, rotation: rotation)
+        let cal = TouchCalibration(
+            xRange: 0...4095, yRange: 0...4095, setting: TouchSetting(), panel: panel, rotation: rotation)
         // The raw top-left corner is the panel's; in the picture it is wherever the rotation put
         // the picture pixel that is drawn there.
         for (rx, ry, px, py) in [(0, 0, 0, 0), (4095, 0, 799, 0), (4095, 4095, 799, 479), (2048, 1024, 400, 120)] {
@@ -127,7 +188,8 @@ struct TouchTests {
             let logical = rotation.logicalSize(forPanel: panel)
             var found: (Int, Int)?
             for y in [Int(p.y) - 1, Int(p.y), Int(p.y) + 1] {
-                for x in [Int(p.x) - 1, Int(p.x), Int(p.x) + 1] where x >= 0 && y >= 0 && x < logical.width && y < logical.height {
+                for x in [Int(p.x) - 1, Int(p.x), Int(p.x) + 1]
+                where x >= 0 && y >= 0 && x < logical.width && y < logical.height {
                     let q = rotation.panelPoint(x: x, y: y, panel: panel)
                     if abs(q.x - px) <= 1 && abs(q.y - py) <= 1 { found = (x, y) }
                 }
@@ -142,13 +204,15 @@ struct TouchTests {
         #expect(p.x == 0 && p.y == 0, "swap then invert: \(p)")
     }
 
-    @Test("gestures: tap, long press, and swipes in four directions", arguments: [
-        ((100, 100), (102, 101), 0.1, Gesture.tap(Point(x: 100, y: 100))),
-        ((300, 200), (120, 210), 0.2, .swipe(.left)),
-        ((100, 200), (300, 190), 0.2, .swipe(.right)),
-        ((200, 400), (210, 100), 0.2, .swipe(.up)),
-        ((200, 100), (190, 400), 0.2, .swipe(.down)),
-    ])
+    @Test(
+        "gestures: tap, long press, and swipes in four directions",
+        arguments: [
+            ((100, 100), (102, 101), 0.1, Gesture.tap(Point(x: 100, y: 100))),
+            ((300, 200), (120, 210), 0.2, .swipe(.left)),
+            ((100, 200), (300, 190), 0.2, .swipe(.right)),
+            ((200, 400), (210, 100), 0.2, .swipe(.up)),
+            ((200, 100), (190, 400), 0.2, .swipe(.down)),
+        ])
     func gestures(from: (Float, Float), to: (Float, Float), duration: Double, expected: Gesture) {
         var g = GestureRecognizer(pictureSize: Size(width: 480, height: 480))
         _ = g.contact(.down, at: Point(x: from.0, y: from.1), time: 0)

@@ -1,3 +1,4 @@
+import Configuration
 import Testing
 
 @testable import Input
@@ -50,5 +51,71 @@ import Testing
 
     @Test func somethingElse() {
         #expect(C(eventTypes: [0x05]).summary == "no keys or pointer")
+    }
+
+    @Test func somethingElseIsLeftAlone() {
+        #expect(
+            C(eventTypes: [0x05]).grabPolicy(wanted: [28]) == .skip(reason: "no keys glance uses; left to the system"))
+    }
+}
+
+@Suite("Which devices are opened and grabbed")
+struct GrabPolicyTests {
+    typealias C = InputCapabilities
+    static let wanted = (try? KeyMap.make(Configuration()).get())?.codes ?? []
+    static let leftAlone = C.GrabPolicy.skip(reason: "no keys glance uses; left to the system")
+    static let powerButton = C.GrabPolicy.open(reason: "not grabbed: it has the power button, which logind handles")
+
+    @Test("the default key map's codes: arrows and Enter, not KEY_POWER")
+    func wantedCodes() {
+        #expect(Self.wanted.isSuperset(of: [103, 108, 105, 106, 28, 0x100]))
+        #expect(!Self.wanted.contains(C.keyPower))
+    }
+
+    @Test(
+        "a power, sleep or brightness button alone (Pi gpio-shutdown, Pi 5 pwr_button, ACPI, Video Bus) is left to the system",
+        arguments: [[116], [142], [143], [116, 142, 143], [224, 225]])
+    func systemButtonsAlone(keys: Set<Int>) {
+        #expect(C(eventTypes: [C.evKey], keys: keys).grabPolicy(wanted: Self.wanted) == Self.leftAlone)
+    }
+
+    @Test("a mouse is left to the system; a touchscreen or tablet is opened even with no mapped key")
+    func pointers() {
+        let mouse = C(eventTypes: [C.evKey, C.evRel], keys: [C.btnLeft, C.btnLeft + 1], relativeAxes: [0, 1])
+        #expect(mouse.grabPolicy(wanted: Self.wanted) == Self.leftAlone)
+        let range = C.AxisRange(minimum: 0, maximum: 4095)
+        let touch = C(
+            eventTypes: [C.evKey, C.evAbs], keys: [C.btnTouch], absoluteAxes: [C.absX: range, C.absY: range])
+        #expect(touch.grabPolicy(wanted: Self.wanted) == .openAndGrab)
+        let tablet = C(
+            eventTypes: [C.evKey, C.evAbs], keys: [C.btnLeft], absoluteAxes: [C.absX: range, C.absY: range])
+        #expect(tablet.grabPolicy(wanted: Self.wanted) == .openAndGrab)
+    }
+
+    @Test("buttons with the power button among them are opened but never grabbed, so logind still gets it")
+    func buttonsWithPower() {
+        let board = C(eventTypes: [C.evKey], keys: [103, 108, 28, 116])
+        #expect(board.grabPolicy(wanted: Self.wanted) == Self.powerButton)
+        // Even when the power button itself is mapped.
+        #expect(C(eventTypes: [C.evKey], keys: [116]).grabPolicy(wanted: [116]) == Self.powerButton)
+        #expect(
+            C(eventTypes: [C.evKey], keys: [28, 142]).grabPolicy(wanted: Self.wanted)
+                == .open(reason: "not grabbed: it has a sleep or wake-up button, which logind handles"))
+    }
+
+    @Test("buttons without system keys, and full keyboards (even with Power and Sleep), are grabbed")
+    func grabbed() {
+        #expect(C(eventTypes: [C.evKey], keys: [0x100, 0x101, 0x102]).grabPolicy(wanted: Self.wanted) == .openAndGrab)
+        #expect(C(eventTypes: [C.evKey], keys: [103, 108, 28]).grabPolicy(wanted: Self.wanted) == .openAndGrab)
+        let keyboard = C(eventTypes: [C.evKey], keys: Set(1...120).union([142, 143]))
+        #expect(keyboard.isFullKeyboard)
+        #expect(keyboard.grabPolicy(wanted: Self.wanted) == .openAndGrab)
+    }
+
+    @Test("without a key map the hub takes any key but pointer buttons and the system's")
+    func anyKey() {
+        #expect(InputHub.anyKey.isSuperset(of: [1, 28, 106, 0x100, 0x160]))
+        #expect(InputHub.anyKey.isDisjoint(with: [116, 142, 143, C.btnLeft, C.btnTouch]))
+        #expect(C(eventTypes: [C.evKey], keys: [116]).grabPolicy(wanted: InputHub.anyKey) == Self.leftAlone)
     }
 }

@@ -26,6 +26,20 @@ struct PixelBufferTests {
         #expect(buffer.color(x: 18, y: 4) != .black)  // it did draw
     }
 
+    @Test("arcs with absurd sizes or places (NaN, huge radius, far centre) draw nothing and do not trap")
+    func absurdArcs() {
+        let buffer = PixelBuffer(width: 16, height: 16)
+        buffer.fill(.black)
+        for (center, radius, width) in [
+            (Point(x: 8, y: 8), Float.nan, Float(2)), (Point(x: 8, y: 8), Float(1e19), Float(2)),
+            (Point(x: 8, y: 8), Float(4), Float.infinity), (Point(x: 1e30, y: 8), Float(4), Float(2)),
+            (Point(x: 8, y: -1e20), Float(4), Float(2)),
+        ] {
+            buffer.stroke(ArcStroke(center: center, radius: radius, width: width, sweep: 1, paint: .solid(.white)))
+        }
+        for y in 0..<16 { for x in 0..<16 { #expect(buffer.color(x: x, y: y) == .black) } }
+    }
+
     @Test("a clip rectangle keeps drawing inside it")
     func clip() {
         let buffer = PixelBuffer(width: 40, height: 40)

@@ -34,7 +34,7 @@ import Testing
 
     @Test func fileSourcesRefreshOnTheirIntervalAndMetricsOnStoreChanges() {
         let file = GaugeSource.file(path: "/x", scale: 1, interval: .seconds(2))
-        let t0 = ContinuousClock.now
+        let t0 = Duration.seconds(1000)
         #expect(file.isDue(lastRead: nil, now: t0, storeChanged: false))
         #expect(!file.isDue(lastRead: t0, now: t0 + .milliseconds(1999), storeChanged: true))
         #expect(file.isDue(lastRead: t0, now: t0 + .seconds(2), storeChanged: false))

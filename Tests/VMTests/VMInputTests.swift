@@ -88,6 +88,10 @@ struct VMInputTests {
         let logged = try Self.expected("logged", ["--db", changedStore], folder: folder)
         let backup = try Self.expected(
             "backup", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Backup"], folder: folder)
+        // After the clock is set a day on: today is the 30th (the 29th as `glance log` left it).
+        let newDay = try Self.expected("newday", ["--db", changedStore, "--today", "2026-11-30"], folder: folder)
+        let newDay29 = try Self.expected(
+            "newday-29", ["--db", changedStore, "--today", "2026-11-30", "--date", Self.today], folder: folder)
         let cancelled = try Self.expected(
             "cancelled", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Syncing"],
             folder: folder)
@@ -95,16 +99,24 @@ struct VMInputTests {
         var boot = VMBoot("input-480x480", gpu: "virtio", width: 480, height: 480)
         boot.harnessExtras = [
             "--add", store + ":/app/glance.db", "--add", configFile + ":/app/config.json", "--add", uinput + ":/app/uinput-device",
-            "--modules", "uinput",
+            "--modules", "uinput button",
         ]
         let run = (["--db", "/tmp/glance.db", "--config", "/app/config.json"] + Self.common).joined(separator: " ")
         boot.guestLine("cp /app/glance.db /tmp/glance.db")
         boot.guestLine("interact nav \(run)")
-        boot.guestLine("cp /app/glance.db /tmp/glance.db")  // the idle run starts from the original store
-        boot.guestLine("interact idle \(run) --dim-after 2 --blank-after 4")
+        // The idle run starts from the original store, its task finished (it starts on the rings).
+        boot.guestLine("cp /app/glance.db /tmp/glance.db")
+        boot.guestLine("$G task finish sync --db /tmp/glance.db")
+        // The idle run follows the system's clock (no --today), set to the test's day.
+        boot.guestLine("date -s '\(Self.today) 12:00:00' >/dev/null")
+        let clockRun = (["--db", "/tmp/glance.db", "--config", "/app/config.json"] + Self.common.dropFirst(2)).joined(
+            separator: " ")
+        boot.guestLine("interact idle \(clockRun) --dim-after 2 --blank-after 4")
         var steps: [String] = [
             "wait-console STEP nav ready 60",
-            "screendump-until nav-today \(today) 8",
+            // A task was running when the app started: its progress first; Home shows today.
+            "screendump-until nav-start \(progress) 8",
+            "key home", "screendump-until nav-today \(today) 8",
             // Keys from the host: days, today, the screens, Cancel.
             "key left", "screendump-until nav-28 \(day28) 8",
             "key left", "screendump-until nav-27 \(day27) 8",
@@ -153,8 +165,14 @@ struct VMInputTests {
             "screendump-until idle-awake \(today) 8",
             "wait-console \\[idle\\] glance: idle: dimmed 10", "sleep 600", "screendump idle-dimmed",
             "wait-console \\[idle\\] glance: idle: blank 10", "sleep 600", "screendump idle-blank",
-            "key left", "screendump-until idle-woken \(today) 8",
-            "key left", "screendump-until idle-left \(day28) 8",
+            // While blank (the CRTC off), the store changes: nothing is drawn, nothing fails.
+            "send sh /app/glance log --db /tmp/glance.db --date \(Self.today) --move 300 >/dev/null",
+            "wait-console STEP idle sh done rc=0 20", "sleep 1000",
+            // The clock is set a day on (NTP on a board without a real-time clock): a new day at once.
+            "send sh date -s '2026-11-30 12:00:00' >/dev/null",
+            "wait-console \\[idle\\] glance: a new day: 2026-11-30 10",
+            "key left", "screendump-until idle-woken \(newDay) 8",
+            "key left", "screendump-until idle-left \(newDay29) 8",
             "send stop", "wait-console STEP idle exited rc=\\d+ 20",
         ]
         for s in steps { boot.hostLine(s) }
@@ -165,11 +183,11 @@ struct VMInputTests {
 
         // Every screendump equals its expected render.
         for (shot, ref) in [
-            ("nav-today", "today"), ("nav-28", "28"), ("nav-27", "27"), ("nav-home", "today"), ("nav-gauge", "gauge"),
+("nav-start", "progress"), ("nav-today", "today"), ("nav-28", "28"), ("nav-27", "27"), ("nav-home", "today"), ("nav-gauge", "gauge"),
             ("nav-progress", "progress"), ("nav-cancelled", "cancelled"), ("nav-back", "today"),
             ("tablet-swipe", "30"), ("tablet-home", "today"), ("tablet-tap", "gauge"), ("tablet-up", "today"),
             ("hotplug-28", "28"), ("mt-27", "27"), ("flood-28", "28"), ("live-log", "logged"),
-            ("task-started", "backup"), ("task-ended", "logged"), ("idle-awake", "today"), ("idle-woken", "today"), ("idle-left", "28"),
+            ("task-started", "backup"), ("task-ended", "logged"), ("idle-awake", "today"), ("idle-woken", "newday"), ("idle-left", "newday-29"),
         ] {
             let shown = try #require(result.screendump(shot), "screendump \(shot) missing: \(result.context)")
             let want = try PNGFile.read(folder + "/expected-\(ref).png")
@@ -177,6 +195,8 @@ struct VMInputTests {
         }
         // The flood overflowed the kernel's buffer and the app resynchronised.
         #expect(result.log.contains("glance test flooding keyboard: events were dropped; state resynchronised"))
+        // The ACPI power button is left to the system (logind), not grabbed.
+        #expect(result.log.contains(#/\[nav\] glance: input: Power Button \(/dev/input/event\d+\): no keys glance uses/#))
         // Cancel reached the store.
         #expect(result.log.contains("cancel asked for the running task"))
         // Idle: near zero CPU over ten seconds without input.

@@ -41,6 +41,11 @@ void glance_crash_restore_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint
                               int vt_fd, int vt_mode);
 // Forgets the registration (the normal restore has run).
 void glance_crash_restore_disarm(void);
+// The same handler also writes `text` (a brightness, "200\n") to `brightness_path`, so a crash
+// while the panel is dimmed or dark leaves its backlight as it was. Copied into static memory;
+// -1 when too long. Takes effect once glance_crash_restore_arm has installed the handler.
+int glance_crash_restore_backlight(const char *brightness_path, const char *text);
+void glance_crash_restore_backlight_disarm(void);
 
 
 /// An evdev event's timestamp in seconds (input_event_sec/usec are macros whose members differ

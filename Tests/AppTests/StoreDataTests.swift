@@ -1,0 +1,84 @@
+import Activity
+import Configuration
+import Foundation
+import Platform
+import Screens
+import Store
+import Testing
+
+@testable import App
+
+@Suite("Store as the app's data: kept until it changes, files read only while shown")
+struct StoreDataTests {
+    /// A scratch folder removed at the end.
+    final class Folder {
+        let path: String
+        init() {
+            var template = Array((NSTemporaryDirectory() + "/glance-app-test-XXXXXX").utf8CString)
+            path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        func write(_ name: String, _ text: String) {
+            _ = FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8))
+        }
+    }
+
+    static let day = CalendarDay(year: 2026, month: 11, day: 29)!
+
+    @Test("a redraw without a change in the store asks it nothing; a change by another process is seen")
+    func cached() throws {
+        let folder = Folder()
+        let db = folder.path + "/glance.db"
+        let data = try StoreData(path: db, gauges: [], log: { _ in })
+        #expect(data.summary(for: Self.day) == nil)
+        _ = data.task()
+        _ = data.summaries([Self.day.adding(days: -1), Self.day.adding(days: -2)])
+        let asked = data.queries
+        for _ in 0..<10 {
+            _ = data.summary(for: Self.day)
+            _ = data.task()
+            _ = data.summaries([Self.day.adding(days: -2)])
+        }
+        #expect(data.queries == asked, "ten redraws, no queries")
+        // Another writer (glance log, an import) changes the day.
+        let other = try Store(path: db)
+        try other.setSummary(ActivitySummary(standHours: 5, standHoursGoal: 12), for: Self.day)
+        var seen = false
+        for _ in 0..<50 where !seen {
+            usleep(20_000)
+            seen = data.handle(ready: [], now: monotonicNow())
+        }
+        #expect(seen)
+        #expect(data.summary(for: Self.day)?.standHours == 5)
+        #expect(data.queries == asked + 1)
+    }
+
+    @Test("a gauge read from a file is read, and wakes the loop, only while the gauge screen is shown")
+    func fileGauges() throws {
+        let folder = Folder()
+        folder.write("value", "5\n")
+        let setting = GaugeSetting(
+            style: .circular, title: "CPU", unit: "%", minimum: 0, maximum: 100, tint: Gauge.defaultTint,
+            source: .file(path: folder.path + "/value", scale: 1, offset: 0, interval: 1))
+        let data = try StoreData(path: folder.path + "/glance.db", gauges: [setting], log: { _ in })
+        let t0 = Duration.seconds(1000)
+        #expect(data.nextDeadline(now: t0) == nil, "not shown: no wake-ups")
+        #expect(data.gauges(now: t0).first?.value == nil)
+        #expect(data.showGauges(true, now: t0))
+        #expect(data.gauges(now: t0).first?.value == 5)
+        #expect(data.nextDeadline(now: t0) == t0 + .seconds(1))
+        folder.write("value", "7\n")
+        #expect(!data.handle(ready: [], now: t0 + .milliseconds(500)))
+        #expect(data.handle(ready: [], now: t0 + .seconds(1)))
+        #expect(data.gauges(now: t0).first?.value == 7)
+        // Off the screen (or blank): the file is left alone.
+        #expect(!data.showGauges(false, now: t0 + .seconds(2)))
+        #expect(data.nextDeadline(now: t0 + .seconds(2)) == nil)
+        folder.write("value", "9\n")
+        #expect(!data.handle(ready: [], now: t0 + .seconds(5)))
+        #expect(data.gauges(now: t0).first?.value == 7)
+        // Back on screen: read at once.
+        #expect(data.showGauges(true, now: t0 + .seconds(6)))
+        #expect(data.gauges(now: t0).first?.value == 9)
+    }
+}
