@@ -32,9 +32,15 @@ public enum Glance {
         78 bad configuration.
         """
 
-    private static func printHelp(_ text: String) -> Int32 {
-        print(text)
-        return ExitCode.ok
+    /// The subcommands, in the order `glance --help` lists them.
+    static var commands: [(name: String, type: any Subcommand.Type)] {
+        [
+            ("render", RenderCommand.self), ("bench", BenchCommand.self), ("demo", DemoCommand.self),
+            ("config", ConfigCommand.self), ("run", RunCommand.self), ("devices", DevicesCommand.self),
+            ("import", ImportCommand.self), ("log", LogCommand.self), ("metric", MetricCommand.self),
+            ("task", TaskCommand.self), ("export", ExportCommand.self), ("demo-data", DemoDataCommand.self),
+            ("watch", WatchCommand.self),
+        ]
     }
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
@@ -44,63 +50,53 @@ public enum Glance {
             return ExitCode.usage
         }
         let rest = Array(arguments.dropFirst())
+        if ["--help", "-h", "help"].contains(command) {
+            print(help)
+            return ExitCode.ok
+        }
+        guard let type = commands.first(where: { $0.name == command })?.type else {
+            complain(
+                "unknown command '\(command)' (commands: \(commands.map(\.name).joined(separator: ", ")); "
+                    + "see glance --help)")
+            return ExitCode.usage
+        }
         do {
-            switch command {
-            case "--help", "-h", "help":
-                print(help)
-                return ExitCode.ok
-            case "render":
-                guard let render = try RenderCommand.parse(rest) else {
-                    print(RenderCommand.help)
-                    return ExitCode.ok
-                }
-                return render.run()
-            case "bench":
-                guard let bench = try BenchCommand.parse(rest) else {
-                    print(BenchCommand.help)
-                    return ExitCode.ok
-                }
-                return bench.run()
-            case "demo":
-                guard let demo = try DemoCommand.parse(rest) else {
-                    print(DemoCommand.help)
-                    return ExitCode.ok
-                }
-                return demo.run()
-            case "config":
-                guard let config = try ConfigCommand.parse(rest) else {
-                    print(ConfigCommand.help)
-                    return ExitCode.ok
-                }
-                return config.run()
-            case "run":
-                guard let run = try RunCommand.parse(rest) else {
-                    print(RunCommand.help)
-                    return ExitCode.ok
-                }
-                return run.run()
-            case "devices":
-                guard let devices = try DevicesCommand.parse(rest) else {
-                    print(DevicesCommand.help)
-                    return ExitCode.ok
-                }
-                return devices.run()
-            case "import": return try ImportCommand.parse(rest)?.run() ?? printHelp(ImportCommand.help)
-            case "log": return try LogCommand.parse(rest)?.run() ?? printHelp(LogCommand.help)
-            case "metric": return try MetricCommand.parse(rest)?.run() ?? printHelp(MetricCommand.help)
-            case "task": return try TaskCommand.parse(rest)?.run() ?? printHelp(TaskCommand.help)
-            case "export": return try ExportCommand.parse(rest)?.run() ?? printHelp(ExportCommand.help)
-            case "demo-data": return try DemoDataCommand.parse(rest)?.run() ?? printHelp(DemoDataCommand.help)
-            case "watch": return try WatchCommand.parse(rest)?.run() ?? printHelp(WatchCommand.help)
-            default:
-                complain(
-                    "unknown command '\(command)' (commands: render, bench, demo, config, run, devices, import, log, "
-                        + "metric, task, export, demo-data, watch; see glance --help)")
-                return ExitCode.usage
-            }
+            return try type.main(rest)
         } catch {
             complain(error.message)
             return ExitCode.usage
         }
     }
 }
+
+/// A `glance` subcommand: parses its arguments (nil: --help was asked) and runs.
+protocol Subcommand {
+    static var help: String { get }
+    static func parse(_ argv: [String]) throws(UsageError) -> Self?
+    func run() -> Int32
+}
+
+extension Subcommand {
+    /// Parses and runs, or prints the help.
+    static func main(_ argv: [String]) throws(UsageError) -> Int32 {
+        guard let command = try parse(argv) else {
+            print(help)
+            return ExitCode.ok
+        }
+        return command.run()
+    }
+}
+
+extension RenderCommand: Subcommand {}
+extension BenchCommand: Subcommand {}
+extension DemoCommand: Subcommand {}
+extension ConfigCommand: Subcommand {}
+extension RunCommand: Subcommand {}
+extension DevicesCommand: Subcommand {}
+extension ImportCommand: Subcommand {}
+extension LogCommand: Subcommand {}
+extension MetricCommand: Subcommand {}
+extension TaskCommand: Subcommand {}
+extension ExportCommand: Subcommand {}
+extension DemoDataCommand: Subcommand {}
+extension WatchCommand: Subcommand {}
