@@ -1,5 +1,7 @@
 import Activity
+import App
 import ImageFile
+import Platform
 import Raster
 import Screens
 import Store
@@ -111,14 +113,19 @@ struct WatchCommand {
         let context = ScreenContext(text: text, locale: AppLocale(environment: SystemClock.languageVariable()))
         let composer = FrameComposer(panel: size)
         var shown = day ?? Parse.today()
-        func screen(_ summary: ActivitySummary?) throws(StoreError) -> RingScreen {
-            if ringsOnly { return RingScreen(summary: summary) }
-            let content = RingScreenContent(name: name, day: shown, today: Parse.today(), summary: summary)
-            var week: [CalendarDay: ActivitySummary] = [:]
-            for (d, s) in try store.summaries(from: content.weekDays[0], through: content.weekDays[6]) { week[d] = s }
-            return RingScreen(
-                content: RingScreenContent(name: name, day: shown, today: content.today, summary: summary, week: week),
-                context: context)
+        /// The shown day's ring screen and summary: one query for the day, or for its week (which
+        /// holds the day) when the screen shows the week strip.
+        func ringScreen() throws(StoreError) -> (RingScreen, ActivitySummary?) {
+            if ringsOnly {
+                let summary = try store.summary(for: shown)
+                return (RingScreen(summary: summary), summary)
+            }
+            var content = RingScreenContent(name: name, day: shown, today: Parse.today(), summary: nil)
+            for (d, s) in try store.summaries(from: content.weekDays[0], through: content.weekDays[6]) {
+                content.week[d] = s
+            }
+            content.summary = content.week[shown]
+            return (RingScreen(content: content, context: context), content.summary)
         }
         let started = ContinuousClock.now
         func draw(_ reason: String) -> Bool {
@@ -128,15 +135,14 @@ struct WatchCommand {
                     let content = ProgressContent(
                         amount: task.fraction.map { .determinate($0) } ?? .indeterminate,
                         label: task.description ?? task.name, cancellable: task.cancellable)
-                    let elapsed = (ContinuousClock.now - started).components
-                    let time = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+                    let time = (ContinuousClock.now - started).inSeconds
                     try PNGFile.write(
                         composer.render(ProgressScreen(content: content, context: context), at: time), to: output)
                     writeOut("drew \(output) (\(reason)): task \(task.name) \(task.description ?? "")\n")
                     return true
                 }
-                let summary = try store.summary(for: shown)
-                try PNGFile.write(composer.render(try screen(summary)), to: output)
+                let (screen, summary) = try ringScreen()
+                try PNGFile.write(composer.render(screen), to: output)
                 writeOut("drew \(output) (\(reason)): \(describe(shown, summary))\n")
                 return true
             } catch let error as StoreError {
@@ -156,7 +162,8 @@ struct WatchCommand {
             ]
             var timeout = watcher.pollTimeout
             if day == nil {
-                let midnight = Self.millisecondsToMidnight()
+                // The time zone's midnight (a day of 23 or 25 hours when the clocks change).
+                let midnight = Int32(min(2 * 86400, SystemLocalClock().secondsUntilMidnight()) * 1000)
                 timeout = timeout < 0 ? midnight : min(timeout, midnight)
             }
             let n = poll(&fds, 2, timeout)
@@ -178,14 +185,5 @@ struct WatchCommand {
         close(pipeFDs[0])
         close(pipeFDs[1])
         return ExitCode.ok
-    }
-
-    /// Milliseconds until the next local midnight (at least one second, at most a day).
-    static func millisecondsToMidnight() -> Int32 {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        let secondsToday = Int(parts.tm_hour) * 3600 + Int(parts.tm_min) * 60 + Int(parts.tm_sec)
-        return Int32(max(1, 86400 - secondsToday) * 1000)
     }
 }
