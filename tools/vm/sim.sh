@@ -37,7 +37,9 @@ fi
 OUT=${TMPDIR:-/tmp}/glance-sim
 echo "sim: glance run --intro${*:+ $*} on $GPU at $RES, with four weeks of demo data; logs in $OUT" >&2
 # The store gets the demo days first, so there is something to browse (Left/Right, swipes).
-ARGS=$(printf ' %q' "$@")
+# (none given: nothing, not printf's lone ` ''`, which glance run would refuse with exit 64)
+ARGS=""
+[ $# -eq 0 ] || ARGS=$(printf ' %q' "$@")
 exec "$HERE/run-in-vm.sh" --gpu "$GPU" --res "$RES" --display "$MODE" --vnc "$VNC" \
 	--binary "$BINARY" --fonts "fonts-inter fonts-wqy-microhei" --out "$OUT" --timeout 86400 \
 	--cmd "/app/glance demo-data --db /tmp/glance.db >/dev/null; exec /app/glance run --db /tmp/glance.db --intro$ARGS"
