@@ -334,9 +334,32 @@ class Guest:
         for p in (a.qmp,):
             if os.path.exists(p):
                 os.unlink(p)
-        qlog = open(os.path.join(a.out, "qemu.log"), "wb")
-        self.proc = subprocess.Popen(a.qemu, stdout=qlog, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
+        with open(os.path.join(a.out, "qemu.log"), "wb") as qlog:
+            self.proc = subprocess.Popen(a.qemu, stdout=qlog, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL)
+        # Whatever ends this run early (SIGTERM, Ctrl-C, an unexpected exception), qemu does
+        # not outlive it.
+        try:
+            return self.supervise()
+        finally:
+            self.stop_qemu()
+
+    def stop_qemu(self):
+        if self.proc.poll() is not None:
+            return
+        # a second signal must not cut the cleanup short: it ends within 5 s anyway
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("vmctl: stopping qemu (pid %d)" % self.proc.pid, flush=True)
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def supervise(self):
+        a = self.a
         deadline = self.t0 + a.timeout
         timed_out = False
         script_ok = True
@@ -461,7 +484,10 @@ def main():
         a.qemu = a.qemu[1:]
     if not a.qemu:
         ap.error("missing qemu command after --")
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # SIGTERM raises SystemExit(143), so that run()'s finally stops qemu on the way out
+    def on_term(*_):
+        raise SystemExit(143)
+    signal.signal(signal.SIGTERM, on_term)
     sys.exit(Guest(a).run())
 
 
