@@ -236,7 +236,12 @@ if [ -z "$KERNEL_PKG" ]; then
 	KERNEL_PKG=$(resolve)
 	if [ -z "$KERNEL_PKG" ] && [ "$INSTALL" = 1 ]; then $SUDO apt-get update >/dev/null; KERNEL_PKG=$(resolve); fi
 	[ -n "$KERNEL_PKG" ] || die "cannot resolve linux-image-amd64 (run apt-get update)"
-	echo "$KERNEL_PKG" >"$CACHE/default-kernel-pkg"
+	# written whole, then renamed: a parallel run reads the old name, the new one or none,
+	# never an empty file
+	kpkg_tmp=$(mktemp "$CACHE/.default-kernel-pkg.XXXXXX")
+	echo "$KERNEL_PKG" >"$kpkg_tmp"
+	chmod 644 "$kpkg_tmp"
+	mv -f "$kpkg_tmp" "$CACHE/default-kernel-pkg"
 fi
 KDIR=$CACHE/$KERNEL_PKG
 # one fetch at a time per cache (parallel test runs share it)
