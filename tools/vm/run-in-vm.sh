@@ -302,7 +302,12 @@ for f in "${KO_FILES[@]}"; do
 done
 
 # ---------------------------------------------------------------- initramfs
-WORK=$(mktemp -d /tmp/run-in-vm.XXXXXX)
+# In $TMPDIR, unless qemu could not take it: its sockets go on qemu's command line (no ',' or
+# ':') and a unix socket path has at most 107 bytes.
+TMPBASE=${TMPDIR:-/tmp}
+case "$TMPBASE" in *,* | *:*) TMPBASE=/tmp ;; esac
+[ ${#TMPBASE} -le 80 ] || TMPBASE=/tmp
+WORK=$(mktemp -d "$TMPBASE/run-in-vm.XXXXXX")
 cleanup() { [ "$KEEP" = 1 ] && say "work dir kept: $WORK" || rm -rf "$WORK"; }
 trap cleanup EXIT
 ST=$WORK/root
