@@ -14,8 +14,6 @@ public final class VirtualTerminal {
     /// Where it came from: "standard input" or "/dev/tty0".
     public let source: String
     private let owned: Bool
-    /// KD_TEXT or KD_GRAPHICS before the app changed it.
-    public let previousMode: UInt
     private var changed = false
     /// VT_SETMODE VT_PROCESS is in force: switches wait for the app.
     public private(set) var controlsSwitching = false
@@ -23,10 +21,8 @@ public final class VirtualTerminal {
     /// The VT on standard input, else the foreground VT through /dev/tty0; nil with the reason when
     /// there is none that can be used (over SSH, in a container, without access to /dev/tty0).
     public static func open() -> (terminal: VirtualTerminal?, problem: String?) {
-        if let mode = Self.mode(of: FileDescriptor(rawValue: 0)) {
-            return (
-                VirtualTerminal(FileDescriptor(rawValue: 0), source: "standard input", owned: false, mode: mode), nil
-            )
+        if Self.isTerminal(FileDescriptor(rawValue: 0)) {
+            return (VirtualTerminal(FileDescriptor(rawValue: 0), source: "standard input", owned: false), nil)
         }
         let path = "/dev/tty0"
         let fd: FileDescriptor
@@ -35,31 +31,33 @@ public final class VirtualTerminal {
         } catch {
             return (nil, "not on a virtual terminal and \(error); console text may show over the display")
         }
-        guard let mode = Self.mode(of: fd) else {
+        guard Self.isTerminal(fd) else {
             fd.close()
             return (nil, "\(path) is not a virtual terminal; console text may show over the display")
         }
-        return (VirtualTerminal(fd, source: path, owned: true, mode: mode), nil)
+        return (VirtualTerminal(fd, source: path, owned: true), nil)
     }
 
-    private init(_ descriptor: FileDescriptor, source: String, owned: Bool, mode: UInt) {
+    private init(_ descriptor: FileDescriptor, source: String, owned: Bool) {
         self.descriptor = descriptor
         self.source = source
         self.owned = owned
-        self.previousMode = mode
     }
 
-    /// KDGETMODE; nil if `fd` is not a VT.
-    static func mode(of fd: FileDescriptor) -> UInt? {
+    /// Whether `fd` is a VT (KDGETMODE answers).
+    static func isTerminal(_ fd: FileDescriptor) -> Bool {
         var mode: Int32 = 0
-        guard (try? fd.control(UInt(KDGETMODE), &mode, "KDGETMODE")) != nil else { return nil }
-        return UInt(mode)
+        return (try? fd.control(UInt(KDGETMODE), &mode, "KDGETMODE")) != nil
     }
 
-    /// KDSETMODE KD_GRAPHICS: the console stops drawing text and the cursor.
+    /// KDSETMODE KD_GRAPHICS: the console stops drawing text and the cursor. From here on a
+    /// crash puts it back too, and Ctrl+Z from the console cannot stop the app while it holds
+    /// the display.
     public func enterGraphicsMode() throws(SystemError) {
         try descriptor.control(UInt(KDSETMODE), value: UInt(KD_GRAPHICS), "KDSETMODE KD_GRAPHICS on \(source)")
         changed = true
+        glance_crash_restore_console(descriptor.rawValue)
+        signal(SIGTSTP, SIG_IGN)
     }
 
     /// VT_SETMODE VT_PROCESS: a switch to another VT (Ctrl+Alt+Fn, chvt) sends `release` and
@@ -96,6 +94,8 @@ public final class VirtualTerminal {
         guard changed else { return }
         changed = false
         _ = try? descriptor.control(UInt(KDSETMODE), value: UInt(KD_TEXT), "KDSETMODE KD_TEXT")
+        glance_crash_restore_console(-1)
+        signal(SIGTSTP, SIG_DFL)
     }
 
     deinit {

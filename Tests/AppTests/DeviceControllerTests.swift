@@ -361,7 +361,6 @@ struct BacklightTests {
         put("brightness", "200\n")
         let crashed = inChildProcess {
             guard let light = Backlight.find(in: root, log: { _ in }) else { return 2 }
-            glance_crash_restore_arm(-1, 0, 0, 0, 0, nil, 0, nil, -1, 0)
             light.armCrashRestore()
             light.set(fraction: 0.1)
             raise(SIGSEGV)
@@ -369,5 +368,32 @@ struct BacklightTests {
         }
         #expect(crashed == 128 + SIGSEGV)
         #expect(get() == "200")
+        // The same for Ctrl+\ (SIGQUIT) and for a stack overflow (the handler has its own stack).
+        for (signal, overflow) in [(SIGQUIT, false), (SIGSEGV, true)] {
+            put("brightness", "200\n")
+            let status = inChildProcess {
+                guard let light = Backlight.find(in: root, log: { _ in }) else { return 2 }
+                light.armCrashRestore()
+                light.set(fraction: 0.1)
+                if overflow { return Int32(truncatingIfNeeded: recurseForever(1)) }
+                // The test runner blocks some signals; the child takes them as the app does.
+                var mask = sigset_t()
+                sigemptyset(&mask)
+                sigaddset(&mask, signal)
+                sigprocmask(SIG_UNBLOCK, &mask, nil)
+                raise(signal)
+                return 3
+            }
+            #expect(status == 128 + signal, "signal \(signal), overflow \(overflow)")
+            #expect(get() == "200", "signal \(signal), overflow \(overflow)")
+        }
     }
+}
+
+/// Recursion without end (a stack overflow), kept from being turned into a loop.
+@inline(never)
+func recurseForever(_ n: Int) -> Int {
+    var frame = [Int](repeating: n, count: 1)
+    frame.withUnsafeMutableBufferPointer { _ in }
+    return recurseForever(n &+ frame[0]) &+ 1
 }

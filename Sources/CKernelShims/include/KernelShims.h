@@ -31,19 +31,19 @@ unsigned long glance_EVIOCGABS(unsigned int axis);
 extern const unsigned long glance_EVIOCGID;
 extern const unsigned long glance_EVIOCGRAB;
 
-// Fatal-signal restore. After the app has set its own mode it registers what to put back; a
-// SIGSEGV/SIGBUS/SIGILL/SIGTRAP/SIGABRT/SIGFPE handler then re-sets the saved CRTC with a raw
-// DRM_IOCTL_MODE_SETCRTC (from memory filled in here, no allocation), puts the VT back into
-// automatic switching and text mode and re-raises the signal. `mode` points to a struct drm_mode_modeinfo (68 bytes) or
-// is NULL when the CRTC had no mode; vt_fd < 0 skips the VT.
+// Fatal-signal restore (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGQUIT; on an
+// alternate stack). One handler puts back what is registered, from static memory (no
+// allocation), then re-raises the signal:
+// - the CRTC: after the app has set its own mode, a raw DRM_IOCTL_MODE_SETCRTC of the saved one.
+//   `mode` points to a struct drm_mode_modeinfo (68 bytes) or is NULL when the CRTC had no mode.
 void glance_crash_restore_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
-                              const uint32_t *connectors, uint32_t connector_count, const void *mode,
-                              int vt_fd, int vt_mode);
-// Forgets the registration (the normal restore has run).
+                              const uint32_t *connectors, uint32_t connector_count, const void *mode);
+// Forgets the CRTC (the normal restore has run).
 void glance_crash_restore_disarm(void);
-// The same handler also writes `text` (a brightness, "200\n") to `brightness_path`, so a crash
-// while the panel is dimmed or dark leaves its backlight as it was. Copied into static memory;
-// -1 when too long. Takes effect once glance_crash_restore_arm has installed the handler.
+// - the console: automatic VT switching and text mode (registered when the console goes into
+//   graphics mode; vt_fd < 0 forgets it).
+void glance_crash_restore_console(int vt_fd);
+// - the backlight: `text` (a brightness, "200\n") written to `brightness_path`. -1 when too long.
 int glance_crash_restore_backlight(const char *brightness_path, const char *text);
 void glance_crash_restore_backlight_disarm(void);
 
