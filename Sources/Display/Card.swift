@@ -25,7 +25,7 @@ public final class Card {
         } catch {
             if error.errno == .permissionDenied || error.errno == .notPermitted {
                 var e = error
-                e.hint = "add the user to group video: sudo usermod -aG video $USER, then log in again"
+                e.hint = Card.videoGroupHint
                 throw .permissionDenied(e)
             }
             if error.errno == .noSuchFile { throw .noDisplayDevice(directory: Self.directory(of: path)) }
@@ -86,10 +86,18 @@ public final class Card {
     public func dropMaster() { _ = drmDropMaster(descriptor.rawValue) }
 }
 
+extension Card {
+    /// What to do when the card may not be opened or used.
+    static let videoGroupHint = "add the user to group video: sudo usermod -aG video $USER, then log in again"
+}
+
+/// The error of a failed libdrm call: libdrm returns either -1 with errno set or a negative errno.
+@inline(__always)
+func drmErrno(_ result: Int32) -> Errno { Errno(rawValue: result == -1 ? errno : -result) }
+
 /// Turns a libdrm mode-setting result (negative errno, or -1 with errno set) into a SystemError.
 @inline(__always)
 func drmCheck(_ result: Int32, _ call: @autoclosure () -> String) throws(DisplayError) {
     guard result < 0 else { return }
-    let code = result == -1 ? errno : -result
-    throw .system(SystemError(call(), errno: Errno(rawValue: code)))
+    throw .system(SystemError(call(), errno: drmErrno(result)))
 }

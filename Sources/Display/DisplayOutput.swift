@@ -31,8 +31,9 @@ public final class DisplayOutput {
     public var format: PixelFormat { plan.format }
     public var descriptor: FileDescriptor { card.descriptor }
     public private(set) var flipPending = false
-    /// Frames put on screen (mode set, flips completed, in-place updates).
-    public private(set) var framesShown = 0
+    /// A page flip has completed: flips work on this driver (a refused flip after that is an
+    /// error, not a reason to give flipping up).
+    private var flipped = false
     /// DirtyFB answered ENOSYS: the driver scans the buffer directly and needs no damage reports.
     public private(set) var dirtyNotNeeded = false
     /// Given up for a VT switch (not DRM master): nothing may be shown until `resume()`.
@@ -153,7 +154,6 @@ public final class DisplayOutput {
         }
         if singleBuffered {
             try reportDamage(damage, framebuffer: buffers[front].framebuffer)
-            framesShown += 1
             return
         }
         let back = 1 - front
@@ -168,17 +168,18 @@ public final class DisplayOutput {
                 card.descriptor.rawValue, plan.crtc.id, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
                 nil)
             if result != 0 {
-                let code = result == -1 ? errno : -result
-                guard code == EINVAL || code == ENOSYS || code == EOPNOTSUPP else {
+                let code = drmErrno(result).rawValue
+                guard !flipped, code == EINVAL || code == ENOSYS || code == EOPNOTSUPP else {
                     throw .system(SystemError("DRM PAGE_FLIP", errno: Errno(rawValue: code)))
                 }
-                // No flips: show this buffer with SetCrtc and keep drawing into it from now on.
+                // The driver has no flips: show this buffer with SetCrtc and keep drawing into it
+                // from now on; the other buffer is released.
                 notes.append("page flip refused (\(Errno(rawValue: code))): drawing into the buffer on screen")
                 try drmCheck(
                     setCrtc(framebuffer: buffers[back].framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
-                self.front = back
+                buffers = [buffers[back]]
+                self.front = 0
                 singleBuffered = true
-                framesShown += 1
                 return
             }
         }
@@ -206,7 +207,7 @@ public final class DisplayOutput {
                 if type == UInt32(DRM_EVENT_FLIP_COMPLETE) && flipPending {
                     flipPending = false
                     front = 1 - (front ?? 1)
-                    framesShown += 1
+                    flipped = true
                     completed += 1
                 }
                 guard length >= 8 else { break }
@@ -233,6 +234,8 @@ public final class DisplayOutput {
     public func restore() -> SystemError? {
         guard !restored else { return nil }
         restored = true
+        // Powered down (blank): back on, so what is restored is seen.
+        if poweredDown { setPower(on: true) }
         glance_crash_restore_disarm()
         guard front != nil else {
             terminal?.restore()
@@ -252,14 +255,14 @@ public final class DisplayOutput {
             let result = drmModeSetCrtc(
                 fd, saved.crtc_id, saved.buffer_id, saved.x, saved.y, &connectors, Int32(connectors.count), &mode)
             if result != 0 {
-                problem = SystemError("DRM SETCRTC (restore)", errno: Errno(rawValue: result == -1 ? errno : -result))
+                problem = SystemError("DRM SETCRTC (restore)", errno: drmErrno(result))
             }
         } else {
             // Nothing was shown before: switch the CRTC off rather than leave our last frame.
             let result = drmModeSetCrtc(fd, plan.crtc.id, 0, 0, 0, nil, 0, nil)
             if result != 0 {
                 problem = SystemError(
-                    "DRM SETCRTC off (restore)", errno: Errno(rawValue: result == -1 ? errno : -result))
+                    "DRM SETCRTC off (restore)", errno: drmErrno(result))
             }
         }
         terminal?.restore()
@@ -274,21 +277,30 @@ public final class DisplayOutput {
     /// Powers the output down or up through the connector's DPMS property (the kernel turns
     /// that into an atomic commit of CRTC ACTIVE on atomic drivers). Returns false when the
     /// connector has no DPMS property or the call fails; the caller then keeps a black frame.
+    /// Powering up falls back to setting the mode again, so a panel is never left dark with
+    /// frames flipped at an inactive CRTC.
     @discardableResult
     public func setPower(on: Bool) -> Bool {
         guard poweredDown == on, !suspended else { return true }
-        guard let dpms = card.properties(of: plan.connector.id, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))["DPMS"] else {
+        let dpms = card.properties(of: plan.connector.id, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))["DPMS"]
+        if let dpms {
+            waitForFlip()
+            let value: UInt64 = on ? UInt64(DRM_MODE_DPMS_ON) : UInt64(DRM_MODE_DPMS_OFF)
+            let result = drmModeConnectorSetProperty(card.descriptor.rawValue, plan.connector.id, dpms.id, value)
+            if result == 0 {
+                poweredDown = !on
+                return true
+            }
+            notes.append("\(SystemError("DRM DPMS \(on ? "on" : "off")", errno: drmErrno(result)))")
+        }
+        guard on, let front else { return false }
+        do {
+            try setMode(buffer: front)
+            return true
+        } catch {
+            notes.append("powering up by a mode set: \(error)")
             return false
         }
-        waitForFlip()
-        let value: UInt64 = on ? UInt64(DRM_MODE_DPMS_ON) : UInt64(DRM_MODE_DPMS_OFF)
-        let result = drmModeConnectorSetProperty(card.descriptor.rawValue, plan.connector.id, dpms.id, value)
-        guard result == 0 else {
-            notes.append("\(SystemError("DRM DPMS \(on ? "on" : "off")", errno: Errno(rawValue: result == -1 ? errno : -result)))")
-            return false
-        }
-        poweredDown = !on
-        return true
     }
 
     // MARK: - VT switches
@@ -327,7 +339,8 @@ public final class DisplayOutput {
             try drmCheck(setCrtc(framebuffer: buffer.framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
         }
         front = index
-        framesShown += 1
+        // A mode set lights the CRTC, whatever DPMS said before.
+        poweredDown = false
         armCrashRestore()
     }
 
@@ -338,9 +351,8 @@ public final class DisplayOutput {
     }
 
     private func armCrashRestore() {
-        let vt = terminal?.descriptor.rawValue ?? -1
         guard let saved, saved.mode_valid != 0, saved.buffer_id != 0 else {
-            glance_crash_restore_arm(card.descriptor.rawValue, plan.crtc.id, 0, 0, 0, nil, 0, nil, vt, Int32(KD_TEXT))
+            glance_crash_restore_arm(card.descriptor.rawValue, plan.crtc.id, 0, 0, 0, nil, 0, nil)
             return
         }
         var mode = saved.mode
@@ -348,7 +360,7 @@ public final class DisplayOutput {
         connectors.withUnsafeBufferPointer { c in
             glance_crash_restore_arm(
                 card.descriptor.rawValue, saved.crtc_id, saved.buffer_id, saved.x, saved.y, c.baseAddress,
-                UInt32(c.count), &mode, vt, Int32(KD_TEXT))
+                UInt32(c.count), &mode)
         }
     }
 
@@ -365,7 +377,7 @@ public final class DisplayOutput {
             y2: UInt16(clamping: damage.maxY))
         let result = drmModeDirtyFB(card.descriptor.rawValue, framebuffer, &clip, 1)
         if result != 0 {
-            let code = result == -1 ? errno : -result
+            let code = drmErrno(result).rawValue
             if code == ENOSYS {
                 dirtyNotNeeded = true
                 return

@@ -63,9 +63,9 @@ public final class DumbBuffer {
             }
         }
         if added != 0 {
-            let code = added == -1 ? errno : -added
+            let code = drmErrno(added)
             Self.destroy(handle: create.handle, on: fd)
-            throw .system(SystemError("DRM ADDFB2 \(what) \(fourCCName(format.fourCC))", errno: Errno(rawValue: code)))
+            throw .system(SystemError("DRM ADDFB2 \(what) \(fourCCName(format.fourCC))", errno: code))
         }
         framebuffer = fb
 
@@ -105,7 +105,7 @@ public final class DumbBuffer {
     private static func withHint(_ error: SystemError) -> SystemError {
         var e = error
         if e.errno == .permissionDenied || e.errno == .notPermitted {
-            e.hint = "add the user to group video"
+            e.hint = Card.videoGroupHint
         }
         return e
     }

@@ -104,7 +104,9 @@ public struct OutputPlan: Sendable {
         {
             return crtc
         }
-        return crtcs.first { connector.possibleCRTCIndexes.contains($0.index) }
+        // A free CRTC before one that lights another display (which taking would turn off).
+        let possible = crtcs.filter { connector.possibleCRTCIndexes.contains($0.index) }
+        return possible.first { $0.framebuffer == 0 && $0.mode == nil } ?? possible.first
     }
 
     /// The primary plane that can feed the CRTC of `crtcIndex`.

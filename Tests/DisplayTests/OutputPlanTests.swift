@@ -162,6 +162,15 @@ private let monitor = Connector(
         #expect(OutputPlan.chooseCRTC(for: c, among: crtcs)?.id == 100)
     }
 
+    @Test func aFreeCRTCBeforeOneDrivingAnotherDisplay() {
+        var c = monitor
+        c.possibleCRTCIndexes = [0, 1]
+        c.currentCRTC = nil
+        let busy = CRTC(id: 100, index: 0, mode: monitor.modes.first, framebuffer: 42)
+        #expect(OutputPlan.chooseCRTC(for: c, among: [busy, CRTC(id: 101, index: 1)])?.id == 101)
+        #expect(OutputPlan.chooseCRTC(for: c, among: [busy])?.id == 100, "taken only when none is free")
+    }
+
     @Test func noPossibleCRTC() {
         var card = piCard()
         card.connectors[1].possibleCRTCIndexes = [5]
