@@ -32,9 +32,33 @@ mirror() {
 	echo "${m:-http://deb.debian.org/debian}"
 }
 
+# The mount points at or under folder $1 (canonical), deepest first.
+mounts_under() {
+	local raw m
+	while read -r _ _ _ _ raw _; do
+		printf -v m '%b' "$raw" # mountinfo writes a space as \040
+		if [ "$m" = "$1" ] || [ "${m#"$1"/}" != "$m" ]; then echo "$m"; fi
+	done </proc/self/mountinfo | sort -r
+}
+# Unmounts everything mounted at or under a folder: umount, else a lazy umount -l once, else
+# an error. A host /dev, /sys or /proc left bound in the root would be copied into every image
+# (device-image.sh), or emptied by an rm -rf of the root.
+umount_under() {
+	local dir m left
+	dir=$(realpath -m "$1")
+	while read -r m; do
+		umount "$m" 2>/dev/null || umount -l "$m" || die "cannot unmount $m (the cached root must not keep host folders)"
+	done < <(mounts_under "$dir")
+	left=$(mounts_under "$dir")
+	[ -z "$left" ] || die "still mounted under $dir: $(echo "$left" | tr '\n' ' ')"
+}
+
 mkdir -p "$CACHE"
 exec 8>"$CACHE/.debian-root.lock"
 flock 8
+# (holding the lock: anything still mounted there is left over from a run that was killed)
+umount_under "$ROOT"
+umount_under "$ROOT.tmp"
 if [ ! -f "$ROOT/.ready" ]; then
 	command -v debootstrap >/dev/null || {
 		say "installing debootstrap"
@@ -66,7 +90,7 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	say "installing ${missing[*]} into $ROOT"
 	mount_all() { for d in proc sys dev; do mount --bind "/$d" "$ROOT/$d"; done; }
-	umount_all() { for d in dev sys proc; do umount "$ROOT/$d" 2>/dev/null || true; done; }
+	umount_all() { umount_under "$ROOT"; }
 	trap umount_all EXIT
 	mount_all
 	cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
