@@ -68,7 +68,7 @@ if [ ! -f "$ROOT/.ready" ]; then
 	}
 	M=$(mirror)
 	say "building a minimal $SUITE root with systemd into $ROOT from $M (once; a few minutes)"
-	rm -rf "$ROOT" "$ROOT.tmp"
+	rm -rf --one-file-system "$ROOT" "$ROOT.tmp" || die "cannot remove the old root $ROOT"
 	debootstrap --variant=minbase --include="$BASE" "$SUITE" "$ROOT.tmp" "$M" >"$CACHE/debian-root.log" 2>&1 ||
 		die "debootstrap failed; see $CACHE/debian-root.log"
 	echo "deb $M $SUITE main" >"$ROOT.tmp/etc/apt/sources.list"

@@ -44,9 +44,11 @@ BASE=$("$HERE/debian-root.sh" "${DEPENDS[@]}")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/glance-image.XXXXXX")
 R=$WORK/root
 # (a static Swift binary reads its arguments from /proc/self/cmdline: /proc is mounted in the root)
-cleanup() { umount "$R/proc" 2>/dev/null || true; rm -rf "$WORK"; }
+# --one-file-system: whatever may be mounted in the cached root or in the copy (a host /dev,
+# /sys or /proc) is neither copied into the image nor emptied by the cleanup.
+cleanup() { umount "$R/proc" 2>/dev/null || true; rm -rf --one-file-system "$WORK"; }
 trap cleanup EXIT
-cp -a "$BASE" "$R"
+cp -a --one-file-system "$BASE" "$R"
 mount -t proc proc "$R/proc"
 rm -f "$R/.ready"
 cp "$DEB" "$R/tmp/glance.deb"
