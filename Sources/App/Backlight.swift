@@ -1,4 +1,5 @@
 import CKernelShims
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -18,16 +19,8 @@ public final class Backlight {
     /// The first backlight in `directory` that can be read and written; nil when there is none
     /// (then dimming is done in the picture and blanking by DPMS alone).
     public static func find(in directory: String = "/sys/class/backlight", log: (String) -> Void) -> Backlight? {
-        guard let dir = opendir(directory) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        for name in names.sorted() {
+        guard let names = directoryEntries(directory) else { return nil }
+        for name in names.sorted() where !name.hasPrefix(".") {
             let path = directory + "/" + name
             guard let max = readNumber(path + "/max_brightness"), max > 0, let now = readNumber(path + "/brightness")
             else {

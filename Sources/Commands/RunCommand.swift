@@ -393,9 +393,7 @@ struct RunCommand {
         }
         line += " \(BenchCommand.format(BenchCommand.milliseconds(now - started))) ms after main"
         // CLOCK_BOOTTIME counts from the kernel's start: boot to first frame on a device.
-        var boot = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &boot)
-        let sinceBoot = Duration.seconds(boot.tv_sec) + .nanoseconds(boot.tv_nsec)
+        let sinceBoot = bootTimeNow()
         line += ", \(BenchCommand.format(BenchCommand.milliseconds(sinceBoot))) ms after kernel start"
         return line
     }
@@ -415,10 +413,7 @@ struct RunCommand {
         guard fields.count > 19, let ticks = Int(fields[19]) else { return nil }
         let hz = sysconf(Int32(_SC_CLK_TCK))
         guard hz > 0 else { return nil }
-        var boot = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &boot)
-        let now = Duration.seconds(boot.tv_sec) + .nanoseconds(boot.tv_nsec)
         let start = Duration.nanoseconds(ticks * (1_000_000_000 / hz))
-        return now - start
+        return bootTimeNow() - start
     }
 }

@@ -41,17 +41,10 @@ public final class Card {
 
     /// The card nodes under `directory` (card0, card1 …), in number order.
     public static func discover(in directory: String = "/dev/dri") throws(DisplayError) -> [String] {
-        guard let dir = opendir(directory) else { throw .noDisplayDevice(directory: directory) }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("card"), let n = Int(name.dropFirst(4)) { numbers.append(n) }
+        guard let cards = numberedNodes(in: directory, prefix: "card"), !cards.isEmpty else {
+            throw .noDisplayDevice(directory: directory)
         }
-        guard !numbers.isEmpty else { throw .noDisplayDevice(directory: directory) }
-        return numbers.sorted().map { "\(directory)/card\($0)" }
+        return cards
     }
 
     static func directory(of path: String) -> String {

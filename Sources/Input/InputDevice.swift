@@ -27,16 +27,7 @@ public struct InputDevice: Sendable {
 
     /// The paths of the event nodes under `directory`, in number order.
     public static func nodes(_ directory: String = "/dev/input") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("event"), let n = Int(name.dropFirst(5)) { numbers.append(n) }
-        }
-        closedir(dir)
-        return numbers.sorted().map { "\(directory)/event\($0)" }
+        numberedNodes(in: directory, prefix: "event") ?? []
     }
 
     /// An error opening a node, with what to do when it is the permission.

@@ -54,6 +54,13 @@ public func monotonicNow() -> Duration {
     return .seconds(t.tv_sec) + .nanoseconds(t.tv_nsec)
 }
 
+/// CLOCK_BOOTTIME now: the time since the kernel started, suspend included.
+public func bootTimeNow() -> Duration {
+    var t = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &t)
+    return .seconds(t.tv_sec) + .nanoseconds(t.tv_nsec)
+}
+
 extension Duration {
     /// The duration in seconds, as a Double.
     @inlinable public var inSeconds: Double { self / .seconds(1) }
