@@ -136,11 +136,6 @@ extension Store {
         }
     }
 
-    /// Whether someone asked the task to stop (cheap: the import checks it a few times a second).
-    public func isCancelRequested(_ name: String) throws(StoreError) -> Bool {
-        try db.prepare("SELECT cancel_requested FROM tasks WHERE name = ?1").bind(.text(name)).stepInteger() == 1
-    }
-
     public func task(named name: String) throws(StoreError) -> ProgressTask? {
         let statement = try db.prepare("SELECT \(Self.taskColumns) FROM tasks WHERE name = ?1")
         statement.bind(.text(name))
@@ -192,15 +187,5 @@ extension Store {
         if let amount, !(amount.isFinite && amount >= 0) {
             throw StoreError(.invalidArgument, "task \(name): \(what) must be a number of 0 or more")
         }
-    }
-}
-
-extension Statement {
-    /// Steps once and returns the first column as an integer (nil: no row or NULL).
-    func stepInteger() throws(StoreError) -> Int64? {
-        guard try step() else { return nil }
-        let value = int64(0)
-        reset()
-        return value
     }
 }

@@ -28,8 +28,8 @@ final class DayCollector {
             DELETE FROM temp.import_days;
             """)
         insert = try db.prepare(
-            "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
-        )
+            "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+            persistent: true)
     }
 
     /// Adds one day read at `location` (`file:line:column`); a later row for the same date wins.
