@@ -76,9 +76,12 @@ extension Store {
         var t = time_t(seconds)
         var parts = tm()
         gmtime_r(&t, &parts)
-        func pad(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let day = CalendarDay(daysSinceEpoch: Int((seconds - ((seconds % 86400) + 86400) % 86400) / 86400))
-        return "\(day)T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+        func pad(_ n: Int32, _ width: Int = 2) -> String {
+            let digits = String(n)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let date = "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))"
+        return "\(date)T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
     }
 }
 

@@ -147,6 +147,8 @@ import Testing
         #expect(Store.csvText("say \"hi\"") == "\"say \"\"hi\"\"\"")
         #expect(Store.isoTime(0) == "1970-01-01T00:00:00Z")
         #expect(Store.isoTime(1_700_000_000) == "2023-11-14T22:13:20Z")
+        #expect(Store.isoTime(951_782_400) == "2000-02-29T00:00:00Z")
+        #expect(Store.isoTime(-1) == "1969-12-31T23:59:59Z")
     }
 
     @Test(
