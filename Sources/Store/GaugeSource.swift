@@ -6,59 +6,11 @@
 
 /// Where a gauge's number comes from: a metric in the store (updated by `glance metric set`),
 /// or a file that holds a number (`/sys/class/thermal/thermal_zone0/temp`, times a scale),
-/// read again on an interval.
+/// read again on an interval. The app makes these from the configuration's gauge `source`
+/// (`{"metric": NAME}` or `{"file": PATH, "scale": …, "offset": …, "interval": …}`).
 public enum GaugeSource: Sendable, Equatable {
     case metric(name: String)
     case file(path: String, scale: Double, interval: Duration)
-
-    public static let defaultInterval = Duration.seconds(2)
-
-    /// Parses `metric:NAME` or `file:PATH[,scale=X][,every=N[s|ms]]`.
-    public init(spec: String) throws(StoreError) {
-        if spec.hasPrefix("metric:") {
-            let name = String(spec.dropFirst("metric:".count))
-            try Store.checkName(name, what: "metric")
-            self = .metric(name: name)
-            return
-        }
-        guard spec.hasPrefix("file:") else {
-            throw StoreError(
-                .invalidArgument, "gauge source '\(spec)': expected metric:NAME or file:PATH[,scale=X][,every=Ns]")
-        }
-        let parts = spec.dropFirst("file:".count).split(separator: ",", omittingEmptySubsequences: false)
-        let path = String(parts[0])
-        guard path.hasPrefix("/") else {
-            throw StoreError(.invalidArgument, "gauge source '\(spec)': the file path must be absolute")
-        }
-        var scale = 1.0
-        var interval = Self.defaultInterval
-        for option in parts.dropFirst() {
-            if option.hasPrefix("scale="), let x = Double(option.dropFirst(6)), x.isFinite, x != 0 {
-                scale = x
-            } else if option.hasPrefix("every="), let d = Self.duration(option.dropFirst(6)) {
-                interval = d
-            } else {
-                throw StoreError(
-                    .invalidArgument,
-                    "gauge source '\(spec)': '\(option)' is not scale=X (a number, not 0) or every=N[s|ms] (at least 100ms)"
-                )
-            }
-        }
-        self = .file(path: path, scale: scale, interval: interval)
-    }
-
-    private static func duration(_ text: Substring) -> Duration? {
-        let d: Duration?
-        if text.hasSuffix("ms"), let n = Int(text.dropLast(2)) {
-            d = .milliseconds(n)
-        } else if let n = Double(text.hasSuffix("s") ? text.dropLast() : text), n.isFinite {
-            d = .milliseconds(Int64((n * 1000).rounded()))
-        } else {
-            d = nil
-        }
-        guard let d, d >= .milliseconds(100) else { return nil }
-        return d
-    }
 
     /// When to read next: a file source one interval after the last read (now, if never read);
     /// nil for a metric, which is read again when the store changes (see `StoreWatcher`). Times
