@@ -43,7 +43,7 @@ struct MetricCommand {
                 case "--min", "--max":
                     let text = try args.value(for: option)
                     let change: FieldChange<Double> =
-                        text == "-" ? .clear : .set(try Parse.number(text, option: option))
+                        text == "-" ? .clear : .set(try Parse.real(text, option: option))
                     if option == "--min" { command.minimum = change } else { command.maximum = change }
                 case "--unit":
                     let text = try args.value(for: option)
@@ -64,7 +64,7 @@ struct MetricCommand {
             }
             command.action = .set
             command.name = operands[0]
-            command.value = operands[1] == "-" ? nil : try Parse.number(operands[1], option: "VALUE")
+            command.value = operands[1] == "-" ? nil : try Parse.real(operands[1], option: "VALUE")
         case "list":
             guard operands.isEmpty else { throw UsageError("metric list takes no names") }
             command.action = .list

@@ -86,14 +86,6 @@ extension Parse {
     /// The local date now.
     static func today() -> CalendarDay { SystemClock.today() }
 
-    /// A finite number (any sign).
-    static func number(_ text: String, option: String) throws(UsageError) -> Double {
-        guard let v = Double(text), v.isFinite, !text.isEmpty else {
-            throw UsageError("\(option) '\(text)': expected a number")
-        }
-        return v
-    }
-
     /// A number ≥ 0, or `-` for missing (nil).
     static func optionalQuantity(_ text: String, option: String) throws(UsageError) -> Double? {
         text == "-" ? nil : try quantity(Substring(text), option: option, whole: text)

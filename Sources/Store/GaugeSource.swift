@@ -54,7 +54,7 @@ public enum GaugeSource: Sendable, Equatable {
             guard n >= 0 else { return GaugeReading(problem: "\(path): \(String(cString: strerror(errno)))") }
             let text = String(decoding: bytes.prefix(n), as: UTF8.self)
             guard let value = Self.number(from: text, scale: scale) else {
-                return GaugeReading(problem: "\(path): '\(text.trimmingSpaces)' is not a number")
+                return GaugeReading(problem: "\(path): '\(text.trimmingWhitespace)' is not a number")
             }
             return GaugeReading(value: value)
         }
@@ -62,10 +62,8 @@ public enum GaugeSource: Sendable, Equatable {
 
     /// The number a file holds (surrounding white space ignored), times `scale`; nil if it holds none.
     public static func number(from text: some StringProtocol, scale: Double) -> Double? {
-        var s = Substring(text)
-        while let c = s.first, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropFirst() }
-        while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropLast() }
-        guard ExportDayFields.isDecimal(String(s).utf8), let x = Double(s), x.isFinite else { return nil }
+        let s = text.trimmingWhitespace
+        guard DecimalText.isDecimal(s), let x = Double(s), x.isFinite else { return nil }
         let scaled = x * scale
         return scaled.isFinite ? scaled : nil
     }

@@ -108,6 +108,11 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
             (["log"], 64, "give at least one figure"),
             (["metric", "set", "cpu"], 64, "give NAME VALUE"),
             (["metric", "set", "cpu", "hot"], 64, "expected a number"),
+            // Numbers on the command line are plain decimals, as in import files: no hex, no NaN.
+            (["metric", "set", "cpu", "0x10"], 64, "expected a number"),
+            (["log", "--exercise", "0x1p3"], 64, "is not a number"),
+            (["log", "--move", "0x1p3kJ"], 64, "unknown energy unit"),
+            (["task", "start", "copy", "--total", "nan"], 64, "is not a number"),
             (["metric", "set", "cpu", "5", "--min", "10", "--max", "0"], 64, "must be below max"),
             (["task", "cancel", "nothing"], 66, "no such file"),
             (["task", "frobnicate", "x"], 64, "give start, update"),

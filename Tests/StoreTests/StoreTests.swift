@@ -153,6 +153,25 @@ import Testing
 
     @Test(
         arguments: [
+            ("12", true), ("590.252", true), ("-3", true), ("+.5", true), ("5.", true), ("1e3", true),
+            ("1E-3", true), ("0x1p3", false), ("0x10", false), ("nan", false), ("inf", false), ("", false),
+            (".", false), ("1e", false), (" 1", false), ("1 ", false), ("1_000", false), ("--1", false),
+        ] as [(String, Bool)])
+    func oneDecimalCheckForEveryNumberReadAsText(text: String, isDecimal: Bool) {
+        #expect(DecimalText.isDecimal(text) == isDecimal)
+        #expect(DecimalText.isDecimal(text[...]) == isDecimal)
+    }
+
+    @Test func whitespaceIsTrimmedOneWay() {
+        #expect(" \t12.5\r\n".trimmingWhitespace == "12.5")
+        #expect("a b".trimmingWhitespace == "a b")
+        #expect(" \n ".trimmingWhitespace == "")
+        #expect("".trimmingWhitespace == "")
+        #expect("x"[...].trimmingWhitespace == "x")
+    }
+
+    @Test(
+        arguments: [
             (energyGoal: 500.0, moveTimeGoal: nil, expected: MoveMode.activeEnergy),
             (energyGoal: nil, moveTimeGoal: 60.0, expected: .moveTime),
             (energyGoal: 0.0, moveTimeGoal: 60.0, expected: .moveTime),

@@ -67,7 +67,7 @@ final class DayCollector {
             range.reset()
         }
         let same = Store.dayColumns.split(separator: ",").dropFirst()
-            .map { "d.\($0.trimmed) IS s.\($0.trimmed)" }.joined(separator: " AND ")
+            .map { "d.\($0.trimmingWhitespace) IS s.\($0.trimmingWhitespace)" }.joined(separator: " AND ")
         counts.new = Int(
             try db.integer(
                 """
@@ -82,7 +82,7 @@ final class DayCollector {
                 """) ?? 0)
         counts.changed = counts.days - counts.new - counts.unchanged
         let updates = Store.dayColumns.split(separator: ",").dropFirst()
-            .map { "\($0.trimmed) = excluded.\($0.trimmed)" }.joined(separator: ", ")
+            .map { "\($0.trimmingWhitespace) = excluded.\($0.trimmingWhitespace)" }.joined(separator: ", ")
         try db.execute(
             """
             INSERT INTO main.day_summaries (\(Store.dayColumns)) SELECT \(Store.dayColumns) FROM temp.import_days
@@ -94,14 +94,5 @@ final class DayCollector {
     /// Forgets the gathered days.
     func discard() {
         try? db.execute("DELETE FROM temp.import_days")
-    }
-}
-
-extension Substring {
-    var trimmed: Substring {
-        var s = self
-        while let c = s.first, c == " " || c == "\n" { s = s.dropFirst() }
-        while let c = s.last, c == " " || c == "\n" { s = s.dropLast() }
-        return s
     }
 }
