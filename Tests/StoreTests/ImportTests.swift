@@ -92,6 +92,34 @@ import Testing
         #expect(try snapshot(scratch.db) == before)
     }
 
+    @Test func theMergeCountsNewChangedAndUnchangedDays() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        try store.setSummary(ActivitySummary(exerciseTime: 20, exerciseTimeGoal: 30), for: Self.day("2024-01-02"))
+        try store.setSummary(ActivitySummary(exerciseTime: 5, exerciseTimeGoal: 30), for: Self.day("2024-01-03"))
+        try store.setSummary(ActivitySummary(standHours: 1), for: Self.day("2024-01-09"))  // not in the file
+        let csv = scratch.write(
+            "days.csv",
+            """
+            dateComponents,appleExerciseTime,appleExerciseTimeGoal
+            2024-01-03,25,30
+            2024-01-02,20,30
+            2024-01-04,1,30
+            2024-01-01,0,30
+            2024-01-04,2,30
+
+            """)
+        let report = try HealthImport.run(csv, into: store)
+        #expect(report.days == 4 && report.newDays == 2 && report.changedDays == 1 && report.unchangedDays == 1)
+        #expect(report.firstDay == Self.day("2024-01-01") && report.lastDay == Self.day("2024-01-04"))
+        #expect(try store.summary(for: Self.day("2024-01-03"))?.exerciseTime == 25)
+        #expect(try store.summary(for: Self.day("2024-01-04"))?.exerciseTime == 2)  // the later row wins
+        #expect(try store.summary(for: Self.day("2024-01-09")) == ActivitySummary(standHours: 1))
+        #expect(try store.dayCount() == 5)
+        let empty = try HealthImport.run(scratch.write("none.csv", "dateComponents,appleExerciseTime\n"), into: store)
+        #expect(empty.days == 0 && empty.newDays == 0 && empty.unchangedDays == 0 && empty.firstDay == nil)
+    }
+
     @Test func theZipFromTheHealthAppImportsLikeItsXML() throws {
         guard Fixtures.available else { return }
         let scratch = Scratch()

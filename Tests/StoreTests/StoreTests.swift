@@ -14,6 +14,15 @@ import Testing
         #expect(try store.integrityCheck() == "ok")
     }
 
+    @Test func theDayColumnListMatchesTheTableMigration1Made() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let info = try store.db.prepare("PRAGMA table_info(day_summaries)")
+        var names: [String] = []
+        while try info.step() { names.append(info.text(1) ?? "") }
+        #expect(names == Store.dayColumnNames)
+    }
+
     @Test func reopeningDoesNotMigrateAgainAndANewerSchemaIsRefused() throws {
         let scratch = Scratch()
         do {
