@@ -127,6 +127,23 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(r.err.contains(mentions), "\(arguments): \(r.err)")
     }
 
+    @Test func commandsRefuseSomeoneElsesDatabaseAndLeaveItAlone() throws {
+        let scratch = Scratch()
+        let path = scratch.file("notes.sqlite")
+        try StoreTests.foreignDatabase(path)
+        let before = try #require(StoreTests.bytes(path))
+        for arguments in [
+            ["export", "--csv"], ["metric", "list"], ["task", "list"], ["task", "remove", "x"], ["log", "--move", "1"],
+            ["import", scratch.write("days.csv", "dateComponents,appleExerciseTime\n2024-01-01,5\n")],
+        ] {
+            let r = try GlanceCLI.run(arguments + ["--db", path], in: scratch)
+            #expect(r.status == 65, "\(arguments): \(r.err)")
+            #expect(r.err == "glance: not a Glance store: \(path) (give the Glance store with --db)\n", "\(arguments)")
+        }
+        let unchanged = StoreTests.bytes(path) == before
+        #expect(unchanged, "the file's bytes changed")
+    }
+
     @Test func metricsAndTasksFromTheCommandLine() throws {
         let scratch = Scratch()
         let db = ["--db", scratch.db]

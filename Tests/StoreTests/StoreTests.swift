@@ -1,4 +1,5 @@
 import Activity
+import Foundation
 import Testing
 
 @testable import Store
@@ -39,6 +40,47 @@ import Testing
         let scratch = Scratch()
         let error = #expect(throws: StoreError.self) { try Store(path: scratch.db, create: false) }
         #expect(error?.kind == .missing)
+    }
+
+    /// Someone else's SQLite database (tables, no Glance schema version), in rollback-journal mode.
+    static func foreignDatabase(_ path: String) throws {
+        let db = try Connection(path: path, create: true)
+        try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, 'mine')")
+    }
+
+    static func bytes(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
+    @Test(arguments: [false, true])
+    func someoneElsesDatabaseIsRefusedAndNotWrittenTo(create: Bool) throws {
+        let scratch = Scratch()
+        let path = scratch.file("notes.sqlite")
+        try Self.foreignDatabase(path)
+        let before = try #require(Self.bytes(path))
+        let error = #expect(throws: StoreError.self) { try Store(path: path, create: create) }
+        #expect(error?.kind == .badData)
+        #expect(error?.message == "not a Glance store: \(path) (give the Glance store with --db)")
+        let unchanged = Self.bytes(path) == before
+        #expect(unchanged, "the file's bytes changed")  // still a rollback journal, no Glance tables
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func readingACurrentStoreWritesNothingAndAnEmptyFileBecomesAStore() throws {
+        let scratch = Scratch()
+        do { try Store(path: scratch.db).setMetric("cpu", value: 40) }
+        let before = try #require(Self.bytes(scratch.db))
+        do {
+            let reader = try Store(path: scratch.db, create: false)
+            #expect(try reader.metric(named: "cpu")?.value == 40)
+            #expect(try reader.schemaVersion() == Schema.currentVersion)
+        }
+        let unchanged = Self.bytes(scratch.db) == before
+        #expect(unchanged, "reading changed the store file's bytes")
+
+        // An empty file (no tables, version 0) is a new store: it gets the schema.
+        let empty = scratch.write("empty.db", "")
+        #expect(try Store(path: empty, create: false).schemaVersion() == Schema.currentVersion)
     }
 
     @Test func defaultPathFollowsRootAndXDG() {
