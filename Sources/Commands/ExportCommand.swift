@@ -52,38 +52,31 @@ struct ExportCommand {
     }
 
     func run() -> Int32 {
-        let store: Store
-        switch self.store.open(create: false) {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
-        guard let output else {
-            do {
+        store.run(create: false) { store throws(StoreError) in
+            guard let output else {
                 try store.exportCSV(table) { writeOut($0) }
                 return ExitCode.ok
-            } catch {
-                return fail(error)
             }
-        }
-        let temporary = output + ".partial-\(getpid())"
-        guard let file = fopen(temporary, "w") else {
-            complain("--output '\(output)': cannot create: \(String(cString: strerror(errno)))")
-            return ExitCode.cannotCreate
-        }
-        do {
-            try store.exportCSV(table) { fputs($0, file) }
-        } catch {
+            let temporary = output + ".partial-\(getpid())"
+            guard let file = fopen(temporary, "w") else {
+                complain("--output '\(output)': cannot create: \(String(cString: strerror(errno)))")
+                return ExitCode.cannotCreate
+            }
+            do throws(StoreError) {
+                try store.exportCSV(table) { fputs($0, file) }
+            } catch {
+                fclose(file)
+                unlink(temporary)
+                throw error
+            }
+            let ok = fflush(file) == 0 && fsync(fileno(file)) == 0
             fclose(file)
-            unlink(temporary)
-            return fail(error)
+            guard ok, rename(temporary, output) == 0 else {
+                complain("--output '\(output)': cannot write: \(String(cString: strerror(errno)))")
+                unlink(temporary)
+                return ExitCode.ioError
+            }
+            return ExitCode.ok
         }
-        let ok = fflush(file) == 0 && fsync(fileno(file)) == 0
-        fclose(file)
-        guard ok, rename(temporary, output) == 0 else {
-            complain("--output '\(output)': cannot write: \(String(cString: strerror(errno)))")
-            unlink(temporary)
-            return ExitCode.ioError
-        }
-        return ExitCode.ok
     }
 }

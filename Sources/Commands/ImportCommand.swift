@@ -73,11 +73,10 @@ struct ImportCommand {
 
     func run() -> Int32 {
         guard let file else { return ExitCode.usage }
-        let store: Store
-        switch self.store.open() {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
+        return store.run { store throws(StoreError) in importing(file, into: store) }
+    }
+
+    private func importing(_ file: String, into store: Store) -> Int32 {
         // Ctrl-C and SIGTERM are held back and noticed between chunks, so the import stops cleanly.
         var blocked = sigset_t()
         sigemptyset(&blocked)

@@ -83,13 +83,8 @@ struct LogCommand {
     }
 
     func run() -> Int32 {
-        let store: Store
-        switch self.store.open() {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
         let day = self.day ?? Parse.today()
-        do {
+        return store.run { store throws(StoreError) in
             if remove {
                 try store.setSummary(nil, for: day)
                 writeOut(describe(day, nil) + "\n")
@@ -102,8 +97,6 @@ struct LogCommand {
             }
             writeOut(describe(day, summary) + "\n")
             return ExitCode.ok
-        } catch {
-            return fail(error)
         }
     }
 }

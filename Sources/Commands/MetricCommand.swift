@@ -82,12 +82,7 @@ struct MetricCommand {
     }
 
     func run() -> Int32 {
-        let store: Store
-        switch self.store.open(create: action == .set) {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
-        do {
+        store.run(create: action == .set) { store throws(StoreError) in
             switch action {
             case .set:
                 let m = try store.setMetric(name!, value: value, minimum: minimum, maximum: maximum, unit: unit)
@@ -95,13 +90,9 @@ struct MetricCommand {
             case .list:
                 for m in try store.metrics() { writeOut(Self.describe(m) + "\n") }
             case .remove:
-                guard try store.removeMetric(named: name!) else {
-                    return fail(StoreError(.notFound, "no metric \(name!)"))
-                }
+                return try removed(store.removeMetric(named: name!), "metric \(name!)")
             }
             return ExitCode.ok
-        } catch {
-            return fail(error)
         }
     }
 

@@ -34,7 +34,8 @@ struct StoreSelection {
         return path
     }
 
-    /// Opens the store, or complains and returns the exit status.
+    /// Opens the store, or complains and returns the exit status (for `glance render --db`, which
+    /// mixes the store with other failures; the store commands use `run`).
     func open(create: Bool = true) -> Result<Store, ExitStatus> {
         guard let path = resolvedPath() else { return .failure(ExitStatus(ExitCode.usage)) }
         do {
@@ -44,6 +45,23 @@ struct StoreSelection {
             return .failure(ExitStatus(exitCode(for: error)))
         }
     }
+
+    /// Opens the store (creating it with `create`) and runs `body` with it. A store error, in
+    /// opening or from `body`, is complained about and becomes the exit status.
+    func run(create: Bool = true, _ body: (Store) throws(StoreError) -> Int32) -> Int32 {
+        guard let path = resolvedPath() else { return ExitCode.usage }
+        do {
+            return try body(try Store(path: path, create: create))
+        } catch {
+            return fail(error)
+        }
+    }
+}
+
+/// For a remove: `ExitCode.ok` when there was something to remove, else "no THING".
+func removed(_ found: Bool, _ thing: String) throws(StoreError) -> Int32 {
+    guard found else { throw StoreError(.notFound, "no \(thing)") }
+    return ExitCode.ok
 }
 
 /// An exit status as an Error, so `Result` can carry it.
