@@ -88,7 +88,7 @@ struct MetricCommand {
                 let m = try store.setMetric(name!, value: value, minimum: minimum, maximum: maximum, unit: unit)
                 writeOut(Self.describe(m) + "\n")
             case .list:
-                for m in try store.metrics() { writeOut(Self.describe(m) + "\n") }
+                for m in try store.metrics() { try writeResult(Self.describe(m) + "\n") }
             case .remove:
                 return try removed(store.removeMetric(named: name!), "metric \(name!)")
             }

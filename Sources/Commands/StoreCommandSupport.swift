@@ -126,18 +126,31 @@ extension Parse {
     }
 }
 
-/// Writes text straight to standard output (no buffering surprises when piped).
-func writeOut(_ text: String) {
+/// Writes text straight to standard output (no buffering surprises when piped). Returns nil when
+/// all of it was written, else why not (`standard output: No space left on device`). A line
+/// reporting what was done may ignore that; output that is the result uses `writeResult`.
+@discardableResult
+func writeOut(_ text: String) -> StoreError? {
     var s = text
-    s.withUTF8 { bytes in
+    let failure: Int32 = s.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {
             let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
+            if n < 0 { return errno }
+            if n == 0 { return EIO }
             offset += n
         }
+        return 0
     }
+    guard failure != 0 else { return nil }
+    return StoreError(.io, "standard output: \(String(cString: strerror(failure)))")
+}
+
+/// Writes output that is the command's result (an export, a list) to standard output; throws
+/// when it cannot, so a full disk or a closed file never passes for a complete result (exit 74).
+func writeResult(_ text: String) throws(StoreError) {
+    if let error = writeOut(text) { throw error }
 }
 
 /// One line describing a day, as `glance log` and `glance watch` print it.

@@ -122,7 +122,7 @@ struct TaskCommand {
                 try store.requestCancel(name!)
                 writeOut("asked task \(name!) to stop\n")
             case .list:
-                for t in try store.tasks() { writeOut(Self.describe(t) + "\n") }
+                for t in try store.tasks() { try writeResult(Self.describe(t) + "\n") }
             case .remove:
                 return try removed(store.removeTask(named: name!), "task \(name!)")
             }

@@ -23,16 +23,16 @@ enum GlanceCLI {
         var err: String
     }
 
-    /// Starts glance with output going to files; `finish` collects it.
-    static func start(_ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString) throws
-        -> (Process, () -> Result)
-    {
+    /// Starts glance (or `program`) with output going to files; `finish` collects it.
+    static func start(
+        _ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString, program: String = executable
+    ) throws -> (Process, () -> Result) {
         let out = scratch.file("\(tag).out")
         let err = scratch.file("\(tag).err")
         FileManager.default.createFile(atPath: out, contents: nil)
         FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.standardOutput = FileHandle(forWritingAtPath: out)
         process.standardError = FileHandle(forWritingAtPath: err)
@@ -49,8 +49,24 @@ enum GlanceCLI {
         )
     }
 
-    static func run(_ arguments: [String], in scratch: Scratch) throws -> Result {
-        try start(arguments, in: scratch).1()
+    static func run(_ arguments: [String], in scratch: Scratch, program: String = executable) throws -> Result {
+        try start(arguments, in: scratch, program: program).1()
+    }
+
+    /// Runs glance with standard output going to `/dev/full` (every write fails with ENOSPC).
+    static func runIntoAFullDisk(_ arguments: [String], in scratch: Scratch) throws -> Result {
+        let err = scratch.file("\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: err, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        process.standardError = FileHandle(forWritingAtPath: err)
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, out: "",
+            err: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 }
 
@@ -125,6 +141,30 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         let r = try GlanceCLI.run(arguments + ["--db", scratch.db], in: scratch)
         #expect(r.status == status, "\(arguments): \(r.err)")
         #expect(r.err.contains(mentions), "\(arguments): \(r.err)")
+    }
+
+    @Test func anExportThatCannotBeWrittenWholeFailsWith74() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        #expect(try GlanceCLI.run(["demo-data", "--end", "2026-01-10"] + db, in: scratch).status == 0)
+        for arguments in [["export", "--csv"], ["export", "--csv", "--table", "metrics"], ["metric", "list"]] {
+            let r = try GlanceCLI.runIntoAFullDisk(arguments + db, in: scratch)
+            #expect(r.status == 74, "\(arguments): \(r.err)")
+            #expect(r.err == "glance: standard output: No space left on device\n", "\(arguments)")
+        }
+
+        // --output where the file may not grow past 512 bytes (the days are about 2 kB): the
+        // write fails with EFBIG, the export says so and leaves no file behind.
+        let reader = try Store(path: scratch.db)  // keeps the WAL index in place for the limited child
+        #expect(try reader.dayCount() == 28)
+        let output = scratch.file("days.csv")
+        let r = try GlanceCLI.run(
+            ["-c", "ulimit -f 1; trap '' XFSZ; exec \"$0\" \"$@\"", GlanceCLI.executable, "export", "--csv"]
+                + ["--output", output] + db, in: scratch, program: "/bin/sh")
+        #expect(r.status == 74, "\(r.err)")
+        #expect(r.err.hasPrefix("glance: --output '\(output)': cannot write: File too large"), "\(r.err)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("days.csv") }
+        #expect(left.isEmpty, "\(left)")
     }
 
     @Test func commandsRefuseSomeoneElsesDatabaseAndLeaveItAlone() throws {
