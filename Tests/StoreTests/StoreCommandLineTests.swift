@@ -49,6 +49,19 @@ enum GlanceCLI {
         )
     }
 
+    /// Starts glance as a shell would: with no signal blocked or ignored. (A test runner's children
+    /// inherit its mask, in which SIGINT and SIGTERM may be blocked, hiding what a signal does.)
+    static func startAsFromAShell(_ arguments: [String], in scratch: Scratch) throws -> (Process, () -> Result) {
+        let script = """
+            import os, signal, sys
+            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE, signal.SIGXFSZ):
+                signal.signal(s, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            os.execv(sys.argv[1], sys.argv[1:])
+            """
+        return try start(["python3", "-c", script, executable] + arguments, in: scratch, program: "/usr/bin/env")
+    }
+
     static func run(_ arguments: [String], in scratch: Scratch, program: String = executable) throws -> Result {
         try start(arguments, in: scratch, program: program).1()
     }
@@ -255,6 +268,66 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(
             try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
                 == before.split(separator: "\n").filter { !$0.hasPrefix("task") })
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func ctrlCStopsARunningImportWith75AndLeavesTheDaysAlone(signal: Int32) throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        #expect(
+            try GlanceCLI.run(["log", "--date", "2020-02-02", "--move", "321", "--move-goal", "400"] + db, in: scratch)
+                .status == 0)
+        let before = try snapshot(scratch.db)
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 400)
+        let (process, finish) = try GlanceCLI.startAsFromAShell(["import", scratch.file("big.xml")] + db, in: scratch)
+        let store = try Store(path: scratch.db)
+        #expect(try eventually(seconds: 60) { (try store.task(named: "import")?.done ?? 0) > 0 })
+        kill(process.processIdentifier, signal)
+        let result = finish()
+        #expect(process.terminationReason == .exit, "killed by signal \(result.status) instead of exiting")
+        #expect(result.status == 75, "\(result.err)")
+        #expect(result.err.contains("import stopped by a signal"), "\(result.err)")
+        #expect(try store.task(named: "import")?.state == .cancelled)
+        #expect(
+            try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
+                == before.split(separator: "\n").filter { !$0.hasPrefix("task") })
+    }
+
+    @Test func aCtrlCThatComesDuringTheMergeIsTooLateToStopItAndExits0() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        let csv = scratch.write("days.csv", "dateComponents,appleExerciseTime\n2024-01-01,5\n2024-01-02,7\n")
+        // Hold the write lock, so the import, once it has read the file, waits to merge.
+        let holder = try Store(path: scratch.db)
+        try holder.db.execute("BEGIN IMMEDIATE")
+        let (process, finish) = try GlanceCLI.startAsFromAShell(["import", csv, "--no-task"] + db, in: scratch)
+        let read = eventually(seconds: 30) { Self.hasReadToTheEnd(process.processIdentifier, csv) }
+        #expect(read, "the import should read the file")
+        usleep(300_000)  // from the last byte to the merge's BEGIN IMMEDIATE is a moment
+        kill(process.processIdentifier, SIGINT)
+        usleep(100_000)
+        try holder.db.execute("ROLLBACK")
+        let result = finish()
+        #expect(process.terminationReason == .exit, "killed by signal \(result.status) instead of exiting")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("imported 2 days (2024-01-01 to 2024-01-02)"))
+        #expect(
+            result.err
+                == "glance: SIGINT (Ctrl-C) came when the import was already complete; its days are in the store\n")
+        #expect(try holder.dayCount() == 2)
+    }
+
+    /// Whether process `pid` has `path` open and has read all of it (its offset is the file's size).
+    static func hasReadToTheEnd(_ pid: Int32, _ path: String) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path  // as the kernel spells it
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        for fd in fds
+        where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == path {
+            let info = (try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)) ?? ""
+            if info.split(separator: "\n").first == "pos:\t\(size)" { return true }
+        }
+        return false
     }
 
     @Test func glanceTaskCancelStopsARunningImportCleanly() throws {
