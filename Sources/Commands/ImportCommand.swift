@@ -32,7 +32,8 @@ struct ImportCommand {
                              $XDG_DATA_HOME/glance/glance.db)
           --skip-invalid     skip rows with bad values (and count them) instead of failing
           --task NAME        the task the import shows itself as on the progress screen
-                             (default: import); `glance task cancel NAME` stops it
+                             (default: import); `glance task cancel NAME` stops it, and so
+                             does removing or finishing the task while the file is read
           --no-task          do not show the import as a task
           --quiet            no progress bar (there is none unless standard error is a terminal)
 

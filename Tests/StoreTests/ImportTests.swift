@@ -331,6 +331,63 @@ import Testing
                 == Int64(try FileManager.default.attributesOfItem(atPath: scratch.file("big.xml"))[.size] as! Int))
     }
 
+    enum TaskMishap: CaseIterable { case removed, finished, restarted }
+
+    @Test(arguments: TaskMishap.allCases)
+    func aTaskRemovedOrEndedMidImportCancelsItNamingTheTask(mishap: TaskMishap) throws {
+        let scratch = Scratch()
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 4)
+        let store = try Store(path: scratch.db)
+        let other = try Store(path: scratch.db)  // `glance task remove health`, say
+        var options = ImportOptions()
+        options.taskName = "health"
+        var done = false
+        options.progress = { _ in
+            guard !done else { return }
+            done = true
+            switch mishap {
+            case .removed: _ = try? other.removeTask(named: "health")
+            case .finished: _ = try? other.finishTask("health", state: .done)
+            case .restarted:
+                _ = try? other.removeTask(named: "health")
+                _ = try? other.startTask("health", total: 3, description: "another", cancellable: false, pid: 1)
+            }
+        }
+        let error = #expect(throws: StoreError.self) {
+            try HealthImport.run(scratch.file("big.xml"), into: store, options: options)
+        }
+        #expect(error?.kind == .cancelled)
+        let why =
+            switch mishap {
+            case .removed: "was removed"
+            case .finished: "was ended (done) by another process"
+            case .restarted: "was restarted by another process"
+            }
+        #expect(error?.message == "import cancelled: its task health \(why) while it ran")
+        #expect(try store.dayCount() == 0)
+        let task = try store.task(named: "health")
+        switch mishap {
+        case .removed: #expect(task == nil)
+        case .finished: #expect(task?.state == .cancelled)
+        case .restarted: #expect(task?.description == "another" && task?.state == .running)  // not touched
+        }
+    }
+
+    @Test func theDaysCommitWhenTheTaskRowVanishedJustBeforeTheMerge() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let collector = try DayCollector(db: store.db, skipInvalid: false)
+        var fields = ExportDayFields()
+        fields.date = Self.day("2024-05-01")
+        fields.exercise = 12
+        try collector.add(fields, at: "test")
+        // The task was never there (or was removed in the last instant): no error, the days land.
+        let counts = try HealthImport.merge(collector, into: store, taskName: "import", pid: getpid())
+        #expect(counts.days == 1 && counts.new == 1)
+        #expect(try store.summary(for: Self.day("2024-05-01"))?.exerciseTime == 12)
+        #expect(try store.task(named: "import") == nil)
+    }
+
     @Test func progressIsReportedAndTheTaskEndsDone() throws {
         let scratch = Scratch()
         writeLargeExport(to: scratch.file("big.xml"), megabytes: 3, days: 5)
