@@ -156,6 +156,25 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(r.err.contains(mentions), "\(arguments): \(r.err)")
     }
 
+    @Test func logKeepsTheStoredMoveModeUnlessAGoalOrTheModeIsGiven() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db, "--date", "2025-04-01"]
+        // Move-time mode by choice, though an energy goal is there too (inference would say energy).
+        var r = try GlanceCLI.run(
+            ["log", "--move-mode", "moveTime", "--move-time", "30", "--move-time-goal", "60", "--move-goal", "500"]
+                + db, in: scratch)
+        #expect(r.out == "2025-04-01: move 30/60 min (move-time mode), exercise —/— min, stand —/— h\n", "\(r.err)")
+        // Other figures leave the mode alone.
+        r = try GlanceCLI.run(["log", "--exercise", "20", "--move", "310"] + db, in: scratch)
+        #expect(r.out == "2025-04-01: move 30/60 min (move-time mode), exercise 20/— min, stand —/— h\n", "\(r.err)")
+        #expect(try Store(path: scratch.db).summary(for: CalendarDay(iso: "2025-04-01")!)?.moveMode == .moveTime)
+        // A goal given is a new setting of the ring: the mode follows the goals, as an import's does.
+        r = try GlanceCLI.run(["log", "--move-goal", "600"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-01: move 310/600 kcal, "), "\(r.out)")
+        r = try GlanceCLI.run(["log", "--move-goal", "-"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-01: move 30/60 min (move-time mode), "), "\(r.out)")
+    }
+
     @Test func anExportThatCannotBeWrittenWholeFailsWith74() throws {
         let scratch = Scratch()
         let db = ["--db", scratch.db]
