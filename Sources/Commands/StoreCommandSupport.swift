@@ -156,12 +156,14 @@ func writeResult(_ text: String) throws(StoreError) {
 /// One line describing a day, as `glance log` and `glance watch` print it.
 func describe(_ day: CalendarDay, _ s: ActivitySummary?) -> String {
     guard let s else { return "\(day): no summary" }
-    func pair(_ v: Double?, _ g: Double?, _ unit: String) -> String {
-        "\(v.map { Store.csvNumber($0) } ?? "—")/\(g.map { Store.csvNumber($0) } ?? "—") \(unit)"
-    }
+    func number(_ x: Double?) -> String { x.map { Store.csvNumber($0) } ?? "—" }
+    func pair(_ v: Double?, _ g: Double?, _ unit: String) -> String { "\(number(v))/\(number(g)) \(unit)" }
     var parts: [String] = []
     if s.moveMode == .moveTime {
         parts.append("move \(pair(s.moveTime, s.moveTimeGoal, "min")) (move-time mode)")
+    } else if let value = s.activeEnergyBurned, let goal = s.activeEnergyBurnedGoal, value.unit != goal.unit {
+        // Each number with its own unit: `1460/500 kJ` would misstate a goal of 500 kcal.
+        parts.append("move \(number(value.value)) \(value.unit.rawValue)/\(number(goal.value)) \(goal.unit.rawValue)")
     } else {
         let unit = (s.activeEnergyBurned ?? s.activeEnergyBurnedGoal)?.unit.rawValue ?? "kcal"
         parts.append("move \(pair(s.activeEnergyBurned?.value, s.activeEnergyBurnedGoal?.value, unit))")

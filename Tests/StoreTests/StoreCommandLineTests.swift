@@ -175,6 +175,17 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(r.out.hasPrefix("2025-04-01: move 30/60 min (move-time mode), "), "\(r.out)")
     }
 
+    @Test func aValueAndGoalInDifferentUnitsArePrintedEachWithItsOwn() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db, "--date", "2025-04-02"]
+        var r = try GlanceCLI.run(["log", "--move-goal", "500"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-02: move —/500 kcal, "), "\(r.out)")
+        r = try GlanceCLI.run(["log", "--move", "1460kJ"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-02: move 1460 kJ/500 kcal, "), "\(r.out)")
+        r = try GlanceCLI.run(["log", "--move-goal", "2090kJ"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-02: move 1460/2090 kJ, "), "\(r.out)")
+    }
+
     @Test func anExportThatCannotBeWrittenWholeFailsWith74() throws {
         let scratch = Scratch()
         let db = ["--db", scratch.db]
