@@ -25,8 +25,9 @@ struct ImportCommand {
         constant memory; only the ActivitySummary elements are kept.
 
         All or nothing: the days are merged in one transaction at the end, so on any error (or a
-        cancel, or Ctrl-C) the store is exactly as it was. Importing the same file again changes
-        nothing; a day already in the store takes the file's values.
+        cancel, or Ctrl-C) the days in the store are exactly as they were; only the import's task
+        records that it failed or was cancelled. Importing the same file again changes nothing; a
+        day already in the store takes the file's values.
 
           --db PATH          the store (default: /var/lib/glance/glance.db for root, else
                              $XDG_DATA_HOME/glance/glance.db)
@@ -38,9 +39,9 @@ struct ImportCommand {
           --quiet            no progress bar (there is none unless standard error is a terminal)
 
         Exit status: 0 imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a
-        message says so), 64 bad arguments, 65 bad data (the message names the file, line
-        and column; nothing was changed), 66 no such file, 74 read error, 75 cancelled or the
-        store is busy (nothing was changed).
+        message says so), 64 bad arguments, 65 bad data (the message names the file, line and
+        column; no day was changed) or not a Glance store, 66 no such file, 74 read error, 75
+        cancelled or the store is busy (no day was changed).
         """
 
     static func parse(_ argv: [String]) throws(UsageError) -> ImportCommand? {

@@ -44,8 +44,8 @@ public struct ImportReport: Sendable {
 /// makes, or the CSV form of Activity summaries.
 ///
 /// All or nothing: the days are gathered aside and merged in one transaction at the end, so a
-/// failure, a cancel or a `kill -9` leaves the store's data exactly as it was. Re-importing the
-/// same file changes nothing.
+/// failure, a cancel or a `kill -9` leaves the days exactly as they were (the task row records how
+/// the import ended). Re-importing the same file changes nothing.
 public enum HealthImport {
     public enum Format: String, Sendable {
         case xml, zip, csv
