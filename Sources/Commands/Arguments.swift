@@ -1,5 +1,6 @@
 import Activity
 import Raster
+import Store
 
 /// Bad command-line input: one line naming the argument and what to do; exit 64 (EX_USAGE).
 public struct UsageError: Error, CustomStringConvertible {
@@ -104,9 +105,9 @@ enum Parse {
         return n
     }
 
-    /// A finite number ≥ 0.
+    /// A finite number ≥ 0, written as a plain decimal (as import files must: `DecimalText`).
     static func quantity(_ text: Substring, option: String, whole: String) throws(UsageError) -> Double {
-        guard let v = Double(text), !text.isEmpty else {
+        guard DecimalText.isDecimal(text), let v = Double(text) else {
             throw UsageError("\(option) '\(whole)': '\(text)' is not a number")
         }
         guard v.isFinite else { throw UsageError("\(option) '\(whole)': '\(text)' is not a finite number") }
@@ -114,10 +115,13 @@ enum Parse {
         return v
     }
 
-    /// Any finite number (gauges take negative values: temperatures).
+    /// Any finite number, written as a plain decimal (gauges and metrics take negative values:
+    /// temperatures).
     static func real(_ text: String, option: String) throws(UsageError) -> Double {
-        guard let v = Double(text), !text.isEmpty else { throw UsageError("\(option) '\(text)': not a number") }
-        guard v.isFinite else { throw UsageError("\(option) '\(text)': not a finite number") }
+        guard DecimalText.isDecimal(text), let v = Double(text) else {
+            throw UsageError("\(option) '\(text)': expected a number")
+        }
+        guard v.isFinite else { throw UsageError("\(option) '\(text)': expected a finite number") }
         return v
     }
 

@@ -41,12 +41,7 @@ struct DemoDataCommand {
             writeOut(String(decoding: DemoData.activityCSV, as: UTF8.self))
             return ExitCode.ok
         }
-        let store: Store
-        switch self.store.open() {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
-        do {
+        return store.run { store throws(StoreError) in
             var options = ImportOptions()
             options.taskName = nil
             let report = try DemoData.load(into: store, endingOn: end ?? Parse.today(), options: options)
@@ -54,8 +49,6 @@ struct DemoDataCommand {
             writeOut(
                 "loaded \(report.days) demo days\(range) and \(try store.metrics().count) metrics into \(store.path)\n")
             return ExitCode.ok
-        } catch {
-            return fail(error)
         }
     }
 }

@@ -22,6 +22,9 @@ struct ExportCommand {
         to exactly the same store.
 
           --table days|metrics|tasks   which table (default: days)
+
+        Exit status: 0 written, 74 standard output or FILE could not be written whole (a full disk,
+        say; the message says why), 66 no store.
         """
 
     static func parse(_ argv: [String]) throws(UsageError) -> ExportCommand? {
@@ -52,38 +55,36 @@ struct ExportCommand {
     }
 
     func run() -> Int32 {
-        let store: Store
-        switch self.store.open(create: false) {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
-        guard let output else {
-            do {
-                try store.exportCSV(table) { writeOut($0) }
+        store.run(create: false) { store throws(StoreError) in
+            guard let output else {
+                try store.exportCSV(table, write: writeResult)
                 return ExitCode.ok
-            } catch {
-                return fail(error)
             }
+            // Written beside the file and renamed over it once complete and on disk.
+            let temporary = output + ".partial-\(getpid())"
+            guard let file = fopen(temporary, "w") else {
+                complain("--output '\(output)': cannot create: \(String(cString: strerror(errno)))")
+                return ExitCode.cannotCreate
+            }
+            func writeFailure() -> StoreError {
+                StoreError(.io, "--output '\(output)': cannot write: \(String(cString: strerror(errno)))")
+            }
+            var failure: StoreError?
+            do throws(StoreError) {
+                try store.exportCSV(table) { (text) throws(StoreError) in
+                    guard fputs(text, file) >= 0 else { throw writeFailure() }
+                }
+                guard ferror(file) == 0, fflush(file) == 0, fsync(fileno(file)) == 0 else { throw writeFailure() }
+            } catch {
+                failure = error
+            }
+            if fclose(file) != 0, failure == nil { failure = writeFailure() }
+            if failure == nil, rename(temporary, output) != 0 { failure = writeFailure() }
+            if let failure {
+                unlink(temporary)
+                throw failure
+            }
+            return ExitCode.ok
         }
-        let temporary = output + ".partial-\(getpid())"
-        guard let file = fopen(temporary, "w") else {
-            complain("--output '\(output)': cannot create: \(String(cString: strerror(errno)))")
-            return ExitCode.cannotCreate
-        }
-        do {
-            try store.exportCSV(table) { fputs($0, file) }
-        } catch {
-            fclose(file)
-            unlink(temporary)
-            return fail(error)
-        }
-        let ok = fflush(file) == 0 && fsync(fileno(file)) == 0
-        fclose(file)
-        guard ok, rename(temporary, output) == 0 else {
-            complain("--output '\(output)': cannot write: \(String(cString: strerror(errno)))")
-            unlink(temporary)
-            return ExitCode.ioError
-        }
-        return ExitCode.ok
     }
 }

@@ -25,20 +25,23 @@ struct ImportCommand {
         constant memory; only the ActivitySummary elements are kept.
 
         All or nothing: the days are merged in one transaction at the end, so on any error (or a
-        cancel, or Ctrl-C) the store is exactly as it was. Importing the same file again changes
-        nothing; a day already in the store takes the file's values.
+        cancel, or Ctrl-C) the days in the store are exactly as they were; only the import's task
+        records that it failed or was cancelled. Importing the same file again changes nothing; a
+        day already in the store takes the file's values.
 
           --db PATH          the store (default: /var/lib/glance/glance.db for root, else
                              $XDG_DATA_HOME/glance/glance.db)
           --skip-invalid     skip rows with bad values (and count them) instead of failing
           --task NAME        the task the import shows itself as on the progress screen
-                             (default: import); `glance task cancel NAME` stops it
+                             (default: import); `glance task cancel NAME` stops it, and so
+                             does removing or finishing the task while the file is read
           --no-task          do not show the import as a task
           --quiet            no progress bar (there is none unless standard error is a terminal)
 
-        Exit status: 0 imported, 64 bad arguments, 65 bad data (the message names the file, line
-        and column; nothing was changed), 66 no such file, 74 read error, 75 cancelled or the
-        store is busy (nothing was changed).
+        Exit status: 0 imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a
+        message says so), 64 bad arguments, 65 bad data (the message names the file, line and
+        column; no day was changed) or not a Glance store, 66 no such file, 74 read error, 75
+        cancelled or the store is busy (no day was changed).
         """
 
     static func parse(_ argv: [String]) throws(UsageError) -> ImportCommand? {
@@ -73,30 +76,24 @@ struct ImportCommand {
 
     func run() -> Int32 {
         guard let file else { return ExitCode.usage }
-        let store: Store
-        switch self.store.open() {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
+        // Ctrl-C, SIGTERM and SIGHUP are held back and noticed between chunks, so the import stops
+        // cleanly (exit 75, the days unchanged) instead of dying mid-way.
+        let signals = HeldSignals([SIGINT, SIGTERM, SIGHUP])
+        let status = store.run { store throws(StoreError) in importing(file, into: store, signals: signals) }
+        // One that came after the last check (during the merge, say) is taken here, not delivered
+        // when the mask is restored: its default action would kill us after the work was done.
+        guard let late = signals.release() else { return status }
+        if status == ExitCode.ok {
+            complain("\(HeldSignals.name(late)) came when the import was already complete; its days are in the store")
         }
-        // Ctrl-C and SIGTERM are held back and noticed between chunks, so the import stops cleanly.
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        sigaddset(&blocked, SIGINT)
-        sigaddset(&blocked, SIGTERM)
-        sigaddset(&blocked, SIGHUP)
-        var previous = sigset_t()
-        sigprocmask(SIG_BLOCK, &blocked, &previous)
-        defer { sigprocmask(SIG_SETMASK, &previous, nil) }
+        return status
+    }
 
+    private func importing(_ file: String, into store: Store, signals: HeldSignals) -> Int32 {
         var options = ImportOptions()
         options.skipInvalid = skipInvalid
         options.taskName = taskName
-        options.shouldStop = {
-            var pending = sigset_t()
-            sigpending(&pending)
-            return sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1
-                || sigismember(&pending, SIGHUP) == 1
-        }
+        options.shouldStop = { signals.arePending }
         let bar = Box(ProgressBar(label: "importing \(Self.baseName(file))"))
         if showProgress && ProgressBar.isAvailable {
             options.progress = { bar.value.draw($0) }
@@ -137,6 +134,57 @@ struct ImportCommand {
 
     static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// Signals blocked while work runs, so that they are noticed between steps (`arePending`) rather
+/// than killing the process, and taken by `release` rather than delivered late.
+struct HeldSignals {
+    private let signals: [Int32]
+    private var set = sigset_t()
+    private var previous = sigset_t()
+
+    /// Blocks `signals` (in this thread, which is the only one an import runs).
+    init(_ signals: [Int32]) {
+        self.signals = signals
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        sigprocmask(SIG_BLOCK, &set, &previous)
+    }
+
+    /// Whether one of them arrived (and waits, blocked).
+    var arePending: Bool {
+        var pending = sigset_t()
+        sigpending(&pending)
+        return signals.contains { sigismember(&pending, $0) == 1 }
+    }
+
+    /// Takes every pending one (so its default action never runs), then restores the signal mask;
+    /// returns the first taken, nil if none came.
+    func release() -> Int32? {
+        var set = self.set
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        var first: Int32?
+        while true {
+            let signal = sigtimedwait(&set, nil, &now)
+            if signal > 0 {
+                first = first ?? signal
+            } else if errno != EINTR {
+                break  // EAGAIN: none left
+            }
+        }
+        var previous = self.previous
+        sigprocmask(SIG_SETMASK, &previous, nil)
+        return first
+    }
+
+    static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT (Ctrl-C)"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(signal)"
+        }
     }
 }
 

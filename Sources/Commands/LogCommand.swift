@@ -7,6 +7,8 @@ struct LogCommand {
     var day: CalendarDay?
     var changes: [(inout ActivitySummary) -> Void] = []
     var moveMode: MoveMode?
+    /// --move-goal or --move-time-goal was given: the mode follows the goals unless --move-mode says.
+    var moveGoalGiven = false
     var remove = false
 
     static let help = """
@@ -25,9 +27,10 @@ struct LogCommand {
           --stand V, --stand-goal G
                                    stand hours and goal
           --move-mode activeEnergy|moveTime
-                                   what the Move ring measures; without it the mode is inferred
-                                   as for an import (move time when there is a move-time goal and
-                                   no energy goal)
+                                   what the Move ring measures. Without it, giving --move-goal or
+                                   --move-time-goal infers the mode as for an import (move time
+                                   when there is a move-time goal and no energy goal); otherwise
+                                   the day keeps its mode
           --remove                 remove the day's summary (every ring empty)
         \(StoreSelection.help)
 
@@ -47,12 +50,14 @@ struct LogCommand {
             case "--date": command.day = try Parse.day(try args.value(for: option), option: option)
             case "--move", "--move-goal":
                 let isGoal = option == "--move-goal"
+                if isGoal { command.moveGoalGiven = true }
                 let e = try Parse.optionalEnergy(try args.value(for: option), option: option, defaultUnit: .kilocalorie)
                 command.changes.append { s in
                     if isGoal { s.activeEnergyBurnedGoal = e } else { s.activeEnergyBurned = e }
                 }
             case "--move-time", "--move-time-goal", "--exercise", "--exercise-goal", "--stand", "--stand-goal":
                 let v = try Parse.optionalQuantity(try args.value(for: option), option: option)
+                if option == "--move-time-goal" { command.moveGoalGiven = true }
                 let path: WritableKeyPath<ActivitySummary, Double?> =
                     switch option {
                     case "--move-time": \.moveTime
@@ -83,13 +88,8 @@ struct LogCommand {
     }
 
     func run() -> Int32 {
-        let store: Store
-        switch self.store.open() {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
         let day = self.day ?? Parse.today()
-        do {
+        return store.run { store throws(StoreError) in
             if remove {
                 try store.setSummary(nil, for: day)
                 writeOut(describe(day, nil) + "\n")
@@ -97,13 +97,14 @@ struct LogCommand {
             }
             let summary = try store.updateSummary(for: day) { s in
                 for change in changes { change(&s) }
-                s.moveMode =
-                    moveMode ?? .inferred(energyGoal: s.activeEnergyBurnedGoal?.value, moveTimeGoal: s.moveTimeGoal)
+                if let moveMode {
+                    s.moveMode = moveMode
+                } else if moveGoalGiven {
+                    s.moveMode = .inferred(energyGoal: s.activeEnergyBurnedGoal?.value, moveTimeGoal: s.moveTimeGoal)
+                }
             }
             writeOut(describe(day, summary) + "\n")
             return ExitCode.ok
-        } catch {
-            return fail(error)
         }
     }
 }

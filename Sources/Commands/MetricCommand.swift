@@ -43,7 +43,7 @@ struct MetricCommand {
                 case "--min", "--max":
                     let text = try args.value(for: option)
                     let change: FieldChange<Double> =
-                        text == "-" ? .clear : .set(try Parse.number(text, option: option))
+                        text == "-" ? .clear : .set(try Parse.real(text, option: option))
                     if option == "--min" { command.minimum = change } else { command.maximum = change }
                 case "--unit":
                     let text = try args.value(for: option)
@@ -64,7 +64,7 @@ struct MetricCommand {
             }
             command.action = .set
             command.name = operands[0]
-            command.value = operands[1] == "-" ? nil : try Parse.number(operands[1], option: "VALUE")
+            command.value = operands[1] == "-" ? nil : try Parse.real(operands[1], option: "VALUE")
         case "list":
             guard operands.isEmpty else { throw UsageError("metric list takes no names") }
             command.action = .list
@@ -82,26 +82,17 @@ struct MetricCommand {
     }
 
     func run() -> Int32 {
-        let store: Store
-        switch self.store.open(create: action == .set) {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
-        do {
+        store.run(create: action == .set) { store throws(StoreError) in
             switch action {
             case .set:
                 let m = try store.setMetric(name!, value: value, minimum: minimum, maximum: maximum, unit: unit)
                 writeOut(Self.describe(m) + "\n")
             case .list:
-                for m in try store.metrics() { writeOut(Self.describe(m) + "\n") }
+                for m in try store.metrics() { try writeResult(Self.describe(m) + "\n") }
             case .remove:
-                guard try store.removeMetric(named: name!) else {
-                    return fail(StoreError(.notFound, "no metric \(name!)"))
-                }
+                return try removed(store.removeMetric(named: name!), "metric \(name!)")
             }
             return ExitCode.ok
-        } catch {
-            return fail(error)
         }
     }
 

@@ -34,7 +34,8 @@ struct StoreSelection {
         return path
     }
 
-    /// Opens the store, or complains and returns the exit status.
+    /// Opens the store, or complains and returns the exit status (for `glance render --db`, which
+    /// mixes the store with other failures; the store commands use `run`).
     func open(create: Bool = true) -> Result<Store, ExitStatus> {
         guard let path = resolvedPath() else { return .failure(ExitStatus(ExitCode.usage)) }
         do {
@@ -44,6 +45,23 @@ struct StoreSelection {
             return .failure(ExitStatus(exitCode(for: error)))
         }
     }
+
+    /// Opens the store (creating it with `create`) and runs `body` with it. A store error, in
+    /// opening or from `body`, is complained about and becomes the exit status.
+    func run(create: Bool = true, _ body: (Store) throws(StoreError) -> Int32) -> Int32 {
+        guard let path = resolvedPath() else { return ExitCode.usage }
+        do {
+            return try body(try Store(path: path, create: create))
+        } catch {
+            return fail(error)
+        }
+    }
+}
+
+/// For a remove: `ExitCode.ok` when there was something to remove, else "no THING".
+func removed(_ found: Bool, _ thing: String) throws(StoreError) -> Int32 {
+    guard found else { throw StoreError(.notFound, "no \(thing)") }
+    return ExitCode.ok
 }
 
 /// An exit status as an Error, so `Result` can carry it.
@@ -86,14 +104,6 @@ extension Parse {
     /// The local date now.
     static func today() -> CalendarDay { SystemClock.today() }
 
-    /// A finite number (any sign).
-    static func number(_ text: String, option: String) throws(UsageError) -> Double {
-        guard let v = Double(text), v.isFinite, !text.isEmpty else {
-            throw UsageError("\(option) '\(text)': expected a number")
-        }
-        return v
-    }
-
     /// A number ≥ 0, or `-` for missing (nil).
     static func optionalQuantity(_ text: String, option: String) throws(UsageError) -> Double? {
         text == "-" ? nil : try quantity(Substring(text), option: option, whole: text)
@@ -116,29 +126,44 @@ extension Parse {
     }
 }
 
-/// Writes text straight to standard output (no buffering surprises when piped).
-func writeOut(_ text: String) {
+/// Writes text straight to standard output (no buffering surprises when piped). Returns nil when
+/// all of it was written, else why not (`standard output: No space left on device`). A line
+/// reporting what was done may ignore that; output that is the result uses `writeResult`.
+@discardableResult
+func writeOut(_ text: String) -> StoreError? {
     var s = text
-    s.withUTF8 { bytes in
+    let failure: Int32 = s.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {
             let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
+            if n < 0 { return errno }
+            if n == 0 { return EIO }
             offset += n
         }
+        return 0
     }
+    guard failure != 0 else { return nil }
+    return StoreError(.io, "standard output: \(String(cString: strerror(failure)))")
+}
+
+/// Writes output that is the command's result (an export, a list) to standard output; throws
+/// when it cannot, so a full disk or a closed file never passes for a complete result (exit 74).
+func writeResult(_ text: String) throws(StoreError) {
+    if let error = writeOut(text) { throw error }
 }
 
 /// One line describing a day, as `glance log` and `glance watch` print it.
 func describe(_ day: CalendarDay, _ s: ActivitySummary?) -> String {
     guard let s else { return "\(day): no summary" }
-    func pair(_ v: Double?, _ g: Double?, _ unit: String) -> String {
-        "\(v.map { Store.csvNumber($0) } ?? "—")/\(g.map { Store.csvNumber($0) } ?? "—") \(unit)"
-    }
+    func number(_ x: Double?) -> String { x.map { Store.csvNumber($0) } ?? "—" }
+    func pair(_ v: Double?, _ g: Double?, _ unit: String) -> String { "\(number(v))/\(number(g)) \(unit)" }
     var parts: [String] = []
     if s.moveMode == .moveTime {
         parts.append("move \(pair(s.moveTime, s.moveTimeGoal, "min")) (move-time mode)")
+    } else if let value = s.activeEnergyBurned, let goal = s.activeEnergyBurnedGoal, value.unit != goal.unit {
+        // Each number with its own unit: `1460/500 kJ` would misstate a goal of 500 kcal.
+        parts.append("move \(number(value.value)) \(value.unit.rawValue)/\(number(goal.value)) \(goal.unit.rawValue)")
     } else {
         let unit = (s.activeEnergyBurned ?? s.activeEnergyBurnedGoal)?.unit.rawValue ?? "kcal"
         parts.append("move \(pair(s.activeEnergyBurned?.value, s.activeEnergyBurnedGoal?.value, unit))")

@@ -102,12 +102,7 @@ struct TaskCommand {
     }
 
     func run() -> Int32 {
-        let store: Store
-        switch self.store.open(create: action == .start) {
-        case .success(let s): store = s
-        case .failure(let status): return status.code
-        }
-        do {
+        store.run(create: action == .start) { store throws(StoreError) in
             switch action {
             case .start:
                 let total: Double? = if case .set(let t) = self.total { t } else { nil }
@@ -127,13 +122,11 @@ struct TaskCommand {
                 try store.requestCancel(name!)
                 writeOut("asked task \(name!) to stop\n")
             case .list:
-                for t in try store.tasks() { writeOut(Self.describe(t) + "\n") }
+                for t in try store.tasks() { try writeResult(Self.describe(t) + "\n") }
             case .remove:
-                guard try store.removeTask(named: name!) else { return fail(StoreError(.notFound, "no task \(name!)")) }
+                return try removed(store.removeTask(named: name!), "task \(name!)")
             }
             return ExitCode.ok
-        } catch {
-            return fail(error)
         }
     }
 

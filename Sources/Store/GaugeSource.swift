@@ -6,59 +6,11 @@
 
 /// Where a gauge's number comes from: a metric in the store (updated by `glance metric set`),
 /// or a file that holds a number (`/sys/class/thermal/thermal_zone0/temp`, times a scale),
-/// read again on an interval.
+/// read again on an interval. The app makes these from the configuration's gauge `source`
+/// (`{"metric": NAME}` or `{"file": PATH, "scale": …, "offset": …, "interval": …}`).
 public enum GaugeSource: Sendable, Equatable {
     case metric(name: String)
     case file(path: String, scale: Double, interval: Duration)
-
-    public static let defaultInterval = Duration.seconds(2)
-
-    /// Parses `metric:NAME` or `file:PATH[,scale=X][,every=N[s|ms]]`.
-    public init(spec: String) throws(StoreError) {
-        if spec.hasPrefix("metric:") {
-            let name = String(spec.dropFirst("metric:".count))
-            try Store.checkName(name, what: "metric")
-            self = .metric(name: name)
-            return
-        }
-        guard spec.hasPrefix("file:") else {
-            throw StoreError(
-                .invalidArgument, "gauge source '\(spec)': expected metric:NAME or file:PATH[,scale=X][,every=Ns]")
-        }
-        let parts = spec.dropFirst("file:".count).split(separator: ",", omittingEmptySubsequences: false)
-        let path = String(parts[0])
-        guard path.hasPrefix("/") else {
-            throw StoreError(.invalidArgument, "gauge source '\(spec)': the file path must be absolute")
-        }
-        var scale = 1.0
-        var interval = Self.defaultInterval
-        for option in parts.dropFirst() {
-            if option.hasPrefix("scale="), let x = Double(option.dropFirst(6)), x.isFinite, x != 0 {
-                scale = x
-            } else if option.hasPrefix("every="), let d = Self.duration(option.dropFirst(6)) {
-                interval = d
-            } else {
-                throw StoreError(
-                    .invalidArgument,
-                    "gauge source '\(spec)': '\(option)' is not scale=X (a number, not 0) or every=N[s|ms] (at least 100ms)"
-                )
-            }
-        }
-        self = .file(path: path, scale: scale, interval: interval)
-    }
-
-    private static func duration(_ text: Substring) -> Duration? {
-        let d: Duration?
-        if text.hasSuffix("ms"), let n = Int(text.dropLast(2)) {
-            d = .milliseconds(n)
-        } else if let n = Double(text.hasSuffix("s") ? text.dropLast() : text), n.isFinite {
-            d = .milliseconds(Int64((n * 1000).rounded()))
-        } else {
-            d = nil
-        }
-        guard let d, d >= .milliseconds(100) else { return nil }
-        return d
-    }
 
     /// When to read next: a file source one interval after the last read (now, if never read);
     /// nil for a metric, which is read again when the store changes (see `StoreWatcher`). Times
@@ -102,7 +54,7 @@ public enum GaugeSource: Sendable, Equatable {
             guard n >= 0 else { return GaugeReading(problem: "\(path): \(String(cString: strerror(errno)))") }
             let text = String(decoding: bytes.prefix(n), as: UTF8.self)
             guard let value = Self.number(from: text, scale: scale) else {
-                return GaugeReading(problem: "\(path): '\(text.trimmingSpaces)' is not a number")
+                return GaugeReading(problem: "\(path): '\(text.trimmingWhitespace)' is not a number")
             }
             return GaugeReading(value: value)
         }
@@ -110,10 +62,8 @@ public enum GaugeSource: Sendable, Equatable {
 
     /// The number a file holds (surrounding white space ignored), times `scale`; nil if it holds none.
     public static func number(from text: some StringProtocol, scale: Double) -> Double? {
-        var s = Substring(text)
-        while let c = s.first, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropFirst() }
-        while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropLast() }
-        guard ExportDayFields.isDecimal(String(s).utf8), let x = Double(s), x.isFinite else { return nil }
+        let s = text.trimmingWhitespace
+        guard DecimalText.isDecimal(s), let x = Double(s), x.isFinite else { return nil }
         let scaled = x * scale
         return scaled.isFinite ? scaled : nil
     }

@@ -46,8 +46,9 @@ enum Schema {
     /// The version this build writes.
     static var currentVersion: Int { migrations.count }
 
-    /// Applies the migrations the store lacks, each in its own transaction.
-    static func migrate(_ db: Connection) throws(StoreError) {
+    /// The schema version of `db`, once it is known to be a store this build can use. Only reads:
+    /// a file that is not a Glance store is refused before anything is written to it.
+    static func version(of db: Connection) throws(StoreError) -> Int {
         let found = Int(try db.integer("PRAGMA user_version") ?? 0)
         if found > currentVersion {
             throw StoreError(
@@ -55,6 +56,16 @@ enum Schema {
                 "store \(db.path): schema version \(found) is newer than this Glance knows (\(currentVersion)); update Glance"
             )
         }
+        // Version 0 is a new, empty file; one that already has tables is someone else's database.
+        if found == 0, (try db.integer("SELECT count(*) FROM sqlite_master") ?? 0) > 0 {
+            throw StoreError(.badData, "not a Glance store: \(db.path) (give the Glance store with --db)")
+        }
+        return found
+    }
+
+    /// Applies the migrations the store lacks, each in its own transaction.
+    static func migrate(_ db: Connection) throws(StoreError) {
+        let found = try version(of: db)
         guard found < currentVersion else { return }
         for version in found..<currentVersion {
             try db.transaction { () throws(StoreError) in

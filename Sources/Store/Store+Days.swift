@@ -2,13 +2,25 @@ import Activity
 
 /// Day summaries: one row per local date, every quantity as given (units kept), goals of 0 kept.
 extension Store {
-    static let dayColumns = """
-        date, active_energy_burned, active_energy_burned_unit, active_energy_burned_goal,
-        active_energy_burned_goal_unit, move_time, move_time_goal, exercise_time, exercise_time_goal,
-        stand_hours, stand_hours_goal, move_mode
-        """
+    /// The columns of `day_summaries`, the one list every statement on days is built from, in the
+    /// order `dayValues` binds and `summary(from:)` reads them. (Migration 1 in `Schema` created
+    /// the table and is never edited; a test checks the two agree.)
+    static let dayColumnNames = [
+        "date", "active_energy_burned", "active_energy_burned_unit", "active_energy_burned_goal",
+        "active_energy_burned_goal_unit", "move_time", "move_time_goal", "exercise_time", "exercise_time_goal",
+        "stand_hours", "stand_hours_goal", "move_mode",
+    ]
 
-    /// The bindings for one day, in `dayColumns` order.
+    /// `date, active_energy_burned, …` for a SELECT or an INSERT.
+    static let dayColumns = dayColumnNames.joined(separator: ", ")
+
+    /// `?1,?2,…`: one parameter per day column.
+    static let dayParameters = dayColumnNames.indices.map { "?\($0 + 1)" }.joined(separator: ",")
+
+    private static let replaceDaySQL =
+        "INSERT OR REPLACE INTO day_summaries (\(dayColumns)) VALUES (\(dayParameters))"
+
+    /// The bindings for one day, in `dayColumnNames` order.
     static func dayValues(_ day: CalendarDay, _ s: ActivitySummary) -> [SQLValue?] {
         [
             .text(day.description),
@@ -79,10 +91,7 @@ extension Store {
             return
         }
         try Self.check(summary, day: day)
-        try db.prepare(
-            "INSERT OR REPLACE INTO day_summaries (\(Self.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
-        )
-        .bind(Self.dayValues(day, summary)).run()
+        try db.prepare(Self.replaceDaySQL).bind(Self.dayValues(day, summary)).run()
     }
 
     /// Changes the summary of `day` in one transaction (read, change, write): concurrent writers

@@ -16,11 +16,12 @@ extension Store {
     /// The days' columns: Apple's, then the goal unit and move mode an export leaves implicit.
     public static let dayCSVHeader = ExportField.allCases.map(\.rawValue)
 
-    /// Writes `table` as CSV, line by line (the store may be large).
-    public func exportCSV(_ table: Table, write: (String) -> Void) throws(StoreError) {
+    /// Writes `table` as CSV, line by line (the store may be large); an error thrown by `write`
+    /// (the output is full) stops the export.
+    public func exportCSV(_ table: Table, write: (String) throws(StoreError) -> Void) throws(StoreError) {
         switch table {
         case .days:
-            write(Self.dayCSVHeader.joined(separator: ",") + "\n")
+            try write(Self.dayCSVHeader.joined(separator: ",") + "\n")
             try forEachSummary { (day, s) throws(StoreError) in
                 let goalUnit = s.activeEnergyBurnedGoal.map(\.unit)
                 let valueUnit = s.activeEnergyBurned.map(\.unit) ?? goalUnit
@@ -34,26 +35,26 @@ extension Store {
                     goalUnit != nil && goalUnit != valueUnit ? goalUnit!.rawValue : "",
                     s.moveMode.rawValue,
                 ]
-                write(cells.joined(separator: ",") + "\n")
+                try write(cells.joined(separator: ",") + "\n")
             }
         case .metrics:
-            write("name,value,min,max,unit,updated\n")
+            try write("name,value,min,max,unit,updated\n")
             for m in try metrics() {
                 let cells = [
                     Self.csvText(m.name), Self.csvNumber(m.value), Self.csvNumber(m.minimum), Self.csvNumber(m.maximum),
                     Self.csvText(m.unit ?? ""), Self.isoTime(m.updated),
                 ]
-                write(cells.joined(separator: ",") + "\n")
+                try write(cells.joined(separator: ",") + "\n")
             }
         case .tasks:
-            write("name,state,done,total,description,cancellable,cancelRequested,pid,started,updated\n")
+            try write("name,state,done,total,description,cancellable,cancelRequested,pid,started,updated\n")
             for t in try tasks() {
                 let cells = [
                     Self.csvText(t.name), t.state.rawValue, Self.csvNumber(t.done), Self.csvNumber(t.total),
                     Self.csvText(t.description ?? ""), t.cancellable ? "1" : "0", t.cancelRequested ? "1" : "0",
                     t.pid.map { String($0) } ?? "", Self.isoTime(t.started), Self.isoTime(t.updated),
                 ]
-                write(cells.joined(separator: ",") + "\n")
+                try write(cells.joined(separator: ",") + "\n")
             }
         }
     }
@@ -76,9 +77,12 @@ extension Store {
         var t = time_t(seconds)
         var parts = tm()
         gmtime_r(&t, &parts)
-        func pad(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let day = CalendarDay(daysSinceEpoch: Int((seconds - ((seconds % 86400) + 86400) % 86400) / 86400))
-        return "\(day)T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+        func pad(_ n: Int32, _ width: Int = 2) -> String {
+            let digits = String(n)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let date = "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))"
+        return "\(date)T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
     }
 }
 

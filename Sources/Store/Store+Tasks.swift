@@ -136,9 +136,41 @@ extension Store {
         }
     }
 
-    /// Whether someone asked the task to stop (cheap: the import checks it a few times a second).
-    public func isCancelRequested(_ name: String) throws(StoreError) -> Bool {
-        try db.prepare("SELECT cancel_requested FROM tasks WHERE name = ?1").bind(.text(name)).stepInteger() == 1
+    /// Records progress of the running task `name` that process `pid` owns (`total` nil: kept).
+    /// Returns the task, whose `cancelRequested` tells the worker to stop; nil when the row is no
+    /// longer the worker's (removed, ended, or restarted by another process), which should stop it too.
+    func updateOwnedTask(_ name: String, pid: Int32, done: Double, total: Double? = nil, description: String)
+        throws(StoreError) -> ProgressTask?
+    {
+        let statement = try db.prepare(
+            """
+            UPDATE tasks SET done = ?3, total = coalesce(?4, total), description = ?5, updated = ?6
+            WHERE name = ?1 AND pid = ?2 AND state = 'running' RETURNING \(Self.taskColumns)
+            """)
+        statement.bind(
+            .text(name), .integer(Int64(pid)), .real(done), .optional(total), .text(description),
+            .integer(unixTime()))
+        guard try statement.step() else { return nil }
+        let task = Self.task(from: statement)
+        statement.reset()
+        return task
+    }
+
+    /// Ends the task `name` that process `pid` owns, with a plain UPDATE: no error when the row has
+    /// gone or belongs to another process by now (the work it reported on is what counts).
+    func finishOwnedTask(_ name: String, pid: Int32, state: ProgressTask.State, description: String)
+        throws(StoreError)
+    {
+        precondition(state != .running, "finishOwnedTask ends a task")
+        try db.prepare(
+            """
+            UPDATE tasks SET done = CASE WHEN ?3 = 'done' THEN coalesce(total, done) ELSE done END,
+                state = ?3, description = ?4, updated = ?5
+            WHERE name = ?1 AND pid = ?2
+            """
+        )
+        .bind(.text(name), .integer(Int64(pid)), .text(state.rawValue), .text(description), .integer(unixTime()))
+        .run()
     }
 
     public func task(named name: String) throws(StoreError) -> ProgressTask? {
@@ -192,15 +224,5 @@ extension Store {
         if let amount, !(amount.isFinite && amount >= 0) {
             throw StoreError(.invalidArgument, "task \(name): \(what) must be a number of 0 or more")
         }
-    }
-}
-
-extension Statement {
-    /// Steps once and returns the first column as an integer (nil: no row or NULL).
-    func stepInteger() throws(StoreError) -> Int64? {
-        guard try step() else { return nil }
-        let value = int64(0)
-        reset()
-        return value
     }
 }

@@ -18,6 +18,11 @@ public final class Store {
 
     /// Opens the store at `path`, creating it (and its folder) when `create` is set, and brings
     /// its schema up to date.
+    ///
+    /// Nothing is written before the file is known to be a Glance store: a SQLite file with tables
+    /// but no Glance schema version (someone else's database, given with `--db` by mistake) is
+    /// refused as it is (`.badData`). Opening a current store without `create` (the read-only
+    /// commands) writes nothing; an older Glance store is migrated.
     public init(path: String, create: Bool = true) throws(StoreError) {
         if !create {
             var st = stat()
@@ -30,19 +35,22 @@ public final class Store {
         }
         self.path = path
         db = try Connection(path: path, create: create)
-        try configure()
-        try Schema.migrate(db)
-    }
-
-    private func configure() throws(StoreError) {
         // Wait for a writer instead of failing at once; imports keep their write short.
         sqlite3_busy_timeout(db.handle, 5000)
+        let version = try Schema.version(of: db)
+        if create || version < Schema.currentVersion { try useWAL() }
+        // Settings of this connection, not of the file. In WAL mode NORMAL never corrupts; a power
+        // cut may lose the last commit only.
+        try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+        if version < Schema.currentVersion { try Schema.migrate(db) }
+    }
+
+    /// Switches the file to WAL (a no-op when it is already), so readers never wait for a writer.
+    private func useWAL() throws(StoreError) {
         let mode = try db.prepare("PRAGMA journal_mode=WAL")
         if try mode.step(), mode.text(0) != "wal" {
             throw StoreError(.io, "store \(path): cannot switch to WAL (is the folder read-only?)")
         }
-        // In WAL mode NORMAL never corrupts; a power cut may lose the last commit only.
-        try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
     }
 
     /// Changes whenever another connection commits (`PRAGMA data_version`).

@@ -12,9 +12,11 @@
 /// and redraw when it returns true. Writes are seen as soon as they are committed.
 ///
 /// The WAL is written an instant before the commit becomes visible in its shared-memory index
-/// (which raises no inotify event), so when an event shows no new commit yet the watcher wants to
-/// look once more shortly after: give `poll()` at most `pollTimeout` milliseconds, and call
-/// `changed()` whenever poll returns.
+/// (which raises no inotify event), so when an event shows no new commit yet the watcher looks
+/// again a little later, backing off (0.1, 0.2, 0.3, 0.4 s: a second in all) until it does: give
+/// `poll()` at most `pollTimeout` milliseconds, and call `changed()` whenever poll returns. It also
+/// looks again when SQLite could not answer, and takes an inotify queue overflow (events lost) as
+/// a possible change.
 public final class StoreWatcher {
     public let path: String
     /// Readable when something in the store's folder changed.
@@ -23,6 +25,8 @@ public final class StoreWatcher {
     private var version: Int64
     private let names: Set<String>
     private var recheckAt: Double?
+    /// How many re-checks since the last event (the index of the next delay).
+    private var rechecks = 0
 
     /// How long the loop may sleep before calling `changed()` again: -1 (forever) unless a recheck
     /// is pending. Use the smaller of this and the loop's own timeout.
@@ -31,12 +35,22 @@ public final class StoreWatcher {
         return Int32(max(0, ((recheckAt - monotonicSeconds()) * 1000).rounded(.up)))
     }
 
-    static let recheckDelay = 0.1
+    /// The waits between looks after an event that showed no new commit.
+    static let recheckDelays = [0.1, 0.2, 0.3, 0.4]
 
-    /// Watches the store at `path` (created if missing, so there is something to watch).
-    public init(path: String) throws(StoreError) {
+    /// Watches the store at `path` (created if missing, so there is something to watch) through a
+    /// connection of its own.
+    public convenience init(path: String) throws(StoreError) {
+        try self.init(store: try Store(path: path))
+    }
+
+    /// Watches `store` through its connection (no second one; use both from the same thread).
+    /// SQLite's data version counts other connections' commits only, so changes made through
+    /// `store` itself are not reported: the owner knows about those.
+    public init(store: Store) throws(StoreError) {
+        let path = store.path
         self.path = path
-        store = try Store(path: path)
+        self.store = store
         version = try store.dataVersion()
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -59,15 +73,32 @@ public final class StoreWatcher {
 
     /// Reads the pending events; true when the store's data changed since the last call.
     public func changed() -> Bool {
-        var relevant = false
-        let size = 4096
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-        defer { buffer.deallocate() }
         var recheckDue = false
         if let recheckAt, monotonicSeconds() >= recheckAt {
             recheckDue = true
             self.recheckAt = nil
         }
+        let relevant = readEvents()
+        guard relevant || recheckDue else { return false }
+        if relevant { rechecks = 0 }  // something new happened: back off from the start
+        guard let now = try? store.dataVersion(), now != version else {
+            // Not visible yet (or SQLite could not say): look again shortly.
+            scheduleRecheck()
+            return false
+        }
+        version = now
+        recheckAt = nil
+        rechecks = 0
+        return true
+    }
+
+    /// Drains the inotify descriptor; true when an event may concern the store: one on its files,
+    /// one without a name (the folder itself), or a queue overflow (events were lost).
+    private func readEvents() -> Bool {
+        var relevant = false
+        let size = 4096
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
         while true {
             let n = read(fileDescriptor, buffer, size)
             if n < 0 && errno == EINTR { continue }
@@ -76,23 +107,24 @@ public final class StoreWatcher {
             while offset + MemoryLayout<inotify_event>.size <= n {
                 let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
                 let nameStart = offset + MemoryLayout<inotify_event>.size
-                var name = ""
-                if event.len > 0 {
-                    let p = (buffer + nameStart).assumingMemoryBound(to: CChar.self)
-                    name = String(cString: p)
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 || event.len == 0 {
+                    relevant = true
+                } else {
+                    let name = String(cString: (buffer + nameStart).assumingMemoryBound(to: CChar.self))
+                    if names.contains(name) { relevant = true }
                 }
-                if names.contains(name) { relevant = true }
                 offset = nameStart + Int(event.len)
             }
         }
-        guard relevant || recheckDue else { return false }
-        guard let now = try? store.dataVersion() else { return false }
-        if now == version {
-            if relevant { recheckAt = monotonicSeconds() + Self.recheckDelay }
-            return false
+        return relevant
+    }
+
+    private func scheduleRecheck() {
+        guard rechecks < Self.recheckDelays.count else {
+            recheckAt = nil  // a second of nothing: the event was not a commit
+            return
         }
-        version = now
-        recheckAt = nil
-        return true
+        recheckAt = monotonicSeconds() + Self.recheckDelays[rechecks]
+        rechecks += 1
     }
 }

@@ -3,26 +3,6 @@ import Testing
 @testable import Store
 
 @Suite struct GaugeSourceTests {
-    @Test(arguments: [
-        ("metric:cpu-temperature", GaugeSource.metric(name: "cpu-temperature")),
-        (
-            "file:/sys/class/thermal/thermal_zone0/temp,scale=0.001",
-            GaugeSource.file(path: "/sys/class/thermal/thermal_zone0/temp", scale: 0.001, interval: .seconds(2))
-        ),
-        ("file:/run/x,every=500ms", GaugeSource.file(path: "/run/x", scale: 1, interval: .milliseconds(500))),
-        ("file:/run/x,every=5s,scale=-1", GaugeSource.file(path: "/run/x", scale: -1, interval: .seconds(5))),
-    ])
-    func specsParse(spec: String, expected: GaugeSource) throws {
-        #expect(try GaugeSource(spec: spec) == expected)
-    }
-
-    @Test(arguments: [
-        "", "cpu", "metric:", "file:relative/path", "file:/x,scale=0", "file:/x,every=10ms", "file:/x,speed=2",
-    ])
-    func badSpecsAreRefused(spec: String) {
-        #expect(throws: StoreError.self) { try GaugeSource(spec: spec) }
-    }
-
     @Test(
         arguments: [
             ("45000\n", 0.001, 45.0 as Double?), ("  21.5 ", 1, 21.5), ("-3", 2, -6), ("1e3", 1, 1000),

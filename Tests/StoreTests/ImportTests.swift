@@ -92,6 +92,34 @@ import Testing
         #expect(try snapshot(scratch.db) == before)
     }
 
+    @Test func theMergeCountsNewChangedAndUnchangedDays() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        try store.setSummary(ActivitySummary(exerciseTime: 20, exerciseTimeGoal: 30), for: Self.day("2024-01-02"))
+        try store.setSummary(ActivitySummary(exerciseTime: 5, exerciseTimeGoal: 30), for: Self.day("2024-01-03"))
+        try store.setSummary(ActivitySummary(standHours: 1), for: Self.day("2024-01-09"))  // not in the file
+        let csv = scratch.write(
+            "days.csv",
+            """
+            dateComponents,appleExerciseTime,appleExerciseTimeGoal
+            2024-01-03,25,30
+            2024-01-02,20,30
+            2024-01-04,1,30
+            2024-01-01,0,30
+            2024-01-04,2,30
+
+            """)
+        let report = try HealthImport.run(csv, into: store)
+        #expect(report.days == 4 && report.newDays == 2 && report.changedDays == 1 && report.unchangedDays == 1)
+        #expect(report.firstDay == Self.day("2024-01-01") && report.lastDay == Self.day("2024-01-04"))
+        #expect(try store.summary(for: Self.day("2024-01-03"))?.exerciseTime == 25)
+        #expect(try store.summary(for: Self.day("2024-01-04"))?.exerciseTime == 2)  // the later row wins
+        #expect(try store.summary(for: Self.day("2024-01-09")) == ActivitySummary(standHours: 1))
+        #expect(try store.dayCount() == 5)
+        let empty = try HealthImport.run(scratch.write("none.csv", "dateComponents,appleExerciseTime\n"), into: store)
+        #expect(empty.days == 0 && empty.newDays == 0 && empty.unchangedDays == 0 && empty.firstDay == nil)
+    }
+
     @Test func theZipFromTheHealthAppImportsLikeItsXML() throws {
         guard Fixtures.available else { return }
         let scratch = Scratch()
@@ -301,6 +329,63 @@ import Testing
         #expect(
             seen.first?.bytesTotal
                 == Int64(try FileManager.default.attributesOfItem(atPath: scratch.file("big.xml"))[.size] as! Int))
+    }
+
+    enum TaskMishap: CaseIterable { case removed, finished, restarted }
+
+    @Test(arguments: TaskMishap.allCases)
+    func aTaskRemovedOrEndedMidImportCancelsItNamingTheTask(mishap: TaskMishap) throws {
+        let scratch = Scratch()
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 4)
+        let store = try Store(path: scratch.db)
+        let other = try Store(path: scratch.db)  // `glance task remove health`, say
+        var options = ImportOptions()
+        options.taskName = "health"
+        var done = false
+        options.progress = { _ in
+            guard !done else { return }
+            done = true
+            switch mishap {
+            case .removed: _ = try? other.removeTask(named: "health")
+            case .finished: _ = try? other.finishTask("health", state: .done)
+            case .restarted:
+                _ = try? other.removeTask(named: "health")
+                _ = try? other.startTask("health", total: 3, description: "another", cancellable: false, pid: 1)
+            }
+        }
+        let error = #expect(throws: StoreError.self) {
+            try HealthImport.run(scratch.file("big.xml"), into: store, options: options)
+        }
+        #expect(error?.kind == .cancelled)
+        let why =
+            switch mishap {
+            case .removed: "was removed"
+            case .finished: "was ended (done) by another process"
+            case .restarted: "was restarted by another process"
+            }
+        #expect(error?.message == "import cancelled: its task health \(why) while it ran")
+        #expect(try store.dayCount() == 0)
+        let task = try store.task(named: "health")
+        switch mishap {
+        case .removed: #expect(task == nil)
+        case .finished: #expect(task?.state == .cancelled)
+        case .restarted: #expect(task?.description == "another" && task?.state == .running)  // not touched
+        }
+    }
+
+    @Test func theDaysCommitWhenTheTaskRowVanishedJustBeforeTheMerge() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let collector = try DayCollector(db: store.db, skipInvalid: false)
+        var fields = ExportDayFields()
+        fields.date = Self.day("2024-05-01")
+        fields.exercise = 12
+        try collector.add(fields, at: "test")
+        // The task was never there (or was removed in the last instant): no error, the days land.
+        let counts = try HealthImport.merge(collector, into: store, taskName: "import", pid: getpid())
+        #expect(counts.days == 1 && counts.new == 1)
+        #expect(try store.summary(for: Self.day("2024-05-01"))?.exerciseTime == 12)
+        #expect(try store.task(named: "import") == nil)
     }
 
     @Test func progressIsReportedAndTheTaskEndsDone() throws {

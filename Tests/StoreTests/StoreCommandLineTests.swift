@@ -23,16 +23,16 @@ enum GlanceCLI {
         var err: String
     }
 
-    /// Starts glance with output going to files; `finish` collects it.
-    static func start(_ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString) throws
-        -> (Process, () -> Result)
-    {
+    /// Starts glance (or `program`) with output going to files; `finish` collects it.
+    static func start(
+        _ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString, program: String = executable
+    ) throws -> (Process, () -> Result) {
         let out = scratch.file("\(tag).out")
         let err = scratch.file("\(tag).err")
         FileManager.default.createFile(atPath: out, contents: nil)
         FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.standardOutput = FileHandle(forWritingAtPath: out)
         process.standardError = FileHandle(forWritingAtPath: err)
@@ -49,8 +49,37 @@ enum GlanceCLI {
         )
     }
 
-    static func run(_ arguments: [String], in scratch: Scratch) throws -> Result {
-        try start(arguments, in: scratch).1()
+    /// Starts glance as a shell would: with no signal blocked or ignored. (A test runner's children
+    /// inherit its mask, in which SIGINT and SIGTERM may be blocked, hiding what a signal does.)
+    static func startAsFromAShell(_ arguments: [String], in scratch: Scratch) throws -> (Process, () -> Result) {
+        let script = """
+            import os, signal, sys
+            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE, signal.SIGXFSZ):
+                signal.signal(s, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            os.execv(sys.argv[1], sys.argv[1:])
+            """
+        return try start(["python3", "-c", script, executable] + arguments, in: scratch, program: "/usr/bin/env")
+    }
+
+    static func run(_ arguments: [String], in scratch: Scratch, program: String = executable) throws -> Result {
+        try start(arguments, in: scratch, program: program).1()
+    }
+
+    /// Runs glance with standard output going to `/dev/full` (every write fails with ENOSPC).
+    static func runIntoAFullDisk(_ arguments: [String], in scratch: Scratch) throws -> Result {
+        let err = scratch.file("\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: err, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        process.standardError = FileHandle(forWritingAtPath: err)
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, out: "",
+            err: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 }
 
@@ -108,6 +137,11 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
             (["log"], 64, "give at least one figure"),
             (["metric", "set", "cpu"], 64, "give NAME VALUE"),
             (["metric", "set", "cpu", "hot"], 64, "expected a number"),
+            // Numbers on the command line are plain decimals, as in import files: no hex, no NaN.
+            (["metric", "set", "cpu", "0x10"], 64, "expected a number"),
+            (["log", "--exercise", "0x1p3"], 64, "is not a number"),
+            (["log", "--move", "0x1p3kJ"], 64, "unknown energy unit"),
+            (["task", "start", "copy", "--total", "nan"], 64, "is not a number"),
             (["metric", "set", "cpu", "5", "--min", "10", "--max", "0"], 64, "must be below max"),
             (["task", "cancel", "nothing"], 66, "no such file"),
             (["task", "frobnicate", "x"], 64, "give start, update"),
@@ -120,6 +154,77 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         let r = try GlanceCLI.run(arguments + ["--db", scratch.db], in: scratch)
         #expect(r.status == status, "\(arguments): \(r.err)")
         #expect(r.err.contains(mentions), "\(arguments): \(r.err)")
+    }
+
+    @Test func logKeepsTheStoredMoveModeUnlessAGoalOrTheModeIsGiven() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db, "--date", "2025-04-01"]
+        // Move-time mode by choice, though an energy goal is there too (inference would say energy).
+        var r = try GlanceCLI.run(
+            ["log", "--move-mode", "moveTime", "--move-time", "30", "--move-time-goal", "60", "--move-goal", "500"]
+                + db, in: scratch)
+        #expect(r.out == "2025-04-01: move 30/60 min (move-time mode), exercise —/— min, stand —/— h\n", "\(r.err)")
+        // Other figures leave the mode alone.
+        r = try GlanceCLI.run(["log", "--exercise", "20", "--move", "310"] + db, in: scratch)
+        #expect(r.out == "2025-04-01: move 30/60 min (move-time mode), exercise 20/— min, stand —/— h\n", "\(r.err)")
+        #expect(try Store(path: scratch.db).summary(for: CalendarDay(iso: "2025-04-01")!)?.moveMode == .moveTime)
+        // A goal given is a new setting of the ring: the mode follows the goals, as an import's does.
+        r = try GlanceCLI.run(["log", "--move-goal", "600"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-01: move 310/600 kcal, "), "\(r.out)")
+        r = try GlanceCLI.run(["log", "--move-goal", "-"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-01: move 30/60 min (move-time mode), "), "\(r.out)")
+    }
+
+    @Test func aValueAndGoalInDifferentUnitsArePrintedEachWithItsOwn() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db, "--date", "2025-04-02"]
+        var r = try GlanceCLI.run(["log", "--move-goal", "500"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-02: move —/500 kcal, "), "\(r.out)")
+        r = try GlanceCLI.run(["log", "--move", "1460kJ"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-02: move 1460 kJ/500 kcal, "), "\(r.out)")
+        r = try GlanceCLI.run(["log", "--move-goal", "2090kJ"] + db, in: scratch)
+        #expect(r.out.hasPrefix("2025-04-02: move 1460/2090 kJ, "), "\(r.out)")
+    }
+
+    @Test func anExportThatCannotBeWrittenWholeFailsWith74() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        #expect(try GlanceCLI.run(["demo-data", "--end", "2026-01-10"] + db, in: scratch).status == 0)
+        for arguments in [["export", "--csv"], ["export", "--csv", "--table", "metrics"], ["metric", "list"]] {
+            let r = try GlanceCLI.runIntoAFullDisk(arguments + db, in: scratch)
+            #expect(r.status == 74, "\(arguments): \(r.err)")
+            #expect(r.err == "glance: standard output: No space left on device\n", "\(arguments)")
+        }
+
+        // --output where the file may not grow past 512 bytes (the days are about 2 kB): the
+        // write fails with EFBIG, the export says so and leaves no file behind.
+        let reader = try Store(path: scratch.db)  // keeps the WAL index in place for the limited child
+        #expect(try reader.dayCount() == 28)
+        let output = scratch.file("days.csv")
+        let r = try GlanceCLI.run(
+            ["-c", "ulimit -f 1; trap '' XFSZ; exec \"$0\" \"$@\"", GlanceCLI.executable, "export", "--csv"]
+                + ["--output", output] + db, in: scratch, program: "/bin/sh")
+        #expect(r.status == 74, "\(r.err)")
+        #expect(r.err.hasPrefix("glance: --output '\(output)': cannot write: File too large"), "\(r.err)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("days.csv") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test func commandsRefuseSomeoneElsesDatabaseAndLeaveItAlone() throws {
+        let scratch = Scratch()
+        let path = scratch.file("notes.sqlite")
+        try StoreTests.foreignDatabase(path)
+        let before = try #require(StoreTests.bytes(path))
+        for arguments in [
+            ["export", "--csv"], ["metric", "list"], ["task", "list"], ["task", "remove", "x"], ["log", "--move", "1"],
+            ["import", scratch.write("days.csv", "dateComponents,appleExerciseTime\n2024-01-01,5\n")],
+        ] {
+            let r = try GlanceCLI.run(arguments + ["--db", path], in: scratch)
+            #expect(r.status == 65, "\(arguments): \(r.err)")
+            #expect(r.err == "glance: not a Glance store: \(path) (give the Glance store with --db)\n", "\(arguments)")
+        }
+        let unchanged = StoreTests.bytes(path) == before
+        #expect(unchanged, "the file's bytes changed")
     }
 
     @Test func metricsAndTasksFromTheCommandLine() throws {
@@ -193,6 +298,66 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(
             try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
                 == before.split(separator: "\n").filter { !$0.hasPrefix("task") })
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func ctrlCStopsARunningImportWith75AndLeavesTheDaysAlone(signal: Int32) throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        #expect(
+            try GlanceCLI.run(["log", "--date", "2020-02-02", "--move", "321", "--move-goal", "400"] + db, in: scratch)
+                .status == 0)
+        let before = try snapshot(scratch.db)
+        writeLargeExport(to: scratch.file("big.xml"), megabytes: 400)
+        let (process, finish) = try GlanceCLI.startAsFromAShell(["import", scratch.file("big.xml")] + db, in: scratch)
+        let store = try Store(path: scratch.db)
+        #expect(try eventually(seconds: 60) { (try store.task(named: "import")?.done ?? 0) > 0 })
+        kill(process.processIdentifier, signal)
+        let result = finish()
+        #expect(process.terminationReason == .exit, "killed by signal \(result.status) instead of exiting")
+        #expect(result.status == 75, "\(result.err)")
+        #expect(result.err.contains("import stopped by a signal"), "\(result.err)")
+        #expect(try store.task(named: "import")?.state == .cancelled)
+        #expect(
+            try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
+                == before.split(separator: "\n").filter { !$0.hasPrefix("task") })
+    }
+
+    @Test func aCtrlCThatComesDuringTheMergeIsTooLateToStopItAndExits0() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        let csv = scratch.write("days.csv", "dateComponents,appleExerciseTime\n2024-01-01,5\n2024-01-02,7\n")
+        // Hold the write lock, so the import, once it has read the file, waits to merge.
+        let holder = try Store(path: scratch.db)
+        try holder.db.execute("BEGIN IMMEDIATE")
+        let (process, finish) = try GlanceCLI.startAsFromAShell(["import", csv, "--no-task"] + db, in: scratch)
+        let read = eventually(seconds: 30) { Self.hasReadToTheEnd(process.processIdentifier, csv) }
+        #expect(read, "the import should read the file")
+        usleep(300_000)  // from the last byte to the merge's BEGIN IMMEDIATE is a moment
+        kill(process.processIdentifier, SIGINT)
+        usleep(100_000)
+        try holder.db.execute("ROLLBACK")
+        let result = finish()
+        #expect(process.terminationReason == .exit, "killed by signal \(result.status) instead of exiting")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("imported 2 days (2024-01-01 to 2024-01-02)"))
+        #expect(
+            result.err
+                == "glance: SIGINT (Ctrl-C) came when the import was already complete; its days are in the store\n")
+        #expect(try holder.dayCount() == 2)
+    }
+
+    /// Whether process `pid` has `path` open and has read all of it (its offset is the file's size).
+    static func hasReadToTheEnd(_ pid: Int32, _ path: String) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path  // as the kernel spells it
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        for fd in fds
+        where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == path {
+            let info = (try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)) ?? ""
+            if info.split(separator: "\n").first == "pos:\t\(size)" { return true }
+        }
+        return false
     }
 
     @Test func glanceTaskCancelStopsARunningImportCleanly() throws {

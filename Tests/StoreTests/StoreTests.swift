@@ -1,4 +1,5 @@
 import Activity
+import Foundation
 import Testing
 
 @testable import Store
@@ -12,6 +13,15 @@ import Testing
         #expect(try mode.step())
         #expect(mode.text(0) == "wal")
         #expect(try store.integrityCheck() == "ok")
+    }
+
+    @Test func theDayColumnListMatchesTheTableMigration1Made() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let info = try store.db.prepare("PRAGMA table_info(day_summaries)")
+        var names: [String] = []
+        while try info.step() { names.append(info.text(1) ?? "") }
+        #expect(names == Store.dayColumnNames)
     }
 
     @Test func reopeningDoesNotMigrateAgainAndANewerSchemaIsRefused() throws {
@@ -30,6 +40,47 @@ import Testing
         let scratch = Scratch()
         let error = #expect(throws: StoreError.self) { try Store(path: scratch.db, create: false) }
         #expect(error?.kind == .missing)
+    }
+
+    /// Someone else's SQLite database (tables, no Glance schema version), in rollback-journal mode.
+    static func foreignDatabase(_ path: String) throws {
+        let db = try Connection(path: path, create: true)
+        try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, 'mine')")
+    }
+
+    static func bytes(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
+    @Test(arguments: [false, true])
+    func someoneElsesDatabaseIsRefusedAndNotWrittenTo(create: Bool) throws {
+        let scratch = Scratch()
+        let path = scratch.file("notes.sqlite")
+        try Self.foreignDatabase(path)
+        let before = try #require(Self.bytes(path))
+        let error = #expect(throws: StoreError.self) { try Store(path: path, create: create) }
+        #expect(error?.kind == .badData)
+        #expect(error?.message == "not a Glance store: \(path) (give the Glance store with --db)")
+        let unchanged = Self.bytes(path) == before
+        #expect(unchanged, "the file's bytes changed")  // still a rollback journal, no Glance tables
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func readingACurrentStoreWritesNothingAndAnEmptyFileBecomesAStore() throws {
+        let scratch = Scratch()
+        do { try Store(path: scratch.db).setMetric("cpu", value: 40) }
+        let before = try #require(Self.bytes(scratch.db))
+        do {
+            let reader = try Store(path: scratch.db, create: false)
+            #expect(try reader.metric(named: "cpu")?.value == 40)
+            #expect(try reader.schemaVersion() == Schema.currentVersion)
+        }
+        let unchanged = Self.bytes(scratch.db) == before
+        #expect(unchanged, "reading changed the store file's bytes")
+
+        // An empty file (no tables, version 0) is a new store: it gets the schema.
+        let empty = scratch.write("empty.db", "")
+        #expect(try Store(path: empty, create: false).schemaVersion() == Schema.currentVersion)
     }
 
     @Test func defaultPathFollowsRootAndXDG() {
@@ -147,6 +198,27 @@ import Testing
         #expect(Store.csvText("say \"hi\"") == "\"say \"\"hi\"\"\"")
         #expect(Store.isoTime(0) == "1970-01-01T00:00:00Z")
         #expect(Store.isoTime(1_700_000_000) == "2023-11-14T22:13:20Z")
+        #expect(Store.isoTime(951_782_400) == "2000-02-29T00:00:00Z")
+        #expect(Store.isoTime(-1) == "1969-12-31T23:59:59Z")
+    }
+
+    @Test(
+        arguments: [
+            ("12", true), ("590.252", true), ("-3", true), ("+.5", true), ("5.", true), ("1e3", true),
+            ("1E-3", true), ("0x1p3", false), ("0x10", false), ("nan", false), ("inf", false), ("", false),
+            (".", false), ("1e", false), (" 1", false), ("1 ", false), ("1_000", false), ("--1", false),
+        ] as [(String, Bool)])
+    func oneDecimalCheckForEveryNumberReadAsText(text: String, isDecimal: Bool) {
+        #expect(DecimalText.isDecimal(text) == isDecimal)
+        #expect(DecimalText.isDecimal(text[...]) == isDecimal)
+    }
+
+    @Test func whitespaceIsTrimmedOneWay() {
+        #expect(" \t12.5\r\n".trimmingWhitespace == "12.5")
+        #expect("a b".trimmingWhitespace == "a b")
+        #expect(" \n ".trimmingWhitespace == "")
+        #expect("".trimmingWhitespace == "")
+        #expect("x"[...].trimmingWhitespace == "x")
     }
 
     @Test(

@@ -1,4 +1,5 @@
 import Activity
+import Foundation
 import Testing
 
 @testable import Store
@@ -37,6 +38,60 @@ import Testing
 
         try writer.setMetric("cpu", value: 50)
         #expect(Self.waitForChange(watcher, milliseconds: 1000))
+    }
+
+    @Test func anEventWithoutANewCommitIsLookedAtAgainWithBackoffForASecond() throws {
+        let scratch = Scratch()
+        let watcher = try StoreWatcher(path: scratch.db)
+        // A write to one of the store's files that is not (yet) a visible commit.
+        scratch.write("glance.db-journal", "")
+        var fd = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&fd, 1, 1000)
+        #expect(!watcher.changed())
+        var waits: [Int32] = []
+        let started = ContinuousClock.now
+        while watcher.pollTimeout >= 0, waits.count < 10 {
+            let timeout = watcher.pollTimeout
+            waits.append(timeout)
+            usleep(useconds_t(timeout) * 1000 + 1000)
+            #expect(!watcher.changed())
+        }
+        // 0.1, 0.2, 0.3, 0.4 s (each at most that), then it rests.
+        #expect(waits.count == StoreWatcher.recheckDelays.count, "\(waits)")
+        for (wait, delay) in zip(waits, StoreWatcher.recheckDelays) {
+            #expect(wait <= Int32(delay * 1000) && wait >= Int32(delay * 1000) - 50, "\(waits)")
+        }
+        #expect(ContinuousClock.now - started >= .milliseconds(950))
+        #expect(watcher.pollTimeout == -1)
+    }
+
+    @Test func aCommitWhoseEventsWereLostInAQueueOverflowIsStillSeen() throws {
+        let limit = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard let limit, limit <= 100_000 else { return }
+        let scratch = Scratch()
+        let watcher = try StoreWatcher(path: scratch.db)
+        let writer = try Store(path: scratch.db)
+        // Fill the watcher's queue with events about other files (create, close, delete: three each).
+        for i in 0...(limit / 3 + 10) {
+            let path = scratch.file("other-\(i)")
+            close(open(path, O_CREAT | O_WRONLY, 0o644))
+            unlink(path)
+        }
+        // The commit's own events are dropped: only the overflow says something happened.
+        try writer.setMetric("cpu", value: 50)
+        #expect(watcher.changed())
+        #expect(!watcher.changed())
+    }
+
+    @Test func aWatcherCanShareTheAppsConnection() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let watcher = try StoreWatcher(store: store)
+        #expect(watcher.path == scratch.db)
+        try Store(path: scratch.db).setMetric("cpu", value: 50)  // another process's commit
+        #expect(Self.waitForChange(watcher, milliseconds: 1000))
+        #expect(try store.metric(named: "cpu")?.value == 50)
     }
 
     @Test func readsAloneDoNotCountAsChanges() throws {

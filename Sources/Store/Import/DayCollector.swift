@@ -17,20 +17,39 @@ final class DayCollector {
         self.db = db
         self.skipInvalid = skipInvalid
         self.dateShift = dateShift
-        try db.execute(
-            """
-            CREATE TEMP TABLE IF NOT EXISTS import_days (
-                date TEXT PRIMARY KEY NOT NULL, active_energy_burned REAL, active_energy_burned_unit TEXT,
-                active_energy_burned_goal REAL, active_energy_burned_goal_unit TEXT, move_time REAL,
-                move_time_goal REAL, exercise_time REAL, exercise_time_goal REAL, stand_hours REAL,
-                stand_hours_goal REAL, move_mode TEXT NOT NULL
-            ) WITHOUT ROWID;
-            DELETE FROM temp.import_days;
-            """)
-        insert = try db.prepare(
-            "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns)) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
-        )
+        try db.execute(Self.createSQL)
+        insert = try db.prepare(Self.insertSQL, persistent: true)
     }
+
+    /// The days read, keyed by date, in the store's columns (types as bound: the checks ran already).
+    private static let createSQL = """
+        CREATE TEMP TABLE IF NOT EXISTS import_days (
+            date TEXT PRIMARY KEY NOT NULL, \(Store.dayColumnNames.dropFirst().joined(separator: ", "))
+        ) WITHOUT ROWID;
+        DELETE FROM temp.import_days;
+        """
+
+    private static let insertSQL =
+        "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns)) VALUES (\(Store.dayParameters))"
+
+    /// Days read, new ones, unchanged ones (every column the same), first and last date: one pass.
+    private static let countSQL: String = {
+        let same = Store.dayColumnNames.dropFirst().map { "d.\($0) IS s.\($0)" }.joined(separator: " AND ")
+        return """
+            SELECT count(*), count(*) - count(d.date), coalesce(sum(d.date IS NOT NULL AND \(same)), 0),
+                min(s.date), max(s.date)
+            FROM temp.import_days s LEFT JOIN main.day_summaries d ON d.date = s.date
+            """
+    }()
+
+    /// The days into the store: new dates inserted, existing ones take the file's values.
+    private static let mergeSQL: String = {
+        let updates = Store.dayColumnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return """
+            INSERT INTO main.day_summaries (\(Store.dayColumns)) SELECT \(Store.dayColumns) FROM temp.import_days
+            WHERE true ON CONFLICT (date) DO UPDATE SET \(updates)
+            """
+    }()
 
     /// Adds one day read at `location` (`file:line:column`); a later row for the same date wins.
     func add(_ fields: ExportDayFields, at location: @autoclosure () -> String) throws(StoreError) {
@@ -59,49 +78,22 @@ final class DayCollector {
     /// Writes the gathered days into the store (call inside the import's transaction).
     func merge() throws(StoreError) -> MergeCounts {
         var counts = MergeCounts()
-        let range = try db.prepare("SELECT count(*), min(date), max(date) FROM temp.import_days")
-        if try range.step() {
-            counts.days = Int(range.int64(0) ?? 0)
-            counts.first = range.text(1).flatMap { CalendarDay(iso: $0) }
-            counts.last = range.text(2).flatMap { CalendarDay(iso: $0) }
-            range.reset()
+        let count = try db.prepare(Self.countSQL)
+        if try count.step() {
+            counts.days = Int(count.int64(0) ?? 0)
+            counts.new = Int(count.int64(1) ?? 0)
+            counts.unchanged = Int(count.int64(2) ?? 0)
+            counts.first = count.text(3).flatMap { CalendarDay(iso: $0) }
+            counts.last = count.text(4).flatMap { CalendarDay(iso: $0) }
+            count.reset()
         }
-        let same = Store.dayColumns.split(separator: ",").dropFirst()
-            .map { "d.\($0.trimmed) IS s.\($0.trimmed)" }.joined(separator: " AND ")
-        counts.new = Int(
-            try db.integer(
-                """
-                SELECT count(*) FROM temp.import_days s
-                WHERE NOT EXISTS (SELECT 1 FROM main.day_summaries d WHERE d.date = s.date)
-                """) ?? 0)
-        counts.unchanged = Int(
-            try db.integer(
-                """
-                SELECT count(*) FROM temp.import_days s
-                WHERE EXISTS (SELECT 1 FROM main.day_summaries d WHERE d.date = s.date AND \(same))
-                """) ?? 0)
         counts.changed = counts.days - counts.new - counts.unchanged
-        let updates = Store.dayColumns.split(separator: ",").dropFirst()
-            .map { "\($0.trimmed) = excluded.\($0.trimmed)" }.joined(separator: ", ")
-        try db.execute(
-            """
-            INSERT INTO main.day_summaries (\(Store.dayColumns)) SELECT \(Store.dayColumns) FROM temp.import_days
-            WHERE true ON CONFLICT (date) DO UPDATE SET \(updates)
-            """)
+        try db.execute(Self.mergeSQL)
         return counts
     }
 
     /// Forgets the gathered days.
     func discard() {
         try? db.execute("DELETE FROM temp.import_days")
-    }
-}
-
-extension Substring {
-    var trimmed: Substring {
-        var s = self
-        while let c = s.first, c == " " || c == "\n" { s = s.dropFirst() }
-        while let c = s.last, c == " " || c == "\n" { s = s.dropLast() }
-        return s
     }
 }

@@ -70,9 +70,9 @@ struct ExportDayFields {
             moveMode: moveMode ?? .inferred(energyGoal: energyGoal, moveTimeGoal: moveTimeGoal))
     }
 
-    /// A decimal number ≥ 0 (`12`, `590.252`, `1e3`); no NaN, infinity, hex or spaces.
+    /// A decimal number ≥ 0 (`12`, `590.252`, `1e3`; see `DecimalText`).
     static func quantity(_ field: ExportField, _ text: String) throws(FieldError) -> Double {
-        guard isDecimal(text.utf8), let value = Double(text) else {
+        guard DecimalText.isDecimal(text), let value = Double(text) else {
             throw FieldError("\(field.rawValue) '\(text)' is not a number")
         }
         guard value.isFinite else { throw FieldError("\(field.rawValue) '\(text)' is too large") }
@@ -80,36 +80,6 @@ struct ExportDayFields {
             throw FieldError("\(field.rawValue) '\(text)' is negative (values and goals are 0 or more)")
         }
         return value == 0 ? 0 : value  // no -0
-    }
-
-    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`
-    static func isDecimal(_ bytes: String.UTF8View) -> Bool {
-        var i = bytes.startIndex
-        func digits() -> Int {
-            var n = 0
-            while i != bytes.endIndex, (48...57).contains(bytes[i]) {
-                n += 1
-                i = bytes.index(after: i)
-            }
-            return n
-        }
-        if i != bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
-            i = bytes.index(after: i)
-        }
-        var mantissa = digits()
-        if i != bytes.endIndex, bytes[i] == UInt8(ascii: ".") {
-            i = bytes.index(after: i)
-            mantissa += digits()
-        }
-        guard mantissa > 0 else { return false }
-        if i != bytes.endIndex, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-            i = bytes.index(after: i)
-            if i != bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
-                i = bytes.index(after: i)
-            }
-            guard digits() > 0 else { return false }
-        }
-        return i == bytes.endIndex
     }
 }
 

@@ -111,7 +111,7 @@ final class HealthCSVReader {
         if header[0].text.hasPrefix("\u{FEFF}") { header[0].text.removeFirst() }
         var columns: [ExportField?] = []
         for cell in header {
-            columns.append(ExportField(rawValue: cell.text.trimmingSpaces))
+            columns.append(ExportField(rawValue: String(cell.text.trimmingWhitespace)))
         }
         guard columns.contains(.dateComponents) else {
             throw StoreError(
@@ -133,7 +133,7 @@ final class HealthCSVReader {
             for (cell, column) in zip(record.cells, columns) {
                 guard let column, !cell.text.isEmpty else { continue }
                 do {
-                    try fields.set(column, cell.text.trimmingSpaces)
+                    try fields.set(column, String(cell.text.trimmingWhitespace))
                 } catch {
                     try collector.reject(error.message, at: "\(source.name):\(record.line):\(cell.column)")
                     bad = true
@@ -144,14 +144,5 @@ final class HealthCSVReader {
             monitor.days += 1
             try collector.add(fields, at: "\(source.name):\(record.line):1")
         }
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s = s.dropFirst() }
-        while s.last == " " || s.last == "\t" { s = s.dropLast() }
-        return String(s)
     }
 }

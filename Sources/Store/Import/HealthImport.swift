@@ -44,8 +44,8 @@ public struct ImportReport: Sendable {
 /// makes, or the CSV form of Activity summaries.
 ///
 /// All or nothing: the days are gathered aside and merged in one transaction at the end, so a
-/// failure, a cancel or a `kill -9` leaves the store's data exactly as it was. Re-importing the
-/// same file changes nothing.
+/// failure, a cancel or a `kill -9` leaves the days exactly as they were (the task row records how
+/// the import ended). Re-importing the same file changes nothing.
 public enum HealthImport {
     public enum Format: String, Sendable {
         case xml, zip, csv
@@ -104,20 +104,19 @@ public enum HealthImport {
         if let taskName = options.taskName {
             try store.startTask(
                 taskName, total: nil, description: ImportMonitor.describe(nil), cancellable: true,
-                pid: getpid())
+                pid: monitor.pid)
         }
         let collector: DayCollector
         let source: any ByteSource
         do {
             source = try open()
             monitor.total = source.total
-            if let taskName = options.taskName, let total = source.total {
-                try store.updateTask(
-                    taskName, done: 0, total: .set(Double(total)), description: .set(ImportMonitor.describe(0)))
+            if let total = source.total {
+                try monitor.report(done: 0, total: total, description: ImportMonitor.describe(0))
             }
             collector = try DayCollector(db: store.db, skipInvalid: options.skipInvalid, dateShift: options.dateShift)
         } catch {
-            fail(store, options, error)
+            fail(store, options, error, pid: monitor.pid)
             throw error
         }
         do {
@@ -129,15 +128,7 @@ public enum HealthImport {
             }
             monitor.finish(source.position)
             var report = ImportReport(format: format)
-            let counts = try store.transaction { () throws(StoreError) -> DayCollector.MergeCounts in
-                let counts = try collector.merge()
-                if let taskName = options.taskName {
-                    let plural = counts.days == 1 ? "" : "s"
-                    try store.finishTask(
-                        taskName, state: .done, description: .set("Imported \(counts.days) day\(plural)"))
-                }
-                return counts
-            }
+            let counts = try merge(collector, into: store, taskName: options.taskName, pid: monitor.pid)
             collector.discard()
             report.days = counts.days
             report.newDays = counts.new
@@ -152,16 +143,33 @@ public enum HealthImport {
             return report
         } catch {
             collector.discard()
-            fail(store, options, error)
+            fail(store, options, error, pid: monitor.pid)
             throw error
         }
     }
 
+    /// Merges the gathered days and marks the task done, in one transaction. Once the file is read
+    /// the import commits: a task row removed or ended by someone else in that last instant does
+    /// not stop it (the row, if any is left, is updated; a missing one is no error).
+    static func merge(_ collector: DayCollector, into store: Store, taskName: String?, pid: Int32)
+        throws(StoreError) -> DayCollector.MergeCounts
+    {
+        try store.transaction { () throws(StoreError) -> DayCollector.MergeCounts in
+            let counts = try collector.merge()
+            if let taskName {
+                let plural = counts.days == 1 ? "" : "s"
+                try store.finishOwnedTask(
+                    taskName, pid: pid, state: .done, description: "Imported \(counts.days) day\(plural)")
+            }
+            return counts
+        }
+    }
+
     /// Marks the import's task failed or cancelled (best effort: the error that got us here wins).
-    private static func fail(_ store: Store, _ options: ImportOptions, _ error: StoreError) {
+    private static func fail(_ store: Store, _ options: ImportOptions, _ error: StoreError, pid: Int32) {
         guard let taskName = options.taskName else { return }
         let state: ProgressTask.State = error.kind == .cancelled ? .cancelled : .failed
         let text = state == .cancelled ? "Import cancelled; nothing was changed" : "Import failed; nothing was changed"
-        _ = try? store.finishTask(taskName, state: state, description: .set(text))
+        try? store.finishOwnedTask(taskName, pid: pid, state: state, description: text)
     }
 }

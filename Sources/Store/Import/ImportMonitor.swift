@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// How far an import is, for a progress bar.
 public struct ImportProgress: Sendable {
     public var bytesDone: Int64
@@ -15,10 +21,13 @@ public struct ImportProgress: Sendable {
 }
 
 /// The import's heartbeat: called as bytes are read, it reports progress (to the terminal at most
-/// ten times a second, to the task row at most four times a second) and notices requests to stop.
+/// ten times a second, to the task row at most four times a second) and notices requests to stop,
+/// and a task row that was removed or ended by someone else (a cancel too).
 final class ImportMonitor {
     let store: Store
     let taskName: String?
+    /// This process: the owner of the task row.
+    let pid = getpid()
     let progress: ((ImportProgress) -> Void)?
     let shouldStop: (() -> Bool)?
     let started = monotonicSeconds()
@@ -53,18 +62,38 @@ final class ImportMonitor {
         if shouldStop?() == true {
             throw StoreError(.cancelled, "import stopped by a signal")
         }
-        guard let taskName, now - lastTask >= Self.taskInterval else { return }
+        guard taskName != nil, now - lastTask >= Self.taskInterval else { return }
         lastTask = now
-        let task: ProgressTask
         do {
-            task = try store.updateTask(
-                taskName, done: Double(position), description: .set(Self.describe(snapshot.fraction)))
+            try report(done: position, description: Self.describe(snapshot.fraction))
         } catch  where error.kind == .busy {
             return  // another writer held the store for 5 s: skip this report, not the import
         }
+    }
+
+    /// Writes progress to the task row; throws `.cancelled` when someone asked the import to stop,
+    /// or removed or ended its task (`glance task remove import`): either way it is to stop.
+    func report(done: Int64, total: Int64? = nil, description: String) throws(StoreError) {
+        guard let taskName else { return }
+        let task = try store.updateOwnedTask(
+            taskName, pid: pid, done: Double(done), total: total.map(Double.init), description: description)
+        guard let task else { throw lostTask(taskName) }
         if task.cancelRequested {
             throw StoreError(.cancelled, "import cancelled (task \(taskName))")
         }
+    }
+
+    /// Why the task row is no longer this import's, as the error that stops it.
+    private func lostTask(_ name: String) -> StoreError {
+        let why: String
+        if let task = try? store.task(named: name) {
+            why =
+                task.pid == pid
+                ? "was ended (\(task.state.rawValue)) by another process" : "was restarted by another process"
+        } else {
+            why = "was removed"
+        }
+        return StoreError(.cancelled, "import cancelled: its task \(name) \(why) while it ran")
     }
 
     /// A last report at the end (100 % on the terminal).

@@ -9,10 +9,9 @@ final class Connection {
     let path: String
 
     /// Opens (and with `create`, creates) the database at `path`.
-    init(path: String, create: Bool, readOnly: Bool = false) throws(StoreError) {
-        var flags = SQLITE_OPEN_NOMUTEX
-        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
-        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+    init(path: String, create: Bool) throws(StoreError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE
+        if create { flags |= SQLITE_OPEN_CREATE }
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
@@ -49,9 +48,12 @@ final class Connection {
         guard rc == SQLITE_OK else { throw error(Self.callName(sql), rc) }
     }
 
-    func prepare(_ sql: String) throws(StoreError) -> Statement {
+    /// Prepares `sql`. Statements are not cached (the store's calls are few); `persistent` tells
+    /// SQLite a statement is kept and run many times (the import's insert).
+    func prepare(_ sql: String, persistent: Bool = false) throws(StoreError) -> Statement {
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let rc = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error("prepare \(Self.callName(sql))", rc) }
         return Statement(statement, connection: self, sql: sql)
     }
