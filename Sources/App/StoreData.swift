@@ -28,7 +28,8 @@ public final class StoreData: DataSource {
 
     public init(path: String, gauges: [GaugeSetting], log: @escaping (String) -> Void) throws(StoreError) {
         store = try Store(path: path)
-        watcher = try StoreWatcher(path: path)
+        // One connection for reading and watching (the app's own writes, a Cancel, are known).
+        watcher = try StoreWatcher(store: store)
         settings = gauges
         readings = Array(repeating: GaugeReading(), count: gauges.count)
         lastRead = Array(repeating: nil, count: gauges.count)

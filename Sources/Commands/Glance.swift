@@ -28,7 +28,7 @@ public enum Glance {
         Exit status: 0 success, 64 bad arguments, 65 bad input data, 66 an input file cannot be
         read, 69 something needed is missing (a font, a display), 70 internal error, 73 cannot
         create an output file, 74 input/output error, 75 busy (the display held by another
-        program, the store busy) or cancelled (nothing changed; try again), 77 permission denied,
+        program, the store busy) or cancelled (the data unchanged; try again), 77 permission denied,
         78 bad configuration.
         """
 

@@ -73,8 +73,8 @@ struct WatchCommand {
         let watcher: StoreWatcher
         let store: Store
         do {
-            watcher = try StoreWatcher(path: path)
             store = try Store(path: path)
+            watcher = try StoreWatcher(store: store)
         } catch {
             return fail(error)
         }

@@ -29,8 +29,8 @@ enum GlanceCLI {
     ) throws -> (Process, () -> Result) {
         let out = scratch.file("\(tag).out")
         let err = scratch.file("\(tag).err")
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -69,7 +69,7 @@ enum GlanceCLI {
     /// Runs glance with standard output going to `/dev/full` (every write fails with ENOSPC).
     static func runIntoAFullDisk(_ arguments: [String], in scratch: Scratch) throws -> Result {
         let err = scratch.file("\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -396,7 +396,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
                 "--exercise", "20", "--exercise-goal", "30", "--stand", "9", "--stand-goal", "12",
             ] + db, in: scratch)
         #expect(r.status == 0)
-        let redrawn = try eventually(seconds: 10) {
+        let redrawn = eventually(seconds: 10) {
             guard let now = try? PNGFile.read(png) else { return false }
             return !Self.samePixels(now, empty)
         }

@@ -20,7 +20,7 @@ final class Scratch {
     /// Writes `text` to a file in the folder and returns its path.
     @discardableResult
     func write(_ name: String, _ text: String) -> String {
-        FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
         return file(name)
     }
 
@@ -60,7 +60,7 @@ func snapshot(_ path: String) throws -> String {
 /// Writes a synthetic export.xml of about `megabytes` MB: `days` summaries at the start (so a
 /// kill mid-file comes after them) and then watch Records.
 func writeLargeExport(to path: String, megabytes: Int, firstDay: String = "2024-01-01", days: Int = 3) {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = FileHandle(forWritingAtPath: path)!
     defer { try? handle.close() }
     var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_GB\">\n"
