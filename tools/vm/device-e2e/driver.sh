@@ -62,13 +62,19 @@ wait_host logged
 wait_host input
 
 # The watchdog: alive past WatchdogSec (its pings arrive), the same process, no restart.
+# Waits until the app has been active longer than WatchdogSec, and in any case for more than
+# one ping interval (WatchdogSec / 2) after the first reading, so that a new ping must have
+# come: the earlier steps may already have taken longer than WatchdogSec.
 ping1=$(prop WatchdogTimestampMonotonic)
 active=$(prop ActiveEnterTimestampMonotonic)
 wd=$(systemctl show glance.service -p WatchdogUSec --value)
 wd_us=$(systemd-analyze timespan "$wd" 2>/dev/null | awk '/μs:|us:/ {print $2}')
+wd_us=${wd_us:-10000000}
 now_us=$(awk '{printf "%d", $1 * 1000000}' /proc/uptime)
-wait_us=$((active + ${wd_us:-10000000} + 1500000 - now_us))
-[ $wait_us -gt 0 ] && sleep "$(awk -v u=$wait_us 'BEGIN {printf "%.2f", u / 1e6}')"
+wait_us=$((active + wd_us + 1500000 - now_us))
+min_us=$((wd_us / 2 + 1500000))
+[ $wait_us -lt $min_us ] && wait_us=$min_us
+sleep "$(awk -v u=$wait_us 'BEGIN {printf "%.2f", u / 1e6}')"
 ping2=$(prop WatchdogTimestampMonotonic)
 alive_for=$(($(awk '{printf "%d", $1 * 1000000}' /proc/uptime) - active))
 step "watchdog-alive pid=$(prop MainPID) was=$pid restarts=$(prop NRestarts) alive_us=$alive_for" \
