@@ -52,28 +52,50 @@ public final class DisplayLoop {
         scheduler = FrameScheduler(interval: .nanoseconds(1_000_000_000 / hz))
     }
 
+    /// Back on our VT but the card still held by another program: when to try again, and the
+    /// wait after that (doubling up to a second).
+    private var retakeAt: Duration?
+    private var retakeDelay = Duration.milliseconds(100)
+
     /// The kernel asks to switch to another VT (VT_PROCESS release signal): give the display up,
-    /// then let the switch go ahead.
+    /// then let the switch go ahead. Answered even when the display is already given up (still
+    /// waiting to take it back): the switch waits for the answer.
     private func releaseDisplay() {
-        guard let terminal = output.terminal, terminal.controlsSwitching, !output.suspended else { return }
+        guard let terminal = output.terminal, terminal.controlsSwitching else { return }
+        let wasShowing = !output.suspended
+        retakeAt = nil
         output.suspend()
         do {
             try terminal.allowRelease()
         } catch {
             log("\(error)")
         }
-        log("switched to another console: display released")
+        if wasShowing { log("switched to another console: display released") }
     }
 
     /// Back on our VT (VT_PROCESS acquire signal): acknowledge, take the display, draw again.
-    private func acquireDisplay() throws(DisplayError) {
+    private func acquireDisplay(now: Duration) throws(DisplayError) {
         guard let terminal = output.terminal, terminal.controlsSwitching, output.suspended else { return }
         do {
             try terminal.acknowledgeAcquire()
         } catch {
             log("\(error)")
         }
-        try output.resume()
+        retakeDelay = .milliseconds(100)
+        try retakeDisplay(now: now)
+    }
+
+    /// DRM master and the mode set again. A program that does not take part in VT switching
+    /// (one started without a console) may still hold the card: then the loop tries again, more
+    /// and more slowly, until it lets go; nothing is drawn meanwhile.
+    private func retakeDisplay(now: Duration) throws(DisplayError) {
+        guard try output.resume() else {
+            if retakeAt == nil { log("back on the console, but another program holds the display: waiting for it") }
+            retakeAt = now + retakeDelay
+            retakeDelay = min(retakeDelay * 2, .seconds(1))
+            return
+        }
+        retakeAt = nil
         scheduler.invalidate()
         log("back on the console: display taken again")
     }
@@ -87,9 +109,12 @@ public final class DisplayLoop {
         while true {
             let now = monotonicNow()
             let watchdogDeadline = pingWatchdogIfDue(now: now)
-            // Switched to another VT: nothing is drawn until the switch back.
+            if let retakeAt, now >= retakeAt { try retakeDisplay(now: now) }
+            // Switched to another VT: nothing is drawn until the switch back (and the display is
+            // taken again).
             let decision =
-                output.suspended ? .wait(until: nil) : scheduler.decide(now: now, flipPending: output.flipPending)
+                output.suspended
+                ? .wait(until: retakeAt) : scheduler.decide(now: now, flipPending: output.flipPending)
             switch decision {
             case .draw:
                 // Blank and powered down: nothing to draw (a flip on a CRTC that is off fails);
@@ -153,7 +178,7 @@ public final class DisplayLoop {
                 while let signal = try? signals.next() {
                     switch signal {
                     case SIGUSR1: releaseDisplay()
-                    case SIGUSR2: try acquireDisplay()
+                    case SIGUSR2: try acquireDisplay(now: monotonicNow())
                     default: return signal
                     }
                 }

@@ -47,7 +47,9 @@ struct RunCommand {
 
         On a text console (its own, or the one in front through /dev/tty0) it hides the console
         while it shows, and a switch to another console (chvt; Ctrl+Alt+Fn from a keyboard that
-        is not grabbed, see --no-grab) gives the display up until you switch back.
+        is not grabbed, see --no-grab) gives the display up until you switch back. Started on a
+        console that is not in front (systemd's TTYPath=, or < /dev/ttyN), it switches to it
+        first, as display servers do.
 
         Display:
           --card PATH             the DRM card, e.g. /dev/dri/card1 (default: the first card
@@ -99,7 +101,8 @@ struct RunCommand {
           69  no display: no /dev/dri card, no connected connector, nothing plugged into the
               requested connector; or no font for the labels (the message names the package)
           74  a DRM call failed (the message names it)
-          75  another program (a display server) holds the display; try again when it stops
+          75  another program (a display server) holds the display, or the console in front
+              did not let the app's console come to the front; try again when it stops
           77  permission denied opening the card (add the user to group video)
           78  the requested connector, mode or format does not exist on this display (the
               message lists what does), or the configuration file is invalid (every problem is
@@ -224,6 +227,21 @@ struct RunCommand {
             complain(error.description)
             return ExitCode.software
         }
+        // The console: ours in front before the display is opened (the display server of the VT
+        // in front gives the display up when it switches away).
+        let (terminal, terminalProblem) = VirtualTerminal.open()
+        if let terminalProblem { complain(terminalProblem) }
+        if let terminal, let number = terminal.number {
+            switch terminal.bringToFront(timeout: .seconds(5)) {
+            case .inFront: break
+            case .switched(let from): complain("tty\(number) brought to the front (tty\(from) was)")
+            case .stuck(let front, let reason):
+                complain(
+                    "tty\(number) is not the console in front and could not be brought there (tty\(front) "
+                        + "stays: \(reason)); switch to it with chvt \(number) or Ctrl+Alt+F\(number), then start again")
+                return ExitCode.temporaryFailure
+            }
+        }
         let output: DisplayOutput
         let opening = monotonicNow()
         do {
@@ -234,8 +252,6 @@ struct RunCommand {
         }
         for note in output.takeNotes() { complain(note) }
         // The console goes into graphics mode only once there is a display to show instead.
-        let (terminal, terminalProblem) = VirtualTerminal.open()
-        if let terminalProblem { complain(terminalProblem) }
         output.terminal = terminal
         if let terminal {
             do {

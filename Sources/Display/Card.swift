@@ -75,6 +75,18 @@ public final class Card {
         if drmSetMaster(descriptor.rawValue) != 0 { throw .anotherMaster(card: path) }
     }
 
+    /// Takes master back after `dropMaster` (the switch back to our VT): false while another
+    /// program still holds the card (EBUSY; EINVAL before Linux 5.10), which happens when it does
+    /// not take part in VT switching; throws for any other failure.
+    public func retakeMaster() throws(DisplayError) -> Bool {
+        if isMaster { return true }
+        let result = drmSetMaster(descriptor.rawValue)
+        guard result != 0 else { return true }
+        let error = drmErrno(result)
+        if error == .busy || error == .invalidArgument { return false }
+        throw .system(SystemError("DRM SET_MASTER on \(path)", errno: error))
+    }
+
     /// Gives up master (VT switch away).
     public func dropMaster() { _ = drmDropMaster(descriptor.rawValue) }
 }

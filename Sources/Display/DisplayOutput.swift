@@ -315,12 +315,14 @@ public final class DisplayOutput {
     }
 
     /// Takes the display back after the switch back: DRM master again, and the mode set with
-    /// the frame that was on screen.
-    public func resume() throws(DisplayError) {
-        guard suspended else { return }
-        try card.becomeMaster()
+    /// the frame that was on screen. False (still suspended) while another program holds the
+    /// card: try again later.
+    public func resume() throws(DisplayError) -> Bool {
+        guard suspended else { return true }
+        guard try card.retakeMaster() else { return false }
         suspended = false
         if let front { try setMode(buffer: front) }
+        return true
     }
 
     // MARK: - Mode setting

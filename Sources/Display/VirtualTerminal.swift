@@ -50,6 +50,55 @@ public final class VirtualTerminal {
         return (try? fd.control(UInt(KDGETMODE), &mode, "KDGETMODE")) != nil
     }
 
+    /// N of /dev/ttyN when this is a numbered VT; nil for /dev/tty0 and /dev/console, which
+    /// stand for whichever VT is in front.
+    public var number: Int? {
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0 else { return nil }
+        let device = UInt64(info.st_rdev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+        guard major == 4, (1...63).contains(minor) else { return nil }
+        return Int(minor)
+    }
+
+    /// The number of the VT in front (VT_GETSTATE).
+    public func frontNumber() -> Int? {
+        var state = vt_stat()
+        guard (try? descriptor.control(UInt(VT_GETSTATE), &state, "VT_GETSTATE")) != nil else { return nil }
+        return Int(state.v_active)
+    }
+
+    /// How `bringToFront` went.
+    public enum Front: Equatable, Sendable {
+        /// It was in front already (or is the one in front by definition).
+        case inFront
+        /// It was brought to the front from VT `from`.
+        case switched(from: Int)
+        /// VT `on` stayed in front: its program holds the switch up (VT_PROCESS) or refused it.
+        case stuck(on: Int, reason: String)
+    }
+
+    /// A numbered VT that is not in front is brought there (VT_ACTIVATE, as chvt does), as
+    /// display servers do at start: else the app would draw over another console, or find the
+    /// display held by the display server in front. Waits up to `timeout` for the switch, which
+    /// the program in front may hold up while it gives the display up.
+    public func bringToFront(timeout: Duration) -> Front {
+        guard let number, let front = frontNumber(), front != number else { return .inFront }
+        do {
+            try descriptor.control(UInt(VT_ACTIVATE), value: UInt(number), "VT_ACTIVATE \(number)")
+        } catch {
+            return .stuck(on: front, reason: error.description)
+        }
+        let deadline = monotonicNow() + timeout
+        while true {
+            if frontNumber() == number { return .switched(from: front) }
+            if monotonicNow() >= deadline { break }
+            usleep(20_000)
+        }
+        return .stuck(on: frontNumber() ?? front, reason: "the switch did not happen within \(timeout)")
+    }
+
     /// KDSETMODE KD_GRAPHICS: the console stops drawing text and the cursor. From here on a
     /// crash puts it back too, and Ctrl+Z from the console cannot stop the app while it holds
     /// the display.

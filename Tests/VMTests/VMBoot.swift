@@ -113,10 +113,11 @@ struct VMBoot {
     /// With --intro in ARGS the screendump waits until the animation has ended ("idle after").
     mutating func show(
         _ step: String, _ arguments: String = "", rotation: Int = 0, signal: String = "TERM",
-        meanwhile: String? = nil
+        meanwhile: String? = nil, standardInput: String? = nil
     ) {
         let animates = arguments.contains("--intro")
         var env = "SHOW_SIGNAL=\(signal) "
+        if let standardInput { env += "SHOW_STDIN=\(standardInput) " }
         if animates { env += "SHOW_UNTIL='idle after' " }
         if let meanwhile { env += "SHOW_ALSO='\(meanwhile)' " }
         var words = fixedDayAndLanguage + arguments.split(separator: " ").map(String.init)
@@ -148,6 +149,41 @@ struct VMBoot {
                 "wait-console STEP \(step)-away waiting 40", "screendump \(step)-away", "send go",
                 "wait-console STEP \(step)-back waiting 20", "screendump \(step)-back", "send go",
             ], at: before)
+    }
+
+    /// tty2 (with its own text) in front, then `glance run` started on tty1 (its standard
+    /// input): it must bring tty1 to the front itself. Then as `show`.
+    mutating func showFromConsoleBehind(_ step: String) {
+        guest.append(#"printf "\033[2J\033[H\n  SECOND CONSOLE (tty2)\n" > /dev/tty2; chvt 2; sleep 0.3"#)
+        show(step, standardInput: "/dev/tty1")
+    }
+
+    /// `glance run` on tty1 with a switch to tty2, where a second glance that takes no part in VT
+    /// switching (started as a user without access to /dev/tty0, OTHER its options) takes the
+    /// card; back on tty1 the first must wait for it, and take the display once it has ended.
+    /// Screendumps NAME-other (the second's picture), NAME-waiting (still it, after the switch
+    /// back) and NAME-back (the first app again); then as `show`.
+    mutating func showAcrossHeldVTSwitch(_ step: String, other: String) {
+        let meanwhile = [
+            #"printf "\033[2J\033[H\n  SECOND CONSOLE (tty2)\n" > /dev/tty2"#, "chvt 2", "sleep 0.3",
+            "card_mode=$(stat -c %a /dev/dri/card0)", "chmod 666 /dev/dri/card0",
+            "start-stop-daemon -S -u 1000 -c 1000:1000 -x /app/glance -- run --report-startup --no-input \(other) "
+                + "</dev/null >/tmp/\(step)-other.log 2>&1 & other=$!",
+            "wait_log /tmp/\(step)-other.log \"first frame on screen\"", "sleep 0.3",
+            #"sed "s/^/[\#(step)-other] /" /tmp/\#(step)-other.log"#, "wait_host \(step)-other",
+            "chvt 1", "wait_log \"$log\" \"another program holds the display\"", "sleep 0.3",
+            "wait_host \(step)-waiting",
+            "kill $other", "wait $other", "wait_log \"$log\" \"display taken again\"", "sleep 0.3",
+            "wait_host \(step)-back", "chmod $card_mode /dev/dri/card0",
+        ].joined(separator: "; ")
+        let before = host.count
+        show(step, meanwhile: meanwhile, standardInput: "/dev/tty1")
+        host.insert(
+            contentsOf: ["other", "waiting", "back"].flatMap { stage in
+                [
+                    "wait-console STEP \(step)-\(stage) waiting 40", "screendump \(step)-\(stage)", "send go",
+                ]
+            }, at: before)
     }
 
     /// Boots the VM and plays both scripts.

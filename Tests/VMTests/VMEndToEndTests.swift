@@ -91,6 +91,35 @@ struct VMEndToEndTests {
         #expect(result.output(step).contains("back on the console: display taken again"))
     }
 
+    /// Started on tty1 while tty2 was in front: it brought tty1 to the front (checkShows then
+    /// compares its picture, and the console after it).
+    func checkConsoleBehind(_ result: VMResult, step: String) {
+        #expect(result.output(step).contains("tty1 brought to the front (tty2 was)"), "\(result.output(step))")
+    }
+
+    /// Back on tty1 while another program (no part in VT switching) held the card: the app waited
+    /// without drawing over it, and took the display once it had ended.
+    func checkHeldVTSwitch(_ result: VMResult, step: String) throws {
+        let other = try #require(result.screendump(step + "-other"), "no screendump of the other program")
+        let waiting = try #require(result.screendump(step + "-waiting"), "no screendump after the switch back")
+        let back = try #require(result.screendump(step + "-back"), "no screendump after the other program ended")
+        let render = try result.render(name: step)
+        #expect(result.output(step + "-other").contains("first frame on screen"), "\(result.output(step + "-other"))")
+        #expect(litPixels(other) > 300, "the other program showed nothing")
+        #expect(
+            difference(other, render, name: step + "-other", folder: result.folder) != nil,
+            "the other program's picture is the app's")
+        #expect(
+            difference(waiting, other, name: step + "-waiting", folder: result.folder) == nil,
+            "while waiting for the card the app changed the picture of the program holding it")
+        #expect(
+            difference(back, render, name: step + "-back", folder: result.folder) == nil,
+            "the app did not take the display back once the other program had ended")
+        let log = result.output(step)
+        #expect(log.contains("back on the console, but another program holds the display: waiting for it"), "\(log)")
+        #expect(log.contains("back on the console: display taken again"), "\(log)")
+    }
+
     @Test(
         "virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGHUP/SIGSEGV/SIGKILL, VT switch"
     )
@@ -149,7 +178,9 @@ struct VMEndToEndTests {
         try checkVTSwitch(result)
     }
 
-    @Test("bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS), VT switch")
+    @Test(
+        "bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS), VT switch, started on a console behind, card held on the switch back"
+    )
     func bochs480() throws {
         var boot = VMBoot("std-480x480", gpu: "std", width: 480, height: 480)
         boot.expect("devices", "devices")
@@ -159,6 +190,9 @@ struct VMEndToEndTests {
         // bochs answers DirtyFB with ENOSYS, which must be ignored.
         boot.show("single", "--legacy --single-buffer --intro")
         boot.showAcrossVTSwitch("vt")
+        boot.showFromConsoleBehind("behind")
+        boot.showAcrossHeldVTSwitch(
+            "held", other: (fixedDayAndLanguage + ["--screen", "gauge", "--value", "72", "--title", "Battery"]).joined(separator: " "))
         let result = try boot.run()
         #expect(result.status == 0, "\(result.context)")
         let devices = result.output("devices")
@@ -169,6 +203,8 @@ struct VMEndToEndTests {
         #expect(result.output("legacy").contains("legacy, rotate 0"))
         try checkShows(result)
         try checkVTSwitch(result)
+        checkConsoleBehind(result, step: "behind")
+        try checkHeldVTSwitch(result, step: "held")
     }
 
     @Test(

@@ -38,15 +38,31 @@ expect() {
 	step "$name rc=$rc"
 }
 
+# wait_log FILE TEXT: until a line of FILE contains TEXT (at most 20 s)
+wait_log() {
+	local i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 400 ] && return 1
+		sleep 0.05
+	done
+}
+
 # show NAME ARGS...: `glance run ARGS` until the first frame is on screen (and, with
 # SHOW_UNTIL set, until a log line matching it), let the host look (NAME shown waiting),
 # optionally run SHOW_ALSO meanwhile, then send it SHOW_SIGNAL (default TERM), report its
-# exit code and let the host look again (NAME exited rc=N waiting).
+# exit code and let the host look again (NAME exited rc=N waiting). With SHOW_STDIN set the
+# app's standard input is that file (a VT such as /dev/tty1), else /dev/null as for any
+# command in the background: then the app uses the VT in front through /dev/tty0.
 show() {
 	local name=$1 log pid until i lines rc
 	shift
 	log=/tmp/"$name".log
-	$G run --report-startup "$@" >"$log" 2>&1 &
+	if [ -n "$SHOW_STDIN" ]; then
+		$G run --report-startup "$@" <"$SHOW_STDIN" >"$log" 2>&1 &
+	else
+		$G run --report-startup "$@" >"$log" 2>&1 &
+	fi
 	pid=$!
 	until=${SHOW_UNTIL:-first frame on screen}
 	i=0
