@@ -39,16 +39,27 @@ struct TextLayout {
         return s
     }
 
-    /// `text` cut with an ellipsis until it fits `width` in `style`.
+    /// `text` cut with an ellipsis to the longest start that fits `width` in `style`; "" when not
+    /// even the ellipsis fits. A longer start is never narrower, so a binary search finds it with
+    /// log2(n) measurements (a label is cut on every frame of an animation).
     func truncated(_ text: String, _ style: TextStyle, width: Float) -> String {
         guard measure(text, style).width > width else { return text }
-        var characters = Array(text)
-        while !characters.isEmpty {
-            characters.removeLast()
-            let candidate = String(characters).trimmingTrailingSpaces + "…"
-            if measure(candidate, style).width <= width { return candidate }
+        let characters = Array(text)
+        func cut(_ count: Int) -> String { String(characters[..<count]).trimmingTrailingSpaces + "…" }
+        var low = 0
+        var high = characters.count - 1
+        var best: String?
+        while low <= high {
+            let middle = (low + high) / 2
+            let candidate = cut(middle)
+            if measure(candidate, style).width <= width {
+                best = candidate
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
         }
-        return ""
+        return best ?? ""
     }
 
     /// Draws `text` on `baseline` within [x0, x1], aligned; returns the box it takes.
