@@ -11,7 +11,7 @@ struct StandardError: TextOutputStream {
         s.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let n = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let n = writeStandardError(bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return }
                 offset += n
@@ -67,3 +67,7 @@ func isWritableOutput(_ path: String) -> String? {
     if access(path, F_OK) == 0 && access(path, W_OK) != 0 { return "the file is not writable" }
     return nil
 }
+
+/// write(2) to standard error by its C name (Glibc or Musl): inside StandardError the plain
+/// name is its own method.
+private func writeStandardError(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(2, bytes, count) }

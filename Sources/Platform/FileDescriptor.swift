@@ -25,18 +25,18 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// open(2); always close-on-exec.
     public static func open(_ path: String, _ options: OpenOptions) throws(SystemError) -> FileDescriptor {
         let flags = options.union(.closeOnExec).rawValue
-        let fd = try systemCall("open \(path)") { Glibc.open(path, flags) }
+        let fd = try systemCall("open \(path)") { systemOpen(path, flags) }
         return FileDescriptor(rawValue: fd)
     }
 
     /// close(2), once: on Linux the descriptor is gone even when close reports EINTR.
-    public func close() { _ = Glibc.close(rawValue) }
+    public func close() { _ = systemClose(rawValue) }
 
     /// read(2) into `buffer`; nil when a non-blocking descriptor has nothing to read.
     public func read(into buffer: UnsafeMutableRawBufferPointer, _ what: @autoclosure () -> String) throws(SystemError)
         -> Int?
     {
-        let n = retryingInterrupts { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+        let n = retryingInterrupts { systemRead(rawValue, buffer.baseAddress, buffer.count) }
         if n >= 0 { return n }
         if errno == EAGAIN { return nil }
         throw SystemError("read \(what())")
@@ -56,3 +56,9 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         try systemCall(call()) { glance_ioctl_int(rawValue, request, value) }
     }
 }
+
+// open(2), close(2) and read(2) by their C names, for Glibc and Musl alike: inside
+// FileDescriptor the plain names mean its own methods.
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -42,7 +42,7 @@ public struct SystemdNotifier: Sendable, Equatable {
     /// Sends one message ("READY=1", or several "KEY=value" lines).
     public func notify(_ message: String) throws(SystemError) {
         let fd = try systemCall("socket AF_UNIX for NOTIFY_SOCKET") {
-            Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            datagramSocket()
         }
         defer { _ = close(fd) }
         var address = sockaddr_un()
@@ -84,4 +84,15 @@ public struct SystemdNotifier: Sendable, Equatable {
     public func stopping(status: String? = nil) throws(SystemError) {
         try notify("STOPPING=1" + (status.map { "\nSTATUS=\($0)" } ?? ""))
     }
+}
+
+/// socket(2) for an AF_UNIX datagram, close-on-exec: by its C name, which inside
+/// SystemdNotifier means the `socket` property. Glibc imports the SOCK_ flags as an enum, Musl
+/// as plain integers.
+private func datagramSocket() -> Int32 {
+    #if canImport(Glibc)
+        socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    #else
+        socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)
+    #endif
 }

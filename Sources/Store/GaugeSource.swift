@@ -50,7 +50,7 @@ public enum GaugeSource: Sendable, Equatable {
             guard fd >= 0 else { return GaugeReading(problem: "\(path): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
             var bytes = [UInt8](repeating: 0, count: 64)
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = bytes.withUnsafeMutableBytes { readFile(fd, $0.baseAddress, $0.count) }
             guard n >= 0 else { return GaugeReading(problem: "\(path): \(String(cString: strerror(errno)))") }
             let text = String(decoding: bytes.prefix(n), as: UTF8.self)
             guard let value = Self.number(from: text, scale: scale) else {
@@ -89,3 +89,6 @@ public struct GaugeReading: Sendable, Equatable {
         self.problem = problem
     }
 }
+
+/// read(2) by its C name (Glibc or Musl): inside GaugeSource the plain name is its own method.
+private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -53,7 +53,7 @@ final class FileSource: ByteSource {
     func read(into target: UnsafeMutableRawPointer, count: Int) throws(StoreError) -> Int {
         if start == end {
             var n: Int
-            repeat { n = Glibc.read(fd, buffer.baseAddress!, buffer.count) } while n < 0 && errno == EINTR
+            repeat { n = readFile(fd, buffer.baseAddress!, buffer.count) } while n < 0 && errno == EINTR
             guard n >= 0 else { throw StoreError(.io, "\(name): cannot read: \(String(cString: strerror(errno)))") }
             start = 0
             end = n
@@ -104,3 +104,6 @@ final class MemorySource: ByteSource {
         return n
     }
 }
+
+/// read(2) by its C name (Glibc or Musl): inside a ByteSource the plain name is its own method.
+private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
