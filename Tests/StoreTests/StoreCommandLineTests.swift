@@ -386,7 +386,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         let png = scratch.file("screen.png")
         let (watch, finish) = try GlanceCLI.start(
             ["watch", "--render-to", png, "--size", "240x240", "--date", "2025-03-01"] + db, in: scratch)
-        #expect(try eventually(seconds: 30) { FileManager.default.fileExists(atPath: png) })
+        #expect(eventually(seconds: 30) { FileManager.default.fileExists(atPath: png) })
         let empty = try PNGFile.read(png)
         let clock = ContinuousClock()
         let logged = clock.now
@@ -427,7 +427,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         let png = scratch.file("screen.png")
         let (watch, finishWatch) = try GlanceCLI.start(
             ["watch", "--render-to", png, "--size", "320x240", "--date", "2024-01-01"] + db, in: scratch, tag: "watch")
-        #expect(try eventually(seconds: 30) { FileManager.default.fileExists(atPath: png) })
+        #expect(eventually(seconds: 30) { FileManager.default.fileExists(atPath: png) })
         let (_, finishImport) = try GlanceCLI.start(["import", scratch.file("big.xml")] + db, in: scratch)
         let watchOut = { (try? String(contentsOfFile: scratch.file("watch.out"), encoding: .utf8)) ?? "" }
         let shown = eventually(seconds: 60) { watchOut().contains("task import Importing health data — ") }
