@@ -13,4 +13,10 @@ public protocol Controller: AnyObject {
     func scene() -> any Scene
     /// The panel should be powered down (after drawing black).
     var blanked: Bool { get }
+    /// Set when the app should end (its data can no longer be followed): what to tell the person.
+    var endReason: String? { get }
+}
+
+extension Controller {
+    public var endReason: String? { nil }
 }

@@ -22,6 +22,13 @@ public protocol DataSource: AnyObject {
     /// The gauge screen is on the panel (or no longer): gauges read from files are read, and
     /// wake the loop, only while it is. True when that changed a gauge.
     func showGauges(_ shown: Bool, now: Duration) -> Bool
+    /// Set when the data can no longer be followed and the app should end (the store's file was
+    /// replaced): what to tell the person.
+    var endReason: String? { get }
+}
+
+extension DataSource {
+    public var endReason: String? { nil }
 }
 
 /// Fixed data: one day's summary, fixed gauges, maybe a fixed task (the command line's).

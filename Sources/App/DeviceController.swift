@@ -169,6 +169,8 @@ public final class DeviceController: Controller {
 
     public var blanked: Bool { idle == .blank }
 
+    public var endReason: String? { data.endReason }
+
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         var changed = false
         if let hub {

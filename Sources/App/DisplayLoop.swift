@@ -100,9 +100,17 @@ public final class DisplayLoop {
         log("back on the console: display taken again")
     }
 
-    /// Runs until a signal ends it; returns that signal's number. SIGUSR1 and SIGUSR2 are the
-    /// VT switch signals (see VirtualTerminal.controlSwitching) and do not end it.
-    public func run() throws(DisplayError) -> Int32 {
+    /// Why `run` returned.
+    public enum Ending: Equatable, Sendable {
+        /// SIGINT, SIGTERM or SIGHUP (its number).
+        case signal(Int32)
+        /// The controller asked to end (`Controller.endReason`).
+        case ended(String)
+    }
+
+    /// Runs until a signal or the controller ends it. SIGUSR1 and SIGUSR2 are the VT switch
+    /// signals (see VirtualTerminal.controlSwitching) and do not end it.
+    public func run() throws(DisplayError) -> Ending {
         let start = monotonicNow()
         var wasAnimating = false
         var toldNoPowerControl = false
@@ -179,13 +187,14 @@ public final class DisplayLoop {
                     switch signal {
                     case SIGUSR1: releaseDisplay()
                     case SIGUSR2: try acquireDisplay(now: monotonicNow())
-                    default: return signal
+                    default: return .signal(signal)
                     }
                 }
             }
             if ready.contains(output.descriptor) { try output.handleEvents() }
             if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }
             if let controller, controller.handle(ready: ready, now: monotonicNow()) { scheduler.invalidate() }
+            if let reason = controller?.endReason { return .ended(reason) }
         }
     }
 

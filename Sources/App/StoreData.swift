@@ -122,6 +122,8 @@ public final class StoreData: DataSource {
 
     public var descriptors: [FileDescriptor] { [FileDescriptor(rawValue: watcher.fileDescriptor)] }
 
+    public var endReason: String? { watcher.replaced ? watcher.replacedMessage : nil }
+
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         let changed = watcher.changed()
         if changed {

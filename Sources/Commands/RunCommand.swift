@@ -102,7 +102,9 @@ struct RunCommand {
               requested connector; or no font for the labels (the message names the package)
           74  a DRM call failed (the message names it)
           75  another program (a display server) holds the display, or the console in front
-              did not let the app's console come to the front; try again when it stops
+              did not let the app's console come to the front; try again when it stops. Also
+              when the store's file was replaced by another while shown (it is not followed:
+              started again, the app shows the new one)
           77  permission denied opening the card (add the user to group video)
           78  the requested connector, mode or format does not exist on this display (the
               message lists what does), or the configuration file is invalid (every problem is
@@ -362,9 +364,9 @@ struct RunCommand {
             for note in output.takeNotes() { complain(note) }
         }
 
-        let signal: Int32
+        let ending: DisplayLoop.Ending
         do {
-            signal = try loop.run()
+            ending = try loop.run()
             if let systemd { Self.tell(systemd) { try $0.stopping() } }
         } catch {
             controller.backlight?.restore()
@@ -375,8 +377,14 @@ struct RunCommand {
         controller.backlight?.restore()
         let problem = output.restore()
         if let problem { complain("\(problem)") }
-        complain("\(SignalReceiver.name(signal)): display restored after \(loop.framesDrawn) frames")
-        return problem == nil ? ExitCode.ok : ExitCode.ioError
+        switch ending {
+        case .signal(let signal):
+            complain("\(SignalReceiver.name(signal)): display restored after \(loop.framesDrawn) frames")
+            return problem == nil ? ExitCode.ok : ExitCode.ioError
+        case .ended(let reason):
+            complain("\(reason): display restored after \(loop.framesDrawn) frames")
+            return problem == nil ? ExitCode.temporaryFailure : ExitCode.ioError
+        }
     }
 
     /// Sends a message to systemd; a failure is reported and otherwise ignored (the display

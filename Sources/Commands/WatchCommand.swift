@@ -32,8 +32,9 @@ struct WatchCommand {
         Draws the day's ring screen (as the panel would) into FILE.png, or the progress screen
         while a task runs (an import, say), then waits; whenever the store changes (glance log,
         an import, another process) it draws again at once. Prints one line per drawing. Stops on
-        Ctrl-C or SIGTERM. Sleeps in poll(): no polling, no timer, except at midnight when the
-        day shown is today.
+        Ctrl-C or SIGTERM (exit 0). Sleeps in poll(): no polling, no timer, except at midnight
+        when the day shown is today. Ends with 75 when another file is renamed or copied over
+        the store (it is not followed; start again to watch the new one).
 
           --render-to FILE.png   where to draw (replaced whole each time)
           --size WxH             picture size (default: 480x480)
@@ -155,6 +156,7 @@ struct WatchCommand {
             return false
         }
         guard draw("start") else { return ExitCode.ioError }
+        var status = ExitCode.ok
         while true {
             var fds = [
                 pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0),
@@ -174,6 +176,11 @@ struct WatchCommand {
             if fds[1].revents != 0 { break }
             var reason: String?
             if watcher.changed() { reason = "store changed" }
+            if watcher.replaced {
+                complain(watcher.replacedMessage)
+                status = ExitCode.temporaryFailure
+                break
+            }
             if day == nil, Parse.today() != shown {
                 shown = Parse.today()
                 reason = "new day"
@@ -184,6 +191,6 @@ struct WatchCommand {
         signal(SIGTERM, SIG_DFL)
         close(pipeFDs[0])
         close(pipeFDs[1])
-        return ExitCode.ok
+        return status
     }
 }

@@ -15,6 +15,8 @@ import CSQLite
 public final class Store {
     public let path: String
     let db: Connection
+    /// The file opened (device and inode), to tell when another file has taken its name.
+    private let file: (device: UInt64, inode: UInt64)?
 
     /// Opens the store at `path`, creating it (and its folder) when `create` is set, and brings
     /// its schema up to date.
@@ -35,6 +37,7 @@ public final class Store {
         }
         self.path = path
         db = try Connection(path: path, create: create)
+        file = Self.identity(of: path)
         // Wait for a writer instead of failing at once; imports keep their write short.
         sqlite3_busy_timeout(db.handle, 5000)
         let version = try Schema.version(of: db)
@@ -51,6 +54,20 @@ public final class Store {
         if try mode.step(), mode.text(0) != "wal" {
             throw StoreError(.io, "store \(path): cannot switch to WAL (is the folder read-only?)")
         }
+    }
+
+    /// Whether the path now names another file than the one opened: someone renamed or copied
+    /// a new database over it (the open connection still reads the old one). A deleted file is
+    /// not replaced until a new one takes the name.
+    public func isReplaced() -> Bool {
+        guard let file, let now = Self.identity(of: path) else { return false }
+        return now != file
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return (UInt64(st.st_dev), UInt64(st.st_ino))
     }
 
     /// Changes whenever another connection commits (`PRAGMA data_version`).

@@ -17,6 +17,11 @@
 /// `poll()` at most `pollTimeout` milliseconds, and call `changed()` whenever poll returns. It also
 /// looks again when SQLite could not answer, and takes an inotify queue overflow (events lost) as
 /// a possible change.
+///
+/// A database renamed or copied over the store's name is not followed: SQLite would pair the
+/// new file with the old one's `-wal` and `-shm` while this connection still uses them. The
+/// watcher sets `replaced` instead, and its owner ends (a service is started again, on the new
+/// file).
 public final class StoreWatcher {
     public let path: String
     /// Readable when something in the store's folder changed.
@@ -27,6 +32,15 @@ public final class StoreWatcher {
     private var recheckAt: Double?
     /// How many re-checks since the last event (the index of the next delay).
     private var rechecks = 0
+    /// Another file has taken the store's name (see the type's notes); `changed()` reports
+    /// nothing more.
+    public private(set) var replaced = false
+
+    /// What to tell the person when `replaced` is set.
+    public var replacedMessage: String {
+        "the store \(path) was replaced by another file while in use; ending so that it is opened afresh "
+            + "(a service is started again; to restore a store safely, stop the app first)"
+    }
 
     /// How long the loop may sleep before calling `changed()` again: -1 (forever) unless a recheck
     /// is pending. Use the smaller of this and the loop's own timeout.
@@ -79,7 +93,12 @@ public final class StoreWatcher {
             self.recheckAt = nil
         }
         let relevant = readEvents()
-        guard relevant || recheckDue else { return false }
+        guard !replaced, relevant || recheckDue else { return false }
+        if relevant && store.isReplaced() {
+            replaced = true
+            recheckAt = nil
+            return false
+        }
         if relevant { rechecks = 0 }  // something new happened: back off from the start
         guard let now = try? store.dataVersion(), now != version else {
             // Not visible yet (or SQLite could not say): look again shortly.

@@ -53,6 +53,24 @@ struct StoreDataTests {
         #expect(data.queries == asked + 1)
     }
 
+    @Test("a store file replaced by another asks the app to end, through the device controller")
+    func replacedStoreEndsTheApp() throws {
+        let folder = Folder()
+        let db = folder.path + "/glance.db"
+        let data = try StoreData(path: db, gauges: [], log: { _ in })
+        let controller = try DeviceControllerTests.controller(data: data, clock: FixedClock(Self.day))
+        #expect(data.endReason == nil && controller.endReason == nil)
+        let restored = folder.path + "/restored.db"
+        try Store(path: restored).setSummary(ActivitySummary(standHours: 5, standHoursGoal: 12), for: Self.day)
+        #expect(rename(restored, db) == 0)
+        for _ in 0..<50 where data.endReason == nil {
+            usleep(20_000)
+            _ = controller.handle(ready: [], now: .seconds(100))
+        }
+        #expect(data.endReason?.contains("the store \(db) was replaced by another file") == true)
+        #expect(controller.endReason == data.endReason)
+    }
+
     @Test("a gauge read from a file is read, and wakes the loop, only while the gauge screen is shown")
     func fileGauges() throws {
         let folder = Folder()

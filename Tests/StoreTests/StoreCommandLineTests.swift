@@ -420,6 +420,23 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(result.out.contains("(store changed): 2025-03-01: move 400/500 kcal"))
     }
 
+    @Test func watchEndsWith75WhenAnotherFileIsRenamedOverTheStore() throws {
+        let scratch = Scratch()
+        let png = scratch.file("screen.png")
+        let (watch, finish) = try GlanceCLI.start(
+            ["watch", "--render-to", png, "--size", "240x240", "--date", "2025-03-01", "--db", scratch.db], in: scratch)
+        #expect(eventually(seconds: 30) { FileManager.default.fileExists(atPath: png) })
+        let other = scratch.file("restored.db")
+        #expect(try GlanceCLI.run(["log", "--date", "2025-03-01", "--move", "400", "--db", other], in: scratch).status == 0)
+        #expect(rename(other, scratch.db) == 0)
+        let ended = eventually(seconds: 10) { !watch.isRunning }
+        if !ended { kill(watch.processIdentifier, SIGTERM) }
+        #expect(ended, "glance watch went on after its store was replaced")
+        let result = finish()
+        #expect(result.status == 75, "\(result.err)")
+        #expect(result.err.contains("the store \(scratch.db) was replaced by another file while in use"), "\(result.err)")
+    }
+
     @Test func aRunningImportShowsOnTheProgressScreenAndCancelThereStopsIt() throws {
         let scratch = Scratch()
         let db = ["--db", scratch.db]

@@ -94,6 +94,40 @@ import Testing
         #expect(try store.metric(named: "cpu")?.value == 50)
     }
 
+    @Test func anotherFileRenamedOverTheStoreIsReportedAsReplacedNotAsAChange() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let watcher = try StoreWatcher(store: store)
+        // Ordinary commits and a copy written beside it: the store is the same file.
+        try Store(path: scratch.db).setMetric("cpu", value: 50)
+        #expect(Self.waitForChange(watcher, milliseconds: 1000))
+        let other = scratch.file("other.db")
+        try Store(path: other).setMetric("cpu", value: 99)
+        #expect(!store.isReplaced())
+        #expect(!watcher.replaced)
+        // A new database takes the name (mv other.db glance.db).
+        #expect(rename(other, scratch.db) == 0)
+        #expect(store.isReplaced())
+        #expect(!Self.waitForChange(watcher, milliseconds: 300), "a replaced store is not followed")
+        #expect(watcher.replaced)
+        #expect(watcher.replacedMessage.contains("the store \(scratch.db) was replaced by another file"))
+        #expect(watcher.pollTimeout == -1)
+        // The connection still reads the file it opened.
+        #expect(try store.metric(named: "cpu")?.value == 50)
+    }
+
+    @Test func aDeletedStoreIsNotReplacedUntilAnotherFileTakesItsName() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let watcher = try StoreWatcher(store: store)
+        #expect(unlink(scratch.db) == 0)
+        _ = Self.waitForChange(watcher, milliseconds: 300)
+        #expect(!watcher.replaced)
+        _ = try Store(path: scratch.db)
+        _ = Self.waitForChange(watcher, milliseconds: 300)
+        #expect(watcher.replaced)
+    }
+
     @Test func readsAloneDoNotCountAsChanges() throws {
         let scratch = Scratch()
         let watcher = try StoreWatcher(path: scratch.db)

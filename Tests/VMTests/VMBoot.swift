@@ -186,6 +186,27 @@ struct VMBoot {
             }, at: before)
     }
 
+    /// `glance run` on a store (a day logged for 2026-11-29), then another database renamed over
+    /// it: the app must end by itself (exit 75) with the console back. "STEP NAME exited rc=N",
+    /// then screendump NAME-after.
+    mutating func runUntilStoreReplaced(_ step: String) {
+        let db = "/tmp/\(step).db"
+        guest += [
+            "$G log --db \(db) --date 2026-11-29 --move 100 >/dev/null 2>&1",
+            "$G run --db \(db) \(fixedDayAndLanguage.joined(separator: " ")) >/tmp/\(step).log 2>&1 & pid=$!",
+            "wait_log /tmp/\(step).log \"first frame on screen\"",
+            "$G log --db /tmp/\(step)-new.db --date 2026-11-29 --move 300 >/dev/null 2>&1",
+            "mv /tmp/\(step)-new.db \(db)",
+            "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done",
+            "kill $pid 2>/dev/null; wait $pid; rc=$?",
+            "sleep 0.3", #"sed "s/^/[\#(step)] /" /tmp/\#(step).log"#, "wait_host \"\(step) exited rc=$rc\"",
+        ]
+        host += [
+            "wait-console STEP \(step) exited rc=\\d+ waiting 40",
+            "screendump-until \(step)-after console 3", "send go",
+        ]
+    }
+
     /// Boots the VM and plays both scripts.
     func run(timeout: Int = 150) throws -> VMResult {
         let out = VMPaths.scratch + "/" + name

@@ -121,7 +121,7 @@ struct VMEndToEndTests {
     }
 
     @Test(
-        "virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGHUP/SIGSEGV/SIGKILL, VT switch"
+        "virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGHUP/SIGSEGV/SIGKILL, VT switch, store replaced"
     )
     func virtio480() throws {
         var boot = VMBoot("virtio-480x480", gpu: "virtio", width: 480, height: 480)
@@ -139,6 +139,7 @@ struct VMEndToEndTests {
         boot.show("crash", signal: "SEGV")
         boot.show("killed", signal: "KILL")
         boot.showAcrossVTSwitch("vt")
+        boot.runUntilStoreReplaced("replaced")
         let result = try boot.run()
         #expect(result.status == 0, "\(result.context)")
 
@@ -176,6 +177,13 @@ struct VMEndToEndTests {
         #expect(result.output("single").contains("SIGHUP: display restored"))
         try checkShows(result, endings: ["crash": .crashed(11), "killed": .killed])
         try checkVTSwitch(result)
+        // The store renamed over: the app ends by itself, 75, and gives the console back.
+        #expect(result.exitRC("replaced") == 75, "\(result.output("replaced"))")
+        #expect(result.output("replaced").contains("was replaced by another file while in use"))
+        #expect(result.output("replaced").contains("display restored after"))
+        let replacedAfter = try #require(result.screendump("replaced-after"), "no screendump after the store was replaced")
+        let console = try #require(result.screendump("console"))
+        #expect(difference(replacedAfter, console, name: "replaced-after", folder: result.folder) == nil)
     }
 
     @Test(
