@@ -68,7 +68,7 @@ extension VMEndToEndTests {
         // The boot: each guest stage that says "waiting" gets a screendump, then "go".
         let stages = [
             "first", "logged", "segv", "segv-back", "abrt", "abrt-back", "kill", "kill-back", "watchdog",
-            "watchdog-back",
+            "watchdog-back", "front",
             "fallback",
         ]
         var host: [String] = []
@@ -186,6 +186,16 @@ extension VMEndToEndTests {
         )
         #expect(boot.step("hang-ended")?.contains("result=watchdog") == true, "\(boot.step("hang-ended") ?? context)")
         #expect(log.contains("Watchdog timeout"), "systemd did not report the watchdog timeout")
+
+        // Restarted while tty2 was in front: the app brought tty1 forward and shows there.
+        #expect(boot.step("front-away")?.contains("front=tty2") == true, "tty2 did not come to the front")
+        let front = try #require(boot.step("front-restarted"), "\(context)")
+        #expect(front.contains("front=tty1"), "\(front)")
+        #expect(log.contains("tty1 brought to the front (tty2 was)"), "no 'brought to the front' line in the journal")
+        let frontShown = try #require(boot.screendump("front"), "no screendump front; \(context)")
+        #expect(
+            difference(frontShown, render, name: "front", folder: folder) == nil,
+            "restarted while tty2 was in front, the app does not show on the panel")
 
         // Failing again and again: systemd gives up and tty1 gets a login prompt.
         let fallback = try #require(boot.step("fallback"), "\(context)")

@@ -103,6 +103,23 @@ step "watchdog-restarted pid=$pid restarts=$(prop NRestarts)"
 sleep 0.3
 wait_host watchdog-back
 
+# Started again while another console is in front (someone at work on tty2): the app brings
+# its own tty1 to the front instead of drawing over tty2. reset-failed first: this start must
+# not use up the start limit the next stage runs into.
+systemctl reset-failed glance.service
+printf '\033[2J\033[H\n  SECOND CONSOLE (tty2)\n' >/dev/tty2
+# chvt 2 (the image has no kbd package; perl-base has ioctl): VT_ACTIVATE, VT_WAITACTIVE
+perl -e 'open(my $t, "+<", "/dev/tty0") or die "tty0: $!"; ioctl($t, 0x5606, 2) or die "VT_ACTIVATE: $!";
+	ioctl($t, 0x5607, 2) or die "VT_WAITACTIVE: $!"'
+step "front-away front=$(cat /sys/class/tty/tty0/active)"
+sleep 0.5
+kill -TERM "$pid"
+wait_gone "$pid"
+pid=$(wait_active "$pid") || give_up front-restart
+step "front-restarted pid=$pid restarts=$(prop NRestarts) front=$(cat /sys/class/tty/tty0/active)"
+sleep 0.3
+wait_host front
+
 # Crashing again and again: after StartLimitBurst starts systemd gives up and tty1 gets a
 # login prompt (OnFailure=getty@tty1.service).
 crashes=0
