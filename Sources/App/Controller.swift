@@ -15,8 +15,15 @@ public protocol Controller: AnyObject {
     var blanked: Bool { get }
     /// Set when the app should end (its data can no longer be followed): what to tell the person.
     var endReason: String? { get }
+    /// The display was given up for another console (VT switch): input and the backlight are
+    /// that console's until `displayRetaken`.
+    func displayReleased(now: Duration)
+    /// The display is the app's again.
+    func displayRetaken(now: Duration)
 }
 
 extension Controller {
     public var endReason: String? { nil }
+    public func displayReleased(now: Duration) {}
+    public func displayRetaken(now: Duration) {}
 }

@@ -171,6 +171,29 @@ public final class DeviceController: Controller {
 
     public var endReason: String? { data.endReason }
 
+    /// On another console (VT switch): its input is not for the app, and the panel's light is
+    /// that console's (no dimming, no blanking).
+    public private(set) var away = false
+
+    public func displayReleased(now: Duration) {
+        guard !away else { return }
+        away = true
+        hub?.setGrabbing(false)
+        backlight?.restore()
+    }
+
+    /// Back in front: the devices grabbed again, nothing held from before, and the switch back
+    /// counts as input (awake, full brightness).
+    public func displayRetaken(now: Duration) {
+        guard away else { return }
+        away = false
+        hub?.setGrabbing(true)
+        router.reset()
+        lastInput = now
+        idle = .awake
+        applyBacklight()
+    }
+
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         var changed = false
         if let hub {
@@ -178,7 +201,8 @@ public final class DeviceController: Controller {
             for change in deviceChanges {
                 if case .removed(let path) = change { router.removed(path: path) }
             }
-            for batch in batches {
+            // On another console the events are that console's: read, and dropped.
+            for batch in batches where !away {
                 let device = DeviceDescription(path: batch.device.path, capabilities: batch.device.capabilities)
                 let outcome = router.feed(batch.events, from: device, asleep: idle != .awake)
                 if outcome.activity { lastInput = now }
@@ -190,7 +214,9 @@ public final class DeviceController: Controller {
                 for command in outcome.commands { changed = perform(command, now: now) || changed }
             }
         }
-        for command in router.tick(time: now.inSeconds) { changed = perform(command, now: now) || changed }
+        if !away {
+            for command in router.tick(time: now.inSeconds) { changed = perform(command, now: now) || changed }
+        }
         if data.handle(ready: ready, now: now) {
             changed = true
             followTask(now: now)
@@ -206,8 +232,8 @@ public final class DeviceController: Controller {
             log("a new day: \(navigation.today)")
             changed = true
         }
-        // Dim and blank after the last input.
-        let level = schedule.level(idleFor: (now - lastInput).inSeconds)
+        // Dim and blank after the last input (not while on another console).
+        let level = away ? idle : schedule.level(idleFor: (now - lastInput).inSeconds)
         if level != idle {
             idle = level
             log("idle: \(level)")
@@ -216,7 +242,7 @@ public final class DeviceController: Controller {
         }
         if navigation.settle(available: available(now: now)) { changed = true }
         // Gauges read from files are followed while they are on the panel.
-        if data.showGauges(navigation.screen == .gauges && idle != .blank, now: now) { changed = true }
+        if data.showGauges(navigation.screen == .gauges && idle != .blank && !away, now: now) { changed = true }
         return changed
     }
 
@@ -284,8 +310,8 @@ public final class DeviceController: Controller {
 
     public func nextDeadline(now: Duration) -> Duration? {
         var deadlines: [Duration] = midnight.map { [$0] } ?? []
-        if let t = router.nextDeadline { deadlines.append(.seconds(t)) }
-        if let next = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
+        if !away, let t = router.nextDeadline { deadlines.append(.seconds(t)) }
+        if !away, let next = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
             deadlines.append(lastInput + .seconds(next))
         }
         if let d = data.nextDeadline(now: now) { deadlines.append(d) }

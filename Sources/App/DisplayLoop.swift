@@ -65,6 +65,8 @@ public final class DisplayLoop {
         let wasShowing = !output.suspended
         retakeAt = nil
         output.suspend()
+        // Input and the backlight go to the other console too, before it shows.
+        controller?.displayReleased(now: monotonicNow())
         do {
             try terminal.allowRelease()
         } catch {
@@ -96,6 +98,7 @@ public final class DisplayLoop {
             return
         }
         retakeAt = nil
+        controller?.displayRetaken(now: now)
         scheduler.invalidate()
         log("back on the console: display taken again")
     }

@@ -137,6 +137,14 @@ public final class InputRouter {
         .min()
     }
 
+    /// Forgets every device's held keys, long presses and touches (input went elsewhere for a
+    /// while: what was held then is not the app's).
+    public func reset() {
+        touches.removeAll()
+        keys.removeAll()
+        wakingKeys.removeAll()
+    }
+
     /// A device went away: forget its state.
     public func removed(path: String) {
         touches[path] = nil

@@ -67,6 +67,12 @@ public final class EvdevDevice {
         return grabbed
     }
 
+    /// Lets others have the device's events again.
+    public func ungrab() {
+        if grabbed { libevdev_grab(device, LIBEVDEV_UNGRAB) }
+        grabbed = false
+    }
+
     deinit {
         if grabbed { libevdev_grab(device, LIBEVDEV_UNGRAB) }
         libevdev_free(device)

@@ -13,7 +13,10 @@ import Platform
 /// (`InputCapabilities.grabPolicy`), so logind still gets a power button on its own.
 public final class InputHub {
     public let directory: String
+    /// Devices are grabbed where their policy allows (the configuration's choice)…
     public let grab: Bool
+    /// …and while the app is on the console in front (`setGrabbing`).
+    public private(set) var grabbing: Bool
     /// Key codes the app acts on.
     public let wanted: Set<Int>
     /// Nodes opened once and closed again: nothing on them is for the app. Not tried again (nor
@@ -60,6 +63,7 @@ public final class InputHub {
     ) {
         self.directory = directory
         self.grab = grab
+        grabbing = grab
         self.wanted = wanted
         self.log = log
         self.opener = opener
@@ -162,6 +166,21 @@ public final class InputHub {
         return changes
     }
 
+    /// Lets go of every grabbed device (the app's console switched away: the console or display
+    /// server in front gets the keys and touches), or grabs them again (back in front). Devices
+    /// that appear meanwhile follow the same state. Nothing happens when grabbing is off.
+    public func setGrabbing(_ on: Bool) {
+        guard grab, on != grabbing else { return }
+        grabbing = on
+        for device in devices {
+            if !on {
+                device.ungrab()
+            } else if device.capabilities.grabPolicy(wanted: wanted) == .openAndGrab, !device.grab() {
+                log("input: \(device.name) (\(device.path)): could not grab it again")
+            }
+        }
+    }
+
     /// Opens a node and keeps it if it is a device the app uses; grabs it when grabbing is on and
     /// the device's capabilities allow (`InputCapabilities.grabPolicy`).
     private func open(_ path: String) throws(SystemError) -> EvdevDevice? {
@@ -176,7 +195,11 @@ public final class InputHub {
         case .open(let reason):
             if grab { what.append(reason) }
         case .openAndGrab:
-            if grab { what.append(device.grab() ? "grabbed" : "could not grab") }
+            if grab && grabbing {
+                what.append(device.grab() ? "grabbed" : "could not grab")
+            } else if grab {
+                what.append("grabbed once the app's console is back in front")
+            }
         }
         devices.append(device)
         log("input: \(device.name) (\(path)): \(what.joined(separator: ", "))")

@@ -156,6 +156,20 @@ struct InputRouterTests {
         #expect(r.nextDeadline == nil && r.tick(time: 21).isEmpty)
     }
 
+    @Test("reset forgets every device's held keys (input went to another console meanwhile)")
+    func reset() throws {
+        let r = try Self.router()
+        let enter = EventNames.keyCode(named: "KEY_ENTER")!
+        let other = DeviceDescription(path: "/dev/input/event2", capabilities: Self.keyboard.capabilities)
+        _ = r.feed([InputEvent(time: 5, type: 1, code: enter, value: 1)], from: Self.keyboard, asleep: false)
+        _ = r.feed([InputEvent(time: 5.2, type: 1, code: enter, value: 1)], from: other, asleep: false)
+        #expect(r.nextDeadline != nil)
+        r.reset()
+        #expect(r.nextDeadline == nil && r.tick(time: 6).isEmpty)
+        // The release that comes later does nothing.
+        #expect(r.feed([InputEvent(time: 7, type: 1, code: enter, value: 0)], from: Self.keyboard, asleep: false).commands.isEmpty)
+    }
+
     @Test("a held key's long press comes from the clock")
     func longPress() throws {
         let r = try Self.router()
@@ -213,6 +227,41 @@ struct DeviceControllerTests {
         #expect(c.nextDeadline(now: .seconds(111)) == .seconds(120))
         #expect(c.handle(ready: [], now: .seconds(120)) && c.idle == .blank && c.blanked)
         #expect(c.nextDeadline(now: .seconds(121)) == nil, "asleep and nothing to wait for: no wake-ups")
+    }
+
+    @Test("on another console the light is that console's and nothing dims; the switch back counts as input")
+    func awayOnAnotherConsole() throws {
+        let root = "/tmp/glance-backlight-away-\(getpid())"
+        mkdir(root, 0o755)
+        mkdir(root + "/panel", 0o755)
+        defer { _ = system("rm -rf \(root)") }
+        func put(_ text: String, _ file: String) {
+            let f = fopen(root + "/panel/" + file, "w")
+            fputs(text, f)
+            fclose(f)
+        }
+        func brightness() -> String {
+            (try? String(contentsOfFile: root + "/panel/brightness", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        }
+        put("255\n", "max_brightness")
+        put("200\n", "brightness")
+        let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
+        let light = try #require(Backlight.find(in: root, log: { _ in }))
+        c.backlight = light
+        #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
+        #expect(brightness() == "60")
+        // Switched away while dimmed: the other console gets the full light, and keeps it.
+        c.displayReleased(now: .seconds(112))
+        #expect(c.away && brightness() == "200")
+        #expect(c.nextDeadline(now: .seconds(113)) == nil, "no idle deadline while away")
+        #expect(!c.handle(ready: [], now: .seconds(500)))
+        #expect(!c.blanked && brightness() == "200", "blanked on another console")
+        // Back: awake, and the idle times count from the switch back.
+        c.displayRetaken(now: .seconds(600))
+        #expect(!c.away && c.idle == .awake && brightness() == "200")
+        #expect(c.nextDeadline(now: .seconds(601)) == .seconds(610))
+        #expect(c.handle(ready: [], now: .seconds(610)) && c.idle == .dimmed(0.3) && brightness() == "60")
     }
 
     @Test("at midnight the view of today moves on, and the deadline was midnight")

@@ -112,6 +112,10 @@ struct VMInputTests {
         let clockRun = (["--db", "/tmp/glance.db", "--config", "/app/config.json"] + Self.common.dropFirst(2)).joined(
             separator: " ")
         boot.guestLine("interact idle \(clockRun) --dim-after 2 --blank-after 4")
+        // The VT-switch run: the original store again, its task finished, today fixed.
+        boot.guestLine("cp /app/glance.db /tmp/glance.db")
+        boot.guestLine("$G task finish sync --db /tmp/glance.db")
+        boot.guestLine("interact away \(run) --dim-after 3 --blank-after 4")
         var steps: [String] = [
             "wait-console STEP nav ready 60",
             // A task was running when the app started: its progress first; Home shows today.
@@ -174,6 +178,19 @@ struct VMInputTests {
             "key left", "screendump-until idle-woken \(newDay) 8",
             "key left", "screendump-until idle-left \(newDay29) 8",
             "send stop", "wait-console STEP idle exited rc=\\d+ 20",
+            // Switched to tty2: the devices are let go of (another program can grab them), keys
+            // there do not move the app, and nothing dims or blanks meanwhile (5 s, past
+            // --blank-after 4). Back on tty1: today, awake, the devices grabbed again.
+            "wait-console STEP away ready 60",
+            "screendump-until away-start \(today) 8",
+            "send sh chvt 2", "wait-console STEP away sh done rc=0 20",
+            "wait-console \\[away\\] glance: switched to another console 10",
+            "send sh /app/uinput-device grabs", "wait-console STEP away sh done rc=0 20",
+            "key left", "key left", "sleep 5000",
+            "send sh chvt 1", "wait-console STEP away sh done rc=0 20",
+            "screendump-until away-back \(today) 8",
+            "send sh /app/uinput-device grabs", "wait-console STEP away sh done rc=0 20",
+            "send stop", "wait-console STEP away exited rc=\\d+ 20",
         ]
         for s in steps { boot.hostLine(s) }
         steps.removeAll()
@@ -188,11 +205,21 @@ struct VMInputTests {
             ("tablet-swipe", "30"), ("tablet-home", "today"), ("tablet-tap", "gauge"), ("tablet-up", "today"),
             ("hotplug-28", "28"), ("mt-27", "27"), ("flood-28", "28"), ("live-log", "logged"),
             ("task-started", "backup"), ("task-ended", "logged"), ("idle-awake", "today"), ("idle-woken", "newday"), ("idle-left", "newday-29"),
+            ("away-start", "today"), ("away-back", "today"),
         ] {
             let shown = try #require(result.screendump(shot), "screendump \(shot) missing: \(result.context)")
             let want = try PNGFile.read(folder + "/expected-\(ref).png")
             #expect(difference(shown, want, name: shot, folder: result.folder) == nil, "\(shot) should be \(ref)")
         }
+        // On tty2 no device was held by the app; back on tty1 the keyboards were again.
+        let grabs = result.log.split(separator: "\n").filter { $0.hasPrefix("grabs:") }
+        #expect(grabs.count == 2, "\(grabs)")
+        if grabs.count == 2 {
+            #expect(grabs[0].contains("=free") && !grabs[0].contains("=grabbed"), "on tty2: \(grabs[0])")
+            #expect(grabs[1].contains("=grabbed"), "back on tty1: \(grabs[1])")
+        }
+        #expect(result.output("away").contains("back on the console: display taken again"))
+        #expect(!result.output("away").contains("idle: blank"), "blanked while on another console")
         // The flood overflowed the kernel's buffer and the app resynchronised.
         #expect(result.log.contains("glance test flooding keyboard: events were dropped; state resynchronised"))
         // The ACPI power button is left to the system (logind), not grabbed.

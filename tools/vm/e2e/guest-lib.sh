@@ -124,7 +124,8 @@ interact() {
 		case "$cmd" in
 		stop)
 			kill -TERM $pid; wait $pid; rc=$?
-			sleep 0.3; kill $tailer 2>/dev/null
+			# busybox tail -f looks for new lines once a second: let it show the last ones
+			sleep 1.2; kill $tailer 2>/dev/null
 			step "$name exited rc=$rc"
 			return
 			;;

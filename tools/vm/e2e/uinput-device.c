@@ -6,8 +6,12 @@
  *   uinput-device flood N [WAIT_MS]
  *       a keyboard that sends N taps of an unmapped key (KEY_A) faster than a reader can keep
  *       up, so the kernel drops events (SYN_DROPPED), then one tap of KEY_RIGHT
+ *   uinput-device grabs
+ *       no device made: for every /dev/input/event* node, whether another process holds it
+ *       with EVIOCGRAB ("grabs: event0=grabbed event1=free ..."), by trying to grab it
  *
  * Prints "uinput-device: done" when the device is gone again. Exit status 0, or 1. */
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/uinput.h>
 #include <stdio.h>
@@ -76,8 +80,29 @@ static int flood(int taps, int wait) {
 	return 0;
 }
 
+/* EVIOCGRAB answers EBUSY while another descriptor holds the grab. */
+static int grabs(void) {
+	char path[64];
+	printf("grabs:");
+	for (int i = 0; i < 32; i++) {
+		snprintf(path, sizeof path, "/dev/input/event%d", i);
+		int d = open(path, O_RDONLY | O_NONBLOCK);
+		if (d < 0) continue;
+		if (ioctl(d, EVIOCGRAB, 1) == 0) {
+			printf(" event%d=free", i);
+			ioctl(d, EVIOCGRAB, 0);
+		} else {
+			printf(" event%d=%s", i, errno == EBUSY ? "grabbed" : strerror(errno));
+		}
+		close(d);
+	}
+	printf("\n");
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	const char *mode = argc > 1 ? argv[1] : "swipe";
+	if (!strcmp(mode, "grabs")) return grabs();
 	fd = open("/dev/uinput", O_WRONLY);
 	if (fd < 0) { perror("uinput-device: /dev/uinput"); return 1; }
 	if (!strcmp(mode, "flood")) return flood(argc > 2 ? atoi(argv[2]) : 5000, argc > 3 ? atoi(argv[3]) : 1500);
