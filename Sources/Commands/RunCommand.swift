@@ -48,9 +48,9 @@ struct RunCommand {
         On a text console (its own, or the one in front through /dev/tty0) it hides the console
         while it shows, and a switch to another console (chvt; Ctrl+Alt+Fn from a keyboard that
         is not grabbed, see --no-grab) gives the display, the input devices and the backlight
-        up until you switch back (nothing dims meanwhile). Started on a
-        console that is not in front (systemd's TTYPath=, or < /dev/ttyN), it switches to it
-        first, as display servers do.
+        up until you switch back (nothing dims meanwhile). Started on a console that is not in
+        front (systemd's TTYPath=, or < /dev/ttyN), it switches to it first, as display
+        servers do.
 
         Display:
           --card PATH             the DRM card, e.g. /dev/dri/card1 (default: the first card
