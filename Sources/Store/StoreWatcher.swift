@@ -28,6 +28,8 @@ public final class StoreWatcher {
     public let fileDescriptor: Int32
     private let store: Store
     private var version: Int64
+    /// How the data version is read (`store.dataVersion()`); tests make it fail.
+    var readVersion: () throws(StoreError) -> Int64
     private let names: Set<String>
     private var recheckAt: Double?
     /// How many re-checks since the last event (the index of the next delay).
@@ -65,6 +67,7 @@ public final class StoreWatcher {
         let path = store.path
         self.path = path
         self.store = store
+        readVersion = { () throws(StoreError) -> Int64 in try store.dataVersion() }
         version = try store.dataVersion()
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -100,7 +103,7 @@ public final class StoreWatcher {
             return false
         }
         if relevant { rechecks = 0 }  // something new happened: back off from the start
-        guard let now = try? store.dataVersion(), now != version else {
+        guard let now = try? readVersion(), now != version else {
             // Not visible yet (or SQLite could not say): look again shortly.
             scheduleRecheck()
             return false

@@ -128,6 +128,24 @@ import Testing
         #expect(watcher.replaced)
     }
 
+    @Test func aLookSQLiteCannotAnswerIsTriedAgainAndTheCommitStillSeen() throws {
+        let scratch = Scratch()
+        let store = try Store(path: scratch.db)
+        let watcher = try StoreWatcher(store: store)
+        // SQLite cannot answer (a locked or damaged file, an I/O error): the watcher's query of
+        // the data version fails when the commit's event comes.
+        watcher.readVersion = { () throws(StoreError) -> Int64 in throw StoreError(.io, "test: no answer") }
+        try Store(path: scratch.db).setMetric("cpu", value: 50)
+        var fd = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&fd, 1, 1000)
+        #expect(!watcher.changed(), "no answer is no change yet")
+        #expect(watcher.pollTimeout >= 0, "a look again is scheduled")
+        // SQLite answers again: the re-check, with no new event, sees the commit.
+        watcher.readVersion = { () throws(StoreError) -> Int64 in try store.dataVersion() }
+        #expect(Self.waitForChange(watcher, milliseconds: 1500))
+        #expect(try store.metric(named: "cpu")?.value == 50)
+    }
+
     @Test func readsAloneDoNotCountAsChanges() throws {
         let scratch = Scratch()
         let watcher = try StoreWatcher(path: scratch.db)
