@@ -207,6 +207,19 @@ struct VMBoot {
         ]
     }
 
+    /// tty2 held by a program that never lets a switch away complete (tools/vm/e2e/vt-hold.c,
+    /// added as /app/vt-hold), then `glance run` started on tty1: it cannot bring tty1 forward
+    /// and must say so and exit (75) without taking the display. "STEP NAME rc=N".
+    mutating func runWhileConsoleHeld(_ step: String) {
+        let words = (fixedDayAndLanguage + demoDay).joined(separator: " ")
+        guest += [
+            "/app/vt-hold 2 >/tmp/vt-hold.log 2>&1 & holder=$!",
+            "wait_log /tmp/vt-hold.log \"holding tty2\"",
+            "expect \(step) sh -c \"$G run \(words) < /dev/tty1\"",
+            "kill $holder; wait $holder 2>/dev/null; true",
+        ]
+    }
+
     /// Boots the VM and plays both scripts.
     func run(timeout: Int = 150) throws -> VMResult {
         let out = VMPaths.scratch + "/" + name

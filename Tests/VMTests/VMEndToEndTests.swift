@@ -187,7 +187,7 @@ struct VMEndToEndTests {
     }
 
     @Test(
-        "bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS), VT switch, started on a console behind, card held on the switch back"
+        "bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS), VT switch, started on a console behind, card held on the switch back, console in front that never lets go"
     )
     func bochs480() throws {
         var boot = VMBoot("std-480x480", gpu: "std", width: 480, height: 480)
@@ -201,6 +201,12 @@ struct VMEndToEndTests {
         boot.showFromConsoleBehind("behind")
         boot.showAcrossHeldVTSwitch(
             "held", other: (fixedDayAndLanguage + ["--screen", "gauge", "--value", "72", "--title", "Battery"]).joined(separator: " "))
+        // Last: the held console leaves a switch to tty1 pending.
+        let holder = VMPaths.scratch + "/vt-hold"
+        let (cc, ccOut) = try runProcess("/usr/bin/gcc", ["-O2", "-o", holder, VMPaths.root + "/tools/vm/e2e/vt-hold.c"])
+        try #require(cc == 0, "building tools/vm/e2e/vt-hold.c: \(ccOut)")
+        boot.harnessExtras += ["--add", holder + ":/app/vt-hold"]
+        boot.runWhileConsoleHeld("stuck")
         let result = try boot.run()
         #expect(result.status == 0, "\(result.context)")
         let devices = result.output("devices")
@@ -213,6 +219,12 @@ struct VMEndToEndTests {
         try checkVTSwitch(result)
         checkConsoleBehind(result, step: "behind")
         try checkHeldVTSwitch(result, step: "held")
+        // tty2's owner never lets go: glance says so and exits 75 after its 5 s wait.
+        #expect(result.rc("stuck") == 75, "\(result.output("stuck"))")
+        #expect(
+            result.output("stuck").contains(
+                "tty1 is not the console in front and could not be brought there (tty2 stays: the switch did not happen within 5.0 seconds); switch to it with chvt 1"
+            ), "\(result.output("stuck"))")
     }
 
     @Test(
