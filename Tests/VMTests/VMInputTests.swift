@@ -115,7 +115,7 @@ struct VMInputTests {
         // The VT-switch run: the original store again, its task finished, today fixed.
         boot.guestLine("cp /app/glance.db /tmp/glance.db")
         boot.guestLine("$G task finish sync --db /tmp/glance.db")
-        boot.guestLine("interact away \(run) --dim-after 3 --blank-after 4")
+        boot.guestLine("interact away \(run) --dim-after 6 --blank-after 7")
         var steps: [String] = [
             "wait-console STEP nav ready 60",
             // A task was running when the app started: its progress first; Home shows today.
@@ -179,14 +179,14 @@ struct VMInputTests {
             "key left", "screendump-until idle-left \(newDay29) 8",
             "send stop", "wait-console STEP idle exited rc=\\d+ 20",
             // Switched to tty2: the devices are let go of (another program can grab them), keys
-            // there do not move the app, and nothing dims or blanks meanwhile (5 s, past
-            // --blank-after 4). Back on tty1: today, awake, the devices grabbed again.
+            // there do not move the app, and nothing dims or blanks meanwhile (8 s, past
+            // --blank-after 7; 6 s to dim leave room for a slow host after the switch back). Back on tty1: today, awake, the devices grabbed again.
             "wait-console STEP away ready 60",
             "screendump-until away-start \(today) 8",
             "send sh chvt 2", "wait-console STEP away sh done rc=0 20",
             "wait-console \\[away\\] glance: switched to another console 10",
             "send sh /app/uinput-device grabs", "wait-console STEP away sh done rc=0 20",
-            "key left", "key left", "sleep 5000",
+            "key left", "key left", "sleep 8000",
             "send sh chvt 1", "wait-console STEP away sh done rc=0 20",
             "screendump-until away-back \(today) 8",
             "send sh /app/uinput-device grabs", "wait-console STEP away sh done rc=0 20",
