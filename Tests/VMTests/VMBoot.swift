@@ -139,8 +139,9 @@ struct VMBoot {
     /// screendumps NAME-away (tty2's console) and NAME-back (the app again), then as `show`.
     mutating func showAcrossVTSwitch(_ step: String) {
         let meanwhile = [
-            "printf \"\\033[2J\\033[H\\n  SECOND CONSOLE (tty2)\\n\" > /dev/tty2", "chvt 2", "sleep 0.3",
-            "wait_host \(step)-away", "chvt 1", "sleep 0.3", "wait_host \(step)-back",
+            "printf \"\\033[2J\\033[H\\n  SECOND CONSOLE (tty2)\\n\" > /dev/tty2", "chvt 2",
+            "wait_log \"$log\" \"display released\"", "sleep 0.3", "wait_host \(step)-away",
+            "chvt 1", "wait_log \"$log\" \"display taken again\"", "sleep 0.3", "wait_host \(step)-back",
         ].joined(separator: "; ")
         let before = host.count
         show(step, meanwhile: meanwhile)
