@@ -126,7 +126,10 @@ struct VMBoot {
         if rotation != 0 { words += ["--rotate", String(rotation)] }
         guest.append("\(env)show \(step) \(words.joined(separator: " "))")
         host += [
-            "wait-console STEP \(step) shown waiting 40", "screendump \(step)", "send go",
+            // Until the frame equals what glance render draws (rendered before the boot, see
+            // run()), for at most 5 s: a flush that reaches the host late is waited for.
+            "wait-console STEP \(step) shown waiting 40", "screendump-until \(step) \(referencePrefix(step)) 5",
+            "send go",
             "wait-console STEP \(step) exited rc=\\d+ waiting 20",
             // The console redraws itself after KD_TEXT, asynchronously: give it up to 3 s
             // (SIGKILL, the negative control, is not expected to bring it back).
@@ -221,11 +224,28 @@ struct VMBoot {
         ]
     }
 
+    /// Where `show` step NAME's expected picture is (without the .ppm vmctl adds).
+    func referencePrefix(_ step: String) -> String { VMPaths.scratch + "/" + name + "/ref-" + step }
+
+    /// `glance render` at this boot's size of `picture` (after the demo day, whose options
+    /// `picture` may override), as a PNG at `path`.
+    func render(_ picture: [String], to path: String) throws -> PixelBuffer {
+        let (status, output) = try runProcess(
+            VMPaths.glance, ["render", "--size", size, "--output", path] + demoDay + picture)
+        guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
+        return try PNGFile.read(path)
+    }
+
     /// Boots the VM and plays both scripts.
     func run(timeout: Int = 150) throws -> VMResult {
         let out = VMPaths.scratch + "/" + name
         try? FileManager.default.removeItem(atPath: out)
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        // The pictures the `show` steps must put on the monitor, for the host's screendump-until.
+        for show in shows {
+            let picture = try render(show.picture, to: referencePrefix(show.name) + ".png")
+            try writePPM(picture, to: referencePrefix(show.name) + ".ppm")
+        }
         let steps = out + "/steps.sh"
         let qmp = out + "/host.qmp"
         try (guest.joined(separator: "\n") + "\n").write(toFile: steps, atomically: true, encoding: .utf8)
@@ -295,12 +315,8 @@ struct VMResult {
     /// What `glance render` draws at this boot's size for the demo day and `picture` options
     /// (those `glance run` was given: rotation, format, screen, day, language).
     func render(_ picture: [String] = fixedDayAndLanguage, name: String) throws -> PixelBuffer {
-        let path = folder + "/render-\(name).png"
         // The run's own day options, if any, come after the demo day and win.
-        let (status, output) = try runProcess(
-            VMPaths.glance, ["render", "--size", boot.size, "--output", path] + demoDay + picture)
-        guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
-        return try PNGFile.read(path)
+        try boot.render(picture, to: folder + "/render-\(name).png")
     }
 
     /// Where to look when something failed.
@@ -396,4 +412,17 @@ func litPixels(_ picture: PixelBuffer) -> Int {
         for x in 0..<picture.width where row[x] & 0xFF_FFFF != 0 { n += 1 }
     }
     return n
+}
+
+/// A picture as a binary PPM (P6), the form vmctl's screendump-until compares.
+func writePPM(_ picture: PixelBuffer, to path: String) throws {
+    var ppm = Data("P6\n\(picture.width) \(picture.height)\n255\n".utf8)
+    ppm.reserveCapacity(ppm.count + picture.width * picture.height * 3)
+    for y in 0..<picture.height {
+        for x in 0..<picture.width {
+            let c = picture.color(x: x, y: y)
+            ppm.append(contentsOf: [c.red, c.green, c.blue])
+        }
+    }
+    try ppm.write(to: URL(fileURLWithPath: path))
 }

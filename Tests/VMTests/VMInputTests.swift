@@ -43,16 +43,7 @@ struct VMInputTests {
         let png = folder + "/expected-\(name).png"
         let (status, out) = try runProcess(VMPaths.glance, ["render", "--size", size, "--output", png] + common + arguments)
         guard status == 0 else { throw VMTestError("glance render \(arguments): \(out)") }
-        let picture = try PNGFile.read(png)
-        var ppm = Data("P6\n\(picture.width) \(picture.height)\n255\n".utf8)
-        for y in 0..<picture.height {
-            for x in 0..<picture.width {
-                let c = picture.color(x: x, y: y)
-                ppm.append(contentsOf: [c.red, c.green, c.blue])
-            }
-        }
-        let path = folder + "/expected-\(name).ppm"
-        try ppm.write(to: URL(fileURLWithPath: path))
+        try writePPM(try PNGFile.read(png), to: folder + "/expected-\(name).ppm")
         return folder + "/expected-\(name)"
     }
 
