@@ -71,11 +71,18 @@ extension VMEndToEndTests {
             "watchdog-back", "front",
             "fallback",
         ]
+        // After a death the console, as the first one (segv) showed it; back, the app's picture
+        // as it was before (hotplug: today after the log, which the checks below require to
+        // equal the render): polled until equal, so a late flush is waited for (the checks
+        // below still decide).
+        func shot(_ stage: String) -> String {
+            if ["abrt", "kill", "watchdog"].contains(stage) { return "screendump-until \(stage) segv 3" }
+            if stage.hasSuffix("-back") || stage == "front" { return "screendump-until \(stage) hotplug 5" }
+            return "screendump \(stage)"
+        }
         var host: [String] = []
         for stage in stages {
-            host += [
-                "wait-console STEP \(stage) waiting \(stage == "first" ? 200 : 90)", "screendump \(stage)", "send go",
-            ]
+            host += ["wait-console STEP \(stage) waiting \(stage == "first" ? 200 : 90)", shot(stage), "send go"]
         }
         // Input through the sandbox: Left goes to yesterday; the keyboard unplugged and another
         // plugged in (/dev/input is bound into the unit's private /dev: new nodes must show);

@@ -85,6 +85,7 @@ for sig in SEGV ABRT KILL; do
 	name=$(echo $sig | tr A-Z a-z)
 	kill -$sig "$pid"
 	wait_gone "$pid"
+	sleep 0.5 # the console redraws itself after KD_TEXT
 	wait_host "$name"
 	pid=$(wait_active "$pid") || give_up "$name-restart"
 	step "$name-restarted pid=$pid restarts=$(prop NRestarts) owners=$(stat -c %U /var/lib/glance/* | sort -u | tr '\n' ' ')"
@@ -97,6 +98,7 @@ kill -STOP "$pid"
 step "hang pid=$pid uptime=$(uptime_s)"
 wait_gone "$pid"
 step "hang-ended uptime=$(uptime_s) result=$(prop Result)"
+sleep 0.5
 wait_host watchdog
 pid=$(wait_active "$pid") || give_up watchdog-restart
 step "watchdog-restarted pid=$pid restarts=$(prop NRestarts)"
