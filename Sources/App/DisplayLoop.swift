@@ -56,6 +56,9 @@ public final class DisplayLoop {
     /// wait after that (doubling up to a second).
     private var retakeAt: Duration?
     private var retakeDelay = Duration.milliseconds(100)
+    /// When the switch back came, and whether the long wait was told.
+    private var retakeSince: Duration?
+    private var toldStillWaiting = false
 
     /// The kernel asks to switch to another VT (VT_PROCESS release signal): give the display up,
     /// then let the switch go ahead. Answered even when the display is already given up (still
@@ -84,6 +87,7 @@ public final class DisplayLoop {
             log("\(error)")
         }
         retakeDelay = .milliseconds(100)
+        retakeSince = now
         try retakeDisplay(now: now)
     }
 
@@ -91,12 +95,24 @@ public final class DisplayLoop {
     /// (one started without a console) may still hold the card: then the loop tries again, more
     /// and more slowly, until it lets go; nothing is drawn meanwhile.
     private func retakeDisplay(now: Duration) throws(DisplayError) {
+        // Switched back and away again before the loop looked (signalfd gives SIGUSR1 first, so
+        // the release was answered already): the acquire is stale, the display not ours.
+        if let terminal = output.terminal, !terminal.isInFront {
+            retakeAt = nil
+            return
+        }
         guard try output.resume() else {
-            if retakeAt == nil { log("back on the console, but another program holds the display: waiting for it") }
+            if retakeAt == nil {
+                log("back on the console, but another program holds the display: waiting for it")
+            } else if let since = retakeSince, now - since >= .seconds(30), !toldStillWaiting {
+                toldStillWaiting = true
+                log("still waiting for the display after \(Int((now - since).inSeconds)) s: stop the program holding it")
+            }
             retakeAt = now + retakeDelay
             retakeDelay = min(retakeDelay * 2, .seconds(1))
             return
         }
+        toldStillWaiting = false
         retakeAt = nil
         controller?.displayRetaken(now: now)
         scheduler.invalidate()

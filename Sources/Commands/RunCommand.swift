@@ -49,7 +49,7 @@ struct RunCommand {
         while it shows, and a switch to another console (chvt; Ctrl+Alt+Fn from a keyboard that
         is not grabbed, see --no-grab) gives the display, the input devices and the backlight
         up until you switch back (nothing dims meanwhile). Started on a console that is not in
-        front (systemd's TTYPath=, or < /dev/ttyN), it switches to it first, as display
+        front (systemd's TTYPath=, or < /dev/ttyN as root), it switches to it first, as display
         servers do.
 
         Display:
@@ -230,10 +230,18 @@ struct RunCommand {
             complain(error.description)
             return ExitCode.software
         }
-        // The console: ours in front before the display is opened (the display server of the VT
-        // in front gives the display up when it switches away).
+        // The console: its switching ours first (VT_PROCESS: a switch away from here on waits
+        // for the loop, which gives the display up), then in front before the display is opened
+        // (the display server of the VT in front gives the display up when it switches away).
         let (terminal, terminalProblem) = VirtualTerminal.open()
         if let terminalProblem { complain(terminalProblem) }
+        if let terminal {
+            do {
+                try terminal.controlSwitching(release: SIGUSR1, acquire: SIGUSR2)
+            } catch {
+                complain("\(error); switching to another console will not give the display up")
+            }
+        }
         if let terminal, let number = terminal.number {
             switch terminal.bringToFront(timeout: .seconds(5)) {
             case .inFront: break
@@ -243,6 +251,10 @@ struct RunCommand {
                     "tty\(number) is not the console in front and could not be brought there (tty\(front) "
                         + "stays: \(reason)); switch to it with chvt \(number) or Ctrl+Alt+F\(number), then start again")
                 return ExitCode.temporaryFailure
+            case .notAllowed(let front, let reason):
+                complain(
+                    "tty\(number) is not the console in front (tty\(front) is) and may not be brought there "
+                        + "(\(reason): it is not this process's controlling terminal); showing anyway")
             }
         }
         let output: DisplayOutput
@@ -261,11 +273,6 @@ struct RunCommand {
                 try terminal.enterGraphicsMode()
             } catch {
                 complain("\(error); console text may show over the display")
-            }
-            do {
-                try terminal.controlSwitching(release: SIGUSR1, acquire: SIGUSR2)
-            } catch {
-                complain("\(error); switching to another console will not give the display up")
             }
         }
 

@@ -42,6 +42,19 @@ public final class VirtualTerminal {
         self.descriptor = descriptor
         self.source = source
         self.owned = owned
+        // /dev/tty0 is the VT in front when it is opened, and stays that one.
+        vtNumber = number ?? frontNumber()
+    }
+
+    /// The number of the VT the app is on (ttyN), nil if it cannot be told.
+    public private(set) var vtNumber: Int?
+
+    /// Whether the app's VT is the one in front (true when that cannot be told). A switch back
+    /// and away again can both be pending when the loop looks: the acquire must not take the
+    /// display when the release was already answered.
+    public var isInFront: Bool {
+        guard let vtNumber, let front = frontNumber() else { return true }
+        return front == vtNumber
     }
 
     /// Whether `fd` is a VT (KDGETMODE answers).
@@ -75,8 +88,11 @@ public final class VirtualTerminal {
         case inFront
         /// It was brought to the front from VT `from`.
         case switched(from: Int)
-        /// VT `on` stayed in front: its program holds the switch up (VT_PROCESS) or refused it.
+        /// VT `on` stayed in front: its program holds the switch up (VT_PROCESS).
         case stuck(on: Int, reason: String)
+        /// The switch may not be asked for (EPERM: not the caller's controlling terminal, and no
+        /// CAP_SYS_TTY_CONFIG): VT `on` stays in front.
+        case notAllowed(on: Int, reason: String)
     }
 
     /// A numbered VT that is not in front is brought there (VT_ACTIVATE, as chvt does), as
@@ -87,6 +103,8 @@ public final class VirtualTerminal {
         guard let number, let front = frontNumber(), front != number else { return .inFront }
         do {
             try descriptor.control(UInt(VT_ACTIVATE), value: UInt(number), "VT_ACTIVATE \(number)")
+        } catch where error.errno == .notPermitted || error.errno == .permissionDenied {
+            return .notAllowed(on: front, reason: error.description)
         } catch {
             return .stuck(on: front, reason: error.description)
         }
