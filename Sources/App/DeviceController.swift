@@ -201,10 +201,12 @@ public final class DeviceController: Controller {
             for change in deviceChanges {
                 if case .removed(let path) = change { router.removed(path: path) }
             }
-            // On another console the events are that console's: read, and dropped.
-            for batch in batches where !away {
+            for batch in batches {
                 let device = DeviceDescription(path: batch.device.path, capabilities: batch.device.capabilities)
                 let outcome = router.feed(batch.events, from: device, asleep: idle != .awake)
+                // On another console the events are that console's: the router follows the
+                // devices (touch slots), nothing is acted on.
+                if away { continue }
                 if outcome.activity { lastInput = now }
                 if outcome.woke {
                     log("woken by \(batch.device.name)")

@@ -137,12 +137,18 @@ public final class InputRouter {
         .min()
     }
 
-    /// Forgets every device's held keys, long presses and touches (input went elsewhere for a
-    /// while: what was held then is not the app's).
+    /// Forgets every device's held keys, long presses and gestures (input went elsewhere for a
+    /// while: what was held then is not the app's). Touch decoding goes on where the devices
+    /// are (their slots); a finger still down is ignored until lifted.
     public func reset() {
-        touches.removeAll()
         keys.removeAll()
         wakingKeys.removeAll()
+        for (path, var t) in touches {
+            t.gestures = GestureRecognizer(
+                pictureSize: rotation.logicalSize(forPanel: panel), longPressSeconds: longPressSeconds)
+            t.waking = t.decoder.isTouching
+            touches[path] = t
+        }
     }
 
     /// A device went away: forget its state.

@@ -67,6 +67,15 @@ public final class EvdevDevice {
         return grabbed
     }
 
+    /// Whether a key or button of the device is down now (libevdev's state, current after
+    /// `readEvents`).
+    public var anyKeyDown: Bool {
+        for code in capabilities.keys where libevdev_get_event_value(device, UInt32(EV_KEY), UInt32(code)) != 0 {
+            return true
+        }
+        return false
+    }
+
     /// Lets others have the device's events again.
     public func ungrab() {
         if grabbed { libevdev_grab(device, LIBEVDEV_UNGRAB) }

@@ -17,6 +17,8 @@ public final class InputHub {
     public let grab: Bool
     /// …and while the app is on the console in front (`setGrabbing`).
     public private(set) var grabbing: Bool
+    /// Devices to grab again once no key on them is down (see `setGrabbing`).
+    private var grabWhenReleased: Set<String> = []
     /// Key codes the app acts on.
     public let wanted: Set<Int>
     /// Nodes opened once and closed again: nothing on them is for the app. Not tried again (nor
@@ -116,6 +118,10 @@ public final class InputHub {
                     log("input: \(device.name): events were dropped; state resynchronised")
                 }
                 if !events.isEmpty { batches.append(Batch(device: device, events: events)) }
+                if grabWhenReleased.contains(device.path), !device.anyKeyDown {
+                    grabWhenReleased.remove(device.path)
+                    regrab(device)
+                }
             } catch {
                 // ENODEV: unplugged between the notification and the read, or before.
                 log("input: \(device.name) (\(device.path)) went away: \(error.errno)")
@@ -169,16 +175,29 @@ public final class InputHub {
     /// Lets go of every grabbed device (the app's console switched away: the console or display
     /// server in front gets the keys and touches), or grabs them again (back in front). Devices
     /// that appear meanwhile follow the same state. Nothing happens when grabbing is off.
+    ///
+    /// A device with a key still down (Ctrl+Alt+F1 that brought the console back) is grabbed
+    /// only once it is up: grabbed earlier, the console would never see those keys come up, and
+    /// would take Ctrl and Alt as held on the next switch.
     public func setGrabbing(_ on: Bool) {
         guard grab, on != grabbing else { return }
         grabbing = on
+        grabWhenReleased.removeAll()
         for device in devices {
             if !on {
                 device.ungrab()
-            } else if device.capabilities.grabPolicy(wanted: wanted) == .openAndGrab, !device.grab() {
-                log("input: \(device.name) (\(device.path)): could not grab it again")
+            } else if device.capabilities.grabPolicy(wanted: wanted) == .openAndGrab {
+                if device.anyKeyDown {
+                    grabWhenReleased.insert(device.path)
+                } else {
+                    regrab(device)
+                }
             }
         }
+    }
+
+    private func regrab(_ device: EvdevDevice) {
+        if !device.grab() { log("input: \(device.name) (\(device.path)): could not grab it again") }
     }
 
     /// Opens a node and keeps it if it is a device the app uses; grabs it when grabbing is on and

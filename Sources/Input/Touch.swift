@@ -44,6 +44,9 @@ public struct TouchDecoder: Sendable {
         self.button = button
     }
 
+    /// A finger (or the button) is down, as of the last frame.
+    public var isTouching: Bool { wasDown }
+
     /// The contacts a frame makes, when `e` completes one (SYN_REPORT): none, one, or the
     /// followed finger's up and a new finger's down.
     public mutating func feed(_ e: InputEvent) -> [Contact] {

@@ -168,6 +168,40 @@ struct InputRouterTests {
         #expect(r.nextDeadline == nil && r.tick(time: 6).isEmpty)
         // The release that comes later does nothing.
         #expect(r.feed([InputEvent(time: 7, type: 1, code: enter, value: 0)], from: Self.keyboard, asleep: false).commands.isEmpty)
+
+        // A finger down through the reset, in slot 1: ignored until lifted (no tap from its
+        // lift); the slot is still followed, so the next touch in slot 1 is a tap.
+        let down = try EventRecording.parse(
+            """
+            10.00 EV_ABS ABS_MT_SLOT 1
+            10.00 EV_ABS ABS_MT_TRACKING_ID 9
+            10.00 EV_ABS ABS_MT_POSITION_X 2000
+            10.00 EV_ABS ABS_MT_POSITION_Y 2000
+            10.00 EV_KEY BTN_TOUCH 1
+            10.00 EV_SYN SYN_REPORT 0
+            """)
+        _ = r.feed(down, from: Self.touchscreen, asleep: false)
+        r.reset()
+        let lift = try EventRecording.parse(
+            """
+            10.10 EV_ABS ABS_MT_TRACKING_ID -1
+            10.10 EV_KEY BTN_TOUCH 0
+            10.10 EV_SYN SYN_REPORT 0
+            """)
+        #expect(r.feed(lift, from: Self.touchscreen, asleep: false).commands.isEmpty, "a tap from a finger of before")
+        let tap = try EventRecording.parse(
+            """
+            11.00 EV_ABS ABS_MT_TRACKING_ID 10
+            11.00 EV_ABS ABS_MT_POSITION_X 2100
+            11.00 EV_ABS ABS_MT_POSITION_Y 2100
+            11.00 EV_KEY BTN_TOUCH 1
+            11.00 EV_SYN SYN_REPORT 0
+            11.08 EV_ABS ABS_MT_TRACKING_ID -1
+            11.08 EV_KEY BTN_TOUCH 0
+            11.08 EV_SYN SYN_REPORT 0
+            """)
+        let commands = r.feed(tap, from: Self.touchscreen, asleep: false).commands
+        #expect(commands.count == 1 && commands.allSatisfy { if case .tap = $0 { true } else { false } }, "\(commands)")
     }
 
     @Test("a held key's long press comes from the clock")
