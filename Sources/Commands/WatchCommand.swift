@@ -33,8 +33,8 @@ struct WatchCommand {
         while a task runs (an import, say), then waits; whenever the store changes (glance log,
         an import, another process) it draws again at once. Prints one line per drawing. Stops on
         Ctrl-C or SIGTERM (exit 0). Sleeps in poll(): no polling, no timer, except at midnight
-        when the day shown is today. Ends with 75 when another file is renamed or copied over
-        the store (it is not followed; start again to watch the new one).
+        when the day shown is today. Ends with 75 when another file is renamed over the store
+        (it is not followed; start again to watch the new one).
 
           --render-to FILE.png   where to draw (replaced whole each time)
           --size WxH             picture size (default: 480x480)

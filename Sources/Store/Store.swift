@@ -56,9 +56,10 @@ public final class Store {
         }
     }
 
-    /// Whether the path now names another file than the one opened: someone renamed or copied
-    /// a new database over it (the open connection still reads the old one). A deleted file is
-    /// not replaced until a new one takes the name.
+    /// Whether the path now names another file than the one opened: someone renamed a database
+    /// over it, or deleted it and made a new one (the open connection still reads the old file).
+    /// A deleted file is not replaced until a new one takes the name. A copy written into the same
+    /// file (cp over it) is not seen here, and is not safe while the store is open.
     public func isReplaced() -> Bool {
         guard let file, let now = Self.identity(of: path) else { return false }
         return now != file

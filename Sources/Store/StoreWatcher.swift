@@ -18,7 +18,8 @@
 /// looks again when SQLite could not answer, and takes an inotify queue overflow (events lost) as
 /// a possible change.
 ///
-/// A database renamed or copied over the store's name is not followed: SQLite would pair the
+/// A database renamed over the store's name (or a new file made after it was deleted) is not
+/// followed: SQLite would pair the
 /// new file with the old one's `-wal` and `-shm` while this connection still uses them. The
 /// watcher sets `replaced` instead, and its owner ends (a service is started again, on the new
 /// file).
