@@ -140,12 +140,18 @@ struct VMBoot {
 
     /// `glance run` with a switch to tty2 (which has its own text) and back while it shows:
     /// screendumps NAME-away (tty2's console) and NAME-back (the app again), then as `show`.
-    mutating func showAcrossVTSwitch(_ step: String) {
-        let meanwhile = [
+    /// With `staleAcquire`, the app also gets an acquire signal (SIGUSR2) while tty2 is in front,
+    /// as when a switch back and away again were both pending: it must stay away.
+    mutating func showAcrossVTSwitch(_ step: String, staleAcquire: Bool = false) {
+        let stale = staleAcquire ? ["kill -USR2 $pid", "sleep 0.5"] : []
+        let steps = [
             "printf \"\\033[2J\\033[H\\n  SECOND CONSOLE (tty2)\\n\" > /dev/tty2", "chvt 2",
-            "wait_log \"$log\" \"display released\"", "sleep 0.3", "wait_host \(step)-away",
+            "wait_log \"$log\" \"display released\"",
+        ] + stale + [
+            "sleep 0.3", "wait_host \(step)-away",
             "chvt 1", "wait_log \"$log\" \"display taken again\"", "sleep 0.3", "wait_host \(step)-back",
-        ].joined(separator: "; ")
+        ]
+        let meanwhile = steps.joined(separator: "; ")
         let before = host.count
         show(step, meanwhile: meanwhile)
         host.insert(

@@ -187,7 +187,7 @@ struct VMEndToEndTests {
     }
 
     @Test(
-        "bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS), VT switch, started on a console behind, card held on the switch back, console in front that never lets go"
+        "bochs (-device VGA) 480x480: devices, atomic, legacy, single buffer with DirtyFB (ENOSYS), VT switch (and a stale acquire), started on a console behind, card held on the switch back, console in front that never lets go"
     )
     func bochs480() throws {
         var boot = VMBoot("std-480x480", gpu: "std", width: 480, height: 480)
@@ -198,6 +198,7 @@ struct VMEndToEndTests {
         // bochs answers DirtyFB with ENOSYS, which must be ignored.
         boot.show("single", "--legacy --single-buffer --intro")
         boot.showAcrossVTSwitch("vt")
+        boot.showAcrossVTSwitch("stale", staleAcquire: true)
         boot.showFromConsoleBehind("behind")
         boot.showAcrossHeldVTSwitch(
             "held", other: (fixedDayAndLanguage + ["--screen", "gauge", "--value", "72", "--title", "Battery"]).joined(separator: " "))
@@ -217,6 +218,11 @@ struct VMEndToEndTests {
         #expect(result.output("legacy").contains("legacy, rotate 0"))
         try checkShows(result)
         try checkVTSwitch(result)
+        // An acquire signal while tty2 is in front (stale): the app stays away.
+        try checkVTSwitch(result, step: "stale")
+        #expect(
+            result.output("stale").components(separatedBy: "display taken again").count == 2,
+            "the display was taken more than once: \(result.output("stale"))")
         checkConsoleBehind(result, step: "behind")
         try checkHeldVTSwitch(result, step: "held")
         // tty2's owner never lets go: glance says so and exits 75 after its 5 s wait.
