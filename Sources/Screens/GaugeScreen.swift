@@ -114,9 +114,13 @@ public struct GaugeScreen: Screen {
             let score = max(aspect, 1 / aspect) + Float(columns * rows - n) * 0.3
             if score < best.score { best = (columns, rows, score) }
         }
-        let cw = area.width / Float(best.columns), ch = area.height / Float(best.rows)
+        // Cells at most square: on a tall panel the grid is one block in the middle, not rows
+        // spread over the whole height with each gauge alone in a tall cell.
+        let cw = area.width / Float(best.columns)
+        let ch = min(area.height / Float(best.rows), cw)
+        let top = area.y + (area.height - ch * Float(best.rows)) / 2
         for (i, gauge) in gauges.enumerated() {
-            let cell = Rect(x: area.x + Float(i % best.columns) * cw, y: area.y + Float(i / best.columns) * ch,
+            let cell = Rect(x: area.x + Float(i % best.columns) * cw, y: top + Float(i / best.columns) * ch,
                             width: cw, height: ch)
             painter.draw(gauge, in: cell.insetBy(min(cw, ch) * 0.06), large: false, into: buffer)
         }
