@@ -88,11 +88,6 @@ public final class EvdevDevice {
         descriptor.close()
     }
 
-    /// The range of an absolute axis.
-    public func range(_ axis: UInt16) -> ClosedRange<Int32>? {
-        guard let r = capabilities.absoluteAxes[Int(axis)], r.maximum > r.minimum else { return nil }
-        return Int32(r.minimum)...Int32(r.maximum)
-    }
 
     /// Every event waiting, in order; after a SYN_DROPPED, libevdev's synchronisation events
     /// bring the state (keys, slots) up to date. Throws ENODEV when the device went away.
@@ -112,7 +107,7 @@ public final class EvdevDevice {
                     resynchronisations += 1
                 }
                 let time = clock.time(kernel: glance_input_event_seconds(&ev)) {
-                    if readAt == nil { readAt = EventClock.now() }
+                    if readAt == nil { readAt = monotonicNow().inSeconds }
                     return readAt!
                 }
                 events.append(InputEvent(time: time, type: ev.type, code: ev.code, value: ev.value))
@@ -143,10 +138,4 @@ struct EventClock {
     var kernelMonotonic: Bool
 
     func time(kernel: Double, readAt: () -> Double) -> Double { kernelMonotonic ? kernel : readAt() }
-
-    /// CLOCK_MONOTONIC now, in seconds.
-    static func now() -> Double {
-        let c = monotonicNow().components
-        return Double(c.seconds) + Double(c.attoseconds) / 1e18
-    }
 }

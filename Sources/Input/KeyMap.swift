@@ -115,7 +115,4 @@ public struct KeyInterpreter: Sendable {
             return press.since + map.longPressSeconds
         }.min()
     }
-
-    /// Forgets held keys (a device went away).
-    public mutating func reset() { held.removeAll() }
 }

@@ -84,29 +84,27 @@ public struct ProgressEasing: Sendable, Hashable {
 public struct ProgressScreen: Screen {
     public var content: ProgressContent
     public var context: ScreenContext
-    /// The fraction drawn, eased; nil draws `content.amount` as it is.
-    public var easing: ProgressEasing?
 
     /// One turn of the spinner, and one pass of the indeterminate bar, in seconds.
     public static let spinnerPeriod = 1.0
     public static let slidePeriod = 1.6
 
-    public init(content: ProgressContent, context: ScreenContext, easing: ProgressEasing? = nil) {
+    public init(content: ProgressContent, context: ScreenContext) {
         self.content = content
         self.context = context
-        self.easing = easing
     }
 
-    /// An indeterminate indicator always moves; a determinate one while it eases.
+    /// An indeterminate indicator always moves; a determinate one is drawn as given (the device
+    /// controller eases its fraction between reports).
     public var animates: Bool {
         if case .indeterminate = content.amount { return true }
-        return easing != nil
+        return false
     }
 
-    /// The fraction drawn at `time` (nil when indeterminate).
+    /// The fraction drawn (nil when indeterminate).
     public func fraction(at time: Double) -> Double? {
         guard case .determinate(let f) = content.amount else { return nil }
-        return easing?.value(at: time) ?? ProgressEasing.clamp(f)
+        return ProgressEasing.clamp(f)
     }
 
     static let accent = Color(hex: 0x0A84FF)

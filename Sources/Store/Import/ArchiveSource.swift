@@ -7,12 +7,10 @@ final class ArchiveSource: ByteSource {
     let total: Int64?
     private(set) var position: Int64 = 0
     private let archive: OpaquePointer
-    let path: String
 
     /// Opens the zip and finds `apple_health_export/export.xml` (or an `export.xml` at the top or
     /// one folder down, for exports that were unpacked and zipped again).
     init(path: String) throws(StoreError) {
-        self.path = path
         guard let archive = archive_read_new() else { throw StoreError(.io, "\(path): libarchive: out of memory") }
         self.archive = archive
         archive_read_support_format_zip(archive)

@@ -6,7 +6,6 @@ final class DayCollector {
     let db: Connection
     let skipInvalid: Bool
     let dateShift: Int
-    private(set) var count = 0
     private(set) var skipped = 0
     private(set) var skippedExamples: [String] = []
     private let insert: Statement
@@ -59,7 +58,6 @@ final class DayCollector {
         }
         let summary = fields.summary()
         try insert.bind(Store.dayValues(date.adding(days: dateShift), summary)).run()
-        count += 1
     }
 
     /// A row that cannot be read: skipped and counted with --skip-invalid, else the import fails.
