@@ -277,14 +277,21 @@ public final class DeviceController: Controller {
         }
     }
 
-    /// The backlight for the idle level: full, dimmed, or off.
+    /// The backlight for the idle level: full, dimmed, or off. One whose brightness cannot be
+    /// written is given up: the picture itself is dimmed then, as without a backlight.
     private func applyBacklight() {
         guard let backlight else { return }
+        let written: Bool
         switch idle {
-        case .awake: backlight.restore()
-        case .dimmed(let level): backlight.set(fraction: level)
-        case .blank: backlight.set(fraction: 0)
+        case .awake: written = backlight.set(fraction: 1)
+        case .dimmed(let level): written = backlight.set(fraction: level)
+        case .blank: written = backlight.set(fraction: 0)
         }
+        guard !written else { return }
+        log(
+            "backlight \(backlight.path): cannot write its brightness (\(Errno.current)); dimming the picture "
+                + "instead (60-glance-backlight.rules lets group video write it)")
+        self.backlight = nil
     }
 
     /// Does what a command asks; true when the picture changes.

@@ -73,7 +73,7 @@ public final class DisplayLoop {
         do {
             try terminal.allowRelease()
         } catch {
-            log("\(error)")
+            log("\(error): the switch to the other console may be held up; stopping glance lets it go")
         }
         if wasShowing { log("switched to another console: display released") }
     }
@@ -134,6 +134,9 @@ public final class DisplayLoop {
         var wasAnimating = false
         var toldNoPowerControl = false
         while true {
+            // What the output noted since (a refused flip, a failed DPMS call, a mode set that fell
+            // back after a VT switch): told as it happens, not only at start.
+            for note in output.takeNotes() { log(note) }
             let now = monotonicNow()
             let watchdogDeadline = pingWatchdogIfDue(now: now)
             if let retakeAt, now >= retakeAt { try retakeDisplay(now: now) }

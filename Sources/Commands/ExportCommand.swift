@@ -22,9 +22,12 @@ struct ExportCommand {
         to exactly the same store.
 
           --table days|metrics|tasks   which table (default: days)
+          --output FILE, -o FILE       write FILE instead of standard output
+        \(StoreSelection.help)
 
-        Exit status: 0 written, 74 standard output or FILE could not be written whole (a full disk,
-        say; the message says why), 66 no store.
+        Exit status: 0 written; 64 bad arguments; 65 --db is not a Glance store (left as it is);
+        66 no store; 73 FILE cannot be created; 74 standard output or FILE could not be written
+        whole (a full disk, say; the message says why); 75 the store is busy, try again.
         """
 
     static func parse(_ argv: [String]) throws(UsageError) -> ExportCommand? {

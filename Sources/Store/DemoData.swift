@@ -13,14 +13,22 @@ public enum DemoData {
         return text.split(separator: "\n").last.flatMap { CalendarDay(iso: $0.prefix(10)) }
     }
 
-    /// Loads the days, moved so the last one falls on `endingOn` (today, usually), and the metrics.
+    /// Loads the days, moved so the last one falls on `endingOn` (today, usually), and the metrics,
+    /// in one transaction: a failure part way leaves neither changed.
     public static func load(into store: Store, endingOn end: CalendarDay, options: ImportOptions = ImportOptions())
         throws(StoreError) -> ImportReport
     {
         guard let last = lastDay else { throw StoreError(.badData, "demo-activity.csv: no days in the bundled data") }
         var options = options
         options.dateShift = end.days(since: last)
-        let report = try HealthImport.run(csv: activityCSV, name: "demo-activity.csv", into: store, options: options)
+        return try store.transaction { () throws(StoreError) -> ImportReport in
+            let report = try HealthImport.run(csv: activityCSV, name: "demo-activity.csv", into: store, options: options)
+            try loadMetrics(into: store)
+            return report
+        }
+    }
+
+    private static func loadMetrics(into store: Store) throws(StoreError) {
         for (i, line) in String(decoding: metricsCSV, as: UTF8.self).split(separator: "\n").enumerated().dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard cells.count == 5, let value = Double(cells[1]) else {
@@ -30,6 +38,5 @@ public enum DemoData {
                 cells[0], value: value, minimum: Double(cells[2]).map { .set($0) } ?? .clear,
                 maximum: Double(cells[3]).map { .set($0) } ?? .clear, unit: cells[4].isEmpty ? .clear : .set(cells[4]))
         }
-        return report
     }
 }

@@ -298,6 +298,28 @@ struct DeviceControllerTests {
         #expect(c.handle(ready: [], now: .seconds(610)) && c.idle == .dimmed(0.3) && brightness() == "60")
     }
 
+    @Test("a backlight whose brightness cannot be written is given up: the picture is dimmed instead")
+    func unwritableBacklight() throws {
+        let root = "/tmp/glance-backlight-unwritable-\(getpid())"
+        mkdir(root, 0o755)
+        mkdir(root + "/panel", 0o755)
+        defer { _ = system("rm -rf \(root)") }
+        for (file, text) in [("max_brightness", "255\n"), ("brightness", "200\n")] {
+            let f = fopen(root + "/panel/" + file, "w")
+            fputs(text, f)
+            fclose(f)
+        }
+        let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
+        let light = try #require(Backlight.find(in: root, log: { _ in }))
+        c.backlight = light
+        // The brightness cannot be written any more (a directory: root may write any file).
+        unlink(root + "/panel/brightness")
+        mkdir(root + "/panel/brightness", 0o755)
+        #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
+        #expect(c.backlight == nil)
+        #expect(c.scene().frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
+    }
+
     @Test("at midnight the view of today moves on, and the deadline was midnight")
     func midnight() throws {
         let clock = TestClock(Self.today, untilMidnight: 30)
