@@ -22,15 +22,13 @@ run: release
 # is built first: the device boot test installs it into a Debian image and boots it.
 test: deps
 	$(SWIFT) build
-	tools/build-deb.sh >/dev/null
-	$(SWIFT) test
+	deb="$$(tools/build-deb.sh)" && GLANCE_DEB="$$(echo "$$deb" | tail -1)" && export GLANCE_DEB && $(SWIFT) test
 
 # Only the end-to-end tests on a real kernel in qemu (tools/vm; about 4 minutes with the boot of
 # the package in Debian, which needs the package built).
 vm-test: deps
 	$(SWIFT) build
-	tools/build-deb.sh >/dev/null
-	$(SWIFT) test --filter VMTests
+	deb="$$(tools/build-deb.sh)" && GLANCE_DEB="$$(echo "$$deb" | tail -1)" && export GLANCE_DEB && $(SWIFT) test --filter VMTests
 
 # Time from process start to the first frame on screen, in the VM (tools/vm/bench-startup.sh).
 bench-startup: release

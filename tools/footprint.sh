@@ -24,7 +24,8 @@ done
 [ -f "$DEB" ] || { echo "footprint: no package $DEB" >&2; exit 1; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/glance-footprint.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+# Kept when a VM run failed: its log and console are what the message points at.
+trap 'if [ "${status:-0}" = 0 ]; then rm -rf "$WORK"; else echo "footprint: kept $WORK" >&2; fi' EXIT
 dpkg-deb -x "$DEB" "$WORK/pkg"
 BIN=$WORK/pkg/usr/bin/glance
 
@@ -54,7 +55,7 @@ for res in 480x480 720x1280; do
 		rss=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($i == "VmRSS:") print $(i + 1)}')
 		printf 'glance run %-9s resident %5.1f MB (%s)\n' "$res" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')" "$line"
 	else
-		echo "glance run $res: the VM run failed; see $(tail -1 "$WORK/vm-$res.log")" >&2
+		echo "glance run $res: the VM run failed: $(tail -1 "$WORK/vm-$res.log") (log $WORK/vm-$res.log, console $out/console.log)" >&2
 		status=1
 	fi
 done

@@ -21,7 +21,8 @@ extension VMEndToEndTests {
     )
     func deviceBootToApp() throws {
         let deb = try #require(
-            DeviceBoot.package(), "no package in \(DeviceBoot.packageFolder): run tools/build-deb.sh (make test does)")
+            DeviceBoot.package(),
+            "no package (GLANCE_DEB, else \(DeviceBoot.packageFolder)): run tools/build-deb.sh (make test does)")
         print("device: package \(deb)")
         let folder = VMPaths.scratch + "/device-boot"
         try? FileManager.default.removeItem(atPath: folder)
@@ -230,8 +231,12 @@ struct DeviceBoot {
     static let rootProblem: String? =
         getuid() == 0 ? nil : "needs root: the image is built with debootstrap and chroot (CI runs as root)"
 
-    /// The newest package tools/build-deb.sh made.
+    /// The package to boot: $GLANCE_DEB (what `make test` just built), else the newest one
+    /// tools/build-deb.sh left in .build/deb (a run of `swift test` alone: say which).
     static func package() -> String? {
+        if let given = ProcessInfo.processInfo.environment["GLANCE_DEB"], !given.isEmpty {
+            return FileManager.default.fileExists(atPath: given) ? given : nil
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packageFolder)) ?? []
         return names.filter { $0.hasSuffix(".deb") }.map { packageFolder + "/" + $0 }.max {
             let a = (try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date) ?? .distantPast

@@ -318,11 +318,9 @@ struct VMResult {
         readPPM(folder + "/vm/" + name + ".ppm")
     }
 
-    /// What `glance render` draws at this boot's size for the demo day and `picture` options
-    /// (those `glance run` was given: rotation, format, screen, day, language).
-    func render(_ picture: [String] = fixedDayAndLanguage, name: String) throws -> PixelBuffer {
-        // The run's own day options, if any, come after the demo day and win.
-        try boot.render(picture, to: folder + "/render-\(name).png")
+    /// What `show` step NAME had to put on the monitor: its reference, rendered before the boot.
+    func reference(_ step: String) throws -> PixelBuffer {
+        try PNGFile.read(boot.referencePrefix(step) + ".png")
     }
 
     /// Where to look when something failed.

@@ -44,7 +44,7 @@ struct VMEndToEndTests {
                 #expect(result.output(step).contains("display restored after \(frames ?? -1) frames"))
             }
             let shown = try #require(result.screendump(step), "no screendump of \(step); \(result.context)")
-            let render = try result.render(picture, name: step)
+            let render = try result.reference(step)
             #expect(
                 difference(shown, render, name: step, folder: result.folder) == nil,
                 "\(step): the display differs from glance render --size \(result.boot.size) \(picture.joined(separator: " "))")
@@ -80,7 +80,7 @@ struct VMEndToEndTests {
         let away = try #require(result.screendump(step + "-away"), "no screendump on tty2; \(result.context)")
         let back = try #require(result.screendump(step + "-back"), "no screendump after the switch back")
         let console = try #require(result.screendump("console"))
-        let render = try result.render(name: step)
+        let render = try result.reference(step)
         #expect(litPixels(away) > 300, "tty2 shows nothing after the switch away")
         #expect(
             difference(away, render, name: step + "-away", folder: result.folder) != nil, "the app still shows on tty2")
@@ -103,7 +103,7 @@ struct VMEndToEndTests {
         let other = try #require(result.screendump(step + "-other"), "no screendump of the other program")
         let waiting = try #require(result.screendump(step + "-waiting"), "no screendump after the switch back")
         let back = try #require(result.screendump(step + "-back"), "no screendump after the other program ended")
-        let render = try result.render(name: step)
+        let render = try result.reference(step)
         #expect(result.output(step + "-other").contains("first frame on screen"), "\(result.output(step + "-other"))")
         #expect(litPixels(other) > 300, "the other program showed nothing")
         #expect(

@@ -54,6 +54,16 @@ def main():
     if not os.access(args.glance, os.X_OK):
         sys.exit(f"import-benchmark: no {args.glance}: build it with swift build -c release (make bench-import does)")
     os.makedirs(args.scratch, exist_ok=True)
+    # The scratch folder (a 1 GB export, a virtualenv) goes however the run ends, unless --keep.
+    try:
+        measure(args)
+    finally:
+        if not args.keep:
+            shutil.rmtree(args.scratch, ignore_errors=True)
+            print(f"removed {args.scratch} (use --keep to reuse the generated file)")
+
+
+def measure(args):
     xml = os.path.join(args.scratch, "export.xml")
     stamp = os.path.join(args.scratch, "export.params")
     params = f"size={args.size_mb} zip={args.zip}\n"
@@ -99,7 +109,13 @@ def main():
         if not os.path.exists(tool):
             print("installing healthkit-to-sqlite from PyPI …", flush=True)
             subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-            subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "healthkit-to-sqlite"], check=True)
+            # Short timeouts: without network this says so instead of hanging for many minutes.
+            installed = subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "--timeout", "20",
+                                        "--retries", "1", "healthkit-to-sqlite"])
+            if installed.returncode != 0:
+                print("healthkit-to-sqlite could not be installed from PyPI (no network?): no reference figure; "
+                      "--no-reference skips it", flush=True)
+                return
         version = subprocess.run([os.path.join(venv, "bin", "pip"), "show", "healthkit-to-sqlite"],
                                  capture_output=True, text=True).stdout.split("\n")[1].split(": ")[-1]
         ref_db = os.path.join(args.scratch, "healthkit.db")
@@ -111,10 +127,6 @@ def main():
               f"(CPU {cpu:.2f} s)  peak RSS {rss:.1f} MB  {days} days (it also stores every Record)")
         print(f"ratio: glance import is {wall / glance_wall:.1f}x as fast as healthkit-to-sqlite on the same file "
               f"in wall time ({cpu / glance_cpu:.1f}x in CPU time), same run")
-
-    if not args.keep:
-        shutil.rmtree(args.scratch, ignore_errors=True)
-        print(f"removed {args.scratch} (use --keep to reuse the generated file)")
 
 
 if __name__ == "__main__":

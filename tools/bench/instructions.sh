@@ -26,12 +26,12 @@ objcopy --strip-debug "$BIN" "$tmp/glance"
 count() { # FRAMES ARGS...
 	local frames=$1 n
 	shift
-	n=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$tmp/glance" bench --frames "$frames" --no-fill "$@" \
-		2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$tmp/glance" bench --frames "$frames" --no-fill "$@" \
+		2>"$tmp/valgrind.log" >/dev/null || true
+	n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/valgrind.log")
 	if [ -z "$n" ]; then
 		echo "instructions.sh: callgrind counted nothing for: glance bench --frames $frames $*" >&2
-		valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$tmp/glance" bench --frames "$frames" --no-fill "$@" \
-			2>&1 >/dev/null | tail -5 >&2
+		tail -5 "$tmp/valgrind.log" >&2
 		exit 1
 	fi
 	echo "$n"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # debian-root.sh -- a minimal Debian root file system with systemd, built once with debootstrap
 # into the VM cache and reused: the boot test installs the real glance package into a copy of
-# it and boots it under qemu with Debian's kernel (tools/vm/boot-debian.sh), so the unit, the
-# package and the app are proven together.
+# it (tools/vm/device-image.sh) and boots it under qemu with Debian's kernel
+# (tools/vm/run-in-vm.sh --root-image), so the unit, the package and the app are proven together.
 #
 #   tools/vm/debian-root.sh [PACKAGE...]     prints the path of the cached root
 #
