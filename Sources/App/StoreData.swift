@@ -86,8 +86,13 @@ public final class StoreData: DataSource {
         zip(settings, readings).map { setting, reading in
             var value = reading.value
             if case .file(_, _, let offset, _) = setting.source, let v = value { value = v + offset }
+            // The range: the configuration's, else the source's (a metric's), else 0…100; one that
+            // mixes both the wrong way round is the configuration's (checked when it was read).
+            var low = setting.givenMinimum ?? reading.minimum ?? setting.minimum
+            var high = setting.givenMaximum ?? reading.maximum ?? setting.maximum
+            if !(high > low) { (low, high) = (setting.minimum, setting.maximum) }
             return Gauge(
-                style: setting.style, value: value, minimum: setting.minimum, maximum: setting.maximum,
+                style: setting.style, value: value, minimum: low, maximum: high,
                 title: setting.title, unit: setting.unit.isEmpty ? (reading.unit ?? "") : setting.unit,
                 tint: setting.tint)
         }

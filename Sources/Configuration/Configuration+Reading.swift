@@ -174,7 +174,7 @@ struct Reader {
     mutating func gauge(_ json: JSON, _ path: String) -> GaugeSetting? {
         let known = ["style", "title", "unit", "min", "max", "tint", "source"]
         guard let members = members(json, path, known: known) else { return nil }
-        var g = GaugeSetting(style: .circular, title: "", unit: "", minimum: 0, maximum: 100, tint: Gauge.defaultTint,
+        var g = GaugeSetting(style: .circular, title: "", unit: "", minimum: nil, maximum: nil, tint: Gauge.defaultTint,
                              source: .metric(""))
         var ok = true
         var hasSource = false
@@ -185,8 +185,8 @@ struct Reader {
                 if let s = choice(value, p, GaugeStyle.allCases.map { ($0.rawValue, $0) }) { g.style = s } else { ok = false }
             case "title": if let s = string(value, p) { g.title = s } else { ok = false }
             case "unit": if let s = string(value, p) { g.unit = s } else { ok = false }
-            case "min": if let v = number(value, p) { g.minimum = v } else { ok = false }
-            case "max": if let v = number(value, p) { g.maximum = v } else { ok = false }
+            case "min": if let v = number(value, p) { g.givenMinimum = v } else { ok = false }
+            case "max": if let v = number(value, p) { g.givenMaximum = v } else { ok = false }
             case "tint":
                 guard case .array(let colors) = value, !colors.isEmpty else {
                     issue(p, "expected an array of colours like [\"#64D2FF\", \"#FF9F0A\"], found \(value.kind)")

@@ -24,20 +24,25 @@ public struct GaugeSetting: Sendable, Equatable {
     public var style: GaugeStyle
     public var title: String
     public var unit: String
-    public var minimum: Double
-    public var maximum: Double
+    /// The range the file gives ("min", "max"); nil: the source's own (a metric's --min and
+    /// --max), else `minimum`/`maximum`'s 0 and 100.
+    public var givenMinimum: Double?
+    public var givenMaximum: Double?
     public var tint: [Color]
     public var source: GaugeSourceSetting
 
+    public var minimum: Double { givenMinimum ?? 0 }
+    public var maximum: Double { givenMaximum ?? 100 }
+
     public init(
-        style: GaugeStyle, title: String, unit: String, minimum: Double, maximum: Double, tint: [Color],
+        style: GaugeStyle, title: String, unit: String, minimum: Double?, maximum: Double?, tint: [Color],
         source: GaugeSourceSetting
     ) {
         self.style = style
         self.title = title
         self.unit = unit
-        self.minimum = minimum
-        self.maximum = maximum
+        givenMinimum = minimum
+        givenMaximum = maximum
         self.tint = tint
         self.source = source
     }

@@ -71,6 +71,25 @@ struct StoreDataTests {
         #expect(controller.endReason == data.endReason)
     }
 
+    @Test("a metric gauge takes the configuration's range, else the metric's own, else 0 to 100")
+    func metricRange() throws {
+        let folder = Folder()
+        let db = folder.path + "/glance.db"
+        try Store(path: db).setMetric("cpu", value: 47, minimum: .set(20), maximum: .set(90), unit: .set("°C"))
+        try Store(path: db).setMetric("load", value: 3)
+        func setting(_ metric: String, _ minimum: Double?, _ maximum: Double?) -> GaugeSetting {
+            GaugeSetting(
+                style: .circular, title: "", unit: "", minimum: minimum, maximum: maximum, tint: Gauge.defaultTint,
+                source: .metric(metric))
+        }
+        let data = try StoreData(
+            path: db, gauges: [setting("cpu", nil, nil), setting("cpu", 30, nil), setting("load", nil, nil),
+                               setting("cpu", 95, nil)], log: { _ in })
+        let gauges = data.gauges(now: .seconds(1))
+        #expect(gauges.map(\.minimum) == [20, 30, 0, 95] && gauges.map(\.maximum) == [90, 90, 100, 100], "\(gauges)")
+        #expect(gauges[0].unit == "°C")
+    }
+
     @Test("a gauge read from a file is read, and wakes the loop, only while the gauge screen is shown")
     func fileGauges() throws {
         let folder = Folder()
