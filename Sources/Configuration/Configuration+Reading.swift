@@ -112,6 +112,8 @@ struct Reader {
             case "locale":
                 if value == .null {
                     c.locale = nil
+                } else if case .string(let name) = value, let l = AppLocale(name: name) {
+                    c.locale = l  // the spellings --locale takes too ("zh-CN", "en-GB", …)
                 } else if let l = choice(value, path, AppLocale.allCases.map { ($0.rawValue, $0) }) {
                     c.locale = l
                 }

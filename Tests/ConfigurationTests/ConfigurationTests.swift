@@ -78,6 +78,17 @@ struct ConfigurationTests {
         #expect(issues.first { $0.path == "$.name" }?.message.contains("expected a string") == true)
     }
 
+    @Test("the locale takes the spellings --locale takes; anything else is an error naming the two")
+    func localeSpellings() throws {
+        #expect(try Configuration.parse(#"{"locale": "zh-CN"}"#).get().locale == .simplifiedChinese)
+        #expect(try Configuration.parse(#"{"locale": "en-GB"}"#).get().locale == .english)
+        guard case .failure(let problems) = Configuration.parse(#"{"locale": "fr"}"#) else {
+            Issue.record("fr accepted")
+            return
+        }
+        #expect("\(problems)".contains("locale") && "\(problems)".contains("zh-Hans"), "\(problems)")
+    }
+
     @Test("malformed JSON names the line and column")
     func syntax() {
         guard case .failure(let found) = Configuration.parse("{\n  \"name\": \"Alex\",\n}") else {
