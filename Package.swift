@@ -51,8 +51,10 @@ let package = Package(
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
         .target(name: "Activity"),
+        // The command line, declared: parsing, help, man page, shell completions.
+        .target(name: "CLI"),
         .target(name: "Screens", dependencies: ["Raster", "Activity"]),
-        .target(name: "Configuration", dependencies: ["Raster", "Screens"]),
+        .target(name: "Configuration", dependencies: ["Raster", "Activity", "Screens"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
@@ -70,12 +72,12 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Configuration", "Store", "CKernelShims",
+                "CLI", "ImageFile", "Text",
             ]),
         .target(
             name: "Commands",
             dependencies: [
-                "Raster", "Activity", "Screens", "ImageFile", "Text", "Configuration", "Display", "Input", "App",
-                "Platform", "Store",
+                "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI",
             ]
         ),
 

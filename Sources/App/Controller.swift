@@ -9,8 +9,8 @@ public protocol Controller: AnyObject {
     func handle(ready: [FileDescriptor], now: Duration) -> Bool
     /// When `handle` must run even without events (long presses, dimming, midnight), if ever.
     func nextDeadline(now: Duration) -> Duration?
-    /// The scene to draw now.
-    func scene() -> any Scene
+    /// The scene to draw at `now` (CLOCK_MONOTONIC).
+    func scene(now: Duration) -> any Scene
     /// The panel should be powered down (after drawing black).
     var blanked: Bool { get }
     /// Set when the app should end (its data can no longer be followed): what to tell the person.

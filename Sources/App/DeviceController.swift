@@ -60,29 +60,11 @@ public struct FixedClock: LocalClock {
 /// The device's brain: input becomes navigation, time becomes dimming and new days, data
 /// becomes screens. The display loop draws what `scene()` returns.
 public final class DeviceController: Controller {
-    /// How each screen is drawn: fonts, language, panel shape, whose rings.
-    public struct Look {
-        public var text: (any TextRenderer)?
-        public var locale: AppLocale
-        public var shape: PanelShape
-        public var name: String
-        public var ringsOnly: Bool
-
-        public init(
-            text: (any TextRenderer)?, locale: AppLocale, shape: PanelShape, name: String, ringsOnly: Bool = false
-        ) {
-            self.text = text
-            self.locale = locale
-            self.shape = shape
-            self.name = name
-            self.ringsOnly = ringsOnly
-        }
-    }
-
     public private(set) var navigation: Navigation
     public private(set) var idle: IdleLevel = .awake
     public let screens: [ScreenKind]
-    private let look: Look
+    /// How the data becomes screens (fonts, language, shape, name).
+    public let maker: ScreenMaker
     private let data: DataSource
     private let hub: InputHub?
     private let router: InputRouter
@@ -110,12 +92,12 @@ public final class DeviceController: Controller {
     private let introDuration = Duration.milliseconds(900)
 
     public init(
-        screens: [ScreenKind], look: Look, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
+        screens: [ScreenKind], maker: ScreenMaker, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
         clock: LocalClock = SystemLocalClock(), watchClockChanges: Bool = false, intro: Bool = true,
         now: Duration = monotonicNow(), log: @escaping (String) -> Void
     ) {
         self.screens = screens.isEmpty ? [.rings] : screens
-        self.look = look
+        self.maker = maker
         self.data = data
         self.hub = hub
         self.router = router
@@ -194,6 +176,10 @@ public final class DeviceController: Controller {
         applyBacklight()
     }
 
+    /// What changed last, for a log of the frames drawn ("start", "store changed", "new day",
+    /// "input", "idle", "time"): `glance watch` prints it with each picture.
+    public private(set) var lastChange = "start"
+
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         var changed = false
         if let hub {
@@ -214,13 +200,18 @@ public final class DeviceController: Controller {
                     changed = true
                 }
                 for command in outcome.commands { changed = perform(command, now: now) || changed }
+                if changed { lastChange = "input" }
             }
         }
         if !away {
-            for command in router.tick(time: now.inSeconds) { changed = perform(command, now: now) || changed }
+            for command in router.tick(time: now.inSeconds) where perform(command, now: now) {
+                changed = true
+                lastChange = "input"
+            }
         }
         if data.handle(ready: ready, now: now) {
             changed = true
+            lastChange = "store changed"
             followTask(now: now)
         }
         // A new day: at midnight, or when the clock was set (checked against the calendar every
@@ -233,6 +224,7 @@ public final class DeviceController: Controller {
         if navigation.newDay(clock.today()) {
             log("a new day: \(navigation.today)")
             changed = true
+            lastChange = "new day"
         }
         // Dim and blank after the last input (not while on another console).
         let level = away ? idle : schedule.level(idleFor: (now - lastInput).inSeconds)
@@ -240,11 +232,15 @@ public final class DeviceController: Controller {
             idle = level
             log("idle: \(level)")
             changed = true
+            lastChange = "idle"
             applyBacklight()
         }
         if navigation.settle(available: available(now: now)) { changed = true }
         // Gauges read from files are followed while they are on the panel.
-        if data.showGauges(navigation.screen == .gauges && idle != .blank && !away, now: now) { changed = true }
+        if data.showGauges(navigation.screen == .gauges && idle != .blank && !away, now: now) {
+            changed = true
+            lastChange = "gauges read"
+        }
         return changed
     }
 
@@ -327,8 +323,7 @@ public final class DeviceController: Controller {
         return deadlines.min()
     }
 
-    public func scene() -> any Scene {
-        let now = monotonicNow()
+    public func scene(now: Duration) -> any Scene {
         switch idle {
         case .awake:
             if let start = introStart, navigation.screen == .rings {
@@ -352,16 +347,12 @@ public final class DeviceController: Controller {
 
     /// The day's summary shown on the ring screen (none for a day still to come).
     private func ringSummary() -> ActivitySummary? {
-        navigation.day > navigation.today ? nil : data.summary(for: navigation.day)
+        ScreenMaker.shownSummary(day: navigation.day, today: navigation.today, data: data)
     }
 
     /// The ring screen for the day shown, with `summary` (the day's, or a stage of the intro).
     private func ringScreen(summary: ActivitySummary?) -> any Screen {
-        if look.ringsOnly { return RingScreen(summary: summary) }
-        var content = RingScreenContent(name: look.name, day: navigation.day, today: navigation.today, summary: summary)
-        content.week = data.summaries(content.weekDays.filter { $0 <= navigation.today && $0 != navigation.day })
-        return RingScreen(
-            content: content, context: ScreenContext(text: look.text, locale: look.locale, shape: look.shape))
+        maker.ringScreen(day: navigation.day, today: navigation.today, summary: summary, data: data)
     }
 
     /// The screen the navigation points at.
@@ -370,12 +361,11 @@ public final class DeviceController: Controller {
         case .rings:
             return ringScreen(summary: ringSummary())
         case .gauges:
-            let context = ScreenContext(text: look.text, locale: look.locale, shape: look.shape)
-            return GaugeScreen(gauges: data.gauges(now: now), context: context)
+            return maker.gaugeScreen(data.gauges(now: now))
         case .progress:
             let probe = LayoutProbe()
             progressProbe = probe
-            var context = ScreenContext(text: look.text, locale: look.locale, shape: look.shape)
+            var context = maker.context
             context.probe = probe
             var task = data.task() ?? ProgressContent(amount: .indeterminate)
             if case .determinate(let f) = task.amount {

@@ -1,3 +1,4 @@
+import Store
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,8 +6,9 @@
 #endif
 
 /// Standard error as a text stream.
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
+public struct StandardError: TextOutputStream {
+    public init() {}
+    public mutating func write(_ string: String) {
         var s = string
         s.withUTF8 { bytes in
             var offset = 0
@@ -20,40 +22,14 @@ struct StandardError: TextOutputStream {
     }
 }
 
-/// Exit statuses (sysexits.h), as documented in `glance --help`.
-public enum ExitCode {
-    public static let ok: Int32 = 0
-    /// Bad command-line input.
-    public static let usage: Int32 = 64
-    /// Bad input data (a file to import, a value).
-    public static let dataError: Int32 = 65
-    /// An input file cannot be opened.
-    public static let noInput: Int32 = 66
-    /// Something the program needs is not there (a font, a display, nothing connected).
-    public static let unavailable: Int32 = 69
-    /// Something the program did not expect.
-    public static let software: Int32 = 70
-    /// An output file could not be created.
-    public static let cannotCreate: Int32 = 73
-    /// Reading or writing failed.
-    public static let ioError: Int32 = 74
-    /// Try again later: another program holds the display, the store is busy, or the work was
-    /// cancelled (nothing was changed).
-    public static let temporaryFailure: Int32 = 75
-    /// Permission denied (a device the user's groups do not open).
-    public static let noPermission: Int32 = 77
-    /// The configuration is invalid (or asks for a connector/mode/format the display lacks).
-    public static let config: Int32 = 78
-}
-
 /// Prints `glance: message` on standard error.
-func complain(_ message: String) {
+public func complain(_ message: String) {
     var err = StandardError()
     print("glance: \(message)", to: &err)
 }
 
 /// Whether a file can be created or replaced at `path` (its folder exists and is writable).
-func isWritableOutput(_ path: String) -> String? {
+public func isWritableOutput(_ path: String) -> String? {
     guard !path.isEmpty else { return "an empty path" }
     var folder = "."
     if let slash = path.lastIndex(of: "/") {
@@ -71,3 +47,33 @@ func isWritableOutput(_ path: String) -> String? {
 /// write(2) to standard error by its C name (Glibc or Musl): inside StandardError the plain
 /// name is its own method.
 private func writeStandardError(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(2, bytes, count) }
+
+/// Writes text straight to standard output (no buffering surprises when piped). Returns nil when
+/// all of it was written, else why not (`standard output: No space left on device`). A line
+/// reporting what was done may ignore that; output that is the result uses `writeResult`.
+@discardableResult
+public func writeOut(_ text: String) -> StoreError? {
+    var s = text
+    let failure: Int32 = s.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return errno }
+            if n == 0 { return EIO }
+            offset += n
+        }
+        return 0
+    }
+    guard failure != 0 else { return nil }
+    return StoreError(.io, "standard output: \(String(cString: strerror(failure)))")
+}
+
+/// Writes output that is the command's result (an export, a list) to standard output; throws
+/// when it cannot, so a full disk or a closed file never passes for a complete result (exit 74).
+public func writeResult(_ text: String) throws(StoreError) {
+    if let error = writeOut(text) { throw error }
+}
+
+/// A line on standard output (results, reports), ignoring a failure to write it.
+public func say(_ line: String) { writeOut(line + "\n") }

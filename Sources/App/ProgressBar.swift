@@ -1,3 +1,4 @@
+import Activity
 import Store
 
 #if canImport(Glibc)
@@ -7,14 +8,16 @@ import Store
 #endif
 
 /// A one-line progress bar on a terminal (standard error): fraction, bytes, rate and time left.
-struct ProgressBar {
-    let label: String
+public struct ProgressBar {
+    public init(label: String) { self.label = label }
+
+    public let label: String
     var drawn = false
 
     /// Whether standard error is a terminal (else no bar: logs stay clean).
-    static var isAvailable: Bool { isatty(2) == 1 }
+    public static var isAvailable: Bool { isatty(2) == 1 }
 
-    mutating func draw(_ p: ImportProgress) {
+    public mutating func draw(_ p: ImportProgress) {
         let rate = p.elapsed > 0.05 ? Double(p.bytesDone) / p.elapsed : 0
         var line = label
         if let fraction = p.fraction, let total = p.bytesTotal {
@@ -39,7 +42,7 @@ struct ProgressBar {
     }
 
     /// Ends the bar's line.
-    mutating func finish() {
+    public mutating func finish() {
         guard drawn else { return }
         var err = StandardError()
         print("", to: &err)
@@ -52,7 +55,7 @@ struct ProgressBar {
     }
 
     /// 7.5 kB, 412.3 MB, 1.0 GB (decimal units).
-    static func bytes(_ n: Int64) -> String {
+    public static func bytes(_ n: Int64) -> String {
         let x = Double(n)
         if x < 1000 { return "\(n) B" }
         let units = ["kB", "MB", "GB", "TB"]
@@ -65,10 +68,7 @@ struct ProgressBar {
         return "\(oneDecimal(v)) \(units[i])"
     }
 
-    static func oneDecimal(_ v: Double) -> String {
-        let tenths = Int((v * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
+    public static func oneDecimal(_ v: Double) -> String { NumberText.fixed(v, decimals: 1) }
 
     /// m:ss or h:mm:ss.
     static func clock(_ seconds: Double) -> String {

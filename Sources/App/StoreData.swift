@@ -26,8 +26,11 @@ public final class StoreData: DataSource {
     /// Queries made (for tests: a redraw without a change must not ask the store).
     public private(set) var queries = 0
 
-    public init(path: String, gauges: [GaugeSetting], log: @escaping (String) -> Void) throws(StoreError) {
-        store = try Store(path: path)
+    /// `create`: a store that does not exist is made (else: `.missing`).
+    public init(path: String, create: Bool = true, gauges: [GaugeSetting], log: @escaping (String) -> Void)
+        throws(StoreError)
+    {
+        store = try Store(path: path, create: create)
         // One connection for reading and watching (the app's own writes, a Cancel, are known).
         watcher = try StoreWatcher(store: store)
         settings = gauges
@@ -99,7 +102,7 @@ public final class StoreData: DataSource {
     }
 
     /// The first running task, from the cache while the store has not changed.
-    private func runningTask() -> ProgressTask? {
+    public func runningTask() -> ProgressTask? {
         if let cached = taskCache { return cached }
         queries += 1
         let task = (try? store.runningTasks())?.first

@@ -1,102 +1,205 @@
-/// The `glance` command line: subcommands only; each parses its options by hand.
+import App
+import CLI
+import Configuration
+import Store
+
+/// The `glance` command line: each command's declaration (options, help, exit statuses) and what
+/// it runs, in App.
 public enum Glance {
-    public static let help = """
-        Usage: glance COMMAND [options]
-
-        Glance turns a small Linux board with a small screen into a glanceable display:
-        Activity rings, gauges and progress, drawn straight to the panel.
-
-        Commands:
-          render      draw a screen into a PNG file (headless, same renderer as the panel)
-          bench       time full frames against a full-frame fill
-          demo        draw the demo screens into a folder of PNG files
-          config      check the configuration file (glance config check)
-          run         show the app on the display (DRM/KMS) until SIGTERM
-          devices     list display cards, connectors, modes, planes and input devices
-
-        Data (the store: a SQLite file, see --db in each command's help):
-          import      import an Apple Health export (export.zip, export.xml or CSV)
-          log         set a day's Move, Exercise and Stand figures
-          metric      set, list or remove the numbers gauges show
-          task        start, update, finish or cancel work shown on the progress screen
-          export      write the store's days, metrics or tasks as CSV
-          demo-data   load the bundled demo days and metrics into the store
-          watch       draw a day's rings into a PNG again whenever the store changes
-
-        Run `glance COMMAND --help` for a command's options.
-
-        Exit status: 0 success, 64 bad arguments, 65 bad input data, 66 an input file cannot be
-        read, 69 something needed is missing (a font, a display), 70 internal error, 73 cannot
-        create an output file, 74 input/output error, 75 busy (the display held by another
-        program, the store busy) or cancelled (the data unchanged; try again), 77 permission denied,
-        78 bad configuration.
-        """
-
-    /// The subcommands, in the order `glance --help` lists them.
-    static var commands: [(name: String, type: any Subcommand.Type)] {
-        [
-            ("render", RenderCommand.self), ("bench", BenchCommand.self), ("demo", DemoCommand.self),
-            ("config", ConfigCommand.self), ("run", RunCommand.self), ("devices", DevicesCommand.self),
-            ("import", ImportCommand.self), ("log", LogCommand.self), ("metric", MetricCommand.self),
-            ("task", TaskCommand.self), ("export", ExportCommand.self), ("demo-data", DemoDataCommand.self),
-            ("watch", WatchCommand.self),
-        ]
+    /// A command: its declaration without its type, and how it runs.
+    struct Entry: Sendable {
+        let description: CommandDescription
+        let main: @Sendable ([String]) throws(UsageError) -> Int32
     }
+
+    static let version = BuildInfo.version
+
+    static let sections: [(title: String, entries: [Entry])] = [
+        (
+            "Commands",
+            [
+                PictureCommands.render.entry(.init(), PictureCommands.renderMain),
+                PictureCommands.bench.entry(.init(), PictureCommands.benchMain),
+                PictureCommands.demo.entry(.init()) { Pictures.demo(folder: $0.folder, size: $0.size) },
+                config.entry(nil) { ConfigurationFile.check($0) },
+                PanelCommands.run.entry(.init(), PanelCommands.runMain),
+                PanelCommands.devices.entry(()) { DeviceList.run() },
+            ]
+        ),
+        (
+            "Data (the store: a SQLite file, see --db in each command's help)",
+            [
+                DataCommands.import.entry(.init()) {
+                    StoreJobs.importFile(
+                        $0.file ?? "", skipInvalid: $0.skipInvalid, taskName: $0.task, showProgress: !$0.quiet,
+                        database: $0.database)
+                },
+                DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database) },
+                DataCommands.metric.entry(.init()) { StoreJobs.metric($0.job, database: $0.database) },
+                DataCommands.task.entry(.init()) { StoreJobs.task($0.job, database: $0.database) },
+                DataCommands.export.entry(.init()) { StoreJobs.export($0.table, output: $0.output, database: $0.database) },
+                DataCommands.demoData.entry(.init()) {
+                    StoreJobs.demoData(end: $0.end, printOnly: $0.printOnly, database: $0.database)
+                },
+                PanelCommands.watch.entry(.init(), PanelCommands.watchMain),
+            ]
+        ),
+        ("Help", [help.entry(.init(), helpMain), completion.entry(nil, completionMain)]),
+    ]
+
+    static var entries: [Entry] { sections.flatMap(\.entries) }
+
+    static let program = ProgramDescription(
+        name: "glance", version: version,
+        summary: "Activity rings, gauges and progress, drawn straight to a small panel",
+        about: """
+            Glance turns a small Linux board with a small screen into a glanceable display: Activity rings, \
+            gauges and progress, drawn straight to the panel.
+            """,
+        sections: sections.map { ($0.title, $0.entries.map(\.description)) },
+        exits: [
+            ExitStatusNote(0, "success"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(65, "bad input data"), ExitStatusNote(66, "an input file cannot be read"),
+            ExitStatusNote(69, "something needed is missing (a font, a display)"), ExitStatusNote(70, "internal error"),
+            ExitStatusNote(73, "cannot create an output file"), ExitStatusNote(74, "input/output error"),
+            ExitStatusNote(
+                75, "busy (the display held by another program, the store busy) or cancelled (the data unchanged; try again)"),
+            ExitStatusNote(77, "permission denied"), ExitStatusNote(78, "bad configuration"),
+        ],
+        files: [
+            (Configuration.defaultPath, "the configuration (glance config check; device/README.md documents every setting)"),
+            (StoreLocation.systemPath, "the store when running as root (the service's)"),
+            ("$XDG_DATA_HOME/glance/glance.db", "the store otherwise (~/.local/share/glance/glance.db)"),
+        ],
+        environment: [
+            ("LC_ALL, LC_MESSAGES, LANG", "the language of the labels (en, or zh_CN… for Simplified Chinese)"),
+            ("XDG_DATA_HOME, HOME", "where a user's store is"),
+            ("TZ", "the time zone of the days and of midnight"),
+        ])
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
-            complain("no command given\n\n\(help)")
+            complain("no command given\n\n\(program.help)")
             return ExitCode.usage
         }
-        let rest = Array(arguments.dropFirst())
-        if ["--help", "-h", "help"].contains(command) {
-            print(help)
+        if ["--help", "-h"].contains(command) {
+            say(program.help)
             return ExitCode.ok
         }
-        guard let type = commands.first(where: { $0.name == command })?.type else {
+        if command == "--version" {
+            say("glance \(version)")
+            return ExitCode.ok
+        }
+        guard let entry = entries.first(where: { $0.description.name == command }) else {
             complain(
-                "unknown command '\(command)' (commands: \(commands.map(\.name).joined(separator: ", ")); "
+                "unknown command '\(command)' (commands: \(entries.map(\.description.name).joined(separator: ", ")); "
                     + "see glance --help)")
             return ExitCode.usage
         }
         do {
-            return try type.main(rest)
+            return try entry.main(Array(arguments.dropFirst()))
         } catch {
             complain(error.message)
-            return ExitCode.usage
+            return error.status
         }
     }
-}
 
-/// A `glance` subcommand: parses its arguments (nil: --help was asked) and runs.
-protocol Subcommand {
-    static var help: String { get }
-    static func parse(_ argv: [String]) throws(UsageError) -> Self?
-    func run() -> Int32
-}
+    // MARK: glance config, help, completion
 
-extension Subcommand {
-    /// Parses and runs, or prints the help.
-    static func main(_ argv: [String]) throws(UsageError) -> Int32 {
-        guard let command = try parse(argv) else {
-            print(help)
+    static let config = CommandSpec<String?>(
+        "config", summary: "check the configuration file (glance config check)",
+        usage: ["config check [--config FILE]"],
+        about: """
+            Reads the configuration (default: \(Configuration.defaultPath); without that file the built-in \
+            defaults apply) and reports every problem with its JSON path and the form expected.
+            """,
+        groups: [OptionGroup("", [PanelCommands.configOption])],
+        operands: Operands("check", completion: .choices(["check"])) { (words, _) throws(UsageError) in
+            guard let verb = words.first else { throw UsageError("config: expected a verb: check (see glance config --help)") }
+            guard verb == "check", words.count == 1 else {
+                throw UsageError("config: unknown verb '\(words.joined(separator: " "))' (expected check)")
+            }
+        },
+        exits: [
+            ExitStatusNote(0, "valid"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(66, "the named file cannot be read"),
+            ExitStatusNote(78, "invalid (the app refuses to start with it)"),
+        ])
+
+    struct Help {
+        var command: String?
+        var man = false
+    }
+
+    static let help = CommandSpec<Help>(
+        "help", summary: "a command's options (glance help COMMAND), or the manual page (--man)",
+        usage: ["help [COMMAND]", "help --man"],
+        about: "Prints the help of COMMAND (as glance COMMAND --help does), or of glance itself.",
+        groups: [
+            OptionGroup(
+                "",
+                [.flag("--man", help: "print the manual page glance(1) in roff, as the package installs it") { $0.man = true }])
+        ],
+        operands: Operands("COMMAND", completion: .commands) {
+            (words, line) throws(UsageError) in
+            guard words.count <= 1 else { throw UsageError("help: give one command") }
+            line.command = words.first
+        },
+        exits: [ExitStatusNote(0, "printed"), ExitStatusNote(64, "no such command")])
+
+    static func helpMain(_ line: Help) -> Int32 {
+        if line.man {
+            say(Manual.page(program))
             return ExitCode.ok
         }
-        return command.run()
+        guard let name = line.command else {
+            say(program.help)
+            return ExitCode.ok
+        }
+        guard let command = program.command(name) else {
+            complain("help: unknown command '\(name)' (commands: \(program.commands.map(\.name).joined(separator: ", ")))")
+            return ExitCode.usage
+        }
+        say(HelpText.render(command))
+        return ExitCode.ok
+    }
+
+    static let completion = CommandSpec<CompletionScript.Shell?>(
+        "completion", summary: "a completion script for bash, zsh or fish",
+        usage: ["completion bash|zsh|fish"],
+        about: """
+            Prints the shell's completion script for glance (the package installs all three). To try one in \
+            the shell you are in: source <(glance completion bash), or glance completion fish | source.
+            """,
+        groups: [],
+        operands: Operands("bash|zsh|fish", completion: .choices(CompletionScript.Shell.allCases.map(\.rawValue))) {
+            (words, shell) throws(UsageError) in
+            guard words.count == 1, let s = CompletionScript.Shell(rawValue: words[0]) else {
+                throw UsageError("completion: give the shell: bash, zsh or fish")
+            }
+            shell = s
+        },
+        exits: [ExitStatusNote(0, "printed"), ExitStatusNote(64, "no such shell")])
+
+    static func completionMain(_ shell: CompletionScript.Shell?) -> Int32 {
+        guard let shell else { return ExitCode.usage }
+        writeOut(CompletionScript.script(shell, for: program))
+        return ExitCode.ok
     }
 }
 
-extension RenderCommand: Subcommand {}
-extension BenchCommand: Subcommand {}
-extension DemoCommand: Subcommand {}
-extension ConfigCommand: Subcommand {}
-extension RunCommand: Subcommand {}
-extension DevicesCommand: Subcommand {}
-extension ImportCommand: Subcommand {}
-extension LogCommand: Subcommand {}
-extension MetricCommand: Subcommand {}
-extension TaskCommand: Subcommand {}
-extension ExportCommand: Subcommand {}
-extension DemoDataCommand: Subcommand {}
-extension WatchCommand: Subcommand {}
+extension CommandSpec {
+    /// The command for the program's list: parsed from `initial`, then run; `--help` prints its help.
+    func entry(_ initial: Target, _ run: @escaping @Sendable (Target) -> Int32) -> Glance.Entry where Target: Sendable {
+        let description = self.description
+        return Glance.Entry(description: description) { (argv) throws(UsageError) in
+            switch try parse(argv, into: initial) {
+            case .help:
+                say(HelpText.render(description))
+                return ExitCode.ok
+            case .run(let target): return run(target)
+            }
+        }
+    }
+}

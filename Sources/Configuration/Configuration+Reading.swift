@@ -1,3 +1,4 @@
+import Activity
 import Raster
 import Screens
 
@@ -371,9 +372,7 @@ struct Reader {
         return true
     }
 
-    func format(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-    }
+    func format(_ v: Double) -> String { NumberText.plain(v) }
 
     /// Edit distance, for "did you mean".
     func distance(_ a: String, _ b: String) -> Int {

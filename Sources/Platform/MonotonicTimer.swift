@@ -64,6 +64,9 @@ public func bootTimeNow() -> Duration {
 extension Duration {
     /// The duration in seconds, as a Double.
     @inlinable public var inSeconds: Double { self / .seconds(1) }
+
+    /// The duration in milliseconds, as a Double.
+    @inlinable public var inMilliseconds: Double { self / .milliseconds(1) }
 }
 
 /// Readable when the wall clock is set (NTP stepping a Pi without a real-time clock forward by

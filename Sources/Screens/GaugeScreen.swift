@@ -1,3 +1,4 @@
+import Activity
 import Raster
 
 /// The gauge looks people know from watch complications and lock-screen widgets.
@@ -74,7 +75,7 @@ public struct Gauge: Sendable, Hashable {
         // Whole numbers as they are; otherwise one decimal (two below 10), never rounding a
         // fraction away.
         let decimals = v == v.rounded() ? 0 : (abs(v) >= 10 ? 1 : 2)
-        let number = NumberText.format(v, decimals: decimals)
+        let number = NumberText.fixed(v, decimals: decimals, trimmingZeros: true)
         if unit.isEmpty { return number }
         let attached = unit.count == 1 && "°%′″".contains(unit)
         return attached ? number + unit : number + " " + unit

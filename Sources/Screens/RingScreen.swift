@@ -102,8 +102,8 @@ struct RingFigure {
     static func figures(_ summary: ActivitySummary?, _ strings: Strings) -> [RingFigure] {
         func pair(_ value: Double?, _ goal: Double?) -> String {
             if value == nil && goal == nil { return strings.missing }
-            let v = value.map { NumberText.format($0) } ?? strings.missing
-            let g = goal.map { NumberText.format($0) } ?? strings.missing
+            let v = value.map { NumberText.fixed($0, decimals: 0, trimmingZeros: true) } ?? strings.missing
+            let g = goal.map { NumberText.fixed($0, decimals: 0, trimmingZeros: true) } ?? strings.missing
             return "\(v)/\(g)"
         }
         let s = summary

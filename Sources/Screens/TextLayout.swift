@@ -89,28 +89,3 @@ extension String {
         return s
     }
 }
-
-/// Numbers as the screens show them, without Foundation.
-enum NumberText {
-    /// Rounded to `decimals` places, trailing zeros dropped: 350, 20.5, 0.25.
-    static func format(_ value: Double, decimals: Int = 0) -> String {
-        guard value.isFinite else { return "—" }
-        var scale = 1
-        for _ in 0..<max(0, decimals) { scale *= 10 }
-        let scaled = (abs(value) * Double(scale)).rounded()
-        guard scaled < 9e15 else { return value < 0 ? "-∞" : "∞" }
-        let n = Int(scaled)
-        var fraction = n % scale
-        var places = max(0, decimals)
-        while places > 0 && fraction % 10 == 0 {
-            fraction /= 10
-            places -= 1
-        }
-        var text = String(n / scale)
-        if places > 0 {
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: places - digits.count) + digits
-        }
-        return (value < 0 && n > 0 ? "-" : "") + text
-    }
-}

@@ -60,11 +60,7 @@ extension Store {
     }
 
     /// A number as the shortest text that reads back the same; whole numbers without `.0`.
-    public static func csvNumber(_ x: Double?) -> String {
-        guard let x else { return "" }
-        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
-        return "\(x)"
-    }
+    public static func csvNumber(_ x: Double?) -> String { x.map(NumberText.plain) ?? "" }
 
     /// A text cell, quoted when it holds a comma, quote or line break.
     static func csvText(_ s: String) -> String {

@@ -235,7 +235,7 @@ struct DeviceControllerTests {
         idle: IdleSchedule = IdleSchedule(dimAfter: 10, blankAfter: 20, dimLevel: 0.3)
     ) throws -> DeviceController {
         DeviceController(
-            screens: screens, look: .init(text: nil, locale: .english, shape: .rectangle, name: "A"), data: data, hub: nil,
+            screens: screens, maker: ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A"), data: data, hub: nil,
             router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
                                 panel: Size(width: 480, height: 480), rotation: .none),
             idle: idle, clock: clock, intro: false, now: .seconds(100), log: { _ in })
@@ -317,7 +317,7 @@ struct DeviceControllerTests {
         mkdir(root + "/panel/brightness", 0o755)
         #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
         #expect(c.backlight == nil)
-        #expect(c.scene().frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
+        #expect(c.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
     }
 
     @Test("at midnight the view of today moves on, and the deadline was midnight")
@@ -339,7 +339,7 @@ struct DeviceControllerTests {
         #expect(c.navigation.screen == .progress)
         // Draw once so the button's place is known, then tap it.
         let frame = PixelBuffer(width: 480, height: 480)
-        c.scene().frame(at: .zero).screen.draw(into: frame, at: 0)
+        c.scene(now: monotonicNow()).frame(at: .zero).screen.draw(into: frame, at: 0)
         let button = try #require(c.progressProbe?.shapes.first { $0.name == "button" }?.box)
         // A tap beside the button selects (the next screen); on it, cancels.
         #expect(c.perform(.tap(Point(x: button.x - 20, y: 20)), now: .seconds(101)) && !data.cancelRequested)

@@ -103,12 +103,12 @@ struct RenderCommandTests {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty ?? true)
     }
 
-    @Test("unwritable or missing output: exit 64 naming --output, nothing written")
+    @Test("unwritable output: exit 73 (as everywhere), missing output 64, naming --output, nothing written")
     func unwritableOutput() throws {
         let folder = Executable.scratch("unwritable")
         for output in ["/nonexistent-folder-glance/x.png", folder, ""] {
             let result = try Executable.run(["render", "--size", "64x64", "--output", output])
-            #expect(result.status == 64, "\(output)")
+            #expect(result.status == 73, "\(output)")
             #expect(result.stderr.contains("--output"), "\(result.stderr)")
         }
         let missing = try Executable.run(["render", "--size", "64x64"])

@@ -1,0 +1,103 @@
+import CLI
+import Configuration
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Reads the configuration file: `--config PATH`, else the default path (a missing default file
+/// means the defaults; a missing named file is an error).
+public enum ConfigurationFile {
+    public enum Failure: Error {
+        /// The file cannot be read: the message says why.
+        case unreadable(String)
+        case invalid(path: String, ConfigurationIssues)
+    }
+
+    public static func load(_ path: String?) -> Result<Configuration, Failure> {
+        let file = path ?? Configuration.defaultPath
+        guard let fd = Optional(open(file, O_RDONLY | O_CLOEXEC)), fd >= 0 else {
+            if path == nil && errno == ENOENT { return .success(Configuration()) }
+            return .failure(.unreadable("\(file): cannot read the configuration: \(String(cString: strerror(errno)))"))
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else {
+                return .failure(.unreadable("\(file): cannot read the configuration: \(String(cString: strerror(errno)))"))
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > 4 << 20 { return .failure(.unreadable("\(file): larger than 4 MB; is it the right file?")) }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(.unreadable("\(file): not UTF-8 text"))
+        }
+        return Configuration.parse(text).mapError { .invalid(path: file, $0) }
+    }
+
+    /// Prints a failure as the lines a person needs to fix the file.
+    public static func report(_ failure: Failure) {
+        switch failure {
+        case .unreadable(let message): complain(message)
+        case .invalid(let path, let found):
+            complain("\(path): \(found.issues.count) problem\(found.issues.count == 1 ? "" : "s") in the configuration:")
+            var err = StandardError()
+            for issue in found.issues { print("  \(issue)", to: &err) }
+        }
+    }
+}
+
+extension ConfigurationFile {
+    /// `glance config check`: 0 valid, 78 invalid, 66 the named file cannot be read.
+    public static func check(_ path: String?) -> Int32 {
+        switch load(path) {
+        case .success:
+            say("\(path ?? Configuration.defaultPath): valid")
+            return ExitCode.ok
+        case .failure(let failure):
+            report(failure)
+            if case .unreadable = failure { return ExitCode.noInput }
+            return ExitCode.config
+        }
+    }
+
+    /// The settings: the defaults, the file (`path`, else the default one when it exists) and the
+    /// command line. Told and an exit status when the file is unreadable (66 for the default
+    /// file, 78 for a named one) or invalid (78), or the command line does not fit it (64).
+    public static func settings(_ path: String?, commandLine: CommandLineLayer) -> Result<Settings, ExitStatus> {
+        let configuration: Configuration
+        switch load(path) {
+        case .success(let c): configuration = c
+        case .failure(let failure):
+            report(failure)
+            if case .unreadable = failure, path == nil { return .failure(ExitStatus(ExitCode.noInput)) }
+            return .failure(ExitStatus(ExitCode.config))
+        }
+        var settings: Settings
+        do {
+            settings = try Settings(configuration: configuration)
+        } catch {
+            report(.invalid(path: path ?? Configuration.defaultPath, error))
+            return .failure(ExitStatus(ExitCode.config))
+        }
+        do {
+            try settings.apply(commandLine)
+        } catch {
+            complain(error.message)
+            return .failure(ExitStatus(ExitCode.usage))
+        }
+        return .success(settings)
+    }
+}
+
+/// An exit status as an Error, so `Result` can carry it.
+public struct ExitStatus: Error {
+    public let code: Int32
+    public init(_ code: Int32) { self.code = code }
+}

@@ -1,0 +1,161 @@
+import CLI
+import Display
+import Platform
+import Raster
+
+/// Why an output failed, with the exit status it ends the program with (sysexits).
+public struct OutputFailure: Error, CustomStringConvertible {
+    public let message: String
+    public let status: Int32
+    public init(_ message: String, status: Int32) {
+        self.message = message
+        self.status = status
+    }
+    public var description: String { message }
+
+    /// A DRM error and its status: 69 no display, 77 permission, 75 held by another program, 78
+    /// no such connector/mode/format, 74 a call failed.
+    public init(_ error: DisplayError) {
+        let status: Int32
+        switch error {
+        case .noDisplayDevice, .noUsableCard, .noDumbBuffers, .noConnectedConnector, .connectorWithoutModes, .noCRTC:
+            status = ExitCode.unavailable
+        case .permissionDenied: status = ExitCode.noPermission
+        case .anotherMaster: status = ExitCode.temporaryFailure
+        case .connectorNotFound, .modeNotFound, .formatNotOffered, .noUsableFormat: status = ExitCode.config
+        case .system: status = ExitCode.ioError
+        }
+        self.init(error.description, status: status)
+    }
+}
+
+/// Where a session's frames go: the panel (`DisplayOutput`), PNG files (`PNGSink`), or memory
+/// (`RecordingSink`, for tests). The session draws into `drawingBuffer` and presents it with the
+/// damage; everything else an output may do (flip events, power, giving the panel up for another
+/// console) has a default that does nothing, for outputs without it.
+public protocol FrameSink: AnyObject {
+    /// The panel's size (the buffers'; before rotation).
+    var size: Size { get }
+    var format: PixelFormat { get }
+    /// The shortest time between two frames.
+    var frameInterval: Duration { get }
+    /// Where to draw the next frame.
+    var drawingBuffer: PixelBuffer { get }
+    /// Shows the drawn buffer; `damage` is the area that changed since that buffer's last frame.
+    func present(damage: IntRect) throws(OutputFailure)
+    /// A presented frame is not on the panel yet (a page flip): the next waits for it.
+    var flipPending: Bool { get }
+    /// Readable when the output has events to handle (flip completions); nil: none.
+    var descriptor: FileDescriptor? { get }
+    func handleEvents() throws(OutputFailure)
+    /// Waits (briefly) until a pending frame is on the panel.
+    func waitForFlip()
+    /// Powered down by `setPower(on: false)`.
+    var poweredDown: Bool { get }
+    /// Powers the panel down or up; false when it cannot (it then stays black).
+    func setPower(on: Bool) -> Bool
+    /// Things worth telling that happened since the last call (a refused flip, a fallback).
+    func takeNotes() -> [String]
+
+    // Another console (VT switching): the output gives the panel up and takes it back.
+    /// The output takes part in console switching (a switch away waits for `releaseConsole`).
+    var switchesConsoles: Bool { get }
+    /// Given up for another console: nothing may be presented until `retake` succeeds.
+    var suspended: Bool { get }
+    /// Gives the panel up and lets the switch go ahead; returns a problem to tell, if any.
+    func releaseConsole() -> String?
+    /// Acknowledges the switch back (before `retake`); returns a problem to tell, if any.
+    func acknowledgeReturn() -> String?
+    /// Whether the output's console is the one in front (a switch back that is stale is not).
+    var consoleInFront: Bool { get }
+    /// Takes the panel again: false while another program still holds it (try again later).
+    func retake() throws(OutputFailure) -> Bool
+}
+
+extension FrameSink {
+    public var flipPending: Bool { false }
+    public var descriptor: FileDescriptor? { nil }
+    public func handleEvents() throws(OutputFailure) {}
+    public func waitForFlip() {}
+    public var poweredDown: Bool { false }
+    public func setPower(on: Bool) -> Bool { false }
+    public func takeNotes() -> [String] { [] }
+    public var switchesConsoles: Bool { false }
+    public var suspended: Bool { false }
+    public func releaseConsole() -> String? { nil }
+    public func acknowledgeReturn() -> String? { nil }
+    public var consoleInFront: Bool { true }
+    public func retake() throws(OutputFailure) -> Bool { true }
+}
+
+/// The panel through DRM/KMS, with its console: `DisplayOutput` as a session's sink.
+public final class PanelSink: FrameSink {
+    public let output: DisplayOutput
+
+    public init(_ output: DisplayOutput) { self.output = output }
+
+    public var size: Size { output.size }
+    public var format: PixelFormat { output.format }
+    public var frameInterval: Duration {
+        // One frame per refresh period, but at most 60 a second.
+        let hz = output.plan.mode.refreshHz
+        return .nanoseconds(1_000_000_000 / max(1, min(60, hz == 0 ? 60 : hz)))
+    }
+    public var drawingBuffer: PixelBuffer { output.drawingBuffer }
+
+    public func present(damage: IntRect) throws(OutputFailure) {
+        do throws(DisplayError) {
+            try output.present(damage: damage)
+        } catch {
+            throw OutputFailure(error)
+        }
+    }
+
+    public var flipPending: Bool { output.flipPending }
+    public var descriptor: FileDescriptor? { output.descriptor }
+
+    public func handleEvents() throws(OutputFailure) {
+        do throws(DisplayError) {
+            _ = try output.handleEvents()
+        } catch {
+            throw OutputFailure(error)
+        }
+    }
+
+    public func waitForFlip() { output.waitForFlip() }
+    public var poweredDown: Bool { output.poweredDown }
+    public func setPower(on: Bool) -> Bool { output.setPower(on: on) }
+    public func takeNotes() -> [String] { output.takeNotes() }
+
+    public var switchesConsoles: Bool { output.terminal?.controlsSwitching ?? false }
+    public var suspended: Bool { output.suspended }
+
+    public func releaseConsole() -> String? {
+        output.suspend()
+        do {
+            try output.terminal?.allowRelease()
+        } catch {
+            return "\(error): the switch to the other console may be held up; stopping glance lets it go"
+        }
+        return nil
+    }
+
+    public func acknowledgeReturn() -> String? {
+        do {
+            try output.terminal?.acknowledgeAcquire()
+        } catch {
+            return "\(error)"
+        }
+        return nil
+    }
+
+    public var consoleInFront: Bool { output.terminal?.isInFront ?? true }
+
+    public func retake() throws(OutputFailure) -> Bool {
+        do throws(DisplayError) {
+            return try output.resume()
+        } catch {
+            throw OutputFailure(error)
+        }
+    }
+}

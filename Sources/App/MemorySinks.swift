@@ -1,0 +1,131 @@
+import CLI
+import ImageFile
+import Raster
+
+/// Frames as PNG files: each presented frame replaces one file (`.latest`), or goes to a file of
+/// its own, numbered (`.numbered`: FILE-0001.png, FILE-0002.png …). What `glance watch` draws.
+public final class PNGSink: FrameSink {
+    public enum Naming: Sendable, Equatable {
+        /// Every frame replaces the file: it always holds the last one presented.
+        case latest(String)
+        /// FILE-0001.png, FILE-0002.png … for `FILE.png`.
+        case numbered(String)
+    }
+
+    public let size: Size
+    public let format: PixelFormat
+    public let frameInterval: Duration
+    public let naming: Naming
+    public let drawingBuffer: PixelBuffer
+    /// Frames written.
+    public private(set) var written = 0
+    /// Called with the file's path after each frame is written.
+    public var onWrite: ((String) -> Void)?
+
+    /// `frameInterval` paces animation (a spinner) to at most that many files a second.
+    public init(size: Size, format: PixelFormat = .xrgb8888, naming: Naming, frameInterval: Duration = .milliseconds(500)) {
+        self.size = size
+        self.format = format
+        self.naming = naming
+        self.frameInterval = frameInterval
+        drawingBuffer = PixelBuffer(width: size.width, height: size.height, format: format)
+    }
+
+    public func present(damage: IntRect) throws(OutputFailure) {
+        let path: String
+        switch naming {
+        case .latest(let file): path = file
+        case .numbered(let file): path = Self.numbered(file, written + 1)
+        }
+        do {
+            try PNGFile.write(drawingBuffer, to: path)
+        } catch {
+            throw OutputFailure("\(error)", status: ExitCode.cannotCreate)
+        }
+        written += 1
+        onWrite?(path)
+    }
+
+    /// `out.png` → `out-0001.png`.
+    public static func numbered(_ path: String, _ n: Int) -> String {
+        let digits = String(n)
+        let number = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        if let dot = path.lastIndex(of: "."), !path[dot...].contains("/") {
+            return String(path[..<dot]) + "-" + number + String(path[dot...])
+        }
+        return path + "-" + number
+    }
+}
+
+/// Frames kept in memory, with everything the session asked of the output: for tests of the
+/// session (idle, blanking, console switches) without a panel. It can act as a console that is
+/// switched away from and back to, and as a panel another program holds for a while.
+public final class RecordingSink: FrameSink {
+    public let size: Size
+    public let format: PixelFormat
+    public let frameInterval: Duration
+    public let drawingBuffer: PixelBuffer
+    /// Copies of the presented frames, with their damage.
+    public private(set) var frames: [(picture: PixelBuffer, damage: IntRect)] = []
+    /// What the session did, in order: "present", "power off", "release", "acknowledge", "retake
+    /// refused", "retake".
+    public private(set) var events: [String] = []
+    public private(set) var poweredDown = false
+    public private(set) var suspended = false
+    /// Takes part in console switching.
+    public var switchesConsoles: Bool
+    /// Whether this console is in front (false: a switch back that is stale).
+    public var consoleInFront = true
+    /// How many retakes are refused (another program holds the panel) before one succeeds.
+    public var retakesRefused = 0
+    /// Whether the panel has power control.
+    public var hasPowerControl = true
+
+    public init(size: Size, format: PixelFormat = .xrgb8888, frameInterval: Duration = .milliseconds(16),
+                switchesConsoles: Bool = false) {
+        self.size = size
+        self.format = format
+        self.frameInterval = frameInterval
+        self.switchesConsoles = switchesConsoles
+        drawingBuffer = PixelBuffer(width: size.width, height: size.height, format: format)
+    }
+
+    public var lastFrame: PixelBuffer? { frames.last?.picture }
+
+    public func present(damage: IntRect) throws(OutputFailure) {
+        precondition(!suspended, "a frame presented while the panel is given up")
+        let copy = PixelBuffer(width: size.width, height: size.height, format: format)
+        _ = copy.copy(from: drawingBuffer)
+        frames.append((copy, damage))
+        events.append("present")
+    }
+
+    public func setPower(on: Bool) -> Bool {
+        guard hasPowerControl else { return false }
+        poweredDown = !on
+        events.append(on ? "power on" : "power off")
+        return true
+    }
+
+    public func releaseConsole() -> String? {
+        suspended = true
+        events.append("release")
+        return nil
+    }
+
+    public func acknowledgeReturn() -> String? {
+        events.append("acknowledge")
+        return nil
+    }
+
+    public func retake() throws(OutputFailure) -> Bool {
+        if retakesRefused > 0 {
+            retakesRefused -= 1
+            events.append("retake refused")
+            return false
+        }
+        suspended = false
+        events.append("retake")
+        return true
+    }
+}

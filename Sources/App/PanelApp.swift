@@ -1,0 +1,218 @@
+import Activity
+import CLI
+import Display
+import Input
+import Platform
+import Raster
+import Screens
+import Store
+import Text
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `glance run`: a session on the panel. The order matters: fonts before the display (a missing
+/// font is told without touching the screen), signals before the mode set (one that comes during
+/// setup ends the loop, with the display restored like any other exit), the console brought to
+/// the front before the card is opened, and the console put into graphics mode only once there is
+/// a display to show instead.
+public enum PanelApp {
+    /// Runs until a signal (exit 0) or a failure (its exit status). `started`: when main began
+    /// (CLOCK_MONOTONIC), for the startup report; `say` prints a result line on standard output.
+    public static func run(
+        _ settings: Settings, started: Duration, log: @escaping (String) -> Void, say: @escaping (String) -> Void
+    ) -> Int32 {
+        let text: FreeTypeTextRenderer?
+        do {
+            text = try settings.loadText()
+        } catch {
+            log(error.message)
+            return ExitCode.unavailable
+        }
+        // SIGUSR1/SIGUSR2: the console asks to switch away / says it is back (VT_PROCESS).
+        let signals: SignalReceiver
+        do {
+            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
+        } catch {
+            log(error.description)
+            return ExitCode.software
+        }
+        // The console: its switching ours first (a switch away from here on waits for the loop,
+        // which gives the display up), then in front before the display is opened (the display
+        // server of the console in front gives the display up when it switches away).
+        let (terminal, terminalProblem) = VirtualTerminal.open()
+        if let terminalProblem { log(terminalProblem) }
+        if let terminal {
+            do {
+                try terminal.controlSwitching(release: SIGUSR1, acquire: SIGUSR2)
+            } catch {
+                log("\(error); switching to another console will not give the display up")
+            }
+            if let status = bringToFront(terminal, log: log) { return status }
+        }
+        let output: DisplayOutput
+        let opening = monotonicNow()
+        do {
+            output = try DisplayOutput.open(settings.display, singleBuffered: settings.singleBuffered)
+        } catch {
+            log(error.description)
+            return OutputFailure(error).status
+        }
+        for note in output.takeNotes() { log(note) }
+        output.terminal = terminal
+        if let terminal {
+            do {
+                try terminal.enterGraphicsMode()
+            } catch {
+                log("\(error); console text may show over the display")
+            }
+        }
+        let plan = output.plan
+        var path = output.usesAtomic ? "atomic" : "legacy"
+        if output.singleBuffered { path += ", single buffer" }
+        log(
+            "\(plan.connector.name) \(plan.mode) \(fourCCName(plan.format.fourCC)) on \(output.card.path) "
+                + "(\(output.card.driverName), \(path), rotate \(settings.rotation.degrees))")
+
+        let clock: LocalClock = settings.fixedToday.map { FixedClock($0) } ?? SystemLocalClock()
+        let data: DataSource
+        switch settings.openData(today: clock.today(), log: log) {
+        case .success(let d): data = d
+        case .failure(let failure):
+            output.restore()
+            log(failure.message)
+            return failure.status
+        }
+        let hub =
+            settings.readInput
+            ? InputHub(directory: settings.inputDirectory, grab: settings.grabInput, wanted: settings.keyMap.codes, log: log)
+            : nil
+        let router = InputRouter(keyMap: settings.keyMap, touch: settings.touch, panel: output.size, rotation: settings.rotation)
+        let controller = DeviceController(
+            screens: settings.screens, maker: settings.maker(text: text), data: data, hub: hub, router: router,
+            idle: settings.idle, clock: clock, watchClockChanges: settings.fixedToday == nil, intro: settings.intro, log: log)
+        if let day = settings.startDay, day != clock.today() { controller.show(day: day) }
+        let sink = PanelSink(output)
+        let session: Session
+        do throws(SystemError) {
+            session = try Session(sink: sink, rotation: settings.rotation, controller: controller, signals: signals, log: log)
+        } catch {
+            output.restore()
+            log(error.description)
+            return ExitCode.software
+        }
+        controller.backlight = Backlight.find(log: log)
+        if let light = controller.backlight {
+            log("backlight \(light.path): \(light.original)/\(light.maximum)")
+            // Put back by the fatal-signal handler too, with the display.
+            light.armCrashRestore()
+        }
+        let opened = monotonicNow()
+        // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
+        let systemd = SystemdNotifier()
+        if let systemd, let interval = systemd.watchdogInterval {
+            session.watchdog = (interval, { tell(systemd, log) { try $0.watchdog() } })
+        }
+        let reportStartup = settings.reportStartup
+        session.onFirstFrame = { [unowned session] in
+            log("first frame on screen")
+            if let systemd {
+                let status = "showing on \(plan.connector.name) \(plan.mode)"
+                tell(systemd, log) { try $0.ready(status: status) }
+            }
+            if reportStartup {
+                say(startupReport(started: started))
+                let ms = { (d: Duration?) in NumberText.fixed((d ?? .zero).inMilliseconds, decimals: 3) }
+                say(
+                    "startup: fonts and setup \(ms(opening - started)) ms, open card + choose + buffers "
+                        + "\(ms(opened - opening)) ms, draw \(ms(session.firstFrameDraw)) ms, "
+                        + "mode set \(ms(session.firstFramePresent)) ms")
+            }
+            for note in output.takeNotes() { log(note) }
+        }
+
+        let ending: Session.Ending
+        do {
+            ending = try session.run()
+            if let systemd { tell(systemd, log) { try $0.stopping() } }
+        } catch {
+            controller.backlight?.restore()
+            output.restore()
+            log(error.message)
+            return error.status
+        }
+        controller.backlight?.restore()
+        let problem = output.restore()
+        if let problem { log("\(problem)") }
+        switch ending {
+        case .signal(let signal):
+            log("\(SignalReceiver.name(signal)): display restored after \(session.framesDrawn) frames")
+            return problem == nil ? ExitCode.ok : ExitCode.ioError
+        case .ended(let reason):
+            log("\(reason): display restored after \(session.framesDrawn) frames")
+            return problem == nil ? ExitCode.temporaryFailure : ExitCode.ioError
+        }
+    }
+
+    /// Brings the app's console to the front; an exit status when it cannot be.
+    static func bringToFront(_ terminal: VirtualTerminal, log: (String) -> Void) -> Int32? {
+        guard let number = terminal.number else { return nil }
+        switch terminal.bringToFront(timeout: .seconds(5)) {
+        case .inFront: break
+        case .switched(let from): log("tty\(number) brought to the front (tty\(from) was)")
+        case .stuck(let front, let reason):
+            log(
+                "tty\(number) is not the console in front and could not be brought there (tty\(front) "
+                    + "stays: \(reason)); switch to it with chvt \(number) or Ctrl+Alt+F\(number), then start again")
+            return ExitCode.temporaryFailure
+        case .notAllowed(let front, let reason):
+            log(
+                "tty\(number) is not the console in front (tty\(front) is) and may not be brought there "
+                    + "(\(reason): it is not this process's controlling terminal); showing anyway")
+        }
+        return nil
+    }
+
+    /// Sends a message to systemd; a failure is told and otherwise ignored (the display goes on;
+    /// systemd will say what it missed).
+    static func tell(_ systemd: SystemdNotifier, _ log: (String) -> Void, _ send: (SystemdNotifier) throws -> Void) {
+        do {
+            try send(systemd)
+        } catch {
+            log("systemd notification: \(error)")
+        }
+    }
+
+    /// "startup: first frame on screen 181.4 ms after exec, 166.0 ms after main, … after kernel start".
+    static func startupReport(started: Duration) -> String {
+        let now = monotonicNow()
+        let ms = { (d: Duration) in NumberText.fixed(d.inMilliseconds, decimals: 3) }
+        var line = "startup: first frame on screen"
+        if let sinceExec = timeSinceProcessStart() { line += " \(ms(sinceExec)) ms after exec," }
+        line += " \(ms(now - started)) ms after main"
+        // CLOCK_BOOTTIME counts from the kernel's start: boot to first frame on a device.
+        line += ", \(ms(bootTimeNow())) ms after kernel start"
+        return line
+    }
+
+    /// Time since the kernel started this process (/proc/self/stat field 22, in clock ticks since
+    /// boot, so to 1/CLK_TCK s, usually 10 ms).
+    static func timeSinceProcessStart() -> Duration? {
+        guard let file = fopen("/proc/self/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var bytes = [CChar](repeating: 0, count: 1024)
+        guard fgets(&bytes, Int32(bytes.count), file) != nil else { return nil }
+        let text = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Fields after the command name (which may hold spaces) start after the last ')'.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // fields[0] is field 3 (state); starttime is field 22.
+        guard fields.count > 19, let ticks = Int(fields[19]) else { return nil }
+        let hz = sysconf(Int32(_SC_CLK_TCK))
+        guard hz > 0 else { return nil }
+        return bootTimeNow() - .nanoseconds(ticks * (1_000_000_000 / hz))
+    }
+}

@@ -1,0 +1,92 @@
+import Raster
+import Activity
+import CLI
+import Screens
+import Store
+import Text
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The language the environment asks for: the first set of LC_ALL, LC_MESSAGES, LANG.
+public func environmentLanguage() -> String? {
+    for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+        if let value = getenv(name), value.pointee != 0 { return String(cString: value) }
+    }
+    return nil
+}
+
+/// The fonts for a language: Inter (or `file`), and for Chinese a CJK face (or `cjkFile`).
+/// FontError names what is missing and the Debian package that has it.
+public func loadFonts(file: String?, cjkFile: String?, locale: AppLocale) throws(FontError) -> FreeTypeTextRenderer {
+    var fonts = FreeTypeTextRenderer.Fonts(file: file)
+    if locale == .simplifiedChinese {
+        fonts.languages = [.simplifiedChinese]
+        if let cjkFile { fonts.languageFiles[.simplifiedChinese] = cjkFile }
+    }
+    return try FreeTypeTextRenderer(fonts: fonts)
+}
+
+extension StoreError {
+    /// The exit status for a store error (sysexits).
+    public var exitStatus: Int32 {
+        switch kind {
+        case .badData, .notFound: ExitCode.dataError
+        case .io: ExitCode.ioError
+        case .missing: ExitCode.noInput
+        case .busy, .cancelled: ExitCode.temporaryFailure
+        case .invalidArgument: ExitCode.usage
+        }
+    }
+}
+
+/// The store's file: the one given, else the default place (root's system store, or the user's).
+public func storePath(_ given: String?) throws(OutputFailure) -> String {
+    if let given { return given }
+    guard let path = StoreLocation.defaultPath() else {
+        throw OutputFailure("no store path: set HOME or XDG_DATA_HOME, or give --db PATH", status: ExitCode.usage)
+    }
+    return path
+}
+
+extension Settings {
+    /// The language of the labels.
+    public var resolvedLocale: AppLocale { locale ?? AppLocale(environment: environmentLanguage()) }
+
+    /// Whether anything shown draws text (the rings alone need no fonts).
+    public var needsText: Bool { !ringsOnly || content.map { !$0.gauges.isEmpty || $0.task != nil } ?? false }
+
+    /// The fonts, when anything shown needs them.
+    public func loadText() throws(FontError) -> FreeTypeTextRenderer? {
+        guard needsText else { return nil }
+        return try loadFonts(file: fontFile, cjkFile: cjkFontFile, locale: resolvedLocale)
+    }
+
+    /// How the screens are drawn, with these fonts.
+    public func maker(text: (any TextRenderer)?) -> ScreenMaker {
+        ScreenMaker(text: text, locale: resolvedLocale, shape: shape, name: name, ringsOnly: ringsOnly)
+    }
+
+    /// What there is to show: the command line's day, gauge or task, else the store (followed as
+    /// it changes).
+    public func openData(today: CalendarDay, log: @escaping (String) -> Void) -> Result<any DataSource, OutputFailure> {
+        if let content { return .success(content.data(today: today)) }
+        do throws(OutputFailure) {
+            let path = try storePath(database)
+            do throws(StoreError) {
+                let data = try StoreData(path: path, gauges: gauges, log: log)
+                log("data from the store \(path)")
+                return .success(data)
+            } catch {
+                throw OutputFailure(
+                    "\(error.message)\ngive another store with --db PATH, or check the folder's permissions",
+                    status: error.exitStatus)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Raster
+import Activity
+import Screens
+
+/// The screens made from data: the one place where days, gauges and a task become the ring,
+/// gauge and progress screens, for the panel (`DeviceController`), `glance watch` and
+/// `glance render --db` alike.
+public struct ScreenMaker {
+    /// Fonts (nil: no labels can be drawn), language, panel shape, whose rings, and whether the
+    /// rings are drawn alone.
+    public var text: (any TextRenderer)?
+    public var locale: AppLocale
+    public var shape: PanelShape
+    public var name: String
+    public var ringsOnly: Bool
+    /// The labels are laid out but not drawn (`glance bench --no-text`).
+    public var drawsText = true
+
+    public init(
+        text: (any TextRenderer)?, locale: AppLocale, shape: PanelShape = .rectangle, name: String = "",
+        ringsOnly: Bool = false
+    ) {
+        self.text = text
+        self.locale = locale
+        self.shape = shape
+        self.name = name
+        self.ringsOnly = ringsOnly
+    }
+
+    var context: ScreenContext { ScreenContext(text: text, locale: locale, shape: shape, drawsText: drawsText) }
+
+    /// The summary the ring screen shows for `day`: none for a day still to come.
+    public static func shownSummary(day: CalendarDay, today: CalendarDay, data: any DataSource) -> ActivitySummary? {
+        day > today ? nil : data.summary(for: day)
+    }
+
+    /// The ring screen for `day` with `summary` (the day's, or a stage of the intro), and the
+    /// week strip's other days up to today from `data`.
+    public func ringScreen(
+        day: CalendarDay, today: CalendarDay, summary: ActivitySummary?, data: any DataSource
+    ) -> any Screen {
+        if ringsOnly { return RingScreen(summary: summary) }
+        var content = RingScreenContent(name: name, day: day, today: today, summary: summary)
+        content.week = data.summaries(content.weekDays.filter { $0 <= today && $0 != day })
+        return RingScreen(content: content, context: context)
+    }
+
+    public func gaugeScreen(_ gauges: [Gauge]) -> any Screen { GaugeScreen(gauges: gauges, context: context) }
+
+    public func progressScreen(_ content: ProgressContent) -> any Screen {
+        ProgressScreen(content: content, context: context)
+    }
+}

@@ -1,0 +1,256 @@
+import Platform
+import Raster
+import Screens
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The app running: a controller (input, data, navigation, idle, midnight) drawn into a frame
+/// sink (the panel, PNG files, memory) by one poll loop that also takes the signals (a signalfd).
+///
+/// It draws only when the scheduler says so: something changed, or an animation's next frame is
+/// due; it sleeps on a timer while animating and without one when idle. SIGINT, SIGTERM and
+/// SIGHUP end it (so the panel is restored in ordinary code); SIGUSR1 and SIGUSR2 are the
+/// console's switch away and back (VT_PROCESS) and hand the panel, the input and the backlight
+/// over.
+///
+/// The loop's decisions are in `turn(now:ready:signals:)`, which takes the time and what became
+/// readable as values: tests drive it with a `RecordingSink` and a made-up clock.
+public final class Session {
+    public let sink: any FrameSink
+    public let composer: FrameComposer
+    public let controller: any Controller
+    private let signals: SignalReceiver?
+    private let timer: MonotonicTimer
+    private var scheduler: FrameScheduler
+    private let log: (String) -> Void
+    /// When the session started (its scene's time counts from here).
+    private var start: Duration?
+    /// Frames drawn (the first by the mode set).
+    public private(set) var framesDrawn = 0
+    /// When the first frame was on screen (CLOCK_MONOTONIC).
+    public private(set) var firstFrameShown: Duration?
+    /// How long the first frame took to draw, and to put on screen (the mode set).
+    public private(set) var firstFrameDraw: Duration?
+    public private(set) var firstFramePresent: Duration?
+    /// Called once when the first frame is on screen.
+    public var onFirstFrame: (() -> Void)?
+    /// Called after each frame is presented, with the scene's description of it.
+    public var onFrame: (() -> Void)?
+    /// A liveness ping (systemd's `WATCHDOG=1`) and how often the loop must call it.
+    public var watchdog: (interval: Duration, ping: () -> Void)?
+    private var nextWatchdogPing: Duration?
+    private var wasAnimating = false
+    private var toldNoPowerControl = false
+
+    /// SIGUSR1 and SIGUSR2 are the console's release and acquire signals (see
+    /// `VirtualTerminal.controlSwitching`); the others in `signals` end the session.
+    public init(
+        sink: any FrameSink, rotation: Rotation, controller: any Controller, signals: SignalReceiver?,
+        log: @escaping (String) -> Void
+    ) throws(SystemError) {
+        self.sink = sink
+        composer = FrameComposer(panel: sink.size, rotation: rotation, format: sink.format)
+        self.controller = controller
+        self.signals = signals
+        timer = try MonotonicTimer()
+        self.log = log
+        scheduler = FrameScheduler(interval: sink.frameInterval)
+    }
+
+    /// Why the session ended.
+    public enum Ending: Equatable, Sendable {
+        /// SIGINT, SIGTERM or SIGHUP (its number).
+        case signal(Int32)
+        /// The controller asked to end (`Controller.endReason`).
+        case ended(String)
+    }
+
+    /// What to do after a turn.
+    public enum Next: Equatable, Sendable {
+        /// Wait for an event, or until the deadline (nil: no timer).
+        case wait(until: Duration?)
+        case end(Ending)
+    }
+
+    // MARK: The loop
+
+    /// Runs until a signal or the controller ends it.
+    public func run() throws(OutputFailure) -> Ending {
+        var ready: [FileDescriptor] = []
+        var received: [Int32] = []
+        while true {
+            let now = monotonicNow()
+            switch try turn(now: now, ready: ready, signals: received) {
+            case .end(let ending): return ending
+            case .wait(let deadline):
+                do throws(SystemError) {
+                    if let deadline {
+                        try timer.schedule(after: max(deadline - now, .microseconds(100)))
+                    } else {
+                        try timer.cancel()
+                    }
+                    let watched = [signals?.descriptor, sink.descriptor, timer.descriptor].compactMap { $0 }
+                    ready = try waitForReadable(watched + controller.descriptors)
+                } catch {
+                    throw OutputFailure(error.description, status: 74)
+                }
+                received = []
+                if let signals, ready.contains(signals.descriptor) {
+                    while let signal = try? signals.next() { received.append(signal) }
+                }
+                if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }
+            }
+        }
+    }
+
+    /// One turn of the loop at `now`: handles the signals that came and the descriptors that
+    /// became readable (maybe none: a deadline passed), draws when a frame is due, and says how
+    /// long to sleep.
+    public func turn(now: Duration, ready: [FileDescriptor], signals received: [Int32]) throws(OutputFailure) -> Next {
+        if start == nil { start = now }
+        for signal in received {
+            switch signal {
+            case SIGUSR1: releaseConsole(now: now)
+            case SIGUSR2: try acquireConsole(now: now)
+            default: return .end(.signal(signal))
+            }
+        }
+        if let fd = sink.descriptor, ready.contains(fd) { try sink.handleEvents() }
+        if controller.handle(ready: ready, now: now) { scheduler.invalidate() }
+        if let reason = controller.endReason { return .end(.ended(reason)) }
+        // What the output noted since (a refused flip, a failed DPMS call, a mode set that fell
+        // back after a console switch): told as it happens, not only at start.
+        for note in sink.takeNotes() { log(note) }
+        let watchdogDeadline = pingWatchdogIfDue(now: now)
+        if let retakeAt, now >= retakeAt { try retake(now: now) }
+        while true {
+            // Given up for another console: nothing is drawn until the panel is taken again.
+            let decision: FrameScheduler.Decision =
+                sink.suspended ? .wait(until: retakeAt) : scheduler.decide(now: now, flipPending: sink.flipPending)
+            switch decision {
+            case .draw:
+                try draw(now: now)
+            case .wait(let frameDeadline):
+                if wasAnimating && !scheduler.animating && !sink.flipPending {
+                    wasAnimating = false
+                    log("idle after \(framesDrawn) frames")
+                }
+                // The earliest of the next frame, what the controller waits for and the next
+                // watchdog ping.
+                let deadline = [frameDeadline, controller.nextDeadline(now: now), watchdogDeadline].compactMap { $0 }.min()
+                return .wait(until: deadline)
+            }
+        }
+    }
+
+    /// Draws the scene's frame for `now` and presents it.
+    private func draw(now: Duration) throws(OutputFailure) {
+        let blanked = controller.blanked
+        // Blank and powered down: nothing to draw (a flip on a CRTC that is off fails); the
+        // wake draws again.
+        if blanked && sink.poweredDown {
+            scheduler.drew(at: now, animating: false)
+            return
+        }
+        if !blanked && sink.poweredDown { _ = sink.setPower(on: true) }
+        let elapsed = now - (start ?? now)
+        let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
+        let damage = composer.compose(screen, into: sink.drawingBuffer, at: elapsed.inSeconds)
+        let drawn = monotonicNow()
+        try sink.present(damage: damage)
+        framesDrawn += 1
+        scheduler.drew(at: now, animating: animating)
+        // Blank: the black frame is up; now power the output down where it can be.
+        if blanked && !sink.poweredDown {
+            sink.waitForFlip()
+            if !sink.setPower(on: false) && !toldNoPowerControl {
+                toldNoPowerControl = true
+                log("the output has no power control: it stays black")
+            }
+        }
+        onFrame?()
+        if firstFrameShown == nil {
+            let shown = monotonicNow()
+            firstFrameShown = shown
+            firstFrameDraw = drawn - now
+            firstFramePresent = shown - drawn
+            onFirstFrame?()
+        }
+        if animating { wasAnimating = true }
+    }
+
+    // MARK: Another console
+
+    /// Back on the console but the panel still held by another program: when to try again, and
+    /// the wait after that (doubling up to a second).
+    private var retakeAt: Duration?
+    private var retakeDelay = Duration.milliseconds(100)
+    /// When the switch back came, and whether the long wait was told.
+    private var retakeSince: Duration?
+    private var toldStillWaiting = false
+
+    /// The kernel asks to switch to another console: input and the backlight go to it, then the
+    /// panel, then the switch goes ahead. Answered even when the panel is already given up (still
+    /// waiting to take it back): the switch waits for the answer.
+    private func releaseConsole(now: Duration) {
+        guard sink.switchesConsoles else { return }
+        let wasShowing = !sink.suspended
+        retakeAt = nil
+        controller.displayReleased(now: now)
+        if let problem = sink.releaseConsole() { log(problem) }
+        if wasShowing { log("switched to another console: display released") }
+    }
+
+    /// Back on the console: acknowledge, take the panel, draw again.
+    private func acquireConsole(now: Duration) throws(OutputFailure) {
+        guard sink.switchesConsoles, sink.suspended else { return }
+        if let problem = sink.acknowledgeReturn() { log(problem) }
+        retakeDelay = .milliseconds(100)
+        retakeSince = now
+        try retake(now: now)
+    }
+
+    /// The panel again. A program that does not take part in console switching (one started
+    /// without a console) may still hold it: then the session tries again, more and more slowly,
+    /// until it lets go; nothing is drawn meanwhile.
+    private func retake(now: Duration) throws(OutputFailure) {
+        // Switched back and away again before the loop looked (signalfd gives SIGUSR1 first, so
+        // the release was answered already): the acquire is stale, the panel not ours.
+        guard sink.consoleInFront else {
+            retakeAt = nil
+            return
+        }
+        guard try sink.retake() else {
+            if retakeAt == nil {
+                log("back on the console, but another program holds the display: waiting for it")
+            } else if let since = retakeSince, now - since >= .seconds(30), !toldStillWaiting {
+                toldStillWaiting = true
+                log("still waiting for the display after \(Int((now - since).inSeconds)) s: stop the program holding it")
+            }
+            retakeAt = now + retakeDelay
+            retakeDelay = min(retakeDelay * 2, .seconds(1))
+            return
+        }
+        toldStillWaiting = false
+        retakeAt = nil
+        controller.displayRetaken(now: now)
+        scheduler.invalidate()
+        log("back on the console: display taken again")
+    }
+
+    // MARK: Watchdog (systemd)
+
+    /// Pings the watchdog when its interval has passed since the last ping (the first at once);
+    /// returns when the next one is due, for the loop's timer. nil without a watchdog.
+    private func pingWatchdogIfDue(now: Duration) -> Duration? {
+        guard let watchdog else { return nil }
+        if let next = nextWatchdogPing, now < next { return next }
+        watchdog.ping()
+        nextWatchdogPing = now + watchdog.interval
+        return nextWatchdogPing
+    }
+}

@@ -1,0 +1,308 @@
+import Activity
+import CLI
+import Platform
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What the data commands do to the store (`glance log`, `metric`, `task`, `export`,
+/// `demo-data`, `import`): each opens the store, does its work in the store's transactions, says
+/// what it did, and turns a store error into its message and exit status.
+public enum StoreJobs {
+    /// Opens the store at `path` (the default place when nil) and runs `body`; a store error,
+    /// opening or in `body`, is told and becomes the exit status.
+    public static func with(
+        _ path: String?, create: Bool = true, _ body: (Store) throws(StoreError) -> Int32
+    ) -> Int32 {
+        do throws(OutputFailure) {
+            let file = try storePath(path)
+            do throws(StoreError) {
+                return try body(try Store(path: file, create: create))
+            } catch {
+                return fail(error)
+            }
+        } catch {
+            complain(error.message)
+            return error.status
+        }
+    }
+
+    /// Tells a store error (and a hint) and returns its exit status.
+    public static func fail(_ error: StoreError, _ hint: String? = nil) -> Int32 {
+        complain(hint.map { "\(error.message)\n\($0)" } ?? error.message)
+        return error.exitStatus
+    }
+
+    // MARK: glance log
+
+    /// Changes to a day's figures: nil leaves a figure, .some(nil) clears it.
+    public struct DayChanges: Sendable {
+        public var activeEnergyBurned: Energy??
+        public var activeEnergyBurnedGoal: Energy??
+        public var moveTime: Double??
+        public var moveTimeGoal: Double??
+        public var exerciseTime: Double??
+        public var exerciseTimeGoal: Double??
+        public var standHours: Double??
+        public var standHoursGoal: Double??
+        /// What the Move ring measures; nil: inferred from the goals when one is given, else kept.
+        public var moveMode: MoveMode?
+        /// Remove the day's summary.
+        public var remove = false
+
+        public init() {}
+
+        public var changesAnything: Bool {
+            remove || moveMode != nil || moveGoalGiven || activeEnergyBurned != nil || moveTime != nil
+                || exerciseTime != nil || exerciseTimeGoal != nil || standHours != nil || standHoursGoal != nil
+        }
+        var moveGoalGiven: Bool { activeEnergyBurnedGoal != nil || moveTimeGoal != nil }
+
+        func apply(to s: inout ActivitySummary) {
+            if let v = activeEnergyBurned { s.activeEnergyBurned = v }
+            if let v = activeEnergyBurnedGoal { s.activeEnergyBurnedGoal = v }
+            if let v = moveTime { s.moveTime = v }
+            if let v = moveTimeGoal { s.moveTimeGoal = v }
+            if let v = exerciseTime { s.exerciseTime = v }
+            if let v = exerciseTimeGoal { s.exerciseTimeGoal = v }
+            if let v = standHours { s.standHours = v }
+            if let v = standHoursGoal { s.standHoursGoal = v }
+            if let moveMode {
+                s.moveMode = moveMode
+            } else if moveGoalGiven {
+                s.moveMode = .inferred(energyGoal: s.activeEnergyBurnedGoal?.value, moveTimeGoal: s.moveTimeGoal)
+            }
+        }
+    }
+
+    public static func log(_ changes: DayChanges, day: CalendarDay?, database: String?) -> Int32 {
+        let day = day ?? SystemLocalClock().today()
+        return with(database) { store throws(StoreError) in
+            if changes.remove {
+                try store.setSummary(nil, for: day)
+                say(dayLine(day, nil))
+                return ExitCode.ok
+            }
+            let summary = try store.updateSummary(for: day) { changes.apply(to: &$0) }
+            say(dayLine(day, summary))
+            return ExitCode.ok
+        }
+    }
+
+    // MARK: glance metric
+
+    public enum MetricJob: Sendable {
+        case set(name: String, value: Double?, minimum: FieldChange<Double>, maximum: FieldChange<Double>, unit: FieldChange<String>)
+        case list
+        case remove(String)
+    }
+
+    public static func metric(_ job: MetricJob, database: String?) -> Int32 {
+        var create = false
+        if case .set = job { create = true }
+        return with(database, create: create) { store throws(StoreError) in
+            switch job {
+            case .set(let name, let value, let minimum, let maximum, let unit):
+                say(describe(try store.setMetric(name, value: value, minimum: minimum, maximum: maximum, unit: unit)))
+            case .list:
+                for m in try store.metrics() { try writeResult(describe(m) + "\n") }
+            case .remove(let name):
+                guard try store.removeMetric(named: name) else { throw StoreError(.notFound, "no metric \(name)") }
+            }
+            return ExitCode.ok
+        }
+    }
+
+    static func describe(_ m: Metric) -> String {
+        var line = "\(m.name) \(m.value.map(NumberText.plain) ?? "—")"
+        if let unit = m.unit { line += " \(unit)" }
+        if m.minimum != nil || m.maximum != nil {
+            line += " (\(m.minimum.map(NumberText.plain) ?? "…") to \(m.maximum.map(NumberText.plain) ?? "…"))"
+        }
+        return line
+    }
+
+    // MARK: glance task
+
+    public enum TaskJob: Sendable {
+        case start(name: String, total: Double?, description: String?, cancellable: Bool, pid: Int32?)
+        case update(name: String, done: Double?, total: FieldChange<Double>, description: FieldChange<String>)
+        case finish(name: String, failed: Bool, description: FieldChange<String>)
+        case cancel(String)
+        case list
+        case remove(String)
+    }
+
+    public static func task(_ job: TaskJob, database: String?) -> Int32 {
+        var create = false
+        if case .start = job { create = true }
+        return with(database, create: create) { store throws(StoreError) in
+            switch job {
+            case .start(let name, let total, let description, let cancellable, let pid):
+                try store.startTask(name, total: total, description: description, cancellable: cancellable, pid: pid)
+            case .update(let name, let done, let total, let description):
+                let task = try store.updateTask(name, done: done, total: total, description: description)
+                if task.cancelRequested {
+                    complain(
+                        "task \(task.name): cancel requested; stop the work and run glance task finish \(task.name) --failed")
+                    return ExitCode.temporaryFailure
+                }
+            case .finish(let name, let failed, let description):
+                try store.finishTask(name, state: failed ? .failed : .done, description: description)
+            case .cancel(let name):
+                try store.requestCancel(name)
+                say("asked task \(name) to stop")
+            case .list:
+                for t in try store.tasks() { try writeResult(describe(t) + "\n") }
+            case .remove(let name):
+                guard try store.removeTask(named: name) else { throw StoreError(.notFound, "no task \(name)") }
+            }
+            return ExitCode.ok
+        }
+    }
+
+    static func describe(_ t: ProgressTask) -> String {
+        var line = "\(t.name) \(t.state.rawValue)"
+        line += " \(NumberText.plain(t.done))/\(t.total.map(NumberText.plain) ?? "?")"
+        if let f = t.fraction { line += " (\(Int((f * 100).rounded(.down))) %)" }
+        if t.cancelRequested { line += " cancel-requested" }
+        if let d = t.description { line += " — \(d)" }
+        return line
+    }
+
+    // MARK: glance export
+
+    /// A table as CSV, to standard output or written whole into `output` (beside it, then renamed
+    /// over it once complete and on disk).
+    public static func export(_ table: Store.Table, output: String?, database: String?) -> Int32 {
+        with(database, create: false) { store throws(StoreError) in
+            guard let output else {
+                try store.exportCSV(table, write: writeResult)
+                return ExitCode.ok
+            }
+            let temporary = output + ".partial-\(getpid())"
+            guard let file = fopen(temporary, "w") else {
+                complain("--output '\(output)': cannot create: \(String(cString: strerror(errno)))")
+                return ExitCode.cannotCreate
+            }
+            func writeFailure() -> StoreError {
+                StoreError(.io, "--output '\(output)': cannot write: \(String(cString: strerror(errno)))")
+            }
+            var failure: StoreError?
+            do throws(StoreError) {
+                try store.exportCSV(table) { (text) throws(StoreError) in
+                    guard fputs(text, file) >= 0 else { throw writeFailure() }
+                }
+                guard ferror(file) == 0, fflush(file) == 0, fsync(fileno(file)) == 0 else { throw writeFailure() }
+            } catch {
+                failure = error
+            }
+            if fclose(file) != 0, failure == nil { failure = writeFailure() }
+            if failure == nil, rename(temporary, output) != 0 { failure = writeFailure() }
+            if let failure {
+                unlink(temporary)
+                throw failure
+            }
+            return ExitCode.ok
+        }
+    }
+
+    // MARK: glance demo-data
+
+    public static func demoData(end: CalendarDay?, printOnly: Bool, database: String?) -> Int32 {
+        if printOnly {
+            writeOut(String(decoding: DemoData.activityCSV, as: UTF8.self))
+            return ExitCode.ok
+        }
+        return with(database) { store throws(StoreError) in
+            var options = ImportOptions()
+            options.taskName = nil
+            let report = try DemoData.load(into: store, endingOn: end ?? SystemLocalClock().today(), options: options)
+            let range = report.firstDay.map { " (\($0) to \(report.lastDay!))" } ?? ""
+            say("loaded \(report.days) demo days\(range) and \(try store.metrics().count) metrics into \(store.path)")
+            return ExitCode.ok
+        }
+    }
+
+    // MARK: glance import
+
+    /// Imports `file` all or nothing. Ctrl-C, SIGTERM and SIGHUP are taken through a signalfd and
+    /// noticed between chunks, so the import stops cleanly (exit 75, the days unchanged) instead of
+    /// dying mid-way; one that comes too late to stop it is taken, not delivered afterwards.
+    public static func importFile(
+        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?
+    ) -> Int32 {
+        let signals: SignalReceiver
+        do {
+            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            complain(error.description)
+            return ExitCode.software
+        }
+        var stop: Int32?
+        let stopped = { () -> Bool in
+            if stop == nil, let signal = try? signals.next() { stop = signal }
+            return stop != nil
+        }
+        var options = ImportOptions()
+        options.skipInvalid = skipInvalid
+        options.taskName = taskName
+        options.shouldStop = stopped
+        var bar = ProgressBar(label: "importing \(file.split(separator: "/").last.map(String.init) ?? file)")
+        let drawsBar = showProgress && ProgressBar.isAvailable
+        let status = with(database) { store throws(StoreError) in
+            let report: ImportReport
+            do throws(StoreError) {
+                if drawsBar { options.progress = { bar.draw($0) } }
+                report = try HealthImport.run(file, into: store, options: options)
+                bar.finish()
+            } catch {
+                bar.finish()
+                var hint: String? = nil
+                switch error.kind {
+                case .badData:
+                    hint =
+                        "nothing was imported; the store is unchanged"
+                        + (error.isSkippableRow ? " (to skip bad rows and import the rest, add --skip-invalid)" : "")
+                case .cancelled: hint = "nothing was imported; the store is unchanged"
+                default: break
+                }
+                return fail(error, hint)
+            }
+            say(importLine(report, file: file))
+            if report.skipped > 0 {
+                var text = "skipped \(report.skipped) invalid row\(report.skipped == 1 ? "" : "s")"
+                text += report.skipped > report.skippedExamples.count ? ", the first \(report.skippedExamples.count):" : ":"
+                for example in report.skippedExamples { text += "\n  \(example)" }
+                complain(text)
+            }
+            return ExitCode.ok
+        }
+        // One that came after the last check (during the merge, say) is taken here, not delivered
+        // when the mask is restored: its default action would kill us after the work was done.
+        _ = stopped()
+        while let late = try? signals.next() { stop = stop ?? late }
+        if let late = stop, status == ExitCode.ok {
+            complain("\(signalName(late)) came when the import was already complete; its days are in the store")
+        }
+        return status
+    }
+
+    static func importLine(_ report: ImportReport, file: String) -> String {
+        var line = "imported \(report.days) day\(report.days == 1 ? "" : "s")"
+        if let first = report.firstDay, let last = report.lastDay {
+            line += first == last ? " (\(first))" : " (\(first) to \(last))"
+        }
+        line += " from \(file): \(report.newDays) new, \(report.changedDays) changed, \(report.unchangedDays) unchanged"
+        line += "; \(ProgressBar.bytes(report.bytes)) in \(ProgressBar.oneDecimal(report.seconds)) s"
+        return line
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        signal == SIGINT ? "SIGINT (Ctrl-C)" : SignalReceiver.name(signal)
+    }
+}

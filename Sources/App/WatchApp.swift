@@ -1,0 +1,106 @@
+import Activity
+import CLI
+import Platform
+import Raster
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `glance watch`: the panel's session drawn into a PNG file instead of the panel. Each picture
+/// replaces the file and is told in one line; between changes the process sleeps in poll().
+public enum WatchApp {
+    /// Runs until SIGINT, SIGTERM or SIGHUP (0), or the store's file is replaced (75).
+    public static func run(
+        _ settings: Settings, size: Size, output: String, log: @escaping (String) -> Void,
+        say: @escaping (String) -> Void
+    ) -> Int32 {
+        let text: (any TextRenderer)?
+        do {
+            text = try settings.loadText()
+        } catch {
+            log("\(error.message) (or draw --rings-only)")
+            return ExitCode.unavailable
+        }
+        let signals: SignalReceiver
+        do {
+            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            log(error.description)
+            return ExitCode.software
+        }
+        let clock = settings.fixedToday.map { FixedClock($0) as LocalClock } ?? SystemLocalClock()
+        let data: any DataSource
+        switch settings.openData(today: clock.today(), log: { _ in }) {
+        case .success(let d): data = d
+        case .failure(let failure):
+            log(failure.message)
+            return failure.status
+        }
+        // Nobody presses a key on a file, and a file is never dimmed.
+        let router = InputRouter(keyMap: settings.keyMap, touch: settings.touch, panel: size, rotation: settings.rotation)
+        let controller = DeviceController(
+            screens: settings.screens, maker: settings.maker(text: text), data: data, hub: nil, router: router,
+            idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1), clock: clock,
+            watchClockChanges: settings.fixedToday == nil, intro: false, log: { _ in })
+        if let day = settings.startDay, day != clock.today() { controller.show(day: day) }
+        let sink = PNGSink(size: size, naming: .latest(output))
+        let session: Session
+        do throws(SystemError) {
+            session = try Session(sink: sink, rotation: settings.rotation, controller: controller, signals: signals, log: { _ in })
+        } catch {
+            log(error.description)
+            return ExitCode.software
+        }
+        session.onFrame = { say("drew \(output) (\(controller.lastChange)): \(shown(controller, data))") }
+        do {
+            switch try session.run() {
+            case .signal: return ExitCode.ok
+            case .ended(let reason):
+                log(reason)
+                return ExitCode.temporaryFailure
+            }
+        } catch {
+            log(error.message)
+            return error.status
+        }
+    }
+
+    /// What the picture shows, in words: the day's figures, the task, or the gauges.
+    static func shown(_ controller: DeviceController, _ data: any DataSource) -> String {
+        let navigation = controller.navigation
+        switch navigation.screen {
+        case .rings:
+            return dayLine(navigation.day, ScreenMaker.shownSummary(day: navigation.day, today: navigation.today, data: data))
+        case .progress:
+            if let task = (data as? StoreData)?.runningTask() { return "task \(task.name) \(task.description ?? "")" }
+            return "task \(data.task()?.label ?? "")"
+        case .gauges:
+            return "gauges " + data.gauges(now: monotonicNow()).map { "\($0.title)=\($0.value.map(NumberText.plain) ?? "—")" }
+                .joined(separator: " ")
+        }
+    }
+}
+
+/// One line describing a day, as `glance log` and `glance watch` print it.
+public func dayLine(_ day: CalendarDay, _ s: ActivitySummary?) -> String {
+    guard let s else { return "\(day): no summary" }
+    func number(_ x: Double?) -> String { x.map(NumberText.plain) ?? "—" }
+    func pair(_ v: Double?, _ g: Double?, _ unit: String) -> String { "\(number(v))/\(number(g)) \(unit)" }
+    var parts: [String] = []
+    if s.moveMode == .moveTime {
+        parts.append("move \(pair(s.moveTime, s.moveTimeGoal, "min")) (move-time mode)")
+    } else if let value = s.activeEnergyBurned, let goal = s.activeEnergyBurnedGoal, value.unit != goal.unit {
+        // Each number with its own unit: `1460/500 kJ` would misstate a goal of 500 kcal.
+        parts.append("move \(number(value.value)) \(value.unit.rawValue)/\(number(goal.value)) \(goal.unit.rawValue)")
+    } else {
+        let unit = (s.activeEnergyBurned ?? s.activeEnergyBurnedGoal)?.unit.rawValue ?? "kcal"
+        parts.append("move \(pair(s.activeEnergyBurned?.value, s.activeEnergyBurnedGoal?.value, unit))")
+    }
+    parts.append("exercise \(pair(s.exerciseTime, s.exerciseTimeGoal, "min"))")
+    parts.append("stand \(pair(s.standHours, s.standHoursGoal, "h"))")
+    return "\(day): " + parts.joined(separator: ", ")
+}

@@ -1,0 +1,290 @@
+/// A command line declared once: each option's names, value, default, help and group, from which
+/// come the parser, `--help`, the man page and the shell completions (Help.swift, Manual.swift,
+/// Completion.swift). Pure: no I/O, nothing but the standard library.
+
+/// Bad command-line input: one line naming the argument and what to do; exit 64 (EX_USAGE).
+public struct UsageError: Error, CustomStringConvertible, Equatable {
+    public let message: String
+    /// The exit status: 64, or 73 for an output that cannot be written.
+    public let status: Int32
+    public init(_ message: String, status: Int32 = 64) {
+        self.message = message
+        self.status = status
+    }
+    public var description: String { message }
+}
+
+/// What a shell may offer for a value.
+public enum ValueCompletion: Equatable, Sendable {
+    /// Nothing to offer (a number, a name).
+    case none
+    /// A file name (the extensions, without dots, narrow it where the shell can).
+    case file(extensions: [String])
+    /// A folder.
+    case directory
+    /// One of these words.
+    case choices([String])
+    /// One of the program's commands.
+    case commands
+}
+
+/// How an option's value is read: its placeholder in the help (`WxH`), what a shell may offer,
+/// and the conversion, whose error names the option and the form expected.
+public struct ValueParser<Value>: Sendable {
+    public let placeholder: String
+    public let completion: ValueCompletion
+    public let parse: @Sendable (_ text: String, _ option: String) throws(UsageError) -> Value
+
+    public init(
+        _ placeholder: String, completion: ValueCompletion = .none,
+        parse: @escaping @Sendable (_ text: String, _ option: String) throws(UsageError) -> Value
+    ) {
+        self.placeholder = placeholder
+        self.completion = completion
+        self.parse = parse
+    }
+
+    /// The same reading, then `transform` (which may refuse with its own error).
+    public func map<Other>(
+        _ transform: @escaping @Sendable (_ value: Value, _ text: String, _ option: String) throws(UsageError) -> Other
+    ) -> ValueParser<Other> {
+        let parse = self.parse
+        return ValueParser<Other>(placeholder, completion: completion) { (text, option) throws(UsageError) in
+            try transform(try parse(text, option), text, option)
+        }
+    }
+
+    /// The same reading under another placeholder.
+    public func named(_ placeholder: String) -> ValueParser<Value> {
+        ValueParser(placeholder, completion: completion, parse: parse)
+    }
+}
+
+/// One option: `--name VALUE` (or `--name=VALUE`), or a flag, applied to a `Target` value.
+public struct Option<Target>: Sendable {
+    /// The names, the main one first (`--output`, `-o`).
+    public let names: [String]
+    /// The value's placeholder; nil for a flag.
+    public let placeholder: String?
+    public let help: String
+    /// What the value is when the option is not given, for the help ("default: …"); nil: none said.
+    public let defaultText: String?
+    public let completion: ValueCompletion
+    /// Left out of the help, the man page and the completions (accepted all the same).
+    public let hidden: Bool
+    let apply: @Sendable (inout Target, String) throws(UsageError) -> Void
+
+    public var name: String { names[0] }
+    public var takesValue: Bool { placeholder != nil }
+
+    /// A flag: no value.
+    public static func flag(
+        _ names: String..., help: String, hidden: Bool = false, set: @escaping @Sendable (inout Target) -> Void
+    ) -> Option {
+        Option(
+            names: names, placeholder: nil, help: help, defaultText: nil, completion: .none, hidden: hidden,
+            apply: { target, _ in set(&target) })
+    }
+
+    /// An option with a value read by `parser`.
+    public static func value<Value>(
+        _ names: String..., as parser: ValueParser<Value>, help: String, default defaultText: String? = nil,
+        hidden: Bool = false, set: @escaping @Sendable (inout Target, Value) throws(UsageError) -> Void
+    ) -> Option {
+        Option(
+            names: names, placeholder: parser.placeholder, help: help, defaultText: defaultText,
+            completion: parser.completion, hidden: hidden,
+            apply: { (target, text) throws(UsageError) in
+                let value = try parser.parse(text, names[0])
+                try set(&target, value)
+            })
+    }
+
+    /// An option that is refused with `message` (an option of another command, say).
+    public static func refused(_ names: String..., takesValue: Bool = true, message: String) -> Option {
+        Option(
+            names: names, placeholder: takesValue ? "X" : nil, help: "", defaultText: nil, completion: .none,
+            hidden: true, apply: { (_, _) throws(UsageError) in throw UsageError(message) })
+    }
+
+    /// The option applied to a part of a larger target (options shared between commands).
+    public func lifted<Outer>(_ path: WritableKeyPath<Outer, Target> & Sendable) -> Option<Outer> {
+        let apply = self.apply
+        return Option<Outer>(
+            names: names, placeholder: placeholder, help: help, defaultText: defaultText, completion: completion,
+            hidden: hidden, apply: { (outer, text) throws(UsageError) in try apply(&outer[keyPath: path], text) })
+    }
+}
+
+/// Options under one heading of the help.
+public struct OptionGroup<Target>: Sendable {
+    public let title: String
+    public let options: [Option<Target>]
+    /// Text after the group's options (a note that concerns them all).
+    public let note: String?
+
+    public init(_ title: String, note: String? = nil, _ options: [Option<Target>]) {
+        self.title = title
+        self.options = options
+        self.note = note
+    }
+
+    public func lifted<Outer>(_ path: WritableKeyPath<Outer, Target> & Sendable) -> OptionGroup<Outer> {
+        OptionGroup<Outer>(title, note: note, options.map { $0.lifted(path) })
+    }
+}
+
+/// The arguments that are not options: a verb and its operands, or files.
+public struct Operands<Target>: Sendable {
+    /// How they are shown in the help and the man page (`FILE`, `NAME VALUE`).
+    public let placeholder: String
+    /// What a shell may offer for the first one (the verbs, files).
+    public let completion: ValueCompletion
+    /// The operands in order, applied once every option is read.
+    let apply: @Sendable ([String], inout Target) throws(UsageError) -> Void
+
+    public init(
+        _ placeholder: String, completion: ValueCompletion = .none,
+        apply: @escaping @Sendable ([String], inout Target) throws(UsageError) -> Void
+    ) {
+        self.placeholder = placeholder
+        self.completion = completion
+        self.apply = apply
+    }
+}
+
+/// An exit status and when it happens.
+public struct ExitStatusNote: Sendable {
+    public let code: Int32
+    public let meaning: String
+    public init(_ code: Int32, _ meaning: String) {
+        self.code = code
+        self.meaning = meaning
+    }
+}
+
+/// A subcommand's whole command line.
+public struct CommandSpec<Target>: Sendable {
+    public let name: String
+    /// One line for `glance --help` and the man page.
+    public let summary: String
+    /// The usage lines, each without `Usage: glance ` (the first) or the indent (the others).
+    public let usage: [String]
+    /// What it does, in paragraphs (blank lines between); wrapped for the terminal.
+    public let about: String
+    public let groups: [OptionGroup<Target>]
+    public let operands: Operands<Target>?
+    /// Text after the options (keys, examples); kept as written.
+    public let epilogue: String?
+    public let exits: [ExitStatusNote]
+    /// Checks the combination once everything is read.
+    let finish: @Sendable (inout Target) throws(UsageError) -> Void
+
+    public init(
+        _ name: String, summary: String, usage: [String], about: String, groups: [OptionGroup<Target>],
+        operands: Operands<Target>? = nil, epilogue: String? = nil, exits: [ExitStatusNote],
+        finish: @escaping @Sendable (inout Target) throws(UsageError) -> Void = { _ in }
+    ) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.about = about
+        self.groups = groups
+        self.operands = operands
+        self.epilogue = epilogue
+        self.exits = exits
+        self.finish = finish
+    }
+
+    public var options: [Option<Target>] { groups.flatMap(\.options) }
+
+    /// What parsing found: the target, or a request for the help.
+    public enum Parsed {
+        case run(Target)
+        case help
+    }
+
+    /// Reads `argv` (the arguments after the command's name) into `target`: options in any
+    /// order, as `--name value`, `--name=value` or a flag; other words are the operands (also
+    /// `-` and negative numbers); `--` ends the options.
+    public func parse(_ argv: [String], into target: Target) throws(UsageError) -> Parsed {
+        var target = target
+        var operandWords: [String] = []
+        var index = 0
+        var optionsEnded = false
+        while index < argv.count {
+            let item = argv[index]
+            index += 1
+            if optionsEnded || !Self.looksLikeOption(item) {
+                if operands == nil {
+                    throw UsageError("\(name): unexpected argument '\(item)' (options start with --; see glance \(name) --help)")
+                }
+                operandWords.append(item)
+                continue
+            }
+            if item == "--" {
+                optionsEnded = true
+                continue
+            }
+            var optionName = item
+            var inlineValue: String?
+            if item.hasPrefix("--"), let eq = item.firstIndex(of: "=") {
+                optionName = String(item[..<eq])
+                inlineValue = String(item[item.index(after: eq)...])
+            }
+            if optionName == "--help" || optionName == "-h" { return .help }
+            guard let option = options.first(where: { $0.names.contains(optionName) }) else {
+                throw UsageError("\(name): unknown option '\(optionName)' (see glance \(name) --help)")
+            }
+            var value = ""
+            if option.takesValue {
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < argv.count else { throw UsageError("\(optionName) needs a value (see --help)") }
+                    value = argv[index]
+                    index += 1
+                }
+            } else if inlineValue != nil {
+                throw UsageError("\(optionName) takes no value")
+            }
+            try option.apply(&target, value)
+        }
+        if let operands { try operands.apply(operandWords, &target) }
+        try finish(&target)
+        return .run(target)
+    }
+
+    /// An option, not a plain word: starts with `-`, but is not `-` alone or a negative number.
+    static func looksLikeOption(_ item: String) -> Bool {
+        guard item.hasPrefix("-"), item != "-" else { return false }
+        return !(item.count > 1 && Double(item) != nil)
+    }
+}
+
+/// Exit statuses (sysexits.h), as documented in `glance --help`.
+public enum ExitCode {
+    public static let ok: Int32 = 0
+    /// Bad command-line input.
+    public static let usage: Int32 = 64
+    /// Bad input data (a file to import, a value).
+    public static let dataError: Int32 = 65
+    /// An input file cannot be opened.
+    public static let noInput: Int32 = 66
+    /// Something the program needs is not there (a font, a display, nothing connected).
+    public static let unavailable: Int32 = 69
+    /// Something the program did not expect.
+    public static let software: Int32 = 70
+    /// An output file could not be created.
+    public static let cannotCreate: Int32 = 73
+    /// Reading or writing failed.
+    public static let ioError: Int32 = 74
+    /// Try again later: another program holds the display, the store is busy, or the work was
+    /// cancelled (nothing was changed).
+    public static let temporaryFailure: Int32 = 75
+    /// Permission denied (a device the user's groups do not open).
+    public static let noPermission: Int32 = 77
+    /// The configuration is invalid (or asks for a connector/mode/format the display lacks).
+    public static let config: Int32 = 78
+}
+

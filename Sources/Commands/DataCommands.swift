@@ -1,0 +1,431 @@
+import Activity
+import App
+import CLI
+import Store
+
+/// The store's commands: `import`, `log`, `metric`, `task`, `export`, `demo-data`.
+enum DataCommands {
+    static let databaseHelp = "the store (default: /var/lib/glance/glance.db for root, else $XDG_DATA_HOME/glance/glance.db)"
+
+    static func database<T>(_ path: WritableKeyPath<T, String?> & Sendable) -> Option<T> {
+        .value("--db", as: Value.database, help: databaseHelp) { $0[keyPath: path] = $1 }
+    }
+
+    static let storeExits = [
+        ExitStatusNote(0, "done"), ExitStatusNote(64, "bad arguments"),
+        ExitStatusNote(65, "bad data, or --db is not a Glance store (left as it is)"),
+        ExitStatusNote(66, "no store (a command that only reads)"), ExitStatusNote(74, "a read or write failed"),
+        ExitStatusNote(75, "the store is busy; try again"),
+    ]
+
+    // MARK: glance import
+
+    struct Import {
+        var file: String?
+        var database: String?
+        var skipInvalid = false
+        var task: String? = "import"
+        var quiet = false
+    }
+
+    static let `import` = CommandSpec<Import>(
+        "import", summary: "import an Apple Health export (export.zip, export.xml or CSV)",
+        usage: ["import FILE [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
+        about: """
+            Imports the Activity summaries (the days behind the rings) of an Apple Health export:
+              export.zip   the file the Health app makes (Profile › Export All Health Data)
+              export.xml   the same, unpacked (apple_health_export/export.xml)
+              FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
+            The format is told from the file's first bytes. The file is read once, streaming, in constant \
+            memory; only the ActivitySummary elements are kept.
+
+            All or nothing: the days are merged in one transaction at the end, so on any error (or a \
+            cancel, or Ctrl-C) the days in the store are exactly as they were; only the import's task \
+            records that it failed or was cancelled. Importing the same file again changes nothing; a day \
+            already in the store takes the file's values.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    database(\.database),
+                    .flag("--skip-invalid", help: "skip rows with bad values (and count them) instead of failing") {
+                        $0.skipInvalid = true
+                    },
+                    .value(
+                        "--task", as: Value.storeName("task"),
+                        help: "the task the import shows itself as on the progress screen; `glance task cancel NAME` "
+                            + "stops it, and so does removing or finishing the task while the file is read",
+                        default: "import"
+                    ) { $0.task = $1 },
+                    .flag("--no-task", help: "do not show the import as a task") { $0.task = nil },
+                    .flag("--quiet", "-q", help: "no progress bar (there is none unless standard error is a terminal)") {
+                        $0.quiet = true
+                    },
+                ])
+        ],
+        operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv"])) { (words, line) throws(UsageError) in
+            guard words.count <= 1 else { throw UsageError("import: give one file (see glance import --help)") }
+            guard let file = words.first else {
+                throw UsageError("import: give the file to import (export.zip, export.xml or a CSV)")
+            }
+            line.file = file
+        },
+        exits: [
+            ExitStatusNote(
+                0, "imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a message says so)"),
+            ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(
+                65, "bad data (the message names the file, line and column; no day was changed) or not a Glance store"),
+            ExitStatusNote(66, "no such file"), ExitStatusNote(74, "read error"),
+            ExitStatusNote(75, "cancelled or the store is busy (no day was changed)"),
+        ])
+
+    // MARK: glance log
+
+    struct Log {
+        var changes = StoreJobs.DayChanges()
+        var day: CalendarDay?
+        var database: String?
+    }
+
+    static let log = CommandSpec<Log>(
+        "log", summary: "set a day's Move, Exercise and Stand figures",
+        usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--db PATH]"],
+        about: """
+            Sets figures of one day in the store; the figures not given keep their values. A running glance \
+            shows the change by itself. Prints the day as stored.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                note: "A value of - clears that figure. Values and goals are numbers of 0 or more; a goal of 0 is "
+                    + "kept (the ring then shows no progress).",
+                [
+                    .value("--date", as: Value.day, help: "YYYY-MM-DD, today or yesterday", default: "today, local time") {
+                        $0.day = $1
+                    },
+                    .value(
+                        "--move", as: Value.optionalEnergy,
+                        help: "active energy; kcal unless a unit follows: 350kcal, 350Cal (= kcal), 1460kJ"
+                    ) { $0.changes.activeEnergyBurned = .some($1) },
+                    .value("--move-goal", as: Value.optionalEnergy.named("G"), help: "its goal, in the same form") {
+                        $0.changes.activeEnergyBurnedGoal = .some($1)
+                    },
+                    .value("--move-time", as: Value.optionalAmount, help: "move minutes (Apple Watch move-time mode)") {
+                        $0.changes.moveTime = .some($1)
+                    },
+                    .value("--move-time-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                        $0.changes.moveTimeGoal = .some($1)
+                    },
+                    .value("--exercise", as: Value.optionalAmount, help: "exercise minutes") { $0.changes.exerciseTime = .some($1) },
+                    .value("--exercise-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                        $0.changes.exerciseTimeGoal = .some($1)
+                    },
+                    .value("--stand", as: Value.optionalAmount, help: "stand hours") { $0.changes.standHours = .some($1) },
+                    .value("--stand-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                        $0.changes.standHoursGoal = .some($1)
+                    },
+                    .value(
+                        "--move-mode", as: Value.choice(MoveMode.self, expected: "activeEnergy or moveTime"),
+                        help: "what the Move ring measures. Without it, giving --move-goal or --move-time-goal infers "
+                            + "the mode as for an import (move time when there is a move-time goal and no energy goal); "
+                            + "otherwise the day keeps its mode"
+                    ) { $0.changes.moveMode = $1 },
+                    .flag("--remove", help: "remove the day's summary (every ring empty)") { $0.changes.remove = true },
+                    database(\.database),
+                ])
+        ],
+        epilogue: "Example:\n  glance log --move 420 --move-goal 500 --exercise 25 --exercise-goal 30",
+        exits: storeExits,
+        finish: { (line) throws(UsageError) in
+            let c = line.changes
+            if c.remove && (c.moveMode != nil || c.changesAnything && !StoreJobs.DayChanges.onlyRemove(c)) {
+                throw UsageError("log: --remove removes the whole day; give no figures with it")
+            }
+            if !c.changesAnything {
+                throw UsageError("log: give at least one figure, e.g. --move 350 (see glance log --help)")
+            }
+        })
+
+    // MARK: glance metric
+
+    struct Metric {
+        var words: [String] = []
+        var minimum = FieldChange<Double>.keep
+        var maximum = FieldChange<Double>.keep
+        var unit = FieldChange<String>.keep
+        var database: String?
+        var job = StoreJobs.MetricJob.list
+    }
+
+    static let metric = CommandSpec<Metric>(
+        "metric", summary: "set, list or remove the numbers gauges show",
+        usage: [
+            "metric set NAME VALUE [--min X] [--max Y] [--unit U] [--db PATH]", "metric list [--db PATH]",
+            "metric remove NAME [--db PATH]",
+        ],
+        about: """
+            Metrics are named numbers a gauge can show (a gauge binds to one by name). `set` changes the \
+            value; the range and unit change only when given, so a cron job can send the value alone. A \
+            running glance shows the change by itself. VALUE is a number, or - for unknown (the gauge shows —).
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .value("--min", as: Value.clearableReal("X"), help: "the gauge's range, low end (- clears it); min must be below max") {
+                        $0.minimum = $1
+                    },
+                    .value("--max", as: Value.clearableReal("Y"), help: "the high end (- clears it)") { $0.maximum = $1 },
+                    .value("--unit", as: Value.unit, help: "shown after the value, e.g. °C or % (- clears it)") { $0.unit = $1 },
+                    database(\.database),
+                ])
+        ],
+        operands: Operands("set|list|remove [NAME [VALUE]]", completion: .choices(["set", "list", "remove"])) {
+            (words, line) throws(UsageError) in
+            guard let verb = words.first else { throw UsageError("metric: give set, list or remove (see glance metric --help)") }
+            let operands = Array(words.dropFirst())
+            switch verb {
+            case "set":
+                guard operands.count == 2 else {
+                    throw UsageError("metric set: give NAME VALUE, e.g. metric set cpu-temperature 47.5")
+                }
+                let value = operands[1] == "-" ? nil : try Value.real(operands[1], option: "VALUE")
+                line.job = .set(name: operands[0], value: value, minimum: line.minimum, maximum: line.maximum, unit: line.unit)
+            case "list":
+                guard operands.isEmpty else { throw UsageError("metric list takes no names") }
+            case "remove":
+                guard operands.count == 1 else { throw UsageError("metric remove: give one NAME") }
+                line.job = .remove(operands[0])
+            default: throw UsageError("metric: unknown action '\(verb)' (set, list or remove)")
+            }
+            if case .set = line.job {} else if line.minimum != .keep || line.maximum != .keep || line.unit != .keep {
+                throw UsageError("metric: --min, --max and --unit go with set")
+            }
+        },
+        epilogue: "Example:\n  glance metric set cpu-temperature 47.5 --min 20 --max 90 --unit °C",
+        exits: storeExits)
+
+    // MARK: glance task
+
+    struct Task {
+        var total = FieldChange<Double>.keep
+        var done: Double?
+        var description = FieldChange<String>.keep
+        var cancellable = false
+        var pid: Int32?
+        var failed = false
+        var database: String?
+        /// The options given other than --db, for the verb's check.
+        var given: [String] = []
+        var job = StoreJobs.TaskJob.list
+    }
+
+    static let task = CommandSpec<Task>(
+        "task", summary: "start, update, finish or cancel work shown on the progress screen",
+        usage: [
+            "task start NAME [--total N] [--description TEXT] [--cancellable] [--pid PID]",
+            "task update NAME [--done N] [--total N|unknown] [--description TEXT]",
+            "task finish NAME [--failed] [--description TEXT]", "task cancel NAME", "task list | glance task remove NAME",
+        ],
+        about: """
+            A task is work the progress screen shows while it runs: a bar or circle filling to done/total, or \
+            a spinner while the total is unknown, with a short description and, for a cancellable task, a \
+            Cancel button. Each verb also takes --db PATH.
+              start      begins (or restarts) the task: nothing done, no cancel request
+              update     records progress. Exits 75 when someone asked the task to stop (Cancel on
+                         the screen, or glance task cancel): a script's loop can stop on that
+              finish     ends it as done (or --failed); the indicator goes away
+              cancel     asks a running, cancellable task to stop (its owner stops it; an import
+                         rolls back and ends as cancelled)
+              list       prints every task: name, state, done/total, description
+              remove     forgets a task
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .value("--total", as: Value.total, help: "the amount of work (any unit: bytes, files, steps); start, update") {
+                        $0.total = $1
+                        $0.given.append("--total")
+                    },
+                    .value("--done", as: Value.amount, help: "how much is done; update") {
+                        $0.done = $1
+                        $0.given.append("--done")
+                    },
+                    .value("--description", as: Value.text, help: "e.g. \"Copying photos — 41 %\"; start, update, finish") {
+                        $0.description = $1.isEmpty ? .clear : .set($1)
+                        $0.given.append("--description")
+                    },
+                    .flag("--cancellable", help: "the work can be stopped without harm (offer Cancel); start") {
+                        $0.cancellable = true
+                        $0.given.append("--cancellable")
+                    },
+                    .value("--pid", as: Value.pid, help: "the process doing the work: if it dies the task counts as failed; start") {
+                        $0.pid = $1
+                        $0.given.append("--pid")
+                    },
+                    .flag("--failed", help: "the work failed; finish") {
+                        $0.failed = true
+                        $0.given.append("--failed")
+                    },
+                    database(\.database),
+                ])
+        ],
+        operands: Operands(
+            "start|update|finish|cancel|list|remove [NAME]",
+            completion: .choices(["start", "update", "finish", "cancel", "list", "remove"])
+        ) { (words, line) throws(UsageError) in try line.job = taskJob(words, line) },
+        exits: storeExits + [ExitStatusNote(75, "update: someone asked the task to stop")])
+
+    static func taskJob(_ words: [String], _ line: Task) throws(UsageError) -> StoreJobs.TaskJob {
+        let verbs = ["start", "update", "finish", "cancel", "list", "remove"]
+        guard let verb = words.first, verbs.contains(verb) else {
+            throw UsageError("task: give start, update, finish, cancel, list or remove (see glance task --help)")
+        }
+        let operands = words.dropFirst()
+        if verb == "list" {
+            guard operands.isEmpty else { throw UsageError("task list takes no names") }
+        } else {
+            guard operands.count == 1 else { throw UsageError("task \(verb): give one task NAME") }
+        }
+        let allowed: Set<String> =
+            switch verb {
+            case "start": ["--total", "--description", "--cancellable", "--pid"]
+            case "update": ["--done", "--total", "--description"]
+            case "finish": ["--failed", "--description"]
+            default: []
+            }
+        if let extra = Set(line.given).subtracting(allowed).sorted().first {
+            throw UsageError("task \(verb): \(extra) does not go with \(verb) (see glance task --help)")
+        }
+        let name = operands.first ?? ""
+        switch verb {
+        case "start":
+            let total: Double? = if case .set(let t) = line.total { t } else { nil }
+            let text: String? = if case .set(let d) = line.description { d } else { nil }
+            return .start(name: name, total: total, description: text, cancellable: line.cancellable, pid: line.pid)
+        case "update": return .update(name: name, done: line.done, total: line.total, description: line.description)
+        case "finish": return .finish(name: name, failed: line.failed, description: line.description)
+        case "cancel": return .cancel(name)
+        case "remove": return .remove(name)
+        default: return .list
+        }
+    }
+
+    // MARK: glance export
+
+    struct Export {
+        var csv = false
+        var table = Store.Table.days
+        var output: String?
+        var database: String?
+    }
+
+    static let export = CommandSpec<Export>(
+        "export", summary: "write the store's days, metrics or tasks as CSV",
+        usage: ["export --csv [--table days|metrics|tasks] [--output FILE] [--db PATH]"],
+        about: """
+            Writes a table of the store as CSV to standard output (or FILE, written whole or not at all). The \
+            days come out in the CSV form of an Apple Health export, with two more columns \
+            (activeEnergyBurnedGoalUnit when it differs, moveMode), so `glance import` reads them back to \
+            exactly the same store.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .flag("--csv", help: "CSV (the one format there is)") { $0.csv = true },
+                    .value("--table", as: Value.choice(Store.Table.self, expected: "days, metrics or tasks"), help: "which table", default: "days") {
+                        $0.table = $1
+                    },
+                    .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]), help: "write FILE instead of standard output") {
+                        $0.output = $1
+                    },
+                    database(\.database),
+                ])
+        ],
+        exits: [
+            ExitStatusNote(0, "written"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(65, "--db is not a Glance store (left as it is)"), ExitStatusNote(66, "no store"),
+            ExitStatusNote(73, "FILE cannot be created"),
+            ExitStatusNote(
+                74, "standard output or FILE could not be written whole (a full disk, say; the message says why)"),
+            ExitStatusNote(75, "the store is busy, try again"),
+        ],
+        finish: { (line) throws(UsageError) in
+            guard line.csv else { throw UsageError("export: say --csv (the one format there is)") }
+        })
+
+    // MARK: glance demo-data
+
+    struct DemoData {
+        var end: CalendarDay?
+        var printOnly = false
+        var database: String?
+    }
+
+    static let demoData = CommandSpec<DemoData>(
+        "demo-data", summary: "load the bundled demo days and metrics into the store",
+        usage: ["demo-data [--end D] [--print] [--db PATH]"],
+        about: """
+            Loads the demo data set that ships with Glance into the store: four weeks of an Apple Watch \
+            wearer's days (busy days, rest days, a goal change, today part-way) and a few metrics for \
+            gauges. The days are moved so the last one is today (or D). Loading again replaces the same days; \
+            your other days are left alone. Nothing shows demo data unless this command loads it.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .value("--end", as: Value.day, help: "the date of the last demo day: YYYY-MM-DD, today or yesterday", default: "today") {
+                        $0.end = $1
+                    },
+                    .flag("--print", help: "print the bundled days as CSV instead of loading them") { $0.printOnly = true },
+                    database(\.database),
+                ])
+        ],
+        exits: storeExits)
+}
+
+extension StoreJobs.DayChanges {
+    /// Only --remove, no figure.
+    static func onlyRemove(_ c: Self) -> Bool {
+        var figures = c
+        figures.remove = false
+        return !figures.changesAnything
+    }
+}
+
+extension Value {
+    /// A store name (a task's, a metric's): 1 to 64 bytes.
+    static func storeName(_ what: String) -> ValueParser<String> {
+        ValueParser("NAME") { (text, option) throws(UsageError) in
+            do throws(StoreError) {
+                try Store.checkName(text, what: what)
+            } catch {
+                throw UsageError("\(option): \(error.message)")
+            }
+            return text
+        }
+    }
+
+    static func clearableReal(_ placeholder: String) -> ValueParser<FieldChange<Double>> {
+        ValueParser(placeholder) { (text, option) throws(UsageError) in text == "-" ? .clear : .set(try real(text, option: option)) }
+    }
+
+    static let unit = ValueParser<FieldChange<String>>("U") { (text, option) throws(UsageError) in
+        guard text.utf8.count <= 16 else { throw UsageError("\(option) '\(text)': at most 16 bytes") }
+        return text == "-" || text.isEmpty ? .clear : .set(text)
+    }
+
+    static let total = ValueParser<FieldChange<Double>>("N|unknown") { (text, option) throws(UsageError) in
+        text == "unknown" ? .clear : .set(try quantity(Substring(text), option: option, whole: text))
+    }
+
+    static let pid = ValueParser<Int32>("PID") { (text, option) throws(UsageError) in
+        guard let pid = Int32(text), pid > 0 else { throw UsageError("\(option) '\(text)': expected a process id") }
+        return pid
+    }
+}

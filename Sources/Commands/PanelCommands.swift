@@ -1,0 +1,229 @@
+import App
+import CLI
+import Configuration
+import Platform
+import Raster
+
+/// `glance run`, `glance watch`, `glance devices`: the panel, the panel as a picture, and what
+/// there is to show it on.
+enum PanelCommands {
+    /// `glance run`'s command line: the settings layer it makes, and the configuration file.
+    struct Run {
+        var layer = CommandLineLayer()
+        var config: String?
+    }
+
+    static let configOption = Option<String?>.value(
+        "--config", as: Value.file(extensions: ["json"]),
+        help: "the configuration (without it the built-in defaults apply); an invalid file stops with 78",
+        default: Configuration.defaultPath
+    ) { $0 = $1 }
+
+    static let databaseHelp =
+        "the store (default: the configuration's \"database\", else /var/lib/glance/glance.db for root, "
+        + "$XDG_DATA_HOME/glance/glance.db otherwise)"
+
+    static let run = CommandSpec<Run>(
+        "run", summary: "show the app on the display (DRM/KMS) until SIGTERM",
+        usage: ["run [options]"],
+        about: """
+            Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets SIGTERM, \
+            SIGINT or SIGHUP; then puts back what the display showed before (the console) and exits 0. It \
+            shows the store's days, gauges and running task (see --db), or the screen and day given with \
+            the options below; buttons and touch move between screens and days. It draws only when \
+            something changed: a screen that moves (a spinner, an easing progress) is redrawn on a timer; \
+            a still one once, and the process then sleeps until input, a change in the store, dimming or \
+            midnight.
+
+            On a text console (its own, or the one in front through /dev/tty0) it hides the console while \
+            it shows, and a switch to another console (chvt; Ctrl+Alt+Fn from a keyboard that is not \
+            grabbed, see --no-grab) gives the display, the input devices and the backlight up until you \
+            switch back (nothing dims meanwhile). Started on a console that is not in front (systemd's \
+            TTYPath=, or < /dev/ttyN as root), it switches to it first, as display servers do.
+            """,
+        groups: [
+            OptionGroup(
+                "Display",
+                [
+                    .value("--card", as: Value.file("PATH"), help: "the DRM card, e.g. /dev/dri/card1", default: "the first card with a connected display") {
+                        $0.layer.card = $1
+                    },
+                    .value("--connector", as: Value.name, help: "e.g. HDMI-A-1, DSI-1", default: "the first connected one") {
+                        $0.layer.connector = $1
+                    },
+                    .value("--mode", as: Value.mode, help: "e.g. 800x480@60", default: "the display's preferred mode") {
+                        $0.layer.mode = $1
+                    },
+                    ScreenOptions.rotate.lifted(\.layer.screen),
+                    .value(
+                        "--format", as: Value.format, help: "pixel format",
+                        default: "XRGB8888 where the display plane takes it, else RGB565"
+                    ) { $0.layer.screen.format = $1 },
+                    .flag("--legacy", help: "SetCrtc + PageFlip even where atomic mode setting is offered") {
+                        $0.layer.legacy = true
+                    },
+                    .flag(
+                        "--single-buffer",
+                        help: "draw into the buffer on screen and report the changed area (DirtyFB / damage clips) instead of flipping two buffers"
+                    ) { $0.layer.singleBuffered = true },
+                    .flag("--intro", help: "the rings fill up when the app starts, as on the watch (ring screen)") {
+                        $0.layer.intro = true
+                    },
+                    .flag("--report-startup", help: "print the time from process start to the first frame on screen") {
+                        $0.layer.reportStartup = true
+                    },
+                    .refused("--size", message: "run: --size is for glance render; the display's mode sets the size (--mode WxH)"),
+                    .refused("--output", "-o", message: "run: --output is for glance render; the display's mode sets the size (--mode WxH)"),
+                    .refused("--frames", message: "run: --frames is for glance render; the display's mode sets the size (--mode WxH)"),
+                    .refused("--fps", message: "run: --fps is for glance render; the display's mode sets the size (--mode WxH)"),
+                ]),
+            OptionGroup(
+                "The screen and the day (as glance render draws them), shown instead of the store's",
+                [ScreenOptions.screen.lifted(\.layer.screen)]),
+        ] + [ScreenOptions.day, ScreenOptions.around, ScreenOptions.gauge].map { $0.lifted(\Run.layer.screen) } + [
+            OptionGroup(
+                "Data: the store (days, metrics, tasks), redrawn whenever it changes",
+                [
+                    .value(
+                        "--db", as: Value.database,
+                        help: databaseHelp + "; a day given with --move … or a gauge or progress given on the command line is shown instead"
+                    ) { $0.layer.database = $1 }
+                ]),
+            OptionGroup(
+                "Input and behaviour (defaults from the configuration file)",
+                [
+                    configOption.lifted(\.config),
+                    .flag("--no-input", help: "do not read input devices") { $0.layer.noInput = true },
+                    .flag(
+                        "--no-grab",
+                        help: "let key presses also reach the console and the system (no EVIOCGRAB); a grabbed "
+                            + "keyboard's Power key and Ctrl+Alt+Fn do not (power buttons on their own are never grabbed)"
+                    ) { $0.layer.noGrab = true },
+                    .value("--input-dir", as: Value.folder, help: "where the input devices are", default: "/dev/input") {
+                        $0.layer.inputDirectory = $1
+                    },
+                    .value("--dim-after", as: Value.seconds, help: "seconds without input before dimming (0: never)") {
+                        $0.layer.dimAfter = .some($1)
+                    },
+                    .value("--blank-after", as: Value.seconds, help: "seconds without input before blanking (0: never)") {
+                        $0.layer.blankAfter = .some($1)
+                    },
+                ]),
+        ],
+        epilogue: """
+            Keys (defaults; the configuration's "keys" changes them): Left/Right the previous and next day, \
+            Up/Down or Page Up/Down the screens, Enter or Space the next screen (held: today), Home today, \
+            Esc the progress screen's Cancel. Touch: swipe left/right for days, up/down for screens, hold \
+            for today, tap for the next screen (or Cancel). While dimmed or blank, the first touch or key \
+            only wakes the display.
+
+            `glance devices` lists the cards, connectors, modes and formats to choose from.
+            """,
+        exits: [
+            ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP, display restored"),
+            ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(
+                66, "the default configuration file exists but cannot be read"),
+            ExitStatusNote(
+                69, "no display: no /dev/dri card, no connected connector, nothing plugged into the requested "
+                    + "connector; or no font for the labels (the message names the package)"),
+            ExitStatusNote(74, "a DRM call failed (the message names it)"),
+            ExitStatusNote(
+                75, "another program (a display server) holds the display, or the console in front did not let "
+                    + "the app's console come to the front; try again when it stops. Also when the store's file was "
+                    + "replaced by another while shown (it is not followed: started again, the app shows the new one)"),
+            ExitStatusNote(77, "permission denied opening the card (add the user to group video)"),
+            ExitStatusNote(
+                78, "the requested connector, mode or format does not exist on this display (the message lists "
+                    + "what does), or the configuration file is invalid (every problem is listed with its JSON path)"),
+        ],
+        finish: { (run) throws(UsageError) in try run.layer.screen.check() })
+
+    static func runMain(_ line: Run) -> Int32 {
+        let started = monotonicNow()
+        switch ConfigurationFile.settings(line.config, commandLine: line.layer) {
+        case .failure(let status): return status.code
+        case .success(let settings): return PanelApp.run(settings, started: started, log: complain, say: say)
+        }
+    }
+
+    // MARK: glance watch
+
+    struct Watch {
+        var layer = CommandLineLayer()
+        var config: String?
+        var output = ""
+        var size = Size(width: 480, height: 480)
+    }
+
+    static let watch = CommandSpec<Watch>(
+        "watch", summary: "draw what the panel would show into a PNG, again whenever the store changes",
+        usage: ["watch --render-to FILE.png [--size WxH] [--date D] [--db PATH] [options]"],
+        about: """
+            Runs the app as glance run does, from the same store and configuration, but draws into FILE.png \
+            instead of a panel: the day's ring screen, the gauges, or the progress screen while a task runs \
+            (an import, say). Whenever something changes (glance log, an import, another process, midnight) \
+            it draws again at once and prints one line per picture. A moving screen (a spinner) is drawn at \
+            most twice a second. Nothing dims. Stops on Ctrl-C, SIGTERM or SIGHUP (exit 0); ends with 75 when \
+            another file is renamed over the store (it is not followed; start again to watch the new one).
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .value("--render-to", "--output", "-o", as: Value.output("FILE.png", extensions: ["png"]), help: "where to draw (replaced whole each time)") {
+                        $0.output = $1
+                    },
+                    .value("--size", as: Value.size, help: "picture size", default: "480x480") { $0.size = $1 },
+                    .value("--date", as: Value.day, help: "the day: YYYY-MM-DD, today or yesterday (default: today, and it follows the date at midnight)") {
+                        $0.layer.screen.date = $1
+                    },
+                    ScreenOptions.rotate.lifted(\.layer.screen),
+                    .value("--name", as: Value.name, help: "whose rings they are (shown on the screen)") { $0.layer.screen.name = $1 },
+                    .value("--locale", as: Value.locale, help: "language of every label and date") { $0.layer.screen.locale = $1 },
+                    .flag("--rings-only", help: "the rings alone, filling the picture (no text, no fonts needed)") {
+                        $0.layer.screen.ringsOnly = true
+                    },
+                    .value("--db", as: Value.database, help: databaseHelp) { $0.layer.database = $1 },
+                    configOption.lifted(\.config),
+                ])
+        ],
+        exits: [
+            ExitStatusNote(0, "stopped by Ctrl-C, SIGTERM or SIGHUP"),
+            ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(69, "no font for the labels (the message names the package; or draw --rings-only)"),
+            ExitStatusNote(73, "FILE.png cannot be written"),
+            ExitStatusNote(75, "the store's file was replaced by another (or the store is busy)"),
+            ExitStatusNote(78, "the configuration file is invalid"),
+        ],
+        finish: { (watch) throws(UsageError) in
+            guard !watch.output.isEmpty else { throw UsageError("watch: --render-to FILE.png is required") }
+        })
+
+    static func watchMain(_ line: Watch) -> Int32 {
+        var layer = line.layer
+        layer.noInput = true
+        switch ConfigurationFile.settings(line.config, commandLine: layer) {
+        case .failure(let status): return status.code
+        case .success(let settings): return WatchApp.run(settings, size: line.size, output: line.output, log: complain, say: say)
+        }
+    }
+
+    // MARK: glance devices
+
+    static let devices = CommandSpec<Void>(
+        "devices", summary: "list display cards, connectors, modes, planes and input devices",
+        usage: ["devices"],
+        about: """
+            Lists what a configuration names:
+              card PATH            driver, dumb buffers, atomic mode setting
+                connector NAME     status, size in mm, its modes (WxH@HZ, the preferred one marked)
+                crtc ID            the mode and framebuffer it shows now
+                plane ID           primary/overlay/cursor, the CRTCs it feeds, its pixel formats
+                try: glance run …  the options that pick the first connected display
+              input PATH "NAME"    keys (their names when few), touchscreen or pointer with axis
+                                   ranges, multi-touch slots
+            """,
+        groups: [],
+        exits: [ExitStatusNote(0, "listed"), ExitStatusNote(69, "no DRM card (input devices are still listed)")])
+}

@@ -1,0 +1,161 @@
+import App
+import CLI
+import Raster
+
+/// `glance render`, `bench`, `demo`: screens drawn headlessly.
+enum PictureCommands {
+    struct Render {
+        var request = ScreenRequest()
+        var sizes: [Size] = []
+        var output: String?
+        var frames: Int?
+        var fps = 30.0
+        var database: String?
+    }
+
+    static let render = CommandSpec<Render>(
+        "render", summary: "draw a screen into a PNG file (headless, same renderer as the panel)",
+        usage: ["render --size WxH --output FILE.png [options]"],
+        about: "Draws a screen exactly as the panel would show it and writes it as a PNG.",
+        groups: ScreenOptions.groups(
+            \Render.request,
+            picture: [
+                .value("--size", as: Value.size, help: "panel size in pixels, 1 to 8192 each side (required)") {
+                    $0.sizes.append($1)
+                },
+                .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]), help: "where to write (required); nothing is written on any error") {
+                    $0.output = $1
+                },
+                .value(
+                    "--db", as: Value.database,
+                    help: "the day and its week from this store (as glance run shows them) instead of --move, --exercise, --stand"
+                ) { $0.database = $1 },
+            ])
+            + [
+                OptionGroup(
+                    "Animation",
+                    [
+                        .value(
+                            "--frames", as: Value.count(1...10_000),
+                            help: "write N frames from --time on, --fps a second, as FILE-0001.png, FILE-0002.png, …"
+                        ) { $0.frames = $1 },
+                        .value("--fps", as: Value.fps, help: "frames per second", default: "30") { $0.fps = $1 },
+                    ])
+            ],
+        epilogue: """
+            Example:
+              glance render --size 480x480 --move 350/500 --exercise 20/30 --stand 8/12 --output rings.png
+            """,
+        exits: [
+            ExitStatusNote(0, "written"), ExitStatusNote(64, "bad arguments or unwritable output"),
+            ExitStatusNote(65, "--db is not a Glance store"), ExitStatusNote(66, "--db: no such store"),
+            ExitStatusNote(69, "a font is missing (the message names the Debian package)"),
+            ExitStatusNote(73, "the file could not be written"),
+        ],
+        finish: { (line) throws(UsageError) in
+            try line.request.check()
+            guard line.sizes.count == 1 else {
+                throw UsageError(
+                    line.sizes.isEmpty ? "render: --size WxH is required" : "render: give one --size (bench takes several)")
+            }
+            guard let output = line.output else { throw UsageError("render: --output FILE.png is required") }
+            if let problem = isWritableOutput(output) {
+                throw UsageError("--output '\(output)': cannot write there: \(problem)", status: ExitCode.cannotCreate)
+            }
+        })
+
+    static func renderMain(_ line: Render) -> Int32 {
+        Pictures.render(
+            Pictures.Render(
+                request: line.request, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
+                database: line.database))
+    }
+
+    // MARK: glance bench
+
+    struct Bench {
+        var request = ScreenRequest()
+        var screens: [ScreenRequest.Kind] = []
+        var sizes: [Size] = []
+        var frames = 200
+        var fill = true
+        var noText = false
+    }
+
+    static let bench = CommandSpec<Bench>(
+        "bench", summary: "time full frames against a full-frame fill",
+        usage: ["bench [--screen S] [--size WxH[,WxH…]] [--frames N] [options]"],
+        about: """
+            Renders N full frames per screen and size (build with -c release) and prints one line each:
+              bench screen=rings size=480x480 frames=200 ms_per_frame=… text_ms_per_frame=…
+                    fill_ms_per_frame=… ratio=…
+            ms_per_frame is the whole frame with its labels; text_ms_per_frame is what the labels cost (the \
+            same frame drawn without text, subtracted); the fill is a full-frame colour fill of the same \
+            buffer, timed in the same run; ratio = ms_per_frame / fill_ms_per_frame. The day is Move 75 %, \
+            Exercise 50 %, Stand 120 % unless given; the gauge a large circular gauge, the progress a circle \
+            with label and Cancel hint.
+            """,
+        groups: [
+            OptionGroup(
+                "Benchmark",
+                [
+                    .value("--screen", as: Value.choice(ScreenRequest.Kind.self), help: "one screen (repeatable)", default: "all three") {
+                        $0.screens.append($1)
+                    },
+                    .value("--size", as: Value.sizes, help: "sizes", default: "480x480,800x480,720x1280,240x240") {
+                        $0.sizes += $1
+                    },
+                    .value("--frames", as: Value.count(1...100_000), help: "frames per size", default: "200") {
+                        $0.frames = $1
+                    },
+                    .flag("--no-fill", help: "skip the fill timing (for instruction counts under callgrind)") { $0.fill = false },
+                    .flag("--no-text", help: "draw each screen without its labels (layout unchanged)") { $0.noText = true },
+                    ScreenOptions.rotate.lifted(\.request), ScreenOptions.format.lifted(\.request),
+                ])
+        ] + [ScreenOptions.day, ScreenOptions.around, ScreenOptions.gauge].map { $0.lifted(\Bench.request) },
+        exits: [ExitStatusNote(0, "measured"), ExitStatusNote(64, "bad arguments"), ExitStatusNote(69, "a font is missing")],
+        finish: { (line) throws(UsageError) in try line.request.check() })
+
+    static func benchMain(_ line: Bench) -> Int32 {
+        Benchmark(
+            request: line.request, screens: line.screens, sizes: line.sizes, frames: line.frames, fill: line.fill,
+            noText: line.noText
+        ).run()
+    }
+
+    // MARK: glance demo
+
+    struct Demo {
+        var folder = "out"
+        var size = Size(width: 800, height: 480)
+    }
+
+    static let demo = CommandSpec<Demo>(
+        "demo", summary: "draw the demo screens into a folder of PNG files",
+        usage: ["demo [--output FOLDER] [--size WxH]"],
+        about: """
+            Draws the demo screens as PNG files into FOLDER, creating it if needed, and prints each file's \
+            name: the ring screen through a range of days (with the week strip), in English and Simplified \
+            Chinese, a grid of gauges and the progress screen.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .value("--output", "-o", as: Value.folder, help: "where to write", default: "out") { $0.folder = $1 },
+                    .value("--size", as: Value.size, help: "picture size", default: "800x480") { $0.size = $1 },
+                ])
+        ],
+        exits: [
+            ExitStatusNote(0, "written"), ExitStatusNote(64, "bad arguments"), ExitStatusNote(69, "a font is missing"),
+            ExitStatusNote(73, "FOLDER or a file in it cannot be created"),
+        ])
+}
+
+extension Value {
+    static let fps = ValueParser<Double>("F") { (text, option) throws(UsageError) in
+        let f = try real(text, option: option)
+        guard f > 0 && f <= 1000 else { throw UsageError("\(option) '\(text)': expected frames per second, above 0 and up to 1000") }
+        return f
+    }
+}

@@ -1,0 +1,223 @@
+import Activity
+import App
+import CLI
+import Display
+import Raster
+import Store
+
+/// The forms option values take; each error names the option and the form expected.
+enum Value {
+    static let maxSide = 8192
+
+    static let text = ValueParser<String>("TEXT") { text, _ in text }
+    static let name = ValueParser<String>("NAME") { text, _ in text }
+    static func file(_ placeholder: String = "FILE", extensions: [String] = []) -> ValueParser<String> {
+        ValueParser(placeholder, completion: .file(extensions: extensions)) { text, _ in text }
+    }
+    static let folder = ValueParser<String>("FOLDER", completion: .directory) { text, _ in text }
+
+    /// `--db PATH`: a file path, not empty.
+    static let database = ValueParser<String>("PATH", completion: .file(extensions: ["db"])) { (text, option) throws(UsageError) in
+        guard !text.isEmpty else { throw UsageError("\(option) needs a file path") }
+        return text
+    }
+
+    /// A path where a file can be created or replaced.
+    static func output(_ placeholder: String, extensions: [String] = []) -> ValueParser<String> {
+        ValueParser(placeholder, completion: .file(extensions: extensions)) { (text, option) throws(UsageError) in
+            if let problem = isWritableOutput(text) { throw UsageError("\(option) '\(text)': cannot write there: \(problem)", status: ExitCode.cannotCreate) }
+            return text
+        }
+    }
+
+    /// One of the words of a raw-value enum.
+    static func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type, expected: String? = nil) -> ValueParser<T>
+    where T.RawValue == String {
+        let words = T.allCases.map(\.rawValue)
+        return ValueParser(words.joined(separator: "|"), completion: .choices(words)) { (text, option) throws(UsageError) in
+            guard let value = T(rawValue: text) else {
+                throw UsageError("\(option) '\(text)': expected \(expected ?? words.joined(separator: ", "))")
+            }
+            return value
+        }
+    }
+
+    /// `WxH`, each side 1...8192.
+    static let size = ValueParser<Size>("WxH") { (text, option) throws(UsageError) in
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw UsageError("\(option) '\(text)': expected WxH, e.g. 480x480")
+        }
+        guard (1...maxSide).contains(w), (1...maxSide).contains(h) else {
+            throw UsageError("\(option) '\(text)': width and height must be 1 to \(maxSide) pixels")
+        }
+        return Size(width: w, height: h)
+    }
+
+    /// `WxH[,WxH…]`.
+    static let sizes = ValueParser<[Size]>("WxH[,WxH…]") { (text, option) throws(UsageError) in
+        var result: [Size] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            result.append(try size.parse(String(part), option))
+        }
+        return result
+    }
+
+    static let rotation = ValueParser<Rotation>("0|90|180|270", completion: .choices(["0", "90", "180", "270"])) {
+        (text, option) throws(UsageError) in
+        guard let d = Int(text), let r = Rotation(rawValue: d) else {
+            throw UsageError("\(option) '\(text)': expected 0, 90, 180 or 270")
+        }
+        return r
+    }
+
+    static let format = ValueParser<PixelFormat>("xrgb8888|rgb565", completion: .choices(["xrgb8888", "rgb565"])) {
+        (text, option) throws(UsageError) in
+        guard let f = PixelFormat(rawValue: text.lowercased()) else {
+            throw UsageError("\(option) '\(text)': expected xrgb8888 or rgb565")
+        }
+        return f
+    }
+
+    static let mode = ValueParser<ModeRequest>("WxH[@HZ]") { (text, option) throws(UsageError) in
+        guard let mode = ModeRequest(parsing: text) else {
+            throw UsageError("\(option) '\(text)': expected WxH or WxH@HZ, e.g. 800x480 or 800x480@60")
+        }
+        return mode
+    }
+
+    static func count(_ range: ClosedRange<Int>, _ placeholder: String = "N") -> ValueParser<Int> {
+        ValueParser(placeholder) { (text, option) throws(UsageError) in
+            guard let n = Int(text), range.contains(n) else {
+                throw UsageError(
+                    "\(option) '\(text)': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return n
+        }
+    }
+
+    /// A finite number ≥ 0, written as a plain decimal (as import files must: `DecimalText`).
+    static func quantity(_ text: Substring, option: String, whole: String) throws(UsageError) -> Double {
+        guard DecimalText.isDecimal(text), let v = Double(text) else {
+            throw UsageError("\(option) '\(whole)': '\(text)' is not a number")
+        }
+        guard v.isFinite else { throw UsageError("\(option) '\(whole)': '\(text)' is not a finite number") }
+        guard v >= 0 else { throw UsageError("\(option) '\(whole)': '\(text)' is negative; values and goals are 0 or more") }
+        return v
+    }
+
+    static let amount = ValueParser<Double>("N") { (text, option) throws(UsageError) in
+        try quantity(Substring(text), option: option, whole: text)
+    }
+
+    /// Any finite number (gauges and metrics take negative values: temperatures).
+    static func real(_ placeholder: String = "X") -> ValueParser<Double> {
+        ValueParser(placeholder) { (text, option) throws(UsageError) in try real(text, option: option) }
+    }
+
+    static func real(_ text: String, option: String) throws(UsageError) -> Double {
+        guard DecimalText.isDecimal(text), let v = Double(text) else {
+            throw UsageError("\(option) '\(text)': expected a number")
+        }
+        guard v.isFinite else { throw UsageError("\(option) '\(text)': expected a finite number") }
+        return v
+    }
+
+    /// Seconds ≥ 0; 0 is never (nil).
+    static let seconds = ValueParser<Double?>("S") { (text, option) throws(UsageError) in
+        let v = try real(text, option: option)
+        guard v >= 0 else { throw UsageError("\(option) '\(text)': expected seconds, 0 for never") }
+        return v == 0 ? nil : v
+    }
+
+    /// Colours as `#RRGGBB` (or `RRGGBB`), comma-separated.
+    static let colors = ValueParser<[Color]>("C1,C2,…") { (text, option) throws(UsageError) in
+        var result: [Color] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let hex = part.hasPrefix("#") ? part.dropFirst() : part[...]
+            guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
+                throw UsageError("\(option) '\(text)': '\(part)' is not a colour; use #RRGGBB, comma-separated")
+            }
+            result.append(Color(hex: v))
+        }
+        return result
+    }
+
+    /// `YYYY-MM-DD`.
+    static let date = ValueParser<CalendarDay>("YYYY-MM-DD") { (text, option) throws(UsageError) in
+        guard let d = CalendarDay(iso: text) else {
+            throw UsageError("\(option) '\(text)': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
+        }
+        return d
+    }
+
+    /// `today`, `yesterday` or `YYYY-MM-DD`.
+    static let day = ValueParser<CalendarDay>("D", completion: .choices(["today", "yesterday"])) {
+        (text, option) throws(UsageError) in
+        let today = SystemLocalClock().today()
+        switch text {
+        case "today": return today
+        case "yesterday": return today.adding(days: -1)
+        default:
+            guard let day = CalendarDay(iso: text) else {
+                throw UsageError("\(option) '\(text)': expected YYYY-MM-DD, today or yesterday")
+            }
+            return day
+        }
+    }
+
+    /// `V/G` where either side may be `-` (missing).
+    static let valueGoal = ValueParser<(Double?, Double?)>("V/G") { (text, option) throws(UsageError) in
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw UsageError("\(option) '\(text)': expected VALUE/GOAL, e.g. 350/500 (- for a missing side)")
+        }
+        func side(_ s: Substring) throws(UsageError) -> Double? {
+            s == "-" ? nil : try quantity(s, option: option, whole: text)
+        }
+        return (try side(parts[0]), try side(parts[1]))
+    }
+
+    /// A number and an optional energy unit (`350`, `1460kJ`); the unit may be missing.
+    static func energyParts(_ s: Substring, option: String, whole: String) throws(UsageError) -> (Double, EnergyUnit?) {
+        let digits = s.prefix { "0123456789.eE+-".contains($0) }
+        let symbol = s.dropFirst(digits.count)
+        guard !digits.isEmpty else { throw UsageError("\(option) '\(whole)': '\(s)' is not a number") }
+        var unit: EnergyUnit? = nil
+        if !symbol.isEmpty {
+            guard let u = EnergyUnit(symbol: String(symbol)) else {
+                throw UsageError("\(option) '\(whole)': unknown energy unit '\(symbol)' (use kcal, Cal or kJ)")
+            }
+            unit = u
+        }
+        return (try quantity(digits, option: option, whole: whole), unit)
+    }
+
+    /// `V/G` of energy, each side optionally with `kcal`, `Cal` or `kJ` (default kcal; a side
+    /// without a unit takes the other side's).
+    static let energy = ValueParser<(Energy?, Energy?)>("V/G") { (text, option) throws(UsageError) in
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw UsageError("\(option) '\(text)': expected VALUE/GOAL, e.g. 350/500 or 1460kJ/2090kJ")
+        }
+        let v = parts[0] == "-" ? nil : try energyParts(parts[0], option: option, whole: text)
+        let g = parts[1] == "-" ? nil : try energyParts(parts[1], option: option, whole: text)
+        let unitV = v?.1 ?? g?.1 ?? .kilocalorie, unitG = g?.1 ?? v?.1 ?? .kilocalorie
+        return (v.map { Energy($0.0, unitV) }, g.map { Energy($0.0, unitG) })
+    }
+
+    /// A number ≥ 0, or `-` for missing (nil).
+    static let optionalAmount = ValueParser<Double?>("V") { (text, option) throws(UsageError) in
+        text == "-" ? nil : try quantity(Substring(text), option: option, whole: text)
+    }
+
+    /// An energy ≥ 0 with an optional unit (`350`, `350kcal`, `1460kJ`; kcal without), or `-`.
+    static let optionalEnergy = ValueParser<Energy?>("V") { (text, option) throws(UsageError) in
+        if text == "-" { return nil }
+        guard text.first.map({ "0123456789.eE+-".contains($0) }) == true else {
+            throw UsageError("\(option) '\(text)': expected a number, e.g. 350 or 1460kJ")
+        }
+        let (v, unit) = try energyParts(Substring(text), option: option, whole: text)
+        return Energy(v, unit ?? .kilocalorie)
+    }
+}
