@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Configuration", "Raster"]),
         .target(
             name: "Store",
-            dependencies: ["Activity", "CSQLite", "CXML", "CArchive"],
+            dependencies: ["Activity", "Platform", "CSQLite", "CXML", "CArchive"],
             resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
         ),
         .target(
@@ -85,6 +85,7 @@ let package = Package(
         .executableTarget(name: "glance", dependencies: ["Commands"]),
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
@@ -106,7 +107,7 @@ let package = Package(
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "glance"]
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Platform", "glance"]
         ),
     ],
     swiftLanguageModes: [.v6]

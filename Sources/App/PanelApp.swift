@@ -90,11 +90,7 @@ public enum PanelApp {
             settings.readInput
             ? InputHub(directory: settings.inputDirectory, grab: settings.grabInput, wanted: settings.keyMap.codes, log: log)
             : nil
-        let router = InputRouter(keyMap: settings.keyMap, touch: settings.touch, panel: output.size, rotation: settings.rotation)
-        let controller = DeviceController(
-            screens: settings.screens, maker: settings.maker(text: text), data: data, hub: hub, router: router,
-            idle: settings.idle, clock: clock, watchClockChanges: settings.fixedToday == nil, intro: settings.intro, log: log)
-        if let day = settings.startDay, day != clock.today() { controller.show(day: day) }
+        let controller = settings.makeController(panel: output.size, text: text, data: data, hub: hub, clock: clock, log: log)
         let sink = PanelSink(output)
         let session: Session
         do throws(SystemError) {

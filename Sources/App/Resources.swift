@@ -1,6 +1,8 @@
 import Raster
 import Activity
 import CLI
+import Input
+import Platform
 import Screens
 import Store
 import Text
@@ -68,6 +70,21 @@ extension Settings {
     /// How the screens are drawn, with these fonts.
     public func maker(text: (any TextRenderer)?) -> ScreenMaker {
         ScreenMaker(text: text, locale: resolvedLocale, shape: shape, name: name, ringsOnly: ringsOnly)
+    }
+
+    /// The app's brain for a panel of `panel` pixels: the configured screens, drawn with `text`,
+    /// from `data`, with the idle times, the intro and the day to start on. `glance run`, `glance
+    /// watch` and the tests all make it here.
+    public func makeController(
+        panel: Size, text: (any TextRenderer)?, data: any DataSource, hub: InputHub?, clock: LocalClock,
+        now: Duration = monotonicNow(), log: @escaping (String) -> Void
+    ) -> DeviceController {
+        let router = InputRouter(keyMap: keyMap, touch: touch, panel: panel, rotation: rotation)
+        let controller = DeviceController(
+            screens: screens, maker: maker(text: text), data: data, hub: hub, router: router, idle: idle, clock: clock,
+            watchClockChanges: fixedToday == nil, intro: intro, now: now, log: log)
+        if let day = startDay, day != clock.today() { controller.show(day: day) }
+        return controller
     }
 
     /// What there is to show: the command line's day, gauge or task, else the store (followed as

@@ -41,12 +41,10 @@ public enum WatchApp {
             return failure.status
         }
         // Nobody presses a key on a file, and a file is never dimmed.
-        let router = InputRouter(keyMap: settings.keyMap, touch: settings.touch, panel: size, rotation: settings.rotation)
-        let controller = DeviceController(
-            screens: settings.screens, maker: settings.maker(text: text), data: data, hub: nil, router: router,
-            idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1), clock: clock,
-            watchClockChanges: settings.fixedToday == nil, intro: false, log: { _ in })
-        if let day = settings.startDay, day != clock.today() { controller.show(day: day) }
+        var settings = settings
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        settings.intro = false
+        let controller = settings.makeController(panel: size, text: text, data: data, hub: nil, clock: clock, log: { _ in })
         let sink = PNGSink(size: size, naming: .latest(output))
         let session: Session
         do throws(SystemError) {

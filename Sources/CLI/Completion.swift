@@ -39,10 +39,13 @@ public enum CompletionScript {
         var out = "# bash completion for \(program.name); made by `\(program.name) completion bash`\n"
         out += "\(fn)_files() {\n"
         out += "    # $1: extensions (png zip …) or empty for any file; folders are always offered\n"
+        out += "    local -a extensions\n"
+        out += "    read -ra extensions <<<\"$1\"\n"
         out += "    local IFS=$'\\n' ext\n"
+        out += "    compopt -o filenames 2>/dev/null\n"
         out += "    COMPREPLY=($(compgen -d -- \"$cur\"))\n"
-        out += "    if [ -z \"$1\" ]; then COMPREPLY+=($(compgen -f -- \"$cur\")); return; fi\n"
-        out += "    for ext in $1; do COMPREPLY+=($(compgen -f -X \"!*.$ext\" -- \"$cur\")); done\n"
+        out += "    if [ ${#extensions[@]} -eq 0 ]; then COMPREPLY+=($(compgen -f -- \"$cur\")); return; fi\n"
+        out += "    for ext in \"${extensions[@]}\"; do COMPREPLY+=($(compgen -f -X \"!*.$ext\" -- \"$cur\")); done\n"
         out += "}\n"
         out += "\(fn)_value() {\n"
         out += "    # $1: what the option takes: a word list, 'file EXT…' or 'dir'\n"
@@ -245,7 +248,7 @@ extension ProgramDescription {
         let names = commands.map(\.name)
         func resolve(_ c: ValueCompletion) -> ValueCompletion { c == .commands ? .choices(names) : c }
         return ProgramDescription(
-            name: name, version: version, summary: summary, about: about,
+            name: name, version: version, date: date, summary: summary, about: about,
             sections: sections.map { section in
                 (section.title, section.commands.map { command in
                     CommandDescription(

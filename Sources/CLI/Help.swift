@@ -92,20 +92,31 @@ public enum HelpText {
         return head + "\n" + wrap(text(option), first: String(repeating: " ", count: column), rest: column)
     }
 
-    /// Paragraphs separated by blank lines; each is wrapped unless its lines are indented (a
-    /// list or an example, kept as written).
+    /// Paragraphs separated by blank lines: indented lines (a list, an example) are kept as
+    /// written, the others filled to the width.
     public static func paragraphs(_ text: String) -> String {
         var out = ""
         for (i, paragraph) in text.split(separator: "\n\n", omittingEmptySubsequences: false).enumerated() {
             if i > 0 { out += "\n" }
-            let lines = paragraph.split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.contains(where: { $0.hasPrefix(" ") }) {
-                for line in lines { out += line + "\n" }
-            } else {
-                out += wrap(lines.joined(separator: " "), first: "", rest: 0)
+            for run in runs(paragraph) {
+                out += run.kept ? run.lines.map { $0 + "\n" }.joined() : wrap(run.lines.joined(separator: " "), first: "", rest: 0)
             }
         }
         return out
+    }
+
+    /// A paragraph's lines in runs: indented ones (kept as written) and plain ones (to be filled).
+    public static func runs(_ paragraph: Substring) -> [(kept: Bool, lines: [Substring])] {
+        var result: [(kept: Bool, lines: [Substring])] = []
+        for line in paragraph.split(separator: "\n", omittingEmptySubsequences: false) {
+            let kept = line.hasPrefix(" ")
+            if let last = result.last, last.kept == kept {
+                result[result.count - 1].lines.append(line)
+            } else {
+                result.append((kept, [line]))
+            }
+        }
+        return result
     }
 
     /// Words filled to `width`: the first line after `first`, the others indented by `rest`.

@@ -3,7 +3,7 @@ public enum Manual {
     public static func page(_ program: ProgramDescription) -> String {
         let upper = program.name.uppercased()
         var out = ".\\\" Made by `\(program.name) help --man` from the command line's declarations; do not edit.\n"
-        out += ".TH \(upper) 1 \"\" \"\(escape(program.name)) \(escape(program.version))\" \"User Commands\"\n"
+        out += ".TH \(upper) 1 \"\(program.date)\" \"\(escape(program.name)) \(escape(program.version))\" \"User Commands\"\n"
         out += ".SH NAME\n\(escape(program.name)) \\- \(escape(program.summary))\n"
         out += ".SH SYNOPSIS\n.B \(program.name)\n.I COMMAND\n[\\fIoptions\\fR]\n"
         out += ".SH DESCRIPTION\n" + paragraphs(program.about)
@@ -51,11 +51,10 @@ public enum Manual {
         var out = ""
         for (i, paragraph) in text.split(separator: "\n\n", omittingEmptySubsequences: true).enumerated() {
             if i > 0 { out += ".PP\n" }
-            let lines = paragraph.split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.contains(where: { $0.hasPrefix(" ") }) {
-                out += ".nf\n" + lines.map { escape(String($0)) + "\n" }.joined() + ".fi\n"
-            } else {
-                out += escape(lines.joined(separator: " ")) + "\n"
+            for run in HelpText.runs(paragraph) {
+                out += run.kept
+                    ? ".nf\n" + run.lines.map { escape(String($0)) + "\n" }.joined() + ".fi\n"
+                    : escape(run.lines.joined(separator: " ")) + "\n"
             }
         }
         return out

@@ -3,6 +3,8 @@
 public struct ProgramDescription: Sendable {
     public let name: String
     public let version: String
+    /// The date of this version (YYYY-MM-DD), for the man page.
+    public let date: String
     /// One line: what the program is.
     public let summary: String
     /// What it does, in paragraphs.
@@ -17,12 +19,13 @@ public struct ProgramDescription: Sendable {
     public let environment: [(name: String, meaning: String)]
 
     public init(
-        name: String, version: String, summary: String, about: String,
+        name: String, version: String, date: String, summary: String, about: String,
         sections: [(title: String, commands: [CommandDescription])], exits: [ExitStatusNote],
         files: [(path: String, meaning: String)] = [], environment: [(name: String, meaning: String)] = []
     ) {
         self.name = name
         self.version = version
+        self.date = date
         self.summary = summary
         self.about = about
         self.sections = sections

@@ -397,35 +397,3 @@ extension StoreJobs.DayChanges {
         return !figures.changesAnything
     }
 }
-
-extension Value {
-    /// A store name (a task's, a metric's): 1 to 64 bytes.
-    static func storeName(_ what: String) -> ValueParser<String> {
-        ValueParser("NAME") { (text, option) throws(UsageError) in
-            do throws(StoreError) {
-                try Store.checkName(text, what: what)
-            } catch {
-                throw UsageError("\(option): \(error.message)")
-            }
-            return text
-        }
-    }
-
-    static func clearableReal(_ placeholder: String) -> ValueParser<FieldChange<Double>> {
-        ValueParser(placeholder) { (text, option) throws(UsageError) in text == "-" ? .clear : .set(try real(text, option: option)) }
-    }
-
-    static let unit = ValueParser<FieldChange<String>>("U") { (text, option) throws(UsageError) in
-        guard text.utf8.count <= 16 else { throw UsageError("\(option) '\(text)': at most 16 bytes") }
-        return text == "-" || text.isEmpty ? .clear : .set(text)
-    }
-
-    static let total = ValueParser<FieldChange<Double>>("N|unknown") { (text, option) throws(UsageError) in
-        text == "unknown" ? .clear : .set(try quantity(Substring(text), option: option, whole: text))
-    }
-
-    static let pid = ValueParser<Int32>("PID") { (text, option) throws(UsageError) in
-        guard let pid = Int32(text), pid > 0 else { throw UsageError("\(option) '\(text)': expected a process id") }
-        return pid
-    }
-}

@@ -50,7 +50,7 @@ public enum Glance {
     static var entries: [Entry] { sections.flatMap(\.entries) }
 
     static let program = ProgramDescription(
-        name: "glance", version: version,
+        name: "glance", version: version, date: BuildInfo.date,
         summary: "Activity rings, gauges and progress, drawn straight to a small panel",
         about: """
             Glance turns a small Linux board with a small screen into a glanceable display: Activity rings, \

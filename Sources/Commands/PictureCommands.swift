@@ -151,11 +151,3 @@ enum PictureCommands {
             ExitStatusNote(73, "FOLDER or a file in it cannot be created"),
         ])
 }
-
-extension Value {
-    static let fps = ValueParser<Double>("F") { (text, option) throws(UsageError) in
-        let f = try real(text, option: option)
-        guard f > 0 && f <= 1000 else { throw UsageError("\(option) '\(text)': expected frames per second, above 0 and up to 1000") }
-        return f
-    }
-}

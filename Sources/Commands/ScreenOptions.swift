@@ -122,32 +122,3 @@ enum ScreenOptions {
             + [day, around, gauge].map { $0.lifted(path) }
     }
 }
-
-extension Value {
-    static let locale = ValueParser<AppLocale>("en|zh-Hans", completion: .choices(["en", "zh-Hans"])) {
-        (text, option) throws(UsageError) in
-        guard let l = AppLocale(name: text) else { throw UsageError("\(option) '\(text)': expected en or zh-Hans") }
-        return l
-    }
-
-    /// A gauge's value: a number, or - or nan for none.
-    static let gaugeValue = ValueParser<Double?>("V") { (text, option) throws(UsageError) in
-        text == "-" || text.lowercased() == "nan" ? nil : try real(text, option: option)
-    }
-
-    static let fraction = ValueParser<Double>("F") { (text, option) throws(UsageError) in
-        let f = try real(text, option: option)
-        guard (0...1).contains(f) else { throw UsageError("\(option) '\(text)': expected a fraction from 0 to 1") }
-        return f
-    }
-}
-
-extension ValueParser where Value: RawRepresentable, Value.RawValue == String {
-    /// The same words, in any letter case.
-    var lowercased: ValueParser<Value> {
-        let parse = self.parse
-        return ValueParser(placeholder, completion: completion) { (text, option) throws(UsageError) in
-            try parse(text.lowercased(), option)
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import Platform
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -52,9 +53,5 @@ extension String {
 /// Seconds since 1970 (wall clock), for `updated` columns.
 func unixTime() -> Int64 { Int64(time(nil)) }
 
-/// A monotonic clock reading in seconds, for rates and throttling.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+/// The monotonic clock (Platform's, the loop's) in seconds, for rates and throttling.
+func monotonicSeconds() -> Double { monotonicNow().inSeconds }

@@ -1,29 +1,30 @@
 import Activity
-import App
 import CLI
 import Display
 import Raster
+import Screens
 import Store
 
-/// The forms option values take; each error names the option and the form expected.
-enum Value {
-    static let maxSide = 8192
+/// The forms values take on the command line (and wherever a person types them): each error
+/// names the option and the form expected.
+public enum Value {
+    public static let maxSide = 8192
 
-    static let text = ValueParser<String>("TEXT") { text, _ in text }
-    static let name = ValueParser<String>("NAME") { text, _ in text }
-    static func file(_ placeholder: String = "FILE", extensions: [String] = []) -> ValueParser<String> {
+    public static let text = ValueParser<String>("TEXT") { text, _ in text }
+    public static let name = ValueParser<String>("NAME") { text, _ in text }
+    public static func file(_ placeholder: String = "FILE", extensions: [String] = []) -> ValueParser<String> {
         ValueParser(placeholder, completion: .file(extensions: extensions)) { text, _ in text }
     }
-    static let folder = ValueParser<String>("FOLDER", completion: .directory) { text, _ in text }
+    public static let folder = ValueParser<String>("FOLDER", completion: .directory) { text, _ in text }
 
     /// `--db PATH`: a file path, not empty.
-    static let database = ValueParser<String>("PATH", completion: .file(extensions: ["db"])) { (text, option) throws(UsageError) in
+    public static let database = ValueParser<String>("PATH", completion: .file(extensions: ["db"])) { (text, option) throws(UsageError) in
         guard !text.isEmpty else { throw UsageError("\(option) needs a file path") }
         return text
     }
 
     /// A path where a file can be created or replaced.
-    static func output(_ placeholder: String, extensions: [String] = []) -> ValueParser<String> {
+    public static func output(_ placeholder: String, extensions: [String] = []) -> ValueParser<String> {
         ValueParser(placeholder, completion: .file(extensions: extensions)) { (text, option) throws(UsageError) in
             if let problem = isWritableOutput(text) { throw UsageError("\(option) '\(text)': cannot write there: \(problem)", status: ExitCode.cannotCreate) }
             return text
@@ -31,7 +32,7 @@ enum Value {
     }
 
     /// One of the words of a raw-value enum.
-    static func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type, expected: String? = nil) -> ValueParser<T>
+    public static func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type, expected: String? = nil) -> ValueParser<T>
     where T.RawValue == String {
         let words = T.allCases.map(\.rawValue)
         return ValueParser(words.joined(separator: "|"), completion: .choices(words)) { (text, option) throws(UsageError) in
@@ -43,7 +44,7 @@ enum Value {
     }
 
     /// `WxH`, each side 1...8192.
-    static let size = ValueParser<Size>("WxH") { (text, option) throws(UsageError) in
+    public static let size = ValueParser<Size>("WxH") { (text, option) throws(UsageError) in
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw UsageError("\(option) '\(text)': expected WxH, e.g. 480x480")
@@ -55,7 +56,7 @@ enum Value {
     }
 
     /// `WxH[,WxH…]`.
-    static let sizes = ValueParser<[Size]>("WxH[,WxH…]") { (text, option) throws(UsageError) in
+    public static let sizes = ValueParser<[Size]>("WxH[,WxH…]") { (text, option) throws(UsageError) in
         var result: [Size] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             result.append(try size.parse(String(part), option))
@@ -63,7 +64,7 @@ enum Value {
         return result
     }
 
-    static let rotation = ValueParser<Rotation>("0|90|180|270", completion: .choices(["0", "90", "180", "270"])) {
+    public static let rotation = ValueParser<Rotation>("0|90|180|270", completion: .choices(["0", "90", "180", "270"])) {
         (text, option) throws(UsageError) in
         guard let d = Int(text), let r = Rotation(rawValue: d) else {
             throw UsageError("\(option) '\(text)': expected 0, 90, 180 or 270")
@@ -71,7 +72,7 @@ enum Value {
         return r
     }
 
-    static let format = ValueParser<PixelFormat>("xrgb8888|rgb565", completion: .choices(["xrgb8888", "rgb565"])) {
+    public static let format = ValueParser<PixelFormat>("xrgb8888|rgb565", completion: .choices(["xrgb8888", "rgb565"])) {
         (text, option) throws(UsageError) in
         guard let f = PixelFormat(rawValue: text.lowercased()) else {
             throw UsageError("\(option) '\(text)': expected xrgb8888 or rgb565")
@@ -79,14 +80,14 @@ enum Value {
         return f
     }
 
-    static let mode = ValueParser<ModeRequest>("WxH[@HZ]") { (text, option) throws(UsageError) in
+    public static let mode = ValueParser<ModeRequest>("WxH[@HZ]") { (text, option) throws(UsageError) in
         guard let mode = ModeRequest(parsing: text) else {
             throw UsageError("\(option) '\(text)': expected WxH or WxH@HZ, e.g. 800x480 or 800x480@60")
         }
         return mode
     }
 
-    static func count(_ range: ClosedRange<Int>, _ placeholder: String = "N") -> ValueParser<Int> {
+    public static func count(_ range: ClosedRange<Int>, _ placeholder: String = "N") -> ValueParser<Int> {
         ValueParser(placeholder) { (text, option) throws(UsageError) in
             guard let n = Int(text), range.contains(n) else {
                 throw UsageError(
@@ -97,7 +98,7 @@ enum Value {
     }
 
     /// A finite number ≥ 0, written as a plain decimal (as import files must: `DecimalText`).
-    static func quantity(_ text: Substring, option: String, whole: String) throws(UsageError) -> Double {
+    public static func quantity(_ text: Substring, option: String, whole: String) throws(UsageError) -> Double {
         guard DecimalText.isDecimal(text), let v = Double(text) else {
             throw UsageError("\(option) '\(whole)': '\(text)' is not a number")
         }
@@ -106,16 +107,16 @@ enum Value {
         return v
     }
 
-    static let amount = ValueParser<Double>("N") { (text, option) throws(UsageError) in
+    public static let amount = ValueParser<Double>("N") { (text, option) throws(UsageError) in
         try quantity(Substring(text), option: option, whole: text)
     }
 
     /// Any finite number (gauges and metrics take negative values: temperatures).
-    static func real(_ placeholder: String = "X") -> ValueParser<Double> {
+    public static func real(_ placeholder: String = "X") -> ValueParser<Double> {
         ValueParser(placeholder) { (text, option) throws(UsageError) in try real(text, option: option) }
     }
 
-    static func real(_ text: String, option: String) throws(UsageError) -> Double {
+    public static func real(_ text: String, option: String) throws(UsageError) -> Double {
         guard DecimalText.isDecimal(text), let v = Double(text) else {
             throw UsageError("\(option) '\(text)': expected a number")
         }
@@ -124,14 +125,14 @@ enum Value {
     }
 
     /// Seconds ≥ 0; 0 is never (nil).
-    static let seconds = ValueParser<Double?>("S") { (text, option) throws(UsageError) in
+    public static let seconds = ValueParser<Double?>("S") { (text, option) throws(UsageError) in
         let v = try real(text, option: option)
         guard v >= 0 else { throw UsageError("\(option) '\(text)': expected seconds, 0 for never") }
         return v == 0 ? nil : v
     }
 
     /// Colours as `#RRGGBB` (or `RRGGBB`), comma-separated.
-    static let colors = ValueParser<[Color]>("C1,C2,…") { (text, option) throws(UsageError) in
+    public static let colors = ValueParser<[Color]>("C1,C2,…") { (text, option) throws(UsageError) in
         var result: [Color] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let hex = part.hasPrefix("#") ? part.dropFirst() : part[...]
@@ -144,7 +145,7 @@ enum Value {
     }
 
     /// `YYYY-MM-DD`.
-    static let date = ValueParser<CalendarDay>("YYYY-MM-DD") { (text, option) throws(UsageError) in
+    public static let date = ValueParser<CalendarDay>("YYYY-MM-DD") { (text, option) throws(UsageError) in
         guard let d = CalendarDay(iso: text) else {
             throw UsageError("\(option) '\(text)': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
         }
@@ -152,7 +153,7 @@ enum Value {
     }
 
     /// `today`, `yesterday` or `YYYY-MM-DD`.
-    static let day = ValueParser<CalendarDay>("D", completion: .choices(["today", "yesterday"])) {
+    public static let day = ValueParser<CalendarDay>("D", completion: .choices(["today", "yesterday"])) {
         (text, option) throws(UsageError) in
         let today = SystemLocalClock().today()
         switch text {
@@ -167,7 +168,7 @@ enum Value {
     }
 
     /// `V/G` where either side may be `-` (missing).
-    static let valueGoal = ValueParser<(Double?, Double?)>("V/G") { (text, option) throws(UsageError) in
+    public static let valueGoal = ValueParser<(Double?, Double?)>("V/G") { (text, option) throws(UsageError) in
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw UsageError("\(option) '\(text)': expected VALUE/GOAL, e.g. 350/500 (- for a missing side)")
@@ -179,7 +180,7 @@ enum Value {
     }
 
     /// A number and an optional energy unit (`350`, `1460kJ`); the unit may be missing.
-    static func energyParts(_ s: Substring, option: String, whole: String) throws(UsageError) -> (Double, EnergyUnit?) {
+    public static func energyParts(_ s: Substring, option: String, whole: String) throws(UsageError) -> (Double, EnergyUnit?) {
         let digits = s.prefix { "0123456789.eE+-".contains($0) }
         let symbol = s.dropFirst(digits.count)
         guard !digits.isEmpty else { throw UsageError("\(option) '\(whole)': '\(s)' is not a number") }
@@ -195,7 +196,7 @@ enum Value {
 
     /// `V/G` of energy, each side optionally with `kcal`, `Cal` or `kJ` (default kcal; a side
     /// without a unit takes the other side's).
-    static let energy = ValueParser<(Energy?, Energy?)>("V/G") { (text, option) throws(UsageError) in
+    public static let energy = ValueParser<(Energy?, Energy?)>("V/G") { (text, option) throws(UsageError) in
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw UsageError("\(option) '\(text)': expected VALUE/GOAL, e.g. 350/500 or 1460kJ/2090kJ")
@@ -207,17 +208,86 @@ enum Value {
     }
 
     /// A number ≥ 0, or `-` for missing (nil).
-    static let optionalAmount = ValueParser<Double?>("V") { (text, option) throws(UsageError) in
+    public static let optionalAmount = ValueParser<Double?>("V") { (text, option) throws(UsageError) in
         text == "-" ? nil : try quantity(Substring(text), option: option, whole: text)
     }
 
     /// An energy ≥ 0 with an optional unit (`350`, `350kcal`, `1460kJ`; kcal without), or `-`.
-    static let optionalEnergy = ValueParser<Energy?>("V") { (text, option) throws(UsageError) in
+    public static let optionalEnergy = ValueParser<Energy?>("V") { (text, option) throws(UsageError) in
         if text == "-" { return nil }
         guard text.first.map({ "0123456789.eE+-".contains($0) }) == true else {
             throw UsageError("\(option) '\(text)': expected a number, e.g. 350 or 1460kJ")
         }
         let (v, unit) = try energyParts(Substring(text), option: option, whole: text)
         return Energy(v, unit ?? .kilocalorie)
+    }
+}
+
+extension Value {
+    public static let locale = ValueParser<AppLocale>("en|zh-Hans", completion: .choices(["en", "zh-Hans"])) {
+        (text, option) throws(UsageError) in
+        guard let l = AppLocale(name: text) else { throw UsageError("\(option) '\(text)': expected en or zh-Hans") }
+        return l
+    }
+
+    /// A gauge's value: a number, or - or nan for none.
+    public static let gaugeValue = ValueParser<Double?>("V") { (text, option) throws(UsageError) in
+        text == "-" || text.lowercased() == "nan" ? nil : try real(text, option: option)
+    }
+
+    public static let fraction = ValueParser<Double>("F") { (text, option) throws(UsageError) in
+        let f = try real(text, option: option)
+        guard (0...1).contains(f) else { throw UsageError("\(option) '\(text)': expected a fraction from 0 to 1") }
+        return f
+    }
+}
+
+extension Value {
+    /// A store name (a task's, a metric's): 1 to 64 bytes.
+    public static func storeName(_ what: String) -> ValueParser<String> {
+        ValueParser("NAME") { (text, option) throws(UsageError) in
+            do throws(StoreError) {
+                try Store.checkName(text, what: what)
+            } catch {
+                throw UsageError("\(option): \(error.message)")
+            }
+            return text
+        }
+    }
+
+    public static func clearableReal(_ placeholder: String) -> ValueParser<FieldChange<Double>> {
+        ValueParser(placeholder) { (text, option) throws(UsageError) in text == "-" ? .clear : .set(try real(text, option: option)) }
+    }
+
+    public static let unit = ValueParser<FieldChange<String>>("U") { (text, option) throws(UsageError) in
+        guard text.utf8.count <= 16 else { throw UsageError("\(option) '\(text)': at most 16 bytes") }
+        return text == "-" || text.isEmpty ? .clear : .set(text)
+    }
+
+    public static let total = ValueParser<FieldChange<Double>>("N|unknown") { (text, option) throws(UsageError) in
+        text == "unknown" ? .clear : .set(try quantity(Substring(text), option: option, whole: text))
+    }
+
+    public static let pid = ValueParser<Int32>("PID") { (text, option) throws(UsageError) in
+        guard let pid = Int32(text), pid > 0 else { throw UsageError("\(option) '\(text)': expected a process id") }
+        return pid
+    }
+}
+
+extension Value {
+    public static let fps = ValueParser<Double>("F") { (text, option) throws(UsageError) in
+        let f = try real(text, option: option)
+        guard f > 0 && f <= 1000 else { throw UsageError("\(option) '\(text)': expected frames per second, above 0 and up to 1000") }
+        return f
+    }
+}
+
+extension ValueParser where Value: RawRepresentable, Value.RawValue == String {
+    /// The same words, in any letter case.
+    public var lowercased: ValueParser<Value> {
+        let parse = self.parse
+        return ValueParser(placeholder, completion: completion) { (text, option) throws(UsageError) in
+            try parse(text.lowercased(), option)
+        }
     }
 }

@@ -1,0 +1,199 @@
+import Activity
+import Configuration
+import Input
+import Platform
+import Raster
+import Screens
+import Testing
+
+@testable import App
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The session's loop, turn by turn, against a recording sink and a made-up clock: what the VM
+/// tests show on a real kernel (idle, blanking, console switches), here without one.
+@Suite("Session: the loop against a recording sink")
+struct SessionTests {
+    static let day = CalendarDay(year: 2026, month: 11, day: 30)!
+    static let t0 = Duration.seconds(1000)
+    static let size = Size(width: 64, height: 64)
+
+    /// A session showing a fixed day (rings only: no fonts), with the idle times given.
+    static func session(
+        _ sink: RecordingSink, dimAfter: Double? = nil, blankAfter: Double? = nil, summary: ActivitySummary? = nil
+    ) throws -> (Session, DeviceController) {
+        var settings = Settings()
+        settings.ringsOnly = true
+        settings.idle = IdleSchedule(dimAfter: dimAfter, blankAfter: blankAfter, dimLevel: 0.3)
+        settings.fixedToday = day
+        let data = FixedData(days: [day: summary ?? Self.summary])
+        let controller = settings.makeController(
+            panel: sink.size, text: nil, data: data, hub: nil, clock: FixedClock(day), now: t0, log: { _ in })
+        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { _ in })
+        return (session, controller)
+    }
+
+    static let summary = ActivitySummary(
+        activeEnergyBurned: .kilocalories(375), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: 15,
+        exerciseTimeGoal: 30, standHours: 6, standHoursGoal: 12)
+
+    /// The brightest channel of a frame.
+    static func brightest(_ frame: PixelBuffer) -> UInt8 {
+        var top: UInt8 = 0
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                let c = frame.color(x: x, y: y)
+                top = max(top, c.red, c.green, c.blue)
+            }
+        }
+        return top
+    }
+
+    @Test("a still screen: one frame, then no timer at all until something happens")
+    func stillScreenSleeps() throws {
+        let sink = RecordingSink(size: Self.size)
+        let (session, _) = try Self.session(sink)
+        #expect(try session.turn(now: Self.t0, ready: [], signals: []) == .wait(until: nil))
+        #expect(sink.frames.count == 1)
+        #expect(try session.turn(now: Self.t0 + .seconds(5), ready: [], signals: []) == .wait(until: nil))
+        #expect(sink.frames.count == 1, "nothing changed: nothing drawn")
+        #expect(Self.brightest(sink.frames[0].picture) > 200, "the rings are on the first frame")
+    }
+
+    @Test("idle: the picture dims after dimAfter, goes black and powers down after blankAfter, and wakes on return")
+    func dimThenBlank() throws {
+        let sink = RecordingSink(size: Self.size)
+        let (session, controller) = try Self.session(sink, dimAfter: 60, blankAfter: 300)
+        #expect(try session.turn(now: Self.t0, ready: [], signals: []) == .wait(until: Self.t0 + .seconds(60)))
+        let full = Self.brightest(sink.frames[0].picture)
+        #expect(try session.turn(now: Self.t0 + .seconds(60), ready: [], signals: []) == .wait(until: Self.t0 + .seconds(300)))
+        #expect(sink.frames.count == 2)
+        let dimmed = Self.brightest(sink.frames[1].picture)
+        #expect(dimmed < full && dimmed > 0, "dimmed: \(dimmed) of \(full)")
+        #expect(abs(Double(dimmed) - Double(full) * 0.3) < 3, "to the dim level: \(dimmed) of \(full)")
+        _ = try session.turn(now: Self.t0 + .seconds(300), ready: [], signals: [])
+        #expect(sink.frames.count == 3)
+        #expect(Self.brightest(sink.frames[2].picture) == 0, "blank is black")
+        #expect(sink.poweredDown && sink.events.suffix(2) == ["present", "power off"])
+        #expect(controller.blanked)
+        // Nothing more while blank, however long.
+        #expect(try session.turn(now: Self.t0 + .seconds(3600), ready: [], signals: []) == .wait(until: nil))
+        #expect(sink.frames.count == 3)
+    }
+
+    @Test("a panel without power control stays black, told once")
+    func blankWithoutPowerControl() throws {
+        let sink = RecordingSink(size: Self.size)
+        sink.hasPowerControl = false
+        var told: [String] = []
+        var settings = Settings()
+        settings.ringsOnly = true
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
+        let controller = settings.makeController(
+            panel: sink.size, text: nil, data: FixedData(days: [Self.day: Self.summary]), hub: nil,
+            clock: FixedClock(Self.day), now: Self.t0, log: { _ in })
+        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { told.append($0) })
+        _ = try session.turn(now: Self.t0, ready: [], signals: [])
+        _ = try session.turn(now: Self.t0 + .seconds(10), ready: [], signals: [])
+        #expect(Self.brightest(sink.lastFrame!) == 0)
+        #expect(!sink.poweredDown)
+        #expect(told.filter { $0.contains("no power control") }.count == 1)
+    }
+
+    @Test("switched to another console: the panel is given up, nothing drawn or dimmed there; back: taken again and awake")
+    func consoleSwitch() throws {
+        let sink = RecordingSink(size: Self.size, switchesConsoles: true)
+        let (session, controller) = try Self.session(sink, dimAfter: 60, blankAfter: 300)
+        _ = try session.turn(now: Self.t0, ready: [], signals: [])
+        #expect(sink.frames.count == 1)
+        // Away for ten minutes: longer than both idle times.
+        #expect(try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGUSR1]) == .wait(until: nil))
+        #expect(sink.suspended && sink.events.last == "release")
+        #expect(controller.away)
+        _ = try session.turn(now: Self.t0 + .seconds(600), ready: [], signals: [])
+        #expect(sink.frames.count == 1, "nothing presented while away")
+        // Back: acknowledged, taken, drawn at full brightness (the switch back counts as input).
+        _ = try session.turn(now: Self.t0 + .seconds(601), ready: [], signals: [SIGUSR2])
+        #expect(!sink.suspended)
+        #expect(Array(sink.events.suffix(3)) == ["acknowledge", "retake", "present"])
+        #expect(controller.idle == .awake)
+        #expect(Self.brightest(sink.lastFrame!) == Self.brightest(sink.frames[0].picture))
+    }
+
+    @Test("back on the console while another program holds the panel: retried with backoff, drawn once taken")
+    func retakeWithBackoff() throws {
+        let sink = RecordingSink(size: Self.size, switchesConsoles: true)
+        var told: [String] = []
+        var settings = Settings()
+        settings.ringsOnly = true
+        let controller = settings.makeController(
+            panel: sink.size, text: nil, data: FixedData(days: [:]), hub: nil, clock: FixedClock(Self.day),
+            now: Self.t0, log: { _ in })
+        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { told.append($0) })
+        _ = try session.turn(now: Self.t0, ready: [], signals: [])
+        _ = try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGUSR1])
+        sink.retakesRefused = 3
+        let back = Self.t0 + .seconds(2)
+        #expect(try session.turn(now: back, ready: [], signals: [SIGUSR2]) == .wait(until: back + .milliseconds(100)))
+        #expect(told.contains("back on the console, but another program holds the display: waiting for it"))
+        let second = back + .milliseconds(100)
+        #expect(try session.turn(now: second, ready: [], signals: []) == .wait(until: second + .milliseconds(200)))
+        let third = second + .milliseconds(200)
+        #expect(try session.turn(now: third, ready: [], signals: []) == .wait(until: third + .milliseconds(400)))
+        #expect(sink.frames.count == 1, "nothing drawn while the panel is held")
+        _ = try session.turn(now: third + .milliseconds(400), ready: [], signals: [])
+        #expect(sink.events.filter { $0 == "retake refused" }.count == 3)
+        #expect(sink.events.suffix(2) == ["retake", "present"])
+        #expect(told.last == "back on the console: display taken again")
+    }
+
+    @Test("a stale switch back (the console is not in front any more) leaves the panel given up")
+    func staleAcquire() throws {
+        let sink = RecordingSink(size: Self.size, switchesConsoles: true)
+        let (session, _) = try Self.session(sink)
+        _ = try session.turn(now: Self.t0, ready: [], signals: [])
+        _ = try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGUSR1])
+        sink.consoleInFront = false
+        _ = try session.turn(now: Self.t0 + .seconds(2), ready: [], signals: [SIGUSR2])
+        #expect(sink.suspended)
+        #expect(!sink.events.contains("retake"))
+        #expect(sink.frames.count == 1)
+    }
+
+    @Test("an output that does not switch consoles ignores SIGUSR1/SIGUSR2; SIGTERM, SIGINT and SIGHUP end the session")
+    func signals() throws {
+        let sink = RecordingSink(size: Self.size)
+        let (session, _) = try Self.session(sink)
+        _ = try session.turn(now: Self.t0, ready: [], signals: [SIGUSR1, SIGUSR2])
+        #expect(!sink.suspended && sink.frames.count == 1)
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            #expect(try session.turn(now: Self.t0, ready: [], signals: [signal]) == .end(.signal(signal)))
+        }
+    }
+
+    @Test("an animated screen is drawn once per frame interval, and not at all while a flip is pending")
+    func animationPacing() throws {
+        let sink = RecordingSink(size: Self.size, frameInterval: .milliseconds(20))
+        var settings = Settings()
+        settings.ringsOnly = true
+        settings.intro = true
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        let controller = settings.makeController(
+            panel: sink.size, text: nil, data: FixedData(days: [Self.day: Self.summary]), hub: nil,
+            clock: FixedClock(Self.day), now: Self.t0, log: { _ in })
+        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { _ in })
+        #expect(try session.turn(now: Self.t0, ready: [], signals: []) == .wait(until: Self.t0 + .milliseconds(20)))
+        #expect(try session.turn(now: Self.t0 + .milliseconds(10), ready: [], signals: []) == .wait(until: Self.t0 + .milliseconds(20)))
+        #expect(sink.frames.count == 1)
+        var now = Self.t0
+        while now < Self.t0 + .seconds(2) {
+            now += .milliseconds(20)
+            _ = try session.turn(now: now, ready: [], signals: [])
+        }
+        // The intro's 900 ms at 20 ms a frame, then still: the last frame is the day itself.
+        #expect((44...48).contains(sink.frames.count), "\(sink.frames.count) frames")
+        #expect(try session.turn(now: now + .seconds(1), ready: [], signals: []) == .wait(until: nil))
+    }
+}

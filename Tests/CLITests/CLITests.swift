@@ -1,0 +1,136 @@
+import CLI
+import Testing
+
+/// The declared command line: parsing, the help made from it, the man page and the completions.
+@Suite("Declared command line")
+struct CLITests {
+    struct Target: Equatable, Sendable {
+        var size = 0
+        var name: String?
+        var flag = false
+        var words: [String] = []
+        var level = 0.0
+    }
+
+    static let count = ValueParser<Int>("N") { (text, option) throws(UsageError) in
+        guard let n = Int(text), n > 0 else { throw UsageError("\(option) '\(text)': expected a count") }
+        return n
+    }
+    static let real = ValueParser<Double>("X") { (text, option) throws(UsageError) in
+        guard let x = Double(text) else { throw UsageError("\(option) '\(text)': expected a number") }
+        return x
+    }
+
+    static let spec = CommandSpec<Target>(
+        "try", summary: "a command to try the parser on", usage: ["try [options] WORD…"],
+        about: "First paragraph, long enough to be wrapped at the help's width of ninety-six columns, so that it is.\n\n  an indented line kept as written",
+        groups: [
+            OptionGroup(
+                "Things",
+                [
+                    .value("--size", "-s", as: count, help: "how many", default: "0") { $0.size = $1 },
+                    .value("--name", as: ValueParser("NAME", completion: .choices(["a", "b"])) { text, _ in text }, help: "whose") {
+                        $0.name = $1
+                    },
+                    .flag("--flag", help: "a flag") { $0.flag = true },
+                    .value("--level", as: real, help: "any number, negative too") { $0.level = $1 },
+                    .refused("--other", message: "try: --other is for another command"),
+                ])
+        ],
+        operands: Operands("WORD", completion: .file(extensions: ["png"])) { (words, target) throws(UsageError) in
+            target.words = words
+        },
+        exits: [ExitStatusNote(0, "done"), ExitStatusNote(64, "bad arguments")],
+        finish: { (target) throws(UsageError) in
+            if target.size > 100 { throw UsageError("try: --size at most 100") }
+        })
+
+    static func parse(_ argv: [String]) throws(UsageError) -> Target? {
+        switch try spec.parse(argv, into: Target()) {
+        case .run(let t): return t
+        case .help: return nil
+        }
+    }
+
+    static func error(_ argv: [String]) -> String? {
+        do {
+            _ = try parse(argv)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("options in any order, --name=value, short names, operands, negative numbers and -- as operands")
+    func parsing() throws {
+        let t = try #require(try Self.parse(["w1", "--size", "3", "--name=x", "-5", "--flag", "--level", "-2.5", "--", "--w2"]))
+        #expect(t == Target(size: 3, name: "x", flag: true, words: ["w1", "-5", "--w2"], level: -2.5))
+        #expect(try Self.parse(["-s", "7"])?.size == 7)
+        #expect(try Self.parse(["--help"]) == nil)
+        #expect(try Self.parse(["--size", "1", "-h"]) == nil)
+    }
+
+    @Test("errors name the option and what to do")
+    func errors() {
+        #expect(Self.error(["--size"]) == "--size needs a value (see --help)")
+        #expect(Self.error(["--size", "x"]) == "--size 'x': expected a count")
+        #expect(Self.error(["--sise", "3"]) == "try: unknown option '--sise' (see glance try --help)")
+        #expect(Self.error(["--flag=yes"]) == "--flag takes no value")
+        #expect(Self.error(["--other", "1"]) == "try: --other is for another command")
+        #expect(Self.error(["--size", "200"]) == "try: --size at most 100")
+    }
+
+    @Test("the help: usage, wrapped paragraphs, options under their group with defaults, exit statuses")
+    func help() {
+        let text = HelpText.render(Self.spec.description)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "Usage: glance try [options] WORD…")
+        #expect(lines.allSatisfy { $0.count <= HelpText.width }, "\(text)")
+        #expect(text.contains("  an indented line kept as written"))
+        #expect(text.contains("Things:\n  --size N, -s N          how many (default: 0)\n"))
+        #expect(text.contains("\n  --flag                  a flag\n"))
+        #expect(!text.contains("--other"), "refused options are not offered")
+        #expect(text.hasSuffix("Exit status:\n  0   done\n  64  bad arguments"))
+    }
+
+    @Test("wrapping: words kept whole, later lines indented")
+    func wrapping() {
+        let text = HelpText.wrap(String(repeating: "word ", count: 40), first: "  --x     ", rest: 10)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.count <= HelpText.width })
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("          word") })
+    }
+
+    static let program = ProgramDescription(
+        name: "glance", version: "1.2.3", date: "2026-11-30", summary: "a test", about: "About it.",
+        sections: [("Commands", [spec.description])], exits: [ExitStatusNote(0, "success")],
+        files: [("/etc/x.json", "the file")], environment: [("LANG", "the language")])
+
+    @Test("the man page: every command, option and exit status, in roff with its special characters escaped")
+    func manual() {
+        let page = Manual.page(Self.program)
+        #expect(page.contains(".TH GLANCE 1 \"2026-11-30\" \"glance 1.2.3\""))
+        #expect(page.contains(".SS \"glance try\""))
+        #expect(page.contains("\\fB\\-\\-size\\fR \\fIN\\fR, \\fB\\-s\\fR \\fIN\\fR\nhow many (default: 0)"))
+        #expect(page.contains(".SH \"EXIT STATUS\"\n.TP\n.B 0\nsuccess"))
+        #expect(Manual.escape(".dot \\ back-slash") == "\\&.dot \\e back\\-slash")
+    }
+
+    @Test("completions name every visible option and offer each value's choices")
+    func completions() {
+        let bash = CompletionScript.script(.bash, for: Self.program)
+        #expect(bash.contains("--size|-s) _glance_value ''; return ;;"))
+        #expect(bash.contains("--name) _glance_value 'a b'; return ;;"))
+        #expect(bash.contains("compgen -W \"--size -s --name --flag --level --help\""))
+        #expect(bash.contains("_glance_value 'file png'"))
+        let zsh = CompletionScript.script(.zsh, for: Self.program)
+        #expect(zsh.hasPrefix("#compdef glance\n"))
+        #expect(zsh.contains("'(--size -s)'{--size,-s}'[how many]:N: '"))
+        #expect(zsh.contains("'--name[whose]:NAME:(a b)'"))
+        let fish = CompletionScript.script(.fish, for: Self.program)
+        #expect(fish.contains("complete -c glance -n '__fish_seen_subcommand_from try' -l name -x -a 'a b' -d 'whose'"))
+        #expect(fish.contains("-l size -s s -x -d 'how many'"))
+        #expect(!fish.contains("other"))
+    }
+}
