@@ -150,16 +150,6 @@ struct ArcRasterizer {
         return DiamondAngle.isWithin(d, from: df, to: dT) ? sourceB : .none
     }
 
-    @inline(__always)
-    func color(_ source: Source, diamond d: Float) -> UInt32? {
-        switch source {
-        case .none: return nil
-        case .track: return trackColor
-        case .tableA: return tableA![DiamondAngle.index(scaled: d * DiamondAngle.binsPerQuadrant)]
-        case .tableB: return tableB![DiamondAngle.index(scaled: d * DiamondAngle.binsPerQuadrant)]
-        }
-    }
-
     /// Coverage of the band at a pixel centre (u, v) from the centre, `dist` away.
     @inline(__always)
     func bandCoverage(u: Float, v: Float, dist: Float) -> Float {
