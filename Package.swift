@@ -54,7 +54,9 @@ let package = Package(
         // The command line, declared: parsing, help, man page, shell completions.
         .target(name: "CLI"),
         .target(name: "Screens", dependencies: ["Raster", "Activity"]),
-        .target(name: "Configuration", dependencies: ["Raster", "Activity", "Screens"]),
+        // Actions, screen kinds, touch axes: shared by Input, Configuration and App.
+        .target(name: "Controls"),
+        .target(name: "Configuration", dependencies: ["Controls", "Raster", "Activity", "Screens"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
@@ -62,7 +64,7 @@ let package = Package(
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
-        .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Configuration", "Raster"]),
+        .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
             name: "Store",
             dependencies: ["Activity", "Platform", "CSQLite", "CXML", "CArchive"],
@@ -71,8 +73,8 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Configuration", "Store", "CKernelShims",
-                "CLI", "ImageFile", "Text",
+                "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store",
+                "CKernelShims", "CLI", "ImageFile", "Text",
             ]),
         .target(
             name: "Commands",
@@ -97,10 +99,13 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
-        .testTarget(name: "InputTests", dependencies: ["Input", "Configuration", "Raster"], exclude: ["Fixtures"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "Controls", "Raster"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", "Activity", "Screens", "Raster", "Input", "Configuration", "Platform", "Store", "CKernelShims"]),
+            dependencies: [
+                "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store",
+                "CKernelShims",
+            ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
         .testTarget(name: "DeviceTests", dependencies: ["Configuration"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.

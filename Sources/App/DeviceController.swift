@@ -1,5 +1,5 @@
 import Activity
-import Configuration
+import Controls
 import Input
 import Platform
 import Raster

@@ -1,4 +1,4 @@
-import Configuration
+import Controls
 import Input
 import Raster
 

@@ -1,5 +1,5 @@
 import Activity
-import Configuration
+import Controls
 
 /// Where the user is: which screen, which day, and what today is.
 ///

@@ -1,15 +1,8 @@
+// A configuration is written in the controls' vocabulary (its screens, long presses and touch
+// axes are Controls values): whoever reads one gets that vocabulary with it.
+@_exported import Controls
 import Raster
 import Screens
-
-/// What a button or gesture asks for.
-public enum Action: String, Sendable, CaseIterable, Hashable {
-    case nextScreen, previousScreen, previousDay, nextDay, today, select, cancel
-}
-
-/// The screens the device can show, in the order the configuration lists them.
-public enum ScreenKind: String, Sendable, CaseIterable, Hashable {
-    case rings, gauges, progress
-}
 
 /// Where a gauge's value comes from.
 public enum GaugeSourceSetting: Sendable, Equatable {
@@ -45,18 +38,6 @@ public struct GaugeSetting: Sendable, Equatable {
         givenMaximum = maximum
         self.tint = tint
         self.source = source
-    }
-}
-
-public struct TouchSetting: Sendable, Equatable {
-    public var swapXY = false
-    public var invertX = false
-    public var invertY = false
-
-    public init(swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false) {
-        self.swapXY = swapXY
-        self.invertX = invertX
-        self.invertY = invertY
     }
 }
 

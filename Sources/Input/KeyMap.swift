@@ -1,4 +1,4 @@
-import Configuration
+import Controls
 
 /// Which key does what: key codes to actions, the action a long press gives, and which actions
 /// repeat while a key is held.
@@ -36,20 +36,19 @@ public struct KeyMap: Sendable, Equatable {
     /// (or are touch).
     public var codes: Set<Int> { Set(bindings.keys.map(Int.init)) }
 
-    /// The defaults with the configuration's `keys` on top ("none" removes a key). Names that are
-    /// not key names are reported with their JSON path.
-    public static func make(_ configuration: Configuration) -> Result<KeyMap, ConfigurationIssues> {
+    /// The defaults with `keys` (key names such as `KEY_RIGHT` to action names) on top; "none"
+    /// removes a key. Names that are not key names fail, all of them together.
+    public static func make(
+        keys: [String: String], longPress: [Action: Action] = [.select: .today], longPressSeconds: Double = 0.8
+    ) -> Result<KeyMap, UnknownKeyNames> {
         var bindings: [UInt16: Action] = [:]
         for (name, action) in defaultBindings {
             if let code = EventNames.keyCode(named: name) { bindings[code] = action }
         }
-        var issues: [ConfigurationIssue] = []
-        for (name, value) in configuration.keys.sorted(by: { $0.key < $1.key }) {
+        var unknown: [String] = []
+        for (name, value) in keys.sorted(by: { $0.key < $1.key }) {
             guard let code = EventNames.keyCode(named: name) else {
-                issues.append(
-                    ConfigurationIssue(
-                        path: "$.keys.\(name)", message: "no such key name (glance devices lists the keys a device has)"
-                    ))
+                unknown.append(name)
                 continue
             }
             if value == "none" {
@@ -58,12 +57,16 @@ public struct KeyMap: Sendable, Equatable {
                 bindings[code] = action
             }
         }
-        guard issues.isEmpty else { return .failure(ConfigurationIssues(issues)) }
-        return .success(
-            KeyMap(
-                bindings: bindings, longPress: configuration.longPress,
-                longPressSeconds: configuration.longPressSeconds))
+        guard unknown.isEmpty else { return .failure(UnknownKeyNames(names: unknown)) }
+        return .success(KeyMap(bindings: bindings, longPress: longPress, longPressSeconds: longPressSeconds))
     }
+}
+
+/// Names given as keys to map that name no key this program knows, in order.
+public struct UnknownKeyNames: Error, Sendable, Equatable {
+    public var names: [String]
+
+    public init(names: [String]) { self.names = names }
 }
 
 /// Turns key presses, repeats and releases into actions: immediately on press, or, for a key

@@ -1,4 +1,4 @@
-import Configuration
+import Controls
 import Raster
 import Testing
 
@@ -36,7 +36,7 @@ struct RecordingTests {
 
 @Suite("Keys: map, long press, repeat")
 struct KeyTests {
-    static func defaults() throws -> KeyMap { try KeyMap.make(Configuration()).get() }
+    static func defaults() throws -> KeyMap { try KeyMap.make(keys: [:]).get() }
 
     /// Every action the interpreter gives for a stream, ticking the clock along.
     static func actions(_ events: [InputEvent], _ map: KeyMap) -> [Action] {
@@ -69,20 +69,22 @@ struct KeyTests {
         #expect(k.nextDeadline == nil)
     }
 
-    @Test("the configuration remaps, unmaps and reports bad key names with their path")
-    func configuration() throws {
-        var c = Configuration()
-        c.keys = ["KEY_VOLUMEUP": "nextScreen", "KEY_LEFT": "none"]
-        let map = try KeyMap.make(c).get()
+    @Test("keys remap, unmap and fail on names that are no key names, all of them")
+    func remapping() throws {
+        let map = try KeyMap.make(
+            keys: ["KEY_VOLUMEUP": "nextScreen", "KEY_LEFT": "none"], longPress: [.cancel: .today],
+            longPressSeconds: 1.5
+        ).get()
         #expect(map.bindings[EventNames.keyCode(named: "KEY_VOLUMEUP")!] == .nextScreen)
         #expect(map.bindings[EventNames.keyCode(named: "KEY_LEFT")!] == nil)
         #expect(map.bindings[EventNames.keyCode(named: "KEY_POWER")!] == nil, "never KEY_POWER by default")
-        c.keys = ["KEY_FROBNICATE": "today"]
-        guard case .failure(let issues) = KeyMap.make(c) else {
+        #expect(map.longPress == [.cancel: .today] && map.longPressSeconds == 1.5)
+        let bad = ["KEY_FROBNICATE": "today", "KEY_A": "select", "BTN_X9": "none"]
+        guard case .failure(let unknown) = KeyMap.make(keys: bad) else {
             Issue.record("accepted an unknown key")
             return
         }
-        #expect(issues.issues.map(\.path) == ["$.keys.KEY_FROBNICATE"])
+        #expect(unknown.names == ["BTN_X9", "KEY_FROBNICATE"])
     }
 
     @Test("two buttons, three buttons and a five-way switch all work with the defaults")

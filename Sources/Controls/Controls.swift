@@ -1,0 +1,29 @@
+// The device's controls as the rest of the program speaks of them: what a button or gesture asks
+// for, which screens there are to move between, and how a touch panel's axes lie. Plain values
+// with no dependencies, so that Input (which turns key codes and touches into them), Configuration
+// (which reads them from the file) and App (which acts on them) share them without importing
+// each other.
+
+/// What a button or gesture asks for.
+public enum Action: String, Sendable, CaseIterable, Hashable {
+    case nextScreen, previousScreen, previousDay, nextDay, today, select, cancel
+}
+
+/// The screens the device can show, in the order the configuration lists them.
+public enum ScreenKind: String, Sendable, CaseIterable, Hashable {
+    case rings, gauges, progress
+}
+
+/// How a touch panel's axes lie against the panel, before its rotation: swapped, and each
+/// running the other way.
+public struct TouchSetting: Sendable, Equatable {
+    public var swapXY = false
+    public var invertX = false
+    public var invertY = false
+
+    public init(swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false) {
+        self.swapXY = swapXY
+        self.invertX = invertX
+        self.invertY = invertY
+    }
+}
