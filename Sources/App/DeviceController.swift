@@ -78,8 +78,6 @@ public final class DeviceController: Controller {
     private var lastInput: Duration
     /// The next local midnight on the monotonic clock (nil: a day that never ends).
     private var midnight: Duration?
-    /// The layout of the last progress screen built (for the Cancel button's taps).
-    private(set) var progressProbe: LayoutProbe?
     /// The task seen at the last look (its label), and the screen shown before its progress
     /// appeared.
     private var taskShown: String?
@@ -294,9 +292,9 @@ public final class DeviceController: Controller {
     func perform(_ command: Command, now: Duration) -> Bool {
         switch command {
         case .tap(let p):
-            if navigation.screen == .progress, data.task()?.cancellable == true,
-                let button = progressProbe?.shapes.first(where: { $0.name == "button" })?.box,
-                p.x >= button.x, p.x <= button.maxX, p.y >= button.y, p.y <= button.maxY
+            if navigation.screen == .progress, let task = data.task(), task.cancellable,
+                let button = cancelButton(task), p.x >= button.x, p.x <= button.maxX, p.y >= button.y,
+                p.y <= button.maxY
             {
                 return perform(.action(.cancel), now: now)
             }
@@ -363,10 +361,6 @@ public final class DeviceController: Controller {
         case .gauges:
             return maker.gaugeScreen(data.gauges(now: now))
         case .progress:
-            let probe = LayoutProbe()
-            progressProbe = probe
-            var context = maker.context
-            context.probe = probe
             var task = data.task() ?? ProgressContent(amount: .indeterminate)
             if case .determinate(let f) = task.amount {
                 // Reported values ease in at an even pace and never move the bar backwards.
@@ -378,8 +372,14 @@ public final class DeviceController: Controller {
             } else {
                 reportedFraction = nil
             }
-            return ProgressScreen(content: task, context: context)
+            return maker.progressScreen(task)
         }
+    }
+
+    /// Where the progress screen of `task` has its Cancel button, in the picture taps are
+    /// points in (the same layout the screen is drawn by; the bar's fraction does not move it).
+    func cancelButton(_ task: ProgressContent) -> Rect? {
+        ProgressScreen(content: task, context: maker.context).layout(for: router.pictureSize).cancelButton
     }
 
     /// A screen that moves while `moving` (an easing progress, the intro) or by itself (a spinner).

@@ -62,6 +62,9 @@ public final class InputRouter {
         longPressSeconds = keyMap.longPressSeconds
     }
 
+    /// The size of the picture taps are points in: the panel's, turned by its rotation.
+    public var pictureSize: Size { rotation.logicalSize(forPanel: panel) }
+
     /// Feeds a device's events; `asleep`: the panel is dimmed or blank.
     public func feed(_ events: [InputEvent], from device: DeviceDescription, asleep: Bool) -> Outcome {
         var outcome = Outcome()

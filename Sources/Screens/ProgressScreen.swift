@@ -110,46 +110,89 @@ public struct ProgressScreen: Screen {
     static let accent = Color(hex: 0x0A84FF)
     static let track = Color(hex: 0x3A3A3C)
 
-    public func draw(into buffer: PixelBuffer, at time: Double) {
-        buffer.fill(.black)
-        let w = Float(buffer.width), h = Float(buffer.height)
+    /// Where the screen's fixed parts go in a picture of a given size: its margins and the
+    /// Cancel block along the bottom; the indicator and its label take the space above.
+    public struct Layout {
+        /// The Cancel button, which a tap on cancels the task (nil when it cannot be cancelled).
+        public var cancelButton: Rect?
+        /// Pixels per pixel of the 480-pixel design.
+        var u: Float
+        /// Margins of the inscribed circle's square on a round panel (0 on a rectangle).
+        var insetX, insetY: Float
+        /// The text column's edges.
+        var x0, x1: Float
+        var labelStyle, smallStyle, cancelStyle: TextStyle
+        /// The baselines of what stopping costs (nil when there is no note) and of the button's label.
+        var noteBaseline: Float?
+        var cancelBaseline: Float
+        /// The bottom of the space above the Cancel block.
+        var bottom: Float
+    }
+
+    /// The layout of this screen on a picture of `size`: a pure function of the size, the panel's
+    /// shape and the content, which `draw` follows and taps are hit-tested against.
+    public func layout(for size: Size) -> Layout {
+        let w = Float(size.width), h = Float(size.height)
         let u = min(w, h) / 480
         let text = TextLayout(context)
-        let strings = context.strings
         // Round panels: stay inside the inscribed circle's square.
         let inset: Float = context.shape == .round ? min(w, h) * 0.146 : 0
-        let x0 = inset + 24 * u, x1 = w - inset - 24 * u
+        let insetX = inset, insetY = inset
+        let smallStyle = TextStyle(size: max(10, 17 * u), weight: .medium)
+        let cancelStyle = TextStyle(size: max(11, 19 * u), weight: .semibold)
+        var layout = Layout(
+            cancelButton: nil, u: u, insetX: insetX, insetY: insetY, x0: insetX + 24 * u, x1: w - insetX - 24 * u,
+            labelStyle: TextStyle(size: max(12, 24 * u), weight: .semibold), smallStyle: smallStyle,
+            cancelStyle: cancelStyle, noteBaseline: nil, cancelBaseline: 0, bottom: h - insetY - 24 * u)
+        guard content.cancellable else { return layout }
+        // Cancel at the bottom, under what stopping costs.
+        if let note = content.cancelNote, !note.isEmpty {
+            let nm = text.measure(note, smallStyle)
+            layout.noteBaseline = layout.bottom - nm.descent
+            layout.bottom -= nm.height + 10 * u
+        }
+        let bm = text.measure(context.strings.cancel, cancelStyle)
+        let bw = bm.width + 44 * u, bh = bm.height + 18 * u
+        let button = Rect(x: (w - bw) / 2, y: layout.bottom - bh, width: bw, height: bh)
+        layout.cancelButton = button
+        layout.cancelBaseline = button.y + (bh + bm.ascent - bm.descent) / 2
+        layout.bottom = button.y - 16 * u
+        return layout
+    }
+
+    public func draw(into buffer: PixelBuffer, at time: Double) {
+        buffer.fill(.black)
+        let w = Float(buffer.width)
+        let text = TextLayout(context)
+        let strings = context.strings
+        let layout = layout(for: buffer.size)
+        let u = layout.u
+        let insetX = layout.insetX, insetY = layout.insetY
+        let x0 = layout.x0, x1 = layout.x1
         let fraction = fraction(at: time)
         let percent = fraction.map { strings.percent($0) }
-        let labelStyle = TextStyle(size: max(12, 24 * u), weight: .semibold)
-        let smallStyle = TextStyle(size: max(10, 17 * u), weight: .medium)
+        let labelStyle = layout.labelStyle
+        let smallStyle = layout.smallStyle
         let label = content.label.isEmpty ? strings.working : content.label
-        var bottom: Float = h - inset - 24 * u
+        let bottom = layout.bottom
 
         // Cancel hint at the bottom, with what stopping costs.
-        if content.cancellable {
-            if let note = content.cancelNote, !note.isEmpty {
-                let nm = text.measure(note, smallStyle)
-                text.draw(text.truncated(note, smallStyle, width: x1 - x0), smallStyle, color: TextLayout.secondary,
-                          baseline: bottom - nm.descent, from: x0, to: x1, align: .center, into: buffer)
-                bottom -= nm.height + 10 * u
-            }
-            let bs = TextStyle(size: max(11, 19 * u), weight: .semibold)
-            let bm = text.measure(strings.cancel, bs)
-            let bw = bm.width + 44 * u, bh = bm.height + 18 * u
-            let button = Rect(x: (w - bw) / 2, y: bottom - bh, width: bw, height: bh)
+        if let note = content.cancelNote, let baseline = layout.noteBaseline {
+            text.draw(text.truncated(note, smallStyle, width: x1 - x0), smallStyle, color: TextLayout.secondary,
+                      baseline: baseline, from: x0, to: x1, align: .center, into: buffer)
+        }
+        if let button = layout.cancelButton {
             context.probe?.shape("button", button)
-            buffer.fillRoundedRect(button, radius: bh / 2, color: Color(hex: 0x2C2C2E))
-            text.draw(strings.cancel, bs, color: Color(hex: 0xFF453A), baseline: button.y + (bh + bm.ascent - bm.descent) / 2,
+            buffer.fillRoundedRect(button, radius: button.height / 2, color: Color(hex: 0x2C2C2E))
+            text.draw(strings.cancel, layout.cancelStyle, color: Color(hex: 0xFF453A), baseline: layout.cancelBaseline,
                       from: button.x, to: button.maxX, align: .center, into: buffer)
-            bottom = button.y - 16 * u
         }
 
         switch content.style {
         case .circular:
             let lm = text.measure(label, labelStyle)
-            let side = min(x1 - x0, bottom - inset - 24 * u - lm.height - 20 * u) * 0.78
-            let center = Point(x: w / 2, y: inset + 24 * u + (bottom - inset - 24 * u - lm.height - 20 * u) / 2)
+            let side = min(x1 - x0, bottom - insetY - 24 * u - lm.height - 20 * u) * 0.78
+            let center = Point(x: w / 2, y: insetY + 24 * u + (bottom - insetY - 24 * u - lm.height - 20 * u) / 2)
             let lineWidth = max(3, side * 0.07)
             let radius = side / 2 - lineWidth / 2
             context.probe?.arc(ArcStroke(center: center, radius: radius, width: lineWidth, sweep: nil,
@@ -178,7 +221,7 @@ public struct ProgressScreen: Screen {
             let barH = max(4, 12 * u)
             let lm = text.measure(label, labelStyle)
             let blockH = lm.height + 14 * u + barH
-            let top = inset + (bottom - inset - blockH) / 2
+            let top = insetY + (bottom - insetY - blockH) / 2
             let pw = percent.map { text.measure($0, labelStyle).width + 16 * u } ?? 0
             text.draw(text.truncated(label, labelStyle, width: x1 - x0 - pw), labelStyle, color: TextLayout.primary,
                       baseline: top + lm.ascent, from: x0, to: x1, align: .leading, into: buffer)
@@ -194,11 +237,11 @@ public struct ProgressScreen: Screen {
         case .toolbar:
             // Thin, along the top, no track: only the done part (or the sliding segment) shows.
             let barH = max(3, 5 * u)
-            let bar = Rect(x: inset, y: inset, width: w - 2 * inset, height: barH)
+            let bar = Rect(x: insetX, y: insetY, width: w - 2 * insetX, height: barH)
             context.probe?.shape("bar", bar)
             drawFill(bar, fraction: fraction, time: time, into: buffer)
             let sm = text.measure(label, smallStyle)
-            let baseline = inset + barH + 10 * u + sm.ascent
+            let baseline = insetY + barH + 10 * u + sm.ascent
             let pw = percent.map { text.measure($0, smallStyle).width + 12 * u } ?? 0
             text.draw(text.truncated(label, smallStyle, width: x1 - x0 - pw), smallStyle, color: TextLayout.secondary,
                       baseline: baseline, from: x0, to: x1, align: .leading, into: buffer)

@@ -332,15 +332,23 @@ struct DeviceControllerTests {
         #expect(c.nextDeadline(now: .seconds(131)) == .seconds(130 + 86400))
     }
 
+    /// Where the progress screen draws its Cancel button on a picture of `size`, as a probe sees it.
+    static func drawnButton(_ task: ProgressContent, _ size: Size) throws -> Rect {
+        let probe = LayoutProbe()
+        ProgressScreen(content: task, context: ScreenContext(text: nil, probe: probe))
+            .draw(into: PixelBuffer(width: size.width, height: size.height), at: 0)
+        return try #require(probe.shapes.first { $0.name == "button" }?.box)
+    }
+
     @Test("Cancel on the progress screen (key or tap on the button) asks the task to stop")
     func cancel() throws {
-        let data = FixedData(days: [:], task: ProgressContent(amount: .determinate(0.5), label: "Import", cancellable: true))
+        let task = ProgressContent(amount: .determinate(0.5), label: "Import", cancellable: true)
+        let data = FixedData(days: [:], task: task)
         let c = try Self.controller(data: data, screens: [.progress, .rings], clock: FixedClock(Self.today))
         #expect(c.navigation.screen == .progress)
-        // Draw once so the button's place is known, then tap it.
-        let frame = PixelBuffer(width: 480, height: 480)
-        c.scene(now: monotonicNow()).frame(at: .zero).screen.draw(into: frame, at: 0)
-        let button = try #require(c.progressProbe?.shapes.first { $0.name == "button" }?.box)
+        // The button is where the screen draws it; no frame need have been drawn to know it.
+        let button = try Self.drawnButton(task, Size(width: 480, height: 480))
+        #expect(c.cancelButton(task) == button)
         // A tap beside the button selects (the next screen); on it, cancels.
         #expect(c.perform(.tap(Point(x: button.x - 20, y: 20)), now: .seconds(101)) && !data.cancelRequested)
         #expect(c.navigation.screen == .rings)
@@ -350,6 +358,31 @@ struct DeviceControllerTests {
         let other = FixedData(days: [:])
         let d = try Self.controller(data: other, clock: FixedClock(Self.today))
         #expect(!d.perform(.action(.cancel), now: .seconds(101)) && !other.cancelRequested)
+    }
+
+    @Test("taps meet the Cancel button in the picture the router maps them into (a panel turned a quarter)")
+    func cancelOnTurnedPanel() throws {
+        let task = ProgressContent(amount: .indeterminate, label: "Import", cancellable: true, cancelNote: "Kept")
+        let data = FixedData(days: [:], task: task)
+        // An 800x480 panel turned a quarter: the picture is 480x800.
+        let router = InputRouter(
+            keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(), panel: Size(width: 800, height: 480),
+            rotation: .quarter)
+        #expect(router.pictureSize == Size(width: 480, height: 800))
+        let c = DeviceController(
+            screens: [.progress, .rings], maker: ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A"),
+            data: data, hub: nil, router: router, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1),
+            clock: FixedClock(Self.today), intro: false, now: .seconds(100), log: { _ in })
+        let button = try Self.drawnButton(task, Size(width: 480, height: 800))
+        let square = try Self.drawnButton(task, Size(width: 480, height: 480))
+        #expect(c.cancelButton(task) == button)
+        // Where the button would be on a square picture is nothing on this one: it selects.
+        let p = square.center
+        #expect(!(p.x >= button.x && p.x <= button.maxX && p.y >= button.y && p.y <= button.maxY))
+        #expect(c.perform(.tap(square.center), now: .seconds(101)) && !data.cancelRequested)
+        _ = c.perform(.action(.previousScreen), now: .seconds(102))
+        #expect(c.navigation.screen == .progress)
+        #expect(c.perform(.tap(button.center), now: .seconds(103)) && data.cancelRequested)
     }
 }
 
