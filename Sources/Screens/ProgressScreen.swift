@@ -135,9 +135,10 @@ public struct ProgressScreen: Screen {
         let w = Float(size.width), h = Float(size.height)
         let u = min(w, h) / 480
         let text = TextLayout(context)
-        // Round panels: stay inside the inscribed circle's square.
+        // Round panels: stay inside the square inscribed in the circle, centred on the picture.
         let inset: Float = context.shape == .round ? min(w, h) * 0.146 : 0
-        let insetX = inset, insetY = inset
+        let insetX = context.shape == .round ? inset + (w - min(w, h)) / 2 : 0
+        let insetY = context.shape == .round ? inset + (h - min(w, h)) / 2 : 0
         let smallStyle = TextStyle(size: max(10, 17 * u), weight: .medium)
         let cancelStyle = TextStyle(size: max(11, 19 * u), weight: .semibold)
         var layout = Layout(
