@@ -20,37 +20,106 @@ public final class DisplayOutput {
     public let card: Card
     public let plan: OutputPlan
     public let connectorName: String
-    /// Atomic mode setting in use (else SetCrtc + PageFlip).
-    public private(set) var usesAtomic: Bool
-    /// Frames are drawn into the buffer on screen and reported as damage (DirtyFB / damage clips)
-    /// instead of flipped.
-    public private(set) var singleBuffered: Bool
     /// Why atomic or flipping was given up, if it was (for the log); see `takeNotes()`.
     public private(set) var notes: [String] = []
     public var size: Size { Size(width: plan.mode.width, height: plan.mode.height) }
     public var format: PixelFormat { plan.format }
     public var descriptor: FileDescriptor { card.descriptor }
-    public private(set) var flipPending = false
-    /// A page flip has completed: flips work on this driver (a refused flip after that is an
-    /// error, not a reason to give flipping up).
-    private var flipped = false
+
+    // MARK: - State
+
+    /// How modes are set and frames committed.
+    enum Interface {
+        /// Atomic commits, with the property ids they set.
+        case atomic(AtomicIDs)
+        /// SetCrtc and PageFlip (and DirtyFB).
+        case legacy
+    }
+
+    /// What is on screen and how the next frame gets there.
+    enum Frames {
+        /// Nothing of ours yet: the first `present` sets the mode with buffer 0.
+        case beforeFirst
+        /// Two buffers: `front` is on screen, the other is drawn into and flipped to.
+        case flipping(front: Int, Flip)
+        /// One buffer, on screen and drawn into where it is; its damage is reported unless the
+        /// driver answered DirtyFB with ENOSYS (it scans the buffer directly).
+        case inPlace(reportsDamage: Bool)
+    }
+
+    /// The page flips of a double-buffered output.
+    enum Flip: Equatable {
+        /// None has completed yet: a refused flip means the driver has none (one buffer from then).
+        case untried
+        /// One is queued, until its event is handled; `proven`: one completed before.
+        case pending(proven: Bool)
+        /// Flips work on this driver: a refused one is an error, not a reason to give them up.
+        case working
+    }
+
+    /// Whose the display is.
+    enum Hold: Equatable {
+        /// Ours (DRM master); `poweredDown`: switched off by `setPower(on: false)` (DPMS).
+        case master(poweredDown: Bool)
+        /// Given up for a switch to another VT (not DRM master) until `resume()`; `poweredDown`
+        /// as it was.
+        case suspended(poweredDown: Bool)
+        /// Put back as it was found by `restore()`: nothing more is shown or changed.
+        case restored
+    }
+
+    private var interface: Interface
+    private var frames = Frames.beforeFirst
+    private var hold = Hold.master(poweredDown: false)
+
+    /// Atomic mode setting in use (else SetCrtc + PageFlip).
+    public var usesAtomic: Bool {
+        if case .atomic = interface { return true }
+        return false
+    }
+    /// Frames are drawn into the buffer on screen and reported as damage (DirtyFB / damage clips)
+    /// instead of flipped.
+    public var singleBuffered: Bool { buffers.count == 1 }
+    /// A flip is queued and its event not handled yet: nothing may be presented.
+    public var flipPending: Bool {
+        if case .flipping(_, .pending) = frames { return true }
+        return false
+    }
     /// DirtyFB answered ENOSYS: the driver scans the buffer directly and needs no damage reports.
-    public private(set) var dirtyNotNeeded = false
+    public var dirtyNotNeeded: Bool {
+        if case .inPlace(reportsDamage: false) = frames { return true }
+        return false
+    }
     /// Given up for a VT switch (not DRM master): nothing may be shown until `resume()`.
-    public private(set) var suspended = false
+    public var suspended: Bool {
+        if case .suspended = hold { return true }
+        return false
+    }
+    /// Whether the panel is powered down (DPMS off) by `setPower(on: false)`.
+    public var poweredDown: Bool {
+        switch hold {
+        case .master(let down), .suspended(let down): down
+        case .restored: false
+        }
+    }
+
+    /// The buffer on screen; nil before the first frame.
+    private var front: Int? {
+        switch frames {
+        case .beforeFirst: nil
+        case .flipping(let front, _): front
+        case .inPlace: 0
+        }
+    }
 
     private var buffers: [DumbBuffer]
-    /// Index of the buffer on screen; nil before the first frame.
-    private var front: Int?
     private var previousDamage: IntRect?
     private let saved: drmModeCrtc?
     private var savedConnectors: [UInt32]
     private let rawMode: drmModeModeInfo
-    private var atomicIDs: AtomicIDs?
     private var modeBlob: UInt32 = 0
     /// The console to put back into text mode after the CRTC (set before the first frame).
     public var terminal: VirtualTerminal?
-    private var restored = false
 
     /// Opens the requested card (or the first that drives a display), makes the choices the request
     /// leaves open and creates the buffers. Nothing on screen changes until the first `present`.
@@ -97,7 +166,6 @@ public final class DisplayOutput {
         self.card = card
         self.plan = plan
         self.connectorName = plan.connector.name
-        self.singleBuffered = singleBuffered
         guard let raw = card.rawModes[plan.connector.id], raw.indices.contains(plan.mode.index) else {
             throw .connectorWithoutModes(plan.connector)
         }
@@ -114,11 +182,11 @@ public final class DisplayOutput {
             saved = nil
         }
         savedConnectors = snapshot.connectors.filter { $0.currentCRTC == plan.crtc.id }.map(\.id)
-        usesAtomic = card.atomic && plan.plane != nil
-        if usesAtomic {
-            atomicIDs = AtomicIDs(card: card, plan: plan)
-            if atomicIDs == nil {
-                usesAtomic = false
+        interface = .legacy
+        if card.atomic && plan.plane != nil {
+            if let ids = AtomicIDs(card: card, plan: plan) {
+                interface = .atomic(ids)
+            } else {
                 notes.append("the driver lacks an atomic property glance needs: using SetCrtc + PageFlip")
             }
         }
@@ -137,8 +205,8 @@ public final class DisplayOutput {
 
     /// Where to draw the next frame: the back buffer (or the one on screen when single-buffered).
     public var drawingBuffer: PixelBuffer {
-        guard let front else { return buffers[0].pixels }
-        return buffers[singleBuffered ? front : 1 - front].pixels
+        guard case .flipping(let front, _) = frames else { return buffers[0].pixels }
+        return buffers[1 - front].pixels
     }
 
     /// Puts the frame drawn into `drawingBuffer` on screen; `damage` is what changed in it.
@@ -148,28 +216,33 @@ public final class DisplayOutput {
     public func present(damage: IntRect) throws(DisplayError) {
         precondition(!flipPending, "present: a flip is still pending")
         precondition(!suspended, "present: the display is suspended")
-        guard let front else {
+        precondition(hold != .restored, "present: the display was restored")
+        let front: Int
+        let flip: Flip
+        switch frames {
+        case .beforeFirst:
             try setMode(buffer: 0)
             return
-        }
-        if singleBuffered {
-            try reportDamage(damage, framebuffer: buffers[front].framebuffer)
+        case .inPlace:
+            try reportDamage(damage, framebuffer: buffers[0].framebuffer)
             return
+        case .flipping(let f, let state):
+            (front, flip) = (f, state)
         }
         let back = 1 - front
         // Damage relative to both the frame on screen and this buffer's older content (drivers
         // differ in which one they use).
         let clip = previousDamage.map { $0.union(damage) } ?? damage
         previousDamage = damage
-        if usesAtomic {
-            try atomicFlip(framebuffer: buffers[back].framebuffer, damage: clip)
+        if case .atomic(let ids) = interface {
+            try atomicFlip(ids, framebuffer: buffers[back].framebuffer, damage: clip)
         } else {
             let result = drmModePageFlip(
                 card.descriptor.rawValue, plan.crtc.id, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
                 nil)
             if result != 0 {
                 let code = drmErrno(result).rawValue
-                guard !flipped, code == EINVAL || code == ENOSYS || code == EOPNOTSUPP else {
+                guard flip != .working, code == EINVAL || code == ENOSYS || code == EOPNOTSUPP else {
                     throw .system(SystemError("DRM PAGE_FLIP", errno: Errno(rawValue: code)))
                 }
                 // The driver has no flips: show this buffer with SetCrtc and keep drawing into it
@@ -178,12 +251,11 @@ public final class DisplayOutput {
                 try drmCheck(
                     setCrtc(framebuffer: buffers[back].framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
                 buffers = [buffers[back]]
-                self.front = 0
-                singleBuffered = true
+                frames = .inPlace(reportsDamage: true)
                 return
             }
         }
-        flipPending = true
+        frames = .flipping(front: front, .pending(proven: flip == .working))
     }
 
     /// Reads the card's events; returns how many flips completed (then the old front is the back).
@@ -204,10 +276,8 @@ public final class DisplayOutput {
             while offset + 8 <= n {
                 let type = buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
                 let length = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                if type == UInt32(DRM_EVENT_FLIP_COMPLETE) && flipPending {
-                    flipPending = false
-                    front = 1 - (front ?? 1)
-                    flipped = true
+                if type == UInt32(DRM_EVENT_FLIP_COMPLETE), case .flipping(let front, .pending) = frames {
+                    frames = .flipping(front: 1 - front, .working)
                     completed += 1
                 }
                 guard length >= 8 else { break }
@@ -232,8 +302,8 @@ public final class DisplayOutput {
     /// text mode. Safe to call more than once; returns what went wrong, if anything.
     @discardableResult
     public func restore() -> SystemError? {
-        guard !restored else { return nil }
-        restored = true
+        guard hold != .restored else { return nil }
+        defer { hold = .restored }
         // Powered down (blank): back on, so what is restored is seen.
         if poweredDown { setPower(on: true) }
         glance_crash_restore_disarm()
@@ -271,9 +341,6 @@ public final class DisplayOutput {
 
     // MARK: - Power
 
-    /// Whether the panel is powered down (DPMS off) by `setPower(on: false)`.
-    public private(set) var poweredDown = false
-
     /// Powers the output down or up through the connector's DPMS property (the kernel turns
     /// that into an atomic commit of CRTC ACTIVE on atomic drivers). Returns false when the
     /// connector has no DPMS property or the call fails; the caller then keeps a black frame.
@@ -281,14 +348,14 @@ public final class DisplayOutput {
     /// frames flipped at an inactive CRTC.
     @discardableResult
     public func setPower(on: Bool) -> Bool {
-        guard poweredDown == on, !suspended else { return true }
+        guard case .master(poweredDown: on) = hold else { return true }
         let dpms = card.properties(of: plan.connector.id, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))["DPMS"]
         if let dpms {
             waitForFlip()
             let value: UInt64 = on ? UInt64(DRM_MODE_DPMS_ON) : UInt64(DRM_MODE_DPMS_OFF)
             let result = drmModeConnectorSetProperty(card.descriptor.rawValue, plan.connector.id, dpms.id, value)
             if result == 0 {
-                poweredDown = !on
+                hold = .master(poweredDown: !on)
                 return true
             }
             notes.append("\(SystemError("DRM DPMS \(on ? "on" : "off")", errno: drmErrno(result)))")
@@ -308,19 +375,19 @@ public final class DisplayOutput {
     /// Gives up the display for a switch to another VT: waits for a pending flip, then drops DRM
     /// master so the console (or display server) there can set its own mode.
     public func suspend() {
-        guard !suspended else { return }
+        guard case .master(let poweredDown) = hold else { return }
         waitForFlip()
         card.dropMaster()
-        suspended = true
+        hold = .suspended(poweredDown: poweredDown)
     }
 
     /// Takes the display back after the switch back: DRM master again, and the mode set with
     /// the frame that was on screen. False (still suspended) while another program holds the
     /// card: try again later.
     public func resume() throws(DisplayError) -> Bool {
-        guard suspended else { return true }
+        guard case .suspended(let poweredDown) = hold else { return true }
         guard try card.retakeMaster() else { return false }
-        suspended = false
+        hold = .master(poweredDown: poweredDown)
         if let front { try setMode(buffer: front) }
         return true
     }
@@ -329,20 +396,23 @@ public final class DisplayOutput {
 
     private func setMode(buffer index: Int) throws(DisplayError) {
         let buffer = buffers[index]
-        if usesAtomic {
+        if case .atomic(let ids) = interface {
             do {
-                try atomicModeset(framebuffer: buffer.framebuffer)
+                try atomicModeset(ids, framebuffer: buffer.framebuffer)
             } catch {
                 notes.append("atomic mode set failed (\(error)): using SetCrtc + PageFlip")
-                usesAtomic = false
+                interface = .legacy
             }
         }
-        if !usesAtomic {
+        if case .legacy = interface {
             try drmCheck(setCrtc(framebuffer: buffer.framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
         }
-        front = index
-        // A mode set lights the CRTC, whatever DPMS said before.
-        poweredDown = false
+        // The first frame is on screen (later mode sets show the frame that is there already).
+        if case .beforeFirst = frames {
+            frames = singleBuffered ? .inPlace(reportsDamage: true) : .flipping(front: index, .untried)
+        }
+        // A mode set lights the CRTC, whatever DPMS said before (it is only set while master).
+        if case .master = hold { hold = .master(poweredDown: false) }
         armCrashRestore()
     }
 
@@ -369,8 +439,8 @@ public final class DisplayOutput {
     // MARK: - Damage
 
     private func reportDamage(_ damage: IntRect, framebuffer: UInt32) throws(DisplayError) {
-        if usesAtomic, let ids = atomicIDs, ids.damageClips != nil {
-            try atomicFlip(framebuffer: framebuffer, damage: damage, event: false)
+        if case .atomic(let ids) = interface, ids.damageClips != nil {
+            try atomicFlip(ids, framebuffer: framebuffer, damage: damage, event: false)
             return
         }
         if dirtyNotNeeded { return }
@@ -381,7 +451,7 @@ public final class DisplayOutput {
         if result != 0 {
             let code = drmErrno(result).rawValue
             if code == ENOSYS {
-                dirtyNotNeeded = true
+                frames = .inPlace(reportsDamage: false)
                 return
             }
             throw .system(SystemError("DRM DIRTYFB \(damage)", errno: Errno(rawValue: code)))
@@ -439,8 +509,7 @@ public final class DisplayOutput {
         deinit { drmModeAtomicFree(pointer) }
     }
 
-    private func atomicModeset(framebuffer: UInt32) throws(DisplayError) {
-        guard let ids = atomicIDs else { return }
+    private func atomicModeset(_ ids: AtomicIDs, framebuffer: UInt32) throws(DisplayError) {
         let fd = card.descriptor.rawValue
         if modeBlob == 0 {
             var mode = rawMode
@@ -478,8 +547,9 @@ public final class DisplayOutput {
 
     /// A non-blocking commit of `framebuffer` with its damage; with `event` it completes with a
     /// flip event (a page flip), without it is an in-place update that is done on return.
-    private func atomicFlip(framebuffer: UInt32, damage: IntRect, event: Bool = true) throws(DisplayError) {
-        guard let ids = atomicIDs else { return }
+    private func atomicFlip(
+        _ ids: AtomicIDs, framebuffer: UInt32, damage: IntRect, event: Bool = true
+    ) throws(DisplayError) {
         let fd = card.descriptor.rawValue
         let request = try AtomicRequest()
         request.add(ids.plane, ids.planeFB, UInt64(framebuffer))
