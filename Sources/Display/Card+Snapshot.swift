@@ -50,7 +50,6 @@ extension Card {
         }
 
         var connectors: [Connector] = []
-        rawModes = [:]
         for id in connectorIDs {
             var connector = probe ? nil : drmModeGetConnectorCurrent(fd, id)
             if let current = connector, current.pointee.connection != DRM_MODE_DISCONNECTED,
@@ -63,7 +62,6 @@ extension Card {
             defer { drmModeFreeConnector(c) }
             let p = c.pointee
             let raw = Array(UnsafeBufferPointer(start: p.modes, count: Int(p.count_modes)))
-            rawModes[id] = raw
             var mask: UInt32 = 0
             for e in UnsafeBufferPointer(start: p.encoders, count: Int(p.count_encoders)) {
                 mask |= encoders[e]?.possible ?? 0
@@ -81,7 +79,8 @@ extension Card {
                     status: status, modes: raw.enumerated().map { Self.mode($0.element, index: $0.offset) },
                     possibleCRTCIndexes: (0..<32).filter { mask & (1 << UInt32($0)) != 0 },
                     currentCRTC: current == 0 ? nil : current,
-                    widthMillimetres: Int(p.mmWidth), heightMillimetres: Int(p.mmHeight)))
+                    widthMillimetres: Int(p.mmWidth), heightMillimetres: Int(p.mmHeight),
+                    kernelModes: raw.map(KernelMode.init)))
         }
 
         var planes: [Plane] = []

@@ -13,8 +13,6 @@ public final class Card {
     public let descriptor: FileDescriptor
     /// The atomic client capability was granted (and not refused by `forceLegacy`).
     public private(set) var atomic = false
-    /// The kernel's mode records of each connector, from the last snapshot.
-    var rawModes: [UInt32: [drmModeModeInfo]] = [:]
 
     /// Opens `path` read-write and non-blocking (events are read until EAGAIN), with universal
     /// planes (and atomic unless `legacy`) requested.

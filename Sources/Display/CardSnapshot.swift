@@ -36,6 +36,9 @@ public struct Connector: Sendable {
     public var name: String
     public var status: ConnectionStatus
     public var modes: [DisplayMode]
+    /// The kernel's records of `modes`, by the modes' `index` (empty when the snapshot was made
+    /// by hand, as in tests).
+    public var kernelModes: [KernelMode]
     /// Indexes (in the card's CRTC list) of the CRTCs some encoder of this connector can drive.
     public var possibleCRTCIndexes: [Int]
     /// The CRTC driving it now, if any.
@@ -45,12 +48,14 @@ public struct Connector: Sendable {
 
     public init(
         id: UInt32, name: String, status: ConnectionStatus, modes: [DisplayMode], possibleCRTCIndexes: [Int],
-        currentCRTC: UInt32? = nil, widthMillimetres: Int = 0, heightMillimetres: Int = 0
+        currentCRTC: UInt32? = nil, widthMillimetres: Int = 0, heightMillimetres: Int = 0,
+        kernelModes: [KernelMode] = []
     ) {
         self.id = id
         self.name = name
         self.status = status
         self.modes = modes
+        self.kernelModes = kernelModes
         self.possibleCRTCIndexes = possibleCRTCIndexes
         self.currentCRTC = currentCRTC
         self.widthMillimetres = widthMillimetres

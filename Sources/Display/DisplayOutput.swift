@@ -166,10 +166,8 @@ public final class DisplayOutput {
         self.card = card
         self.plan = plan
         self.connectorName = plan.connector.name
-        guard let raw = card.rawModes[plan.connector.id], raw.indices.contains(plan.mode.index) else {
-            throw .connectorWithoutModes(plan.connector)
-        }
-        rawMode = raw[plan.mode.index]
+        guard let kernelMode = plan.kernelMode else { throw .connectorWithoutModes(plan.connector) }
+        rawMode = kernelMode.info
         let size = Size(width: plan.mode.width, height: plan.mode.height)
         buffers = []
         for _ in 0..<(singleBuffered ? 1 : 2) {

@@ -29,6 +29,8 @@ public struct OutputRequest: Sendable {
 public struct OutputPlan: Sendable {
     public var connector: Connector
     public var mode: DisplayMode
+    /// The kernel's record of `mode`, from the connector (nil when the snapshot has none).
+    public var kernelMode: KernelMode?
     public var crtc: CRTC
     /// The CRTC's primary plane, when the card lists planes (needed for atomic).
     public var plane: Plane?
@@ -43,7 +45,9 @@ public struct OutputPlan: Sendable {
         }
         let plane = choosePrimaryPlane(card.planes, crtcIndex: crtc.index)
         let format = try chooseFormat(offered: plane?.formats, requested: request.format)
-        return OutputPlan(connector: connector, mode: mode, crtc: crtc, plane: plane, format: format)
+        let kernelMode = connector.kernelModes.indices.contains(mode.index) ? connector.kernelModes[mode.index] : nil
+        return OutputPlan(
+            connector: connector, mode: mode, kernelMode: kernelMode, crtc: crtc, plane: plane, format: format)
     }
 
     /// The named connector (any letter case), else the first connected one that has modes.

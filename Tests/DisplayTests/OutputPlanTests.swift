@@ -1,3 +1,4 @@
+import CDRM
 import Raster
 import Testing
 
@@ -148,6 +149,31 @@ private let monitor = Connector(
                 clockKilohertz: 74_250, horizontalTotal: 2200, verticalTotal: 1125, interlaced: true)
                 == 60_000)
         #expect(DisplayMode.refreshMillihertz(clockKilohertz: 1, horizontalTotal: 0, verticalTotal: 0) == 0)
+    }
+}
+
+@Suite struct KernelModeTests {
+    /// A kernel record told apart by its clock.
+    static func record(clock: UInt32) -> KernelMode {
+        var info = drmModeModeInfo()
+        info.clock = clock
+        return KernelMode(info)
+    }
+
+    @Test func thePlanCarriesTheKernelRecordOfTheChosenMode() throws {
+        var card = piCard(dsiModes: monitorModes)
+        card.connectors[1].kernelModes = (0..<monitorModes.count).map { Self.record(clock: 1000 + UInt32($0)) }
+        let preferred = try OutputPlan.choose(in: card, for: OutputRequest())
+        #expect(preferred.mode.index == 3 && preferred.kernelMode?.info.clock == 1003)
+        let requested = try OutputPlan.choose(in: card, for: OutputRequest(mode: ModeRequest(parsing: "1920x1080@50")))
+        #expect(requested.mode.index == 1 && requested.kernelMode?.info.clock == 1001)
+    }
+
+    @Test func noRecordWhenTheSnapshotHasNone() throws {
+        #expect(try OutputPlan.choose(in: piCard(), for: OutputRequest()).kernelMode == nil)
+        var card = piCard(dsiModes: monitorModes)
+        card.connectors[1].kernelModes = [Self.record(clock: 1)]  // fewer records than modes
+        #expect(try OutputPlan.choose(in: card, for: OutputRequest()).kernelMode == nil)
     }
 }
 
