@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls"]),
         .testTarget(
             name: "ScreensTests",
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
@@ -107,7 +107,7 @@ let package = Package(
                 "CKernelShims",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
-        .testTarget(name: "DeviceTests", dependencies: ["Configuration"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Configuration", "Controls"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
         .testTarget(

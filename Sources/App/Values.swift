@@ -31,12 +31,13 @@ public enum Value {
         }
     }
 
-    /// One of the words of a raw-value enum.
-    public static func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type, expected: String? = nil) -> ValueParser<T>
-    where T.RawValue == String {
+    /// One of the words of a raw-value enum (in any letter case with `anyCase`).
+    public static func choice<T: ChoiceValue>(_ type: T.Type, expected: String? = nil, anyCase: Bool = false)
+        -> ValueParser<T> where T.RawValue == String
+    {
         let words = T.allCases.map(\.rawValue)
         return ValueParser(words.joined(separator: "|"), completion: .choices(words)) { (text, option) throws(UsageError) in
-            guard let value = T(rawValue: text) else {
+            guard let value = T(rawValue: anyCase ? text.lowercased() : text) else {
                 throw UsageError("\(option) '\(text)': expected \(expected ?? words.joined(separator: ", "))")
             }
             return value
@@ -282,12 +283,11 @@ extension Value {
     }
 }
 
-extension ValueParser where Value: RawRepresentable, Value.RawValue == String {
-    /// The same words, in any letter case.
-    public var lowercased: ValueParser<Value> {
-        let parse = self.parse
-        return ValueParser(placeholder, completion: completion) { (text, option) throws(UsageError) in
-            try parse(text.lowercased(), option)
-        }
-    }
-}
+
+#if compiler(>=6.2)
+    /// An enum whose cases are the words of a choice.
+    public typealias ChoiceValue = RawRepresentable & CaseIterable & Sendable & SendableMetatype
+#else
+    /// An enum whose cases are the words of a choice.
+    public typealias ChoiceValue = RawRepresentable & CaseIterable & Sendable
+#endif

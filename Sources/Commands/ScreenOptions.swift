@@ -67,7 +67,7 @@ enum ScreenOptions {
                 help: "language of every label and date (default: from LC_ALL, LC_MESSAGES or LANG; zh_CN… gives zh-Hans)"
             ) { $0.locale = $1 },
             .value(
-                "--shape", as: Value.choice(PanelShape.self, expected: "rectangle or round").lowercased,
+                "--shape", as: Value.choice(PanelShape.self, expected: "rectangle or round", anyCase: true),
                 help: "a round panel keeps everything inside its inscribed circle", default: "rectangle"
             ) { $0.shape = $1 },
             .value("--font", as: Value.file(extensions: ["ttf", "otf", "ttc"]), help: "a font file for all text instead of Inter (found by fontconfig)") {

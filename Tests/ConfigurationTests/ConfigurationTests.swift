@@ -1,3 +1,4 @@
+import Controls
 import Raster
 import Screens
 import Testing
