@@ -88,6 +88,8 @@ let package = Package(
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
+        // docs/: the module table of docs/architecture.md against the imports.
+        .testTarget(name: "RepositoryTests"),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls"]),

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// docs/architecture.md's table of modules is the rule for imports: each module imports only what
+/// its row lists, and no module imports Foundation (it brings ICU, tens of MB, onto a small board).
+@Suite("docs/architecture.md matches the imports")
+struct ArchitectureTests {
+    static let root: String = {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        return path
+    }()
+
+    /// Module → what it may import, from the table's rows `| Module | owns | imports |`.
+    static func documented() throws -> [String: Set<String>] {
+        let text = try String(contentsOfFile: root + "/docs/architecture.md", encoding: .utf8)
+        var table: [String: Set<String>] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| ") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count >= 5, cells[1] != "module", !cells[1].hasPrefix("---") else { continue }
+            let allowed = cells[3] == "—" ? [] : cells[3].split(separator: ",").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: " ()"))
+            }
+            table[cells[1]] = Set(allowed)
+        }
+        return table
+    }
+
+    /// The modules a module's sources import (the C library modules of the libc aside).
+    static func imports(of module: String) throws -> [String: Set<String>] {
+        let folder = root + "/Sources/" + module
+        var found: [String: Set<String>] = [:]
+        let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ")
+                guard let i = words.firstIndex(of: "import"), i == words.count - 2,
+                    words[..<i].allSatisfy({ $0.hasPrefix("@") })
+                else { continue }
+                let name = String(words[i + 1])
+                if name == "Glibc" || name == "Musl" { continue }
+                found[name, default: []].insert(file)
+            }
+        }
+        return found
+    }
+
+    @Test("every Swift module has a row, and imports only what its row allows")
+    func importsFollowTheTable() throws {
+        let table = try Self.documented()
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/Sources").filter { name in
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: Self.root + "/Sources/" + name)) ?? []
+            return !files.contains("module.modulemap") && name != "CKernelShims"
+        }
+        #expect(modules.count > 10)
+        for module in modules.sorted() {
+            guard let allowed = table[module] else {
+                Issue.record("docs/architecture.md has no row for Sources/\(module)")
+                continue
+            }
+            for (name, files) in try Self.imports(of: module) where !allowed.contains(name) {
+                Issue.record("Sources/\(module) imports \(name) (\(files.sorted().joined(separator: ", "))), which its row does not list")
+            }
+        }
+        for module in table.keys where !modules.contains(module) {
+            Issue.record("docs/architecture.md has a row for \(module), which is not a module")
+        }
+    }
+
+    @Test("the table would catch an import it does not allow")
+    func theCheckCanFail() throws {
+        let table = try Self.documented()
+        #expect(table["Raster"] == [], "Raster imports nothing")
+        #expect(table["Screens"] == ["Raster", "Activity"])
+        #expect(!(table["Input"] ?? []).contains("Configuration"), "Input must not need the configuration")
+        #expect(try Self.imports(of: "Screens")["Raster"] != nil, "imports are found")
+    }
+}
