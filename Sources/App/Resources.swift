@@ -41,6 +41,7 @@ extension StoreError {
         case .missing: ExitCode.noInput
         case .busy, .cancelled: ExitCode.temporaryFailure
         case .invalidArgument: ExitCode.usage
+        case .permission: ExitCode.noPermission
         }
     }
 }

@@ -16,6 +16,7 @@ enum DataCommands {
         ExitStatusNote(65, "bad data, or --db is not a Glance store (left as it is)"),
         ExitStatusNote(66, "no store (a command that only reads)"), ExitStatusNote(74, "a read or write failed"),
         ExitStatusNote(75, "the store is busy; try again"),
+        ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
     ]
 
     // MARK: glance import
@@ -79,6 +80,7 @@ enum DataCommands {
                 65, "bad data (the message names the file, line and column; no day was changed) or not a Glance store"),
             ExitStatusNote(66, "no such file"), ExitStatusNote(74, "read error"),
             ExitStatusNote(75, "cancelled or the store is busy (no day was changed)"),
+            ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
         ])
 
     // MARK: glance log
@@ -353,6 +355,7 @@ enum DataCommands {
             ExitStatusNote(
                 74, "standard output or FILE could not be written whole (a full disk, say; the message says why)"),
             ExitStatusNote(75, "the store is busy, try again"),
+            ExitStatusNote(77, "the store may not be opened by this user"),
         ],
         finish: { (line) throws(UsageError) in
             guard line.csv else { throw UsageError("export: say --csv (the one format there is)") }

@@ -29,6 +29,9 @@ public final class Store {
         if !create {
             var st = stat()
             guard stat(path, &st) == 0 else {
+                if errno == EACCES {
+                    throw StoreError(.permission, "store \(path): permission denied" + StoreError.permissionHint)
+                }
                 throw StoreError(
                     .missing, "store \(path): no such file (import or log something first, or give --db PATH)")
             }

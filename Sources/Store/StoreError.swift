@@ -16,12 +16,18 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
         case invalidArgument
         /// The named metric or task does not exist: exit 65.
         case notFound
+        /// The store (or its folder) may not be opened or written by this user: exit 77.
+        case permission
     }
 
     public let kind: Kind
     public let message: String
     /// A bad row that `--skip-invalid` would have skipped (not a broken file).
     public let isSkippableRow: Bool
+
+    /// What a person refused by the store's permissions can do.
+    static let permissionHint =
+        " (run as a user who may write it, e.g. with sudo for the system store, or give --db PATH)"
 
     public init(_ kind: Kind, _ message: String, isSkippableRow: Bool = false) {
         self.kind = kind

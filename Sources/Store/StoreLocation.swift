@@ -36,8 +36,11 @@ public enum StoreLocation {
         if stat(folder, &st) == 0 { return }
         try createParentFolders(of: folder)
         if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            let denied = errno == EACCES || errno == EPERM
             throw StoreError(
-                .io, "store \(path): cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+                denied ? .permission : .io,
+                "store \(path): cannot create the folder \(folder): \(String(cString: strerror(errno)))"
+                    + (denied ? StoreError.permissionHint : ""))
         }
     }
 }

@@ -1,5 +1,11 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// SQLite copies bound text and blobs (the C macro SQLITE_TRANSIENT, which Swift cannot import).
 let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
@@ -16,7 +22,11 @@ final class Connection {
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            let system = db.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(db)
+            if system == EACCES || system == EPERM {
+                throw StoreError(.permission, "store \(path): cannot open: permission denied" + StoreError.permissionHint)
+            }
             throw StoreError(rc == SQLITE_CANTOPEN ? .missing : .io, "store \(path): cannot open: \(message)")
         }
         handle = db
@@ -32,6 +42,9 @@ final class Connection {
         let primary = rc & 0xFF
         if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
             return StoreError(.busy, "store \(path): \(call): \(message) (another process is writing; try again)")
+        }
+        if primary == SQLITE_READONLY && access(path, W_OK) != 0 {
+            return StoreError(.permission, "store \(path): \(call): \(message)" + StoreError.permissionHint)
         }
         if primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB {
             return StoreError(.badData, "store \(path): \(call): \(message) (not a Glance store, or damaged)")
