@@ -56,7 +56,9 @@ let package = Package(
         .target(name: "Screens", dependencies: ["Raster", "Activity"]),
         // Actions, screen kinds, touch axes: shared by Input, Configuration and App.
         .target(name: "Controls"),
-        .target(name: "Configuration", dependencies: ["Controls", "Raster", "Activity", "Screens"]),
+        // JSON: a strict reader (values with paths for errors) and a writer.
+        .target(name: "JSON"),
+        .target(name: "Configuration", dependencies: ["Controls", "JSON", "Raster", "Activity", "Screens"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
@@ -93,6 +95,7 @@ let package = Package(
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(
             name: "ScreensTests",
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
@@ -109,7 +112,7 @@ let package = Package(
                 "CKernelShims",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
-        .testTarget(name: "DeviceTests", dependencies: ["Configuration", "Controls"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Configuration", "Controls", "JSON"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
         .testTarget(

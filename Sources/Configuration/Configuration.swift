@@ -1,5 +1,6 @@
 // A configuration is written in the controls' vocabulary (its screens, long presses and touch
 // axes are Controls values): whoever reads one gets that vocabulary with it.
+import JSON
 import Controls
 import Raster
 import Screens

@@ -1,3 +1,4 @@
+import JSON
 import Controls
 import Foundation
 import Testing

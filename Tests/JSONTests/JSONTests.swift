@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Configuration
+@testable import JSON
 
 @Suite("JSON parser")
 struct JSONTests {
