@@ -48,9 +48,16 @@ let package = Package(
             providers: [.apt(["libharfbuzz-dev"])]
         ),
 
+        // libmicrohttpd, with C wrappers for its variadic calls (glance serve).
+        .target(name: "CHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
         .target(name: "Activity"),
+        // Live data: what requests to glance serve say (Health Auto Export, Glance's own bodies),
+        // routes, limits. Pure.
+        .target(name: "Feeds", dependencies: ["Activity", "JSON"]),
         // The command line, declared: parsing, help, man page, shell completions.
         .target(name: "CLI"),
         .target(name: "Screens", dependencies: ["Raster", "Activity"]),
@@ -65,6 +72,8 @@ let package = Package(
         .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz"]),
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
+        // HTTP: a server on libmicrohttpd for the caller's poll loop.
+        .target(name: "HTTP", dependencies: ["Platform", "CHTTPD"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
         .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
@@ -76,7 +85,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store",
-                "CKernelShims", "CLI", "ImageFile", "Text",
+                "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "CQREncode",
             ]),
         .target(
             name: "Commands",
@@ -96,6 +105,7 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Activity", "JSON"]),
         .testTarget(
             name: "ScreensTests",
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],

@@ -61,3 +61,11 @@ public struct ActivitySummary: Sendable, Equatable, Hashable {
         }
     }
 }
+
+extension MoveMode {
+    /// The mode of a day in an export, which has no mode attribute: move time when there is a
+    /// usable move-time goal and no usable energy goal, else active energy.
+    public static func inferred(energyGoal: Double?, moveTimeGoal: Double?) -> MoveMode {
+        RingSet.isUsableGoal(moveTimeGoal) && !RingSet.isUsableGoal(energyGoal) ? .moveTime : .activeEnergy
+    }
+}

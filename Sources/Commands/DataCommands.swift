@@ -86,7 +86,7 @@ enum DataCommands {
     // MARK: glance log
 
     struct Log {
-        var changes = StoreJobs.DayChanges()
+        var changes = SummaryChanges()
         var day: CalendarDay?
         var database: String?
     }
@@ -142,7 +142,7 @@ enum DataCommands {
         exits: storeExits,
         finish: { (line) throws(UsageError) in
             let c = line.changes
-            if c.remove && (c.moveMode != nil || c.changesAnything && !StoreJobs.DayChanges.onlyRemove(c)) {
+            if c.remove && !c.onlyRemoves {
                 throw UsageError("log: --remove removes the whole day; give no figures with it")
             }
             if !c.changesAnything {
@@ -392,11 +392,3 @@ enum DataCommands {
         exits: storeExits)
 }
 
-extension StoreJobs.DayChanges {
-    /// Only --remove, no figure.
-    static func onlyRemove(_ c: Self) -> Bool {
-        var figures = c
-        figures.remove = false
-        return !figures.changesAnything
-    }
-}

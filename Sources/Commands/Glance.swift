@@ -42,6 +42,7 @@ public enum Glance {
                     StoreJobs.demoData(end: $0.end, printOnly: $0.printOnly, database: $0.database)
                 },
                 PanelCommands.watch.entry(.init(), PanelCommands.watchMain),
+                ServeCommand.spec.entry(.init(), ServeCommand.main),
             ]
         ),
         ("Help", [help.entry(.init(), helpMain), completion.entry(nil, completionMain)]),

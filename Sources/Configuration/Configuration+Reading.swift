@@ -102,7 +102,7 @@ struct Reader {
 
     static let top = [
         "name", "locale", "screens", "gauges", "keys", "longPress", "longPressSeconds", "grabInput", "touch", "display",
-        "idle", "database", "fonts",
+        "idle", "database", "fonts", "serve", "goals",
     ]
 
     mutating func configuration(_ json: JSON) -> Configuration {
@@ -130,6 +130,8 @@ struct Reader {
             case "touch": c.touch = touch(value, path, c.touch)
             case "display": c.display = display(value, path, c.display)
             case "idle": c.idle = idle(value, path, c.idle)
+            case "serve": c.serve = serve(value, path, c.serve)
+            case "goals": c.goals = goals(value, path, c.goals)
             case "database": if let s = optionalString(value, path) { c.database = s }
             case "fonts":
                 guard let fonts = self.members(value, path, known: ["file", "cjkFile"]) else { break }
@@ -360,6 +362,70 @@ struct Reader {
             }
         }
         return i
+    }
+
+    mutating func serve(_ json: JSON, _ path: String, _ base: ServeSetting) -> ServeSetting {
+        var s = base
+        guard let members = members(json, path, known: ["listen", "tokenFile", "maxBody", "perSecond", "tls"]) else {
+            return s
+        }
+        for (k, v) in members {
+            let p = "\(path).\(k)"
+            switch k {
+            case "listen":
+                guard let text = string(v, p, nonEmpty: true) else { continue }
+                guard Self.isListenAddress(text) else {
+                    issue(p, "expected HOST:PORT, e.g. \"0.0.0.0:8127\" or \"[::]:8127\", found \"\(text)\"")
+                    continue
+                }
+                s.listen = text
+            case "tokenFile": if let t = string(v, p, nonEmpty: true) { s.tokenFile = t }
+            case "maxBody":
+                if let n = number(v, p, range: 1024...268_435_456, what: "bytes") { s.maxBody = Int(n) }
+            case "perSecond": if let n = number(v, p, range: 0...10000, what: "requests a second (0: no limit)") { s.perSecond = n }
+            case "tls":
+                if v == .null {
+                    s.tlsCertificate = nil
+                    s.tlsKey = nil
+                    continue
+                }
+                guard let tls = self.members(v, p, known: ["cert", "key"]) else { continue }
+                for (tk, tv) in tls {
+                    let value = string(tv, "\(p).\(tk)", nonEmpty: true)
+                    if tk == "cert" { s.tlsCertificate = value } else { s.tlsKey = value }
+                }
+                if (s.tlsCertificate == nil) != (s.tlsKey == nil) { issue(p, "give both \"cert\" and \"key\" (PEM files)") }
+            default: break
+            }
+        }
+        return s
+    }
+
+    mutating func goals(_ json: JSON, _ path: String, _ base: GoalSetting) -> GoalSetting {
+        var g = base
+        guard let members = members(json, path, known: ["move", "exercise", "stand"]) else { return g }
+        for (k, v) in members {
+            let p = "\(path).\(k)"
+            let value: Double?? =
+                v == .null ? .some(nil) : number(v, p, range: 0...100_000, what: "a goal (or null for none)").map { .some($0) }
+            guard let value else { continue }
+            switch k {
+            case "move": g.move = value
+            case "exercise": g.exercise = value
+            default: g.stand = value
+            }
+        }
+        return g
+    }
+
+    /// `HOST:PORT` (an IPv4 address or `[IPv6]`) with a port of 1 to 65535.
+    static func isListenAddress(_ s: String) -> Bool {
+        guard let colon = s.lastIndex(of: ":"), let port = Int(s[s.index(after: colon)...]), (1...65535).contains(port)
+        else { return false }
+        let host = s[..<colon]
+        if host.hasPrefix("[") { return host.hasSuffix("]") && host.count > 2 }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { Int($0).map { (0...255).contains($0) } ?? false }
     }
 
     /// `WxH` or `WxH@Hz` with positive numbers.

@@ -65,6 +65,35 @@ public struct IdleSetting: Sendable, Equatable {
     public var dimLevel: Double = 0.3
 }
 
+/// `glance serve`: where it listens, its token, its limits, TLS.
+public struct ServeSetting: Sendable, Equatable {
+    /// `HOST:PORT`; the default is loopback only.
+    public var listen = "127.0.0.1:8127"
+    /// The file that holds the bearer token (the package makes a random one).
+    public var tokenFile = "/etc/glance/serve.token"
+    /// The largest request body, in bytes.
+    public var maxBody = 8 << 20
+    /// Requests a second from one address (more are answered 429).
+    public var perSecond = 10.0
+    /// A PEM certificate and key for HTTPS; nil: plain HTTP.
+    public var tlsCertificate: String?
+    public var tlsKey: String?
+
+    public init() {}
+}
+
+/// The goals a day gets when it has none (a day fed from the phone carries no goals).
+public struct GoalSetting: Sendable, Equatable {
+    /// kcal.
+    public var move: Double? = 500
+    /// Minutes.
+    public var exercise: Double? = 30
+    /// Hours.
+    public var stand: Double? = 12
+
+    public init() {}
+}
+
 /// Everything the device can be told. Defaults cover everything: no file is needed to start.
 public struct Configuration: Sendable, Equatable {
     /// Whose rings they are.
@@ -87,6 +116,8 @@ public struct Configuration: Sendable, Equatable {
     public var database: String?
     public var fontFile: String?
     public var cjkFontFile: String?
+    public var serve = ServeSetting()
+    public var goals = GoalSetting()
 
     public init() {}
 

@@ -1,7 +1,7 @@
 /// The store's schema, as a list of migrations: migration i brings `user_version` from i to i+1.
 ///
 /// Never edit a migration that has shipped; append a new one.
-enum Schema {
+public enum Schema {
     static let migrations: [String] = [
         // 1: day summaries, metrics, tasks.
         """
@@ -44,7 +44,7 @@ enum Schema {
     ]
 
     /// The version this build writes.
-    static var currentVersion: Int { migrations.count }
+    public static var currentVersion: Int { migrations.count }
 
     /// The schema version of `db`, once it is known to be a store this build can use. Only reads:
     /// a file that is not a Glance store is refused before anything is written to it.

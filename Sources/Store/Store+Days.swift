@@ -116,11 +116,3 @@ extension Store {
         }
     }
 }
-
-extension MoveMode {
-    /// The mode of a day in an export, which has no mode attribute: move time when there is a
-    /// usable move-time goal and no usable energy goal, else active energy.
-    public static func inferred(energyGoal: Double?, moveTimeGoal: Double?) -> MoveMode {
-        RingSet.isUsableGoal(moveTimeGoal) && !RingSet.isUsableGoal(energyGoal) ? .moveTime : .activeEnergy
-    }
-}

@@ -1,3 +1,4 @@
+import Activity
 /// A named number for a gauge: its value (nil: unknown), range and unit, and when it was set.
 public struct Metric: Sendable, Equatable {
     public var name: String
@@ -21,20 +22,6 @@ public struct Metric: Sendable, Equatable {
     }
 }
 
-/// A change to a field that may be left alone, set, or cleared.
-public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
-    case keep
-    case set(Value)
-    case clear
-
-    func applied(to old: Value?) -> Value? {
-        switch self {
-        case .keep: old
-        case .set(let v): v
-        case .clear: nil
-        }
-    }
-}
 
 extension Store {
     /// Checks a metric or task name: 1 to 64 characters, no control characters, no edge spaces.

@@ -1,0 +1,387 @@
+import Activity
+import CLI
+import Configuration
+import Feeds
+import HTTP
+import JSON
+import Platform
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `glance serve`: the store over HTTP, for the phone and the home (docs/live-data.md). One poll
+/// loop (the server's epoll descriptor, signals), one line logged per request, every write one
+/// SQLite transaction (a running `glance run` redraws at once: the store watcher sees it).
+public final class ServeApp {
+    let configuration: Configuration
+    let path: String
+    private var store: Store
+    private let token: [UInt8]
+    private var limiter: RateLimiter
+    private let log: (String) -> Void
+
+    /// Opens the store and reads the token; told and an exit status when either fails.
+    public static func make(
+        configuration: Configuration, database: String?, log: @escaping (String) -> Void
+    ) -> Result<ServeApp, ExitStatus> {
+        let token: [UInt8]
+        switch readToken(configuration.serve.tokenFile) {
+        case .success(let t): token = t
+        case .failure(let failure):
+            log(failure.message)
+            return .failure(ExitStatus(failure.status))
+        }
+        do throws(OutputFailure) {
+            let path = try storePath(database ?? configuration.database)
+            do throws(StoreError) {
+                let store = try Store(path: path)
+                return .success(ServeApp(configuration: configuration, path: path, store: store, token: token, log: log))
+            } catch {
+                throw OutputFailure(error.message, status: error.exitStatus)
+            }
+        } catch {
+            log(error.message)
+            return .failure(ExitStatus(error.status))
+        }
+    }
+
+    init(configuration: Configuration, path: String, store: Store, token: [UInt8], log: @escaping (String) -> Void) {
+        self.configuration = configuration
+        self.path = path
+        self.store = store
+        self.token = token
+        limiter = RateLimiter(perSecond: configuration.serve.perSecond)
+        self.log = log
+    }
+
+    /// The token file's first line, without spaces; at least 16 characters.
+    public static func readToken(_ file: String) -> Result<[UInt8], OutputFailure> {
+        guard let text = readSmallFile(file, limit: 4096) else {
+            let denied = errno == EACCES
+            return .failure(
+                OutputFailure(
+                    "\(file): cannot read the token: \(String(cString: strerror(errno)))"
+                        + (denied
+                            ? " (the service's token is readable by root and group glance: sudo adduser $USER glance)"
+                            : " (the package makes it at install; or write one: head -c 24 /dev/urandom | base64 > \(file))"),
+                    status: denied ? ExitCode.noPermission : ExitCode.noInput))
+        }
+        let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
+        let token = line.filter { !$0.isWhitespace }
+        guard token.utf8.count >= 16 else {
+            return .failure(OutputFailure("\(file): the token must be at least 16 characters", status: ExitCode.config))
+        }
+        return .success(Array(token.utf8))
+    }
+
+    /// Listens until SIGINT, SIGTERM or SIGHUP (0), or fails (its exit status). `onReady` gets
+    /// the address and port once listening.
+    public func run(onReady: (HTTPServer.Address, Int) -> Void = { _, _ in }) -> Int32 {
+        let serve = configuration.serve
+        guard let address = HTTPServer.Address(serve.listen) else {
+            log("serve.listen \"\(serve.listen)\": expected HOST:PORT")
+            return ExitCode.config
+        }
+        var tls: (key: String, certificate: String)?
+        if let certFile = serve.tlsCertificate, let keyFile = serve.tlsKey {
+            guard let cert = readSmallFile(certFile, limit: 1 << 20), let key = readSmallFile(keyFile, limit: 1 << 20) else {
+                log("serve.tls: cannot read \(certFile) or \(keyFile): \(String(cString: strerror(errno)))")
+                return errno == EACCES ? ExitCode.noPermission : ExitCode.noInput
+            }
+            tls = (key, cert)
+        }
+        let signals: SignalReceiver
+        do {
+            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            log(error.description)
+            return ExitCode.software
+        }
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(
+                listen: address, tls: tls, limits: HTTPServer.Limits(maxBody: serve.maxBody),
+                head: { [unowned self] in self.head($0) }, complete: { [unowned self] in self.complete($0, $1) })
+        } catch {
+            log("\(error) (is another glance serve running? another port: \"serve\": {\"listen\": …})")
+            return error.errno.rawValue == EACCES ? ExitCode.noPermission : ExitCode.unavailable
+        }
+        log("listening on \(address.host):\(server.port)\(tls == nil ? "" : " (HTTPS)") for the store \(path)")
+        onReady(address, server.port)
+        if let systemd = SystemdNotifier() { try? systemd.ready(status: "listening on \(serve.listen)") }
+        while true {
+            let deadline = server.nextTimeout(now: monotonicNow())
+            let ready: [FileDescriptor]
+            do {
+                let wait = deadline.map { max($0 - monotonicNow(), .zero) }
+                ready = try waitForReadable([signals.descriptor, server.descriptor], timeout: wait)
+            } catch {
+                log(error.description)
+                return ExitCode.ioError
+            }
+            if ready.contains(signals.descriptor), let signal = try? signals.next() {
+                server.stop()
+                log("\(SignalReceiver.name(signal)): stopped")
+                return ExitCode.ok
+            }
+            server.run()
+        }
+    }
+
+    // MARK: Requests
+
+    /// When this request started, for the log line.
+    private var started: [String: Duration] = [:]
+
+    func head(_ request: HTTPServer.Request) -> HTTPServer.Response? {
+        let route: Route
+        switch Route.resolve(method: request.method, path: request.path, query: request.query) {
+        case .failure(let refusal): return answer(request, refusal.status, error: refusal.message)
+        case .success(let r): route = r
+        }
+        if !route.isPublic {
+            let given = request.authorization.flatMap { $0.hasPrefix("Bearer ") ? Array($0.utf8.dropFirst(7)) : nil }
+            guard let given, constantTimeEqual(given, token) else {
+                return answer(
+                    request, 401,
+                    error: request.authorization == nil
+                        ? "a token is needed: Authorization: Bearer TOKEN (glance serve token shows it)"
+                        : "wrong token", headers: [("WWW-Authenticate", "Bearer")])
+            }
+        }
+        guard limiter.allow(request.address, now: monotonicNow().inSeconds) else {
+            return answer(
+                request, 429, error: "more than \(NumberText.plain(configuration.serve.perSecond)) requests a second",
+                headers: [("Retry-After", "1")])
+        }
+        if let length = request.contentLength, length > configuration.serve.maxBody {
+            return answer(request, 413, error: "the body is larger than \(configuration.serve.maxBody) bytes")
+        }
+        return nil
+    }
+
+    func complete(_ request: HTTPServer.Request, _ body: [UInt8]) -> HTTPServer.Response {
+        guard case .success(let route) = Route.resolve(method: request.method, path: request.path, query: request.query) else {
+            return answer(request, 404, error: "no such endpoint")
+        }
+        do {
+            if store.isReplaced() { try reopen() }
+            let (reply, summary) = try handle(route, body)
+            return answer(request, 200, reply, summary: summary)
+        } catch {
+            let failure: RequestFailure =
+                switch error {
+                case let e as RequestFailure: e
+                case let e as FeedError: RequestFailure(e)
+                case let e as StoreError: RequestFailure(e)
+                default: RequestFailure(500, "\(error)")
+                }
+            return answer(
+                request, failure.status, error: failure.message, headers: failure.retry ? [("Retry-After", "1")] : [])
+        }
+    }
+
+    struct RequestFailure: Error {
+        let status: Int
+        let message: String
+        var retry = false
+
+        init(_ status: Int, _ message: String, retry: Bool = false) {
+            self.status = status
+            self.message = message
+            self.retry = retry
+        }
+
+        init(_ error: FeedError) { self.init(400, error.description) }
+
+        init(_ error: StoreError) {
+            switch error.kind {
+            case .busy: self.init(503, "the store is busy (an import is being merged, say); retry", retry: true)
+            case .badData, .invalidArgument: self.init(400, error.message)
+            case .notFound, .missing: self.init(404, error.message)
+            case .cancelled: self.init(409, error.message)
+            case .io, .permission: self.init(500, error.message)
+            }
+        }
+    }
+
+    /// The store's file was replaced (restored from a backup): writes go to the new one.
+    private func reopen() throws(RequestFailure) {
+        do throws(StoreError) {
+            store = try Store(path: path)
+            log("the store \(path) was replaced: opened the new file")
+        } catch {
+            throw RequestFailure(error)
+        }
+    }
+
+    /// The reply and a few words for the log.
+    func handle(_ route: Route, _ body: [UInt8]) throws -> (JSON, String) {
+        func parse() throws -> Located { try Located.parse(body) }
+        switch route {
+        case .health:
+            return (.object([("ok", .bool(true)), ("schema", .number(Double(Schema.currentVersion)))]), "")
+        case .healthAutoExport:
+            let payload = try HealthAutoExport.decode(try parse())
+            let days = payload.days(localDay: Self.localDay).map { ($0.key, $0.value) }
+            var reply = try merge(days)
+            reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
+            return (.object(reply), Self.counts(reply))
+        case .putDay(let day):
+            let changes = try Bodies.day(try parse())
+            let reply = try merge([(day, changes)])
+            return (.object(reply), Self.counts(reply))
+        case .postDays:
+            let days = try Bodies.days(try parse())
+            let reply = try merge(days.map { ($0.day, $0.changes) })
+            return (.object(reply), Self.counts(reply))
+        case .getDays(let from, let to):
+            let last = to ?? Self.localDay(Int64(time(nil)))
+            let first = from ?? last.adding(days: -6)
+            guard first <= last, last.days(since: first) <= 366 else {
+                throw RequestFailure(400, "from/to: at most 367 days, from before to")
+            }
+            let days = try store.summaries(from: first, through: last)
+            return (.object([("days", .array(days.map { Self.json($0.day, $0.summary) }))]), "\(days.count) days")
+        case .putMetric(let name):
+            let m = try Bodies.metric(try parse())
+            let metric = try store.setMetric(name, value: m.value, minimum: m.minimum, maximum: m.maximum, unit: m.unit)
+            return (Self.json(metric), "\(name) \(metric.value.map(NumberText.plain) ?? "—")")
+        case .getMetrics:
+            let metrics = try store.metrics()
+            return (.object([("metrics", .array(metrics.map(Self.json)))]), "\(metrics.count) metrics")
+        case .postTask:
+            let task = try Bodies.startTask(try parse())
+            guard case .start(let name, let total, let description, let cancellable) = task else { fatalError() }
+            let started = try store.startTask(name, total: total, description: description, cancellable: cancellable)
+            return (Self.json(started), "started \(name)")
+        case .patchTask(let name):
+            let change = try Bodies.changeTask(try parse())
+            let task: ProgressTask
+            switch change {
+            case .update(let done, let total, let description):
+                task = try store.updateTask(name, done: done, total: total, description: description)
+            case .finish(let failed, let description):
+                task = try store.finishTask(name, state: failed ? .failed : .done, description: description)
+            case .start: fatalError()
+            }
+            return (Self.json(task), "\(name) \(task.state.rawValue)")
+        case .getTasks:
+            let tasks = try store.tasks()
+            return (.object([("tasks", .array(tasks.map(Self.json)))]), "\(tasks.count) tasks")
+        }
+    }
+
+    /// Day changes in one transaction: each day as the store has it with the changes over it,
+    /// and the configured goals where the day has none. The counts of new, changed and
+    /// unchanged days.
+    func merge(_ days: [(CalendarDay, SummaryChanges)]) throws(StoreError) -> [(key: String, value: JSON)] {
+        let goals = configuration.goals
+        var new = 0, changed = 0, unchanged = 0
+        try store.transaction { () throws(StoreError) in
+            for (day, changes) in days.sorted(by: { $0.0 < $1.0 }) {
+                let before = try store.summary(for: day)
+                if changes.remove {
+                    if before != nil { changed += 1 } else { unchanged += 1 }
+                    try store.setSummary(nil, for: day)
+                    continue
+                }
+                var summary = before ?? ActivitySummary()
+                changes.apply(to: &summary)
+                if summary.activeEnergyBurnedGoal == nil, summary.moveMode == .activeEnergy, let g = goals.move {
+                    summary.activeEnergyBurnedGoal = .kilocalories(g)
+                }
+                if summary.exerciseTimeGoal == nil, let g = goals.exercise { summary.exerciseTimeGoal = g }
+                if summary.standHoursGoal == nil, let g = goals.stand { summary.standHoursGoal = g }
+                if summary == before {
+                    unchanged += 1
+                    continue
+                }
+                if before == nil { new += 1 } else { changed += 1 }
+                try store.setSummary(summary, for: day)
+            }
+        }
+        return [
+            ("days", .object([("new", .number(Double(new))), ("changed", .number(Double(changed))), ("unchanged", .number(Double(unchanged)))]))
+        ]
+    }
+
+    static func counts(_ reply: [(key: String, value: JSON)]) -> String {
+        guard let days = reply.first(where: { $0.key == "days" })?.value else { return "" }
+        let n = { (k: String) -> String in days[k].flatMap { if case .number(let x) = $0 { NumberText.plain(x) } else { nil } } ?? "0" }
+        return "days \(n("new")) new, \(n("changed")) changed, \(n("unchanged")) unchanged"
+    }
+
+    /// The day of a moment in the board's time zone (TZ).
+    static func localDay(_ seconds: Int64) -> CalendarDay {
+        var t = time_t(seconds)
+        var parts = tm()
+        localtime_r(&t, &parts)
+        return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+            ?? CalendarDay(daysSinceEpoch: Int(seconds / 86400))
+    }
+
+    func answer(
+        _ request: HTTPServer.Request, _ status: Int, _ reply: JSON? = nil, error: String? = nil, summary: String = "",
+        headers: [(String, String)] = []
+    ) -> HTTPServer.Response {
+        let body = reply ?? .object([("error", .string(error ?? ""))])
+        // The target is logged without its query's values beyond a few characters; never a token.
+        let target = request.target.count > 80 ? request.target.prefix(80) + "…" : request.target
+        log("\(request.method) \(target) \(status) from \(request.address)\(summary.isEmpty ? "" : ": \(summary)")\(error.map { ": \($0)" } ?? "")")
+        return HTTPServer.Response(status: status, body: body.text + "\n", headers: headers)
+    }
+
+    // MARK: JSON of the store's things
+
+    static func number(_ x: Double?) -> JSON { x.map { .number($0) } ?? .null }
+
+    static func json(_ day: CalendarDay, _ s: ActivitySummary) -> JSON {
+        var members: [(key: String, value: JSON)] = [("date", .string(day.description))]
+        members.append(("move", number(s.activeEnergyBurned?.kilocalories)))
+        members.append(("moveGoal", number(s.activeEnergyBurnedGoal?.kilocalories)))
+        members.append(("moveTime", number(s.moveTime)))
+        members.append(("moveTimeGoal", number(s.moveTimeGoal)))
+        members.append(("exercise", number(s.exerciseTime)))
+        members.append(("exerciseGoal", number(s.exerciseTimeGoal)))
+        members.append(("stand", number(s.standHours)))
+        members.append(("standGoal", number(s.standHoursGoal)))
+        members.append(("moveMode", .string(s.moveMode.rawValue)))
+        return .object(members)
+    }
+
+    static func json(_ m: Metric) -> JSON {
+        .object([
+            ("name", .string(m.name)), ("value", number(m.value)), ("min", number(m.minimum)), ("max", number(m.maximum)),
+            ("unit", m.unit.map { .string($0) } ?? .null),
+        ])
+    }
+
+    static func json(_ t: ProgressTask) -> JSON {
+        .object([
+            ("name", .string(t.name)), ("state", .string(t.state.rawValue)), ("done", .number(t.done)),
+            ("total", number(t.total)), ("description", t.description.map { .string($0) } ?? .null),
+            ("cancellable", .bool(t.cancellable)), ("cancelRequested", .bool(t.cancelRequested)),
+        ])
+    }
+}
+
+/// A small file's text (a token, a certificate), nil when it cannot be read (errno says why).
+func readSmallFile(_ path: String, limit: Int) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= limit else {
+        errno = EINVAL
+        return nil
+    }
+    var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard n >= 0 else { return nil }
+    return String(decoding: bytes.prefix(n), as: UTF8.self)
+}

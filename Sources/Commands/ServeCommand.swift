@@ -1,0 +1,71 @@
+import App
+import CLI
+import Configuration
+
+/// `glance serve`: the store over HTTP for the phone and the home.
+enum ServeCommand {
+    struct Line {
+        var config: String?
+        var database: String?
+        var listen: String?
+        var showToken = false
+    }
+
+    static let spec = CommandSpec<Line>(
+        "serve", summary: "take days, metrics and tasks over HTTP (the phone, the home network)",
+        usage: ["serve [--config FILE] [--db PATH] [--listen HOST:PORT]", "serve token [--config FILE]"],
+        about: """
+            Listens for HTTP requests that feed the store, in the foreground, logging one line per request, \
+            until SIGTERM, SIGINT or SIGHUP: Health Auto Export's REST automations (POST \
+            /v1/health-auto-export), Glance's own days, metrics and tasks (PUT /v1/days/DATE, POST /v1/days, \
+            PUT /v1/metrics/NAME, POST /v1/tasks, PATCH /v1/tasks/NAME), and reads of them (GET /v1/days, \
+            /v1/metrics, /v1/tasks). Every request but GET /v1/health sends the token of the configuration's \
+            serve.tokenFile as Authorization: Bearer TOKEN. Each write is one transaction: a request changes \
+            everything it says or nothing, and a running glance shows it at once. The unit glance-serve.service \
+            runs exactly this (systemctl enable --now glance-serve). docs/live-data.md has the whole API, \
+            curl examples and how to set up the phone.
+
+            glance serve token prints the token as a QR code and as text, with the URLs to give the phone.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    PanelCommands.configOption.lifted(\.config),
+                    .value("--db", as: Value.database, help: PanelCommands.databaseHelp) { $0.database = $1 },
+                    .value("--listen", as: Value.text.named("HOST:PORT"), help: "where to listen instead of the configuration's serve.listen (default 127.0.0.1:8127)") {
+                        $0.listen = $1
+                    },
+                ])
+        ],
+        operands: Operands("token", completion: .choices(["token"])) { (words, line) throws(UsageError) in
+            guard words.count <= 1, words.first.map({ $0 == "token" }) ?? true else {
+                throw UsageError("serve: unexpected '\(words.joined(separator: " "))' (glance serve, or glance serve token)")
+            }
+            line.showToken = !words.isEmpty
+        },
+        exits: [
+            ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP (or the token shown)"),
+            ExitStatusNote(64, "bad arguments"), ExitStatusNote(66, "the token file or a TLS file cannot be read"),
+            ExitStatusNote(69, "cannot listen there (the port is taken, the address is not this machine's)"),
+            ExitStatusNote(77, "permission denied (the token file: join group glance; a port below 1024)"),
+            ExitStatusNote(78, "the configuration is invalid (a token shorter than 16 characters too)"),
+        ])
+
+    static func main(_ line: Line) -> Int32 {
+        var configuration: Configuration
+        switch ConfigurationFile.load(line.config) {
+        case .success(let c): configuration = c
+        case .failure(let failure):
+            ConfigurationFile.report(failure)
+            if case .unreadable = failure, line.config == nil { return ExitCode.noInput }
+            return ExitCode.config
+        }
+        if let listen = line.listen { configuration.serve.listen = listen }
+        if line.showToken { return ServeApp.showToken(configuration, say: say, log: complain) }
+        switch ServeApp.make(configuration: configuration, database: line.database, log: complain) {
+        case .failure(let status): return status.code
+        case .success(let app): return app.run()
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Activity
+
+/// Glance's own bodies: a day (the fields of `glance log`), a metric (`glance metric set`), a
+/// task (`glance task`).
+public enum Bodies {
+    /// `{"move": 420, "moveGoal": 500, "exercise": 25, …}`: move and moveGoal a number of kcal
+    /// or a string with its unit ("1460kJ"); null clears a figure; a field left out is kept.
+    public static let dayFields: Set<String> = [
+        "move", "moveGoal", "moveTime", "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal", "moveMode",
+    ]
+
+    public static func day(_ body: Located, extra: Set<String> = []) throws(FeedError) -> SummaryChanges {
+        try body.only(dayFields.union(extra))
+        var c = SummaryChanges()
+        if let f = try body.member("move") { c.activeEnergyBurned = .some(try energy(f)) }
+        if let f = try body.member("moveGoal") { c.activeEnergyBurnedGoal = .some(try energy(f)) }
+        if let f = try body.member("moveTime") { c.moveTime = .some(try amount(f)) }
+        if let f = try body.member("moveTimeGoal") { c.moveTimeGoal = .some(try amount(f)) }
+        if let f = try body.member("exercise") { c.exerciseTime = .some(try amount(f)) }
+        if let f = try body.member("exerciseGoal") { c.exerciseTimeGoal = .some(try amount(f)) }
+        if let f = try body.member("stand") { c.standHours = .some(try amount(f)) }
+        if let f = try body.member("standGoal") { c.standHoursGoal = .some(try amount(f)) }
+        if let f = try body.member("moveMode") {
+            guard let mode = MoveMode(rawValue: try f.string()) else {
+                throw FeedError(path: f.path, "expected \"activeEnergy\" or \"moveTime\"")
+            }
+            c.moveMode = mode
+        }
+        guard c.changesAnything else { throw FeedError(path: body.path, "no figure given (the fields are \(dayFields.sorted().joined(separator: ", ")))") }
+        return c
+    }
+
+    /// `{"days": [{"date": "2026-11-30", "move": 420, …}, …]}`.
+    public static func days(_ body: Located) throws(FeedError) -> [(day: CalendarDay, changes: SummaryChanges)] {
+        try body.only(["days"])
+        var result: [(day: CalendarDay, changes: SummaryChanges)] = []
+        var seen = Set<CalendarDay>()
+        for item in try body.required("days").elements() {
+            let field = try item.required("date")
+            let day = try date(field)
+            guard seen.insert(day).inserted else { throw FeedError(path: field.path, "\(day) is given twice") }
+            result.append((day, try Bodies.day(item, extra: ["date"])))
+        }
+        return result
+    }
+
+    public static func date(_ field: Located) throws(FeedError) -> CalendarDay {
+        guard let day = CalendarDay(iso: try field.string()) else { throw FeedError(path: field.path, "expected a date as YYYY-MM-DD") }
+        return day
+    }
+
+    /// A number ≥ 0, or null (clears).
+    static func amount(_ f: Located) throws(FeedError) -> Double? {
+        if f.isNull { return nil }
+        let x = try f.number()
+        guard x >= 0 else { throw FeedError(path: f.path, "expected a number of 0 or more") }
+        return x
+    }
+
+    /// kcal as a number, or a number with its unit as a string ("1460kJ", "350kcal"), or null.
+    static func energy(_ f: Located) throws(FeedError) -> Energy? {
+        if f.isNull { return nil }
+        if case .number = f.value { return try amount(f).map(Energy.kilocalories) }
+        let text = try f.string()
+        let digits = text.prefix { "0123456789.".contains($0) }
+        guard !digits.isEmpty, let value = Double(digits), value.isFinite,
+            let unit = EnergyUnit(symbol: String(text.dropFirst(digits.count)))
+        else { throw FeedError(path: f.path, "expected kcal as a number, or a number and its unit: \"1460kJ\"") }
+        return Energy(value, unit)
+    }
+
+    /// `{"value": 47.5, "min": 20, "max": 90, "unit": "°C"}`: value a number or null (unknown);
+    /// min, max and unit changed when given (null clears them).
+    public struct Metric: Sendable, Equatable {
+        public var value: Double?
+        public var minimum: FieldChange<Double> = .keep
+        public var maximum: FieldChange<Double> = .keep
+        public var unit: FieldChange<String> = .keep
+    }
+
+    public static func metric(_ body: Located) throws(FeedError) -> Metric {
+        try body.only(["value", "min", "max", "unit"])
+        let value = try body.required("value")
+        var m = Metric(value: value.isNull ? nil : try value.number())
+        if let f = try body.member("min") { m.minimum = f.isNull ? .clear : .set(try f.number()) }
+        if let f = try body.member("max") { m.maximum = f.isNull ? .clear : .set(try f.number()) }
+        if let f = try body.member("unit") {
+            if f.isNull {
+                m.unit = .clear
+            } else {
+                let unit = try f.string()
+                guard unit.utf8.count <= 16 else { throw FeedError(path: f.path, "at most 16 bytes") }
+                m.unit = unit.isEmpty ? .clear : .set(unit)
+            }
+        }
+        return m
+    }
+
+    /// What a task request asks: start (POST), or update / finish (PATCH).
+    public enum Task: Sendable, Equatable {
+        case start(name: String, total: Double?, description: String?, cancellable: Bool)
+        case update(done: Double?, total: FieldChange<Double>, description: FieldChange<String>)
+        case finish(failed: Bool, description: FieldChange<String>)
+    }
+
+    /// POST /v1/tasks: `{"name": "sync", "total": 200, "description": "Syncing", "cancellable": true}`.
+    public static func startTask(_ body: Located) throws(FeedError) -> Task {
+        try body.only(["name", "total", "description", "cancellable"])
+        let name = try body.required("name").string()
+        let total = try body.member("total").flatMap { f throws(FeedError) in try amount(f) }
+        let description = try body.member("description").map { f throws(FeedError) in try f.string() }
+        let cancellable = try body.member("cancellable")?.bool() ?? false
+        return .start(name: name, total: total, description: description, cancellable: cancellable)
+    }
+
+    /// PATCH /v1/tasks/NAME: `{"done": 82}`, `{"total": null}` (unknown), `{"state": "done"}` or
+    /// `{"state": "failed"}` to finish; `description` with either.
+    public static func changeTask(_ body: Located) throws(FeedError) -> Task {
+        try body.only(["done", "total", "description", "state"])
+        var description = FieldChange<String>.keep
+        if let f = try body.member("description") {
+            description = f.isNull ? .clear : .set(try f.string())
+        }
+        if let state = try body.member("state") {
+            let text = try state.string()
+            guard text == "done" || text == "failed" else { throw FeedError(path: state.path, "expected \"done\" or \"failed\"") }
+            var extra = try body.member("done")
+            if extra == nil { extra = try body.member("total") }
+            if let extra {
+                throw FeedError(path: extra.path, "progress does not go with state (finish, or update)")
+            }
+            return .finish(failed: text == "failed", description: description)
+        }
+        let done = try body.member("done").flatMap { f throws(FeedError) in try amount(f) }
+        var total = FieldChange<Double>.keep
+        if let f = try body.member("total") { total = try amount(f).map { .set($0) } ?? .clear }
+        return .update(done: done, total: total, description: description)
+    }
+}

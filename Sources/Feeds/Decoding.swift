@@ -1,0 +1,86 @@
+import JSON
+
+/// A request body that is not what the endpoint takes: where (a JSON path such as
+/// `$.data.metrics[2].data[5].qty`) and what was expected. Answered with 400.
+public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public init(path: String, _ message: String) {
+        self.path = path
+        self.message = message
+    }
+    public var description: String { "\(path): \(message)" }
+}
+
+/// A JSON value and where it is in the body, for errors that name the place.
+public struct Located: Sendable {
+    public let value: JSON
+    public let path: String
+
+    public init(_ value: JSON, path: String = "$") {
+        self.value = value
+        self.path = path
+    }
+
+    /// Parses a body: malformed JSON is an error at `$` with line and column.
+    public static func parse(_ body: [UInt8]) throws(FeedError) -> Located {
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw FeedError(path: "$", "the body is not UTF-8 text")
+        }
+        do {
+            return Located(try JSONParser.parse(text))
+        } catch {
+            throw FeedError(path: "$", "malformed JSON: \(error)")
+        }
+    }
+
+    func expected(_ what: String) -> FeedError {
+        FeedError(path: path, "expected \(what), found \(value.kind)")
+    }
+
+    public func members() throws(FeedError) -> [(key: String, value: Located)] {
+        guard case .object(let members) = value else { throw expected("an object") }
+        return members.map { ($0.key, Located($0.value, path: path + "." + $0.key)) }
+    }
+
+    /// The member `key`, nil when absent.
+    public func member(_ key: String) throws(FeedError) -> Located? {
+        guard case .object(let members) = value else { throw expected("an object") }
+        return members.first { $0.key == key }.map { Located($0.value, path: path + "." + key) }
+    }
+
+    public func required(_ key: String) throws(FeedError) -> Located {
+        guard let m = try member(key) else { throw FeedError(path: path + "." + key, "missing") }
+        return m
+    }
+
+    public func elements() throws(FeedError) -> [Located] {
+        guard case .array(let items) = value else { throw expected("an array") }
+        return items.enumerated().map { Located($0.element, path: path + "[\($0.offset)]") }
+    }
+
+    public func string() throws(FeedError) -> String {
+        guard case .string(let s) = value else { throw expected("a string") }
+        return s
+    }
+
+    public func number() throws(FeedError) -> Double {
+        guard case .number(let x) = value, x.isFinite else { throw expected("a number") }
+        return x
+    }
+
+    public func bool() throws(FeedError) -> Bool {
+        guard case .bool(let b) = value else { throw expected("true or false") }
+        return b
+    }
+
+    public var isNull: Bool { value == .null }
+
+    /// Refuses members other than `known` (a misspelt field must not pass silently).
+    public func only(_ known: Set<String>) throws(FeedError) {
+        for (key, _) in try members() where !known.contains(key) {
+            throw FeedError(
+                path: path + "." + key, "unknown field (the fields are \(known.sorted().joined(separator: ", ")))")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Activity
+
+/// A Health Auto Export "REST API" body: `{"data": {"metrics": [{"name", "units", "data":
+/// [{"qty", "date"}, …]}, …], "workouts": […]}}`. The ring metrics (`active_energy`,
+/// `apple_exercise_time`, `apple_stand_hour`) are read; every other metric is listed as ignored.
+/// Goals are not in it.
+public struct HealthAutoExport: Sendable, Equatable {
+    public enum Ring: String, Sendable, Equatable {
+        case move = "active_energy"
+        case exercise = "apple_exercise_time"
+        case stand = "apple_stand_hour"
+    }
+
+    public struct Sample: Sendable, Equatable {
+        /// In the ring's unit: kilocalories, minutes, hours.
+        public var quantity: Double
+        public var time: Timestamp
+    }
+
+    public struct Metric: Sendable, Equatable {
+        public var ring: Ring
+        public var samples: [Sample]
+
+        /// One sample a day, each at midnight: the app aggregated by day, and a sample belongs to
+        /// the date written on it (its moment in the board's time zone could fall on the day before).
+        public var isDaily: Bool {
+            var days = Set<CalendarDay>()
+            return samples.allSatisfy { $0.time.secondOfDay == 0 && days.insert($0.time.day).inserted }
+        }
+    }
+
+    public var metrics: [Metric]
+    /// The names of the metrics that are not for the rings, sorted.
+    public var ignored: [String]
+
+    public static func decode(_ body: Located) throws(FeedError) -> HealthAutoExport {
+        let data = try body.required("data")
+        var metrics: [Metric] = []
+        var ignored = Set<String>()
+        for item in try (data.member("metrics")?.elements() ?? []) {
+            let name = try item.required("name").string()
+            guard let ring = Ring(rawValue: name) else {
+                ignored.insert(name)
+                continue
+            }
+            let unitsField = try item.required("units")
+            let factor = try Self.factor(ring, units: try unitsField.string(), at: unitsField.path)
+            var samples: [Sample] = []
+            for entry in try item.required("data").elements() {
+                let qty = try entry.required("qty")
+                let quantity = try qty.number()
+                guard quantity >= 0 else { throw FeedError(path: qty.path, "expected a number of 0 or more") }
+                let dateField = try entry.required("date")
+                guard let time = Timestamp(try dateField.string()) else {
+                    throw FeedError(path: dateField.path, "expected a date as 2026-11-30 10:00:00 +0100")
+                }
+                samples.append(Sample(quantity: quantity * factor, time: time))
+            }
+            metrics.append(Metric(ring: ring, samples: samples))
+        }
+        return HealthAutoExport(metrics: metrics, ignored: ignored.sorted())
+    }
+
+    /// What one unit of `units` is in the ring's own unit (kcal, minutes, hours).
+    static func factor(_ ring: Ring, units: String, at path: String) throws(FeedError) -> Double {
+        switch ring {
+        case .move:
+            guard let unit = EnergyUnit(symbol: units) else {
+                throw FeedError(path: path, "expected kcal, Cal or kJ for active_energy, found \"\(units.prefix(20))\"")
+            }
+            return unit.kilocalories
+        case .exercise:
+            switch units {
+            case "min": return 1
+            case "s": return 1.0 / 60
+            case "hr", "h": return 60
+            default: throw FeedError(path: path, "expected min, s or hr for apple_exercise_time, found \"\(units.prefix(20))\"")
+            }
+        case .stand:
+            switch units {
+            case "count", "hr", "h": return 1
+            case "min": return 1.0 / 60
+            default: throw FeedError(path: path, "expected count or hr for apple_stand_hour, found \"\(units.prefix(20))\"")
+            }
+        }
+    }
+
+    /// Each ring's samples summed per day: samples at moments into the board's day of their
+    /// moment (`localDay` of the seconds since 1970), daily samples into their written date. A day
+    /// gets only the figures whose metric has samples on it; goals are left as they are.
+    public func days(localDay: (Int64) -> CalendarDay) -> [CalendarDay: SummaryChanges] {
+        var sums: [CalendarDay: [Ring: Double]] = [:]
+        for metric in metrics {
+            let daily = metric.isDaily
+            for sample in metric.samples {
+                let day = daily ? sample.time.day : localDay(sample.time.epochSeconds)
+                sums[day, default: [:]][metric.ring, default: 0] += sample.quantity
+            }
+        }
+        return sums.mapValues { rings in
+            var changes = SummaryChanges()
+            if let move = rings[.move] { changes.activeEnergyBurned = .some(.kilocalories(move)) }
+            if let exercise = rings[.exercise] { changes.exerciseTime = .some(exercise) }
+            if let stand = rings[.stand] { changes.standHours = .some(stand) }
+            return changes
+        }
+    }
+}
