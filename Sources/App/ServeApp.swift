@@ -101,10 +101,12 @@ public final class ServeApp {
             log(error.description)
             return ExitCode.software
         }
+        var limits = HTTPServer.Limits(maxBody: serve.maxBody)
+        limits.timeoutSeconds = Int(serve.timeout.rounded(.up))
         let server: HTTPServer
         do {
             server = try HTTPServer(
-                listen: address, tls: tls, limits: HTTPServer.Limits(maxBody: serve.maxBody),
+                listen: address, tls: tls, limits: limits,
                 head: { [unowned self] in self.head($0) }, complete: { [unowned self] in self.complete($0, $1) })
         } catch {
             log("\(error) (is another glance serve running? another port: \"serve\": {\"listen\": …})")

@@ -366,7 +366,7 @@ struct Reader {
 
     mutating func serve(_ json: JSON, _ path: String, _ base: ServeSetting) -> ServeSetting {
         var s = base
-        guard let members = members(json, path, known: ["listen", "tokenFile", "maxBody", "perSecond", "tls"]) else {
+        guard let members = members(json, path, known: ["listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls"]) else {
             return s
         }
         for (k, v) in members {
@@ -382,6 +382,7 @@ struct Reader {
             case "tokenFile": if let t = string(v, p, nonEmpty: true) { s.tokenFile = t }
             case "maxBody":
                 if let n = number(v, p, range: 1024...268_435_456, what: "bytes") { s.maxBody = Int(n) }
+            case "timeout": if let n = number(v, p, range: 1...3600, what: "seconds") { s.timeout = n }
             case "perSecond": if let n = number(v, p, range: 0...10000, what: "requests a second (0: no limit)") { s.perSecond = n }
             case "tls":
                 if v == .null {

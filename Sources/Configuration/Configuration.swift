@@ -75,6 +75,8 @@ public struct ServeSetting: Sendable, Equatable {
     public var maxBody = 8 << 20
     /// Requests a second from one address (more are answered 429).
     public var perSecond = 10.0
+    /// Seconds a connection may stay idle before it is closed (a slow client is cut off).
+    public var timeout = 10.0
     /// A PEM certificate and key for HTTPS; nil: plain HTTP.
     public var tlsCertificate: String?
     public var tlsKey: String?

@@ -52,8 +52,9 @@ public final class HTTPServer {
         public var maxBody: Int
         /// Seconds a connection may stay idle (a slow client is cut off).
         public var timeoutSeconds: Int = 10
-        public var connections: Int = 64
-        public var connectionsPerAddress: Int = 16
+        /// Connections at once, in all and from one address (more are closed at once).
+        public var connections: Int = 512
+        public var connectionsPerAddress: Int = 256
 
         public init(maxBody: Int) { self.maxBody = maxBody }
     }

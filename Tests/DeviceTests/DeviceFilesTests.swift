@@ -69,7 +69,7 @@ struct DeviceFilesTests {
         #expect(DeviceFiles.keys(json["idle"]) == ["dimAfter", "blankAfter", "dimLevel"])
         #expect(DeviceFiles.keys(json["touch"]) == ["swapXY", "invertX", "invertY"])
         #expect(DeviceFiles.keys(json["fonts"]) == ["file", "cjkFile"])
-        #expect(DeviceFiles.keys(json["serve"]) == ["listen", "tokenFile", "maxBody", "perSecond", "tls"])
+        #expect(DeviceFiles.keys(json["serve"]) == ["listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls"])
         #expect(DeviceFiles.keys(json["serve"]?["tls"]) == ["cert", "key"])
         #expect(DeviceFiles.keys(json["goals"]) == ["move", "exercise", "stand"])
         guard case .array(let gauges)? = json["gauges"] else {
@@ -104,7 +104,7 @@ struct DeviceFilesTests {
         let nested = [
             "card", "connector", "mode", "format", "rotate", "legacy", "shape", "dimAfter", "blankAfter", "dimLevel",
             "swapXY", "invertX", "invertY", "cjkFile", "metric", "scale", "offset", "interval", "style", "tint",
-            "listen", "tokenFile", "maxBody", "perSecond", "tls", "move", "exercise", "stand",
+            "listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls", "move", "exercise", "stand",
         ]
         let missing = (Reader.top + nested).filter { !readme.contains("`\($0)`") }
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")

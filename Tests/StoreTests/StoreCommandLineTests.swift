@@ -25,7 +25,8 @@ enum GlanceCLI {
 
     /// Starts glance (or `program`) with output going to files; `finish` collects it.
     static func start(
-        _ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString, program: String = executable
+        _ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString, program: String = executable,
+        environment: [String: String] = [:]
     ) throws -> (Process, () -> Result) {
         let out = scratch.file("\(tag).out")
         let err = scratch.file("\(tag).err")
@@ -34,6 +35,9 @@ enum GlanceCLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle(forWritingAtPath: out)
         process.standardError = FileHandle(forWritingAtPath: err)
         try process.run()
