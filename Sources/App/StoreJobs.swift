@@ -21,7 +21,18 @@ public enum StoreJobs {
         do throws(OutputFailure) {
             let file = try storePath(path)
             do throws(StoreError) {
-                return try body(try Store(path: file, create: create))
+                let status = try body(try Store(path: file, create: create))
+                // A user feeding the service's store says so (the personal store is the other one).
+                if create && path == nil && status == ExitCode.ok && geteuid() != 0 {
+                    if file == StoreLocation.systemPath {
+                        complain("wrote to the system store \(file) (as a member of group glance)")
+                    } else if access(StoreLocation.systemPath, F_OK) == 0 {
+                        complain(
+                            "wrote to your own store \(file); the panel shows \(StoreLocation.systemPath): "
+                                + "sudo adduser $USER glance (then log in again) to feed it")
+                    }
+                }
+                return status
             } catch {
                 return fail(error)
             }

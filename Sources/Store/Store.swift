@@ -39,7 +39,12 @@ public final class Store {
             try StoreLocation.createParentFolders(of: path)
         }
         self.path = path
+        let existed = access(path, F_OK) == 0
         db = try Connection(path: path, create: create)
+        // A new store in a setgid folder (the service's /var/lib/glance, 2770) is its group's to
+        // write as well: members of group glance feed the panel. SQLite gives its -wal and -shm
+        // files the same mode.
+        if !existed { Self.shareWithGroupIfSetgid(path) }
         file = Self.identity(of: path)
         // Wait for a writer instead of failing at once; imports keep their write short.
         sqlite3_busy_timeout(db.handle, 5000)
@@ -49,6 +54,14 @@ public final class Store {
         // cut may lose the last commit only.
         try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
         if version < Schema.currentVersion { try Schema.migrate(db) }
+    }
+
+    static func shareWithGroupIfSetgid(_ path: String) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        var st = stat()
+        guard stat(folder, &st) == 0, st.st_mode & S_ISGID != 0 else { return }
+        chmod(path, 0o660)
     }
 
     /// Switches the file to WAL (a no-op when it is already), so readers never wait for a writer.

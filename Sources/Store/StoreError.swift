@@ -27,7 +27,7 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
 
     /// What a person refused by the store's permissions can do.
     static let permissionHint =
-        " (run as a user who may write it, e.g. with sudo for the system store, or give --db PATH)"
+        " (the system store is for root and group glance: sudo adduser $USER glance, then log in again; or give --db PATH)"
 
     public init(_ kind: Kind, _ message: String, isSkippableRow: Bool = false) {
         self.kind = kind

@@ -10,10 +10,14 @@ public enum StoreLocation {
     /// The system store, for a device that runs Glance as a service.
     public static let systemPath = "/var/lib/glance/glance.db"
 
-    /// `/var/lib/glance/glance.db` for root, else `$XDG_DATA_HOME/glance/glance.db` (falling back
-    /// to `$HOME/.local/share`, as the XDG base directory spec says); nil when neither is set.
-    public static func defaultPath(isRoot: Bool, environment: (String) -> String?) -> String? {
-        if isRoot { return systemPath }
+    /// `/var/lib/glance/glance.db` for root, and for a user who may write it (a member of group
+    /// `glance`: the service's store is group-writable); else `$XDG_DATA_HOME/glance/glance.db`
+    /// (falling back to `$HOME/.local/share`, as the XDG base directory spec says); nil when
+    /// neither is set.
+    public static func defaultPath(
+        isRoot: Bool, systemStoreWritable: Bool = false, environment: (String) -> String?
+    ) -> String? {
+        if isRoot || systemStoreWritable { return systemPath }
         if let data = environment("XDG_DATA_HOME"), data.hasPrefix("/") {
             return "\(data.trimmingTrailingSlashes)/glance/glance.db"
         }
@@ -25,8 +29,19 @@ public enum StoreLocation {
 
     /// The default path for this process.
     public static func defaultPath() -> String? {
-        defaultPath(isRoot: geteuid() == 0) { name in getenv(name).map { String(cString: $0) } }
+        defaultPath(isRoot: geteuid() == 0, systemStoreWritable: isWritableStore(systemPath)) { name in
+            getenv(name).map { String(cString: $0) }
+        }
     }
+
+    /// Whether `path` is a store this process may write: the file and its folder writable (SQLite
+    /// writes its -wal and -shm files beside it).
+    public static func isWritableStore(_ path: String) -> Bool {
+        guard let slash = path.lastIndex(of: "/") else { return false }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        return access(path, R_OK | W_OK) == 0 && access(folder, W_OK | X_OK) == 0
+    }
+
 
     /// Creates the folders above `path` that are missing (like `mkdir -p`).
     static func createParentFolders(of path: String) throws(StoreError) {

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Testing
 
 #if canImport(Glibc)
@@ -41,5 +42,49 @@ struct PermissionTests {
         let write = try asNobody(["log", "--db", folder + "/glance.db", "--move", "6"])
         #expect(write.status == 77, "\(write.status) \(write.err)")
         #expect(try snapshot(folder + "/glance.db") == before, "the store is unchanged")
+    }
+}
+
+/// Group glance feeds the panel: a store made in a setgid folder is group-writable (with its
+/// -wal and -shm), and a member of the group writes it; a user's default is the system store when
+/// they may write it.
+@Suite("The system store is group glance's too")
+struct SharedStoreTests {
+    @Test func theDefaultStoreOfAUserWhoMayWriteTheSystemStoreIsTheSystemStore() {
+        let env: (String) -> String? = { $0 == "HOME" ? "/home/pi" : nil }
+        #expect(StoreLocation.defaultPath(isRoot: false, systemStoreWritable: true, environment: env) == StoreLocation.systemPath)
+        #expect(StoreLocation.defaultPath(isRoot: false, systemStoreWritable: false, environment: env) == "/home/pi/.local/share/glance/glance.db")
+        #expect(StoreLocation.defaultPath(isRoot: true, environment: env) == StoreLocation.systemPath)
+    }
+
+    @Test func aStoreMadeInASetgidFolderIsWritableByItsGroupAndAMemberWritesIt() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: needs root and setpriv (util-linux) to run glance as a group member; CI runs as root")
+            return
+        }
+        let scratch = Scratch()
+        chmod(scratch.path, 0o755)
+        let folder = scratch.file("lib")
+        mkdir(folder, 0o2770)
+        chmod(folder, 0o2770)  // the umask may have taken bits away
+        chown(folder, 0, 4242)
+        let db = folder + "/glance.db"
+        #expect(try GlanceCLI.run(["log", "--db", db, "--move", "5"], in: scratch).status == 0)
+        var st = stat()
+        #expect(stat(db, &st) == 0 && st.st_mode & 0o777 == 0o660, "mode \(String(st.st_mode & 0o777, radix: 8))")
+        #expect(st.st_gid == 4242, "the folder's group")
+        if stat(db + "-wal", &st) == 0 { #expect(st.st_mode & 0o777 == 0o660, "-wal too") }
+        // A member of the group (and no one else) writes it.
+        func run(_ groups: String) throws -> GlanceCLI.Result {
+            try GlanceCLI.run(
+                ["--reuid=65534", "--regid=65534", "--groups=\(groups)", GlanceCLI.executable, "metric", "set", "cpu", "47", "--db", db],
+                in: scratch, program: "/usr/bin/setpriv")
+        }
+        let member = try run("4242")
+        #expect(member.status == 0, "\(member.err)")
+        #expect(try Store(path: db, create: false).metric(named: "cpu")?.value == 47)
+        let stranger = try run("4243")
+        #expect(stranger.status == 77, "\(stranger.err)")
+        #expect(stranger.err.contains("adduser"), "names the group to join: \(stranger.err)")
     }
 }
