@@ -49,7 +49,8 @@ let package = Package(
         ),
 
         // libmicrohttpd, with C wrappers for its variadic calls (glance serve).
-        .target(name: "CHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CHTTPD", dependencies: ["CMicroHTTPD"]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Pure core: nothing but the standard library.

@@ -72,7 +72,7 @@ extension ServeApp {
                     var raw = a.pointee.sin_addr
                     _ = inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
                 }
-                let text = String(cString: buffer)
+                let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if !text.hasPrefix("127.") && !result.contains(text) { result.append(text) }
             }
             item = current.pointee.ifa_next

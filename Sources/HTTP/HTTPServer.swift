@@ -189,7 +189,7 @@ public final class HTTPServer {
             // The first call: headers only. An answer now means the body is never read.
             var buffer = [CChar](repeating: 0, count: 64)
             let address = glance_httpd_client_address(connection, &buffer, buffer.count) == 0
-                ? String(cString: buffer) : "?"
+                ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
             var query = QueryCollector()
             withUnsafeMutablePointer(to: &query) { pointer in
                 _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryIterator, pointer)
