@@ -22,6 +22,9 @@ public protocol DataSource: AnyObject {
     /// The gauge screen is on the panel (or no longer): gauges read from files are read, and
     /// wake the loop, only while it is. True when that changed a gauge.
     func showGauges(_ shown: Bool, now: Duration) -> Bool
+    /// Fresh data asked for now (the refresh control): read again whatever can be; true when that
+    /// changed something.
+    func refresh(now: Duration) -> Bool
     /// Set when the data can no longer be followed and the app should end (the store's file was
     /// replaced): what to tell the person.
     var endReason: String? { get }
@@ -29,6 +32,9 @@ public protocol DataSource: AnyObject {
 
 extension DataSource {
     public var endReason: String? { nil }
+    /// Fresh data asked for now: sources read again whatever they can (gauge files). True when
+    /// that changed something.
+    public func refresh(now: Duration) -> Bool { false }
 }
 
 /// Fixed data: one day's summary, fixed gauges, maybe a fixed task (the command line's).

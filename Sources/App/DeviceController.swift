@@ -75,6 +75,8 @@ public final class DeviceController: Controller {
     private let log: (String) -> Void
     /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
     public var backlight: Backlight?
+    /// Runs the refresh commands when fresh data is asked for (a pull down, the refresh key).
+    public var refresher: Refresher?
     private var lastInput: Duration
     /// The next local midnight on the monotonic clock (nil: a day that never ends).
     private var midnight: Duration?
@@ -145,6 +147,7 @@ public final class DeviceController: Controller {
 
     public var descriptors: [FileDescriptor] {
         (hub?.descriptors ?? []) + data.descriptors + (clockChanges.map { [$0.descriptor] } ?? [])
+            + (refresher?.descriptors ?? [])
     }
 
     public var blanked: Bool { idle == .blank }
@@ -206,6 +209,10 @@ public final class DeviceController: Controller {
                 changed = true
                 lastChange = "input"
             }
+        }
+        if let refresher, refresher.handle(ready: ready, now: now) {
+            changed = true
+            lastChange = "refresh"
         }
         if data.handle(ready: ready, now: now) {
             changed = true
@@ -304,6 +311,13 @@ public final class DeviceController: Controller {
             log("cancel asked for the running task")
             data.cancelTask()
             return true
+        case .action(.refresh):
+            // A pull down on the progress screen is the swipe down it always was.
+            guard navigation.screen != .progress else { return perform(.action(.previousScreen), now: now) }
+            log("refresh asked for")
+            var changed = data.refresh(now: now)
+            if refresher?.start(now: now) == true { changed = true }
+            return changed
         case .action(let action):
             let changed = navigation.apply(action, available: available(now: now))
             if changed { log("\(action): \(navigation.screen) \(navigation.day)") }
@@ -318,6 +332,7 @@ public final class DeviceController: Controller {
             deadlines.append(lastInput + .seconds(next))
         }
         if let d = data.nextDeadline(now: now) { deadlines.append(d) }
+        if let d = refresher?.nextDeadline(now: now) { deadlines.append(d) }
         return deadlines.min()
     }
 
@@ -333,7 +348,7 @@ public final class DeviceController: Controller {
                 return StillOrMoving(screen: screen, moving: animating)
             }
             introStart = nil
-            let screen = currentScreen(now: now)
+            let screen = withRefreshControl(currentScreen(now: now))
             return StillOrMoving(screen: screen, moving: screen.animates || easing.isMoving(at: now.inSeconds))
         case .dimmed(let level):
             // The backlight dims the panel where there is one; else the picture itself.
@@ -351,6 +366,17 @@ public final class DeviceController: Controller {
     /// The ring screen for the day shown, with `summary` (the day's, or a stage of the intro).
     private func ringScreen(summary: ActivitySummary?) -> any Screen {
         maker.ringScreen(day: navigation.day, today: navigation.today, summary: summary, data: data)
+    }
+
+    /// The refresh control over the ring and gauge screens while fresh data is fetched (a
+    /// spinner) or when that failed (a line).
+    func withRefreshControl(_ screen: any Screen) -> any Screen {
+        guard let refresher, navigation.screen != .progress else { return screen }
+        switch refresher.state {
+        case .idle: return screen
+        case .running: return RefreshOverlay(screen: screen, state: .spinning, context: maker.context)
+        case .failed: return RefreshOverlay(screen: screen, state: .failed, context: maker.context)
+        }
     }
 
     /// The screen the navigation points at.

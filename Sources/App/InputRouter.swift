@@ -169,6 +169,7 @@ public final class InputRouter {
         case .swipe(.right): .action(.previousDay)
         case .swipe(.up): .action(.nextScreen)
         case .swipe(.down): .action(.previousScreen)
+        case .pullDown: .action(.refresh)
         case .longPress: .action(.today)
         case .tap(let p): .tap(p)
         }

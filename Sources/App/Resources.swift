@@ -85,6 +85,7 @@ extension Settings {
             screens: screens, maker: maker(text: text), data: data, hub: hub, router: router, idle: idle, clock: clock,
             watchClockChanges: fixedToday == nil, intro: intro, now: now, log: log)
         if let day = startDay, day != clock.today() { controller.show(day: day) }
+        if !refreshCommands.isEmpty && hub != nil { controller.refresher = Refresher(commands: refreshCommands, log: log) }
         return controller
     }
 

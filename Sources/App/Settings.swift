@@ -49,6 +49,8 @@ public struct Settings: Sendable {
     public var readInput = true
     public var inputDirectory = "/dev/input"
     public var idle: IdleSchedule
+    /// The refresh control's commands (the configuration's "refresh").
+    public var refreshCommands: [[String]] = []
 
     /// A day, gauges or a task fixed on the command line.
     public struct FixedContent: Sendable {
@@ -94,6 +96,7 @@ public struct Settings: Sendable {
         touch = c.touch
         grabInput = c.grabInput
         idle = IdleSchedule(dimAfter: c.idle.dimAfter, blankAfter: c.idle.blankAfter, dimLevel: c.idle.dimLevel)
+        refreshCommands = c.refresh
     }
 
     /// The command line over the rest. Its idle times must fit with the configuration's (a blank

@@ -143,6 +143,16 @@ public final class StoreData: DataSource {
         return changed || readings != before
     }
 
+    /// Every gauge read again now (files too, when shown), the store's answers forgotten.
+    public func refresh(now: Duration) -> Bool {
+        summaryCache.removeAll()
+        taskCache = nil
+        lastRead = Array(repeating: nil, count: settings.count)
+        let before = readings
+        refreshGauges(storeChanged: true, now: now)
+        return readings != before
+    }
+
     public func showGauges(_ shown: Bool, now: Duration) -> Bool {
         guard shown != fileGaugesShown else { return false }
         fileGaugesShown = shown

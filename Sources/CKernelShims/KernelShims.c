@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <libdrm/drm.h>
 
@@ -153,3 +154,12 @@ int glance_crash_restore_backlight(const char *brightness_path, const char *text
 }
 
 void glance_crash_restore_backlight_disarm(void) { backlight.armed = 0; }
+
+int glance_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}

@@ -102,7 +102,7 @@ struct Reader {
 
     static let top = [
         "name", "locale", "screens", "gauges", "keys", "longPress", "longPressSeconds", "grabInput", "touch", "display",
-        "idle", "database", "fonts", "serve", "goals",
+        "idle", "database", "fonts", "serve", "goals", "refresh",
     ]
 
     mutating func configuration(_ json: JSON) -> Configuration {
@@ -132,6 +132,7 @@ struct Reader {
             case "idle": c.idle = idle(value, path, c.idle)
             case "serve": c.serve = serve(value, path, c.serve)
             case "goals": c.goals = goals(value, path, c.goals)
+            case "refresh": if let r = refresh(value, path) { c.refresh = r }
             case "database": if let s = optionalString(value, path) { c.database = s }
             case "fonts":
                 guard let fonts = self.members(value, path, known: ["file", "cjkFile"]) else { break }
@@ -417,6 +418,34 @@ struct Reader {
             }
         }
         return g
+    }
+
+    /// `[["/usr/local/bin/sync", "--quick"], …]`: programs by absolute path, with arguments.
+    mutating func refresh(_ json: JSON, _ path: String) -> [[String]]? {
+        guard case .array(let items) = json else {
+            issue(path, "expected an array of commands, each [\"/path/to/program\", \"argument\", …], found \(json.kind)")
+            return nil
+        }
+        guard items.count <= 8 else {
+            issue(path, "at most 8 commands")
+            return nil
+        }
+        var commands: [[String]] = []
+        for (i, item) in items.enumerated() {
+            let p = "\(path)[\(i)]"
+            guard case .array(let words) = item, !words.isEmpty else {
+                issue(p, "expected a command: [\"/path/to/program\", \"argument\", …] (no shell)")
+                continue
+            }
+            let strings = words.enumerated().compactMap { string($0.element, "\(p)[\($0.offset)]") }
+            guard strings.count == words.count else { continue }
+            guard strings[0].hasPrefix("/") else {
+                issue("\(p)[0]", "expected the program's absolute path, e.g. \"/usr/local/bin/sync\", found \"\(strings[0])\"")
+                continue
+            }
+            commands.append(strings)
+        }
+        return commands
     }
 
     /// `HOST:PORT` (an IPv4 address or `[IPv6]`) with a port of 1 to 65535.

@@ -119,6 +119,9 @@ public struct Configuration: Sendable, Equatable {
     public var fontFile: String?
     public var cjkFontFile: String?
     public var serve = ServeSetting()
+    /// Programs (each a path and its arguments, no shell) run one after another when fresh data
+    /// is asked for (a pull down on the screen, the refresh key).
+    public var refresh: [[String]] = []
     public var goals = GoalSetting()
 
     public init() {}

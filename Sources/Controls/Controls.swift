@@ -7,6 +7,8 @@
 /// What a button or gesture asks for.
 public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextScreen, previousScreen, previousDay, nextDay, today, select, cancel
+    /// Fresh data now: the configuration's refresh commands run (a pull down on the screen).
+    case refresh
 }
 
 /// The screens the device can show, in the order the configuration lists them.

@@ -17,7 +17,7 @@ public struct KeyMap: Sendable, Equatable {
         "KEY_ENTER": .select, "KEY_KPENTER": .select, "KEY_SPACE": .select, "KEY_SELECT": .select, "KEY_OK": .select,
         "KEY_ESC": .cancel, "KEY_BACK": .cancel, "KEY_BACKSPACE": .cancel, "KEY_EXIT": .cancel,
         "KEY_PAGEUP": .previousScreen, "KEY_PAGEDOWN": .nextScreen, "KEY_TAB": .nextScreen, "KEY_HOME": .today,
-        "KEY_T": .today, "KEY_PREVIOUS": .previousDay, "KEY_NEXT": .nextDay,
+        "KEY_T": .today, "KEY_PREVIOUS": .previousDay, "KEY_NEXT": .nextDay, "KEY_REFRESH": .refresh, "KEY_F5": .refresh,
         "BTN_0": .previousDay, "BTN_1": .select, "BTN_2": .nextDay, "BTN_3": .previousScreen, "BTN_4": .nextScreen,
     ]
 

@@ -161,6 +161,8 @@ public enum Gesture: Sendable, Equatable {
     case tap(Point)
     case longPress(Point)
     case swipe(SwipeDirection)
+    /// A swipe down that starts at the top of the picture: asks for fresh data (pull to refresh).
+    case pullDown
 }
 
 /// The direction the finger moved.
@@ -177,6 +179,8 @@ public struct GestureRecognizer: Sendable {
     /// Movement (px) that makes a swipe.
     public var swipeDistance: Float
     public var longPressSeconds: Double
+    /// A swipe down starting above this (px from the top) is a pull down.
+    public var pullZone: Float
 
     private var start: (point: Point, time: Double)?
     private var moved = false
@@ -188,6 +192,7 @@ public struct GestureRecognizer: Sendable {
         let short = Float(min(pictureSize.width, pictureSize.height))
         slop = max(6, short * 0.04)
         swipeDistance = max(20, short * 0.12)
+        pullZone = Float(pictureSize.height) * 0.15
         self.longPressSeconds = longPressSeconds
     }
 
@@ -212,6 +217,7 @@ public struct GestureRecognizer: Sendable {
             let dx = end.x - s.point.x
             let dy = end.y - s.point.y
             if max(abs(dx), abs(dy)) >= swipeDistance {
+                if abs(dx) < abs(dy) && dy > 0 && s.point.y <= pullZone { return .pullDown }
                 return abs(dx) >= abs(dy) ? .swipe(dx < 0 ? .left : .right) : .swipe(dy < 0 ? .up : .down)
             }
             return moved ? nil : .tap(s.point)

@@ -37,6 +37,8 @@ public struct Strings: Sendable {
     /// Shown for a missing figure or value.
     public var missing: String { "—" }
     public var cancel: String { pick("Cancel", "取消") }
+    /// The refresh control, when fetching fresh data failed.
+    public var couldNotRefresh: String { pick("Could not refresh", "无法刷新") }
     public var done: String { pick("Done", "完成") }
     public var working: String { pick("Working…", "正在处理…") }
 

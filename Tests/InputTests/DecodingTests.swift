@@ -237,3 +237,20 @@ struct TouchTests {
         #expect(g.nextDeadline == nil && g.tick(time: 6) == nil)
     }
 }
+
+@Suite("Pull to refresh")
+struct PullDownTests {
+    @Test("a swipe down from the top of the picture is a pull down; from lower down it is a swipe")
+    func pullDown() {
+        var g = GestureRecognizer(pictureSize: Size(width: 480, height: 480))
+        _ = g.contact(.down, at: Point(x: 240, y: 30), time: 0)
+        _ = g.contact(.move, at: Point(x: 242, y: 120), time: 0.1)
+        #expect(g.contact(.up, at: Point(x: 242, y: 160), time: 0.2) == .pullDown)
+        _ = g.contact(.down, at: Point(x: 240, y: 200), time: 1)
+        _ = g.contact(.move, at: Point(x: 242, y: 300), time: 1.1)
+        #expect(g.contact(.up, at: Point(x: 242, y: 330), time: 1.2) == .swipe(.down))
+        _ = g.contact(.down, at: Point(x: 240, y: 30), time: 2)
+        _ = g.contact(.move, at: Point(x: 380, y: 60), time: 2.1)
+        #expect(g.contact(.up, at: Point(x: 400, y: 60), time: 2.2) == .swipe(.right), "sideways from the top is a swipe")
+    }
+}

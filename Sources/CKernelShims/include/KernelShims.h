@@ -54,4 +54,8 @@ static inline double glance_input_event_seconds(const struct input_event *e) {
     return (double)e->input_event_sec + (double)e->input_event_usec / 1e6;
 }
 
+// pidfd_open(2): a descriptor that becomes readable when the process ends (the poll loop waits
+// for a refresh command with it). -1 with errno on failure (kernels before 5.3: ENOSYS).
+int glance_pidfd_open(int pid);
+
 #endif
