@@ -51,6 +51,7 @@ let package = Package(
         // libmicrohttpd, with C wrappers for its variadic calls (glance serve).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CHTTPD", dependencies: ["CMicroHTTPD"]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // Pure core: nothing but the standard library.
@@ -75,6 +76,8 @@ let package = Package(
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         // HTTP: a server on libmicrohttpd for the caller's poll loop.
         .target(name: "HTTP", dependencies: ["Platform", "CHTTPD"]),
+        // MQTT: a client on libmosquitto for the caller's poll loop (gauges from the home).
+        .target(name: "MQTT", dependencies: ["Platform", "CMosquitto"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
         .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
@@ -86,7 +89,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store",
-                "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "CQREncode",
+                "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "CQREncode", "MQTT", "CMosquitto",
             ]),
         .target(
             name: "Commands",

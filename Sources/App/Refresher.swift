@@ -1,4 +1,3 @@
-import CKernelShims
 import Platform
 
 #if canImport(Glibc)
@@ -24,7 +23,7 @@ public final class Refresher {
     public let timeout: Duration
     public let failureShown: Duration
     public private(set) var state = State.idle
-    private var child: (pid: pid_t, descriptor: FileDescriptor?)?
+    private var child: ChildProcess?
     private let log: (String) -> Void
 
     public init(
@@ -35,15 +34,6 @@ public final class Refresher {
         self.timeout = timeout
         self.failureShown = failureShown
         self.log = log
-    }
-
-    deinit {
-        if let child {
-            kill(child.pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(child.pid, &status, 0)
-            child.descriptor?.close()
-        }
     }
 
     public var isRunning: Bool { if case .running = state { true } else { false } }
@@ -60,7 +50,7 @@ public final class Refresher {
     }
 
     /// The running command's pidfd.
-    public var descriptors: [FileDescriptor] { child?.descriptor.map { [$0] } ?? [] }
+    public var descriptors: [FileDescriptor] { child?.descriptors ?? [] }
 
     /// After the command ended, the next; true when what the panel shows changed (the spinner
     /// went, the failure line came or went).
@@ -74,21 +64,13 @@ public final class Refresher {
         case .running(let index, let since):
             guard let child else { return false }
             if now - since >= timeout {
-                kill(child.pid, SIGKILL)
-                reap()
+                child.stop()
+                self.child = nil
                 return fail("\(commands[index][0]) took longer than \(Int(timeout.inSeconds)) s and was stopped", now: now)
             }
-            var status: Int32 = 0
-            let pid = waitpid(child.pid, &status, WNOHANG)
-            guard pid == child.pid else { return false }
-            child.descriptor?.close()
+            guard let status = child.poll() else { return false }
             self.child = nil
-            let exited = status & 0x7F == 0
-            let code = (status >> 8) & 0xFF
-            guard exited && code == 0 else {
-                let how = exited ? "exited with \(code)" : "was ended by signal \(status & 0x7F)"
-                return fail("\(commands[index][0]) \(how)", now: now)
-            }
+            guard status.succeeded else { return fail("\(commands[index][0]) \(status.description)", now: now) }
             if index + 1 < commands.count {
                 run(index + 1, now: now)
                 return false
@@ -105,7 +87,7 @@ public final class Refresher {
         case .idle: nil
         case .running(_, let since):
             // Without a pidfd the command is looked at four times a second.
-            child?.descriptor == nil ? min(since + timeout, now + .milliseconds(250)) : since + timeout
+            child?.endDescriptor == nil ? min(since + timeout, now + .milliseconds(250)) : since + timeout
         case .failed(let until): until
         }
     }
@@ -116,43 +98,12 @@ public final class Refresher {
         return true
     }
 
-    private func reap() {
-        guard let child else { return }
-        var status: Int32 = 0
-        waitpid(child.pid, &status, 0)
-        child.descriptor?.close()
-        self.child = nil
-    }
-
-    /// Starts command `index` with the default signal mask and dispositions (the session blocks
-    /// its signals; a child must not inherit that), standard input from /dev/null.
     private func run(_ index: Int, now: Duration) {
         state = .running(index: index, since: now)
-        let words = commands[index]
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, words[0], &actions, &attributes, &argv, environ)
-        guard result == 0 else {
-            _ = fail("\(words[0]) could not start: \(String(cString: strerror(result)))", now: now)
-            return
+        do {
+            child = try ChildProcess(commands[index])
+        } catch {
+            _ = fail("\(commands[index][0]) could not start: \(error)", now: now)
         }
-        // A kernel before 5.3 has no pidfd: the command is then looked at on a timer.
-        let fd = glance_pidfd_open(pid)
-        child = (pid, fd >= 0 ? FileDescriptor(rawValue: fd) : nil)
     }
 }

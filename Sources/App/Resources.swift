@@ -96,7 +96,7 @@ extension Settings {
         do throws(OutputFailure) {
             let path = try storePath(database)
             do throws(StoreError) {
-                let data = try StoreData(path: path, gauges: gauges, log: log)
+                let data = try StoreData(path: path, gauges: gauges, mqtt: mqtt, log: log)
                 log("data from the store \(path)")
                 return .success(data)
             } catch {

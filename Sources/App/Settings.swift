@@ -34,6 +34,8 @@ public struct Settings: Sendable {
     // What it shows.
     public var screens: [ScreenKind]
     public var gauges: [GaugeSetting]
+    /// The broker the gauges' MQTT topics come from.
+    public var mqtt: MQTTSetting?
     /// A day, gauge or task given on the command line, shown instead of the store's; nil: the store.
     public var content: FixedContent?
     /// The day shown first (nil: today) and a today that never ends (nil: the system's calendar).
@@ -92,6 +94,7 @@ public struct Settings: Sendable {
             format: c.display.format, forceLegacy: c.display.legacy)
         screens = c.screens
         gauges = c.gauges
+        mqtt = c.mqtt
         database = c.database
         touch = c.touch
         grabInput = c.grabInput

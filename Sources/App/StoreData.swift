@@ -11,12 +11,8 @@ import Store
 public final class StoreData: DataSource {
     public let store: Store
     private let watcher: StoreWatcher
-    private let settings: [GaugeSetting]
-    private var readings: [GaugeReading]
-    /// When each gauge was last read (the loop's monotonic clock).
-    private var lastRead: [Duration?]
-    /// File gauges are read only while the gauge screen is on the panel.
-    private var fileGaugesShown = false
+    /// The gauges' values: metrics from this store, files, commands, MQTT.
+    public let feed: GaugeFeed
     private let log: (String) -> Void
     private var reported: Set<String> = []
     /// What the store said, kept until it changes: screens are drawn often (the intro, a
@@ -27,26 +23,17 @@ public final class StoreData: DataSource {
     public private(set) var queries = 0
 
     /// `create`: a store that does not exist is made (else: `.missing`).
-    public init(path: String, create: Bool = true, gauges: [GaugeSetting], log: @escaping (String) -> Void)
-        throws(StoreError)
-    {
+    public init(
+        path: String, create: Bool = true, gauges: [GaugeSetting], mqtt: MQTTSetting? = nil,
+        log: @escaping (String) -> Void
+    ) throws(StoreError) {
         store = try Store(path: path, create: create)
         // One connection for reading and watching (the app's own writes, a Cancel, are known).
         watcher = try StoreWatcher(store: store)
-        settings = gauges
-        readings = Array(repeating: GaugeReading(), count: gauges.count)
-        lastRead = Array(repeating: nil, count: gauges.count)
+        feed = GaugeFeed(settings: gauges, mqtt: mqtt, log: log)
         self.log = log
-        refreshGauges(storeChanged: true, now: monotonicNow())
-    }
-
-    /// The store's source for a configured one (a file's offset is applied on reading).
-    static func source(_ s: GaugeSourceSetting) -> GaugeSource {
-        switch s {
-        case .metric(let name): .metric(name: name)
-        case .file(let path, let scale, _, let interval):
-            .file(path: path, scale: scale, interval: .milliseconds(Int64((interval * 1000).rounded())))
-        }
+        _ = feed.readMetrics(store)
+        feed.start(now: monotonicNow())
     }
 
     public func summary(for day: CalendarDay) -> ActivitySummary? {
@@ -85,21 +72,7 @@ public final class StoreData: DataSource {
         summaryCache[day] = .some(summary)
     }
 
-    public func gauges(now: Duration) -> [Gauge] {
-        zip(settings, readings).map { setting, reading in
-            var value = reading.value
-            if case .file(_, _, let offset, _) = setting.source, let v = value { value = v + offset }
-            // The range: the configuration's, else the source's (a metric's), else 0…100; one that
-            // mixes both the wrong way round is the configuration's (checked when it was read).
-            var low = setting.givenMinimum ?? reading.minimum ?? setting.minimum
-            var high = setting.givenMaximum ?? reading.maximum ?? setting.maximum
-            if !(high > low) { (low, high) = (setting.minimum, setting.maximum) }
-            return Gauge(
-                style: setting.style, value: value, minimum: low, maximum: high,
-                title: setting.title, unit: setting.unit.isEmpty ? (reading.unit ?? "") : setting.unit,
-                tint: setting.tint)
-        }
-    }
+    public func gauges(now: Duration) -> [Gauge] { feed.gauges() }
 
     /// The first running task, from the cache while the store has not changed.
     public func runningTask() -> ProgressTask? {
@@ -128,7 +101,7 @@ public final class StoreData: DataSource {
         }
     }
 
-    public var descriptors: [FileDescriptor] { [FileDescriptor(rawValue: watcher.fileDescriptor)] }
+    public var descriptors: [FileDescriptor] { [FileDescriptor(rawValue: watcher.fileDescriptor)] + feed.descriptors }
 
     public var endReason: String? { watcher.replaced ? watcher.replacedMessage : nil }
 
@@ -138,55 +111,27 @@ public final class StoreData: DataSource {
             summaryCache.removeAll()
             taskCache = nil
         }
-        let before = readings
-        refreshGauges(storeChanged: changed, now: now)
-        return changed || readings != before
+        let metrics = changed ? feed.readMetrics(store) : false
+        let gauges = feed.handle(ready: ready, now: now)
+        return changed || metrics || gauges
     }
 
-    /// Every gauge read again now (files too, when shown), the store's answers forgotten.
+    /// Every gauge read again now (files and commands too, when shown), the store's answers
+    /// forgotten.
     public func refresh(now: Duration) -> Bool {
         summaryCache.removeAll()
         taskCache = nil
-        lastRead = Array(repeating: nil, count: settings.count)
-        let before = readings
-        refreshGauges(storeChanged: true, now: now)
-        return readings != before
+        let metrics = feed.readMetrics(store)
+        return feed.refresh(now: now) || metrics
     }
 
-    public func showGauges(_ shown: Bool, now: Duration) -> Bool {
-        guard shown != fileGaugesShown else { return false }
-        fileGaugesShown = shown
-        guard shown else { return false }
-        let before = readings
-        refreshGauges(storeChanged: false, now: now)
-        return readings != before
-    }
+    public func showGauges(_ shown: Bool, now: Duration) -> Bool { feed.show(shown, now: now) }
 
     public func nextDeadline(now: Duration) -> Duration? {
-        var deadlines: [Duration] = []
-        if fileGaugesShown {
-            for (i, setting) in settings.enumerated() {
-                if let next = Self.source(setting.source).nextRefresh(lastRead: lastRead[i], now: now) {
-                    deadlines.append(next)
-                }
-            }
-        }
+        var deadlines: [Duration] = feed.nextDeadline(now: now).map { [$0] } ?? []
         let timeout = watcher.pollTimeout
         if timeout >= 0 { deadlines.append(now + .milliseconds(Int64(timeout))) }
         return deadlines.min()
-    }
-
-    /// Reads the gauges that are due: metrics when the store changed, files on their interval
-    /// while they are on screen.
-    private func refreshGauges(storeChanged: Bool, now: Duration) {
-        for (i, setting) in settings.enumerated() {
-            let source = Self.source(setting.source)
-            if case .file = source, !fileGaugesShown { continue }
-            guard source.isDue(lastRead: lastRead[i], now: now, storeChanged: storeChanged) else { continue }
-            readings[i] = source.read(store: store)
-            lastRead[i] = now
-            if let problem = readings[i].problem { once("gauge \(i + 1) (\(setting.title)): \(problem)") }
-        }
     }
 
     /// Logs a problem once (the loop asks again and again).

@@ -4,6 +4,12 @@ import Activity
 import Raster
 import Screens
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 extension Configuration {
     /// Reads a configuration file's text; every problem is reported, each with its JSON path
     /// and the form expected.
@@ -102,7 +108,7 @@ struct Reader {
 
     static let top = [
         "name", "locale", "screens", "gauges", "keys", "longPress", "longPressSeconds", "grabInput", "touch", "display",
-        "idle", "database", "fonts", "serve", "goals", "refresh",
+        "idle", "database", "fonts", "serve", "goals", "refresh", "mqtt",
     ]
 
     mutating func configuration(_ json: JSON) -> Configuration {
@@ -133,6 +139,7 @@ struct Reader {
             case "serve": c.serve = serve(value, path, c.serve)
             case "goals": c.goals = goals(value, path, c.goals)
             case "refresh": if let r = refresh(value, path) { c.refresh = r }
+            case "mqtt": c.mqtt = value == .null ? nil : mqtt(value, path)
             case "database": if let s = optionalString(value, path) { c.database = s }
             case "fonts":
                 guard let fonts = self.members(value, path, known: ["file", "cjkFile"]) else { break }
@@ -145,6 +152,9 @@ struct Reader {
         }
         if let dim = c.idle.dimAfter, let blank = c.idle.blankAfter, blank < dim {
             issue("$.idle.blankAfter", "expected at least dimAfter (\(format(dim)) s): the screen dims before it blanks")
+        }
+        if c.mqtt == nil, let i = c.gauges.firstIndex(where: { if case .mqtt = $0.source { true } else { false } }) {
+            issue("$.gauges[\(i)].source.mqtt", "a topic needs the broker: \"mqtt\": {\"broker\": \"mqtt://HOST:1883\"}")
         }
         return c
     }
@@ -208,12 +218,17 @@ struct Reader {
                 g.tint = tint
             case "source":
                 hasSource = true
-                if let s = source(value, p) { g.source = s } else { ok = false }
+                if let (s, stale) = source(value, p) {
+                    g.source = s
+                    g.givenStaleAfter = stale
+                } else {
+                    ok = false
+                }
             default: break
             }
         }
         if !hasSource {
-            issue("\(path).source", "missing: a gauge needs {\"metric\": \"NAME\"} or {\"file\": \"PATH\", \"scale\": …}")
+            issue("\(path).source", "missing: a gauge needs {\"metric\": NAME}, {\"file\": PATH}, {\"mqtt\": TOPIC} or {\"command\": [PROGRAM, …]}")
             ok = false
         }
         if g.maximum <= g.minimum && ok {
@@ -223,37 +238,162 @@ struct Reader {
         return ok ? g : nil
     }
 
-    mutating func source(_ json: JSON, _ path: String) -> GaugeSourceSetting? {
-        guard let members = members(json, path, known: ["metric", "file", "scale", "offset", "interval"]) else { return nil }
-        let metric = members.first { $0.key == "metric" }, file = members.first { $0.key == "file" }
-        switch (metric, file) {
-        case (let m?, nil):
-            for extra in members where extra.key != "metric" {
-                issue("\(path).\(extra.key)", "only a file source takes \(extra.key)")
-            }
-            return string(m.value, "\(path).metric", nonEmpty: true).map { .metric($0) }
-        case (nil, let f?):
-            var scale = 1.0, offset = 0.0, interval = 5.0
-            var ok = true
-            for (k, v) in members where k != "file" {
-                let p = "\(path).\(k)"
-                switch k {
-                case "scale": if let x = number(v, p) { scale = x } else { ok = false }
-                case "offset": if let x = number(v, p) { offset = x } else { ok = false }
-                case "interval": if let x = number(v, p, range: 0.1...86400, what: "seconds") { interval = x } else { ok = false }
-                default: break
-                }
-            }
-            guard let p = string(f.value, "\(path).file", nonEmpty: true), ok else { return nil }
-            if !p.hasPrefix("/") { issue("\(path).file", "expected an absolute path, found \"\(p)\"") }
-            return .file(path: p, scale: scale, offset: offset, interval: interval)
-        case (_?, _?):
-            issue(path, "expected either \"metric\" or \"file\", not both")
-            return nil
-        case (nil, nil):
-            issue(path, "expected {\"metric\": \"NAME\"} or {\"file\": \"PATH\"}")
+    static let sourceKinds = ["metric", "file", "mqtt", "command"]
+    /// What each kind of source takes beside its own member.
+    static let sourceExtras: [String: Set<String>] = [
+        "metric": ["staleAfter"], "file": ["scale", "offset", "interval", "staleAfter"],
+        "mqtt": ["field", "scale", "offset", "staleAfter"],
+        "command": ["pattern", "scale", "offset", "interval", "timeout", "staleAfter"],
+    ]
+
+    /// A gauge's source, and its staleAfter (nil: the default; .some(nil): never).
+    mutating func source(_ json: JSON, _ path: String) -> (GaugeSourceSetting, Double??)? {
+        let known = Self.sourceKinds + ["field", "pattern", "scale", "offset", "interval", "timeout", "staleAfter"]
+        guard let members = members(json, path, known: known) else { return nil }
+        let kinds = members.filter { Self.sourceKinds.contains($0.key) }
+        guard kinds.count == 1, let (kind, value) = kinds.first.map({ ($0.key, $0.value) }) else {
+            issue(
+                path,
+                kinds.isEmpty
+                    ? "expected one of {\"metric\": NAME}, {\"file\": PATH}, {\"mqtt\": TOPIC}, {\"command\": [PROGRAM, …]}"
+                    : "expected one kind of source, found \(kinds.map { "\"\($0.key)\"" }.joined(separator: " and "))")
             return nil
         }
+        var scale = 1.0, offset = 0.0, interval = kind == "command" ? 10.0 : 5.0, timeout = 5.0
+        var field: String?, pattern: String?
+        var staleAfter: Double?? = nil
+        var ok = true
+        for (k, v) in members where k != kind {
+            let p = "\(path).\(k)"
+            guard Self.sourceExtras[kind]?.contains(k) == true else {
+                issue(p, "a \(kind) source does not take \(k)")
+                ok = false
+                continue
+            }
+            switch k {
+            case "scale": if let x = number(v, p) { scale = x } else { ok = false }
+            case "offset": if let x = number(v, p) { offset = x } else { ok = false }
+            case "interval": if let x = number(v, p, range: 0.1...86400, what: "seconds") { interval = x } else { ok = false }
+            case "timeout": if let x = number(v, p, range: 0.1...600, what: "seconds") { timeout = x } else { ok = false }
+            case "staleAfter":
+                if v == .null {
+                    staleAfter = .some(nil)
+                } else if let x = number(v, p, range: 1...(366 * 86400), what: "seconds (or null for never)") {
+                    staleAfter = .some(x)
+                } else {
+                    ok = false
+                }
+            case "field":
+                guard let f = string(v, p, nonEmpty: true) else {
+                    ok = false
+                    continue
+                }
+                if f.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+                    issue(p, "expected a dotted path such as \"state.attributes.temperature\" (or \"values.0\"), found \"\(f)\"")
+                    ok = false
+                }
+                field = f
+            case "pattern":
+                guard let text = string(v, p, nonEmpty: true) else {
+                    ok = false
+                    continue
+                }
+                if let problem = Self.regexProblem(text) {
+                    issue(p, "not a regular expression (POSIX extended): \(problem)")
+                    ok = false
+                }
+                pattern = text
+            default: break
+            }
+        }
+        let kp = "\(path).\(kind)"
+        let source: GaugeSourceSetting?
+        switch kind {
+        case "metric": source = string(value, kp, nonEmpty: true).map { .metric($0) }
+        case "file":
+            source = string(value, kp, nonEmpty: true).flatMap { file in
+                guard file.hasPrefix("/") else {
+                    issue(kp, "expected an absolute path, found \"\(file)\"")
+                    return nil
+                }
+                return .file(path: file, scale: scale, offset: offset, interval: interval)
+            }
+        case "mqtt":
+            source = string(value, kp, nonEmpty: true).flatMap { topic in
+                guard !topic.contains("+"), !topic.contains("#") else {
+                    issue(kp, "expected one topic, without the wildcards + and #, found \"\(topic)\"")
+                    return nil
+                }
+                return .mqtt(topic: topic, field: field, scale: scale, offset: offset)
+            }
+        default:
+            guard case .array(let words) = value, !words.isEmpty else {
+                issue(kp, "expected a command: [\"/path/to/program\", \"argument\", …] (no shell), found \(value.kind)")
+                return nil
+            }
+            let strings = words.enumerated().compactMap { string($0.element, "\(kp)[\($0.offset)]") }
+            guard strings.count == words.count else { return nil }
+            guard strings[0].hasPrefix("/") else {
+                issue("\(kp)[0]", "expected the program's absolute path, e.g. \"/usr/bin/vcgencmd\", found \"\(strings[0])\"")
+                return nil
+            }
+            if timeout >= interval { issue("\(path).timeout", "expected a timeout shorter than the interval (\(format(interval)) s)") }
+            source = .command(arguments: strings, pattern: pattern, scale: scale, offset: offset, interval: interval, timeout: timeout)
+        }
+        guard ok, let source else { return nil }
+        return (source, staleAfter)
+    }
+
+    /// Why `pattern` is not a POSIX extended regular expression; nil when it is one.
+    static func regexProblem(_ pattern: String) -> String? {
+        var regex = regex_t()
+        let rc = regcomp(&regex, pattern, REG_EXTENDED)
+        defer { if rc == 0 { regfree(&regex) } }
+        guard rc != 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: 128)
+        regerror(rc, &regex, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    mutating func mqtt(_ json: JSON, _ path: String) -> MQTTSetting? {
+        let known = ["broker", "username", "passwordFile", "tls", "clientId", "keepAlive"]
+        guard let members = members(json, path, known: known) else { return nil }
+        guard let broker = members.first(where: { $0.key == "broker" }) else {
+            issue("\(path).broker", "missing: e.g. \"mqtt://192.168.1.10:1883\"")
+            return nil
+        }
+        guard let url = string(broker.value, "\(path).broker", nonEmpty: true) else { return nil }
+        guard let (host, port, tls) = MQTTSetting.parse(url) else {
+            issue("\(path).broker", "expected mqtt://HOST[:PORT] or mqtts://HOST[:PORT], found \"\(url)\"")
+            return nil
+        }
+        var m = MQTTSetting(broker: url, host: host, port: port, tls: tls)
+        for (k, v) in members where k != "broker" {
+            let p = "\(path).\(k)"
+            switch k {
+            case "username": m.username = string(v, p, nonEmpty: true)
+            case "passwordFile": m.passwordFile = string(v, p, nonEmpty: true)
+            case "clientId":
+                if let id = string(v, p, nonEmpty: true) {
+                    if id.utf8.count > 23 { issue(p, "at most 23 bytes (MQTT 3.1)") } else { m.clientId = id }
+                }
+            case "keepAlive": if let x = number(v, p, range: 5...3600, what: "seconds") { m.keepAlive = Int(x) }
+            case "tls":
+                guard let t = self.members(v, p, known: ["ca", "cert", "key"]) else { continue }
+                for (tk, tv) in t {
+                    let value = string(tv, "\(p).\(tk)", nonEmpty: true)
+                    switch tk {
+                    case "ca": m.caFile = value
+                    case "cert": m.certificateFile = value
+                    default: m.keyFile = value
+                    }
+                }
+                if (m.certificateFile == nil) != (m.keyFile == nil) { issue(p, "give both \"cert\" and \"key\", or neither") }
+                if !m.tls { issue(p, "TLS settings need an mqtts:// broker") }
+            default: break
+            }
+        }
+        return m
     }
 
     mutating func keys(_ json: JSON, _ path: String) -> [String: String]? {

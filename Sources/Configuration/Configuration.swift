@@ -12,6 +12,22 @@ public enum GaugeSourceSetting: Sendable, Equatable {
     /// A file holding a number (e.g. `/sys/class/thermal/thermal_zone0/temp`), read every
     /// `interval` seconds; the value is number × scale + offset.
     case file(path: String, scale: Double, offset: Double, interval: Double)
+    /// An MQTT topic (the configuration's broker): the payload is a number, or JSON from which
+    /// `field` (a dotted path into objects and arrays) picks it; number × scale + offset.
+    case mqtt(topic: String, field: String?, scale: Double, offset: Double)
+    /// A program (no shell) run every `interval` seconds while the gauge screen is shown, stopped
+    /// after `timeout`: the first number of its output, or `pattern`'s first group (POSIX
+    /// extended regular expression); number × scale + offset.
+    case command(arguments: [String], pattern: String?, scale: Double, offset: Double, interval: Double, timeout: Double)
+
+    /// Seconds after which a value that has not been renewed shows as stale, by default: three
+    /// intervals for files and commands, ten minutes for MQTT and the store's metrics.
+    public var defaultStaleAfter: Double {
+        switch self {
+        case .metric, .mqtt: 600
+        case .file(_, _, _, let interval), .command(_, _, _, _, let interval, _): 3 * interval
+        }
+    }
 }
 
 public struct GaugeSetting: Sendable, Equatable {
@@ -24,6 +40,12 @@ public struct GaugeSetting: Sendable, Equatable {
     public var givenMaximum: Double?
     public var tint: [Color]
     public var source: GaugeSourceSetting
+    /// Seconds after which an unrenewed value shows as stale: nil the source's default,
+    /// .some(nil) never.
+    public var givenStaleAfter: Double?? = nil
+
+    /// When a value goes stale (nil: never).
+    public var staleAfter: Double? { givenStaleAfter ?? source.defaultStaleAfter }
 
     public var minimum: Double { givenMinimum ?? 0 }
     public var maximum: Double { givenMaximum ?? 100 }
@@ -39,6 +61,65 @@ public struct GaugeSetting: Sendable, Equatable {
         givenMaximum = maximum
         self.tint = tint
         self.source = source
+    }
+}
+
+/// The MQTT broker the gauges' topics come from.
+public struct MQTTSetting: Sendable, Equatable {
+    /// `mqtt://HOST[:PORT]` (1883) or `mqtts://HOST[:PORT]` (TLS, 8883).
+    public var broker: String
+    public var host: String
+    public var port: Int
+    public var tls: Bool
+    public var username: String?
+    /// A file holding the password (kept out of the configuration).
+    public var passwordFile: String?
+    /// A CA file for the broker's certificate (TLS); nil: the system's.
+    public var caFile: String?
+    public var certificateFile: String?
+    public var keyFile: String?
+    /// nil: "glance-" and the host name.
+    public var clientId: String?
+    /// Seconds between keep-alives.
+    public var keepAlive = 60
+
+    public init(broker: String, host: String, port: Int, tls: Bool) {
+        self.broker = broker
+        self.host = host
+        self.port = port
+        self.tls = tls
+    }
+
+    /// `mqtt://host:1883` → (host, port, tls); nil when it is not such a URL.
+    public static func parse(_ url: String) -> (host: String, port: Int, tls: Bool)? {
+        let tls: Bool
+        var rest: Substring
+        if url.hasPrefix("mqtt://") {
+            tls = false
+            rest = url.dropFirst(7)
+        } else if url.hasPrefix("mqtts://") {
+            tls = true
+            rest = url.dropFirst(8)
+        } else {
+            return nil
+        }
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        var host = rest, port = tls ? 8883 : 1883
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let p = Int(after.dropFirst()) else { return nil }
+                port = p
+            }
+        } else if let colon = rest.lastIndex(of: ":") {
+            guard let p = Int(rest[rest.index(after: colon)...]) else { return nil }
+            host = rest[..<colon]
+            port = p
+        }
+        guard !host.isEmpty, !host.contains("/"), !host.contains(" "), (1...65535).contains(port) else { return nil }
+        return (String(host), port, tls)
     }
 }
 
@@ -119,6 +200,8 @@ public struct Configuration: Sendable, Equatable {
     public var fontFile: String?
     public var cjkFontFile: String?
     public var serve = ServeSetting()
+    /// The MQTT broker, when a gauge follows a topic.
+    public var mqtt: MQTTSetting?
     /// Programs (each a path and its arguments, no shell) run one after another when fresh data
     /// is asked for (a pull down on the screen, the refresh key).
     public var refresh: [[String]] = []

@@ -35,14 +35,18 @@ public struct Gauge: Sendable, Hashable {
     public var unit: String
     /// Colours along the path, low to high; the marker or fill takes the colour at the value.
     public var tint: [Color]
+    /// Seconds since the value came, when it is stale (not renewed in time): the value is drawn
+    /// dimmed with its age. nil: fresh.
+    public var age: Double?
 
     /// Cool to warm, and none of the ring colours.
     public static let defaultTint = [Color(hex: 0x64D2FF), Color(hex: 0xFFD60A), Color(hex: 0xFF9F0A)]
 
     public init(
         style: GaugeStyle, value: Double?, minimum: Double = 0, maximum: Double = 100, title: String = "",
-        unit: String = "", tint: [Color] = Gauge.defaultTint
+        unit: String = "", tint: [Color] = Gauge.defaultTint, age: Double? = nil
     ) {
+        self.age = age
         self.style = style
         self.value = value
         self.minimum = minimum
@@ -63,6 +67,9 @@ public struct Gauge: Sendable, Hashable {
         guard let value, value.isFinite else { return false }
         return value < minimum || value > maximum
     }
+
+    /// A stale value (with one to show): dimmed, with its age.
+    public var isStale: Bool { age != nil && value.map { $0.isFinite } == true }
 
     public var paint: ArcPaint {
         let n = tint.count
@@ -202,7 +209,7 @@ struct GaugePainter {
                 let r = lineWidth * 0.78
                 context.probe?.shape("marker", Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r))
                 buffer.fillDisc(center: p, radius: lineWidth * 0.78, color: .black)
-                buffer.fillDisc(center: p, radius: lineWidth * 0.55, color: gauge.paint.color(atFraction: fraction))
+                buffer.fillDisc(center: p, radius: lineWidth * 0.55, color: markerColor(gauge, fraction))
             }
         }
         // Value in the centre.
@@ -210,13 +217,21 @@ struct GaugePainter {
         let inner = 2 * (radius - lineWidth / 2) * 0.82
         let vs = text.fitting(valueText, style(d * (accessory ? 0.27 : 0.22), .semibold, minimum: 11), width: inner)
         let vm = text.measure(valueText, vs)
-        let valueColor = gauge.isOutOfRange ? gauge.paint.color(atFraction: fraction ?? 0) : TextLayout.primary
+        let valueColor = valueColor(gauge, fraction)
+        let valueBaseline = c.y + (vm.ascent - vm.descent) / 2 - (closed ? 0 : d * 0.02)
         text.draw(text.truncated(valueText, vs, width: inner), vs, color: valueColor,
-                  baseline: c.y + (vm.ascent - vm.descent) / 2 - (closed ? 0 : d * 0.02), from: c.x - inner / 2,
+                  baseline: valueBaseline, from: c.x - inner / 2,
                   to: c.x + inner / 2, align: .center, into: buffer)
         // Range ends in the opening, under each end of the path.
         let ls = style(d * (accessory ? 0.1 : 0.07), .medium, minimum: 9)
         let lm = text.measure("0", ls)
+        if gauge.isStale, let age = gauge.age {
+            // How old the value is, under it.
+            let ageText = context.strings.age(seconds: age)
+            text.draw(text.truncated(ageText, ls, width: inner), ls, color: TextLayout.secondary,
+                      baseline: valueBaseline + vm.descent + lm.ascent + d * 0.01, from: c.x - inner / 2,
+                      to: c.x + inner / 2, align: .center, into: buffer)
+        }
         // Below the path's ends and below a marker pinned there.
         let endY = c.y + radius * 0.7071 + lineWidth * (gauge.style.isCapacity ? 0.6 : 0.8) + lm.ascent
         if !closed && gauge.style != .accessoryCircularCapacity {
@@ -237,6 +252,19 @@ struct GaugePainter {
         }
     }
 
+    /// The value's colour: the path's colour at the value when out of range, dimmed when stale.
+    func valueColor(_ gauge: Gauge, _ fraction: Double?) -> Color {
+        if gauge.isStale { return TextLayout.secondary }
+        return gauge.isOutOfRange ? gauge.paint.color(atFraction: fraction ?? 0) : TextLayout.primary
+    }
+
+    /// The marker's colour: the path's at the value, dimmed when stale.
+    func markerColor(_ gauge: Gauge, _ fraction: Double) -> Color {
+        let c = gauge.paint.color(atFraction: fraction)
+        guard gauge.isStale else { return c }
+        return Color(red: UInt8(Float(c.red) * 0.4), green: UInt8(Float(c.green) * 0.4), blue: UInt8(Float(c.blue) * 0.4))
+    }
+
     // MARK: Linear
 
     /// Rows, top to bottom: title; the value (above the bar for `linear`); the bar (with the value
@@ -252,7 +280,8 @@ struct GaugePainter {
         let barH = max(3, side * (accessory ? 0.035 : 0.05))
         let tm = text.measure("M", ts), vm = text.measure("0", vs), lm = text.measure("0", ls)
         let gap = side * 0.025
-        let valueText = gauge.label(gauge.value)
+        var valueText = gauge.label(gauge.value)
+        if gauge.isStale, let age = gauge.age { valueText += " " + context.strings.age(seconds: age) }
         let minText = gauge.label(gauge.minimum), maxText = gauge.label(gauge.maximum)
         let endsBeside = capacity && !accessory
         let valueAbove = !capacity && !accessory
@@ -263,7 +292,7 @@ struct GaugePainter {
         if valueAbove || valueBelow { blockH += vm.height + gap }
         if !endsBeside { blockH += lm.height + gap }
         var y = rect.y + (rect.height - blockH) / 2
-        let valueColor = gauge.isOutOfRange ? gauge.paint.color(atFraction: gauge.fraction ?? 0) : TextLayout.primary
+        let valueColor = valueColor(gauge, gauge.fraction)
         if !gauge.title.isEmpty {
             let fitted = text.fitting(gauge.title, ts, width: rect.width)
             text.draw(text.truncated(gauge.title, fitted, width: rect.width), fitted, color: TextLayout.secondary,
@@ -308,7 +337,7 @@ struct GaugePainter {
                 let r = marker + barH * 0.25
                 context.probe?.shape("marker", Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r))
                 buffer.fillDisc(center: p, radius: marker + barH * 0.25, color: .black)
-                buffer.fillDisc(center: p, radius: marker, color: gauge.paint.color(atFraction: fraction))
+                buffer.fillDisc(center: p, radius: marker, color: markerColor(gauge, fraction))
             }
         }
         y += barRowH + gap

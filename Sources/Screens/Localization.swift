@@ -37,6 +37,21 @@ public struct Strings: Sendable {
     /// Shown for a missing figure or value.
     public var missing: String { "—" }
     public var cancel: String { pick("Cancel", "取消") }
+    /// How old a stale value is: "· 40 s", "· 12 min", "· 3 h", "· 2 d" (under or after the
+    /// value); seconds in tens, so the label changes at most every ten seconds.
+    public func age(seconds: Double) -> String {
+        let s = max(0, Int(seconds))
+        let (n, english, chinese): (Int, String, String) =
+            s < 60 ? (s / 10 * 10, "s", "秒") : s < 3600 ? (s / 60, "min", "分钟") : s < 86400 ? (s / 3600, "h", "小时") : (s / 86400, "d", "天")
+        return "· " + pick("\(n) \(english)", "\(n) \(chinese)")
+    }
+
+    /// Seconds until `age(seconds:)`'s label changes.
+    public static func nextAgeChange(_ seconds: Double) -> Double {
+        let step: Double = seconds < 60 ? 10 : seconds < 3600 ? 60 : seconds < 86400 ? 3600 : 86400
+        return step - seconds.truncatingRemainder(dividingBy: step)
+    }
+
     /// The refresh control, when fetching fresh data failed.
     public var couldNotRefresh: String { pick("Could not refresh", "无法刷新") }
     public var done: String { pick("Done", "完成") }

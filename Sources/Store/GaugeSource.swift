@@ -41,7 +41,7 @@ public enum GaugeSource: Sendable, Equatable {
                 guard let m = try store.metric(named: name) else {
                     return GaugeReading(problem: "no metric \(name) (set it with glance metric set \(name) VALUE)")
                 }
-                return GaugeReading(value: m.value, minimum: m.minimum, maximum: m.maximum, unit: m.unit)
+                return GaugeReading(value: m.value, minimum: m.minimum, maximum: m.maximum, unit: m.unit, updated: m.updated)
             } catch {
                 return GaugeReading(problem: error.message)
             }
@@ -77,11 +77,14 @@ public struct GaugeReading: Sendable, Equatable {
     public var unit: String?
     /// Why there is no value, for a log or a small note on the screen.
     public var problem: String?
+    /// When the value was set (seconds since 1970), where the source says (a metric's `updated`).
+    public var updated: Int64?
 
     public init(
         value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil, unit: String? = nil,
-        problem: String? = nil
+        problem: String? = nil, updated: Int64? = nil
     ) {
+        self.updated = updated
         self.value = value
         self.minimum = minimum
         self.maximum = maximum

@@ -79,7 +79,11 @@ struct DeviceFilesTests {
         let gaugeKeys = gauges.reduce(into: Set<String>()) { $0.formUnion(DeviceFiles.keys($1)) }
         #expect(gaugeKeys == ["style", "title", "unit", "min", "max", "tint", "source"])
         let sourceKeys = gauges.reduce(into: Set<String>()) { $0.formUnion(DeviceFiles.keys($1["source"])) }
-        #expect(sourceKeys == ["metric", "file", "scale", "offset", "interval"])
+        #expect(sourceKeys == [
+            "metric", "file", "mqtt", "command", "field", "pattern", "scale", "offset", "interval", "timeout", "staleAfter",
+        ])
+        #expect(DeviceFiles.keys(json["mqtt"]) == ["broker", "username", "passwordFile", "tls", "clientId", "keepAlive"])
+        #expect(DeviceFiles.keys(json["mqtt"]?["tls"]) == ["ca", "cert", "key"])
         // Every action appears (as a key's action or in longPress), so the example names them all.
         let absent = Action.allCases.filter { !text.contains("\"\($0.rawValue)\"") }
         #expect(absent.isEmpty, "actions not in the example: \(absent)")
@@ -104,7 +108,8 @@ struct DeviceFilesTests {
         let nested = [
             "card", "connector", "mode", "format", "rotate", "legacy", "shape", "dimAfter", "blankAfter", "dimLevel",
             "swapXY", "invertX", "invertY", "cjkFile", "metric", "scale", "offset", "interval", "style", "tint",
-            "listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls", "move", "exercise", "stand",
+            "listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls", "move", "mqtt", "command", "field",
+            "pattern", "staleAfter", "broker", "username", "passwordFile", "clientId", "keepAlive", "ca", "cert", "key", "exercise", "stand",
         ]
         let missing = (Reader.top + nested).filter { !readme.contains("`\($0)`") }
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")

@@ -41,8 +41,8 @@ import Testing
         let store = try Store(path: scratch.db)
         #expect(GaugeSource.metric(name: "cpu").read(store: store).problem?.contains("no metric cpu") == true)
         try store.setMetric("cpu", value: 61, minimum: .set(20), maximum: .set(90), unit: .set("°C"))
-        #expect(
-            GaugeSource.metric(name: "cpu").read(store: store)
-                == GaugeReading(value: 61, minimum: 20, maximum: 90, unit: "°C"))
+        let reading = GaugeSource.metric(name: "cpu").read(store: store)
+        #expect(reading.value == 61 && reading.minimum == 20 && reading.maximum == 90 && reading.unit == "°C")
+        #expect(reading.updated == (try store.metric(named: "cpu"))?.updated, "when it was set, for staleness")
     }
 }

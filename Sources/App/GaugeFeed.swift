@@ -1,0 +1,292 @@
+import Activity
+import Configuration
+import Feeds
+import MQTT
+import Platform
+import Screens
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The gauges' values from their sources — the store's metrics, files, commands, MQTT topics —
+/// with when each value came, so a value that stopped coming shows as stale (dimmed, with its
+/// age). Everything runs in the session's poll loop: the MQTT socket, the commands' pidfds and
+/// pipes; files and commands are read only while the gauge screen is shown.
+public final class GaugeFeed {
+    struct Slot {
+        let setting: GaugeSetting
+        var reading = GaugeReading()
+        /// When the value came (seconds since 1970).
+        var at: Double?
+        /// The source is failing (a command that fails or hangs): its last value shows stale.
+        var failing = false
+        /// When a file or command was last read or started (the loop's clock).
+        var lastRead: Duration?
+        var running: (process: ChildProcess, since: Duration)?
+    }
+
+    private var slots: [Slot]
+    private var mqtt: MQTTClient?
+    /// Files and commands are read while the gauge screen is on the panel.
+    public private(set) var shown = false
+    private let wallClock: () -> Double
+    private let log: (String) -> Void
+    private var reported: Set<String> = []
+
+    public init(
+        settings: [GaugeSetting], mqtt: MQTTSetting?, wallClock: @escaping () -> Double = { Double(time(nil)) },
+        log: @escaping (String) -> Void
+    ) {
+        slots = settings.map { Slot(setting: $0) }
+        self.wallClock = wallClock
+        self.log = log
+        let topics = settings.compactMap { s -> String? in if case .mqtt(let topic, _, _, _) = s.source { topic } else { nil } }
+        if let mqtt, !topics.isEmpty {
+            var options = MQTTClient.Options(
+                host: mqtt.host, port: mqtt.port, tls: mqtt.tls, clientId: mqtt.clientId ?? Self.clientId(),
+                keepAlive: mqtt.keepAlive)
+            options.caFile = mqtt.caFile
+            options.certificateFile = mqtt.certificateFile
+            options.keyFile = mqtt.keyFile
+            options.username = mqtt.username
+            if let file = mqtt.passwordFile {
+                if let text = readSmallFile(file, limit: 4096) {
+                    options.password = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
+                } else {
+                    log("mqtt.passwordFile \(file): cannot read it: \(String(cString: strerror(errno))); connecting without")
+                }
+            }
+            self.mqtt = MQTTClient(options, topics: Array(Set(topics)).sorted(), onMessage: { [weak self] topic, payload in
+                self?.message(topic: topic, payload: payload)
+            }, log: log)
+        }
+    }
+
+    /// "glance-" and the host name (a broker drops an older client with the same id).
+    static func clientId() -> String {
+        var name = [CChar](repeating: 0, count: 64)
+        gethostname(&name, name.count)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // MQTT 3.1 allows 23 bytes.
+        return String(decoding: Array(("glance-" + host).utf8.prefix(23)), as: UTF8.self)
+    }
+
+    /// Starts what runs all the time (the MQTT connection).
+    public func start(now: Duration) { mqtt?.start(now: now) }
+
+    /// The store changed (or was first opened): its metrics are read again.
+    public func readMetrics(_ store: Store) -> Bool {
+        var changed = false
+        for i in slots.indices {
+            guard case .metric(let name) = slots[i].setting.source else { continue }
+            let reading = GaugeSource.metric(name: name).read(store: store)
+            if reading != slots[i].reading { changed = true }
+            slots[i].reading = reading
+            slots[i].at = reading.updated.map(Double.init)
+            if let problem = reading.problem { once("gauge \(i + 1) (\(slots[i].setting.title)): \(problem)") }
+        }
+        return changed
+    }
+
+    /// The gauge screen is on the panel (or no longer): files and commands are read only while it
+    /// is. True when that changed a value.
+    public func show(_ shown: Bool, now: Duration) -> Bool {
+        guard shown != self.shown else { return false }
+        self.shown = shown
+        if !shown {
+            // A command still running is let go: the screen it was for has gone.
+            for i in slots.indices {
+                slots[i].running?.process.stop()
+                slots[i].running = nil
+            }
+            return false
+        }
+        return readDue(now: now)
+    }
+
+    /// Every file and command read again now (the refresh control).
+    public func refresh(now: Duration) -> Bool {
+        for i in slots.indices where slots[i].running == nil { slots[i].lastRead = nil }
+        return shown ? readDue(now: now) : false
+    }
+
+    public var descriptors: [FileDescriptor] {
+        (mqtt?.descriptor.map { [$0] } ?? []) + slots.flatMap { $0.running?.process.descriptors ?? [] }
+    }
+
+    /// Handles what became readable and what is due; true when a value (or a staleness) changed.
+    public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
+        var changed = false
+        if let mqtt {
+            let before = slots.map(\.reading)
+            if let fd = mqtt.descriptor, ready.contains(fd) { mqtt.handle(now: now) }
+            if let due = mqtt.nextDeadline(now: now), due <= now { mqtt.service(now: now) }
+            if slots.map(\.reading) != before { changed = true }
+        }
+        for i in slots.indices {
+            guard let (process, since) = slots[i].running else { continue }
+            let setting = slots[i].setting
+            guard case .command(let arguments, let pattern, let scale, _, _, let timeout) = setting.source else { continue }
+            if now - since >= .milliseconds(Int64(timeout * 1000)) {
+                process.stop()
+                slots[i].running = nil
+                changed = fail(i, "\(arguments[0]) took longer than \(NumberText.plain(timeout)) s and was stopped") || changed
+                continue
+            }
+            guard let status = process.poll() else { continue }
+            slots[i].running = nil
+            guard status.succeeded else {
+                changed = fail(i, "\(arguments[0]) \(status.description)") || changed
+                continue
+            }
+            let output = String(decoding: process.output, as: UTF8.self)
+            guard let number = Self.number(in: output, pattern: pattern) else {
+                changed = fail(i, "\(arguments[0]): no number in its output\(pattern.map { " matching \($0)" } ?? "")") || changed
+                continue
+            }
+            changed = receive(i, number * scale) || changed
+        }
+        if shown { changed = readDue(now: now) || changed }
+        return changed
+    }
+
+    /// The earliest of: a file or command due, a command's timeout, the MQTT client's needs, a
+    /// value going stale, a stale value's age label changing.
+    public func nextDeadline(now: Duration) -> Duration? {
+        var deadlines: [Duration] = mqtt?.nextDeadline(now: now).map { [$0] } ?? []
+        let wall = wallClock()
+        for slot in slots {
+            switch slot.setting.source {
+            case .file(_, _, _, let interval), .command(_, _, _, _, let interval, _):
+                guard shown else { continue }
+                if let (_, since) = slot.running, case .command(_, _, _, _, _, let timeout) = slot.setting.source {
+                    deadlines.append(since + .milliseconds(Int64(timeout * 1000)))
+                } else if slot.running == nil {
+                    deadlines.append(slot.lastRead.map { $0 + .milliseconds(Int64(interval * 1000)) } ?? now)
+                }
+            default: break
+            }
+            if shown, let at = slot.at, let after = slot.setting.staleAfter, slot.reading.value != nil {
+                let age = wall - at
+                let next = age <= after && !slot.failing ? after - age + 0.001 : Strings.nextAgeChange(age)
+                deadlines.append(now + .milliseconds(Int64(max(0.001, next) * 1000)))
+            }
+        }
+        return deadlines.min()
+    }
+
+    /// The gauges as they are now.
+    public func gauges() -> [Gauge] {
+        let wall = wallClock()
+        return slots.map { slot in
+            let setting = slot.setting
+            var value = slot.reading.value
+            switch setting.source {
+            case .file(_, _, let offset, _), .mqtt(_, _, _, let offset), .command(_, _, _, let offset, _, _):
+                if let v = value { value = v + offset }
+            case .metric: break
+            }
+            // The range: the configuration's, else the source's (a metric's), else 0…100; one that
+            // mixes both the wrong way round is the configuration's (checked when it was read).
+            var low = setting.givenMinimum ?? slot.reading.minimum ?? setting.minimum
+            var high = setting.givenMaximum ?? slot.reading.maximum ?? setting.maximum
+            if !(high > low) { (low, high) = (setting.minimum, setting.maximum) }
+            var age: Double?
+            if let at = slot.at, value != nil {
+                let elapsed = max(0, wall - at)
+                if slot.failing || setting.staleAfter.map({ elapsed > $0 }) == true { age = elapsed }
+            }
+            return Gauge(
+                style: setting.style, value: value, minimum: low, maximum: high, title: setting.title,
+                unit: setting.unit.isEmpty ? (slot.reading.unit ?? "") : setting.unit, tint: setting.tint, age: age)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads the files that are due and starts the commands that are.
+    private func readDue(now: Duration) -> Bool {
+        var changed = false
+        for i in slots.indices where slots[i].running == nil {
+            let setting = slots[i].setting
+            switch setting.source {
+            case .file(let path, let scale, _, let interval):
+                let source = GaugeSource.file(path: path, scale: scale, interval: .milliseconds(Int64(interval * 1000)))
+                guard source.isDue(lastRead: slots[i].lastRead, now: now, storeChanged: false) else { continue }
+                slots[i].lastRead = now
+                let reading = source.read(store: nil)
+                if let v = reading.value {
+                    changed = receive(i, v) || changed
+                } else if let problem = reading.problem {
+                    changed = fail(i, problem) || changed
+                }
+            case .command(let arguments, _, _, _, let interval, _):
+                if let last = slots[i].lastRead, now < last + .milliseconds(Int64(interval * 1000)) { continue }
+                slots[i].lastRead = now
+                do {
+                    slots[i].running = (try ChildProcess(arguments, captureOutput: true), now)
+                } catch {
+                    changed = fail(i, "\(arguments[0]) could not start: \(error)") || changed
+                }
+            default: continue
+            }
+        }
+        return changed
+    }
+
+    private func message(topic: String, payload: [UInt8]) {
+        for i in slots.indices {
+            guard case .mqtt(let t, let field, let scale, _) = slots[i].setting.source, t == topic else { continue }
+            switch Payload.number(payload, field: field) {
+            case .success(let x): _ = receive(i, x * scale)
+            case .failure(let problem): once("gauge \(i + 1) (\(slots[i].setting.title)): topic \(topic): \(problem); ignored")
+            }
+        }
+    }
+
+    /// A new value for gauge `i`: fresh again.
+    private func receive(_ i: Int, _ value: Double) -> Bool {
+        let before = (slots[i].reading.value, slots[i].failing)
+        slots[i].reading = GaugeReading(value: value)
+        slots[i].at = wallClock()
+        if slots[i].failing { log("gauge \(i + 1) (\(slots[i].setting.title)): values again") }
+        slots[i].failing = false
+        return before.0 != value || before.1
+    }
+
+    /// Gauge `i`'s source failed: its last value (if any) shows stale; said once.
+    private func fail(_ i: Int, _ why: String) -> Bool {
+        once("gauge \(i + 1) (\(slots[i].setting.title)): \(why)")
+        guard !slots[i].failing else { return false }
+        slots[i].failing = true
+        return slots[i].reading.value != nil
+    }
+
+    /// The number in a command's output: the first group of `pattern` (or its whole match), else
+    /// the first number.
+    static func number(in output: String, pattern: String?) -> Double? {
+        guard let pattern else { return Payload.firstNumber(in: output[...]) }
+        var regex = regex_t()
+        guard regcomp(&regex, pattern, REG_EXTENDED) == 0 else { return nil }
+        defer { regfree(&regex) }
+        var matches = [regmatch_t](repeating: regmatch_t(), count: 2)
+        let bytes = Array(output.utf8) + [0]
+        let found = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                regexec(&regex, $0, 2, &matches, 0) == 0
+            }
+        }
+        guard found else { return nil }
+        let m = matches[1].rm_so >= 0 ? matches[1] : matches[0]
+        let text = String(decoding: bytes[Int(m.rm_so)..<Int(m.rm_eo)], as: UTF8.self)
+        return Payload.firstNumber(in: text[...])
+    }
+
+    private func once(_ message: String) {
+        if reported.insert(message).inserted { log(message) }
+    }
+}
