@@ -184,3 +184,43 @@ struct FeedsTests {
         #expect(back["x"] == .array([.null, .bool(true), .null]), "not finite is null")
     }
 }
+
+@Suite("Payloads: the number in what the home sends")
+struct PayloadTests {
+    static func number(_ text: String, _ field: String? = nil) -> Double? {
+        if case .success(let x) = Payload.number(Array(text.utf8), field: field) { x } else { nil }
+    }
+
+    static func problem(_ text: String, _ field: String? = nil) -> String {
+        if case .failure(let p) = Payload.number(Array(text.utf8), field: field) { p.message } else { "" }
+    }
+
+    @Test("bare numbers, JSON numbers and strings, dotted fields into objects and arrays")
+    func numbers() {
+        #expect(Self.number(" 21.5\n") == 21.5)
+        #expect(Self.number("-3e2") == -300)
+        #expect(Self.number("{\"temperature\": 21.3, \"humidity\": 47}", "humidity") == 47)
+        #expect(Self.number("{\"state\": \"18.4\", \"attributes\": {\"unit\": \"°C\"}}", "state") == 18.4, "Home Assistant's state is a string")
+        #expect(Self.number("{\"a\": {\"b\": [1, {\"c\": 9}]}}", "a.b.1.c") == 9)
+        #expect(Self.number("42", nil) == 42)
+    }
+
+    @Test("what gives no number says why, briefly")
+    func problems() {
+        #expect(Self.problem("unavailable").hasPrefix("not a number: unavailable"))
+        #expect(Self.problem("{\"a\": 1}", "b") == "no b in $")
+        #expect(Self.problem("{\"a\": [1]}", "a.3") == "no element 3 in $.a (1 elements)")
+        #expect(Self.problem("{\"a\": \"x\"}", "a") == "$.a is \"x\", not a number")
+        #expect(Self.problem("{\"a\": 1}", "a.b") == "$.a is a number, not an object to find b in")
+        #expect(Self.problem(String(repeating: "z", count: 100)).count < 60, "no long quote of the payload")
+        #expect(Self.problem(String(decoding: [0x41], as: UTF8.self)) != "" && { if case .failure(let p) = Payload.number([0xFF], field: nil) { p.message == "not UTF-8 text" } else { false } }())
+    }
+
+    @Test("a command's first number")
+    func firstNumber() {
+        #expect(Payload.firstNumber(in: "temp=48.3'C") == 48.3)
+        #expect(Payload.firstNumber(in: "load average: 0.52, 0.58") == 0.52)
+        #expect(Payload.firstNumber(in: "delta -4 units") == -4)
+        #expect(Payload.firstNumber(in: "nothing here") == nil)
+    }
+}

@@ -104,6 +104,23 @@ struct ScreenGoldenTests {
                                   named: "screen-gauge-grid-\(Self.sizeName(size, shape))-\(locale.rawValue)")
     }
 
+    @Test("stale values (dimmed, with their age) and a value never seen, in both languages", arguments: AppLocale.allCases)
+    func staleGauges(locale: AppLocale) throws {
+        let en = locale == .english
+        let gauges = [
+            Gauge(style: .accessoryCircular, value: 7.5, minimum: -10, maximum: 35, unit: "°", age: 720),
+            Gauge(style: .accessoryCircularCapacity, value: nil, minimum: 0, maximum: 100, unit: "%"),
+            Gauge(style: .accessoryLinear, value: 3.4, minimum: 0, maximum: 8, title: en ? "Load" : "负载", age: 3 * 3600),
+            Gauge(style: .accessoryLinearCapacity, value: 41, minimum: 0, maximum: 100, title: en ? "Disk" : "磁盘", unit: "%"),
+        ]
+        let context = ScreenContext(text: try Self.renderer(locale), locale: locale)
+        GoldenImage.expectMatches(FrameComposer(panel: Size(width: 480, height: 480)).render(GaugeScreen(gauges: gauges, context: context)),
+                                  named: "screen-gauge-stale-480x480-\(locale.rawValue)")
+        let one = GaugeScreen(gauges: [Gauge(style: .circular, value: 21.5, minimum: 10, maximum: 30, title: en ? "Living room" : "客厅", unit: "°", age: 2 * 86400)], context: context)
+        GoldenImage.expectMatches(FrameComposer(panel: Size(width: 480, height: 480)).render(one),
+                                  named: "screen-gauge-stale-large-480x480-\(locale.rawValue)")
+    }
+
     static func label(_ locale: AppLocale) -> String { locale == .english ? "Importing health data" : "正在导入健康数据" }
     static func note(_ locale: AppLocale) -> String { locale == .english ? "Cancelling leaves your data as it was" : "取消不会改动已有数据" }
 

@@ -1,0 +1,263 @@
+import Configuration
+import Foundation
+import Platform
+import Raster
+import Screens
+import Testing
+
+@testable import App
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real Mosquitto broker on a loopback port, with its own configuration. Started as a
+/// `ChildProcess` (the default signal mask: the test runner's blocked signals must not reach it).
+final class Broker {
+    let folder: String
+    let port: Int
+    var process: ChildProcess?
+    let password: String?
+
+    /// `password`: the broker takes only user "glance" with it.
+    init(password: String? = nil) throws {
+        folder = NSTemporaryDirectory() + "glance-broker-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        port = Int.random(in: 20000...60000)
+        self.password = password
+        var conf = "listener \(port) 127.0.0.1\npersistence false\n"
+        if let password {
+            let file = folder + "/passwords"
+            FileManager.default.createFile(atPath: file, contents: nil)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+            p.arguments = ["-b", file, "glance", password]
+            try p.run()
+            p.waitUntilExit()
+            conf += "allow_anonymous false\npassword_file \(file)\n"
+        } else {
+            conf += "allow_anonymous true\n"
+        }
+        try conf.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") }
+
+    func start() throws {
+        process = try ChildProcess(["/usr/sbin/mosquitto", "-c", folder + "/mosquitto.conf"], captureOutput: true)
+        // Until it listens.
+        for _ in 0..<100 {
+            if canConnect() { return }
+            usleep(50_000)
+        }
+        Issue.record("mosquitto did not start listening on \(port)")
+    }
+
+    func canConnect() -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    func stop() {
+        guard let process else { return }
+        kill(process.pid, SIGTERM)
+        while process.poll() == nil { usleep(10_000) }
+        self.process = nil
+    }
+
+    /// mosquitto_pub.
+    func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
+        let p = try ChildProcess(
+            ["/usr/bin/mosquitto_pub", "-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", payload] + (retain ? ["-r"] : [])
+                + (password.map { ["-u", "glance", "-P", $0] } ?? []))
+        var status: ChildProcess.Status?
+        while status == nil {
+            status = p.poll()
+            usleep(5_000)
+        }
+        #expect(status == .exited(0), "mosquitto_pub \(topic)")
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+/// Gauges from MQTT (a real broker) and from commands (real processes), and staleness.
+@Suite("Gauges from MQTT, commands, and staleness")
+struct GaugeFeedTests {
+    static func gauge(_ source: GaugeSourceSetting, staleAfter: Double?? = nil) -> GaugeSetting {
+        var g = GaugeSetting(style: .circular, title: "T", unit: "", minimum: 0, maximum: 100, tint: [], source: source)
+        g.givenStaleAfter = staleAfter
+        return g
+    }
+
+    /// Turns the feed (as the session would) until `condition` holds.
+    static func wait(_ feed: GaugeFeed, seconds: Double = 10, until condition: () -> Bool) -> Bool {
+        let end = monotonicNow() + .milliseconds(Int64(seconds * 1000))
+        while monotonicNow() < end {
+            if condition() { return true }
+            let now = monotonicNow()
+            let timeout = feed.nextDeadline(now: now).map { max(.zero, min($0 - now, .milliseconds(50))) } ?? .milliseconds(50)
+            let ready = (try? waitForReadable(feed.descriptors, timeout: timeout)) ?? []
+            _ = feed.handle(ready: ready, now: monotonicNow())
+        }
+        return condition()
+    }
+
+    static func mqtt(_ broker: Broker, password: String? = nil, folder: String? = nil) -> MQTTSetting {
+        var m = MQTTSetting(broker: "mqtt://127.0.0.1:\(broker.port)", host: "127.0.0.1", port: broker.port, tls: false)
+        m.keepAlive = 5
+        if let password, let folder {
+            m.username = "glance"
+            let file = folder + "/mqtt.password"
+            FileManager.default.createFile(atPath: file, contents: Data((password + "\n").utf8))
+            m.passwordFile = file
+        }
+        return m
+    }
+
+    @Test("values from topics: a number, JSON with a dotted field, a retained value at start; a malformed payload is ignored and told once")
+    func topics() throws {
+        guard Broker.available else {
+            Issue.record("mosquitto is not installed (make deps installs it: tools/debian-packages.txt)")
+            return
+        }
+        let broker = try Broker()
+        try broker.publish("home/outside/temperature", "7.5", retain: true)
+        var log: [String] = []
+        let feed = GaugeFeed(
+            settings: [
+                Self.gauge(.mqtt(topic: "home/outside/temperature", field: nil, scale: 1, offset: 0)),
+                Self.gauge(.mqtt(topic: "zigbee2mqtt/living_room", field: "humidity", scale: 1, offset: 0)),
+                Self.gauge(.mqtt(topic: "homeassistant/sensor/cpu", field: "state.attributes.values.1", scale: 0.5, offset: 1)),
+            ], mqtt: Self.mqtt(broker), log: { log.append($0) })
+        feed.start(now: monotonicNow())
+        #expect(Self.wait(feed) { feed.gauges()[0].value == 7.5 }, "the retained value at start")
+        try broker.publish("zigbee2mqtt/living_room", "{\"temperature\": 21.3, \"humidity\": 47}")
+        try broker.publish("homeassistant/sensor/cpu", "{\"state\": {\"attributes\": {\"values\": [1, \"80\"]}}}")
+        #expect(Self.wait(feed) { feed.gauges()[1].value == 47 && feed.gauges()[2].value == 41 }, "\(feed.gauges().map(\.value))")
+        try broker.publish("home/outside/temperature", "8.25")
+        #expect(Self.wait(feed) { feed.gauges()[0].value == 8.25 })
+        for _ in 0..<3 { try broker.publish("zigbee2mqtt/living_room", "{\"temperature\": 21.3}") }
+        try broker.publish("home/outside/temperature", "9")
+        #expect(Self.wait(feed) { feed.gauges()[0].value == 9 })
+        #expect(feed.gauges()[1].value == 47, "a payload without the field keeps the last value")
+        #expect(log.filter { $0.contains("no humidity") }.count == 1, "told once: \(log)")
+        #expect(feed.gauges().allSatisfy { $0.age == nil }, "fresh")
+    }
+
+    @Test("the broker goes away: the gauge keeps its value and goes stale; it comes back: live again, no restart")
+    func brokerAwayAndBack() throws {
+        guard Broker.available else {
+            Issue.record("mosquitto is not installed (make deps installs it)")
+            return
+        }
+        let broker = try Broker()
+        var log: [String] = []
+        let feed = GaugeFeed(
+            settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0), staleAfter: .some(1))],
+            mqtt: Self.mqtt(broker), log: { log.append($0) })
+        feed.start(now: monotonicNow())
+        _ = feed.show(true, now: monotonicNow())
+        #expect(Self.wait(feed, seconds: 5) { false } == false)  // connect
+        try broker.publish("t", "42")
+        #expect(Self.wait(feed) { feed.gauges()[0].value == 42 })
+        broker.stop()
+        #expect(Self.wait(feed, seconds: 15) { feed.gauges()[0].age != nil }, "stale after a second without values")
+        #expect(feed.gauges()[0].value == 42, "the last value is kept")
+        #expect(log.contains { $0.contains("trying again") }, "\(log)")
+        try broker.start()
+        try? broker.publish("t", "43")
+        #expect(Self.wait(feed, seconds: 30) {
+            if feed.gauges()[0].value != 43 { try? broker.publish("t", "43") }
+            return feed.gauges()[0].value == 43 && feed.gauges()[0].age == nil
+        }, "live again after the broker came back: \(log)")
+        #expect(log.contains { $0.contains("connected again") })
+    }
+
+    @Test("a wrong password is one clear log line and no value, not an exit")
+    func wrongPassword() throws {
+        guard Broker.available else {
+            Issue.record("mosquitto is not installed (make deps installs it)")
+            return
+        }
+        let broker = try Broker(password: "right-password")
+        var log: [String] = []
+        let feed = GaugeFeed(
+            settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0))],
+            mqtt: Self.mqtt(broker, password: "wrong-password", folder: broker.folder), log: { log.append($0) })
+        feed.start(now: monotonicNow())
+        #expect(Self.wait(feed) { log.contains { $0.contains("refused") } }, "\(log)")
+        try broker.publish("t", "5")
+        _ = Self.wait(feed, seconds: 1) { false }
+        #expect(feed.gauges()[0].value == nil)
+        #expect(log.filter { $0.contains("MQTT") }.count == 1, "said once: \(log)")
+        // With the right password it works.
+        let good = GaugeFeed(
+            settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0))],
+            mqtt: Self.mqtt(broker, password: "right-password", folder: broker.folder), log: { _ in })
+        good.start(now: monotonicNow())
+        _ = Self.wait(good, seconds: 2) { false }
+        try broker.publish("t", "5")
+        #expect(Self.wait(good) { good.gauges()[0].value == 5 })
+    }
+
+    @Test("commands: the first number, a pattern's group; a failing, a hanging (stopped at its timeout) and a flooding command")
+    func commands() throws {
+        var log: [String] = []
+        let feed = GaugeFeed(
+            settings: [
+                Self.gauge(.command(arguments: ["/bin/echo", "load: 1.25 2 3"], pattern: nil, scale: 1, offset: 0, interval: 60, timeout: 5)),
+                Self.gauge(.command(arguments: ["/bin/echo", "temp=48.3'C"], pattern: "temp=([0-9.]+)", scale: 1, offset: 0, interval: 60, timeout: 5)),
+                Self.gauge(.command(arguments: ["/bin/false"], pattern: nil, scale: 1, offset: 0, interval: 60, timeout: 5)),
+                Self.gauge(.command(arguments: ["/bin/sleep", "30"], pattern: nil, scale: 1, offset: 0, interval: 60, timeout: 0.5)),
+                Self.gauge(.command(arguments: ["/bin/sh", "-c", "yes 12345 | head -c 20000000; echo"], pattern: nil, scale: 2, offset: 0, interval: 60, timeout: 20)),
+            ], mqtt: nil, log: { log.append($0) })
+        let start = monotonicNow()
+        #expect(feed.gauges().allSatisfy { $0.value == nil }, "nothing runs before the gauge screen shows")
+        _ = feed.show(true, now: start)
+        #expect(Self.wait(feed, seconds: 25) {
+            let g = feed.gauges()
+            return g[0].value == 1.25 && g[1].value == 48.3 && g[4].value == 24690
+                && log.contains { $0.contains("/bin/false exited with 1") } && log.contains { $0.contains("/bin/sleep took longer") }
+        }, "\(feed.gauges().map(\.value)) \(log)")
+        #expect(feed.gauges()[2].value == nil && feed.gauges()[3].value == nil)
+        #expect(monotonicNow() - start < .seconds(20), "the hanging command was stopped at its timeout")
+        #expect(feed.descriptors.isEmpty, "nothing left running")
+    }
+
+    @Test("staleness: a value not renewed in time is stale with its age; a failing source makes it stale at once")
+    func staleness() throws {
+        var wall = 1_000_000.0
+        let file = NSTemporaryDirectory() + "glance-gauge-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try "41\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let feed = GaugeFeed(
+            settings: [Self.gauge(.file(path: file, scale: 1, offset: 0, interval: 5))], mqtt: nil, wallClock: { wall },
+            log: { _ in })
+        let t0 = Duration.seconds(100)
+        _ = feed.show(true, now: t0)
+        #expect(feed.gauges()[0].value == 41 && feed.gauges()[0].age == nil)
+        // Three intervals (15 s, the default) without a new value: the next deadline says when.
+        #expect(feed.nextDeadline(now: t0) == t0 + .seconds(5), "the next read first")
+        unlink(file)
+        wall += 5
+        _ = feed.handle(ready: [], now: t0 + .seconds(5))
+        let g = feed.gauges()[0]
+        #expect(g.value == 41 && g.age == 5, "a failing file: stale at once, its last value kept")
+        try "43\n".write(toFile: file, atomically: true, encoding: .utf8)
+        wall += 5
+        _ = feed.handle(ready: [], now: t0 + .seconds(10))
+        #expect(feed.gauges()[0].value == 43 && feed.gauges()[0].age == nil, "fresh again")
+        unlink(file)
+    }
+}
