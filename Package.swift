@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "Commands",
             dependencies: [
-                "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI",
+                "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls",
             ]
         ),
 

@@ -127,6 +127,7 @@ public struct Settings: Sendable {
         if line.noInput { readInput = false }
         if line.noGrab { grabInput = false }
         if let v = line.inputDirectory { inputDirectory = v }
+        if let first = line.firstScreen { screens = [first] + screens.filter { $0 != first } }
         if let v = line.dimAfter { idle.dimAfter = v }
         if let v = line.blankAfter { idle.blankAfter = v }
         if let d = idle.dimAfter, let b = idle.blankAfter, b < d {
@@ -168,6 +169,8 @@ public struct CommandLineLayer: Sendable {
     public var noInput = false
     public var noGrab = false
     public var inputDirectory: String?
+    /// The screen shown first (glance watch --screen gauges).
+    public var firstScreen: ScreenKind?
     /// Seconds, or .some(nil) for never.
     public var dimAfter: Double??
     public var blankAfter: Double??

@@ -1,5 +1,6 @@
 import Activity
 import CLI
+import Controls
 import Display
 import Raster
 import Screens
@@ -42,6 +43,16 @@ public enum Value {
             }
             return value
         }
+    }
+
+    /// A screen of the panel: rings, gauges (or gauge), progress.
+    public static let screenKind = ValueParser<ScreenKind>(
+        "rings|gauges|progress", completion: .choices(ScreenKind.allCases.map(\.rawValue))
+    ) { (text, option) throws(UsageError) in
+        guard let kind = ScreenKind(rawValue: text == "gauge" ? "gauges" : text) else {
+            throw UsageError("\(option) '\(text)': expected rings, gauges or progress")
+        }
+        return kind
     }
 
     /// `WxH`, each side 1...8192.

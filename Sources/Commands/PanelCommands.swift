@@ -1,6 +1,7 @@
 import App
 import CLI
 import Configuration
+import Controls
 import Platform
 import Raster
 
@@ -175,6 +176,11 @@ enum PanelCommands {
                         $0.output = $1
                     },
                     .value("--size", as: Value.size, help: "picture size", default: "480x480") { $0.size = $1 },
+                    .value(
+                        "--screen", as: Value.screenKind,
+                        help: "the screen to draw first (gauges: as the panel shows the configuration's gauges, redrawn when a value or its staleness changes)",
+                        default: "the configuration's first"
+                    ) { $0.layer.firstScreen = $1 },
                     .value("--date", as: Value.day, help: "the day: YYYY-MM-DD, today or yesterday (default: today, and it follows the date at midnight)") {
                         $0.layer.screen.date = $1
                     },
