@@ -185,6 +185,26 @@ struct GaugeFeedTests {
         #expect(log.contains { $0.contains("connected again") })
     }
 
+    @Test("an idle connection asks for no wake-up before its keep-alive (half of it)")
+    func idleWakeUps() throws {
+        guard Broker.available else {
+            Issue.record("mosquitto is not installed (make deps installs it)")
+            return
+        }
+        let broker = try Broker()
+        var mqtt = Self.mqtt(broker)
+        mqtt.keepAlive = 60
+        let feed = GaugeFeed(settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0))], mqtt: mqtt, log: { _ in })
+        feed.start(now: monotonicNow())
+        _ = Self.wait(feed, seconds: 1) { false }
+        try broker.publish("t", "1")
+        #expect(Self.wait(feed) { feed.gauges()[0].value == 1 })
+        // Connected and quiet: the next thing to do is the keep-alive, 30 s away.
+        let now = monotonicNow()
+        let next = try #require(feed.nextDeadline(now: now))
+        #expect(next - now > .seconds(25), "woken again in \(next - now)")
+    }
+
     @Test("a wrong password is one clear log line and no value, not an exit")
     func wrongPassword() throws {
         guard Broker.available else {
