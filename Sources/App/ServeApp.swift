@@ -136,9 +136,6 @@ public final class ServeApp {
 
     // MARK: Requests
 
-    /// When this request started, for the log line.
-    private var started: [String: Duration] = [:]
-
     func head(_ request: HTTPServer.Request) -> HTTPServer.Response? {
         let route: Route
         switch Route.resolve(method: request.method, path: request.path, query: request.query) {
@@ -258,9 +255,9 @@ public final class ServeApp {
             return (.object([("metrics", .array(metrics.map(Self.json)))]), "\(metrics.count) metrics")
         case .postTask:
             let task = try Bodies.startTask(try parse())
-            guard case .start(let name, let total, let description, let cancellable) = task else { fatalError() }
-            let started = try store.startTask(name, total: total, description: description, cancellable: cancellable)
-            return (Self.json(started), "started \(name)")
+            let started = try store.startTask(
+                task.name, total: task.total, description: task.description, cancellable: task.cancellable)
+            return (Self.json(started), "started \(task.name)")
         case .patchTask(let name):
             let change = try Bodies.changeTask(try parse())
             let task: ProgressTask
@@ -269,7 +266,6 @@ public final class ServeApp {
                 task = try store.updateTask(name, done: done, total: total, description: description)
             case .finish(let failed, let description):
                 task = try store.finishTask(name, state: failed ? .failed : .done, description: description)
-            case .start: fatalError()
             }
             return (Self.json(task), "\(name) \(task.state.rawValue)")
         case .getTasks:

@@ -96,26 +96,40 @@ public enum Bodies {
         return m
     }
 
-    /// What a task request asks: start (POST), or update / finish (PATCH).
-    public enum Task: Sendable, Equatable {
-        case start(name: String, total: Double?, description: String?, cancellable: Bool)
+    /// A task to start (POST /v1/tasks).
+    public struct TaskStart: Sendable, Equatable {
+        public var name: String
+        public var total: Double?
+        public var description: String?
+        public var cancellable: Bool
+
+        public init(name: String, total: Double?, description: String?, cancellable: Bool) {
+            self.name = name
+            self.total = total
+            self.description = description
+            self.cancellable = cancellable
+        }
+    }
+
+    /// A change to a running task (PATCH /v1/tasks/NAME): progress, or its end.
+    public enum TaskChange: Sendable, Equatable {
         case update(done: Double?, total: FieldChange<Double>, description: FieldChange<String>)
         case finish(failed: Bool, description: FieldChange<String>)
     }
 
     /// POST /v1/tasks: `{"name": "sync", "total": 200, "description": "Syncing", "cancellable": true}`.
-    public static func startTask(_ body: Located) throws(FeedError) -> Task {
+    public static func startTask(_ body: Located) throws(FeedError) -> TaskStart {
         try body.only(["name", "total", "description", "cancellable"])
         let name = try body.required("name").string()
         let total = try body.member("total").flatMap { f throws(FeedError) in try amount(f) }
         let description = try body.member("description").map { f throws(FeedError) in try f.string() }
         let cancellable = try body.member("cancellable")?.bool() ?? false
-        return .start(name: name, total: total, description: description, cancellable: cancellable)
+        return TaskStart(name: name, total: total, description: description, cancellable: cancellable)
     }
 
     /// PATCH /v1/tasks/NAME: `{"done": 82}`, `{"total": null}` (unknown), `{"state": "done"}` or
     /// `{"state": "failed"}` to finish; `description` with either.
-    public static func changeTask(_ body: Located) throws(FeedError) -> Task {
+    public static func changeTask(_ body: Located) throws(FeedError) -> TaskChange {
         try body.only(["done", "total", "description", "state"])
         var description = FieldChange<String>.keep
         if let f = try body.member("description") {

@@ -99,9 +99,7 @@ public final class HTTPServer {
         self.head = head
         self.complete = complete
         var storage = sockaddr_storage()
-        let family: Int32
         if listen.host.contains(":") {
-            family = AF_INET6
             try withUnsafeMutableBytes(of: &storage) { (raw) throws(SystemError) in
                 let a = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
                 a.pointee.sin6_family = sa_family_t(AF_INET6)
@@ -111,7 +109,6 @@ public final class HTTPServer {
                 }
             }
         } else {
-            family = AF_INET
             try withUnsafeMutableBytes(of: &storage) { (raw) throws(SystemError) in
                 let a = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
                 a.pointee.sin_family = sa_family_t(AF_INET)
@@ -121,7 +118,6 @@ public final class HTTPServer {
                 }
             }
         }
-        _ = family
         // The handlers reach the server through this pointer; the daemon stops in deinit.
         descriptor = FileDescriptor(rawValue: -1)
         port = 0

@@ -121,7 +121,7 @@ struct FeedsTests {
         #expect(m.value == 47.5 && m.minimum == .clear && m.maximum == .keep && m.unit == .set("°C"))
         #expect(Self.error { _ = try Bodies.metric(try Self.body("{\"min\": 1}")) } == "$.value: missing")
         #expect(try Bodies.startTask(try Self.body("{\"name\": \"sync\", \"total\": 200, \"cancellable\": true}"))
-            == .start(name: "sync", total: 200, description: nil, cancellable: true))
+            == Bodies.TaskStart(name: "sync", total: 200, description: nil, cancellable: true))
         #expect(try Bodies.changeTask(try Self.body("{\"done\": 82, \"total\": null}")) == .update(done: 82, total: .clear, description: .keep))
         #expect(try Bodies.changeTask(try Self.body("{\"state\": \"failed\"}")) == .finish(failed: true, description: .keep))
         #expect(Self.error { _ = try Bodies.changeTask(try Self.body("{\"state\": \"done\", \"done\": 3}")) }.hasPrefix("$.done: progress does not go with state"))
