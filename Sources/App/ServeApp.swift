@@ -78,9 +78,10 @@ public final class ServeApp {
         return .success(Array(token.utf8))
     }
 
-    /// Listens until SIGINT, SIGTERM or SIGHUP (0), or fails (its exit status). `onReady` gets
-    /// the address and port once listening.
-    public func run(onReady: (HTTPServer.Address, Int) -> Void = { _, _ in }) -> Int32 {
+    /// Listens until SIGINT, SIGTERM or SIGHUP (0) — or `stop` becomes readable (a test running the
+    /// server in its own process) — or fails (its exit status). `onReady` gets the address and
+    /// port once listening.
+    public func run(stop: FileDescriptor? = nil, onReady: (HTTPServer.Address, Int) -> Void = { _, _ in }) -> Int32 {
         let serve = configuration.serve
         guard let address = HTTPServer.Address(serve.listen) else {
             log("serve.listen \"\(serve.listen)\": expected HOST:PORT")
@@ -94,12 +95,14 @@ public final class ServeApp {
             }
             tls = (key, cert)
         }
-        let signals: SignalReceiver
-        do {
-            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
-        } catch {
-            log(error.description)
-            return ExitCode.software
+        var signals: SignalReceiver?
+        if stop == nil {
+            do {
+                signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
+            } catch {
+                log(error.description)
+                return ExitCode.software
+            }
         }
         var limits = HTTPServer.Limits(maxBody: serve.maxBody)
         limits.timeoutSeconds = Int(serve.timeout.rounded(.up))
@@ -120,14 +123,18 @@ public final class ServeApp {
             let ready: [FileDescriptor]
             do {
                 let wait = deadline.map { max($0 - monotonicNow(), .zero) }
-                ready = try waitForReadable([signals.descriptor, server.descriptor], timeout: wait)
+                ready = try waitForReadable([signals?.descriptor, stop, server.descriptor].compactMap { $0 }, timeout: wait)
             } catch {
                 log(error.description)
                 return ExitCode.ioError
             }
-            if ready.contains(signals.descriptor), let signal = try? signals.next() {
+            if let signals, ready.contains(signals.descriptor), let signal = try? signals.next() {
                 server.stop()
                 log("\(SignalReceiver.name(signal)): stopped")
+                return ExitCode.ok
+            }
+            if let stop, ready.contains(stop) {
+                server.stop()
                 return ExitCode.ok
             }
             server.run()
