@@ -36,6 +36,9 @@ public final class GaugeFeed {
     private let wallClock: () -> Double
     private let log: (String) -> Void
     private var reported: Set<String> = []
+    /// Counts what came from the sources (a value, a failure): a message with the same value as
+    /// before still renews a stale gauge, which the panel must show.
+    private var revision = 0
 
     public init(
         settings: [GaugeSetting], mqtt: MQTTSetting?, wallClock: @escaping () -> Double = { Double(time(nil)) },
@@ -122,10 +125,10 @@ public final class GaugeFeed {
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         var changed = false
         if let mqtt {
-            let before = slots.map(\.reading)
+            let before = revision
             if let fd = mqtt.descriptor, ready.contains(fd) { mqtt.handle(now: now) }
             if let due = mqtt.nextDeadline(now: now), due <= now { mqtt.service(now: now) }
-            if slots.map(\.reading) != before { changed = true }
+            if revision != before { changed = true }
         }
         for i in slots.indices {
             guard let (process, since) = slots[i].running else { continue }
@@ -250,12 +253,15 @@ public final class GaugeFeed {
 
     /// A new value for gauge `i`: fresh again.
     private func receive(_ i: Int, _ value: Double) -> Bool {
+        let wasStale = gauges()[i].age != nil
         let before = (slots[i].reading.value, slots[i].failing)
         slots[i].reading = GaugeReading(value: value)
         slots[i].at = wallClock()
         if slots[i].failing { log("gauge \(i + 1) (\(slots[i].setting.title)): values again") }
         slots[i].failing = false
-        return before.0 != value || before.1
+        let changed = before.0 != value || before.1 || wasStale
+        if changed { revision += 1 }
+        return changed
     }
 
     /// Gauge `i`'s source failed: its last value (if any) shows stale; said once.
@@ -263,6 +269,7 @@ public final class GaugeFeed {
         once("gauge \(i + 1) (\(slots[i].setting.title)): \(why)")
         guard !slots[i].failing else { return false }
         slots[i].failing = true
+        revision += 1
         return slots[i].reading.value != nil
     }
 

@@ -278,6 +278,12 @@ struct GaugeFeedTests {
         wall += 5
         _ = feed.handle(ready: [], now: t0 + .seconds(10))
         #expect(feed.gauges()[0].value == 43 && feed.gauges()[0].age == nil, "fresh again")
+        // Stale by time (20 s > 15 s), then the same value read again: fresh, and a change to draw.
+        wall += 20
+        #expect(feed.gauges()[0].age == 20)
+        wall += 1
+        #expect(feed.handle(ready: [], now: t0 + .seconds(31)), "the same value renews it: the panel must redraw")
+        #expect(feed.gauges()[0].value == 43 && feed.gauges()[0].age == nil)
         unlink(file)
     }
 }
