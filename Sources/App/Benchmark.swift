@@ -24,7 +24,7 @@ public struct Benchmark: Sendable {
         request: ScreenRequest, screens: [ScreenRequest.Kind], sizes: [Size], frames: Int, fill: Bool, noText: Bool
     ) {
         self.request = request
-        self.screens = screens.isEmpty ? (request.ringsOnly ? [.rings] : ScreenRequest.Kind.allCases) : screens
+        self.screens = screens.isEmpty ? (request.ringsOnly ? [.rings] : [.rings, .gauge, .progress]) : screens
         self.sizes = sizes.isEmpty ? Self.defaultSizes : sizes
         self.frames = frames
         self.fill = fill
@@ -49,9 +49,11 @@ public struct Benchmark: Sendable {
             if o.fraction == nil && !o.indeterminate { o.fraction = 0.41 }
             if o.label.isEmpty { o.label = "Importing health data" }
             o.cancellable = true
-        case .rings:
+        case .rings, .clock:
             o.style = nil
             if o.name == nil { o.name = "Karan" }
+            // A fixed time: every frame draws the same picture.
+            if o.clockTime == nil { o.clockTime = TimeOfDay(hour: 10, minute: 9) }
         }
         return o
     }
@@ -83,6 +85,7 @@ public struct Benchmark: Sendable {
             text: text, locale: locale, shape: request.shape ?? .rectangle, name: request.name ?? "",
             ringsOnly: request.ringsOnly)
         maker.drawsText = withText
+        maker.clockFormat = request.clockFormat ?? ClockFormat.usual(for: locale, environment: environmentTimeLocale())
         let today = SystemLocalClock().today()
         let screen = request.makeScreen(with: maker, today: today)
         maker.drawsText = false

@@ -11,11 +11,16 @@ import Screens
     import Musl
 #endif
 
-/// The local calendar: what today is and how long until it is tomorrow.
+/// The local calendar and wall clock: what today is, what time it is, and how long until the
+/// next day and the next minute.
 public protocol LocalClock {
     func today() -> CalendarDay
-    /// Seconds until the next local midnight.
+    /// Seconds until the next local midnight (∞: a day that never ends).
     func secondsUntilMidnight() -> Double
+    /// The time of day now, to the minute.
+    func timeOfDay() -> TimeOfDay
+    /// Seconds until the next minute begins (∞: a time that never changes).
+    func secondsUntilNextMinute() -> Double
 }
 
 /// The system's clock in the local time zone (TZ).
@@ -23,11 +28,9 @@ public struct SystemLocalClock: LocalClock {
     public init() {}
 
     public func today() -> CalendarDay {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
+        let (now, parts) = Self.local()
         return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-            ?? CalendarDay(daysSinceEpoch: Int(now / 86400))
+            ?? CalendarDay(daysSinceEpoch: Int(now.tv_sec / 86400))
     }
 
     /// Until tomorrow's 00:00 as the time zone has it (mktime: a day of 23 or 25 hours when
@@ -47,14 +50,53 @@ public struct SystemLocalClock: LocalClock {
         guard midnight != -1, midnight > now else { return 3600 }
         return Double(midnight - now)
     }
+
+    public func timeOfDay() -> TimeOfDay {
+        let (_, parts) = Self.local()
+        return TimeOfDay(hour: Int(parts.tm_hour), minute: Int(parts.tm_min)) ?? TimeOfDay(hour: 0, minute: 0)!
+    }
+
+    /// Time zones are whole minutes from UTC today, so a local minute ends when a UTC one does.
+    public func secondsUntilNextMinute() -> Double {
+        let (now, _) = Self.local()
+        let into = Double(now.tv_sec % 60) + Double(now.tv_nsec) / 1e9
+        return 60 - into
+    }
+
+    /// The wall clock and its local calendar fields.
+    static func local() -> (timespec, tm) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return (now, parts)
+    }
 }
 
-/// A day that never ends (tests, `--today`).
+/// A day that never ends, a time that never changes, or both (`--today`, `--time`, tests); what
+/// is not fixed is the system's.
 public struct FixedClock: LocalClock {
-    public var day: CalendarDay
-    public init(_ day: CalendarDay) { self.day = day }
-    public func today() -> CalendarDay { day }
-    public func secondsUntilMidnight() -> Double { .infinity }
+    /// nil: the system's today (and its midnight).
+    public var day: CalendarDay?
+    /// nil: the system's time of day.
+    public var time: TimeOfDay?
+    private let system = SystemLocalClock()
+
+    public init(_ day: CalendarDay, time: TimeOfDay? = nil) {
+        self.day = day
+        self.time = time
+    }
+
+    public init(day: CalendarDay?, time: TimeOfDay?) {
+        self.day = day
+        self.time = time
+    }
+
+    public func today() -> CalendarDay { day ?? system.today() }
+    public func secondsUntilMidnight() -> Double { day == nil ? system.secondsUntilMidnight() : .infinity }
+    public func timeOfDay() -> TimeOfDay { time ?? system.timeOfDay() }
+    public func secondsUntilNextMinute() -> Double { time == nil ? system.secondsUntilNextMinute() : .infinity }
 }
 
 /// The device's brain: input becomes navigation, time becomes dimming and new days, data
@@ -80,6 +122,8 @@ public final class DeviceController: Controller {
     private var lastInput: Duration
     /// The next local midnight on the monotonic clock (nil: a day that never ends).
     private var midnight: Duration?
+    /// The time on the panel (the minute drawn last), while a screen shows it.
+    private var minuteShown: TimeOfDay?
     /// The task seen at the last look (its label), and the screen shown before its progress
     /// appeared.
     private var taskShown: String?
@@ -141,6 +185,7 @@ public final class DeviceController: Controller {
             case .rings: true
             case .gauges: !data.gauges(now: now).isEmpty
             case .progress: data.task() != nil
+            case .clock: true
             }
         }
     }
@@ -230,6 +275,12 @@ public final class DeviceController: Controller {
             log("a new day: \(navigation.today)")
             changed = true
             lastChange = "new day"
+        }
+        // A new minute on a screen that shows the time (woken by its deadline, or by anything
+        // else once it has passed).
+        if showsTime, let shown = minuteShown, clock.timeOfDay() != shown {
+            changed = true
+            if lastChange != "new day" { lastChange = "time" }
         }
         // Dim and blank after the last input (not while on another console).
         let level = away ? idle : schedule.level(idleFor: (now - lastInput).inSeconds)
@@ -325,8 +376,28 @@ public final class DeviceController: Controller {
         }
     }
 
+    /// Whether the panel shows the time now: the clock screen, or the ring screen with the time
+    /// in its header; awake or dimmed, on this console.
+    public var showsTime: Bool {
+        guard idle != .blank, !away else { return false }
+        switch navigation.screen {
+        case .clock: return true
+        case .rings: return maker.ringScreenShowsTime(size: router.pictureSize)
+        case .gauges, .progress: return false
+        }
+    }
+
+    /// How far past the minute the loop wakes for it: the timer is never early, and the wall
+    /// clock and the monotonic one run at the same rate between settings of the clock.
+    static let minuteMargin = Duration.milliseconds(2)
+
     public func nextDeadline(now: Duration) -> Duration? {
         var deadlines: [Duration] = midnight.map { [$0] } ?? []
+        // The next minute while the time is shown: one wake-up a minute, none in between.
+        if showsTime {
+            let s = clock.secondsUntilNextMinute()
+            if s.isFinite { deadlines.append(now + .nanoseconds(Int64((s * 1e9).rounded())) + Self.minuteMargin) }
+        }
         if !away, let t = router.nextDeadline { deadlines.append(.seconds(t)) }
         if !away, let next = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
             deadlines.append(lastInput + .seconds(next))
@@ -365,7 +436,14 @@ public final class DeviceController: Controller {
 
     /// The ring screen for the day shown, with `summary` (the day's, or a stage of the intro).
     private func ringScreen(summary: ActivitySummary?) -> any Screen {
-        maker.ringScreen(day: navigation.day, today: navigation.today, summary: summary, data: data)
+        maker.ringScreen(day: navigation.day, today: navigation.today, summary: summary, data: data, time: shownTime())
+    }
+
+    /// The time to draw now; remembered, so the next minute is noticed.
+    private func shownTime() -> TimeOfDay {
+        let time = clock.timeOfDay()
+        minuteShown = time
+        return time
     }
 
     /// The refresh control over the ring and gauge screens while fresh data is fetched (a
@@ -386,6 +464,8 @@ public final class DeviceController: Controller {
             return ringScreen(summary: ringSummary())
         case .gauges:
             return maker.gaugeScreen(data.gauges(now: now))
+        case .clock:
+            return maker.clockScreen(day: navigation.today, summary: data.summary(for: navigation.today), time: shownTime())
         case .progress:
             var task = data.task() ?? ProgressContent(amount: .indeterminate)
             if case .determinate(let f) = task.amount {

@@ -77,7 +77,7 @@ public enum PanelApp {
             "\(plan.connector.name) \(plan.mode) \(fourCCName(plan.format.fourCC)) on \(output.card.path) "
                 + "(\(output.card.driverName), \(path), rotate \(settings.rotation.degrees))")
 
-        let clock: LocalClock = settings.fixedToday.map { FixedClock($0) } ?? SystemLocalClock()
+        let clock = settings.makeClock()
         let data: DataSource
         switch settings.openData(today: clock.today(), log: log) {
         case .success(let d): data = d

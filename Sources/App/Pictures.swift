@@ -48,16 +48,18 @@ public enum Pictures {
                 return ExitCode.unavailable
             }
         }
-        let maker = ScreenMaker(
+        var maker = ScreenMaker(
             text: text, locale: locale, shape: request.shape ?? .rectangle, name: request.name ?? "",
             ringsOnly: request.ringsOnly)
+        maker.clockFormat = request.clockFormat ?? ClockFormat.usual(for: locale, environment: environmentTimeLocale())
         let systemToday = SystemLocalClock().today()
         var screen = request.makeScreen(with: maker, today: systemToday)
         if let database = job.database {
             // The day and its week from the store, as the panel shows them.
-            guard request.screen == .rings, !request.summaryGiven, !request.noSummary else {
+            guard request.screen == .rings || request.screen == .clock, !request.summaryGiven, !request.noSummary else {
                 complain(
-                    "--db draws the ring screen's day from the store: drop --move/--exercise/--stand/--no-summary and --screen")
+                    "--db draws the ring or clock screen's day from the store: drop --move/--exercise/--stand/--no-summary "
+                        + "and --screen gauge/progress")
                 return ExitCode.usage
             }
             let data: StoreData
@@ -69,7 +71,10 @@ public enum Pictures {
             let today = request.today ?? systemToday
             let day = request.date ?? today
             let summary = ScreenMaker.shownSummary(day: day, today: today, data: data)
-            screen = maker.ringScreen(day: day, today: today, summary: summary, data: data)
+            screen =
+                request.screen == .clock
+                ? maker.clockScreen(day: day, summary: summary, time: request.shownTime)
+                : maker.ringScreen(day: day, today: today, summary: summary, data: data, time: request.shownTime)
         }
         let composer = FrameComposer(panel: job.size, rotation: request.rotation ?? .none, format: request.format ?? .xrgb8888)
         let sink = PNGSink(
@@ -137,14 +142,20 @@ public enum Pictures {
             week[today.adding(days: i - (demoDays.count - 1))] = day.summary
         }
         let data = FixedData(days: week)
-        let maker = ScreenMaker(text: english, locale: AppLocale.english, name: "Alex")
+        // The time now, written as the language and region usually do.
+        let time = SystemLocalClock().timeOfDay()
+        var maker = ScreenMaker(text: english, locale: AppLocale.english, name: "Alex")
+        maker.clockFormat = ClockFormat.usual(for: .english, environment: environmentTimeLocale())
         var screens: [(String, any Screen)] = []
         for (i, day) in demoDays.enumerated() {
             let date = today.adding(days: i - (demoDays.count - 1))
-            screens.append((day.name, maker.ringScreen(day: date, today: today, summary: day.summary, data: data)))
+            screens.append((day.name, maker.ringScreen(day: date, today: today, summary: day.summary, data: data, time: time)))
         }
-        let chineseMaker = ScreenMaker(text: chinese, locale: AppLocale.simplifiedChinese, name: "小林")
-        screens.append(("rings-zh-Hans", chineseMaker.ringScreen(day: today, today: today, summary: typicalDay, data: data)))
+        var chineseMaker = ScreenMaker(text: chinese, locale: AppLocale.simplifiedChinese, name: "小林")
+        chineseMaker.clockFormat = ClockFormat.usual(for: .simplifiedChinese, environment: environmentTimeLocale())
+        screens.append(
+            ("rings-zh-Hans", chineseMaker.ringScreen(day: today, today: today, summary: typicalDay, data: data, time: time)))
+        screens.append(("clock", maker.clockScreen(day: today, summary: typicalDay, time: time)))
         screens.append(("gauges", maker.gaugeScreen([
             Gauge(style: .accessoryCircular, value: 54, minimum: 30, maximum: 90, title: "CPU", unit: "°"),
             Gauge(style: .accessoryCircularCapacity, value: 72, minimum: 0, maximum: 100, unit: "%"),

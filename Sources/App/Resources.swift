@@ -21,6 +21,14 @@ public func environmentLanguage() -> String? {
     return nil
 }
 
+/// How the environment writes the time: the first set of LC_ALL, LC_TIME, LANG.
+public func environmentTimeLocale() -> String? {
+    for name in ["LC_ALL", "LC_TIME", "LANG"] {
+        if let value = getenv(name), value.pointee != 0 { return String(cString: value) }
+    }
+    return nil
+}
+
 /// The fonts for a language: Inter (or `file`), and for Chinese a CJK face (or `cjkFile`).
 /// FontError names what is missing and the Debian package that has it.
 public func loadFonts(file: String?, cjkFile: String?, locale: AppLocale) throws(FontError) -> FreeTypeTextRenderer {
@@ -68,9 +76,23 @@ extension Settings {
         return try loadFonts(file: fontFile, cjkFile: cjkFontFile, locale: resolvedLocale)
     }
 
+    /// How the time is written: as configured, else as the language and region usually do.
+    public var resolvedClockFormat: ClockFormat {
+        clockFormat ?? ClockFormat.usual(for: resolvedLocale, environment: environmentTimeLocale())
+    }
+
     /// How the screens are drawn, with these fonts.
     public func maker(text: (any TextRenderer)?) -> ScreenMaker {
-        ScreenMaker(text: text, locale: resolvedLocale, shape: shape, name: name, ringsOnly: ringsOnly)
+        var maker = ScreenMaker(text: text, locale: resolvedLocale, shape: shape, name: name, ringsOnly: ringsOnly)
+        maker.clockFormat = resolvedClockFormat
+        maker.clockOnTiny = clockOnTiny
+        return maker
+    }
+
+    /// The calendar and the clock: the system's, but for the day and the time fixed on the
+    /// command line.
+    public func makeClock() -> any LocalClock {
+        fixedToday == nil && fixedTime == nil ? SystemLocalClock() : FixedClock(day: fixedToday, time: fixedTime)
     }
 
     /// The app's brain for a panel of `panel` pixels: the configured screens, drawn with `text`,
@@ -83,7 +105,7 @@ extension Settings {
         let router = InputRouter(keyMap: keyMap, touch: touch, panel: panel, rotation: rotation)
         let controller = DeviceController(
             screens: screens, maker: maker(text: text), data: data, hub: hub, router: router, idle: idle, clock: clock,
-            watchClockChanges: fixedToday == nil, intro: intro, now: now, log: log)
+            watchClockChanges: fixedToday == nil || fixedTime == nil, intro: intro, now: now, log: log)
         if let day = startDay, day != clock.today() { controller.show(day: day) }
         if !refreshCommands.isEmpty && hub != nil { controller.refresher = Refresher(commands: refreshCommands, log: log) }
         return controller

@@ -15,6 +15,10 @@ public struct ScreenMaker {
     public var ringsOnly: Bool
     /// The labels are laid out but not drawn (`glance bench --no-text`).
     public var drawsText = true
+    /// How the time is written (off: no time on the ring screen); a tiny panel's ring screen
+    /// shows it instead of the day only with `clockOnTiny`.
+    public var clockFormat: ClockFormat = .off
+    public var clockOnTiny = false
 
     public init(
         text: (any TextRenderer)?, locale: AppLocale, shape: PanelShape = .rectangle, name: String = "",
@@ -37,12 +41,27 @@ public struct ScreenMaker {
     /// The ring screen for `day` with `summary` (the day's, or a stage of the intro), and the
     /// week strip's other days up to today from `data`.
     public func ringScreen(
-        day: CalendarDay, today: CalendarDay, summary: ActivitySummary?, data: any DataSource
+        day: CalendarDay, today: CalendarDay, summary: ActivitySummary?, data: any DataSource, time: TimeOfDay? = nil
     ) -> any Screen {
         if ringsOnly { return RingScreen(summary: summary) }
         var content = RingScreenContent(name: name, day: day, today: today, summary: summary)
         content.week = data.summaries(content.weekDays.filter { $0 <= today && $0 != day })
+        content.clock = time.flatMap { ClockFace(time: $0, format: clockFormat) }
+        content.clockOnTiny = clockOnTiny
         return RingScreen(content: content, context: context)
+    }
+
+    /// Whether the ring screen on a picture of `size` has the time on it.
+    public func ringScreenShowsTime(size: Size) -> Bool {
+        guard !ringsOnly, clockFormat != .off else { return false }
+        return clockOnTiny || RingLayoutKind.choose(for: size, shape: shape) != .tiny
+    }
+
+    /// The clock screen: `time`, the date of `day` and its rings. Written on a 24-hour clock when
+    /// the configured format is off (the screen is the time).
+    public func clockScreen(day: CalendarDay, summary: ActivitySummary?, time: TimeOfDay) -> any Screen {
+        let face = ClockFace(time: time, twelveHour: clockFormat == .twelveHour)
+        return ClockScreen(content: ClockScreenContent(face: face, day: day, summary: summary), context: context)
     }
 
     public func gaugeScreen(_ gauges: [Gauge]) -> any Screen { GaugeScreen(gauges: gauges, context: context) }

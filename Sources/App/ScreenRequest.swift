@@ -7,7 +7,7 @@ import Screens
 /// run`, `glance bench`): each field nil or empty when it was not given.
 public struct ScreenRequest: Sendable {
     public enum Kind: String, CaseIterable, Sendable {
-        case rings, gauge, progress
+        case rings, gauge, progress, clock
     }
 
     public var screen = Kind.rings
@@ -43,6 +43,10 @@ public struct ScreenRequest: Sendable {
     public var cancelNote: String?
     /// The animation clock, in seconds.
     public var time = 0.0
+    /// The time of day the clock shows (nil: the system's), and how it is written (nil: as the
+    /// language and region write it).
+    public var clockTime: TimeOfDay?
+    public var clockFormat: ClockFormat?
 
     public init() {}
 
@@ -68,7 +72,7 @@ public struct ScreenRequest: Sendable {
                 throw UsageError("--fraction and --indeterminate: give one (the amount of work is known or it is not)")
             }
             if fraction == nil && !indeterminate { throw UsageError("progress: give --fraction F (0 to 1) or --indeterminate") }
-        case .rings:
+        case .rings, .clock:
             if style != nil { throw UsageError("--style is for --screen gauge or progress") }
         }
         if noSummary && summaryGiven {
@@ -77,7 +81,7 @@ public struct ScreenRequest: Sendable {
     }
 
     /// The command line gives what to show (a day, a gauge, a task) instead of the store.
-    public var givesContent: Bool { summaryGiven || noSummary || screen != .rings }
+    public var givesContent: Bool { summaryGiven || noSummary || screen == .gauge || screen == .progress }
 
     /// The day's summary as given (nil: a day without one).
     public var shownSummary: ActivitySummary? { noSummary ? nil : summary }
@@ -87,6 +91,9 @@ public struct ScreenRequest: Sendable {
 
     /// Whether the screen draws text (and so needs fonts).
     public var needsText: Bool { !(ringsOnly && screen == .rings) }
+
+    /// The time the clock shows: the one given, else the system's.
+    public var shownTime: TimeOfDay { clockTime ?? SystemLocalClock().timeOfDay() }
 
     public var gauge: Gauge {
         Gauge(
@@ -103,13 +110,15 @@ public struct ScreenRequest: Sendable {
 
     /// The screen as given: the day (with no week: render's), the gauge or the task.
     public func makeScreen(with maker: ScreenMaker, today systemToday: CalendarDay) -> any Screen {
+        let today = self.today ?? systemToday
         switch screen {
         case .gauge: return maker.gaugeScreen([gauge])
         case .progress: return maker.progressScreen(progress)
         case .rings:
-            let today = self.today ?? systemToday
             let days = FixedData(days: [:])
-            return maker.ringScreen(day: date ?? today, today: today, summary: shownSummary, data: days)
+            return maker.ringScreen(day: date ?? today, today: today, summary: shownSummary, data: days, time: shownTime)
+        case .clock:
+            return maker.clockScreen(day: date ?? today, summary: shownSummary, time: shownTime)
         }
     }
 }

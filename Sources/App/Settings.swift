@@ -24,6 +24,10 @@ public struct Settings: Sendable {
     public var ringsOnly = false
     /// The rings fill up when the app starts.
     public var intro = false
+    /// How the time is written (nil: as LC_TIME's language and region write it), and whether a
+    /// tiny panel shows it instead of the day.
+    public var clockFormat: ClockFormat?
+    public var clockOnTiny = false
 
     // The display.
     public var display: OutputRequest
@@ -41,6 +45,8 @@ public struct Settings: Sendable {
     /// The day shown first (nil: today) and a today that never ends (nil: the system's calendar).
     public var startDay: CalendarDay?
     public var fixedToday: CalendarDay?
+    /// A time of day that never changes (nil: the system's clock).
+    public var fixedTime: TimeOfDay?
     /// The store's file; nil: the default place (`StoreLocation`).
     public var database: String?
 
@@ -100,6 +106,8 @@ public struct Settings: Sendable {
         grabInput = c.grabInput
         idle = IdleSchedule(dimAfter: c.idle.dimAfter, blankAfter: c.idle.blankAfter, dimLevel: c.idle.dimLevel)
         refreshCommands = c.refresh
+        clockFormat = c.clock.format
+        clockOnTiny = c.clock.onTiny
     }
 
     /// The command line over the rest. Its idle times must fit with the configuration's (a blank
@@ -115,6 +123,8 @@ public struct Settings: Sendable {
         if request.ringsOnly { ringsOnly = true }
         if let v = request.date { startDay = v }
         if let v = request.today { fixedToday = v }
+        if let v = request.clockTime { fixedTime = v }
+        if let v = request.clockFormat { clockFormat = v }
         if let v = request.format { display.format = v }
         if let v = line.card { display.card = v }
         if let v = line.connector { display.connector = v }
@@ -147,10 +157,11 @@ public struct Settings: Sendable {
             case .progress:
                 content.task = request.progress
                 screens = [.progress] + screens.filter { $0 != .progress }
-            case .rings: break
+            case .rings, .clock: break
             }
             self.content = content
         }
+        if request.screen == .clock { screens = [.clock] + screens.filter { $0 != .clock } }
     }
 }
 

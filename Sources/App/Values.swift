@@ -247,6 +247,26 @@ extension Value {
         text == "-" || text.lowercased() == "nan" ? nil : try real(text, option: option)
     }
 
+    /// What `--time` gives: the clock's time of day (`HH:MM`), or the animation clock in seconds.
+    public enum TimeGiven: Sendable, Equatable {
+        case clock(TimeOfDay)
+        case seconds(Double)
+    }
+
+    /// `HH:MM` (24-hour) or a number of seconds.
+    public static let timeOrSeconds = ValueParser<TimeGiven>("HH:MM|SECONDS") { (text, option) throws(UsageError) in
+        if text.contains(":") {
+            guard let t = TimeOfDay(parsing: text) else {
+                throw UsageError("\(option) '\(text)': expected a time of day as HH:MM on a 24-hour clock, e.g. 15:05")
+            }
+            return .clock(t)
+        }
+        guard DecimalText.isDecimal(text), let v = Double(text), v.isFinite, v >= 0 else {
+            throw UsageError("\(option) '\(text)': expected HH:MM (the clock, e.g. 15:05) or seconds of the animation clock")
+        }
+        return .seconds(v)
+    }
+
     public static let fraction = ValueParser<Double>("F") { (text, option) throws(UsageError) in
         let f = try real(text, option: option)
         guard (0...1).contains(f) else { throw UsageError("\(option) '\(text)': expected a fraction from 0 to 1") }

@@ -32,7 +32,7 @@ public enum WatchApp {
             log(error.description)
             return ExitCode.software
         }
-        let clock = settings.fixedToday.map { FixedClock($0) as LocalClock } ?? SystemLocalClock()
+        let clock = settings.makeClock()
         let data: any DataSource
         switch settings.openData(today: clock.today(), log: { _ in }) {
         case .success(let d): data = d
@@ -73,6 +73,8 @@ public enum WatchApp {
         switch navigation.screen {
         case .rings:
             return dayLine(navigation.day, ScreenMaker.shownSummary(day: navigation.day, today: navigation.today, data: data))
+        case .clock:
+            return "clock " + dayLine(navigation.today, data.summary(for: navigation.today))
         case .progress:
             if let task = (data as? StoreData)?.runningTask() { return "task \(task.name) \(task.description ?? "")" }
             return "task \(data.task()?.label ?? "")"

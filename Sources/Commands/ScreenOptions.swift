@@ -77,6 +77,22 @@ enum ScreenOptions {
                 "--cjk-font", as: Value.file(extensions: ["ttf", "otf", "ttc"]),
                 help: "a font file for Chinese instead of the one fontconfig finds"
             ) { $0.cjkFontFile = $1 },
+            .value(
+                "--time", as: Value.timeOrSeconds,
+                help: "HH:MM: the time of day the clock shows (the ring screen's header, --screen clock), fixed, on a "
+                    + "24-hour clock (default: the system's); SECONDS: the animation clock, which the spinner and the "
+                    + "sliding bar are functions of (default 0)"
+            ) {
+                switch $1 {
+                case .clock(let t): $0.clockTime = t
+                case .seconds(let s): $0.time = s
+                }
+            },
+            .value(
+                "--clock", as: Value.choice(ClockFormat.self, expected: "24h, 12h or off"),
+                help: "how the time is written: 24h, 12h, or off (no time on the ring screen)",
+                default: "as LC_TIME's language and region write it"
+            ) { $0.clockFormat = $1 },
         ])
 
     static let gauge = OptionGroup<ScreenRequest>(
@@ -110,10 +126,6 @@ enum ScreenOptions {
                 $0.cancelNote = $1
                 $0.cancellable = true
             },
-            .value(
-                "--time", as: Value.real("SECONDS"),
-                help: "the animation clock (spinner and sliding bar are functions of it)", default: "0"
-            ) { $0.time = $1 },
         ])
 
     /// Every option above, for commands that take them all.

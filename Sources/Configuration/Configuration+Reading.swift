@@ -108,7 +108,7 @@ struct Reader {
 
     static let top = [
         "name", "locale", "screens", "gauges", "keys", "longPress", "longPressSeconds", "grabInput", "touch", "display",
-        "idle", "database", "fonts", "serve", "goals", "refresh", "mqtt",
+        "idle", "clock", "database", "fonts", "serve", "goals", "refresh", "mqtt",
     ]
 
     mutating func configuration(_ json: JSON) -> Configuration {
@@ -136,6 +136,7 @@ struct Reader {
             case "touch": c.touch = touch(value, path, c.touch)
             case "display": c.display = display(value, path, c.display)
             case "idle": c.idle = idle(value, path, c.idle)
+            case "clock": c.clock = clock(value, path, c.clock)
             case "serve": c.serve = serve(value, path, c.serve)
             case "goals": c.goals = goals(value, path, c.goals)
             case "refresh": if let r = refresh(value, path) { c.refresh = r }
@@ -503,6 +504,25 @@ struct Reader {
             }
         }
         return i
+    }
+
+    mutating func clock(_ json: JSON, _ path: String, _ base: ClockSetting) -> ClockSetting {
+        var c = base
+        guard let members = members(json, path, known: ["format", "tiny"]) else { return c }
+        for (k, v) in members {
+            let p = "\(path).\(k)"
+            switch k {
+            case "format":
+                if v == .null {
+                    c.format = nil
+                } else if let f = choice(v, p, ClockFormat.allCases.map { ($0.rawValue, $0) }) {
+                    c.format = f
+                }
+            case "tiny": if let t = choice(v, p, [("day", false), ("time", true)]) { c.onTiny = t }
+            default: break
+            }
+        }
+        return c
     }
 
     mutating func serve(_ json: JSON, _ path: String, _ base: ServeSetting) -> ServeSetting {

@@ -137,6 +137,20 @@ public struct DisplaySetting: Sendable, Equatable {
     public var shape: PanelShape = .rectangle
 }
 
+/// The time on the panel: the ring screen's header and the clock screen.
+public struct ClockSetting: Sendable, Equatable {
+    /// nil: as the language and region write it (LC_TIME).
+    public var format: ClockFormat?
+    /// A tiny panel (shorter side under 300 pixels) shows the time above its rings instead of the
+    /// day.
+    public var onTiny = false
+
+    public init(format: ClockFormat? = nil, onTiny: Bool = false) {
+        self.format = format
+        self.onTiny = onTiny
+    }
+}
+
 public struct IdleSetting: Sendable, Equatable {
     /// Seconds without input before dimming; nil never dims.
     public var dimAfter: Double? = 60
@@ -183,7 +197,7 @@ public struct Configuration: Sendable, Equatable {
     public var name = ""
     /// nil: from LC_ALL, LC_MESSAGES or LANG.
     public var locale: AppLocale?
-    public var screens: [ScreenKind] = ScreenKind.allCases
+    public var screens: [ScreenKind] = ScreenKind.standard
     public var gauges: [GaugeSetting] = []
     /// Key names (`KEY_RIGHT`) to actions, over the built-in map; "none" unmaps a key.
     public var keys: [String: String] = [:]
@@ -195,6 +209,7 @@ public struct Configuration: Sendable, Equatable {
     public var touch = TouchSetting()
     public var display = DisplaySetting()
     public var idle = IdleSetting()
+    public var clock = ClockSetting()
     /// nil: `/var/lib/glance/glance.db` for root, `$XDG_DATA_HOME/glance/glance.db` otherwise.
     public var database: String?
     public var fontFile: String?

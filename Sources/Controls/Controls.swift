@@ -14,6 +14,11 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
 /// The screens the device can show, in the order the configuration lists them.
 public enum ScreenKind: String, Sendable, CaseIterable, Hashable {
     case rings, gauges, progress
+    /// The time, the date and the day's rings small (a wrist's face); shown only where listed.
+    case clock
+
+    /// The screens shown when the configuration lists none.
+    public static let standard: [ScreenKind] = [.rings, .gauges, .progress]
 }
 
 /// How a touch panel's axes lie against the panel, before its rotation: swapped, and each

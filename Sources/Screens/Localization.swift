@@ -157,6 +157,14 @@ public struct Strings: Sendable {
         }
     }
 
+    /// "Sun, Nov 29" / "11月29日 周日": the date with its weekday, short.
+    public func compactDate(_ day: CalendarDay) -> String {
+        switch locale {
+        case .english: "\(shortWeekday(day.weekday)), \(shortDate(day))"
+        case .simplifiedChinese: "\(shortDate(day)) \(shortWeekday(day.weekday))"
+        }
+    }
+
     /// "Today", "Yesterday", or the weekday and date.
     public func dayLabel(_ day: CalendarDay, today: CalendarDay) -> String {
         switch today.days(since: day) {

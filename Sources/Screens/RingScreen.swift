@@ -10,16 +10,22 @@ public struct RingScreenContent: Sendable {
     public var summary: ActivitySummary?
     /// Summaries of other days for the week strip; a day not here has no data.
     public var week: [CalendarDay: ActivitySummary]
+    /// The time in the header (nil: no clock). A tiny panel has room for one line above its
+    /// rings: the day, or the time when `clockOnTiny`.
+    public var clock: ClockFace?
+    public var clockOnTiny: Bool
 
     public init(
         name: String, day: CalendarDay, today: CalendarDay, summary: ActivitySummary?,
-        week: [CalendarDay: ActivitySummary] = [:]
+        week: [CalendarDay: ActivitySummary] = [:], clock: ClockFace? = nil, clockOnTiny: Bool = false
     ) {
         self.name = name
         self.day = day
         self.today = today
         self.summary = summary
         self.week = week
+        self.clock = clock
+        self.clockOnTiny = clockOnTiny
     }
 
     /// The seven days of the selected day's week, Monday first.
@@ -191,17 +197,43 @@ struct RingScreenPainter {
         ActivityRingsView(rings: RingSet(content.summary)).draw(into: buffer, in: rect)
     }
 
+    /// The time as the header writes it, in `style`.
+    var clockLine: String? { content.clock.map { strings.clockText($0).line } }
+
+    /// The header's time: semibold white, a little larger than the name beside it.
+    func clockStyle(_ nameSize: Float) -> TextStyle { style(nameSize * 1.1, .semibold, minimum: 12) }
+
     /// Name, then the day's title ("Today", "Wednesday"), then its date, from `top` in [x0, x1];
-    /// returns the bottom.
+    /// the time, when shown, on the name's line at the other end. Returns the bottom.
     func header(top: Float, x0: Float, x1: Float, nameSize: Float, daySize: Float, align: TextAlignment,
                 into buffer: PixelBuffer) -> Float {
         var y = top
         let small = style(nameSize, .medium, minimum: 11)
-        if !content.name.isEmpty {
-            let m = text.measure(content.name, small)
-            let name = text.truncated(content.name, small, width: x1 - x0)
-            text.draw(name, small, color: TextLayout.secondary, baseline: y + m.ascent, from: x0, to: x1, align: align, into: buffer)
-            y += m.height + 2 * u
+        let clock = clockLine
+        if !content.name.isEmpty || clock != nil {
+            let m = text.measure(content.name.isEmpty ? "M" : content.name, small)
+            var line = m.height
+            var nameRight = x1
+            if let clock {
+                let cs = clockStyle(nameSize)
+                let cm = text.measure(clock, cs)
+                // On the name's baseline, at the far end.
+                let baseline = y + max(m.ascent, cm.ascent)
+                let box = text.draw(clock, cs, color: TextLayout.primary, baseline: baseline, from: x0, to: x1,
+                                    align: align == .leading ? .trailing : .leading, into: buffer)
+                nameRight = box.x - 12 * u
+                line = max(m.ascent, cm.ascent) + max(m.descent, cm.descent)
+                if !content.name.isEmpty {
+                    let name = text.truncated(content.name, small, width: max(0, nameRight - x0))
+                    text.draw(name, small, color: TextLayout.secondary, baseline: baseline, from: x0, to: nameRight,
+                              align: .leading, into: buffer)
+                }
+            } else {
+                let name = text.truncated(content.name, small, width: x1 - x0)
+                text.draw(name, small, color: TextLayout.secondary, baseline: y + m.ascent, from: x0, to: x1, align: align,
+                          into: buffer)
+            }
+            y += line + 2 * u
         }
         let title = strings.dayTitle(content.day, today: content.today)
         let d = text.fitting(title, style(daySize, .semibold, minimum: 14), width: x1 - x0)
@@ -384,12 +416,22 @@ struct RingScreenPainter {
         let baseline = pad + dm.ascent
         let dayBox = text.draw(text.truncated(label, ds, width: w - 2 * pad), ds, color: TextLayout.primary,
                                baseline: baseline, from: pad, to: w - pad, align: .leading, into: buffer)
+        // The time at the trailing end, the name before it (what room is left).
+        var nameRight = w - pad
+        if let clock = clockLine {
+            let cs = clockStyle(18)
+            if text.measure(clock, cs).width <= w - pad - dayBox.maxX - 16 * u {
+                let box = text.draw(clock, cs, color: TextLayout.primary, baseline: baseline, from: pad, to: w - pad,
+                                    align: .trailing, into: buffer)
+                nameRight = box.x - 12 * u
+            }
+        }
         if !content.name.isEmpty {
             let ns = style(18, .medium, minimum: 11)
-            let room = w - pad - dayBox.maxX - 16 * u
+            let room = nameRight - dayBox.maxX - 16 * u
             let name = text.truncated(content.name, ns, width: room)
             if !name.isEmpty {
-                text.draw(name, ns, color: TextLayout.secondary, baseline: baseline, from: pad, to: w - pad,
+                text.draw(name, ns, color: TextLayout.secondary, baseline: baseline, from: pad, to: nameRight,
                           align: .trailing, into: buffer)
             }
         }
@@ -421,8 +463,17 @@ struct RingScreenPainter {
         let r = min(w, h) / 2
         let c = Point(x: w / 2, y: h / 2)
         let margin = 10 * u
-        // Header: name over day, centred, each fitted to the circle's chord where it sits.
-        var y = c.y - 0.74 * r
+        // Header: the time, then name over day, centred, each fitted to the circle's chord where
+        // it sits.
+        var y = c.y - (content.clock == nil ? 0.74 : 0.82) * r
+        if let clock = clockLine {
+            let s = clockStyle(20)
+            let m = text.measure(clock, s)
+            let half = chord(y, y + m.height, radius: r, center: c, margin: margin)
+            text.draw(text.truncated(clock, s, width: 2 * half), s, color: TextLayout.primary, baseline: y + m.ascent,
+                      from: c.x - half, to: c.x + half, align: .center, into: buffer)
+            y += m.height + 2 * u
+        }
         if !content.name.isEmpty {
             let s = style(16, .medium, minimum: 11)
             let m = text.measure(content.name, s)
@@ -470,7 +521,7 @@ struct RingScreenPainter {
     func tiny(_ buffer: PixelBuffer) {
         let pad = max(4, 10 * u)
         let base = style(34, .semibold, minimum: 15)
-        let label = dayLabel(fitting: w - 2 * pad, base)
+        let label = content.clockOnTiny ? clockLine ?? dayLabel(fitting: w - 2 * pad, base) : dayLabel(fitting: w - 2 * pad, base)
         let ds = text.fitting(label, base, width: w - 2 * pad)
         let dm = text.measure(label, ds)
         text.draw(text.truncated(label, ds, width: w - 2 * pad), ds, color: TextLayout.primary,

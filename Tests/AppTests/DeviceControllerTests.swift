@@ -215,16 +215,24 @@ struct InputRouterTests {
     }
 }
 
-/// A calendar whose day and midnight tests move by hand.
+/// A calendar and wall clock that tests move by hand: the day, the time until midnight, and the
+/// seconds since midnight (the time of day and the next minute follow from them).
 final class TestClock: LocalClock {
     var day: CalendarDay
     var untilMidnight: Double
-    init(_ day: CalendarDay, untilMidnight: Double) {
+    var wall: Double
+    init(_ day: CalendarDay, untilMidnight: Double, wall: Double = 15 * 3600) {
         self.day = day
         self.untilMidnight = untilMidnight
+        self.wall = wall
     }
     func today() -> CalendarDay { day }
     func secondsUntilMidnight() -> Double { untilMidnight }
+    func timeOfDay() -> TimeOfDay {
+        let minutes = Int(wall / 60)
+        return TimeOfDay(hour: (minutes / 60) % 24, minute: minutes % 60)!
+    }
+    func secondsUntilNextMinute() -> Double { 60 - wall.truncatingRemainder(dividingBy: 60) }
 }
 
 @Suite("Device controller: navigation, idle, midnight, cancel")

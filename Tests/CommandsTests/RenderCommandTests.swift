@@ -42,6 +42,35 @@ struct RenderCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output + ".partial-\(getpid())"))
     }
 
+    @Test("--screen clock --time HH:MM --clock 24h|12h draws the clock screen's goldens; a bad time is exit 64")
+    func clock() throws {
+        let folder = Executable.scratch("clock")
+        for (format, locale) in [("24h", "en"), ("12h", "zh-Hans")] {
+            let output = folder + "/clock-\(format).png"
+            let result = try Executable.run([
+                "render", "--screen", "clock", "--size", "480x480", "--today", "2026-11-29", "--time", "15:05",
+                "--clock", format, "--locale", locale, "--move", "375/500", "--exercise", "15/30", "--stand", "14.4/12",
+                "--output", output,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let drawn = try PNGFile.read(output)
+            let golden = try PNGFile.read(
+                Executable.root + "/Tests/ScreensTests/Goldens/screen-clock-480x480-\(locale)-\(format).png")
+            var differing = 0
+            for y in 0..<golden.height {
+                for x in 0..<golden.width where drawn.color(x: x, y: y) != golden.color(x: x, y: y) { differing += 1 }
+            }
+            #expect(differing == 0, "\(format) \(locale): \(differing) pixels differ from the golden")
+        }
+        for bad in ["25:00", "9:5", "15:05:00", "noon"] {
+            let result = try Executable.run(["render", "--size", "64x64", "--time", bad, "--output", folder + "/bad.png"])
+            #expect(result.status == 64, "--time \(bad): \(result.status)")
+            #expect(result.stderr.contains("--time '\(bad)'"), "\(result.stderr)")
+        }
+        let noClock = try Executable.run(["render", "--size", "64x64", "--clock", "13h", "--output", folder + "/bad.png"])
+        #expect(noClock.status == 64 && noClock.stderr.contains("expected 24h, 12h or off"), "\(noClock.stderr)")
+    }
+
     @Test("kJ and Cal units convert; rotation and RGB565 match their goldens")
     func unitsRotationFormat() throws {
         let folder = Executable.scratch("variants")

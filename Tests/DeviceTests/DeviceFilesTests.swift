@@ -67,6 +67,7 @@ struct DeviceFilesTests {
         #expect(
             DeviceFiles.keys(json["display"]) == ["card", "connector", "mode", "format", "rotate", "legacy", "shape"])
         #expect(DeviceFiles.keys(json["idle"]) == ["dimAfter", "blankAfter", "dimLevel"])
+        #expect(DeviceFiles.keys(json["clock"]) == ["format", "tiny"])
         #expect(DeviceFiles.keys(json["touch"]) == ["swapXY", "invertX", "invertY"])
         #expect(DeviceFiles.keys(json["fonts"]) == ["file", "cjkFile"])
         #expect(DeviceFiles.keys(json["serve"]) == ["listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls"])
@@ -110,6 +111,7 @@ struct DeviceFilesTests {
             "swapXY", "invertX", "invertY", "cjkFile", "metric", "scale", "offset", "interval", "style", "tint",
             "listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls", "move", "mqtt", "command", "field",
             "pattern", "staleAfter", "broker", "username", "passwordFile", "clientId", "keepAlive", "ca", "cert", "key", "exercise", "stand",
+            "tiny",
         ]
         let missing = (Reader.top + nested).filter { !readme.contains("`\($0)`") }
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")

@@ -47,6 +47,11 @@ extension VMEndToEndTests {
             VMPaths.glance, ["log", "--db", logged, "--date", today] + DeviceBoot.guestLog)
         try #require(changed == 0, "glance log: \(changedOut)")
 
+        // The configuration: the defaults but for the time in the ring screen's header, which
+        // would make the guest's picture depend on the minute it is drawn in.
+        let config = folder + "/config.json"
+        try #"{"clock": {"format": "off"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+
         // The image: the package through dpkg (install, remove, purge, install), the test's driver.
         let image = folder + "/root.img"
         let (imageStatus, imageOutput) = try runProcess(
@@ -56,7 +61,7 @@ extension VMEndToEndTests {
                 "--add", e2e + "/driver.sh:/usr/local/lib/glance-vmtest/driver.sh",
                 "--add", e2e + "/glance-vmtest.service:/etc/systemd/system/glance-vmtest.service",
                 "--add", e2e + "/glance-vmtest-banner.service:/etc/systemd/system/glance-vmtest-banner.service",
-                "--add", store + ":/var/lib/glance/glance.db",
+                "--add", store + ":/var/lib/glance/glance.db", "--add", config + ":/etc/glance/config.json",
                 "--enable", "glance-vmtest.service", "--enable", "glance-vmtest-banner.service",
             ])
         for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("device: \(line)") }
@@ -296,7 +301,7 @@ struct DeviceBoot {
         -> PixelBuffer
     {
         let path = folder + "/render-\(name).png"
-        var arguments = ["render", "--size", "480x480", "--locale", "en", "--db", store, "--output", path] + extra
+        var arguments = ["render", "--size", "480x480", "--locale", "en", "--clock", "off", "--db", store, "--output", path] + extra
         if !date.isEmpty { arguments += ["--today", date] }
         let (status, output) = try runProcess(VMPaths.glance, arguments)
         guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }

@@ -40,8 +40,8 @@ enum VMAvailability {
 let demoDay = ["--move", "375/500", "--exercise", "15/30", "--stand", "14.4/12"]
 
 /// What both `glance run` in the VM and `glance render` on the host are given, so the pictures
-/// cannot differ by the clock or the language of either machine.
-let fixedDayAndLanguage = ["--today", "2026-11-29", "--locale", "en"]
+/// cannot differ by the calendar, the time of day or the language of either machine.
+let fixedDayAndLanguage = ["--today", "2026-11-29", "--locale", "en", "--time", "10:09", "--clock", "24h"]
 
 /// The fonts the screens use, copied into the VM (fontconfig finds the same files as the host).
 let fontPackages = "fonts-inter fonts-wqy-microhei"

@@ -12,7 +12,7 @@ struct VMInputTests {
     static let size = "480x480"
     static let today = "2026-11-29"
     /// What both `glance run` and `glance render` are given.
-    static let common = ["--today", today, "--locale", "en", "--name", "Ann"]
+    static let common = ["--today", today, "--locale", "en", "--name", "Ann", "--time", "10:09", "--clock", "24h"]
 
     /// The store both sides read: three days, a metric for the gauge, a running task.
     static func makeStore(_ path: String) throws {
