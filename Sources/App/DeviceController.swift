@@ -119,6 +119,8 @@ public final class DeviceController: Controller {
     public var backlight: Backlight?
     /// Runs the refresh commands when fresh data is asked for (a pull down, the refresh key).
     public var refresher: Refresher?
+    /// Turns the screens by themselves (the configuration's "cycle"); nil: they stay.
+    public var cycle: ScreenCycle?
     private var lastInput: Duration
     /// The next local midnight on the monotonic clock (nil: a day that never ends).
     private var midnight: Duration?
@@ -228,6 +230,7 @@ public final class DeviceController: Controller {
 
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         var changed = false
+        let screenBefore = navigation.screen
         if let hub {
             let (deviceChanges, batches) = hub.handle(ready)
             for change in deviceChanges {
@@ -235,18 +238,7 @@ public final class DeviceController: Controller {
             }
             for batch in batches {
                 let device = DeviceDescription(path: batch.device.path, capabilities: batch.device.capabilities)
-                let outcome = router.feed(batch.events, from: device, asleep: idle != .awake)
-                // On another console the events are that console's: the router follows the
-                // devices (touch slots), nothing is acted on.
-                if away { continue }
-                if outcome.activity { lastInput = now }
-                if outcome.woke {
-                    log("woken by \(batch.device.name)")
-                    wake(now: now)
-                    changed = true
-                }
-                for command in outcome.commands { changed = perform(command, now: now) || changed }
-                if changed { lastChange = "input" }
+                if feed(batch.events, from: device, name: batch.device.name, now: now) { changed = true }
             }
         }
         if !away {
@@ -292,12 +284,56 @@ public final class DeviceController: Controller {
             applyBacklight()
         }
         if navigation.settle(available: available(now: now)) { changed = true }
+        if turnCycle(now: now, screenBefore: screenBefore) {
+            changed = true
+            lastChange = "cycle"
+        }
         // Gauges read from files are followed while they are on the panel.
         if data.showGauges(navigation.screen == .gauges && idle != .blank && !away, now: now) {
             changed = true
             lastChange = "gauges read"
         }
         return changed
+    }
+
+    /// One device's events: activity, waking, commands. True when the picture changes.
+    func feed(_ events: [InputEvent], from device: DeviceDescription, name: String, now: Duration) -> Bool {
+        let outcome = router.feed(events, from: device, asleep: idle != .awake)
+        // On another console the events are that console's: the router follows the devices
+        // (touch slots), nothing is acted on.
+        if away { return false }
+        var changed = false
+        if outcome.activity {
+            lastInput = now
+            cycle?.input(at: now)
+        }
+        if outcome.woke {
+            log("woken by \(name)")
+            wake(now: now)
+            changed = true
+        }
+        for command in outcome.commands { changed = perform(command, now: now) || changed }
+        if changed { lastChange = "input" }
+        return changed
+    }
+
+    /// The next screen when the cycle's time has come (today's, as a kiosk shows it); not while
+    /// blank, away, or a task's progress is shown (the turn then counts from its end). True when
+    /// it turned.
+    private func turnCycle(now: Duration, screenBefore: ScreenKind) -> Bool {
+        guard var cycle else { return false }
+        defer { self.cycle = cycle }
+        if navigation.screen != screenBefore { cycle.shown(at: now) }
+        guard idle != .blank, !away else { return false }
+        guard navigation.screen != .progress else {
+            cycle.shown(at: now)
+            return false
+        }
+        guard let next = cycle.turn(now: now, current: navigation.screen, available: available(now: now), busy: false)
+        else { return false }
+        navigation.screen = next
+        navigation.day = navigation.today
+        return true
     }
 
     /// Back to full brightness, counted as input.
@@ -404,6 +440,11 @@ public final class DeviceController: Controller {
         }
         if let d = data.nextDeadline(now: now) { deadlines.append(d) }
         if let d = refresher?.nextDeadline(now: now) { deadlines.append(d) }
+        if let cycle, idle != .blank, !away, navigation.screen != .progress,
+            cycle.turns(current: navigation.screen, available: available(now: now))
+        {
+            deadlines.append(cycle.nextTurn)
+        }
         return deadlines.min()
     }
 

@@ -99,3 +99,66 @@ public struct IdleSchedule: Sendable, Equatable {
         [dimAfter, blankAfter].compactMap { $0 }.filter { $0 > t }.min()
     }
 }
+
+/// Screens that turn by themselves (a kiosk): every `every` seconds the next of `screens` that
+/// has something to show. Input pauses the turning for `pauseOnInput` seconds from the last
+/// input; a running task (its progress screen) stops it while it runs.
+///
+/// Pure: the controller tells it what happened and asks it at its deadlines.
+public struct ScreenCycle: Sendable, Equatable {
+    public var every: Duration
+    /// The screens turned through, in order; empty: every configured screen but progress.
+    public var screens: [ScreenKind]
+    public var pauseOnInput: Duration
+    /// When the screen shown came up (by a turn, or by navigation).
+    public private(set) var since: Duration
+    public private(set) var lastInput: Duration?
+
+    public init(every: Double, screens: [ScreenKind], pauseOnInput: Double, now: Duration) {
+        self.every = .milliseconds(Int64((every * 1000).rounded()))
+        self.screens = screens
+        self.pauseOnInput = .milliseconds(Int64((pauseOnInput * 1000).rounded()))
+        since = now
+    }
+
+    /// Input came: the turning waits until `pauseOnInput` after it.
+    public mutating func input(at now: Duration) { lastInput = now }
+
+    /// Another screen came up by other means (a button, a task that ended): it stays `every`.
+    public mutating func shown(at now: Duration) { since = now }
+
+    /// The screens to turn through among those with something to show (never progress: a task
+    /// shows itself, and stops the turning).
+    public func candidates(available: [ScreenKind]) -> [ScreenKind] {
+        (screens.isEmpty ? available : screens.filter { available.contains($0) }).filter { $0 != .progress }
+    }
+
+    /// When the next turn is due: `every` after the screen came up, and not before the pause
+    /// after the last input has passed.
+    public var nextTurn: Duration {
+        let afterInput = lastInput.map { $0 + pauseOnInput } ?? since
+        return max(since + every, afterInput)
+    }
+
+    /// The screen to turn to at `now` from `current`; nil when it is not time yet, a task is
+    /// running (`busy`), or there is nothing else to turn to. A turn counts from `now`.
+    public mutating func turn(now: Duration, current: ScreenKind, available: [ScreenKind], busy: Bool) -> ScreenKind? {
+        guard !busy, now >= nextTurn else { return nil }
+        let list = candidates(available: available)
+        guard !list.isEmpty else { return nil }
+        let next: ScreenKind
+        if let i = list.firstIndex(of: current) {
+            next = list[(i + 1) % list.count]
+        } else {
+            next = list[0]
+        }
+        since = now
+        return next == current ? nil : next
+    }
+
+    /// Whether there is anything to turn to (at least two screens, or one that is not shown).
+    public func turns(current: ScreenKind, available: [ScreenKind]) -> Bool {
+        let list = candidates(available: available)
+        return list.count > 1 || (list.count == 1 && list[0] != current)
+    }
+}

@@ -108,6 +108,7 @@ extension Settings {
             watchClockChanges: fixedToday == nil || fixedTime == nil, intro: intro, now: now, log: log)
         if let day = startDay, day != clock.today() { controller.show(day: day) }
         if !refreshCommands.isEmpty && hub != nil { controller.refresher = Refresher(commands: refreshCommands, log: log) }
+        controller.cycle = cycle.map { ScreenCycle(every: $0.every, screens: $0.screens, pauseOnInput: $0.pauseOnInput, now: now) }
         return controller
     }
 

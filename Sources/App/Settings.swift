@@ -59,6 +59,8 @@ public struct Settings: Sendable {
     public var idle: IdleSchedule
     /// The refresh control's commands (the configuration's "refresh").
     public var refreshCommands: [[String]] = []
+    /// Screens that turn by themselves (nil: they stay).
+    public var cycle: CycleSetting?
 
     /// A day, gauges or a task fixed on the command line.
     public struct FixedContent: Sendable {
@@ -108,6 +110,7 @@ public struct Settings: Sendable {
         refreshCommands = c.refresh
         clockFormat = c.clock.format
         clockOnTiny = c.clock.onTiny
+        cycle = c.cycle
     }
 
     /// The command line over the rest. Its idle times must fit with the configuration's (a blank

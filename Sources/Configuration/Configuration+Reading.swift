@@ -108,7 +108,7 @@ struct Reader {
 
     static let top = [
         "name", "locale", "screens", "gauges", "keys", "longPress", "longPressSeconds", "grabInput", "touch", "display",
-        "idle", "clock", "database", "fonts", "serve", "goals", "refresh", "mqtt",
+        "idle", "clock", "cycle", "database", "fonts", "serve", "goals", "refresh", "mqtt",
     ]
 
     mutating func configuration(_ json: JSON) -> Configuration {
@@ -137,6 +137,7 @@ struct Reader {
             case "display": c.display = display(value, path, c.display)
             case "idle": c.idle = idle(value, path, c.idle)
             case "clock": c.clock = clock(value, path, c.clock)
+            case "cycle": if let cycle = cycle(value, path) { c.cycle = cycle }
             case "serve": c.serve = serve(value, path, c.serve)
             case "goals": c.goals = goals(value, path, c.goals)
             case "refresh": if let r = refresh(value, path) { c.refresh = r }
@@ -149,6 +150,15 @@ struct Reader {
                     if k == "file" { c.fontFile = s } else { c.cjkFontFile = s }
                 }
             default: break
+            }
+        }
+        // The cycle turns through configured screens (whichever order the two come in).
+        if let cycle = c.cycle {
+            for (i, screen) in cycle.screens.enumerated() where !c.screens.contains(screen) {
+                issue(
+                    "$.cycle.screens[\(i)]",
+                    "\"\(screen.rawValue)\" is not one of the configured screens (\"screens\": "
+                        + c.screens.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + ")")
             }
         }
         if let dim = c.idle.dimAfter, let blank = c.idle.blankAfter, blank < dim {
@@ -523,6 +533,50 @@ struct Reader {
             }
         }
         return c
+    }
+
+    /// `{"every": 15, "screens": [...], "pauseOnInput": 60}`, or null for none. `.some(nil)` is
+    /// null; nil a problem (reported).
+    mutating func cycle(_ json: JSON, _ path: String) -> CycleSetting?? {
+        if json == .null { return .some(nil) }
+        guard let members = members(json, path, known: ["every", "screens", "pauseOnInput"]) else { return nil }
+        var c = CycleSetting()
+        var ok = true
+        for (k, v) in members {
+            let p = "\(path).\(k)"
+            switch k {
+            case "every":
+                if let n = number(v, p, range: 1...86400, what: "seconds") { c.every = n } else { ok = false }
+            case "pauseOnInput":
+                if let n = number(v, p, range: 0...86400, what: "seconds") { c.pauseOnInput = n } else { ok = false }
+            case "screens":
+                guard case .array(let items) = v else {
+                    issue(p, "expected an array of screen names like [\"rings\", \"clock\"], found \(v.kind)")
+                    ok = false
+                    continue
+                }
+                var list: [ScreenKind] = []
+                for (i, item) in items.enumerated() {
+                    let ip = "\(p)[\(i)]"
+                    guard let s = choice(item, ip, ScreenKind.allCases.map { ($0.rawValue, $0) }) else {
+                        ok = false
+                        continue
+                    }
+                    if s == .progress {
+                        issue(ip, "\"progress\" shows itself while a task runs (and stops the turning); it is not turned to")
+                        ok = false
+                    } else if list.contains(s) {
+                        issue(ip, "\"\(s.rawValue)\" is listed twice")
+                        ok = false
+                    } else {
+                        list.append(s)
+                    }
+                }
+                c.screens = list
+            default: break
+            }
+        }
+        return ok ? .some(c) : nil
     }
 
     mutating func serve(_ json: JSON, _ path: String, _ base: ServeSetting) -> ServeSetting {

@@ -151,6 +151,22 @@ public struct ClockSetting: Sendable, Equatable {
     }
 }
 
+/// Screens that turn by themselves (a kiosk).
+public struct CycleSetting: Sendable, Equatable {
+    /// Seconds each screen stays.
+    public var every: Double = 15
+    /// The screens turned through, in order; empty: every configured screen but progress.
+    public var screens: [ScreenKind] = []
+    /// Seconds the turning waits after the last input.
+    public var pauseOnInput: Double = 60
+
+    public init(every: Double = 15, screens: [ScreenKind] = [], pauseOnInput: Double = 60) {
+        self.every = every
+        self.screens = screens
+        self.pauseOnInput = pauseOnInput
+    }
+}
+
 public struct IdleSetting: Sendable, Equatable {
     /// Seconds without input before dimming; nil never dims.
     public var dimAfter: Double? = 60
@@ -210,6 +226,8 @@ public struct Configuration: Sendable, Equatable {
     public var display = DisplaySetting()
     public var idle = IdleSetting()
     public var clock = ClockSetting()
+    /// nil: the screens stay until a button or a task changes them.
+    public var cycle: CycleSetting?
     /// nil: `/var/lib/glance/glance.db` for root, `$XDG_DATA_HOME/glance/glance.db` otherwise.
     public var database: String?
     public var fontFile: String?

@@ -25,4 +25,34 @@ struct KioskConfigurationTests {
         #expect(found.issues[1].message.contains(#"expected one of "24h", "12h", "off""#))
         #expect(found.issues[2].message.contains(#""day", "time""#))
     }
+
+    @Test("cycle: null is off; the screens it turns through must be configured ones, never progress")
+    func cycle() throws {
+        #expect(Configuration().cycle == nil)
+        #expect(try Configuration.parse(#"{"cycle": null}"#).get().cycle == nil)
+        let c = try Configuration.parse(
+            #"{"screens": ["rings", "gauges", "clock"], "cycle": {"every": 20, "screens": ["clock", "rings"], "pauseOnInput": 0}}"#
+        ).get()
+        #expect(c.cycle == CycleSetting(every: 20, screens: [.clock, .rings], pauseOnInput: 0))
+        #expect(try Configuration.parse(#"{"cycle": {}}"#).get().cycle == CycleSetting(every: 15, screens: [], pauseOnInput: 60))
+        guard
+            case .failure(let found) = Configuration.parse(
+                #"{"cycle": {"every": 0.5, "screens": ["clock", "progress", "rings", "rings"], "pauseOnInput": -1}}"#)
+        else {
+            Issue.record("a bad cycle was accepted")
+            return
+        }
+        let issues = found.issues.map(\.description)
+        #expect(issues.contains { $0.hasPrefix("$.cycle.every: expected seconds from 1 to 86400") }, "\(issues)")
+        #expect(issues.contains { $0.hasPrefix("$.cycle.pauseOnInput: expected seconds from 0 to 86400") }, "\(issues)")
+        #expect(issues.contains { $0.hasPrefix(#"$.cycle.screens[1]: "progress" shows itself"#) }, "\(issues)")
+        #expect(issues.contains { $0.hasPrefix(#"$.cycle.screens[3]: "rings" is listed twice"#) }, "\(issues)")
+        // Valid by itself, but the clock screen is not configured.
+        guard case .failure(let unlisted) = Configuration.parse(#"{"cycle": {"screens": ["rings", "clock"]}}"#) else {
+            Issue.record("a cycle through an unconfigured screen was accepted")
+            return
+        }
+        #expect(unlisted.issues.map(\.path) == ["$.cycle.screens[1]"], "\(unlisted.issues)")
+        #expect(unlisted.issues[0].message.contains(#"not one of the configured screens ("screens": "rings", "gauges", "progress")"#))
+    }
 }

@@ -68,6 +68,7 @@ struct DeviceFilesTests {
             DeviceFiles.keys(json["display"]) == ["card", "connector", "mode", "format", "rotate", "legacy", "shape"])
         #expect(DeviceFiles.keys(json["idle"]) == ["dimAfter", "blankAfter", "dimLevel"])
         #expect(DeviceFiles.keys(json["clock"]) == ["format", "tiny"])
+        #expect(DeviceFiles.keys(json["cycle"]) == ["every", "screens", "pauseOnInput"])
         #expect(DeviceFiles.keys(json["touch"]) == ["swapXY", "invertX", "invertY"])
         #expect(DeviceFiles.keys(json["fonts"]) == ["file", "cjkFile"])
         #expect(DeviceFiles.keys(json["serve"]) == ["listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls"])
@@ -112,6 +113,7 @@ struct DeviceFilesTests {
             "listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls", "move", "mqtt", "command", "field",
             "pattern", "staleAfter", "broker", "username", "passwordFile", "clientId", "keepAlive", "ca", "cert", "key", "exercise", "stand",
             "tiny",
+            "every", "pauseOnInput",
         ]
         let missing = (Reader.top + nested).filter { !readme.contains("`\($0)`") }
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")
