@@ -28,6 +28,11 @@ public protocol DataSource: AnyObject {
     /// Set when the data can no longer be followed and the app should end (the store's file was
     /// replaced): what to tell the person.
     var endReason: String? { get }
+    /// What the device remembers across restarts (the brightness chosen with its keys); nil:
+    /// nothing kept (or nowhere to keep it).
+    func preference(_ name: String) -> String?
+    /// Keeps `values` (nil forgets the name), all together, where that can be done.
+    func keep(_ values: [(name: String, value: String?)])
 }
 
 extension DataSource {
@@ -35,6 +40,8 @@ extension DataSource {
     /// Fresh data asked for now: sources read again whatever they can (gauge files). True when
     /// that changed something.
     public func refresh(now: Duration) -> Bool { false }
+    public func preference(_ name: String) -> String? { nil }
+    public func keep(_ values: [(name: String, value: String?)]) {}
 }
 
 /// Fixed data: one day's summary, fixed gauges, maybe a fixed task (the command line's).
@@ -66,4 +73,10 @@ public final class FixedData: DataSource {
     }
     public func nextDeadline(now: Duration) -> Duration? { nil }
     public func showGauges(_ shown: Bool, now: Duration) -> Bool { false }
+    /// Kept in memory only (the command line's data has no store).
+    public var preferences: [String: String] = [:]
+    public func preference(_ name: String) -> String? { preferences[name] }
+    public func keep(_ values: [(name: String, value: String?)]) {
+        for (name, value) in values { preferences[name] = value }
+    }
 }

@@ -117,6 +117,9 @@ public final class DeviceController: Controller {
     private let log: (String) -> Void
     /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
     public var backlight: Backlight?
+    /// The awake brightness, 0...1 of full (the dim level is a fraction of it); nil: the
+    /// backlight's as found at start (full without one).
+    public private(set) var brightness: Double?
     /// Runs the refresh commands when fresh data is asked for (a pull down, the refresh key).
     public var refresher: Refresher?
     /// Turns the screens by themselves (the configuration's "cycle"); nil: they stay.
@@ -365,17 +368,65 @@ public final class DeviceController: Controller {
         }
     }
 
-    /// The backlight for the idle level: full, dimmed, or off. One whose brightness cannot be
-    /// written is given up: the picture itself is dimmed then, as without a backlight.
-    private func applyBacklight() {
-        guard let backlight else { return }
-        let written: Bool
+    /// The awake brightness in use: the chosen one, else the backlight's as found.
+    public var awakeBrightness: Double { brightness ?? backlight?.foundLevel ?? 1 }
+
+    /// How bright the panel is now, and how: the backlight's value and the picture's part.
+    public var light: LightPlan {
+        let wanted: Double
         switch idle {
-        case .awake: written = backlight.set(fraction: 1)
-        case .dimmed(let level): written = backlight.set(fraction: level)
-        case .blank: written = backlight.set(fraction: 0)
+        case .awake: wanted = awakeBrightness
+        case .dimmed(let level): wanted = awakeBrightness * level
+        case .blank: wanted = 0
         }
-        guard !written else { return }
+        return LightPlan.make(wanted: wanted, maximum: backlight?.maximum)
+    }
+
+    /// The names the brightness is kept under in the store: the level, and the configured one it
+    /// was chosen over (a changed configuration starts from its own).
+    static let brightnessKey = "brightness"
+    static let brightnessBaseKey = "brightness.configured"
+
+    /// The awake brightness at start (or a reload): the one chosen with the keys and kept in the
+    /// store, while the configuration's is the one it was chosen over; else the configuration's
+    /// (nil: as found).
+    public func setUpBrightness(configured: Double?) {
+        configuredBrightness = configured
+        if data.preference(Self.brightnessBaseKey) == keptBase, let kept = data.preference(Self.brightnessKey).flatMap(Double.init),
+            kept > 0, kept <= 1
+        {
+            brightness = kept
+        } else {
+            brightness = configured
+        }
+        applyBacklight()
+    }
+
+    /// A step brighter or darker (`direction` ±1), kept in the store; true when the picture
+    /// changes (a light that cannot do it alone).
+    func stepBrightness(_ direction: Double) -> Bool {
+        let before = light
+        let level = min(1, max(Self.lowestBrightness, ((awakeBrightness + 0.1 * direction) * 10).rounded() / 10))
+        guard level != awakeBrightness else { return false }
+        brightness = level
+        applyBacklight()
+        log("brightness \(NumberText.plain(level * 100)) %")
+        data.keep([(Self.brightnessKey, NumberText.plain(level)), (Self.brightnessBaseKey, keptBase)])
+        return light.picture != before.picture
+    }
+
+    /// The darkest awake level the keys go to.
+    static let lowestBrightness = 0.1
+    /// The configured brightness the keys' level is kept over (see `setUpBrightness`).
+    public private(set) var configuredBrightness: Double?
+    private var keptBase: String { configuredBrightness.map(NumberText.plain) ?? "none" }
+
+    /// The backlight for the idle level and the brightness: full, dimmed, or off. One whose
+    /// brightness cannot be written is given up: the picture itself is dimmed then, as without a
+    /// backlight.
+    private func applyBacklight() {
+        guard let backlight, let value = light.backlight else { return }
+        guard !backlight.set(value: value) else { return }
         log(
             "backlight \(backlight.path): cannot write its brightness (\(Errno.current)); dimming the picture "
                 + "instead (60-glance-backlight.rules lets group video write it)")
@@ -398,6 +449,8 @@ public final class DeviceController: Controller {
             log("cancel asked for the running task")
             data.cancelTask()
             return true
+        case .action(.brighter): return stepBrightness(1)
+        case .action(.darker): return stepBrightness(-1)
         case .action(.refresh):
             // A pull down on the progress screen is the swipe down it always was.
             guard navigation.screen != .progress else { return perform(.action(.previousScreen), now: now) }
@@ -449,6 +502,9 @@ public final class DeviceController: Controller {
     }
 
     public func scene(now: Duration) -> any Scene {
+        // What the backlight cannot do (there is none, or it is only on or off), the picture does.
+        let picture = light.picture
+        func lit(_ screen: any Screen) -> any Screen { picture < 1 ? DimmedScreen(screen: screen, level: picture) : screen }
         switch idle {
         case .awake:
             if let start = introStart, navigation.screen == .rings {
@@ -457,15 +513,13 @@ public final class DeviceController: Controller {
                 }
                 let (screen, animating) = intro.frame(at: now - start)
                 if !animating { introStart = nil }
-                return StillOrMoving(screen: screen, moving: animating)
+                return StillOrMoving(screen: lit(screen), moving: animating)
             }
             introStart = nil
             let screen = withRefreshControl(currentScreen(now: now))
-            return StillOrMoving(screen: screen, moving: screen.animates || easing.isMoving(at: now.inSeconds))
-        case .dimmed(let level):
-            // The backlight dims the panel where there is one; else the picture itself.
-            let screen = currentScreen(now: now)
-            return ScreenScene(backlight == nil ? DimmedScreen(screen: screen, level: level) : screen)
+            return StillOrMoving(screen: lit(screen), moving: screen.animates || easing.isMoving(at: now.inSeconds))
+        case .dimmed:
+            return ScreenScene(lit(currentScreen(now: now)))
         case .blank: return ScreenScene(BlankScreen())
         }
     }

@@ -102,10 +102,11 @@ public enum PanelApp {
         }
         controller.backlight = Backlight.find(log: log)
         if let light = controller.backlight {
-            log("backlight \(light.path): \(light.original)/\(light.maximum)")
+            log("backlight \(light.path): \(light.original)/\(light.maximum)\(light.onOff ? " (on or off: the picture dims)" : "")")
             // Put back by the fatal-signal handler too, with the display.
             light.armCrashRestore()
         }
+        controller.setUpBrightness(configured: settings.brightness)
         let opened = monotonicNow()
         // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
         let systemd = SystemdNotifier()

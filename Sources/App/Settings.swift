@@ -61,6 +61,8 @@ public struct Settings: Sendable {
     public var refreshCommands: [[String]] = []
     /// Screens that turn by themselves (nil: they stay).
     public var cycle: CycleSetting?
+    /// The awake brightness, 0...1 (nil: the backlight's as found).
+    public var brightness: Double?
 
     /// A day, gauges or a task fixed on the command line.
     public struct FixedContent: Sendable {
@@ -111,6 +113,7 @@ public struct Settings: Sendable {
         clockFormat = c.clock.format
         clockOnTiny = c.clock.onTiny
         cycle = c.cycle
+        brightness = c.display.brightness
     }
 
     /// The command line over the rest. Its idle times must fit with the configuration's (a blank

@@ -134,6 +134,23 @@ public final class StoreData: DataSource {
         return deadlines.min()
     }
 
+    public func preference(_ name: String) -> String? {
+        do {
+            return try store.preference(name)
+        } catch {
+            once("\(error.message)")
+            return nil
+        }
+    }
+
+    public func keep(_ values: [(name: String, value: String?)]) {
+        do {
+            try store.setPreferences(values)
+        } catch {
+            once("cannot keep \(values.map(\.name).joined(separator: ", ")) in the store: \(error.message)")
+        }
+    }
+
     /// Logs a problem once (the loop asks again and again).
     private func once(_ message: String) {
         if reported.insert(message).inserted { log(message) }

@@ -458,7 +458,7 @@ struct Reader {
 
     mutating func display(_ json: JSON, _ path: String, _ base: DisplaySetting) -> DisplaySetting {
         var d = base
-        let known = ["card", "connector", "mode", "format", "rotate", "legacy", "shape"]
+        let known = ["card", "connector", "mode", "format", "rotate", "legacy", "shape", "brightness"]
         guard let members = members(json, path, known: known) else { return d }
         for (k, v) in members {
             let p = "\(path).\(k)"
@@ -488,6 +488,12 @@ struct Reader {
                 }
             case "legacy": if let b = bool(v, p) { d.legacy = b }
             case "shape": if let s = choice(v, p, PanelShape.allCases.map { ($0.rawValue, $0) }) { d.shape = s }
+            case "brightness":
+                if v == .null {
+                    d.brightness = nil
+                } else if let b = number(v, p, range: 0.05...1, what: "a brightness (or null: as found)") {
+                    d.brightness = b
+                }
             default: break
             }
         }

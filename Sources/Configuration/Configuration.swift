@@ -135,6 +135,9 @@ public struct DisplaySetting: Sendable, Equatable {
     public var rotation: Rotation = .none
     public var legacy = false
     public var shape: PanelShape = .rectangle
+    /// The awake brightness, 0.05...1 of full (the keys change it, and the level they choose is
+    /// kept); nil: the backlight's as found.
+    public var brightness: Double?
 }
 
 /// The time on the panel: the ring screen's header and the clock screen.

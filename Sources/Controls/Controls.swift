@@ -9,6 +9,8 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case nextScreen, previousScreen, previousDay, nextDay, today, select, cancel
     /// Fresh data now: the configuration's refresh commands run (a pull down on the screen).
     case refresh
+    /// The panel brighter or darker by a step (kept across restarts).
+    case brighter, darker
 }
 
 /// The screens the device can show, in the order the configuration lists them.

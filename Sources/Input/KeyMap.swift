@@ -18,11 +18,13 @@ public struct KeyMap: Sendable, Equatable {
         "KEY_ESC": .cancel, "KEY_BACK": .cancel, "KEY_BACKSPACE": .cancel, "KEY_EXIT": .cancel,
         "KEY_PAGEUP": .previousScreen, "KEY_PAGEDOWN": .nextScreen, "KEY_TAB": .nextScreen, "KEY_HOME": .today,
         "KEY_T": .today, "KEY_PREVIOUS": .previousDay, "KEY_NEXT": .nextDay, "KEY_REFRESH": .refresh, "KEY_F5": .refresh,
+        "KEY_BRIGHTNESSUP": .brighter, "KEY_BRIGHTNESSDOWN": .darker,
         "BTN_0": .previousDay, "BTN_1": .select, "BTN_2": .nextDay, "BTN_3": .previousScreen, "BTN_4": .nextScreen,
     ]
 
-    /// Actions that repeat while their key is held (browsing days); others ignore auto-repeat.
-    public static let repeating: Set<Action> = [.previousDay, .nextDay]
+    /// Actions that repeat while their key is held (browsing days, the brightness); others ignore
+    /// auto-repeat.
+    public static let repeating: Set<Action> = [.previousDay, .nextDay, .brighter, .darker]
 
     public init(
         bindings: [UInt16: Action], longPress: [Action: Action] = [.select: .today], longPressSeconds: Double = 0.8

@@ -40,7 +40,15 @@ public enum Schema {
             started INTEGER NOT NULL,
             updated INTEGER NOT NULL
         ) WITHOUT ROWID;
+        """,
+        // 2: what the device remembers across restarts (the brightness chosen with its keys).
         """
+        CREATE TABLE preferences (
+            name TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL,
+            updated INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The version this build writes.

@@ -495,8 +495,8 @@ struct BacklightTests {
         put("brightness", "200\n")
         let b = try #require(Backlight.find(in: root, log: { _ in }))
         #expect(b.maximum == 255 && b.original == 200)
-        #expect(b.set(fraction: 0.3) && get() == "60")
-        #expect(b.set(fraction: 0) && get() == "0")
+        #expect(b.set(value: 60) && get() == "60" && b.value == 60)
+        #expect(b.set(value: 0) && get() == "0")
         b.restore()
         #expect(get() == "200")
         #expect(Backlight.find(in: root + "/none", log: { _ in }) == nil)
@@ -509,7 +509,7 @@ struct BacklightTests {
         let crashed = inChildProcess {
             guard let light = Backlight.find(in: root, log: { _ in }) else { return 2 }
             light.armCrashRestore()
-            light.set(fraction: 0.1)
+            light.set(value: 20)
             raise(SIGSEGV)
             return 3
         }
@@ -521,7 +521,7 @@ struct BacklightTests {
             let status = inChildProcess {
                 guard let light = Backlight.find(in: root, log: { _ in }) else { return 2 }
                 light.armCrashRestore()
-                light.set(fraction: 0.1)
+                light.set(value: 20)
                 if overflow { return Int32(truncatingIfNeeded: recurseForever(1)) }
                 // The test runner blocks some signals; the child takes them as the app does.
                 var mask = sigset_t()

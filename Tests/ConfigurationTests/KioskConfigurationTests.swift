@@ -55,4 +55,19 @@ struct KioskConfigurationTests {
         #expect(unlisted.issues.map(\.path) == ["$.cycle.screens[1]"], "\(unlisted.issues)")
         #expect(unlisted.issues[0].message.contains(#"not one of the configured screens ("screens": "rings", "gauges", "progress")"#))
     }
+
+    @Test("display.brightness: 0.05 to 1, null for as found")
+    func brightness() throws {
+        #expect(Configuration().display.brightness == nil)
+        #expect(try Configuration.parse(#"{"display": {"brightness": 0.8}}"#).get().display.brightness == 0.8)
+        #expect(try Configuration.parse(#"{"display": {"brightness": null}}"#).get().display.brightness == nil)
+        for bad in ["0", "1.5", "\"full\""] {
+            guard case .failure(let found) = Configuration.parse(#"{"display": {"brightness": "# + bad + "}}") else {
+                Issue.record("brightness \(bad) was accepted")
+                continue
+            }
+            #expect(found.issues.map(\.path) == ["$.display.brightness"], "\(found.issues)")
+            #expect(found.issues[0].message.contains("a brightness (or null: as found)"), "\(found.issues)")
+        }
+    }
 }

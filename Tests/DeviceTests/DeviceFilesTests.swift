@@ -65,7 +65,7 @@ struct DeviceFilesTests {
             DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))"
         )
         #expect(
-            DeviceFiles.keys(json["display"]) == ["card", "connector", "mode", "format", "rotate", "legacy", "shape"])
+            DeviceFiles.keys(json["display"]) == ["card", "connector", "mode", "format", "rotate", "legacy", "shape", "brightness"])
         #expect(DeviceFiles.keys(json["idle"]) == ["dimAfter", "blankAfter", "dimLevel"])
         #expect(DeviceFiles.keys(json["clock"]) == ["format", "tiny"])
         #expect(DeviceFiles.keys(json["cycle"]) == ["every", "screens", "pauseOnInput"])
@@ -114,6 +114,7 @@ struct DeviceFilesTests {
             "pattern", "staleAfter", "broker", "username", "passwordFile", "clientId", "keepAlive", "ca", "cert", "key", "exercise", "stand",
             "tiny",
             "every", "pauseOnInput",
+            "brightness",
         ]
         let missing = (Reader.top + nested).filter { !readme.contains("`\($0)`") }
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")
