@@ -70,6 +70,10 @@ public struct InputCapabilities: Sendable, Equatable {
     /// Buttons the system acts on (logind: power off, suspend): KEY_POWER, KEY_SLEEP, KEY_WAKEUP.
     public static let keyPower = 116, keySleep = 142, keyWakeup = 143
     public static let systemKeys: Set<Int> = [keyPower, keySleep, keyWakeup]
+    /// KEY_BRIGHTNESSDOWN, KEY_BRIGHTNESSUP: glance's brighter and darker on a keyboard or a
+    /// remote that has other keys it uses; a device with nothing else (ACPI's Video Bus) is the
+    /// system's, which sets the backlight itself.
+    public static let brightnessKeys: Set<Int> = [224, 225]
     /// KEY_A, KEY_Z, KEY_SPACE, KEY_ENTER: a device with all of them is a full keyboard.
     public static let keyboardKeys: Set<Int> = [30, 44, 57, 28]
 
@@ -88,14 +92,14 @@ public struct InputCapabilities: Sendable, Equatable {
 
     /// Whether the app opens the device and may grab it, given the key codes the key map uses.
     ///
-    /// A touchscreen or absolute pointer is always opened; a device with none of `wanted` is left
-    /// alone. A device with the power, sleep or wake-up button that is not a full keyboard (the Pi's
+    /// A touchscreen or absolute pointer is always opened; a device with none of `wanted` (the
+    /// brightness keys aside) is left alone. A device with the power, sleep or wake-up button that is not a full keyboard (the Pi's
     /// gpio-shutdown and pwr_button, ACPI's Power Button) is never grabbed, so logind still sees
     /// the button. Full keyboards are grabbed: turning grabbing off lets their Power key through.
     public func grabPolicy(wanted: Set<Int>) -> GrabPolicy {
         let kinds = self.kinds
         let touch = kinds.contains(.touchscreen) || kinds.contains(.absolutePointer)
-        guard touch || !keys.isDisjoint(with: wanted) else {
+        guard touch || !keys.isDisjoint(with: wanted.subtracting(Self.brightnessKeys)) else {
             return .skip(reason: "no keys glance uses; left to the system")
         }
         if !keys.isDisjoint(with: Self.systemKeys) && !isFullKeyboard {

@@ -11,7 +11,9 @@ public struct KeyMap: Sendable, Equatable {
 
     /// Defaults that work with two buttons (KEY_LEFT, KEY_ENTER), three (KEY_LEFT, KEY_ENTER,
     /// KEY_RIGHT), a five-way switch (and KEY_UP, KEY_DOWN) and a keyboard; gpio-keys buttons
-    /// reporting BTN_0…BTN_4 work too. KEY_POWER is never mapped by default: logind owns it.
+    /// reporting BTN_0…BTN_4 work too. KEY_POWER is never mapped by default: logind owns it. The
+    /// brightness keys act on devices that have other keys glance uses (a keyboard, a remote);
+    /// a device with nothing but them is left to the system (`InputCapabilities.grabPolicy`).
     public static let defaultBindings: [String: Action] = [
         "KEY_LEFT": .previousDay, "KEY_RIGHT": .nextDay, "KEY_UP": .previousScreen, "KEY_DOWN": .nextScreen,
         "KEY_ENTER": .select, "KEY_KPENTER": .select, "KEY_SPACE": .select, "KEY_SELECT": .select, "KEY_OK": .select,

@@ -78,6 +78,12 @@ struct GrabPolicyTests {
         #expect(C(eventTypes: [C.evKey], keys: keys).grabPolicy(wanted: Self.wanted) == Self.leftAlone)
     }
 
+    @Test("brightness keys on a keyboard or remote with other keys glance uses: opened and grabbed (brighter, darker)")
+    func brightnessOnAKeyboard() {
+        #expect(Self.wanted.isSuperset(of: C.brightnessKeys), "brighter and darker are in the default key map")
+        #expect(C(eventTypes: [C.evKey], keys: [103, 108, 224, 225]).grabPolicy(wanted: Self.wanted) == .openAndGrab)
+    }
+
     @Test("a mouse is left to the system; a touchscreen or tablet is opened even with no mapped key")
     func pointers() {
         let mouse = C(eventTypes: [C.evKey, C.evRel], keys: [C.btnLeft, C.btnLeft + 1], relativeAxes: [0, 1])
