@@ -51,6 +51,16 @@ public enum ConfigurationFile {
             for issue in found.issues { print("  \(issue)", to: &err) }
         }
     }
+
+    /// A failure as lines for a log: what is wrong, then every problem with its JSON path.
+    public static func lines(_ failure: Failure) -> [String] {
+        switch failure {
+        case .unreadable(let message): return [message]
+        case .invalid(let path, let found):
+            return ["\(path): \(found.issues.count) problem\(found.issues.count == 1 ? "" : "s") in the configuration:"]
+                + found.issues.map { "  \($0)" }
+        }
+    }
 }
 
 extension ConfigurationFile {

@@ -104,13 +104,13 @@ public struct FixedClock: LocalClock {
 public final class DeviceController: Controller {
     public private(set) var navigation: Navigation
     public private(set) var idle: IdleLevel = .awake
-    public let screens: [ScreenKind]
+    public private(set) var screens: [ScreenKind]
     /// How the data becomes screens (fonts, language, shape, name).
-    public let maker: ScreenMaker
-    private let data: DataSource
-    private let hub: InputHub?
-    private let router: InputRouter
-    private let schedule: IdleSchedule
+    public private(set) var maker: ScreenMaker
+    private var data: DataSource
+    private var hub: InputHub?
+    private var router: InputRouter
+    private var schedule: IdleSchedule
     private let clock: LocalClock
     /// Wakes the loop when the wall clock is set, for today and midnight to be asked again.
     private let clockChanges: ClockChangeWatcher?
@@ -176,6 +176,37 @@ public final class DeviceController: Controller {
         if intro && navigation.screen == .rings { introStart = now }
         navigation.settle(available: available(now: now))
         _ = data.showGauges(navigation.screen == .gauges, now: now)
+    }
+
+    /// A new configuration in place (a reload): the screens, how they are drawn, the data, the
+    /// input devices and key map (`router`), the idle times, the cycle, the refresh commands and
+    /// the brightness. What stays: the screen shown (if it is still configured and has something
+    /// to show), the day, how awake the panel is, the console it is on, the backlight.
+    public func reconfigure(
+        screens: [ScreenKind], maker: ScreenMaker, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
+        cycle: ScreenCycle?, refresher: Refresher?, brightness: Double?, now: Duration
+    ) {
+        self.screens = screens.isEmpty ? [.rings] : screens
+        self.maker = maker
+        self.data = data
+        if hub !== self.hub {
+            self.hub = hub
+            if away { hub?.setGrabbing(false) }
+        }
+        self.router = router
+        schedule = idle
+        self.cycle = cycle
+        self.refresher = refresher
+        minuteShown = nil
+        introStart = nil
+        // The task as the new data has it: its progress stays, or goes.
+        taskShown = data.task().map { $0.label }
+        reportedFraction = nil
+        if !self.screens.contains(navigation.screen) { navigation.screen = self.screens[0] }
+        navigation.settle(available: available(now: now))
+        _ = data.showGauges(navigation.screen == .gauges && idle.level(idleFor: (now - lastInput).inSeconds) != .blank && !away, now: now)
+        setUpBrightness(configured: brightness)
+        lastChange = "reload"
     }
 
     /// Starts on another day than today (the command line's --date).
@@ -399,7 +430,8 @@ public final class DeviceController: Controller {
         } else {
             brightness = configured
         }
-        applyBacklight()
+        // On another console the light is that console's until the switch back.
+        if !away { applyBacklight() }
     }
 
     /// A step brighter or darker (`direction` ±1), kept in the store; true when the picture

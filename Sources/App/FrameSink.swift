@@ -56,6 +56,9 @@ public protocol FrameSink: AnyObject {
     func setPower(on: Bool) -> Bool
     /// Things worth telling that happened since the last call (a refused flip, a fallback).
     func takeNotes() -> [String]
+    /// The buffer holding the frame presented last (the panel's size and format); nil before
+    /// the first. What `glance screenshot` is given, turned upright.
+    var presentedBuffer: PixelBuffer? { get }
 
     // Another console (VT switching): the output gives the panel up and takes it back.
     /// The output takes part in console switching (a switch away waits for `releaseConsole`).
@@ -80,6 +83,7 @@ extension FrameSink {
     public var poweredDown: Bool { false }
     public func setPower(on: Bool) -> Bool { false }
     public func takeNotes() -> [String] { [] }
+    public var presentedBuffer: PixelBuffer? { nil }
     public var switchesConsoles: Bool { false }
     public var suspended: Bool { false }
     public func releaseConsole() -> String? { nil }
@@ -126,6 +130,7 @@ public final class PanelSink: FrameSink {
     public var poweredDown: Bool { output.poweredDown }
     public func setPower(on: Bool) -> Bool { output.setPower(on: on) }
     public func takeNotes() -> [String] { output.takeNotes() }
+    public var presentedBuffer: PixelBuffer? { output.presentedBuffer }
 
     public var switchesConsoles: Bool { output.terminal?.controlsSwitching ?? false }
     public var suspended: Bool { output.suspended }

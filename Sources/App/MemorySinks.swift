@@ -46,6 +46,8 @@ public final class PNGSink: FrameSink {
         onWrite?(path)
     }
 
+    public var presentedBuffer: PixelBuffer? { written > 0 ? drawingBuffer : nil }
+
     /// `out.png` → `out-0001.png`.
     public static func numbered(_ path: String, _ n: Int) -> String {
         let digits = String(n)
@@ -91,6 +93,7 @@ public final class RecordingSink: FrameSink {
     }
 
     public var lastFrame: PixelBuffer? { frames.last?.picture }
+    public var presentedBuffer: PixelBuffer? { lastFrame }
 
     public func present(damage: IntRect) throws(OutputFailure) {
         precondition(!suspended, "a frame presented while the panel is given up")

@@ -23,7 +23,8 @@ public enum PanelApp {
     /// Runs until a signal (exit 0) or a failure (its exit status). `started`: when main began
     /// (CLOCK_MONOTONIC), for the startup report; `say` prints a result line on standard output.
     public static func run(
-        _ settings: Settings, started: Duration, log: @escaping (String) -> Void, say: @escaping (String) -> Void
+        _ settings: Settings, started: Duration, configuration: String? = nil, commandLine: CommandLineLayer = CommandLineLayer(),
+        log: @escaping (String) -> Void, say: @escaping (String) -> Void
     ) -> Int32 {
         let text: FreeTypeTextRenderer?
         do {
@@ -107,12 +108,35 @@ public enum PanelApp {
             light.armCrashRestore()
         }
         controller.setUpBrightness(configured: settings.brightness)
+        // `glance screenshot` asks here for the frame on the panel.
+        if let path = settings.controlSocket ?? ControlServer.defaultPath() {
+            do throws(SystemError) {
+                session.control = try ControlServer(path: path)
+                log("control socket \(path) (glance screenshot)")
+            } catch {
+                log("\(error): glance screenshot cannot ask this app")
+            }
+        } else {
+            log("no runtime directory (XDG_RUNTIME_DIR): glance screenshot cannot ask this app")
+        }
         let opened = monotonicNow()
         // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
         let systemd = SystemdNotifier()
         if let systemd, let interval = systemd.watchdogInterval {
             session.watchdog = (interval, { tell(systemd, log) { try $0.watchdog() } })
         }
+        // SIGHUP (systemctl reload): the configuration again, in place.
+        let reloader = Reloader(
+            path: configuration, commandLine: commandLine, settings: settings, text: text, clock: clock, data: data, hub: hub,
+            session: session, controller: controller, output: output, log: log)
+        session.onReload = { reloader.reload(now: $0) }
+        session.onFrame = { reloader.framePresented() }
+        if let systemd {
+            reloader.onReloading = { tell(systemd, log) { try $0.notify("RELOADING=1") } }
+            reloader.onReloaded = { status in tell(systemd, log) { try $0.ready(status: status) } }
+        }
+        /// The output on the panel now (a reload may have replaced the first).
+        func current() -> DisplayOutput { reloader.output ?? output }
         let reportStartup = settings.reportStartup
         session.onFirstFrame = { [unowned session] in
             log("first frame on screen")
@@ -137,12 +161,12 @@ public enum PanelApp {
             if let systemd { tell(systemd, log) { try $0.stopping() } }
         } catch {
             controller.backlight?.restore()
-            output.restore()
+            current().restore()
             log(error.message)
             return error.status
         }
         controller.backlight?.restore()
-        let problem = output.restore()
+        let problem = current().restore()
         if let problem { log("\(problem)") }
         switch ending {
         case .signal(let signal):

@@ -102,14 +102,28 @@ extension Settings {
         panel: Size, text: (any TextRenderer)?, data: any DataSource, hub: InputHub?, clock: LocalClock,
         now: Duration = monotonicNow(), log: @escaping (String) -> Void
     ) -> DeviceController {
-        let router = InputRouter(keyMap: keyMap, touch: touch, panel: panel, rotation: rotation)
         let controller = DeviceController(
-            screens: screens, maker: maker(text: text), data: data, hub: hub, router: router, idle: idle, clock: clock,
-            watchClockChanges: fixedToday == nil || fixedTime == nil, intro: intro, now: now, log: log)
+            screens: screens, maker: maker(text: text), data: data, hub: hub, router: makeRouter(panel: panel), idle: idle,
+            clock: clock, watchClockChanges: fixedToday == nil || fixedTime == nil, intro: intro, now: now, log: log)
         if let day = startDay, day != clock.today() { controller.show(day: day) }
-        if !refreshCommands.isEmpty && hub != nil { controller.refresher = Refresher(commands: refreshCommands, log: log) }
-        controller.cycle = cycle.map { ScreenCycle(every: $0.every, screens: $0.screens, pauseOnInput: $0.pauseOnInput, now: now) }
+        controller.refresher = makeRefresher(hub: hub, log: log)
+        controller.cycle = makeCycle(now: now)
         return controller
+    }
+
+    /// Input into commands, for a panel of `panel` pixels mounted as configured.
+    public func makeRouter(panel: Size) -> InputRouter {
+        InputRouter(keyMap: keyMap, touch: touch, panel: panel, rotation: rotation)
+    }
+
+    /// The refresh control, where there are commands and input to ask for them.
+    public func makeRefresher(hub: InputHub?, log: @escaping (String) -> Void) -> Refresher? {
+        !refreshCommands.isEmpty && hub != nil ? Refresher(commands: refreshCommands, log: log) : nil
+    }
+
+    /// The screens turning by themselves from `now`, where configured.
+    public func makeCycle(now: Duration) -> ScreenCycle? {
+        cycle.map { ScreenCycle(every: $0.every, screens: $0.screens, pauseOnInput: $0.pauseOnInput, now: now) }
     }
 
     /// What there is to show: the command line's day, gauge or task, else the store (followed as

@@ -12,16 +12,18 @@ import Screens
 /// sink (the panel, PNG files, memory) by one poll loop that also takes the signals (a signalfd).
 ///
 /// It draws only when the scheduler says so: something changed, or an animation's next frame is
-/// due; it sleeps on a timer while animating and without one when idle. SIGINT, SIGTERM and
-/// SIGHUP end it (so the panel is restored in ordinary code); SIGUSR1 and SIGUSR2 are the
-/// console's switch away and back (VT_PROCESS) and hand the panel, the input and the backlight
-/// over.
+/// due; it sleeps on a timer while animating and without one when idle. SIGINT and SIGTERM end
+/// it (so the panel is restored in ordinary code); SIGHUP reloads the configuration in place
+/// (`onReload`); SIGUSR1 and SIGUSR2 are the console's switch away and back (VT_PROCESS) and
+/// hand the panel, the input and the backlight over.
 ///
 /// The loop's decisions are in `turn(now:ready:signals:)`, which takes the time and what became
 /// readable as values: tests drive it with a `RecordingSink` and a made-up clock.
 public final class Session {
-    public let sink: any FrameSink
-    public let composer: FrameComposer
+    /// Where frames go, and how screens become them; both change when a reload changes the
+    /// display (`replaceOutput`) or its rotation (`turn(to:)`).
+    public private(set) var sink: any FrameSink
+    public private(set) var composer: FrameComposer
     public let controller: any Controller
     private let signals: SignalReceiver?
     private let timer: MonotonicTimer
@@ -42,12 +44,18 @@ public final class Session {
     public var onFrame: (() -> Void)?
     /// A liveness ping (systemd's `WATCHDOG=1`) and how often the loop must call it.
     public var watchdog: (interval: Duration, ping: () -> Void)?
+    /// The control socket (`glance screenshot`), answered from the loop.
+    public var control: ControlServer?
+    /// SIGHUP: the configuration read again and applied in place (`true`: draw again). Without
+    /// it SIGHUP is told and ignored.
+    public var onReload: ((Duration) -> Bool)?
     private var nextWatchdogPing: Duration?
     private var wasAnimating = false
     private var toldNoPowerControl = false
 
     /// SIGUSR1 and SIGUSR2 are the console's release and acquire signals (see
-    /// `VirtualTerminal.controlSwitching`); the others in `signals` end the session.
+    /// `VirtualTerminal.controlSwitching`), SIGHUP asks for a reload; the others in `signals`
+    /// end the session.
     public init(
         sink: any FrameSink, rotation: Rotation, controller: any Controller, signals: SignalReceiver?,
         log: @escaping (String) -> Void
@@ -63,7 +71,7 @@ public final class Session {
 
     /// Why the session ended.
     public enum Ending: Equatable, Sendable {
-        /// SIGINT, SIGTERM or SIGHUP (its number).
+        /// SIGINT or SIGTERM (its number).
         case signal(Int32)
         /// The controller asked to end (`Controller.endReason`).
         case ended(String)
@@ -94,7 +102,7 @@ public final class Session {
                         try timer.cancel()
                     }
                     let watched = [signals?.descriptor, sink.descriptor, timer.descriptor].compactMap { $0 }
-                    ready = try waitForReadable(watched + controller.descriptors)
+                    ready = try waitForReadable(watched + controller.descriptors + (control?.descriptors ?? []))
                 } catch {
                     throw OutputFailure(error.description, status: 74)
                 }
@@ -116,10 +124,17 @@ public final class Session {
             switch signal {
             case SIGUSR1: releaseConsole(now: now)
             case SIGUSR2: try acquireConsole(now: now)
+            case SIGHUP:
+                guard let onReload else {
+                    log("SIGHUP: nothing to reload here")
+                    continue
+                }
+                if onReload(now) { scheduler.invalidate() }
             default: return .end(.signal(signal))
             }
         }
         if let fd = sink.descriptor, ready.contains(fd) { try sink.handleEvents() }
+        if let control { control.handle(ready: ready, picture: screenshot, log: log) }
         if controller.handle(ready: ready, now: now) { scheduler.invalidate() }
         if let reason = controller.endReason { return .end(.ended(reason)) }
         // What the output noted since (a refused flip, a failed DPMS call, a mode set that fell
@@ -181,6 +196,37 @@ public final class Session {
             onFirstFrame?()
         }
         if animating { wasAnimating = true }
+    }
+
+    // MARK: A new display configuration (a reload)
+
+    /// Frames go to `sink` from the next one on (whose present sets its mode), turned by
+    /// `rotation`.
+    public func replaceOutput(_ sink: any FrameSink, rotation: Rotation) {
+        self.sink = sink
+        composer = FrameComposer(panel: sink.size, rotation: rotation, format: sink.format)
+        scheduler = FrameScheduler(interval: sink.frameInterval)
+        scheduler.invalidate()
+    }
+
+    /// The picture turned onto the same panel another way from the next frame on.
+    public func turn(to rotation: Rotation) {
+        guard rotation != composer.rotation else { return }
+        composer = FrameComposer(panel: sink.size, rotation: rotation, format: sink.format)
+        scheduler.invalidate()
+    }
+
+    // MARK: Screenshots
+
+    /// The frame on the panel as a person sees it: the buffer presented last, turned upright and
+    /// in XRGB8888 (the scan-out, not the picture before it was converted: an RGB565 panel's
+    /// dithering shows). Refused while another console has the panel, or before the first frame.
+    public func screenshot() -> Result<PixelBuffer, PictureRefusal> {
+        guard !sink.suspended else {
+            return .failure(PictureRefusal("another console is in front: the panel shows it, not glance"))
+        }
+        guard let buffer = sink.presentedBuffer else { return .failure(PictureRefusal("nothing is on the panel yet")) }
+        return .success(buffer.upright(rotation: composer.rotation))
     }
 
     // MARK: Another console

@@ -56,6 +56,8 @@ public struct Settings: Sendable {
     public var grabInput: Bool
     public var readInput = true
     public var inputDirectory = "/dev/input"
+    /// Where the running app answers `glance screenshot` (nil: `ControlServer.defaultPath()`).
+    public var controlSocket: String?
     public var idle: IdleSchedule
     /// The refresh control's commands (the configuration's "refresh").
     public var refreshCommands: [[String]] = []
@@ -144,6 +146,7 @@ public struct Settings: Sendable {
         if line.noGrab { grabInput = false }
         if let v = line.inputDirectory { inputDirectory = v }
         if let first = line.firstScreen { screens = [first] + screens.filter { $0 != first } }
+        if let v = line.controlSocket { controlSocket = v }
         if let v = line.dimAfter { idle.dimAfter = v }
         if let v = line.blankAfter { idle.blankAfter = v }
         if let d = idle.dimAfter, let b = idle.blankAfter, b < d {
@@ -188,6 +191,8 @@ public struct CommandLineLayer: Sendable {
     public var inputDirectory: String?
     /// The screen shown first (glance watch --screen gauges).
     public var firstScreen: ScreenKind?
+    /// The control socket `glance screenshot` asks (nil: the runtime directory's).
+    public var controlSocket: String?
     /// Seconds, or .some(nil) for never.
     public var dimAfter: Double??
     public var blankAfter: Double??

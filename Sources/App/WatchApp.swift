@@ -13,10 +13,11 @@ import Store
 /// `glance watch`: the panel's session drawn into a PNG file instead of the panel. Each picture
 /// replaces the file and is told in one line; between changes the process sleeps in poll().
 public enum WatchApp {
-    /// Runs until SIGINT, SIGTERM or SIGHUP (0), or the store's file is replaced (75).
+    /// Runs until SIGINT or SIGTERM (0), or the store's file is replaced (75); SIGHUP reloads the
+    /// configuration.
     public static func run(
-        _ settings: Settings, size: Size, output: String, log: @escaping (String) -> Void,
-        say: @escaping (String) -> Void
+        _ settings: Settings, size: Size, output: String, configuration: String? = nil,
+        commandLine: CommandLineLayer = CommandLineLayer(), log: @escaping (String) -> Void, say: @escaping (String) -> Void
     ) -> Int32 {
         let text: (any TextRenderer)?
         do {
@@ -41,9 +42,12 @@ public enum WatchApp {
             return failure.status
         }
         // Nobody presses a key on a file, and a file is never dimmed.
+        func forFile(_ settings: inout Settings) {
+            settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+            settings.intro = false
+        }
         var settings = settings
-        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
-        settings.intro = false
+        forFile(&settings)
         let controller = settings.makeController(panel: size, text: text, data: data, hub: nil, clock: clock, log: { _ in })
         let sink = PNGSink(size: size, naming: .latest(output))
         let session: Session
@@ -53,6 +57,12 @@ public enum WatchApp {
             log(error.description)
             return ExitCode.software
         }
+        // SIGHUP: the configuration again (what is shown, how), the picture's size as it is.
+        let reloader = Reloader(
+            path: configuration, commandLine: commandLine, settings: settings, text: text, clock: clock, data: data, hub: nil,
+            session: session, controller: controller, output: nil, log: log)
+        reloader.adjust = forFile
+        session.onReload = { reloader.reload(now: $0) }
         session.onFrame = { say("drew \(output) (\(controller.lastChange)): \(shown(controller, data))") }
         do {
             switch try session.run() {

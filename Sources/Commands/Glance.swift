@@ -23,6 +23,7 @@ public enum Glance {
                 PictureCommands.demo.entry(.init()) { Pictures.demo(folder: $0.folder, size: $0.size) },
                 config.entry(nil) { ConfigurationFile.check($0) },
                 PanelCommands.run.entry(.init(), PanelCommands.runMain),
+                PanelCommands.screenshot.entry(.init(), PanelCommands.screenshotMain),
                 PanelCommands.devices.entry(()) { DeviceList.run() },
             ]
         ),

@@ -28,8 +28,11 @@ enum PanelCommands {
         "run", summary: "show the app on the display (DRM/KMS) until SIGTERM",
         usage: ["run [options]"],
         about: """
-            Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets SIGTERM, \
-            SIGINT or SIGHUP; then puts back what the display showed before (the console) and exits 0. It \
+            Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets SIGTERM or \
+            SIGINT; then puts back what the display showed before (the console) and exits 0. SIGHUP \
+            (systemctl reload glance) reads the configuration again and applies it in place, the display \
+            included, without the console showing between; an invalid file is logged with every problem and \
+            the running configuration stays. It \
             shows the store's days, gauges and running task (see --db), or the screen and day given with \
             the options below; buttons and touch move between screens and days. It draws only when \
             something changed: a screen that moves (a spinner, an easing progress) is redrawn on a timer; \
@@ -103,6 +106,12 @@ enum PanelCommands {
                     .value("--input-dir", as: Value.folder, help: "where the input devices are", default: "/dev/input") {
                         $0.layer.inputDirectory = $1
                     },
+                    .value(
+                        "--socket", as: Value.file("PATH"),
+                        help: "where glance screenshot asks for the frame on the panel",
+                        default: "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
+                            + "else $XDG_RUNTIME_DIR/glance/glance.sock"
+                    ) { $0.layer.controlSocket = $1 },
                     .value("--dim-after", as: Value.seconds, help: "seconds without input before dimming (0: never)") {
                         $0.layer.dimAfter = .some($1)
                     },
@@ -122,7 +131,7 @@ enum PanelCommands {
             `glance devices` lists the cards, connectors, modes and formats to choose from.
             """,
         exits: [
-            ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP, display restored"),
+            ExitStatusNote(0, "stopped by SIGTERM or SIGINT, display restored"),
             ExitStatusNote(64, "bad arguments"),
             ExitStatusNote(
                 66, "the default configuration file exists but cannot be read"),
@@ -145,7 +154,9 @@ enum PanelCommands {
         let started = monotonicNow()
         switch ConfigurationFile.settings(line.config, commandLine: line.layer) {
         case .failure(let status): return status.code
-        case .success(let settings): return PanelApp.run(settings, started: started, log: complain, say: say)
+        case .success(let settings):
+            return PanelApp.run(
+                settings, started: started, configuration: line.config, commandLine: line.layer, log: complain, say: say)
         }
     }
 
@@ -166,7 +177,8 @@ enum PanelCommands {
             instead of a panel: the day's ring screen, the gauges, or the progress screen while a task runs \
             (an import, say). Whenever something changes (glance log, an import, another process, midnight) \
             it draws again at once and prints one line per picture. A moving screen (a spinner) is drawn at \
-            most twice a second. Nothing dims. Stops on Ctrl-C, SIGTERM or SIGHUP (exit 0); ends with 75 when \
+            most twice a second. Nothing dims. SIGHUP reads the configuration again. Stops on Ctrl-C or SIGTERM \
+            (exit 0); ends with 75 when \
             another file is renamed over the store (it is not followed; start again to watch the new one).
             """,
         groups: [
@@ -196,7 +208,7 @@ enum PanelCommands {
                 ])
         ],
         exits: [
-            ExitStatusNote(0, "stopped by Ctrl-C, SIGTERM or SIGHUP"),
+            ExitStatusNote(0, "stopped by Ctrl-C or SIGTERM"),
             ExitStatusNote(64, "bad arguments"),
             ExitStatusNote(69, "no font for the labels (the message names the package; or draw --rings-only)"),
             ExitStatusNote(73, "FILE.png cannot be written"),
@@ -212,8 +224,57 @@ enum PanelCommands {
         layer.noInput = true
         switch ConfigurationFile.settings(line.config, commandLine: layer) {
         case .failure(let status): return status.code
-        case .success(let settings): return WatchApp.run(settings, size: line.size, output: line.output, log: complain, say: say)
+        case .success(let settings):
+            return WatchApp.run(
+                settings, size: line.size, output: line.output, configuration: line.config, commandLine: layer, log: complain,
+                say: say)
         }
+    }
+
+    // MARK: glance screenshot
+
+    struct Shot {
+        var output: String?
+        var socket: String?
+    }
+
+    static let screenshot = CommandSpec<Shot>(
+        "screenshot", summary: "a picture of what the running app shows on the panel, as a PNG",
+        usage: ["screenshot --output FILE.png [--socket PATH]"],
+        about: """
+            Asks the running glance (glance run, the service) for the frame it has on the panel and writes it \
+            as a PNG, upright as a person sees it (a panel mounted turned is turned back; an RGB565 panel's \
+            colours are as it shows them): for a bug report, or to look at a board from a distance (ssh \
+            board glance screenshot -o /tmp/panel.png, then scp board:/tmp/panel.png .). The app answers on \
+            a socket in its runtime directory, open to root and group glance; it never waits on the asker.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .value("--output", "-o", as: Value.output("FILE.png", extensions: ["png"]), help: "where to write the picture (required)") {
+                        $0.output = $1
+                    },
+                    .value(
+                        "--socket", as: Value.file("PATH"), help: "the running app's control socket",
+                        default: "$XDG_RUNTIME_DIR/glance/glance.sock when there is one (your own glance run), else /run/glance/glance.sock (the service)"
+                    ) { $0.socket = $1 },
+                ])
+        ],
+        exits: [
+            ExitStatusNote(0, "written"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(69, "no running glance answers (start it, or give --socket)"),
+            ExitStatusNote(73, "FILE.png cannot be written"),
+            ExitStatusNote(74, "the app's answer could not be read"),
+            ExitStatusNote(75, "the app has no picture to give now (another console is in front, or it has drawn nothing yet)"),
+            ExitStatusNote(77, "not allowed to ask (join group glance)"),
+        ],
+        finish: { (shot) throws(UsageError) in
+            guard shot.output != nil else { throw UsageError("screenshot: --output FILE.png is required") }
+        })
+
+    static func screenshotMain(_ shot: Shot) -> Int32 {
+        Screenshot.run(output: shot.output ?? "", socket: shot.socket, log: complain, say: say)
     }
 
     // MARK: glance devices

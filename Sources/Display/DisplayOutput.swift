@@ -114,8 +114,10 @@ public final class DisplayOutput {
 
     private var buffers: [DumbBuffer]
     private var previousDamage: IntRect?
-    private let saved: drmModeCrtc?
+    private var saved: drmModeCrtc?
     private var savedConnectors: [UInt32]
+    /// Connectors the first mode set takes off this output's CRTC (the one a predecessor drove).
+    private var detachedConnectors: [UInt32] = []
     private let rawMode: drmModeModeInfo
     private var modeBlob: UInt32 = 0
     /// The console to put back into text mode after the CRTC (set before the first frame).
@@ -205,6 +207,17 @@ public final class DisplayOutput {
     public var drawingBuffer: PixelBuffer {
         guard case .flipping(let front, _) = frames else { return buffers[0].pixels }
         return buffers[1 - front].pixels
+    }
+
+    /// The buffer holding the frame presented last (on screen, or queued to be at the next
+    /// flip); nil before the first frame.
+    public var presentedBuffer: PixelBuffer? {
+        switch frames {
+        case .beforeFirst: nil
+        case .flipping(let front, .pending): buffers[1 - front].pixels
+        case .flipping(let front, _): buffers[front].pixels
+        case .inPlace: buffers[0].pixels
+        }
     }
 
     /// Puts the frame drawn into `drawingBuffer` on screen; `damage` is what changed in it.
@@ -337,6 +350,46 @@ public final class DisplayOutput {
         return problem
     }
 
+    // MARK: - Handing over (a new display configuration)
+
+    /// An output for `request` that takes the panel over from this one without the console
+    /// showing between (a reload that changes the connector, mode, format or card): it opens the
+    /// card afresh (this one gives DRM master up to it; taken back if the new one cannot be made)
+    /// and its first `present` sets its mode straight over this one's last frame. It puts back,
+    /// at the end, what this one would have: the console as it was before the app. Keep this one
+    /// until the new one's first frame is on screen (its buffers are on the panel till then),
+    /// then `abandon()` it.
+    public func successor(for request: OutputRequest, singleBuffered: Bool) throws(DisplayError) -> DisplayOutput {
+        precondition(!suspended && hold != .restored, "successor: the display is not this output's")
+        waitForFlip()
+        card.dropMaster()
+        let next: DisplayOutput
+        do throws(DisplayError) {
+            next = try DisplayOutput.open(request, singleBuffered: singleBuffered)
+        } catch {
+            _ = try? card.retakeMaster()
+            throw error
+        }
+        if next.card.path == card.path {
+            // The console's state as this output found it, not this output's frame.
+            next.saved = saved
+            next.savedConnectors = savedConnectors
+            if plan.connector.id != next.plan.connector.id && plan.crtc.id == next.plan.crtc.id {
+                next.detachedConnectors = [plan.connector.id]
+            }
+        }
+        next.terminal = terminal
+        terminal = nil
+        return next
+    }
+
+    /// Given up to a successor that shows its own frame now: nothing is put back, and the
+    /// buffers go (they are no longer on the panel).
+    public func abandon() {
+        hold = .restored
+        terminal = nil
+    }
+
     // MARK: - Power
 
     /// Powers the output down or up through the connector's DPMS property (the kernel turns
@@ -409,6 +462,7 @@ public final class DisplayOutput {
         if case .beforeFirst = frames {
             frames = singleBuffered ? .inPlace(reportsDamage: true) : .flipping(front: index, .untried)
         }
+        detachedConnectors = []
         // A mode set lights the CRTC, whatever DPMS said before (it is only set while master).
         if case .master = hold { hold = .master(poweredDown: false) }
         armCrashRestore()
@@ -517,6 +571,8 @@ public final class DisplayOutput {
         }
         let request = try AtomicRequest()
         request.add(plan.connector.id, ids.connectorCRTC, UInt64(plan.crtc.id))
+        // A predecessor's connector on this CRTC no longer shows it.
+        for connector in detachedConnectors { request.add(connector, ids.connectorCRTC, 0) }
         request.add(plan.crtc.id, ids.crtcMode, UInt64(modeBlob))
         request.add(plan.crtc.id, ids.crtcActive, 1)
         addPlane(request, ids, framebuffer: framebuffer)

@@ -1,7 +1,7 @@
 import Raster
 
 /// What the configuration asks of the display; nil fields are chosen from what the card offers.
-public struct OutputRequest: Sendable {
+public struct OutputRequest: Sendable, Equatable {
     /// A card path such as /dev/dri/card1; nil tries every card in order.
     public var card: String?
     /// A connector name such as HDMI-A-1 or DSI-1; nil takes the first connected one.

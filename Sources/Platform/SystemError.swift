@@ -23,6 +23,11 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let notImplemented = Errno(rawValue: ENOSYS)
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
     public static let notTTY = Errno(rawValue: ENOTTY)
+    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
+    public static let fileExists = Errno(rawValue: EEXIST)
+    public static let addressInUse = Errno(rawValue: EADDRINUSE)
+    public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+    public static let ioError = Errno(rawValue: EIO)
 
     /// strerror's text, e.g. "Permission denied".
     public var description: String { String(cString: strerror(rawValue)) }

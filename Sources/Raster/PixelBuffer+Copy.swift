@@ -67,3 +67,44 @@ extension PixelBuffer {
         return UInt16(r << 11 | g << 5 | b)
     }
 }
+
+extension PixelBuffer {
+    /// The picture this panel buffer shows, as a person sees it: turned back by `rotation` (the
+    /// inverse of `copy(from:rotation:)`) and in XRGB8888 (RGB565 widened by bit replication, as
+    /// `color(x:y:)` reads it). What a screenshot of the panel is.
+    public func upright(rotation: Rotation = .none) -> PixelBuffer {
+        let size = rotation.logicalSize(forPanel: self.size)
+        let picture = PixelBuffer(width: size.width, height: size.height)
+        let bpp = format.bytesPerPixel
+        // One step right in the picture, on the panel.
+        let step: Int
+        switch rotation {
+        case .none: step = bpp
+        case .quarter: step = stride
+        case .half: step = -bpp
+        case .threeQuarters: step = -stride
+        }
+        for y in 0..<size.height {
+            let row = picture.row32(y)
+            let p0 = rotation.panelPoint(x: 0, y: y, panel: self.size)
+            var src = UnsafeRawPointer(base + (p0.y &* stride &+ p0.x &* bpp))
+            switch format {
+            case .xrgb8888:
+                if rotation == .none {
+                    row.update(from: src.assumingMemoryBound(to: UInt32.self), count: size.width)
+                    continue
+                }
+                for x in 0..<size.width {
+                    row[x] = src.load(as: UInt32.self) & 0xFF_FFFF
+                    src += step
+                }
+            case .rgb565:
+                for x in 0..<size.width {
+                    row[x] = Self.widen565(src.load(as: UInt16.self)).xrgb
+                    src += step
+                }
+            }
+        }
+        return picture
+    }
+}

@@ -162,13 +162,22 @@ struct SessionTests {
         #expect(sink.frames.count == 1)
     }
 
-    @Test("an output that does not switch consoles ignores SIGUSR1/SIGUSR2; SIGTERM, SIGINT and SIGHUP end the session")
+    @Test("an output that does not switch consoles ignores SIGUSR1/SIGUSR2; SIGHUP reloads; SIGTERM and SIGINT end the session")
     func signals() throws {
         let sink = RecordingSink(size: Self.size)
         let (session, _) = try Self.session(sink)
         _ = try session.turn(now: Self.t0, ready: [], signals: [SIGUSR1, SIGUSR2])
         #expect(!sink.suspended && sink.frames.count == 1)
-        for signal in [SIGTERM, SIGINT, SIGHUP] {
+        // SIGHUP without a reloader: told, nothing else.
+        #expect(try session.turn(now: Self.t0, ready: [], signals: [SIGHUP]) == .wait(until: nil))
+        var reloads: [Duration] = []
+        session.onReload = { now in
+            reloads.append(now)
+            return true
+        }
+        #expect(try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGHUP]) == .wait(until: nil))
+        #expect(reloads == [Self.t0 + .seconds(1)] && sink.frames.count == 2, "a reload draws again")
+        for signal in [SIGTERM, SIGINT] {
             #expect(try session.turn(now: Self.t0, ready: [], signals: [signal]) == .end(.signal(signal)))
         }
     }

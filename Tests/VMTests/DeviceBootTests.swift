@@ -163,6 +163,15 @@ extension VMEndToEndTests {
         #expect(
             difference(plugged, render, name: "hotplug", folder: folder) == nil,
             "a keyboard plugged in while the unit runs did not reach the app (today not shown again)")
+        // systemctl reload: the same process reads the configuration again; glance screenshot
+        // reaches it through the unit's runtime directory (root and group glance only).
+        let reload = try #require(boot.step("reload"), "no reload step; \(context)")
+        #expect(boot.value("rc", in: reload) == "0" && boot.value("active", in: reload) == "active", "\(reload)")
+        #expect(boot.value("pid", in: reload) == boot.value("was", in: reload), "reload restarted the app: \(reload)")
+        #expect(boot.value("restarts", in: reload) == "0" && boot.value("reloaded", in: reload) == "1", "\(reload)")
+        let screenshot = try #require(boot.step("screenshot"), "no screenshot step; \(context)")
+        #expect(boot.value("rc", in: screenshot) == "0" && screenshot.contains("480x480, the frame on the panel"), "\(screenshot)")
+        #expect(boot.value("socket", in: screenshot) == "660:glance:glance", "\(screenshot)")
         // After a restart every file of the state directory is the glance user's again.
         let owners = boot.step("segv-restarted") ?? ""
         #expect(owners.contains("owners=glance "), "\(owners)")

@@ -12,6 +12,8 @@
 #include <linux/kd.h>
 #include <linux/vt.h>
 
+#include "Sockets.h"
+
 // ioctl(2) with a pointer argument (Swift cannot call the variadic one). One call, no retry.
 int glance_ioctl(int fd, unsigned long request, void *argument);
 // ioctl(2) with an integer argument (KDSETMODE, VT_ACTIVATE, VT_RELDISP, EVIOCGRAB).

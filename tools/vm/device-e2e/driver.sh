@@ -61,6 +61,21 @@ wait_host logged
 # The host presses keys and unplugs and plugs a keyboard meanwhile (input through the sandbox).
 wait_host input
 
+# systemctl reload: SIGHUP through ExecReload, the configuration read again and applied in
+# place: the same process, still active (READY=1 again), no restart. Then root's glance
+# screenshot, through the socket in the unit's runtime directory.
+rpid=$(prop MainPID)
+systemctl reload glance.service >/tmp/reload.out 2>&1
+rc=$?
+reloaded() { journalctl -b -u glance.service -o cat --no-pager | grep -c 'configuration reloaded'; }
+i=0
+while [ "$(reloaded)" -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+step "reload rc=$rc pid=$(prop MainPID) was=$rpid active=$(systemctl is-active glance.service)" \
+	"restarts=$(prop NRestarts) reloaded=$(reloaded) $(tr '\n' ' ' </tmp/reload.out)"
+glance screenshot --output /tmp/panel.png >/tmp/shot.out 2>&1
+rc=$?
+step "screenshot rc=$rc $(tr '\n' ' ' </tmp/shot.out) socket=$(stat -c '%a:%U:%G' /run/glance/glance.sock 2>&1)"
+
 # The watchdog: alive past WatchdogSec (its pings arrive), the same process, no restart.
 # Waits until the app has been active longer than WatchdogSec, and in any case for more than
 # one ping interval (WatchdogSec / 2) after the first reading, so that a new ping must have

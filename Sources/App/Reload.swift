@@ -1,0 +1,200 @@
+import Activity
+import CLI
+import Configuration
+import Display
+import Input
+import Platform
+import Raster
+import Text
+
+/// SIGHUP (`systemctl reload glance`): the configuration file read again and applied in place,
+/// without the console showing between: the screens, gauges, sources, keys, touch, idle times,
+/// clock, cycle, brightness, fonts and language; a changed display (connector, mode, format,
+/// card) is a mode set straight from the last frame to the new one, a changed rotation the next
+/// frame turned the new way. A file that cannot be read or is invalid is logged with every
+/// problem, and the running configuration stays, whole: everything that can fail is done
+/// before anything changes.
+public final class Reloader {
+    /// The file read (nil: the default one, and no file means the defaults).
+    let path: String?
+    /// The command line, which still wins over the file.
+    let commandLine: CommandLineLayer
+    public private(set) var settings: Settings
+    private var text: (any TextRenderer)?
+    private let clock: LocalClock
+    private let log: (String) -> Void
+    unowned let session: Session
+    unowned let controller: DeviceController
+    /// The panel (nil: `glance watch`'s picture, whose size and display do not change).
+    public private(set) var output: DisplayOutput?
+    /// The outputs display changes replaced, kept until the current one's first frame is on the
+    /// panel (the buffers on screen are one of theirs until then).
+    private var retiring: [DisplayOutput] = []
+    private var hub: InputHub?
+    private var data: any DataSource
+    /// Made after every reload, for a service manager (systemd's RELOADING=1 … READY=1).
+    public var onReloading: (() -> Void)?
+    public var onReloaded: ((String) -> Void)?
+    /// What the command makes of the settings before using them (`glance watch`: no dimming).
+    public var adjust: ((inout Settings) -> Void)?
+
+    public init(
+        path: String?, commandLine: CommandLineLayer, settings: Settings, text: (any TextRenderer)?, clock: LocalClock,
+        data: any DataSource, hub: InputHub?, session: Session, controller: DeviceController, output: DisplayOutput?,
+        log: @escaping (String) -> Void
+    ) {
+        self.path = path
+        self.commandLine = commandLine
+        self.settings = settings
+        self.text = text
+        self.clock = clock
+        self.data = data
+        self.hub = hub
+        self.session = session
+        self.controller = controller
+        self.output = output
+        self.log = log
+    }
+
+    /// Why a new configuration is not taken: the lines to log.
+    struct Refusal: Error {
+        var lines: [String]
+    }
+
+    /// Reads the file and applies it; true when the picture must be drawn again.
+    public func reload(now: Duration) -> Bool {
+        onReloading?()
+        let file = path ?? Configuration.defaultPath
+        log("SIGHUP: reading \(file) again")
+        do throws(Refusal) {
+            let summary = try apply(try read(), now: now)
+            let took = (monotonicNow() - now).inMilliseconds
+            log("configuration reloaded: \(summary) (\(NumberText.fixed(took, decimals: 1)) ms)")
+            onReloaded?("reloaded: \(summary)")
+            return true
+        } catch {
+            for line in error.lines { log(line) }
+            log("keeping the running configuration")
+            onReloaded?("the new configuration was refused; showing the old one")
+            return false
+        }
+    }
+
+    /// The new settings: the file over the defaults, the command line over the file.
+    func read() throws(Refusal) -> Settings {
+        let configuration: Configuration
+        switch ConfigurationFile.load(path) {
+        case .success(let c): configuration = c
+        case .failure(let failure): throw Refusal(lines: ConfigurationFile.lines(failure))
+        }
+        var next: Settings
+        do {
+            next = try Settings(configuration: configuration)
+        } catch {
+            throw Refusal(lines: ConfigurationFile.lines(.invalid(path: path ?? Configuration.defaultPath, error)))
+        }
+        do {
+            try next.apply(commandLine)
+        } catch {
+            throw Refusal(lines: ["the command line does not fit the new configuration: \(error.message)"])
+        }
+        adjust?(&next)
+        return next
+    }
+
+    /// Everything that can fail first (fonts, data, the display), then the change; returns what
+    /// changed, in words.
+    func apply(_ next: Settings, now: Duration) throws(Refusal) -> String {
+        let old = settings
+        var changes: [String] = []
+        // Fonts for another language or other files.
+        var newText = text
+        if next.fontFile != old.fontFile || next.cjkFontFile != old.cjkFontFile || next.resolvedLocale != old.resolvedLocale
+            || next.needsText != old.needsText
+        {
+            do {
+                newText = try next.loadText()
+            } catch {
+                throw Refusal(lines: [error.message])
+            }
+            changes.append("fonts")
+        }
+        // Data: another store, or other gauges.
+        var newData = data
+        if next.database != old.database || next.gauges != old.gauges {
+            switch next.openData(today: clock.today(), log: log) {
+            case .success(let d): newData = d
+            case .failure(let failure): throw Refusal(lines: [failure.message])
+            }
+            changes.append("data")
+        }
+        // The display: a successor that takes the panel over at its first frame.
+        var newOutput: DisplayOutput?
+        if let output, next.display != old.display || next.singleBuffered != old.singleBuffered {
+            if output.suspended {
+                throw Refusal(lines: ["the display settings changed while another console is in front: reload again once back"])
+            }
+            do throws(DisplayError) {
+                newOutput = try output.successor(for: next.display, singleBuffered: next.singleBuffered)
+            } catch {
+                throw Refusal(lines: ["the new display settings cannot be used: \(error)"])
+            }
+        }
+        // Nothing can fail from here on.
+        if let newOutput, let output {
+            for note in newOutput.takeNotes() { log(note) }
+            let plan = newOutput.plan
+            log(
+                "display: \(plan.connector.name) \(plan.mode) \(fourCCName(plan.format.fourCC)) on \(newOutput.card.path) "
+                    + "(\(newOutput.usesAtomic ? "atomic" : "legacy")), set over the last frame")
+            retiring.append(output)
+            self.output = newOutput
+            session.replaceOutput(PanelSink(newOutput), rotation: next.rotation)
+            changes.append("display")
+        } else if next.rotation != old.rotation {
+            session.turn(to: next.rotation)
+        }
+        if next.rotation != old.rotation { changes.append("rotation \(next.rotation.degrees)") }
+        // Input: devices opened afresh when what is read of them changed.
+        if next.readInput != old.readInput || next.inputDirectory != old.inputDirectory || next.grabInput != old.grabInput
+            || next.keyMap.codes != old.keyMap.codes
+        {
+            // The old devices let go first: a device grabbed twice refuses the second grab.
+            hub?.setGrabbing(false)
+            hub =
+                next.readInput
+                ? InputHub(directory: next.inputDirectory, grab: next.grabInput, wanted: next.keyMap.codes, log: log) : nil
+            changes.append("input devices")
+        }
+        if next.keyMap != old.keyMap || next.touch != old.touch { changes.append("keys") }
+        text = newText
+        data = newData
+        let panel = session.sink.size
+        let refresher: Refresher? =
+            next.refreshCommands == old.refreshCommands
+            ? controller.refresher : next.makeRefresher(hub: hub, log: log)
+        controller.reconfigure(
+            screens: next.screens, maker: next.maker(text: newText), data: newData, hub: hub,
+            router: next.makeRouter(panel: panel), idle: next.idle, cycle: next.makeCycle(now: now), refresher: refresher,
+            brightness: next.brightness, now: now)
+        for (what, changed) in [
+            ("screens", next.screens != old.screens), ("idle", next.idle != old.idle),
+            ("clock", next.clockFormat != old.clockFormat || next.clockOnTiny != old.clockOnTiny),
+            ("cycle", next.cycle != old.cycle), ("brightness", next.brightness != old.brightness),
+            ("name", next.name != old.name), ("shape", next.shape != old.shape),
+            ("refresh", next.refreshCommands != old.refreshCommands),
+        ] where changed {
+            changes.append(what)
+        }
+        settings = next
+        return changes.isEmpty ? "nothing changed" : changes.joined(separator: ", ")
+    }
+
+    /// Called after each frame: the output a display change replaced goes once its successor's
+    /// first frame is on the panel.
+    public func framePresented() {
+        guard !retiring.isEmpty, output?.presentedBuffer != nil else { return }
+        for old in retiring { old.abandon() }
+        retiring = []
+    }
+}

@@ -1,0 +1,23 @@
+// Unix sockets that carry a file descriptor (SCM_RIGHTS: its control message is built by macros
+// Swift cannot import), and memfd_create(2) (not in every libc's headers).
+#ifndef GLANCE_SOCKETS_H
+#define GLANCE_SOCKETS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+// An anonymous file in memory, close-on-exec; -1 with errno on failure.
+int glance_memfd(const char *name);
+
+// sendmsg(2) of `length` bytes and, when fd >= 0, the descriptor `fd` with them; MSG_NOSIGNAL
+// (a peer that went away is EPIPE, not SIGPIPE), MSG_DONTWAIT when `nonblocking`. EINTR retried.
+ssize_t glance_send_with_fd(int socket, const void *bytes, size_t length, int fd, int nonblocking);
+
+// recvmsg(2) of at most `capacity` bytes; a descriptor that came with them (close-on-exec) in
+// *fd, else -1 there. MSG_DONTWAIT when `nonblocking`. EINTR retried.
+ssize_t glance_receive_with_fd(int socket, void *bytes, size_t capacity, int *fd, int nonblocking);
+
+// accept4(2), non-blocking and close-on-exec (not in every libc's headers without _GNU_SOURCE).
+int glance_accept(int socket);
+
+#endif

@@ -1,0 +1,148 @@
+import Activity
+import Configuration
+import Controls
+import Foundation
+import Platform
+import Raster
+import Screens
+import Store
+import Testing
+
+@testable import App
+
+/// SIGHUP against a recording sink: the configuration file read again and applied in place, a
+/// real store under it; an invalid file changes nothing.
+@Suite("Reload: the configuration again, in place")
+struct ReloadTests {
+    static let t0 = Duration.seconds(500)
+    static let day = CalendarDay(year: 2026, month: 11, day: 29)!
+
+    /// A session as `glance run` makes it, from a configuration file and a store in a scratch
+    /// folder (the rings alone and the labels without fonts: nothing here needs them).
+    struct Rig {
+        let folder = StoreDataTests.Folder()
+        var config: String { folder.path + "/config.json" }
+        var db: String { folder.path + "/glance.db" }
+        let sink = RecordingSink(size: Size(width: 120, height: 80))
+        var session: Session!
+        var controller: DeviceController!
+        var reloader: Reloader!
+        let log: Log = Log()
+
+        final class Log {
+            var lines: [String] = []
+        }
+
+        init(_ text: String) throws {
+            folder.write("config.json", text)
+            let store = try Store(path: db)
+            try store.setMetric("cpu", value: 40, minimum: .set(0), maximum: .set(100))
+            try store.setMetric("load", value: 2, minimum: .set(0), maximum: .set(8))
+            var layer = CommandLineLayer()
+            layer.database = db
+            layer.screen.today = ReloadTests.day
+            layer.screen.clockTime = TimeOfDay(hour: 10, minute: 9)
+            let settings = try ConfigurationFile.settings(config, commandLine: layer).get()
+            let clock = settings.makeClock()
+            let data = try settings.openData(today: clock.today(), log: { _ in }).get()
+            let log = self.log
+            controller = settings.makeController(
+                panel: sink.size, text: nil, data: data, hub: nil, clock: clock, now: ReloadTests.t0, log: { log.lines.append($0) })
+            session = try Session(sink: sink, rotation: settings.rotation, controller: controller, signals: nil, log: { log.lines.append($0) })
+            reloader = Reloader(
+                path: config, commandLine: layer, settings: settings, text: nil, clock: clock, data: data, hub: nil,
+                session: session, controller: controller, output: nil, log: { log.lines.append($0) })
+            let reloader = reloader!
+            session.onReload = { reloader.reload(now: $0) }
+        }
+
+        func write(_ text: String) { folder.write("config.json", text) }
+
+        @discardableResult
+        func turn(_ seconds: Double, signals: [Int32] = []) throws -> Session.Next {
+            try session.turn(now: ReloadTests.t0 + .milliseconds(Int64(seconds * 1000)), ready: [], signals: signals)
+        }
+    }
+
+    static func samePixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
+        guard a.size == b.size else { return false }
+        for y in 0..<a.height {
+            for x in 0..<a.width where a.color(x: x, y: y) != b.color(x: x, y: y) { return false }
+        }
+        return true
+    }
+
+    static let oneGauge = #"""
+        {"screens": ["gauges", "rings"], "idle": {"dimAfter": 30, "blankAfter": null},
+         "gauges": [{"style": "circular", "title": "CPU", "source": {"metric": "cpu"}}]}
+        """#
+    static let twoGauges = #"""
+        {"screens": ["gauges", "rings", "clock"], "idle": {"dimAfter": 90, "blankAfter": null},
+         "gauges": [{"style": "circular", "title": "CPU", "source": {"metric": "cpu"}},
+                    {"style": "linear", "title": "Load", "source": {"metric": "load"}}],
+         "display": {"rotate": 180}, "clock": {"format": "12h"}}
+        """#
+
+    @Test("a new gauge, idle time, rotation and screen list: applied in place; the screen shown and the day stay")
+    func applied() throws {
+        let rig = try Rig(Self.oneGauge)
+        try rig.turn(0)
+        #expect(rig.controller.navigation.screen == .gauges && rig.sink.frames.count == 1)
+        let before = try #require(rig.sink.lastFrame)
+        rig.write(Self.twoGauges)
+        try rig.turn(1, signals: [SIGHUP])
+        #expect(rig.sink.frames.count == 2, "no new frame after the reload")
+        #expect(rig.controller.navigation.screen == .gauges)
+        #expect(rig.controller.screens == [.gauges, .rings, .clock])
+        #expect(rig.session.composer.rotation == .half)
+        #expect(rig.controller.maker.clockFormat == .twelveHour)
+        // The new idle time: awake at 31 s (the old file dimmed at 30).
+        _ = rig.controller.handle(ready: [], now: Self.t0 + .seconds(31))
+        #expect(rig.controller.idle == .awake)
+        let after = try #require(rig.sink.lastFrame)
+        #expect(!Self.samePixels(before, after), "the picture did not change")
+        #expect(rig.log.lines.contains { $0.hasPrefix("configuration reloaded: ") && $0.contains("data") && $0.contains("rotation 180") },
+                "\(rig.log.lines)")
+        // The two gauges on the panel now: the gauge screen's picture equals a fresh session's with the new file.
+        let fresh = try Rig(Self.twoGauges)
+        try fresh.turn(0)
+        #expect(Self.samePixels(try #require(fresh.sink.lastFrame), after), "the reloaded picture is not the new configuration's")
+    }
+
+    @Test("an invalid file: every problem logged with its path, the running configuration stays, nothing redrawn")
+    func invalid() throws {
+        let rig = try Rig(Self.oneGauge)
+        try rig.turn(0)
+        rig.write(#"{"screens": ["rings", "dials"], "idle": {"dimAfter": -1}}"#)
+        try rig.turn(1, signals: [SIGHUP])
+        #expect(rig.sink.frames.count == 1)
+        #expect(rig.controller.screens == [.gauges, .rings])
+        let lines = rig.log.lines
+        #expect(lines.contains { $0.contains("2 problems in the configuration") }, "\(lines)")
+        #expect(lines.contains { $0.contains("$.screens[1]") } && lines.contains { $0.contains("$.idle.dimAfter") }, "\(lines)")
+        #expect(lines.last == "keeping the running configuration", "\(lines)")
+        // Not JSON at all, and a file gone: the same.
+        rig.write("{")
+        try rig.turn(2, signals: [SIGHUP])
+        try? FileManager.default.removeItem(atPath: rig.config)
+        try rig.turn(3, signals: [SIGHUP])
+        #expect(rig.log.lines.filter { $0 == "keeping the running configuration" }.count == 3)
+        #expect(rig.log.lines.contains { $0.contains("cannot read the configuration") }, "\(rig.log.lines)")
+        #expect(rig.sink.frames.count == 1 && rig.controller.screens == [.gauges, .rings])
+        // The old idle time goes on: dimmed at 30 s.
+        #expect(rig.controller.handle(ready: [], now: Self.t0 + .seconds(30)) && rig.controller.idle == .dimmed(0.3))
+    }
+
+    @Test("a day browsed stays browsed; a screen no longer configured gives way to the first one")
+    func navigationKept() throws {
+        let rig = try Rig(#"{"screens": ["rings", "clock"]}"#)
+        try rig.turn(0)
+        #expect(rig.controller.perform(.action(.previousDay), now: Self.t0))
+        #expect(rig.controller.perform(.action(.nextScreen), now: Self.t0) && rig.controller.navigation.screen == .clock)
+        rig.write(#"{"screens": ["rings"], "name": "Ann"}"#)
+        try rig.turn(1, signals: [SIGHUP])
+        #expect(rig.controller.navigation.screen == .rings)
+        #expect(rig.controller.navigation.day == Self.day.adding(days: -1))
+        #expect(rig.controller.maker.name == "Ann")
+    }
+}

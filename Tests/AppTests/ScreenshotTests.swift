@@ -1,0 +1,129 @@
+import Activity
+import Foundation
+import Platform
+import Raster
+import Screens
+import Testing
+
+@testable import App
+
+/// `glance screenshot`'s other end: the session's control socket answers with the frame it
+/// presented last, upright; through a real Unix socket and memory file.
+@Suite("Screenshot: the control socket")
+struct ScreenshotTests {
+    static let day = CalendarDay(year: 2026, month: 11, day: 30)!
+    static let t0 = Duration.seconds(1000)
+
+    /// A scratch folder for sockets, removed at the end.
+    final class Folder {
+        let path: String
+        init() {
+            var template = Array("/tmp/glance-socket-XXXXXX".utf8CString)
+            path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// A session drawing the rings alone (no fonts) on a panel mounted turned `rotation`.
+    static func session(_ sink: RecordingSink, rotation: Rotation) throws -> Session {
+        var settings = Settings()
+        settings.ringsOnly = true
+        settings.fixedToday = day
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
+        let data = FixedData(days: [day: ActivitySummary(
+            activeEnergyBurned: .kilocalories(375), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: 15,
+            exerciseTimeGoal: 30, standHours: 6, standHoursGoal: 12)])
+        let controller = settings.makeController(
+            panel: sink.size, text: nil, data: data, hub: nil, clock: FixedClock(day), now: t0, log: { _ in })
+        return try Session(sink: sink, rotation: rotation, controller: controller, signals: nil, log: { _ in })
+    }
+
+    /// Asks over a fresh connection, letting the session take one turn in between.
+    static func ask(_ session: Session, at path: String, request: String = "screenshot") throws -> (String, FileDescriptor?) {
+        let connection = try PacketSocket.connect(to: path)
+        try connection.send(Array(request.utf8))
+        _ = try session.turn(now: t0 + .seconds(1), ready: session.control?.descriptors ?? [], signals: [])
+        let (bytes, fd) = try #require(try connection.receive(capacity: 512, nonblocking: true), "no answer")
+        return (String(decoding: bytes, as: UTF8.self), fd)
+    }
+
+    @Test("the frame presented last, upright: the picture before it was turned onto the panel", arguments: [Rotation.none, .quarter])
+    func upright(rotation: Rotation) throws {
+        let folder = Folder()
+        let sink = RecordingSink(size: Size(width: 48, height: 32))
+        let session = try Self.session(sink, rotation: rotation)
+        session.control = try ControlServer(path: folder.path + "/glance.sock")
+        // Before the first frame: refused, and said why.
+        let (before, none) = try Self.ask(session, at: folder.path + "/glance.sock")
+        // The turn above drew the first frame after answering (the answer comes first in a turn).
+        #expect(before == "refused nothing is on the panel yet" && none == nil, "\(before)")
+        #expect(sink.frames.count == 1)
+        let (answer, fd) = try Self.ask(session, at: folder.path + "/glance.sock")
+        let file = try #require(fd, "no memory file with '\(answer)'")
+        defer { file.close() }
+        let upright = rotation.logicalSize(forPanel: sink.size)
+        #expect(answer == "picture \(upright.width) \(upright.height)")
+        let bytes = try MemoryFile.read(file, count: upright.width * upright.height * 4)
+        // What the session drew before turning it onto the panel.
+        let panel = try #require(sink.lastFrame)
+        var differing = 0
+        for y in 0..<upright.height {
+            for x in 0..<upright.width {
+                let i = (y * upright.width + x) * 4
+                let got = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16
+                let p = rotation.panelPoint(x: x, y: y, panel: sink.size)
+                if got != panel.row32(p.y)[p.x] & 0xFF_FFFF { differing += 1 }
+            }
+        }
+        #expect(differing == 0, "\(differing) pixels differ from the panel's frame turned upright")
+        #expect(bytes.contains { $0 > 200 }, "the rings are not in the picture")
+    }
+
+    @Test("another console in front: refused; an unknown request: refused; a client that hangs up: nothing")
+    func refusals() throws {
+        let folder = Folder()
+        let sink = RecordingSink(size: Size(width: 32, height: 32), switchesConsoles: true)
+        let session = try Self.session(sink, rotation: .none)
+        let path = folder.path + "/glance.sock"
+        session.control = try ControlServer(path: path)
+        _ = try session.turn(now: Self.t0, ready: [], signals: [])
+        #expect(try Self.ask(session, at: path, request: "shutdown").0.hasPrefix("refused unknown request 'shutdown'"))
+        _ = try session.turn(now: Self.t0, ready: [], signals: [SIGUSR1])
+        #expect(try Self.ask(session, at: path).0 == "refused another console is in front: the panel shows it, not glance")
+        do {
+            let quitter = try PacketSocket.connect(to: path)
+            _ = quitter
+        }
+        _ = try session.turn(now: Self.t0 + .seconds(2), ready: session.control?.descriptors ?? [], signals: [])
+        #expect(session.control?.descriptors.count == 1, "a client that went away is still kept")
+    }
+
+    @Test("the socket: mode 0660, a leftover one replaced, one that answers left alone, removed at the end")
+    func socketFile() throws {
+        let folder = Folder()
+        let path = folder.path + "/run/glance.sock"
+        var server: ControlServer? = try ControlServer(path: path)
+        var st = stat()
+        #expect(lstat(path, &st) == 0 && st.st_mode & 0o777 == 0o660 && (st.st_mode & S_IFMT) == S_IFSOCK)
+        #expect(stat(folder.path + "/run", &st) == 0 && st.st_mode & 0o777 == 0o750, "the folder it made")
+        // A second app at the same path: refused, the first keeps it.
+        #expect(throws: SystemError.self) { try ControlServer(path: path) }
+        #expect(lstat(path, &st) == 0)
+        server = nil
+        #expect(lstat(path, &st) != 0, "the socket outlives its app")
+        // A leftover socket nobody answers on (a killed app): replaced.
+        let leftover = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
+        var address = try PacketSocket.unixAddress(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(leftover, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(leftover)
+        server = try ControlServer(path: path)
+        #expect(server != nil)
+        // glance screenshot's side: nobody at a path is exit 69, told in one line.
+        var lines: [String] = []
+        let status = Screenshot.run(output: folder.path + "/x.png", socket: folder.path + "/none.sock", log: { lines.append($0) }, say: { _ in })
+        #expect(status == 69 && lines.count == 1 && lines[0].contains("no running glance answers"), "\(lines)")
+    }
+}
