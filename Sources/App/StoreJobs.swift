@@ -149,10 +149,13 @@ public enum StoreJobs {
 
     /// A table as CSV, to standard output or written whole into `output` (beside it, then renamed
     /// over it once complete and on disk).
-    public static func export(_ table: Store.Table, output: String?, database: String?) -> Int32 {
+    public static func export(_ table: Store.Table, output: String?, database: String?, json: Bool = false) -> Int32 {
         with(database, create: false) { store throws(StoreError) in
+            func export(_ write: (String) throws(StoreError) -> Void) throws(StoreError) {
+                if json { try ScriptJSON.export(table, store: store, write: write) } else { try store.exportCSV(table, write: write) }
+            }
             guard let output else {
-                try store.exportCSV(table, write: writeResult)
+                try export(writeResult)
                 return ExitCode.ok
             }
             let temporary = output + ".partial-\(getpid())"
@@ -165,7 +168,7 @@ public enum StoreJobs {
             }
             var failure: StoreError?
             do throws(StoreError) {
-                try store.exportCSV(table) { (text) throws(StoreError) in
+                try export { (text) throws(StoreError) in
                     guard fputs(text, file) >= 0 else { throw writeFailure() }
                 }
                 guard ferror(file) == 0, fflush(file) == 0, fsync(fileno(file)) == 0 else { throw writeFailure() }

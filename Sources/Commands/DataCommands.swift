@@ -154,6 +154,7 @@ enum DataCommands {
 
     struct Metric {
         var words: [String] = []
+        var json = false
         var minimum = FieldChange<Double>.keep
         var maximum = FieldChange<Double>.keep
         var unit = FieldChange<String>.keep
@@ -181,6 +182,10 @@ enum DataCommands {
                     },
                     .value("--max", as: Value.clearableReal("Y"), help: "the high end (- clears it)") { $0.maximum = $1 },
                     .value("--unit", as: Value.unit, help: "shown after the value, e.g. °C or % (- clears it)") { $0.unit = $1 },
+                    .flag(
+                        "--json",
+                        help: "list: one JSON document, {\"metrics\": [{\"name\", \"value\", \"min\", \"max\", \"unit\", \"updated\"}]} (null where unset; updated in seconds since 1970)"
+                    ) { $0.json = true },
                     database(\.database),
                 ])
         ],
@@ -205,9 +210,16 @@ enum DataCommands {
             if case .set = line.job {} else if line.minimum != .keep || line.maximum != .keep || line.unit != .keep {
                 throw UsageError("metric: --min, --max and --unit go with set")
             }
+            if case .list = line.job {} else if line.json { throw UsageError("metric: --json goes with list") }
         },
-        epilogue: "Example:\n  glance metric set cpu-temperature 47.5 --min 20 --max 90 --unit °C",
-        exits: storeExits)
+        epilogue: "Examples:\n  glance metric set cpu-temperature 47.5 --min 20 --max 90 --unit °C\n  glance metric list --json | jq '.metrics[].name'",
+        exits: [
+            ExitStatusNote(0, "done"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(65, "remove: no such metric; or --db is not a Glance store (left as it is)"),
+            ExitStatusNote(66, "list, remove: no store yet"), ExitStatusNote(74, "a read or write failed"),
+            ExitStatusNote(75, "the store is busy; try again"),
+            ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
+        ])
 
     // MARK: glance task
 
@@ -219,6 +231,7 @@ enum DataCommands {
         var pid: Int32?
         var failed = false
         var database: String?
+        var json = false
         /// The options given other than --db, for the verb's check.
         var given: [String] = []
         var job = StoreJobs.TaskJob.list
@@ -272,6 +285,13 @@ enum DataCommands {
                         $0.failed = true
                         $0.given.append("--failed")
                     },
+                    .flag(
+                        "--json",
+                        help: "list: one JSON document, {\"tasks\": [{\"name\", \"state\", \"done\", \"total\", \"fraction\", \"description\", \"cancellable\", \"cancelRequested\", \"pid\", \"started\", \"updated\"}]}"
+                    ) {
+                        $0.json = true
+                        $0.given.append("--json")
+                    },
                     database(\.database),
                 ])
         ],
@@ -297,6 +317,7 @@ enum DataCommands {
             case "start": ["--total", "--description", "--cancellable", "--pid"]
             case "update": ["--done", "--total", "--description"]
             case "finish": ["--failed", "--description"]
+            case "list": ["--json"]
             default: []
             }
         if let extra = Set(line.given).subtracting(allowed).sorted().first {
@@ -320,25 +341,30 @@ enum DataCommands {
 
     struct Export {
         var csv = false
+        var json = false
         var table = Store.Table.days
         var output: String?
         var database: String?
     }
 
     static let export = CommandSpec<Export>(
-        "export", summary: "write the store's days, metrics or tasks as CSV",
-        usage: ["export --csv [--table days|metrics|tasks] [--output FILE] [--db PATH]"],
+        "export", summary: "write the store's days, metrics or tasks as CSV or JSON",
+        usage: ["export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]"],
         about: """
-            Writes a table of the store as CSV to standard output (or FILE, written whole or not at all). The \
-            days come out in the CSV form of an Apple Health export, with two more columns \
+            Writes a table of the store as CSV or JSON to standard output (or FILE, written whole or not at \
+            all). As CSV the days come out in the CSV form of an Apple Health export, with two more columns \
             (activeEnergyBurnedGoalUnit when it differs, moveMode), so `glance import` reads them back to \
-            exactly the same store.
+            exactly the same store. As JSON: {"days": [{"date", "move", "moveGoal", "moveTime", \
+            "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal", "moveMode"}]} (move in kcal; \
+            what glance serve's GET /v1/days gives and PUT /v1/days/DATE takes), {"metrics": […]} or \
+            {"tasks": […]} as metric list --json and task list --json write them.
             """,
         groups: [
             OptionGroup(
                 "",
                 [
-                    .flag("--csv", help: "CSV (the one format there is)") { $0.csv = true },
+                    .flag("--csv", help: "CSV") { $0.csv = true },
+                    .flag("--json", help: "JSON (one document)") { $0.json = true },
                     .value("--table", as: Value.choice(Store.Table.self, expected: "days, metrics or tasks"), help: "which table", default: "days") {
                         $0.table = $1
                     },
@@ -358,7 +384,7 @@ enum DataCommands {
             ExitStatusNote(77, "the store may not be opened by this user"),
         ],
         finish: { (line) throws(UsageError) in
-            guard line.csv else { throw UsageError("export: say --csv (the one format there is)") }
+            guard line.csv != line.json else { throw UsageError("export: say --csv or --json (one of them)") }
         })
 
     // MARK: glance demo-data

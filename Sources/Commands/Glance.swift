@@ -24,7 +24,7 @@ public enum Glance {
                 config.entry(nil) { ConfigurationFile.check($0) },
                 PanelCommands.run.entry(.init(), PanelCommands.runMain),
                 PanelCommands.screenshot.entry(.init(), PanelCommands.screenshotMain),
-                PanelCommands.devices.entry(()) { DeviceList.run() },
+                PanelCommands.devices.entry(false) { $0 ? ScriptJSON.devices() : DeviceList.run() },
             ]
         ),
         (
@@ -36,9 +36,15 @@ public enum Glance {
                         database: $0.database)
                 },
                 DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database) },
-                DataCommands.metric.entry(.init()) { StoreJobs.metric($0.job, database: $0.database) },
-                DataCommands.task.entry(.init()) { StoreJobs.task($0.job, database: $0.database) },
-                DataCommands.export.entry(.init()) { StoreJobs.export($0.table, output: $0.output, database: $0.database) },
+                DataCommands.metric.entry(.init()) {
+                    $0.json ? ScriptJSON.metrics(database: $0.database) : StoreJobs.metric($0.job, database: $0.database)
+                },
+                DataCommands.task.entry(.init()) {
+                    $0.json ? ScriptJSON.tasks(database: $0.database) : StoreJobs.task($0.job, database: $0.database)
+                },
+                DataCommands.export.entry(.init()) {
+                    StoreJobs.export($0.table, output: $0.output, database: $0.database, json: $0.json)
+                },
                 DataCommands.demoData.entry(.init()) {
                     StoreJobs.demoData(end: $0.end, printOnly: $0.printOnly, database: $0.database)
                 },

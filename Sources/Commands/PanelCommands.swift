@@ -279,9 +279,9 @@ enum PanelCommands {
 
     // MARK: glance devices
 
-    static let devices = CommandSpec<Void>(
+    static let devices = CommandSpec<Bool>(
         "devices", summary: "list display cards, connectors, modes, planes and input devices",
-        usage: ["devices"],
+        usage: ["devices [--json]"],
         about: """
             Lists what a configuration names:
               card PATH            driver, dumb buffers, atomic mode setting
@@ -292,6 +292,17 @@ enum PanelCommands {
               input PATH "NAME"    keys (their names when few), touchscreen or pointer with axis
                                    ranges, multi-touch slots
             """,
-        groups: [],
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .flag(
+                        "--json",
+                        help: "one JSON document for scripts: {\"cards\": [{\"path\", \"driver\", \"dumbBuffers\", \"atomic\", "
+                            + "\"connectors\", \"crtcs\", \"planes\", \"chosen\"}], \"inputs\": [{\"path\", \"name\", \"kinds\", "
+                            + "\"keys\", \"multiTouchSlots\", \"summary\"}], \"problems\": [{\"path\", \"problem\"}]}"
+                    ) { $0 = true }
+                ])
+        ],
         exits: [ExitStatusNote(0, "listed"), ExitStatusNote(69, "no DRM card (input devices are still listed)")])
 }

@@ -87,6 +87,7 @@ extension VMEndToEndTests {
         }
         boot.harnessExtras += ["--add", store + ":/app/kiosk.db"]
 
+        boot.expect("devices-json", "devices --json")
         boot.console()
         let run = "$G run --report-startup --config /tmp/config.json --db /tmp/kiosk.db " + fixedDayAndLanguage.joined(separator: " ")
         /// Until the log has COUNT lines with TEXT (20 s at most).
@@ -186,6 +187,18 @@ extension VMEndToEndTests {
             try data.write(to: URL(fileURLWithPath: png))
             return try PNGFile.read(png)
         }
+
+        // devices --json: the card and its connector, as a script reads them.
+        #expect(result.rc("devices-json") == 0, "\(result.output("devices-json"))")
+        let devices = try JSONSerialization.jsonObject(with: Data(result.output("devices-json").utf8)) as? [String: Any]
+        let card = try #require((devices?["cards"] as? [[String: Any]])?.first, "\(result.output("devices-json"))")
+        #expect(card["driver"] as? String == "virtio_gpu" && card["atomic"] as? Bool == true)
+        let connector = try #require((card["connectors"] as? [[String: Any]])?.first)
+        #expect(connector["name"] as? String == "Virtual-1" && connector["status"] as? String == "connected")
+        let modes = try #require(connector["modes"] as? [[String: Any]])
+        #expect(modes.contains { $0["width"] as? Double == 640 && $0["height"] as? Double == 480 }, "no 640x480 to change to: \(modes)")
+        #expect((card["chosen"] as? [String: Any])?["mode"] as? String == "480x480@75")
+        #expect((devices?["inputs"] as? [[String: Any]])?.contains { $0["name"] as? String == "QEMU Virtio Keyboard" } == true)
 
         // The first configuration on the monitor, and the app's own picture of it equal to it.
         #expect(same(result.screendump("one"), references["one"], "one") == nil, "one gauge: not the expected picture")

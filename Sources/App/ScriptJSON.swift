@@ -1,0 +1,167 @@
+import Activity
+import CLI
+import Display
+import Feeds
+import Input
+import JSON
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `--json` for scripts: `glance metric list`, `task list`, `export` and `devices` as one JSON
+/// document on standard output, with the field names `glance serve` uses (README.md's
+/// "For scripts" lists them; they do not change). Times are seconds since 1970, UTC.
+public enum ScriptJSON {
+    /// `{"metrics": [{"name", "value", "min", "max", "unit", "updated"}, …]}`.
+    public static func metrics(database: String?) -> Int32 {
+        StoreJobs.with(database, create: false) { store throws(StoreError) in
+            let items = try store.metrics().map(metric)
+            try writeResult(JSON.object([("metrics", .array(items))]).text + "\n")
+            return ExitCode.ok
+        }
+    }
+
+    /// `{"tasks": [{"name", "state", "done", "total", "fraction", "description", "cancellable",
+    /// "cancelRequested", "pid", "started", "updated"}, …]}`.
+    public static func tasks(database: String?) -> Int32 {
+        StoreJobs.with(database, create: false) { store throws(StoreError) in
+            let items = try store.tasks().map(task)
+            try writeResult(JSON.object([("tasks", .array(items))]).text + "\n")
+            return ExitCode.ok
+        }
+    }
+
+    static func metric(_ m: Metric) -> JSON {
+        guard case .object(var members) = ServeApp.json(m) else { return ServeApp.json(m) }
+        members.append(("updated", .number(Double(m.updated))))
+        return .object(members)
+    }
+
+    static func task(_ t: ProgressTask) -> JSON {
+        guard case .object(var members) = ServeApp.json(t) else { return ServeApp.json(t) }
+        members.insert(("fraction", ServeApp.number(t.fraction)), at: 4)
+        members.append(("pid", t.pid.map { .number(Double($0)) } ?? .null))
+        members.append(("started", .number(Double(t.started))))
+        members.append(("updated", .number(Double(t.updated))))
+        return .object(members)
+    }
+
+    /// A day as `glance serve` gives it, and as `PUT /v1/days/DATE` takes it back: `{"date", "move",
+    /// "moveGoal", "moveTime", "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal",
+    /// "moveMode"}` (move and moveGoal in kcal).
+    static func day(_ day: CalendarDay, _ s: ActivitySummary) -> JSON { ServeApp.json(day, s) }
+
+    /// `glance export --json`: `{"days": […]}`, `{"metrics": […]}` or `{"tasks": […]}`, written as
+    /// it is read (the days may be many), to `write`.
+    public static func export(_ table: Store.Table, store: Store, write: (String) throws(StoreError) -> Void) throws(StoreError) {
+        switch table {
+        case .days:
+            try write("{\"days\":[")
+            var first = true
+            try store.forEachSummary { (d, s) throws(StoreError) in
+                try write((first ? "" : ",") + day(d, s).text)
+                first = false
+            }
+            try write("]}\n")
+        case .metrics: try write(JSON.object([("metrics", .array(try store.metrics().map(metric)))]).text + "\n")
+        case .tasks: try write(JSON.object([("tasks", .array(try store.tasks().map(task)))]).text + "\n")
+        }
+    }
+
+    // MARK: glance devices --json
+
+    /// `{"cards": [...], "inputs": [...], "problems": [...]}` (README.md lists the fields); 69
+    /// without a card, as without --json.
+    public static func devices(directory: String = "/dev/dri", inputDirectory: String = "/dev/input") -> Int32 {
+        var status = ExitCode.ok
+        var cards: [JSON] = []
+        var problems: [JSON] = []
+        do throws(DisplayError) {
+            for path in try Card.discover(in: directory) {
+                do throws(DisplayError) {
+                    let snapshot = try Card(path: path).snapshot()
+                    cards.append(card(snapshot))
+                } catch {
+                    problems.append(.object([("path", .string(path)), ("problem", .string(error.description))]))
+                }
+            }
+        } catch {
+            problems.append(.object([("path", .string(directory)), ("problem", .string(error.description))]))
+            status = ExitCode.unavailable
+        }
+        var inputs: [JSON] = []
+        for result in InputDevice.scan(inputDirectory) {
+            switch result {
+            case .success(let device): inputs.append(input(device))
+            case .failure(let error):
+                problems.append(.object([("path", .string(error.call)), ("problem", .string(error.description))]))
+            }
+        }
+        let document = JSON.object([("cards", .array(cards)), ("inputs", .array(inputs)), ("problems", .array(problems))])
+        say(document.text)
+        return status
+    }
+
+    static func card(_ s: CardSnapshot) -> JSON {
+        var members: [(key: String, value: JSON)] = [
+            ("path", .string(s.path)), ("driver", .string(s.driver)), ("dumbBuffers", .bool(s.supportsDumbBuffers)),
+            ("atomic", .bool(s.supportsAtomic)),
+        ]
+        members.append(("connectors", .array(s.connectors.map(connector))))
+        members.append(
+            ("crtcs", .array(s.crtcs.map { c in
+                .object([
+                    ("id", .number(Double(c.id))), ("index", .number(Double(c.index))),
+                    ("mode", c.mode.map(mode) ?? .null), ("framebuffer", .number(Double(c.framebuffer))),
+                ])
+            })))
+        members.append(
+            ("planes", .array(s.planes.map { p in
+                .object([
+                    ("id", .number(Double(p.id))), ("kind", .string(p.kind.rawValue)),
+                    ("crtcIndexes", .array((0..<32).filter { p.canDrive(crtcIndex: $0) }.map { .number(Double($0)) })),
+                    ("formats", .array(p.formats.map { .string(fourCCName($0)) })), ("damageClips", .bool(p.acceptsDamageClips)),
+                ])
+            })))
+        // What glance run would choose here.
+        if let plan = try? OutputPlan.choose(in: s, for: OutputRequest()) {
+            members.append(
+                ("chosen", .object([
+                    ("connector", .string(plan.connector.name)), ("mode", .string(plan.mode.description)),
+                    ("format", .string(fourCCName(plan.format.fourCC))),
+                ])))
+        } else {
+            members.append(("chosen", .null))
+        }
+        return .object(members)
+    }
+
+    static func connector(_ c: Connector) -> JSON {
+        .object([
+            ("name", .string(c.name)), ("status", .string(c.status.rawValue)),
+            ("widthMillimetres", .number(Double(c.widthMillimetres))), ("heightMillimetres", .number(Double(c.heightMillimetres))),
+            ("crtc", c.currentCRTC.map { .number(Double($0)) } ?? .null), ("modes", .array(c.modes.map(mode))),
+        ])
+    }
+
+    static func mode(_ m: DisplayMode) -> JSON {
+        .object([
+            ("name", .string(m.description)), ("width", .number(Double(m.width))), ("height", .number(Double(m.height))),
+            ("refreshHz", .number(Double(m.refreshMillihertz) / 1000)), ("preferred", .bool(m.isPreferred)),
+        ])
+    }
+
+    static func input(_ d: InputDevice) -> JSON {
+        let c = d.capabilities
+        return .object([
+            ("path", .string(d.path)), ("name", .string(d.name)), ("kinds", .array(c.kinds.map { .string($0.rawValue) })),
+            ("keys", .array(c.keys.sorted().filter { $0 < InputCapabilities.btnMisc || $0 >= InputCapabilities.btnRangeEnd }
+                .map { .string(EventNames.codeName(1, UInt16($0))) })),
+            ("multiTouchSlots", .bool(c.hasTouchSlots)), ("summary", .string(c.summary)),
+        ])
+    }
+}
