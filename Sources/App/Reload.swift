@@ -121,7 +121,7 @@ public final class Reloader {
         }
         // Data: another store, or other gauges.
         var newData = data
-        if next.database != old.database || next.gauges != old.gauges {
+        if next.database != old.database || next.gauges != old.gauges || next.mqtt != old.mqtt {
             switch next.openData(today: clock.today(), log: log) {
             case .success(let d): newData = d
             case .failure(let failure): throw Refusal(lines: [failure.message])
