@@ -90,33 +90,46 @@ public final class ControlServer {
                 if clients.count > Self.maximumClients { clients.removeFirst() }
             }
         }
-        // Every client is asked (non-blocking): a request may have come with the connection.
-        clients.removeAll { client in
+        // Every client is asked (non-blocking): a request may have come with the connection. Each
+        // is answered once, then let go; one that has not asked yet is kept.
+        var waiting: [PacketSocket] = []
+        for client in clients {
             let message: (bytes: [UInt8], fd: FileDescriptor?)
             do {
-                guard let m = try client.receive(capacity: 64, nonblocking: true) else { return false }
+                guard let m = try client.receive(capacity: 64, nonblocking: true) else {
+                    waiting.append(client)
+                    continue
+                }
                 message = m
             } catch {
-                return true
+                continue
             }
             message.fd?.close()
-            if message.bytes.isEmpty { return true }  // gone
-            let request = String(decoding: message.bytes.filter { $0 != 0x0A && $0 != 0x20 }, as: UTF8.self)
-            guard request == "screenshot" else {
-                try? client.send(Array("refused unknown request '\(request.prefix(32))' (this glance knows: screenshot)".utf8), nonblocking: true)
-                return true
+            guard !message.bytes.isEmpty else { continue }  // it hung up
+            answer(client, request: String(decoding: message.bytes.filter { $0 != 0x0A && $0 != 0x20 }, as: UTF8.self),
+                   picture: picture, log: log)
+        }
+        clients = waiting
+    }
+
+    /// One request's answer: the picture, or why not.
+    private func answer(
+        _ client: PacketSocket, request: String, picture: () -> Result<PixelBuffer, PictureRefusal>, log: (String) -> Void
+    ) {
+        guard request == "screenshot" else {
+            try? client.send(
+                Array("refused unknown request '\(request.prefix(32))' (this glance knows: screenshot)".utf8), nonblocking: true)
+            return
+        }
+        switch picture() {
+        case .failure(let refusal):
+            try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)
+        case .success(let frame):
+            do {
+                try Self.send(frame, to: client)
+            } catch {
+                log("glance screenshot: \(error)")
             }
-            switch picture() {
-            case .failure(let refusal):
-                try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)
-            case .success(let frame):
-                do {
-                    try Self.send(frame, to: client)
-                } catch {
-                    log("glance screenshot: \(error)")
-                }
-            }
-            return true
         }
     }
 
