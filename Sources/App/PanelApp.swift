@@ -131,8 +131,10 @@ public enum PanelApp {
             session: session, controller: controller, output: output, log: log)
         session.onReload = { reloader.reload(now: $0) }
         session.onFrame = { reloader.framePresented() }
+        // The outcome as the unit's status. No RELOADING=1: with ExecReload=kill, systemd 252 takes
+        // one that comes after the kill has ended for a reload of the service's own, and signals
+        // again (seen in the device boot test: two SIGHUPs for one systemctl reload).
         if let systemd {
-            reloader.onReloading = { tell(systemd, log) { try $0.notify("RELOADING=1") } }
             reloader.onReloaded = { status in tell(systemd, log) { try $0.ready(status: status) } }
         }
         /// The output on the panel now (a reload may have replaced the first).

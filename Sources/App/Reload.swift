@@ -32,8 +32,7 @@ public final class Reloader {
     private var retiring: [DisplayOutput] = []
     private var hub: InputHub?
     private var data: any DataSource
-    /// Made after every reload, for a service manager (systemd's RELOADING=1 … READY=1).
-    public var onReloading: (() -> Void)?
+    /// Told the outcome of every reload, for a service manager (systemd's STATUS=).
     public var onReloaded: ((String) -> Void)?
     /// What the command makes of the settings before using them (`glance watch`: no dimming).
     public var adjust: ((inout Settings) -> Void)?
@@ -63,7 +62,6 @@ public final class Reloader {
 
     /// Reads the file and applies it; true when the picture must be drawn again.
     public func reload(now: Duration) -> Bool {
-        onReloading?()
         let file = path ?? Configuration.defaultPath
         log("SIGHUP: reading \(file) again")
         do throws(Refusal) {
