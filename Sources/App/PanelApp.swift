@@ -129,7 +129,11 @@ public enum PanelApp {
         let reloader = Reloader(
             path: configuration, commandLine: commandLine, settings: settings, text: text, clock: clock, data: data, hub: hub,
             session: session, controller: controller, output: output, log: log)
-        session.onReload = { reloader.reload(now: $0) }
+        session.onReload = { now in
+            // systemctl reload's own command has reset the terminal (TTYReset=): graphics mode again.
+            (reloader.output ?? output).terminal?.reassertGraphicsMode()
+            return reloader.reload(now: now)
+        }
         session.onFrame = { reloader.framePresented() }
         // The outcome as the unit's status. No RELOADING=1: with ExecReload=kill, systemd 252 takes
         // one that comes after the kill has ended for a reload of the service's own, and signals

@@ -127,6 +127,13 @@ public final class VirtualTerminal {
         signal(SIGTSTP, SIG_IGN)
     }
 
+    /// Graphics mode again, when the app had it: something reset the terminal meanwhile (systemd's
+    /// TTYReset= for a command of the unit, such as its ExecReload=).
+    public func reassertGraphicsMode() {
+        guard changed else { return }
+        _ = try? descriptor.control(UInt(KDSETMODE), value: UInt(KD_GRAPHICS), "KDSETMODE KD_GRAPHICS on \(source)")
+    }
+
     /// VT_SETMODE VT_PROCESS: a switch to another VT (Ctrl+Alt+Fn, chvt) sends `release` and
     /// waits for `allowRelease()`; coming back sends `acquire`, answered by `acknowledgeAcquire()`.
     /// So the app gives up the display before the other console or display server takes it.

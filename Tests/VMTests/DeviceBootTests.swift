@@ -73,7 +73,7 @@ extension VMEndToEndTests {
 
         // The boot: each guest stage that says "waiting" gets a screendump, then "go".
         let stages = [
-            "first", "logged", "segv", "segv-back", "abrt", "abrt-back", "kill", "kill-back", "watchdog",
+            "first", "logged", "reloaded", "segv", "segv-back", "abrt", "abrt-back", "kill", "kill-back", "watchdog",
             "watchdog-back", "front",
             "fallback",
         ]
@@ -83,7 +83,9 @@ extension VMEndToEndTests {
         // below still decide).
         func shot(_ stage: String) -> String {
             if ["abrt", "kill", "watchdog"].contains(stage) { return "screendump-until \(stage) segv 3" }
-            if stage.hasSuffix("-back") || stage == "front" { return "screendump-until \(stage) hotplug 5" }
+            if stage.hasSuffix("-back") || stage == "front" || stage == "reloaded" {
+                return "screendump-until \(stage) hotplug 5"
+            }
             return "screendump \(stage)"
         }
         var host: [String] = []
@@ -172,6 +174,10 @@ extension VMEndToEndTests {
         let screenshot = try #require(boot.step("screenshot"), "no screenshot step; \(context)")
         #expect(boot.value("rc", in: screenshot) == "0" && screenshot.contains("480x480, the frame on the panel"), "\(screenshot)")
         #expect(boot.value("socket", in: screenshot) == "660:glance:glance", "\(screenshot)")
+        let reloaded = try #require(boot.screendump("reloaded"), "no screendump after the reload; \(context)")
+        #expect(
+            difference(reloaded, render, name: "reloaded", folder: folder) == nil,
+            "after systemctl reload the panel does not show the app's picture")
         // After a restart every file of the state directory is the glance user's again.
         let owners = boot.step("segv-restarted") ?? ""
         #expect(owners.contains("owners=glance "), "\(owners)")

@@ -75,6 +75,7 @@ step "reload rc=$rc pid=$(prop MainPID) was=$rpid active=$(systemctl is-active g
 glance screenshot --output /tmp/panel.png >/tmp/shot.out 2>&1
 rc=$?
 step "screenshot rc=$rc $(tr '\n' ' ' </tmp/shot.out) socket=$(stat -c '%a:%U:%G' /run/glance/glance.sock 2>&1)"
+wait_host reloaded
 
 # The watchdog: alive past WatchdogSec (its pings arrive), the same process, no restart.
 # Waits until the app has been active longer than WatchdogSec, and in any case for more than
