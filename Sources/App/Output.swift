@@ -1,3 +1,4 @@
+import Platform
 import Store
 #if canImport(Glibc)
     import Glibc
@@ -28,21 +29,10 @@ public func complain(_ message: String) {
     print("glance: \(message)", to: &err)
 }
 
-/// Whether a file can be created or replaced at `path` (its folder exists and is writable).
-public func isWritableOutput(_ path: String) -> String? {
-    guard !path.isEmpty else { return "an empty path" }
-    var folder = "."
-    if let slash = path.lastIndex(of: "/") {
-        folder = slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-    var st = stat()
-    if stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { return "it is a folder" }
-    guard stat(folder, &st) == 0 else { return "folder \(folder) does not exist" }
-    guard (st.st_mode & S_IFMT) == S_IFDIR else { return "\(folder) is not a folder" }
-    guard access(folder, W_OK) == 0 else { return "folder \(folder) is not writable" }
-    if access(path, F_OK) == 0 && access(path, W_OK) != 0 { return "the file is not writable" }
-    return nil
-}
+/// Why no output file can be written at `path` (nil: it can be). See Platform's `OutputFile`:
+/// a regular file or a new name is replaced whole, a device or FIFO written in place, `-` is
+/// standard output; a folder, a socket or a link to nothing is refused.
+public func isWritableOutput(_ path: String) -> String? { OutputFile.problem(path) }
 
 /// write(2) to standard error by its C name (Glibc or Musl): inside StandardError the plain
 /// name is its own method.

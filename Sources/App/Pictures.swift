@@ -82,7 +82,7 @@ public enum Pictures {
                 try sink.present(damage: IntRect(x: 0, y: 0, width: job.size.width, height: job.size.height))
             } catch {
                 complain("--output '\(job.output)': \(error.message)")
-                return ExitCode.cannotCreate
+                return error.status
             }
             if job.frames != nil { say(PNGSink.numbered(job.output, i + 1)) }
         }
@@ -160,7 +160,7 @@ public enum Pictures {
                 try PNGFile.write(composer.render(screen), to: path)
             } catch {
                 complain(error.description)
-                return ExitCode.cannotCreate
+                return error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError
             }
             say(path)
         }

@@ -147,36 +147,32 @@ public enum StoreJobs {
 
     // MARK: glance export
 
-    /// A table as CSV, to standard output or written whole into `output` (beside it, then renamed
-    /// over it once complete and on disk).
+    /// A table as CSV, to standard output or into `output` through `OutputFile` (a file written
+    /// whole or not at all, never through a planted link; a device or FIFO written in place).
     public static func export(_ table: Store.Table, output: String?, database: String?) -> Int32 {
         with(database, create: false) { store throws(StoreError) in
             guard let output else {
                 try store.exportCSV(table, write: writeResult)
                 return ExitCode.ok
             }
-            let temporary = output + ".partial-\(getpid())"
-            guard let file = fopen(temporary, "w") else {
-                complain("--output '\(output)': cannot create: \(String(cString: strerror(errno)))")
+            let file: OutputFile
+            do throws(OutputFile.Failure) {
+                file = try OutputFile(output)
+            } catch {
+                complain("--output '\(output)': cannot create: \(error.reason)")
                 return ExitCode.cannotCreate
             }
-            func writeFailure() -> StoreError {
-                StoreError(.io, "--output '\(output)': cannot write: \(String(cString: strerror(errno)))")
-            }
-            var failure: StoreError?
-            do throws(StoreError) {
-                try store.exportCSV(table) { (text) throws(StoreError) in
-                    guard fputs(text, file) >= 0 else { throw writeFailure() }
+            try store.exportCSV(table) { (text) throws(StoreError) in
+                do throws(OutputFile.Failure) {
+                    try file.write(text)
+                } catch {
+                    throw StoreError(.io, "--output '\(output)': \(error.reason)")
                 }
-                guard ferror(file) == 0, fflush(file) == 0, fsync(fileno(file)) == 0 else { throw writeFailure() }
-            } catch {
-                failure = error
             }
-            if fclose(file) != 0, failure == nil { failure = writeFailure() }
-            if failure == nil, rename(temporary, output) != 0 { failure = writeFailure() }
-            if let failure {
-                unlink(temporary)
-                throw failure
+            do throws(OutputFile.Failure) {
+                try file.commit()
+            } catch {
+                throw StoreError(.io, "--output '\(output)': \(error.reason)")
             }
             return ExitCode.ok
         }

@@ -8,7 +8,10 @@ import Testing
 
 /// Runs the built `glance` executable.
 enum GlanceCLI {
+    /// The built glance beside the test bundle; `GLANCE_TEST_EXECUTABLE` names another build (to
+    /// show a test fails on the build before a fix).
     static let executable: String = {
+        if let other = ProcessInfo.processInfo.environment["GLANCE_TEST_EXECUTABLE"] { return other }
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         let candidates = [
             URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("glance").path,
