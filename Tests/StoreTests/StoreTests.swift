@@ -200,6 +200,11 @@ import Testing
         #expect(Store.isoTime(1_700_000_000) == "2023-11-14T22:13:20Z")
         #expect(Store.isoTime(951_782_400) == "2000-02-29T00:00:00Z")
         #expect(Store.isoTime(-1) == "1969-12-31T23:59:59Z")
+        // Any Int64 a store may hold (issue 16, 3: gmtime's tm_year + 1900 overflowed and crashed).
+        #expect(Store.isoTime(67_768_036_191_676_799) == "2147485547-12-31T23:59:59Z")
+        #expect(Store.isoTime(Int64.max) == "292277026596-12-04T15:30:07Z")
+        #expect(Store.isoTime(Int64.min) == "-292277022657-01-27T08:29:52Z")
+        #expect(Store.isoTime(-62_135_596_800) == "0001-01-01T00:00:00Z")
     }
 
     @Test(
