@@ -62,7 +62,7 @@ public enum Pictures {
             }
             let data: StoreData
             do throws(StoreError) {
-                data = try StoreData(path: database, create: false, gauges: [], log: { complain($0) })
+                data = try StoreData(path: database, access: .read, gauges: [], log: { complain($0) })
             } catch {
                 return StoreJobs.fail(error)
             }

@@ -16,17 +16,17 @@ public enum StoreJobs {
     /// Opens the store at `path` (the default place when nil) and runs `body`; a store error,
     /// opening or in `body`, is told and becomes the exit status.
     public static func with(
-        _ path: String?, create: Bool = true, _ body: (Store) throws(StoreError) -> Int32
+        _ path: String?, access: Store.Access = .create, _ body: (Store) throws(StoreError) -> Int32
     ) -> Int32 {
         do throws(OutputFailure) {
             let file = try storePath(path)
             do throws(StoreError) {
-                let status = try body(try Store(path: file, create: create))
+                let status = try body(try Store(path: file, access: access))
                 // A user feeding the service's store says so (the personal store is the other one).
-                if create && path == nil && status == ExitCode.ok && geteuid() != 0 {
+                if access == .create && path == nil && status == ExitCode.ok && geteuid() != 0 {
                     if file == StoreLocation.systemPath {
                         complain("wrote to the system store \(file) (as a member of group glance)")
-                    } else if access(StoreLocation.systemPath, F_OK) == 0 {
+                    } else if fileExists(StoreLocation.systemPath) {
                         complain(
                             "wrote to your own store \(file); the panel shows \(StoreLocation.systemPath): "
                                 + "sudo adduser $USER glance (then log in again) to feed it")
@@ -73,9 +73,13 @@ public enum StoreJobs {
     }
 
     public static func metric(_ job: MetricJob, database: String?) -> Int32 {
-        var create = false
-        if case .set = job { create = true }
-        return with(database, create: create) { store throws(StoreError) in
+        let access: Store.Access
+        switch job {
+        case .set: access = .create
+        case .list: access = .read
+        case .remove: access = .write
+        }
+        return with(database, access: access) { store throws(StoreError) in
             switch job {
             case .set(let name, let value, let minimum, let maximum, let unit):
                 say(describe(try store.setMetric(name, value: value, minimum: minimum, maximum: maximum, unit: unit)))
@@ -109,9 +113,13 @@ public enum StoreJobs {
     }
 
     public static func task(_ job: TaskJob, database: String?) -> Int32 {
-        var create = false
-        if case .start = job { create = true }
-        return with(database, create: create) { store throws(StoreError) in
+        let access: Store.Access
+        switch job {
+        case .start: access = .create
+        case .list: access = .read
+        case .update, .finish, .cancel, .remove: access = .write
+        }
+        return with(database, access: access) { store throws(StoreError) in
             switch job {
             case .start(let name, let total, let description, let cancellable, let pid):
                 try store.startTask(name, total: total, description: description, cancellable: cancellable, pid: pid)
@@ -150,7 +158,7 @@ public enum StoreJobs {
     /// A table as CSV, to standard output or into `output` through `OutputFile` (a file written
     /// whole or not at all, never through a planted link; a device or FIFO written in place).
     public static func export(_ table: Store.Table, output: String?, database: String?) -> Int32 {
-        with(database, create: false) { store throws(StoreError) in
+        with(database, access: .read) { store throws(StoreError) in
             guard let output else {
                 try store.exportCSV(table, write: writeResult)
                 return ExitCode.ok
@@ -272,4 +280,10 @@ public enum StoreJobs {
     static func signalName(_ signal: Int32) -> String {
         signal == SIGINT ? "SIGINT (Ctrl-C)" : SignalReceiver.name(signal)
     }
+}
+
+/// Whether `path` names something (stat(2) follows links, as access(2) does).
+private func fileExists(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0
 }

@@ -73,6 +73,20 @@ enum GlanceCLI {
         try start(arguments, in: scratch, program: program).1()
     }
 
+    /// Runs glance, killing it (SIGKILL, status -1) if it is still running after `seconds`: for a
+    /// command that should end by itself and, on a build with the bug, would not (a hang guard,
+    /// not a measure of speed).
+    static func run(_ arguments: [String], in scratch: Scratch, killAfter seconds: Double) throws -> Result {
+        let (process, finish) = try start(arguments, in: scratch)
+        if !eventually(seconds: seconds, { !process.isRunning }) {
+            kill(process.processIdentifier, SIGKILL)
+            var result = finish()
+            result.status = -1
+            return result
+        }
+        return finish()
+    }
+
     /// Runs glance with standard output going to `/dev/full` (every write fails with ENOSPC).
     static func runIntoAFullDisk(_ arguments: [String], in scratch: Scratch) throws -> Result {
         let err = scratch.file("\(UUID().uuidString).err")

@@ -26,4 +26,134 @@ import Testing
         #expect(tasks.status == 0, "\(tasks.status) \(tasks.err)")
         #expect(tasks.out.contains(",-292277022657-01-27T08:29:52Z,"), "\(tasks.out)")
     }
+
+    /// A store of 3000 days (several pages), its WAL checkpointed into the file.
+    static func largeStore(_ scratch: Scratch) throws -> String {
+        var csv = "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal,appleExerciseTime,appleExerciseTimeGoal\n"
+        let first = CalendarDayForTests.parse("2015-01-01")
+        for i in 0..<3000 { csv += "\(first.adding(days: i)),\(300 + i % 200),500,\(i % 60),30\n" }
+        let r = try GlanceCLI.run(["import", scratch.write("days.csv", csv), "--db", scratch.db, "-q"], in: scratch)
+        try #require(r.status == 0, "\(r.err)")
+        return scratch.db
+    }
+
+    /// Reproducer 8: 64 bytes flipped in the middle of the store. Reading says it is damaged (65);
+    /// every command that writes refuses it the same way, says how to recover, and writes nothing.
+    @Test func aDamagedStoreIsRefusedForWritingAndLeftAsItIs() throws {
+        let scratch = Scratch()
+        let db = try Self.largeStore(scratch)
+        var bytes = try #require(FileManager.default.contents(atPath: db))
+        let middle = bytes.count / 2
+        for i in middle..<(middle + 64) { bytes[i] ^= 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: db))
+        let png = scratch.file("day.png")
+        // Reading it: 65 from every command, watch and render too (watch said 74).
+        for arguments in [
+            ["export", "--csv"], ["metric", "list"], ["render", "--size", "32x32", "--rings-only", "--output", png],
+            ["watch", "--size", "32x32", "--rings-only", "--render-to", png],
+        ] {
+            let r = try GlanceCLI.run(arguments + ["--db", db], in: scratch, killAfter: 20)
+            #expect(r.status == 65 && r.err.contains("is damaged"), "\(arguments[0]): \(r.status) \(r.err)")
+        }
+        let demo = scratch.write("demo.csv", "dateComponents,activeEnergyBurned\n2024-01-01,5\n")
+        for arguments in [
+            ["log", "--move", "5"], ["metric", "set", "cpu", "40"], ["task", "start", "backup"], ["demo-data"],
+            ["import", demo], ["metric", "remove", "cpu"], ["task", "update", "backup", "--done", "1"],
+        ] {
+            let r = try GlanceCLI.run(arguments + ["--db", db], in: scratch)
+            #expect(r.status == 65, "\(arguments.joined(separator: " ")): \(r.status) \(r.err)")
+            #expect(r.err.contains("is damaged") && r.err.contains("glance import"), "says how to recover: \(r.err)")
+            #expect(FileManager.default.contents(atPath: db) == bytes, "\(arguments[0]) wrote into the damaged store")
+        }
+    }
+
+    /// Reproducer 9: the commands that only read never turn a file into a store.
+    @Test func readingCommandsLeaveAnEmptyFileAsItIs() throws {
+        let scratch = Scratch()
+        let empty = scratch.write("empty.db", "")
+        let png = scratch.file("out.png")
+        for arguments in [
+            ["export", "--csv"], ["metric", "list"], ["task", "list"],
+            ["render", "--size", "32x32", "--rings-only", "--output", png],
+        ] {
+            let r = try GlanceCLI.run(arguments + ["--db", empty], in: scratch)
+            #expect(r.status == 65 && r.err.contains("not a Glance store"), "\(arguments[0]): \(r.status) \(r.err)")
+            #expect(FileManager.default.contents(atPath: empty) == Data(), "\(arguments[0]) wrote into the empty file")
+            #expect(!FileManager.default.fileExists(atPath: empty + "-wal"))
+        }
+    }
+
+    /// Reproducer 9: a store this user may read but whose folder it may not write is read
+    /// (it was 74, "attempt to write a readonly database").
+    @Test func aStoreInAFolderTheUserMayNotWriteCanBeRead() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: needs root and setpriv (util-linux) to run glance as another user; CI runs as root")
+            return
+        }
+        let scratch = Scratch()
+        chmod(scratch.path, 0o755)
+        let folder = scratch.file("store")
+        let db = folder + "/glance.db"
+        #expect(try GlanceCLI.run(["log", "--db", db, "--move", "300", "--move-goal", "500"], in: scratch).status == 0)
+        #expect(try GlanceCLI.run(["metric", "set", "cpu", "40", "--db", db], in: scratch).status == 0)
+        let out = scratch.file("out")
+        mkdir(out, 0o777)
+        chmod(out, 0o777)
+        for arguments in [
+            ["export", "--csv"], ["metric", "list"], ["task", "list"],
+            ["render", "--size", "32x32", "--rings-only", "--output", out + "/day.png"],
+        ] {
+            let r = try GlanceCLI.run(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", GlanceCLI.executable] + arguments + ["--db", db],
+                in: scratch, program: "/usr/bin/setpriv")
+            #expect(r.status == 0, "\(arguments[0]): \(r.status) \(r.err)")
+        }
+    }
+
+    /// Reproducer 9: on a full disk the reading commands still work and the writing ones fail
+    /// with 74 saying why; on a read-only mount the same, and a new store there is 73.
+    @Test func aFullDiskOrAReadOnlyMountStillLetsTheStoreBeRead() throws {
+        guard getuid() == 0 else {
+            print("skipped: needs root to mount a small tmpfs; CI runs as root")
+            return
+        }
+        let scratch = Scratch()
+        let disk = scratch.file("disk")
+        mkdir(disk, 0o755)
+        let mounted = try GlanceCLI.run(["-t", "tmpfs", "-o", "size=512k", "tmpfs", disk], in: scratch, program: "/bin/mount")
+        try #require(mounted.status == 0, "\(mounted.err)")
+        defer { _ = try? GlanceCLI.run([disk], in: scratch, program: "/bin/umount") }
+        let db = disk + "/glance.db"
+        #expect(try GlanceCLI.run(["demo-data", "--db", db], in: scratch).status == 0)
+        let before = FileManager.default.contents(atPath: db)
+        // Fill the disk.
+        _ = FileManager.default.createFile(atPath: disk + "/fill", contents: nil)
+        let fill = try #require(FileHandle(forWritingAtPath: disk + "/fill"))
+        let block = Data(count: 4096)
+        while (try? fill.write(contentsOf: block)) != nil {}
+        try? fill.close()
+        let png = scratch.file("day.png")
+        for arguments in [
+            ["export", "--csv"], ["metric", "list"], ["task", "list"],
+            ["render", "--size", "32x32", "--rings-only", "--output", png],
+        ] {
+            let r = try GlanceCLI.run(arguments + ["--db", db], in: scratch)
+            #expect(r.status == 0, "full disk, \(arguments[0]): \(r.status) \(r.err)")
+        }
+        let log = try GlanceCLI.run(["log", "--move", "5", "--db", db], in: scratch)
+        #expect(log.status == 74 && log.err.contains("no space left"), "\(log.status) \(log.err)")
+        #expect(FileManager.default.contents(atPath: db) == before, "the store is unchanged")
+
+        unlink(disk + "/fill")
+        let remounted = try GlanceCLI.run(["-o", "remount,ro", disk], in: scratch, program: "/bin/mount")
+        try #require(remounted.status == 0, "\(remounted.err)")
+        for arguments in [["export", "--csv"], ["metric", "list"]] {
+            let r = try GlanceCLI.run(arguments + ["--db", db], in: scratch)
+            #expect(r.status == 0, "read-only mount, \(arguments[0]): \(r.status) \(r.err)")
+        }
+        let write = try GlanceCLI.run(["log", "--move", "5", "--db", db], in: scratch)
+        #expect(write.status == 74 && write.err.contains("read-only file system"), "\(write.status) \(write.err)")
+        let create = try GlanceCLI.run(["log", "--move", "5", "--db", disk + "/new.db"], in: scratch)
+        #expect(create.status == 73, "a new store on a read-only mount: \(create.status) \(create.err)")
+    }
 }
