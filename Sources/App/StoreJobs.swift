@@ -227,7 +227,9 @@ public enum StoreJobs {
         options.skipInvalid = skipInvalid
         options.taskName = taskName
         options.shouldStop = stopped
-        var bar = ProgressBar(label: "importing \(file.split(separator: "/").last.map(String.init) ?? file)")
+        options.wake = signals.descriptor.rawValue
+        let shown = file == "-" ? "standard input" : file
+        var bar = ProgressBar(label: "importing \(file == "-" ? shown : file.split(separator: "/").last.map(String.init) ?? file)")
         let drawsBar = showProgress && ProgressBar.isAvailable
         let status = with(database) { store throws(StoreError) in
             let report: ImportReport
@@ -248,7 +250,7 @@ public enum StoreJobs {
                 }
                 return fail(error, hint)
             }
-            say(importLine(report, file: file))
+            say(importLine(report, file: shown))
             if report.skipped > 0 {
                 var text = "skipped \(report.skipped) invalid row\(report.skipped == 1 ? "" : "s")"
                 text += report.skipped > report.skippedExamples.count ? ", the first \(report.skippedExamples.count):" : ":"

@@ -31,14 +31,19 @@ enum DataCommands {
 
     static let `import` = CommandSpec<Import>(
         "import", summary: "import an Apple Health export (export.zip, export.xml or CSV)",
-        usage: ["import FILE [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
+        usage: ["import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
         about: """
             Imports the Activity summaries (the days behind the rings) of an Apple Health export:
               export.zip   the file the Health app makes (Profile › Export All Health Data)
               export.xml   the same, unpacked (apple_health_export/export.xml)
               FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
             The format is told from the file's first bytes. The file is read once, streaming, in constant \
-            memory; only the ActivitySummary elements are kept.
+            memory; only the ActivitySummary elements are kept. FILE may be - (standard input) or a named \
+            pipe: curl -s URL | glance import - works, and Ctrl-C stops the wait for it.
+
+            Limits, far beyond any real export: a tag with its attributes, a comment or the DTD larger than \
+            1 MB, an element with more than 256 attributes, or a CSV line longer than 64 KB is refused \
+            with its line and column. An export declares no entities; a zip holds one export.xml.
 
             All or nothing: the days are merged in one transaction at the end, so on any error (or a \
             cancel, or Ctrl-C) the days in the store are exactly as they were; only the import's task \
@@ -68,7 +73,7 @@ enum DataCommands {
         operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv"])) { (words, line) throws(UsageError) in
             guard words.count <= 1 else { throw UsageError("import: give one file (see glance import --help)") }
             guard let file = words.first else {
-                throw UsageError("import: give the file to import (export.zip, export.xml or a CSV)")
+                throw UsageError("import: give the file to import (export.zip, export.xml or a CSV; - reads standard input)")
             }
             line.file = file
         },

@@ -34,6 +34,7 @@ import Testing
         for i in 0..<3000 { csv += "\(first.adding(days: i)),\(300 + i % 200),500,\(i % 60),30\n" }
         let r = try GlanceCLI.run(["import", scratch.write("days.csv", csv), "--db", scratch.db, "-q"], in: scratch)
         try #require(r.status == 0, "\(r.err)")
+        try Store(path: scratch.db).db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return scratch.db
     }
 

@@ -33,17 +33,17 @@ struct ExportDayFields {
         switch field {
         case .dateComponents:
             guard let day = CalendarDay(iso: text) else {
-                throw FieldError("dateComponents '\(text)' is not a date (expected YYYY-MM-DD)")
+                throw FieldError("dateComponents '\(Quote.clip(text))' is not a date (expected YYYY-MM-DD)")
             }
             date = day
         case .activeEnergyBurnedUnit, .activeEnergyBurnedGoalUnit:
             guard let u = EnergyUnit(symbol: text) else {
-                throw FieldError("\(field.rawValue) '\(text)' is not an energy unit (expected kcal, Cal or kJ)")
+                throw FieldError("\(field.rawValue) '\(Quote.clip(text))' is not an energy unit (expected kcal, Cal or kJ)")
             }
             if field == .activeEnergyBurnedUnit { unit = u } else { goalUnit = u }
         case .moveMode:
             guard let m = MoveMode(rawValue: text) else {
-                throw FieldError("moveMode '\(text)' is not activeEnergy or moveTime")
+                throw FieldError("moveMode '\(Quote.clip(text))' is not activeEnergy or moveTime")
             }
             moveMode = m
         case .activeEnergyBurned: energy = try Self.quantity(field, text)
@@ -73,11 +73,11 @@ struct ExportDayFields {
     /// A decimal number ≥ 0 (`12`, `590.252`, `1e3`; see `DecimalText`).
     static func quantity(_ field: ExportField, _ text: String) throws(FieldError) -> Double {
         guard DecimalText.isDecimal(text), let value = Double(text) else {
-            throw FieldError("\(field.rawValue) '\(text)' is not a number")
+            throw FieldError("\(field.rawValue) '\(Quote.clip(text))' is not a number")
         }
-        guard value.isFinite else { throw FieldError("\(field.rawValue) '\(text)' is too large") }
+        guard value.isFinite else { throw FieldError("\(field.rawValue) '\(Quote.clip(text))' is too large") }
         guard value >= 0 else {
-            throw FieldError("\(field.rawValue) '\(text)' is negative (values and goals are 0 or more)")
+            throw FieldError("\(field.rawValue) '\(Quote.clip(text))' is negative (values and goals are 0 or more)")
         }
         return value == 0 ? 0 : value  // no -0
     }
