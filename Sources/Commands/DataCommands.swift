@@ -106,31 +106,31 @@ enum DataCommands {
         groups: [
             OptionGroup(
                 "",
-                note: "A value of - clears that figure. Values and goals are numbers of 0 or more; a goal of 0 is "
-                    + "kept (the ring then shows no progress).",
+                note: "A value of - clears that figure. Energy is 0 to 100000 (kcal or kJ), minutes 0 to 1440, "
+                    + "hours 0 to 24; a goal is 0 (kept: the ring then shows no progress) or from 1 up to the same.",
                 [
                     .value("--date", as: Value.day, help: "YYYY-MM-DD, today or yesterday", default: "today, local time") {
                         $0.day = $1
                     },
                     .value(
-                        "--move", as: Value.optionalEnergy,
+                        "--move", as: Value.optionalEnergy(),
                         help: "active energy; kcal unless a unit follows: 350kcal, 350Cal (= kcal), 1460kJ"
                     ) { $0.changes.activeEnergyBurned = .some($1) },
-                    .value("--move-goal", as: Value.optionalEnergy.named("G"), help: "its goal, in the same form") {
+                    .value("--move-goal", as: Value.optionalEnergy(goal: true), help: "its goal, in the same form") {
                         $0.changes.activeEnergyBurnedGoal = .some($1)
                     },
-                    .value("--move-time", as: Value.optionalAmount, help: "move minutes (Apple Watch move-time mode)") {
+                    .value("--move-time", as: Value.optionalFigure(.minutes), help: "move minutes (Apple Watch move-time mode)") {
                         $0.changes.moveTime = .some($1)
                     },
-                    .value("--move-time-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                    .value("--move-time-goal", as: Value.optionalFigure(.minutes, goal: true), help: "their goal") {
                         $0.changes.moveTimeGoal = .some($1)
                     },
-                    .value("--exercise", as: Value.optionalAmount, help: "exercise minutes") { $0.changes.exerciseTime = .some($1) },
-                    .value("--exercise-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                    .value("--exercise", as: Value.optionalFigure(.minutes), help: "exercise minutes") { $0.changes.exerciseTime = .some($1) },
+                    .value("--exercise-goal", as: Value.optionalFigure(.minutes, goal: true), help: "their goal") {
                         $0.changes.exerciseTimeGoal = .some($1)
                     },
-                    .value("--stand", as: Value.optionalAmount, help: "stand hours") { $0.changes.standHours = .some($1) },
-                    .value("--stand-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                    .value("--stand", as: Value.optionalFigure(.hours), help: "stand hours") { $0.changes.standHours = .some($1) },
+                    .value("--stand-goal", as: Value.optionalFigure(.hours, goal: true), help: "their goal") {
                         $0.changes.standHoursGoal = .some($1)
                     },
                     .value(

@@ -157,4 +157,53 @@ import Testing
         let create = try GlanceCLI.run(["log", "--move", "5", "--db", disk + "/new.db"], in: scratch)
         #expect(create.status == 73, "a new store on a read-only mount: \(create.status) \(create.err)")
     }
+
+    /// Reproducer 11: demo-data --end 0001-01-05 stored 0000-12-xx days that nothing else
+    /// accepted and export silently dropped.
+    @Test func demoDaysNeverLandBeforeTheFirstDateAndExportNamesADayItCannotRead() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        let early = try GlanceCLI.run(["demo-data", "--end", "0001-01-05"] + db, in: scratch)
+        #expect(early.status == 64 && early.err.contains("give 0001-01-28 or later"), "\(early.status) \(early.err)")
+        let fits = try GlanceCLI.run(["demo-data", "--end", "0001-01-28"] + db, in: scratch)
+        #expect(fits.status == 0, "\(fits.err)")
+        let export = try GlanceCLI.run(["export", "--csv"] + db, in: scratch)
+        let days = export.out.split(separator: "\n").dropFirst()
+        #expect(days.count == 28 && days.first?.hasPrefix("0001-01-01,") == true, "\(export.out.prefix(200))")
+        // A row written by something else: named, not dropped.
+        try Store(path: scratch.db).db.execute(
+            "INSERT INTO day_summaries (date, exercise_time) VALUES ('0000-12-05', 5)")
+        let bad = try GlanceCLI.run(["export", "--csv"] + db, in: scratch)
+        #expect(bad.status == 65 && bad.err.contains("'0000-12-05' is no date"), "\(bad.status) \(bad.err)")
+    }
+
+    /// Reproducer 12: log --move 1e308 --move-goal 1e-308 stored a ratio that overflowed (an empty
+    /// ring labelled ∞/0). Every entry point takes figures in their range (FigureRange), metrics
+    /// and task amounts within ±10^15; an import names the row and stays all or nothing.
+    @Test func figuresOutsideTheirRangeAreRefusedAtEveryEntryPoint() throws {
+        let scratch = Scratch()
+        let db = ["--db", scratch.db]
+        #expect(try GlanceCLI.run(["log", "--date", "2024-01-01", "--move", "300"] + db, in: scratch).status == 0)
+        let before = try snapshot(scratch.db)
+        for arguments in [
+            ["log", "--move", "1e308", "--move-goal", "1e-308"], ["log", "--move", "500", "--move-goal", "1e-308"],
+            ["log", "--exercise", "1441"], ["log", "--stand-goal", "0.5"], ["log", "--move-time", "2000"],
+            ["metric", "set", "cpu", "1e308"], ["metric", "set", "cpu", "1", "--max", "1e300"],
+            ["task", "start", "copy", "--total", "1e300"],
+        ] {
+            let r = try GlanceCLI.run(arguments + db, in: scratch)
+            #expect(r.status == 64, "\(arguments.joined(separator: " ")): \(r.status) \(r.err)")
+        }
+        let png = scratch.file("day.png")
+        let render = try GlanceCLI.run(["render", "--size", "32x32", "--rings-only", "--move", "1e308/1e-308", "--output", png], in: scratch)
+        #expect(render.status == 64 && render.err.contains("above 100000"), "\(render.err)")
+        let csv = scratch.write(
+            "days.csv", "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal\n2024-02-01,400,500\n2024-02-02,1e308,1e-308\n")
+        let r = try GlanceCLI.run(["import", csv, "-q"] + db, in: scratch)
+        #expect(r.status == 65 && r.err.contains("days.csv:3:12: activeEnergyBurned '1e308' is above 100000"), "\(r.err)")
+        #expect(try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
+            == before.split(separator: "\n").filter { !$0.hasPrefix("task") }, "all or nothing")
+        let skipped = try GlanceCLI.run(["import", csv, "-q", "--skip-invalid"] + db, in: scratch)
+        #expect(skipped.status == 0 && skipped.out.contains("imported 1 day (2024-02-01)"), "\(skipped.err)")
+    }
 }
