@@ -13,6 +13,8 @@ public enum ConfigurationFile {
     public enum Failure: Error {
         /// The file cannot be read: the message says why.
         case unreadable(String)
+        /// This user may not read it.
+        case denied(String)
         case invalid(path: String, ConfigurationIssues)
     }
 
@@ -25,7 +27,8 @@ public enum ConfigurationFile {
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             if path == nil && errno == ENOENT { return .success(Configuration()) }
-            return .failure(.unreadable("\(file): cannot read the configuration: \(String(cString: strerror(errno)))"))
+            let message = "\(file): cannot read the configuration: \(String(cString: strerror(errno)))"
+            return .failure(errno == EACCES || errno == EPERM ? .denied(message) : .unreadable(message))
         }
         defer { close(fd) }
         var st = stat()
@@ -77,7 +80,7 @@ public enum ConfigurationFile {
     /// Prints a failure as the lines a person needs to fix the file.
     public static func report(_ failure: Failure) {
         switch failure {
-        case .unreadable(let message): complain(message)
+        case .unreadable(let message), .denied(let message): complain(message)
         case .invalid(let path, let found):
             complain("\(path): \(found.issues.count) problem\(found.issues.count == 1 ? "" : "s") in the configuration:")
             var err = StandardError()
@@ -87,7 +90,8 @@ public enum ConfigurationFile {
 }
 
 extension ConfigurationFile {
-    /// `glance config check`: 0 valid, 78 invalid, 66 the named file cannot be read.
+    /// `glance config check`: 0 valid, 78 invalid, 66 the named file cannot be read, 77 this user
+    /// may not read it.
     public static func check(_ path: String?) -> Int32 {
         switch load(path) {
         case .success:
@@ -96,6 +100,7 @@ extension ConfigurationFile {
         case .failure(let failure):
             report(failure)
             if case .unreadable = failure { return ExitCode.noInput }
+            if case .denied = failure { return ExitCode.noPermission }
             return ExitCode.config
         }
     }

@@ -1,3 +1,5 @@
+import Activity
+import CLI
 import Platform
 import Store
 #if canImport(Glibc)
@@ -34,6 +36,18 @@ public func complain(_ message: String) {
 /// standard output; a folder, a socket or a link to nothing is refused.
 public func isWritableOutput(_ path: String) -> String? { OutputFile.problem(path) }
 
+/// The error for an output that cannot be written at `path` (nil: it can), with its status: 77
+/// when the system said permission denied, else 73.
+public func outputUsageError(_ path: String, option: String) -> UsageError? {
+    guard let failure = OutputFile.check(path) else { return nil }
+    return UsageError("\(option) '\(Quote.clip(path, 80))': cannot write there: \(failure.reason)", status: failure.status)
+}
+
+extension OutputFile.Failure {
+    /// The exit status: 77 permission denied, 73 the file cannot be made, 74 it could not be written whole.
+    public var status: Int32 { denied ? ExitCode.noPermission : cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError }
+}
+
 /// write(2) to standard error by its C name (Glibc or Musl): inside StandardError the plain
 /// name is its own method.
 private func writeStandardError(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(2, bytes, count) }
@@ -63,6 +77,14 @@ public func writeOut(_ text: String) -> StoreError? {
 /// when it cannot, so a full disk or a closed file never passes for a complete result (exit 74).
 public func writeResult(_ text: String) throws(StoreError) {
     if let error = writeOut(text) { throw error }
+}
+
+/// Output that is the command's whole result (help, a completion script, the demo CSV, bench
+/// figures), a line break added: 0, or 74 after saying why standard output took it not.
+public func printResult(_ line: String) -> Int32 {
+    guard let error = writeOut(line + "\n") else { return ExitCode.ok }
+    complain(error.message)
+    return ExitCode.ioError
 }
 
 /// A line on standard output (results, reports), ignoring a failure to write it.

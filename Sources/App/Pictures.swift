@@ -118,8 +118,9 @@ public enum Pictures {
     /// grid of gauges and the progress screen, into `folder`.
     public static func demo(folder: String, size: Size) -> Int32 {
         if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            let denied = errno == EACCES || errno == EPERM
             complain("--output '\(folder)': cannot create the folder: \(String(cString: strerror(errno)))")
-            return ExitCode.cannotCreate
+            return denied ? ExitCode.noPermission : ExitCode.cannotCreate
         }
         let english: FreeTypeTextRenderer, chinese: FreeTypeTextRenderer
         do {
@@ -160,7 +161,7 @@ public enum Pictures {
                 try PNGFile.write(composer.render(screen), to: path)
             } catch {
                 complain(error.description)
-                return error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError
+                return error.denied ? ExitCode.noPermission : error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError
             }
             say(path)
         }

@@ -168,7 +168,7 @@ public enum StoreJobs {
                 file = try OutputFile(output)
             } catch {
                 complain("--output '\(output)': cannot create: \(error.reason)")
-                return ExitCode.cannotCreate
+                return error.status
             }
             try store.exportCSV(table) { (text) throws(StoreError) in
                 do throws(OutputFile.Failure) {
@@ -190,8 +190,8 @@ public enum StoreJobs {
 
     public static func demoData(end: CalendarDay?, printOnly: Bool, database: String?) -> Int32 {
         if printOnly {
-            writeOut(String(decoding: DemoData.activityCSV, as: UTF8.self))
-            return ExitCode.ok
+            let csv = String(decoding: DemoData.activityCSV, as: UTF8.self)
+            return printResult(csv.hasSuffix("\n") ? String(csv.dropLast()) : csv)
         }
         return with(database) { store throws(StoreError) in
             var options = ImportOptions()

@@ -27,7 +27,7 @@ public enum Value {
     /// A path where a file can be created or replaced.
     public static func output(_ placeholder: String, extensions: [String] = []) -> ValueParser<String> {
         ValueParser(placeholder, completion: .file(extensions: extensions)) { (text, option) throws(UsageError) in
-            if let problem = isWritableOutput(text) { throw UsageError("\(option) '\(Quote.clip(text))': cannot write there: \(problem)", status: ExitCode.cannotCreate) }
+            if let error = outputUsageError(text, option: option) { throw error }
             return text
         }
     }

@@ -14,6 +14,8 @@ public struct PNGError: Error, CustomStringConvertible {
     public let reason: String
     /// The file could not be made at all (exit 73), rather than written whole (74).
     public var cannotCreate = true
+    /// The system said permission denied (exit 77).
+    public var denied = false
     public var description: String { "\(path): \(reason)" }
 }
 
@@ -28,7 +30,7 @@ public enum PNGFile {
         do {
             try OutputFile.write(bytes, to: path)
         } catch {
-            throw PNGError(path: path, reason: error.reason, cannotCreate: error.cannotCreate)
+            throw PNGError(path: path, reason: error.reason, cannotCreate: error.cannotCreate, denied: error.denied)
         }
     }
 

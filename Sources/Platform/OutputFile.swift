@@ -18,13 +18,20 @@
 /// - `-` is standard output.
 /// - A folder or a socket is refused.
 public final class OutputFile {
-    /// Why the file could not be made (`cannotCreate`: exit 73) or written whole (else: 74).
+    /// Why the file could not be made (`cannotCreate`: exit 73) or written whole (else: 74);
+    /// `denied` when the system said permission denied (exit 77, whichever it was).
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public let reason: String
         public let cannotCreate: Bool
-        public init(_ reason: String, cannotCreate: Bool) {
+        public let denied: Bool
+        public init(_ reason: String, cannotCreate: Bool, denied: Bool = false) {
             self.reason = reason
             self.cannotCreate = cannotCreate
+            self.denied = denied
+        }
+        /// With `denied` taken from errno (EACCES or EPERM).
+        static func system(_ reason: String, cannotCreate: Bool) -> Failure {
+            Failure(reason, cannotCreate: cannotCreate, denied: errno == EACCES || errno == EPERM)
         }
         public var description: String { reason }
     }
@@ -59,7 +66,7 @@ public final class OutputFile {
                 try checkFolder(of: path)
                 return .replace(target: path)
             }
-            throw Failure("cannot look at it: \(Self.text(errno))", cannotCreate: true)
+            throw Failure.system("cannot look at it: \(Self.text(errno))", cannotCreate: true)
         }
         var target = path
         if (st.st_mode & S_IFMT) == S_IFLNK {
@@ -69,7 +76,7 @@ public final class OutputFile {
             }
             if (st.st_mode & S_IFMT) == S_IFREG {
                 guard let resolved = realpath(path, nil) else {
-                    throw Failure("cannot follow the symbolic link: \(Self.text(errno))", cannotCreate: true)
+                    throw Failure.system("cannot follow the symbolic link: \(Self.text(errno))", cannotCreate: true)
                 }
                 target = String(cString: resolved)
                 free(resolved)
@@ -85,27 +92,26 @@ public final class OutputFile {
 
     /// Why a file cannot be written at `path`, or nil when it can (for checking arguments before
     /// any work is done). Writing may still fail later (a full disk).
-    public static func problem(_ path: String) -> String? {
-        let plan: Plan
+    public static func check(_ path: String) -> Failure? {
         do {
-            plan = try Self.plan(path)
-        } catch {
-            return error.reason
-        }
-        switch plan {
-        case .standardOutput: return nil
-        case .inPlace(let device):
-            return access(device, W_OK) == 0 ? nil : "cannot write to it: \(text(errno))"
-        case .replace(let target):
-            do {
+            switch try Self.plan(path) {
+            case .standardOutput: return nil
+            case .inPlace(let device):
+                return access(device, W_OK) == 0 ? nil : Failure.system("cannot write to it: \(text(errno))", cannotCreate: true)
+            case .replace(let target):
                 try checkFolder(of: target)
-            } catch {
-                return error.reason
+                if access(target, F_OK) == 0 && access(target, W_OK) != 0 {
+                    return Failure.system("the file is not writable (\(text(errno)))", cannotCreate: true)
+                }
+                return nil
             }
-            if access(target, F_OK) == 0 && access(target, W_OK) != 0 { return "the file is not writable" }
-            return nil
+        } catch {
+            return error
         }
     }
+
+    /// `check`'s reason alone.
+    public static func problem(_ path: String) -> String? { check(path)?.reason }
 
     /// The folder a file of that name goes into must exist and be writable.
     static func checkFolder(of path: String) throws(Failure) {
@@ -114,7 +120,7 @@ public final class OutputFile {
         guard stat(folder, &st) == 0 else { throw Failure("folder \(folder) does not exist", cannotCreate: true) }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw Failure("\(folder) is not a folder", cannotCreate: true) }
         guard access(folder, W_OK | X_OK) == 0 else {
-            throw Failure("folder \(folder) is not writable", cannotCreate: true)
+            throw Failure.system("folder \(folder) is not writable (\(text(errno)))", cannotCreate: true)
         }
     }
 
@@ -135,7 +141,7 @@ public final class OutputFile {
             let opened = retryingInterrupts { open(device, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK) }
             guard opened >= 0 else {
                 let reason = errno == ENXIO ? "no process reads this FIFO" : "cannot open: \(Self.text(errno))"
-                throw Failure(reason, cannotCreate: true)
+                throw Failure.system(reason, cannotCreate: true)
             }
             let flags = fcntl(opened, F_GETFL)
             if flags >= 0 { _ = fcntl(opened, F_SETFL, flags & ~O_NONBLOCK) }
@@ -168,7 +174,7 @@ public final class OutputFile {
             let fd = retryingInterrupts { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
             if fd >= 0 { return (fd, path) }
             if errno == EEXIST { continue }
-            throw Failure("cannot create a file in \(folder): \(text(errno))", cannotCreate: true)
+            throw Failure.system("cannot create a file in \(folder): \(text(errno))", cannotCreate: true)
         }
         throw Failure("cannot create a file in \(folder): every name tried exists", cannotCreate: true)
     }
