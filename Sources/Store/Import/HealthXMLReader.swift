@@ -62,6 +62,9 @@ final class HealthXMLReader {
         // No network, no external DTD, and libxml2's own limits (no XML_PARSE_HUGE): with
         // XMLLimits in front no piece of markup reaches them, but they stay a second fence.
         xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue))
+        // libxml2 keeps every element and attribute name in a dictionary that only grows (and
+        // slows down as it does): its limit, 10 MB by default, down to what no export comes near.
+        xmlDictSetLimit(parser.pointee.dict, XMLLimits.maxNameBytes)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
         defer { chunk.deallocate() }
         // `self` (the SAX context) lives through this method, so the C callbacks may use it.
@@ -97,6 +100,10 @@ final class HealthXMLReader {
                 message: "not well-formed XML"
             )
         var hint = "the file is not a complete, well-formed export.xml"
+        if e.message.contains("Memory allocation failed"), xmlDictGetUsage(parser.pointee.dict) > XMLLimits.maxNameBytes / 4 {
+            e.message = "more different element and attribute names than \(XMLLimits.maxNameBytes >> 10) KB hold"
+            hint = "an Apple Health export uses about a hundred"
+        }
         if atEnd
             && (parser.pointee.nameNr > 0 || e.message.hasPrefix("Extra content at the end")
                 || e.message.contains("Premature end") || e.message.contains("Couldn't find end"))
