@@ -15,25 +15,28 @@ import Testing
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }()
 
+    /// The plan, or nil when the path is refused.
+    static func plan(_ path: String) -> OutputFile.Plan? { try? OutputFile.plan(path) }
+
     func contents(_ name: String) -> String? { try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8) }
     func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
 
     @Test func thePlanFollowsWhatThePathNames() throws {
-        #expect(try OutputFile.plan("-") == .standardOutput)
-        #expect(try OutputFile.plan("\(folder)/new.csv") == .replace(target: "\(folder)/new.csv"))
+        #expect(Self.plan("-") == .standardOutput)
+        #expect(Self.plan("\(folder)/new.csv") == .replace(target: "\(folder)/new.csv"))
         FileManager.default.createFile(atPath: "\(folder)/old.csv", contents: Data("x".utf8))
-        #expect(try OutputFile.plan("\(folder)/old.csv") == .replace(target: "\(folder)/old.csv"))
+        #expect(Self.plan("\(folder)/old.csv") == .replace(target: "\(folder)/old.csv"))
         // A link to a file: the file is replaced, the link stays.
         symlink("old.csv", "\(folder)/link.csv")
         let resolved = try #require(realpath("\(folder)/old.csv", nil))
         defer { free(resolved) }
-        #expect(try OutputFile.plan("\(folder)/link.csv") == .replace(target: String(cString: resolved)))
+        #expect(Self.plan("\(folder)/link.csv") == .replace(target: String(cString: resolved)))
         // Devices and FIFOs in place, through links too (/dev/stdout is one).
-        #expect(try OutputFile.plan("/dev/null") == .inPlace("/dev/null"))
+        #expect(Self.plan("/dev/null") == .inPlace("/dev/null"))
         mkfifo("\(folder)/fifo", 0o600)
-        #expect(try OutputFile.plan("\(folder)/fifo") == .inPlace("\(folder)/fifo"))
+        #expect(Self.plan("\(folder)/fifo") == .inPlace("\(folder)/fifo"))
         symlink("/dev/null", "\(folder)/null-link")
-        #expect(try OutputFile.plan("\(folder)/null-link") == .inPlace("\(folder)/null-link"))
+        #expect(Self.plan("\(folder)/null-link") == .inPlace("\(folder)/null-link"))
         // Refused: a folder, a link to nothing, a missing folder, an empty path.
         for (path, reason) in [
             (folder, "folder"), ("\(folder)/missing/x.csv", "does not exist"), ("", "empty"),

@@ -155,19 +155,22 @@ print("wait-console STEP soak ready 120")
 t, counts = 0.0, {"key": 0, "touch": 0, "drag": 0}
 while t < total:
     r = rng.random()
+    # What each action takes on the host (qemu releases a key by itself; a touch is held, a swipe
+    # moves in 6 steps 30 ms apart), so the input lasts about the run's length.
     if r < 0.6:
         print("key %s %d" % (rng.choice(keys), rng.randint(40, 120)))
         counts["key"] += 1
-        t += 0.15
+        t += 0.01
     elif r < 0.85:
-        print("touch %d %d %d" % (rng.randrange(w), rng.randrange(h), rng.randint(30, 150)))
+        hold = rng.randint(30, 150)
+        print("touch %d %d %d" % (rng.randrange(w), rng.randrange(h), hold))
         counts["touch"] += 1
-        t += 0.15
+        t += hold / 1000 + 0.02
     else:
         x1, y1, x2, y2 = (rng.randrange(w), rng.randrange(h), rng.randrange(w), rng.randrange(h))
         print("drag %d %d %d %d 6" % (x1, y1, x2, y2))
         counts["drag"] += 1
-        t += 0.25
+        t += 0.22
     pause = rng.randint(100, 600)
     print("sleep %d" % pause)
     t += pause / 1000
