@@ -34,7 +34,7 @@ import Testing
 
     static let commands = [
         "render", "bench", "demo", "config", "run", "devices", "import", "log", "metric", "task", "export", "demo-data",
-        "watch", "help", "completion",
+        "watch", "serve", "help", "completion",
     ]
 
     /// One command in one situation: how to bring it about, and run it (nil: skipped, said why).
@@ -75,6 +75,13 @@ import Testing
     }
 
     static let png = ["--size", "32x32", "--rings-only"]
+
+    /// A configuration for glance serve whose token file only root may read.
+    static func serveConfig(_ scratch: Scratch) -> String {
+        let token = scratch.write("token", "0123456789abcdef0123\n")
+        chmod(token, 0o600)
+        return scratch.write("serve.json", "{\"serve\": {\"tokenFile\": \"\(token)\"}}")
+    }
 
     static var isRoot: Bool { getuid() == 0 }
 
@@ -248,7 +255,8 @@ import Testing
             let fifo = $0.file("fifo")
             mkfifo(fifo, 0o600)
             let (process, finish) = try GlanceCLI.startAsFromAShell(["import", fifo, "--db", $0.db, "-q"], in: $0)
-            usleep(500_000)
+            _ = eventually(seconds: 20) { hasOpen(process.processIdentifier, fifo) }
+            usleep(200_000)
             kill(process.processIdentifier, SIGINT)
             if !eventually(seconds: 10, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
             return finish()
@@ -346,6 +354,28 @@ import Testing
         Case(command: "watch", situation: .configuration) {
             try glance(["watch", "--config", invalidConfiguration($0), "--db", $0.db, "--render-to", $0.file("x.png")], $0)
         },
+        // serve (each ends before it listens)
+        Case(command: "serve", situation: .badArgument) { try glance(["serve", "--bogus"], $0) },
+        Case(command: "serve", situation: .badData) {
+            try glance(["serve", "--config", serveConfig($0), "--db", try foreign($0), "--listen", "127.0.0.1:0"], $0)
+        },
+        Case(command: "serve", situation: .missingInput) {
+            let config = $0.write("none.json", "{\"serve\": {\"tokenFile\": \"\($0.file("no-token"))\"}}")
+            return try glance(["serve", "--config", config, "--db", $0.db, "--listen", "127.0.0.1:0"], $0)
+        },
+        Case(command: "serve", situation: .unavailable) {
+            // 192.0.2.1 (TEST-NET-1) is no address of this machine.
+            try glance(["serve", "--config", serveConfig($0), "--db", $0.db, "--listen", "192.0.2.1:8127"], $0)
+        },
+        Case(command: "serve", situation: .cannotCreate) {
+            try glance(["serve", "--config", serveConfig($0), "--db", underAFile($0, "glance.db"), "--listen", "127.0.0.1:0"], $0)
+        },
+        Case(command: "serve", situation: .permission) {
+            try asNobody(["serve", "--config", serveConfig($0), "--db", openFolder($0) + "/glance.db", "--listen", "127.0.0.1:0"], in: $0)
+        },
+        Case(command: "serve", situation: .configuration) {
+            try glance(["serve", "--config", invalidConfiguration($0), "--db", $0.db, "--listen", "127.0.0.1:0"], $0)
+        },
         // help, completion
         Case(command: "help", situation: .badArgument) { try glance(["help", "nosuch"], $0) },
         Case(command: "help", situation: .io) { try GlanceCLI.runIntoAFullDisk(["help", "export"], in: $0) },
@@ -401,6 +431,10 @@ import Testing
             .configuration: noConfiguration,
         ])
         add("watch", [.missingInput: "makes the store it watches (it may be started before the first import), as run does"])
+        add("serve", [
+            .io: "serves until a signal: a store write that fails is an HTTP 500 to its client, not an exit",
+            .busy: "a busy store is an HTTP 503 to the client, which retries; a port in use is 69 (unavailable)",
+        ])
         for command in ["help", "completion"] {
             add(command, [
                 .badData: noStore, .missingInput: noStore, .unavailable: "needs nothing", .cannotCreate: "writes no file",

@@ -157,7 +157,8 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             let (process, finish) = try GlanceCLI.startAsFromAShell(["import", fifo, "-q"] + db, in: scratch)
-            usleep(700_000)
+            #expect(eventually(seconds: 20) { hasOpen(process.processIdentifier, fifo) }, "it opens the pipe")
+            usleep(300_000)
             #expect(process.isRunning, "it waits for the pipe's writer")
             kill(process.processIdentifier, signal)
             let ended = eventually(seconds: 1) { !process.isRunning }
@@ -252,6 +253,17 @@ import Testing
             #expect(r.status == 0 && r.out.contains("imported 1 day (2024-03-10)"), "\(name): \(r.status) \(r.err)")
         }
     }
+}
+
+/// Whether process `pid` has `path` open (it waits on it): a signal sent then meets its handling,
+/// not the default action of a process still starting.
+func hasOpen(_ pid: Int32, _ path: String) -> Bool {
+    guard let resolved = realpath(path, nil) else { return false }
+    defer { free(resolved) }
+    let target = String(cString: resolved)
+    let folder = "/proc/\(pid)/fd"
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return entries.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)) == target }
 }
 
 extension Fixtures {

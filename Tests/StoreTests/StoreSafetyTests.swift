@@ -212,5 +212,17 @@ import Testing
             == before.split(separator: "\n").filter { !$0.hasPrefix("task") }, "all or nothing")
         let skipped = try GlanceCLI.run(["import", csv, "-q", "--skip-invalid"] + db, in: scratch)
         #expect(skipped.status == 0 && skipped.out.contains("imported 1 day (2024-02-01)"), "\(skipped.err)")
+
+        // glance serve: the same store checks answer 400 and change nothing.
+        let server = try ServeTests.Server()
+        let day = try server.request("PUT", "/v1/days/2026-11-29", "{\"move\": 1e308, \"moveGoal\": 1e-308}")
+        #expect(day.status == 400 && day.body.contains("is above 100000"), "\(day)")
+        let goal = try server.request("PUT", "/v1/days/2026-11-29", "{\"exerciseGoal\": 0.5}")
+        #expect(goal.status == 400 && goal.body.contains("a goal below 1"), "\(goal)")
+        let metric = try server.request("PUT", "/v1/metrics/cpu", "{\"value\": 1e308}")
+        #expect(metric.status == 400 && metric.body.contains("10^15"), "\(metric)")
+        let days = try server.request("GET", "/v1/days?from=2026-11-01&to=2026-11-30")
+        #expect(days.status == 200 && !days.body.contains("2026-11-29"), "nothing stored: \(days.body)")
+        _ = server.stop()
     }
 }

@@ -101,7 +101,7 @@ struct XMLLimits {
             i += 2
         }
         if i < bytes.count { pendingByte = bytes[i] }
-        var units = narrowed
+        let units = narrowed
         defer { narrowed = units }
         try units.withUnsafeBufferPointer { (p) throws(Exceeded) in try scanUnits(p) }
     }
