@@ -65,7 +65,8 @@ security:
 	systemd-analyze security --offline=yes --no-pager device/glance.service | tail -1
 
 # Fuzzing (tools/fuzz): libFuzzer with AddressSanitizer on the XML and CSV importers, the import of
-# any file (zip included) and the configuration reader; FUZZ_SECONDS each (make test runs each on
+# any file (zip included), the configuration reader, glance serve's request bodies and MQTT
+# payloads; FUZZ_SECONDS each (make test runs each on
 # FUZZ_TEST_RUNS inputs). Prints runs, coverage and crashes; a crash's input is kept in
 # tools/fuzz/regressions/. Extra: make fuzz FUZZ_SECONDS=60 FUZZ_TARGETS=import-xml
 .PHONY: fuzz soak

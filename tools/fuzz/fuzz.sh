@@ -6,7 +6,8 @@
 #   --seconds N   fuzz each target for N seconds (make fuzz: 600), growing its corpus in
 #                 .build/fuzz/corpus/TARGET
 #   --runs N      each target on exactly N inputs from its seeds, seed 1 (make test's short run)
-#   TARGET        import-xml, import-csv, import-file, configuration (default: all four)
+#   TARGET        import-xml, import-csv, import-file, configuration, http-body, mqtt-payload
+#                 (default: all six)
 #
 # First every regression input (tools/fuzz/regressions/TARGET/, inputs that once crashed) is run
 # once. Then each target fuzzes from its seeds: tools/fuzz/seeds/TARGET, the real exports in
@@ -26,11 +27,11 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--seconds) MODE=seconds; AMOUNT=$2; shift 2 ;;
 	--runs) MODE=runs; AMOUNT=$2; shift 2 ;;
-	-h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) TARGETS+=("$1"); shift ;;
 	esac
 done
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(import-xml import-csv import-file configuration)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(import-xml import-csv import-file configuration http-body mqtt-payload)
 
 "$HERE/build.sh" 2> >(grep -v "Cannot export local symbol" >&2)
 
