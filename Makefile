@@ -23,6 +23,7 @@ run: release
 test: deps
 	$(SWIFT) build
 	deb="$$(tools/build-deb.sh)" && GLANCE_DEB="$$(echo "$$deb" | tail -1)" && export GLANCE_DEB && $(SWIFT) test
+	tools/fuzz/fuzz.sh --runs $(FUZZ_TEST_RUNS)
 
 # Only the end-to-end tests on a real kernel in qemu (tools/vm; about 4 minutes with the boot of
 # the package in Debian, which needs the package built).
@@ -62,3 +63,21 @@ footprint: deps
 # systemd-analyze security's rating of device/glance.service (target 2.0 or lower).
 security:
 	systemd-analyze security --offline=yes --no-pager device/glance.service | tail -1
+
+# Fuzzing (tools/fuzz): libFuzzer with AddressSanitizer on the XML and CSV importers, the import of
+# any file (zip included), the configuration reader, glance serve's request bodies and MQTT
+# payloads; FUZZ_SECONDS each (make test runs each on
+# FUZZ_TEST_RUNS inputs). Prints runs, coverage and crashes; a crash's input is kept in
+# tools/fuzz/regressions/. Extra: make fuzz FUZZ_SECONDS=60 FUZZ_TARGETS=import-xml
+.PHONY: fuzz soak
+FUZZ_SECONDS ?= 600
+FUZZ_TEST_RUNS ?= 2000
+fuzz: deps
+	tools/fuzz/fuzz.sh --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Soak (tools/vm/soak.sh): glance run in the VM for SOAK_MINUTES (10) under random keys and
+# touches, store writes every 100 ms, gauge-file changes and VT switches; prints RSS, open
+# descriptors and CPU at the start and the end, and checks the last frame against glance render.
+SOAK_MINUTES ?= 10
+soak: release
+	tools/vm/soak.sh --minutes $(SOAK_MINUTES) $(RELEASE)

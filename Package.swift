@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["Controls", "JSON", "Raster", "Activity", "Screens"]),
 
         // Edges.
-        .target(name: "ImageFile", dependencies: ["Raster", "CPNG"]),
+        .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),
         .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz"]),
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store",
+                "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile",
                 "CKernelShims",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.

@@ -51,13 +51,23 @@ public struct ActivitySummary: Sendable, Equatable, Hashable {
         ]
     }
 
-    /// Names of the quantities that are negative, NaN or infinite (invalid input).
+    /// Each quantity's range and whether it is a goal, in `fields` order.
+    static let ranges: [(FigureRange, goal: Bool)] = [
+        (.energy, false), (.energy, true), (.minutes, false), (.minutes, true), (.minutes, false), (.minutes, true),
+        (.hours, false), (.hours, true),
+    ]
+
+    /// Names of the quantities outside their `FigureRange` (negative, NaN, infinite, too large,
+    /// a goal between 0 and 1): invalid input.
     ///
     /// Goals of 0 are valid data (iPhone-only days carry them); they simply carry no progress.
-    public var invalidFields: [String] {
-        fields.compactMap { field in
-            guard let value = field.value else { return nil }
-            return value.isFinite && value >= 0 ? nil : field.name
+    public var invalidFields: [String] { problems.map(\.name) }
+
+    /// Each quantity outside its range, with why (`standHoursGoal`, `is above 24 …`).
+    public var problems: [(name: String, value: Double, problem: String)] {
+        zip(fields, Self.ranges).compactMap { field, range in
+            guard let value = field.value, let problem = range.0.problem(value, goal: range.goal) else { return nil }
+            return (field.name, value, problem)
         }
     }
 }

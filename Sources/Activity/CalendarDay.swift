@@ -67,6 +67,19 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
 
     public func adding(days: Int) -> CalendarDay { CalendarDay(daysSinceEpoch: daysSinceEpoch + days) }
 
+    /// The first and last dates a `CalendarDay` holds (years 1 to 9999).
+    public static let earliest = CalendarDay(year: 1, month: 1, day: 1)!
+    public static let latest = CalendarDay(year: 9999, month: 12, day: 31)!
+
+    /// The day `days` after this one, or nil when that leaves years 1 to 9999 (`adding` would
+    /// make a date nothing else accepts, year 0000 say).
+    public func shifted(by days: Int) -> CalendarDay? {
+        let target = daysSinceEpoch.addingReportingOverflow(days)
+        guard !target.overflow, (Self.earliest.daysSinceEpoch...Self.latest.daysSinceEpoch).contains(target.partialValue)
+        else { return nil }
+        return CalendarDay(daysSinceEpoch: target.partialValue)
+    }
+
     public func days(since other: CalendarDay) -> Int { daysSinceEpoch - other.daysSinceEpoch }
 
     public static func < (a: CalendarDay, b: CalendarDay) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }

@@ -21,8 +21,14 @@ public enum RingState: Sendable, Equatable, Hashable {
             self = .empty
             return
         }
-        self = value == 0 ? .dot : .progress(value / goal)
+        // Entry points keep value / goal within 100,000 turns (FigureRange); a store changed by
+        // something else may not: a ratio that overflows is drawn as that many turns, not empty.
+        let turns = value / goal
+        self = value == 0 ? .dot : .progress(turns.isFinite ? min(turns, Self.maxTurns) : Self.maxTurns)
     }
+
+    /// The most turns a ring shows (beyond it, every ring looks the same).
+    public static let maxTurns = 100_000.0
 
     /// Progress in turns: 0 for empty and dot.
     public var turns: Double {

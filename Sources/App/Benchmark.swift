@@ -70,7 +70,10 @@ public struct Benchmark: Sendable {
             }
         }
         for screen in screens {
-            for size in sizes { say(line(screen, size, text: text, locale: locale)) }
+            for size in sizes {
+                let status = printResult(line(screen, size, text: text, locale: locale))
+                if status != ExitCode.ok { return status }
+            }
         }
         return ExitCode.ok
     }

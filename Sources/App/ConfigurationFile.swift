@@ -13,16 +13,30 @@ public enum ConfigurationFile {
     public enum Failure: Error {
         /// The file cannot be read: the message says why.
         case unreadable(String)
+        /// This user may not read it.
+        case denied(String)
         case invalid(path: String, ConfigurationIssues)
     }
 
+    /// The largest configuration read (the example that sets everything is about 2 KB).
+    static let maxSize = 4 << 20
+
     public static func load(_ path: String?) -> Result<Configuration, Failure> {
         let file = path ?? Configuration.defaultPath
-        guard let fd = Optional(open(file, O_RDONLY | O_CLOEXEC)), fd >= 0 else {
+        // O_NONBLOCK: opening a FIFO nobody writes to must not wait for ever (it is refused below).
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
             if path == nil && errno == ENOENT { return .success(Configuration()) }
-            return .failure(.unreadable("\(file): cannot read the configuration: \(String(cString: strerror(errno)))"))
+            let message = "\(file): cannot read the configuration: \(String(cString: strerror(errno)))"
+            return .failure(errno == EACCES || errno == EPERM ? .denied(message) : .unreadable(message))
         }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            let kind = (st.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file (a pipe or a device?)"
+            return .failure(.unreadable("\(file): cannot read the configuration: it is \(kind); give the JSON file"))
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -33,18 +47,40 @@ public enum ConfigurationFile {
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > 4 << 20 { return .failure(.unreadable("\(file): larger than 4 MB; is it the right file?")) }
+            if bytes.count > maxSize {
+                return .failure(.invalid(path: file, problem("larger than \(maxSize >> 20) MB; is it the right file?")))
+            }
         }
+        // Read, but not text: a bad configuration (78) like any other, not an unreadable file (66).
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(.unreadable("\(file): not UTF-8 text"))
+            let at = firstInvalidUTF8(bytes)
+            return .failure(.invalid(path: file, problem("not UTF-8 text (byte \(at + 1) is not part of a UTF-8 character)")))
         }
         return Configuration.parse(text).mapError { .invalid(path: file, $0) }
+    }
+
+    static func problem(_ message: String) -> ConfigurationIssues {
+        ConfigurationIssues([ConfigurationIssue(path: "$", message: message)])
+    }
+
+    /// Where UTF-8 decoding first fails.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let s): offset += UTF8.width(s)
+            case .emptyInput: return offset
+            case .error: return offset
+            }
+        }
     }
 
     /// Prints a failure as the lines a person needs to fix the file.
     public static func report(_ failure: Failure) {
         switch failure {
-        case .unreadable(let message): complain(message)
+        case .unreadable(let message), .denied(let message): complain(message)
         case .invalid(let path, let found):
             complain("\(path): \(found.issues.count) problem\(found.issues.count == 1 ? "" : "s") in the configuration:")
             var err = StandardError()
@@ -55,7 +91,7 @@ public enum ConfigurationFile {
     /// A failure as lines for a log: what is wrong, then every problem with its JSON path.
     public static func lines(_ failure: Failure) -> [String] {
         switch failure {
-        case .unreadable(let message): return [message]
+        case .unreadable(let message), .denied(let message): return [message]
         case .invalid(let path, let found):
             return ["\(path): \(found.issues.count) problem\(found.issues.count == 1 ? "" : "s") in the configuration:"]
                 + found.issues.map { "  \($0)" }
@@ -64,7 +100,8 @@ public enum ConfigurationFile {
 }
 
 extension ConfigurationFile {
-    /// `glance config check`: 0 valid, 78 invalid, 66 the named file cannot be read.
+    /// `glance config check`: 0 valid, 78 invalid, 66 the named file cannot be read, 77 this user
+    /// may not read it.
     public static func check(_ path: String?) -> Int32 {
         switch load(path) {
         case .success:
@@ -73,6 +110,7 @@ extension ConfigurationFile {
         case .failure(let failure):
             report(failure)
             if case .unreadable = failure { return ExitCode.noInput }
+            if case .denied = failure { return ExitCode.noPermission }
             return ExitCode.config
         }
     }

@@ -193,11 +193,11 @@ public enum Screenshot {
             log(error.message)
             return error.status
         }
-        do {
+        do throws(PNGError) {
             try PNGFile.write(picture, to: output)
         } catch {
             log("--output '\(output)': \(error)")
-            return ExitCode.cannotCreate
+            return error.denied ? ExitCode.noPermission : error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError
         }
         say("\(output): \(picture.width)x\(picture.height), the frame on the panel")
         return ExitCode.ok

@@ -12,6 +12,7 @@ public enum DeviceList {
             for path in try Card.discover(in: directory) { describeCard(path) }
         } catch {
             say("cards: none: \(error)")
+            complain("no display card: \(error)")
             status = ExitCode.unavailable
         }
         let inputs = InputDevice.scan(inputDirectory)

@@ -40,7 +40,9 @@ public final class PNGSink: FrameSink {
         do {
             try PNGFile.write(drawingBuffer, to: path)
         } catch {
-            throw OutputFailure("\(error)", status: ExitCode.cannotCreate)
+            throw OutputFailure(
+                error.reason,
+                status: error.denied ? ExitCode.noPermission : error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError)
         }
         written += 1
         onWrite?(path)

@@ -1,3 +1,6 @@
+import Activity
+import CLI
+import Platform
 import Store
 #if canImport(Glibc)
     import Glibc
@@ -28,20 +31,21 @@ public func complain(_ message: String) {
     print("glance: \(message)", to: &err)
 }
 
-/// Whether a file can be created or replaced at `path` (its folder exists and is writable).
-public func isWritableOutput(_ path: String) -> String? {
-    guard !path.isEmpty else { return "an empty path" }
-    var folder = "."
-    if let slash = path.lastIndex(of: "/") {
-        folder = slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-    var st = stat()
-    if stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { return "it is a folder" }
-    guard stat(folder, &st) == 0 else { return "folder \(folder) does not exist" }
-    guard (st.st_mode & S_IFMT) == S_IFDIR else { return "\(folder) is not a folder" }
-    guard access(folder, W_OK) == 0 else { return "folder \(folder) is not writable" }
-    if access(path, F_OK) == 0 && access(path, W_OK) != 0 { return "the file is not writable" }
-    return nil
+/// Why no output file can be written at `path` (nil: it can be). See Platform's `OutputFile`:
+/// a regular file or a new name is replaced whole, a device or FIFO written in place, `-` is
+/// standard output; a folder, a socket or a link to nothing is refused.
+public func isWritableOutput(_ path: String) -> String? { OutputFile.problem(path) }
+
+/// The error for an output that cannot be written at `path` (nil: it can), with its status: 77
+/// when the system said permission denied, else 73.
+public func outputUsageError(_ path: String, option: String) -> UsageError? {
+    guard let failure = OutputFile.check(path) else { return nil }
+    return UsageError("\(option) '\(Quote.clip(path, 80))': cannot write there: \(failure.reason)", status: failure.status)
+}
+
+extension OutputFile.Failure {
+    /// The exit status: 77 permission denied, 73 the file cannot be made, 74 it could not be written whole.
+    public var status: Int32 { denied ? ExitCode.noPermission : cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError }
 }
 
 /// write(2) to standard error by its C name (Glibc or Musl): inside StandardError the plain
@@ -73,6 +77,14 @@ public func writeOut(_ text: String) -> StoreError? {
 /// when it cannot, so a full disk or a closed file never passes for a complete result (exit 74).
 public func writeResult(_ text: String) throws(StoreError) {
     if let error = writeOut(text) { throw error }
+}
+
+/// Output that is the command's whole result (help, a completion script, the demo CSV, bench
+/// figures), a line break added: 0, or 74 after saying why standard output took it not.
+public func printResult(_ line: String) -> Int32 {
+    guard let error = writeOut(line + "\n") else { return ExitCode.ok }
+    complain(error.message)
+    return ExitCode.ioError
 }
 
 /// A line on standard output (results, reports), ignoring a failure to write it.

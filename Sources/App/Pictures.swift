@@ -64,7 +64,7 @@ public enum Pictures {
             }
             let data: StoreData
             do throws(StoreError) {
-                data = try StoreData(path: database, create: false, gauges: [], log: { complain($0) })
+                data = try StoreData(path: database, access: .read, gauges: [], log: { complain($0) })
             } catch {
                 return StoreJobs.fail(error)
             }
@@ -87,7 +87,7 @@ public enum Pictures {
                 try sink.present(damage: IntRect(x: 0, y: 0, width: job.size.width, height: job.size.height))
             } catch {
                 complain("--output '\(job.output)': \(error.message)")
-                return ExitCode.cannotCreate
+                return error.status
             }
             if job.frames != nil { say(PNGSink.numbered(job.output, i + 1)) }
         }
@@ -123,8 +123,9 @@ public enum Pictures {
     /// grid of gauges and the progress screen, into `folder`.
     public static func demo(folder: String, size: Size) -> Int32 {
         if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            let denied = errno == EACCES || errno == EPERM
             complain("--output '\(folder)': cannot create the folder: \(String(cString: strerror(errno)))")
-            return ExitCode.cannotCreate
+            return denied ? ExitCode.noPermission : ExitCode.cannotCreate
         }
         let english: FreeTypeTextRenderer, chinese: FreeTypeTextRenderer
         do {
@@ -171,7 +172,7 @@ public enum Pictures {
                 try PNGFile.write(composer.render(screen), to: path)
             } catch {
                 complain(error.description)
-                return ExitCode.cannotCreate
+                return error.denied ? ExitCode.noPermission : error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError
             }
             say(path)
         }

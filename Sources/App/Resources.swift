@@ -50,6 +50,7 @@ extension StoreError {
         case .busy, .cancelled: ExitCode.temporaryFailure
         case .invalidArgument: ExitCode.usage
         case .permission: ExitCode.noPermission
+        case .cannotCreate: ExitCode.cannotCreate
         }
     }
 }
@@ -128,18 +129,22 @@ extension Settings {
 
     /// What there is to show: the command line's day, gauge or task, else the store (followed as
     /// it changes).
-    public func openData(today: CalendarDay, log: @escaping (String) -> Void) -> Result<any DataSource, OutputFailure> {
+    /// `access`: `.create` for glance run and watch (a new device starts with an empty store, and
+    /// watch may be started before the import that fills it); the store is checked as for writing.
+    public func openData(today: CalendarDay, access: Store.Access = .create, log: @escaping (String) -> Void)
+        -> Result<any DataSource, OutputFailure>
+    {
         if let content { return .success(content.data(today: today)) }
         do throws(OutputFailure) {
             let path = try storePath(database)
             do throws(StoreError) {
-                let data = try StoreData(path: path, gauges: gauges, mqtt: mqtt, log: log)
+                let data = try StoreData(path: path, access: access, gauges: gauges, mqtt: mqtt, log: log)
                 log("data from the store \(path)")
                 return .success(data)
             } catch {
-                throw OutputFailure(
-                    "\(error.message)\ngive another store with --db PATH, or check the folder's permissions",
-                    status: error.exitStatus)
+                let hint = [.missing, .permission, .cannotCreate].contains(error.kind)
+                    ? "\ngive another store with --db PATH, or check the folder's permissions" : ""
+                throw OutputFailure(error.message + hint, status: error.exitStatus)
             }
         } catch {
             return .failure(error)

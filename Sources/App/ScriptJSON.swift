@@ -18,7 +18,7 @@ import Store
 public enum ScriptJSON {
     /// `{"metrics": [{"name", "value", "min", "max", "unit", "updated"}, …]}`.
     public static func metrics(database: String?) -> Int32 {
-        StoreJobs.with(database, create: false) { store throws(StoreError) in
+        StoreJobs.with(database, access: .read) { store throws(StoreError) in
             let items = try store.metrics().map(metric)
             try writeResult(JSON.object([("metrics", .array(items))]).text + "\n")
             return ExitCode.ok
@@ -28,7 +28,7 @@ public enum ScriptJSON {
     /// `{"tasks": [{"name", "state", "done", "total", "fraction", "description", "cancellable",
     /// "cancelRequested", "pid", "started", "updated"}, …]}`.
     public static func tasks(database: String?) -> Int32 {
-        StoreJobs.with(database, create: false) { store throws(StoreError) in
+        StoreJobs.with(database, access: .read) { store throws(StoreError) in
             let items = try store.tasks().map(task)
             try writeResult(JSON.object([("tasks", .array(items))]).text + "\n")
             return ExitCode.ok

@@ -210,7 +210,7 @@ public final class ServeApp {
             case .badData, .invalidArgument: self.init(400, error.message)
             case .notFound, .missing: self.init(404, error.message)
             case .cancelled: self.init(409, error.message)
-            case .io, .permission: self.init(500, error.message)
+            case .io, .permission, .cannotCreate: self.init(500, error.message)
             }
         }
     }

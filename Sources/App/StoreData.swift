@@ -22,12 +22,13 @@ public final class StoreData: DataSource {
     /// Queries made (for tests: a redraw without a change must not ask the store).
     public private(set) var queries = 0
 
-    /// `create`: a store that does not exist is made (else: `.missing`).
+    /// `access`: `.create` (glance run, watch) makes a store that does not exist; `.read`
+    /// (render) opens it read-only and never makes one (`.missing`).
     public init(
-        path: String, create: Bool = true, gauges: [GaugeSetting], mqtt: MQTTSetting? = nil,
+        path: String, access: Store.Access = .create, gauges: [GaugeSetting], mqtt: MQTTSetting? = nil,
         log: @escaping (String) -> Void
     ) throws(StoreError) {
-        store = try Store(path: path, create: create)
+        store = try Store(path: path, access: access)
         // One connection for reading and watching (the app's own writes, a Cancel, are known).
         watcher = try StoreWatcher(store: store)
         feed = GaugeFeed(settings: gauges, mqtt: mqtt, log: log)

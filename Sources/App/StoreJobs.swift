@@ -16,17 +16,17 @@ public enum StoreJobs {
     /// Opens the store at `path` (the default place when nil) and runs `body`; a store error,
     /// opening or in `body`, is told and becomes the exit status.
     public static func with(
-        _ path: String?, create: Bool = true, _ body: (Store) throws(StoreError) -> Int32
+        _ path: String?, access: Store.Access = .create, _ body: (Store) throws(StoreError) -> Int32
     ) -> Int32 {
         do throws(OutputFailure) {
             let file = try storePath(path)
             do throws(StoreError) {
-                let status = try body(try Store(path: file, create: create))
+                let status = try body(try Store(path: file, access: access))
                 // A user feeding the service's store says so (the personal store is the other one).
-                if create && path == nil && status == ExitCode.ok && geteuid() != 0 {
+                if access == .create && path == nil && status == ExitCode.ok && geteuid() != 0 {
                     if file == StoreLocation.systemPath {
                         complain("wrote to the system store \(file) (as a member of group glance)")
-                    } else if access(StoreLocation.systemPath, F_OK) == 0 {
+                    } else if fileExists(StoreLocation.systemPath) {
                         complain(
                             "wrote to your own store \(file); the panel shows \(StoreLocation.systemPath): "
                                 + "sudo adduser $USER glance (then log in again) to feed it")
@@ -73,9 +73,13 @@ public enum StoreJobs {
     }
 
     public static func metric(_ job: MetricJob, database: String?) -> Int32 {
-        var create = false
-        if case .set = job { create = true }
-        return with(database, create: create) { store throws(StoreError) in
+        let access: Store.Access
+        switch job {
+        case .set: access = .create
+        case .list: access = .read
+        case .remove: access = .write
+        }
+        return with(database, access: access) { store throws(StoreError) in
             switch job {
             case .set(let name, let value, let minimum, let maximum, let unit):
                 say(describe(try store.setMetric(name, value: value, minimum: minimum, maximum: maximum, unit: unit)))
@@ -109,9 +113,13 @@ public enum StoreJobs {
     }
 
     public static func task(_ job: TaskJob, database: String?) -> Int32 {
-        var create = false
-        if case .start = job { create = true }
-        return with(database, create: create) { store throws(StoreError) in
+        let access: Store.Access
+        switch job {
+        case .start: access = .create
+        case .list: access = .read
+        case .update, .finish, .cancel, .remove: access = .write
+        }
+        return with(database, access: access) { store throws(StoreError) in
             switch job {
             case .start(let name, let total, let description, let cancellable, let pid):
                 try store.startTask(name, total: total, description: description, cancellable: cancellable, pid: pid)
@@ -147,10 +155,10 @@ public enum StoreJobs {
 
     // MARK: glance export
 
-    /// A table as CSV, to standard output or written whole into `output` (beside it, then renamed
-    /// over it once complete and on disk).
+    /// A table as CSV (or JSON), to standard output or into `output` through `OutputFile` (a file
+    /// written whole or not at all, never through a planted link; a device or FIFO written in place).
     public static func export(_ table: Store.Table, output: String?, database: String?, json: Bool = false) -> Int32 {
-        with(database, create: false) { store throws(StoreError) in
+        with(database, access: .read) { store throws(StoreError) in
             func export(_ write: (String) throws(StoreError) -> Void) throws(StoreError) {
                 if json { try ScriptJSON.export(table, store: store, write: write) } else { try store.exportCSV(table, write: write) }
             }
@@ -158,28 +166,24 @@ public enum StoreJobs {
                 try export(writeResult)
                 return ExitCode.ok
             }
-            let temporary = output + ".partial-\(getpid())"
-            guard let file = fopen(temporary, "w") else {
-                complain("--output '\(output)': cannot create: \(String(cString: strerror(errno)))")
-                return ExitCode.cannotCreate
-            }
-            func writeFailure() -> StoreError {
-                StoreError(.io, "--output '\(output)': cannot write: \(String(cString: strerror(errno)))")
-            }
-            var failure: StoreError?
-            do throws(StoreError) {
-                try export { (text) throws(StoreError) in
-                    guard fputs(text, file) >= 0 else { throw writeFailure() }
-                }
-                guard ferror(file) == 0, fflush(file) == 0, fsync(fileno(file)) == 0 else { throw writeFailure() }
+            let file: OutputFile
+            do throws(OutputFile.Failure) {
+                file = try OutputFile(output)
             } catch {
-                failure = error
+                complain("--output '\(output)': cannot create: \(error.reason)")
+                return error.status
             }
-            if fclose(file) != 0, failure == nil { failure = writeFailure() }
-            if failure == nil, rename(temporary, output) != 0 { failure = writeFailure() }
-            if let failure {
-                unlink(temporary)
-                throw failure
+            try export { (text) throws(StoreError) in
+                do throws(OutputFile.Failure) {
+                    try file.write(text)
+                } catch {
+                    throw StoreError(.io, "--output '\(output)': \(error.reason)")
+                }
+            }
+            do throws(OutputFile.Failure) {
+                try file.commit()
+            } catch {
+                throw StoreError(.io, "--output '\(output)': \(error.reason)")
             }
             return ExitCode.ok
         }
@@ -189,8 +193,8 @@ public enum StoreJobs {
 
     public static func demoData(end: CalendarDay?, printOnly: Bool, database: String?) -> Int32 {
         if printOnly {
-            writeOut(String(decoding: DemoData.activityCSV, as: UTF8.self))
-            return ExitCode.ok
+            let csv = String(decoding: DemoData.activityCSV, as: UTF8.self)
+            return printResult(csv.hasSuffix("\n") ? String(csv.dropLast()) : csv)
         }
         return with(database) { store throws(StoreError) in
             var options = ImportOptions()
@@ -226,7 +230,9 @@ public enum StoreJobs {
         options.skipInvalid = skipInvalid
         options.taskName = taskName
         options.shouldStop = stopped
-        var bar = ProgressBar(label: "importing \(file.split(separator: "/").last.map(String.init) ?? file)")
+        options.wake = signals.descriptor.rawValue
+        let shown = file == "-" ? "standard input" : file
+        var bar = ProgressBar(label: "importing \(file == "-" ? shown : file.split(separator: "/").last.map(String.init) ?? file)")
         let drawsBar = showProgress && ProgressBar.isAvailable
         let status = with(database) { store throws(StoreError) in
             let report: ImportReport
@@ -247,7 +253,7 @@ public enum StoreJobs {
                 }
                 return fail(error, hint)
             }
-            say(importLine(report, file: file))
+            say(importLine(report, file: shown))
             if report.skipped > 0 {
                 var text = "skipped \(report.skipped) invalid row\(report.skipped == 1 ? "" : "s")"
                 text += report.skipped > report.skippedExamples.count ? ", the first \(report.skippedExamples.count):" : ":"
@@ -279,4 +285,10 @@ public enum StoreJobs {
     static func signalName(_ signal: Int32) -> String {
         signal == SIGINT ? "SIGINT (Ctrl-C)" : SignalReceiver.name(signal)
     }
+}
+
+/// Whether `path` names something (stat(2) follows links, as access(2) does).
+private func fileExists(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0
 }

@@ -27,7 +27,7 @@ public enum Value {
     /// A path where a file can be created or replaced.
     public static func output(_ placeholder: String, extensions: [String] = []) -> ValueParser<String> {
         ValueParser(placeholder, completion: .file(extensions: extensions)) { (text, option) throws(UsageError) in
-            if let problem = isWritableOutput(text) { throw UsageError("\(option) '\(text)': cannot write there: \(problem)", status: ExitCode.cannotCreate) }
+            if let error = outputUsageError(text, option: option) { throw error }
             return text
         }
     }
@@ -39,7 +39,7 @@ public enum Value {
         let words = T.allCases.map(\.rawValue)
         return ValueParser(words.joined(separator: "|"), completion: .choices(words)) { (text, option) throws(UsageError) in
             guard let value = T(rawValue: anyCase ? text.lowercased() : text) else {
-                throw UsageError("\(option) '\(text)': expected \(expected ?? words.joined(separator: ", "))")
+                throw UsageError("\(option) '\(Quote.clip(text))': expected \(expected ?? words.joined(separator: ", "))")
             }
             return value
         }
@@ -59,10 +59,10 @@ public enum Value {
     public static let size = ValueParser<Size>("WxH") { (text, option) throws(UsageError) in
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            throw UsageError("\(option) '\(text)': expected WxH, e.g. 480x480")
+            throw UsageError("\(option) '\(Quote.clip(text))': expected WxH, e.g. 480x480")
         }
         guard (1...maxSide).contains(w), (1...maxSide).contains(h) else {
-            throw UsageError("\(option) '\(text)': width and height must be 1 to \(maxSide) pixels")
+            throw UsageError("\(option) '\(Quote.clip(text))': width and height must be 1 to \(maxSide) pixels")
         }
         return Size(width: w, height: h)
     }
@@ -79,7 +79,7 @@ public enum Value {
     public static let rotation = ValueParser<Rotation>("0|90|180|270", completion: .choices(["0", "90", "180", "270"])) {
         (text, option) throws(UsageError) in
         guard let d = Int(text), let r = Rotation(rawValue: d) else {
-            throw UsageError("\(option) '\(text)': expected 0, 90, 180 or 270")
+            throw UsageError("\(option) '\(Quote.clip(text))': expected 0, 90, 180 or 270")
         }
         return r
     }
@@ -87,14 +87,14 @@ public enum Value {
     public static let format = ValueParser<PixelFormat>("xrgb8888|rgb565", completion: .choices(["xrgb8888", "rgb565"])) {
         (text, option) throws(UsageError) in
         guard let f = PixelFormat(rawValue: text.lowercased()) else {
-            throw UsageError("\(option) '\(text)': expected xrgb8888 or rgb565")
+            throw UsageError("\(option) '\(Quote.clip(text))': expected xrgb8888 or rgb565")
         }
         return f
     }
 
     public static let mode = ValueParser<ModeRequest>("WxH[@HZ]") { (text, option) throws(UsageError) in
         guard let mode = ModeRequest(parsing: text) else {
-            throw UsageError("\(option) '\(text)': expected WxH or WxH@HZ, e.g. 800x480 or 800x480@60")
+            throw UsageError("\(option) '\(Quote.clip(text))': expected WxH or WxH@HZ, e.g. 800x480 or 800x480@60")
         }
         return mode
     }
@@ -103,7 +103,7 @@ public enum Value {
         ValueParser(placeholder) { (text, option) throws(UsageError) in
             guard let n = Int(text), range.contains(n) else {
                 throw UsageError(
-                    "\(option) '\(text)': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+                    "\(option) '\(Quote.clip(text))': expected a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return n
         }
@@ -112,15 +112,27 @@ public enum Value {
     /// A finite number ≥ 0, written as a plain decimal (as import files must: `DecimalText`).
     public static func quantity(_ text: Substring, option: String, whole: String) throws(UsageError) -> Double {
         guard DecimalText.isDecimal(text), let v = Double(text) else {
-            throw UsageError("\(option) '\(whole)': '\(text)' is not a number")
+            throw UsageError("\(option) '\(Quote.clip(whole))': '\(Quote.clip(text))' is not a number")
         }
-        guard v.isFinite else { throw UsageError("\(option) '\(whole)': '\(text)' is not a finite number") }
-        guard v >= 0 else { throw UsageError("\(option) '\(whole)': '\(text)' is negative; values and goals are 0 or more") }
+        guard v.isFinite else { throw UsageError("\(option) '\(Quote.clip(whole))': '\(Quote.clip(text))' is not a finite number") }
+        guard v >= 0 else { throw UsageError("\(option) '\(Quote.clip(whole))': '\(Quote.clip(text))' is negative; values and goals are 0 or more") }
         return v
     }
 
+    /// A day's figure: a quantity in its `FigureRange` (a goal: 0, or 1 to the top).
+    public static func figure(
+        _ text: Substring, option: String, whole: String, range: FigureRange, goal: Bool
+    ) throws(UsageError) -> Double {
+        let v = try quantity(text, option: option, whole: whole)
+        if let problem = range.problem(v, goal: goal) { throw UsageError("\(option) '\(Quote.clip(whole))': \(Quote.clip(text)) \(problem)") }
+        return v
+    }
+
+    /// A task's amount: 0 to 10^15.
     public static let amount = ValueParser<Double>("N") { (text, option) throws(UsageError) in
-        try quantity(Substring(text), option: option, whole: text)
+        let v = try quantity(Substring(text), option: option, whole: text)
+        guard v <= 1e15 else { throw UsageError("\(option) '\(Quote.clip(text))': expected a number from 0 to 10^15") }
+        return v
     }
 
     /// Any finite number (gauges and metrics take negative values: temperatures).
@@ -130,16 +142,18 @@ public enum Value {
 
     public static func real(_ text: String, option: String) throws(UsageError) -> Double {
         guard DecimalText.isDecimal(text), let v = Double(text) else {
-            throw UsageError("\(option) '\(text)': expected a number")
+            throw UsageError("\(option) '\(Quote.clip(text))': expected a number")
         }
-        guard v.isFinite else { throw UsageError("\(option) '\(text)': expected a finite number") }
+        guard v.isFinite, abs(v) <= 1e15 else {
+            throw UsageError("\(option) '\(Quote.clip(text))': expected a number from -10^15 to 10^15")
+        }
         return v
     }
 
     /// Seconds ≥ 0; 0 is never (nil).
     public static let seconds = ValueParser<Double?>("S") { (text, option) throws(UsageError) in
         let v = try real(text, option: option)
-        guard v >= 0 else { throw UsageError("\(option) '\(text)': expected seconds, 0 for never") }
+        guard v >= 0 else { throw UsageError("\(option) '\(Quote.clip(text))': expected seconds, 0 for never") }
         return v == 0 ? nil : v
     }
 
@@ -149,7 +163,7 @@ public enum Value {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let hex = part.hasPrefix("#") ? part.dropFirst() : part[...]
             guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
-                throw UsageError("\(option) '\(text)': '\(part)' is not a colour; use #RRGGBB, comma-separated")
+                throw UsageError("\(option) '\(Quote.clip(text))': '\(Quote.clip(part))' is not a colour; use #RRGGBB, comma-separated")
             }
             result.append(Color(hex: v))
         }
@@ -159,7 +173,7 @@ public enum Value {
     /// `YYYY-MM-DD`.
     public static let date = ValueParser<CalendarDay>("YYYY-MM-DD") { (text, option) throws(UsageError) in
         guard let d = CalendarDay(iso: text) else {
-            throw UsageError("\(option) '\(text)': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
+            throw UsageError("\(option) '\(Quote.clip(text))': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
         }
         return d
     }
@@ -173,37 +187,41 @@ public enum Value {
         case "yesterday": return today.adding(days: -1)
         default:
             guard let day = CalendarDay(iso: text) else {
-                throw UsageError("\(option) '\(text)': expected YYYY-MM-DD, today or yesterday")
+                throw UsageError("\(option) '\(Quote.clip(text))': expected YYYY-MM-DD, today or yesterday")
             }
             return day
         }
     }
 
-    /// `V/G` where either side may be `-` (missing).
-    public static let valueGoal = ValueParser<(Double?, Double?)>("V/G") { (text, option) throws(UsageError) in
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
-            throw UsageError("\(option) '\(text)': expected VALUE/GOAL, e.g. 350/500 (- for a missing side)")
+    /// `V/G` where either side may be `-` (missing), each in `range`.
+    public static func valueGoal(_ range: FigureRange) -> ValueParser<(Double?, Double?)> {
+        ValueParser("V/G") { (text, option) throws(UsageError) in
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2 else {
+                throw UsageError("\(option) '\(Quote.clip(text))': expected VALUE/GOAL, e.g. 350/500 (- for a missing side)")
+            }
+            func side(_ s: Substring, goal: Bool) throws(UsageError) -> Double? {
+                s == "-" ? nil : try figure(s, option: option, whole: text, range: range, goal: goal)
+            }
+            return (try side(parts[0], goal: false), try side(parts[1], goal: true))
         }
-        func side(_ s: Substring) throws(UsageError) -> Double? {
-            s == "-" ? nil : try quantity(s, option: option, whole: text)
-        }
-        return (try side(parts[0]), try side(parts[1]))
     }
 
     /// A number and an optional energy unit (`350`, `1460kJ`); the unit may be missing.
-    public static func energyParts(_ s: Substring, option: String, whole: String) throws(UsageError) -> (Double, EnergyUnit?) {
+    public static func energyParts(_ s: Substring, option: String, whole: String, goal: Bool) throws(UsageError)
+        -> (Double, EnergyUnit?)
+    {
         let digits = s.prefix { "0123456789.eE+-".contains($0) }
         let symbol = s.dropFirst(digits.count)
-        guard !digits.isEmpty else { throw UsageError("\(option) '\(whole)': '\(s)' is not a number") }
+        guard !digits.isEmpty else { throw UsageError("\(option) '\(Quote.clip(whole))': '\(Quote.clip(s))' is not a number") }
         var unit: EnergyUnit? = nil
         if !symbol.isEmpty {
             guard let u = EnergyUnit(symbol: String(symbol)) else {
-                throw UsageError("\(option) '\(whole)': unknown energy unit '\(symbol)' (use kcal, Cal or kJ)")
+                throw UsageError("\(option) '\(Quote.clip(whole))': unknown energy unit '\(Quote.clip(symbol))' (use kcal, Cal or kJ)")
             }
             unit = u
         }
-        return (try quantity(digits, option: option, whole: whole), unit)
+        return (try figure(digits, option: option, whole: whole, range: .energy, goal: goal), unit)
     }
 
     /// `V/G` of energy, each side optionally with `kcal`, `Cal` or `kJ` (default kcal; a side
@@ -211,34 +229,38 @@ public enum Value {
     public static let energy = ValueParser<(Energy?, Energy?)>("V/G") { (text, option) throws(UsageError) in
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
-            throw UsageError("\(option) '\(text)': expected VALUE/GOAL, e.g. 350/500 or 1460kJ/2090kJ")
+            throw UsageError("\(option) '\(Quote.clip(text))': expected VALUE/GOAL, e.g. 350/500 or 1460kJ/2090kJ")
         }
-        let v = parts[0] == "-" ? nil : try energyParts(parts[0], option: option, whole: text)
-        let g = parts[1] == "-" ? nil : try energyParts(parts[1], option: option, whole: text)
+        let v = parts[0] == "-" ? nil : try energyParts(parts[0], option: option, whole: text, goal: false)
+        let g = parts[1] == "-" ? nil : try energyParts(parts[1], option: option, whole: text, goal: true)
         let unitV = v?.1 ?? g?.1 ?? .kilocalorie, unitG = g?.1 ?? v?.1 ?? .kilocalorie
         return (v.map { Energy($0.0, unitV) }, g.map { Energy($0.0, unitG) })
     }
 
-    /// A number ≥ 0, or `-` for missing (nil).
-    public static let optionalAmount = ValueParser<Double?>("V") { (text, option) throws(UsageError) in
-        text == "-" ? nil : try quantity(Substring(text), option: option, whole: text)
+    /// A day's figure in `range` (a goal with `goal`), or `-` for missing (nil).
+    public static func optionalFigure(_ range: FigureRange, goal: Bool = false) -> ValueParser<Double?> {
+        ValueParser(goal ? "G" : "V") { (text, option) throws(UsageError) in
+            text == "-" ? nil : try figure(Substring(text), option: option, whole: text, range: range, goal: goal)
+        }
     }
 
-    /// An energy ≥ 0 with an optional unit (`350`, `350kcal`, `1460kJ`; kcal without), or `-`.
-    public static let optionalEnergy = ValueParser<Energy?>("V") { (text, option) throws(UsageError) in
-        if text == "-" { return nil }
-        guard text.first.map({ "0123456789.eE+-".contains($0) }) == true else {
-            throw UsageError("\(option) '\(text)': expected a number, e.g. 350 or 1460kJ")
+    /// An energy in range with an optional unit (`350`, `350kcal`, `1460kJ`; kcal without), or `-`.
+    public static func optionalEnergy(goal: Bool = false) -> ValueParser<Energy?> {
+        ValueParser(goal ? "G" : "V") { (text, option) throws(UsageError) in
+            if text == "-" { return nil }
+            guard text.first.map({ "0123456789.eE+-".contains($0) }) == true else {
+                throw UsageError("\(option) '\(Quote.clip(text))': expected a number, e.g. 350 or 1460kJ")
+            }
+            let (v, unit) = try energyParts(Substring(text), option: option, whole: text, goal: goal)
+            return Energy(v, unit ?? .kilocalorie)
         }
-        let (v, unit) = try energyParts(Substring(text), option: option, whole: text)
-        return Energy(v, unit ?? .kilocalorie)
     }
 }
 
 extension Value {
     public static let locale = ValueParser<AppLocale>("en|zh-Hans", completion: .choices(["en", "zh-Hans"])) {
         (text, option) throws(UsageError) in
-        guard let l = AppLocale(name: text) else { throw UsageError("\(option) '\(text)': expected en or zh-Hans") }
+        guard let l = AppLocale(name: text) else { throw UsageError("\(option) '\(Quote.clip(text))': expected en or zh-Hans") }
         return l
     }
 
@@ -269,7 +291,7 @@ extension Value {
 
     public static let fraction = ValueParser<Double>("F") { (text, option) throws(UsageError) in
         let f = try real(text, option: option)
-        guard (0...1).contains(f) else { throw UsageError("\(option) '\(text)': expected a fraction from 0 to 1") }
+        guard (0...1).contains(f) else { throw UsageError("\(option) '\(Quote.clip(text))': expected a fraction from 0 to 1") }
         return f
     }
 }
@@ -292,16 +314,16 @@ extension Value {
     }
 
     public static let unit = ValueParser<FieldChange<String>>("U") { (text, option) throws(UsageError) in
-        guard text.utf8.count <= 16 else { throw UsageError("\(option) '\(text)': at most 16 bytes") }
+        guard text.utf8.count <= 16 else { throw UsageError("\(option) '\(Quote.clip(text))': at most 16 bytes") }
         return text == "-" || text.isEmpty ? .clear : .set(text)
     }
 
     public static let total = ValueParser<FieldChange<Double>>("N|unknown") { (text, option) throws(UsageError) in
-        text == "unknown" ? .clear : .set(try quantity(Substring(text), option: option, whole: text))
+        text == "unknown" ? .clear : .set(try amount.parse(text, option))
     }
 
     public static let pid = ValueParser<Int32>("PID") { (text, option) throws(UsageError) in
-        guard let pid = Int32(text), pid > 0 else { throw UsageError("\(option) '\(text)': expected a process id") }
+        guard let pid = Int32(text), pid > 0 else { throw UsageError("\(option) '\(Quote.clip(text))': expected a process id") }
         return pid
     }
 }
@@ -309,7 +331,7 @@ extension Value {
 extension Value {
     public static let fps = ValueParser<Double>("F") { (text, option) throws(UsageError) in
         let f = try real(text, option: option)
-        guard f > 0 && f <= 1000 else { throw UsageError("\(option) '\(text)': expected frames per second, above 0 and up to 1000") }
+        guard f > 0 && f <= 1000 else { throw UsageError("\(option) '\(Quote.clip(text))': expected frames per second, above 0 and up to 1000") }
         return f
     }
 }

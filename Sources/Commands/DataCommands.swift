@@ -31,14 +31,19 @@ enum DataCommands {
 
     static let `import` = CommandSpec<Import>(
         "import", summary: "import an Apple Health export (export.zip, export.xml or CSV)",
-        usage: ["import FILE [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
+        usage: ["import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
         about: """
             Imports the Activity summaries (the days behind the rings) of an Apple Health export:
               export.zip   the file the Health app makes (Profile › Export All Health Data)
               export.xml   the same, unpacked (apple_health_export/export.xml)
               FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
             The format is told from the file's first bytes. The file is read once, streaming, in constant \
-            memory; only the ActivitySummary elements are kept.
+            memory; only the ActivitySummary elements are kept. FILE may be - (standard input) or a named \
+            pipe: curl -s URL | glance import - works, and Ctrl-C stops the wait for it.
+
+            Limits, far beyond any real export: a tag with its attributes, a comment or the DTD larger than \
+            1 MB, an element with more than 256 attributes, or a CSV line longer than 64 KB is refused \
+            with its line and column. An export declares no entities; a zip holds one export.xml.
 
             All or nothing: the days are merged in one transaction at the end, so on any error (or a \
             cancel, or Ctrl-C) the days in the store are exactly as they were; only the import's task \
@@ -68,7 +73,7 @@ enum DataCommands {
         operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv"])) { (words, line) throws(UsageError) in
             guard words.count <= 1 else { throw UsageError("import: give one file (see glance import --help)") }
             guard let file = words.first else {
-                throw UsageError("import: give the file to import (export.zip, export.xml or a CSV)")
+                throw UsageError("import: give the file to import (export.zip, export.xml or a CSV; - reads standard input)")
             }
             line.file = file
         },
@@ -101,31 +106,31 @@ enum DataCommands {
         groups: [
             OptionGroup(
                 "",
-                note: "A value of - clears that figure. Values and goals are numbers of 0 or more; a goal of 0 is "
-                    + "kept (the ring then shows no progress).",
+                note: "A value of - clears that figure. Energy is 0 to 100000 (kcal or kJ), minutes 0 to 1440, "
+                    + "hours 0 to 24; a goal is 0 (kept: the ring then shows no progress) or from 1 up to the same.",
                 [
                     .value("--date", as: Value.day, help: "YYYY-MM-DD, today or yesterday", default: "today, local time") {
                         $0.day = $1
                     },
                     .value(
-                        "--move", as: Value.optionalEnergy,
+                        "--move", as: Value.optionalEnergy(),
                         help: "active energy; kcal unless a unit follows: 350kcal, 350Cal (= kcal), 1460kJ"
                     ) { $0.changes.activeEnergyBurned = .some($1) },
-                    .value("--move-goal", as: Value.optionalEnergy.named("G"), help: "its goal, in the same form") {
+                    .value("--move-goal", as: Value.optionalEnergy(goal: true), help: "its goal, in the same form") {
                         $0.changes.activeEnergyBurnedGoal = .some($1)
                     },
-                    .value("--move-time", as: Value.optionalAmount, help: "move minutes (Apple Watch move-time mode)") {
+                    .value("--move-time", as: Value.optionalFigure(.minutes), help: "move minutes (Apple Watch move-time mode)") {
                         $0.changes.moveTime = .some($1)
                     },
-                    .value("--move-time-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                    .value("--move-time-goal", as: Value.optionalFigure(.minutes, goal: true), help: "their goal") {
                         $0.changes.moveTimeGoal = .some($1)
                     },
-                    .value("--exercise", as: Value.optionalAmount, help: "exercise minutes") { $0.changes.exerciseTime = .some($1) },
-                    .value("--exercise-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                    .value("--exercise", as: Value.optionalFigure(.minutes), help: "exercise minutes") { $0.changes.exerciseTime = .some($1) },
+                    .value("--exercise-goal", as: Value.optionalFigure(.minutes, goal: true), help: "their goal") {
                         $0.changes.exerciseTimeGoal = .some($1)
                     },
-                    .value("--stand", as: Value.optionalAmount, help: "stand hours") { $0.changes.standHours = .some($1) },
-                    .value("--stand-goal", as: Value.optionalAmount.named("G"), help: "their goal") {
+                    .value("--stand", as: Value.optionalFigure(.hours), help: "stand hours") { $0.changes.standHours = .some($1) },
+                    .value("--stand-goal", as: Value.optionalFigure(.hours, goal: true), help: "their goal") {
                         $0.changes.standHoursGoal = .some($1)
                     },
                     .value(

@@ -65,14 +65,22 @@ public enum Glance {
             gauges and progress, drawn straight to the panel.
             """,
         sections: sections.map { ($0.title, $0.entries.map(\.description)) },
+        // The one table of exit statuses (README.md, Reliability, has it too; a test runs every
+        // command through each situation and holds both to it).
         exits: [
-            ExitStatusNote(0, "success"), ExitStatusNote(64, "bad arguments"),
-            ExitStatusNote(65, "bad input data"), ExitStatusNote(66, "an input file cannot be read"),
-            ExitStatusNote(69, "something needed is missing (a font, a display)"), ExitStatusNote(70, "internal error"),
-            ExitStatusNote(73, "cannot create an output file"), ExitStatusNote(74, "input/output error"),
+            ExitStatusNote(0, "success"),
+            ExitStatusNote(64, "bad argument: an option, a value or a name that is not accepted (out of its range, say)"),
             ExitStatusNote(
-                75, "busy (the display held by another program, the store busy) or cancelled (the data unchanged; try again)"),
-            ExitStatusNote(77, "permission denied"), ExitStatusNote(78, "bad configuration"),
+                65, "bad data: an input or a store that is not what it should be (damaged, someone else's, too new), left as it is"),
+            ExitStatusNote(66, "missing input: a file or store that does not exist or cannot be read"),
+            ExitStatusNote(69, "unavailable: something needed is missing (a font, a display)"),
+            ExitStatusNote(70, "internal error: a bug (please report it)"),
+            ExitStatusNote(73, "cannot create: an output file or a new store cannot be made there"),
+            ExitStatusNote(74, "input/output error: a read or write failed part way (a full disk, a read-only mount)"),
+            ExitStatusNote(
+                75, "busy or cancelled: the store or the display held by another process, or the work stopped (nothing changed); try again"),
+            ExitStatusNote(77, "permission denied: this user may not open the store, a file or the display"),
+            ExitStatusNote(78, "bad configuration: the configuration file is invalid (glance config check says where)"),
         ],
         files: [
             (Configuration.defaultPath, "the configuration (glance config check; device/README.md documents every setting)"),
@@ -91,14 +99,8 @@ public enum Glance {
             complain("no command given\n\n\(program.help)")
             return ExitCode.usage
         }
-        if ["--help", "-h"].contains(command) {
-            say(program.help)
-            return ExitCode.ok
-        }
-        if command == "--version" {
-            say("glance \(version)")
-            return ExitCode.ok
-        }
+        if ["--help", "-h"].contains(command) { return printResult(program.help) }
+        if command == "--version" { return printResult("glance \(version)") }
         guard let entry = entries.first(where: { $0.description.name == command }) else {
             complain(
                 "unknown command '\(command)' (commands: \(entries.map(\.description.name).joined(separator: ", ")); "
@@ -157,20 +159,13 @@ public enum Glance {
         exits: [ExitStatusNote(0, "printed"), ExitStatusNote(64, "no such command")])
 
     static func helpMain(_ line: Help) -> Int32 {
-        if line.man {
-            say(Manual.page(program))
-            return ExitCode.ok
-        }
-        guard let name = line.command else {
-            say(program.help)
-            return ExitCode.ok
-        }
+        if line.man { return printResult(Manual.page(program)) }
+        guard let name = line.command else { return printResult(program.help) }
         guard let command = program.command(name) else {
             complain("help: unknown command '\(name)' (commands: \(program.commands.map(\.name).joined(separator: ", ")))")
             return ExitCode.usage
         }
-        say(HelpText.render(command))
-        return ExitCode.ok
+        return printResult(HelpText.render(command))
     }
 
     static let completion = CommandSpec<CompletionScript.Shell?>(
@@ -192,8 +187,8 @@ public enum Glance {
 
     static func completionMain(_ shell: CompletionScript.Shell?) -> Int32 {
         guard let shell else { return ExitCode.usage }
-        writeOut(CompletionScript.script(shell, for: program))
-        return ExitCode.ok
+        let script = CompletionScript.script(shell, for: program)
+        return printResult(script.hasSuffix("\n") ? String(script.dropLast()) : script)
     }
 }
 
@@ -203,9 +198,7 @@ extension CommandSpec {
         let description = self.description
         return Glance.Entry(description: description) { (argv) throws(UsageError) in
             switch try parse(argv, into: initial) {
-            case .help:
-                say(HelpText.render(description))
-                return ExitCode.ok
+            case .help: return printResult(HelpText.render(description))
             case .run(let target): return run(target)
             }
         }

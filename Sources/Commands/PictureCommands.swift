@@ -59,9 +59,7 @@ enum PictureCommands {
                     line.sizes.isEmpty ? "render: --size WxH is required" : "render: give one --size (bench takes several)")
             }
             guard let output = line.output else { throw UsageError("render: --output FILE.png is required") }
-            if let problem = isWritableOutput(output) {
-                throw UsageError("--output '\(output)': cannot write there: \(problem)", status: ExitCode.cannotCreate)
-            }
+            if let error = outputUsageError(output, option: "--output") { throw error }
         })
 
     static func renderMain(_ line: Render) -> Int32 {

@@ -31,18 +31,18 @@ enum ScreenOptions {
                 $0.summary.activeEnergyBurnedGoal = $1.1
                 $0.summaryGiven = true
             },
-            .value("--move-time", as: Value.valueGoal, help: "move minutes and goal; sets move-time mode") {
+            .value("--move-time", as: Value.valueGoal(.minutes), help: "move minutes and goal; sets move-time mode") {
                 $0.summary.moveTime = $1.0
                 $0.summary.moveTimeGoal = $1.1
                 $0.summary.moveMode = .moveTime
                 $0.summaryGiven = true
             },
-            .value("--exercise", as: Value.valueGoal, help: "exercise minutes and goal") {
+            .value("--exercise", as: Value.valueGoal(.minutes), help: "exercise minutes and goal") {
                 $0.summary.exerciseTime = $1.0
                 $0.summary.exerciseTimeGoal = $1.1
                 $0.summaryGiven = true
             },
-            .value("--stand", as: Value.valueGoal, help: "stand hours and goal") {
+            .value("--stand", as: Value.valueGoal(.hours), help: "stand hours and goal") {
                 $0.summary.standHours = $1.0
                 $0.summary.standHoursGoal = $1.1
                 $0.summaryGiven = true
@@ -55,7 +55,8 @@ enum ScreenOptions {
 
     static let around = OptionGroup<ScreenRequest>(
         "Around the rings",
-        note: "Values and goals must be numbers of 0 or more. A goal of 0 carries no progress.",
+        note: "Energy is 0 to 100000 (kcal or kJ), minutes 0 to 1440, hours 0 to 24; a goal is 0 (it carries no "
+            + "progress) or from 1 up to the same.",
         [
             .value("--name", as: Value.name, help: "whose rings they are") { $0.name = $1 },
             .value("--date", as: Value.date, help: "the day shown", default: "today") { $0.date = $1 },

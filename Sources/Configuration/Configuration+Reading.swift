@@ -22,6 +22,10 @@ extension Configuration {
         }
         var reader = Reader()
         let config = reader.configuration(json)
+        if reader.more > 0 {
+            reader.issues.append(
+                ConfigurationIssue(path: "$", message: "and \(reader.more) more problems like these (fix these first)"))
+        }
         return reader.issues.isEmpty ? .success(config) : .failure(ConfigurationIssues(reader.issues))
     }
 }
@@ -29,8 +33,18 @@ extension Configuration {
 /// Walks the JSON tree, filling a configuration from the defaults and collecting issues.
 struct Reader {
     var issues: [ConfigurationIssue] = []
+    /// Issues past the first `maxIssues`, counted, not kept (a file of 200,000 wrong members).
+    var more = 0
+    static let maxIssues = 100
 
-    mutating func issue(_ path: String, _ message: String) { issues.append(ConfigurationIssue(path: path, message: message)) }
+    mutating func issue(_ path: String, _ message: String) {
+        guard issues.count < Self.maxIssues else {
+            more += 1
+            return
+        }
+        // A path quotes member names from the file: at most a line of it.
+        issues.append(ConfigurationIssue(path: Quote.clip(path, 120), message: message))
+    }
 
     /// The members of an object, or nil (with an issue) when it is something else; members not in
     /// `known` are reported, with the nearest known name.
@@ -40,9 +54,14 @@ struct Reader {
             return nil
         }
         for m in members where !known.contains(m.key) {
-            let near = known.min { distance($0, m.key) < distance($1, m.key) }
+            if issues.count >= Self.maxIssues {
+                more += 1  // not shown: no hint to work out
+                continue
+            }
+            // A near name only for a name of a setting's length (the distance costs its square).
+            let near = m.key.utf8.count > 64 ? nil : known.min { distance($0, m.key) < distance($1, m.key) }
             let hint = near.map { distance($0, m.key) <= 3 ? " (did you mean \"\($0)\"?)" : "" } ?? ""
-            issue("\(path).\(m.key)", "unknown setting\(hint); known here: \(known.joined(separator: ", "))")
+            issue("\(path).\(Quote.clip(m.key))", "unknown setting\(hint); known here: \(known.joined(separator: ", "))")
         }
         return members.filter { known.contains($0.key) }
     }
@@ -90,7 +109,7 @@ struct Reader {
     mutating func choice<T>(_ json: JSON, _ path: String, _ options: [(String, T)]) -> T? {
         guard let s = string(json, path) else { return nil }
         if let hit = options.first(where: { $0.0 == s }) { return hit.1 }
-        issue(path, "expected one of \(options.map { "\"\($0.0)\"" }.joined(separator: ", ")), found \"\(s)\"")
+        issue(path, "expected one of \(options.map { "\"\($0.0)\"" }.joined(separator: ", ")), found \"\(Quote.clip(s))\"")
         return nil
     }
 
@@ -98,7 +117,7 @@ struct Reader {
         guard let s = string(json, path) else { return nil }
         let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
         guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
-            issue(path, "expected a colour as \"#RRGGBB\", found \"\(s)\"")
+            issue(path, "expected a colour as \"#RRGGBB\", found \"\(Quote.clip(s))\"")
             return nil
         }
         return Color(hex: v)
@@ -471,7 +490,7 @@ struct Reader {
             case "connector": if let s = optionalString(v, p) { d.connector = s }
             case "mode":
                 if let s = optionalString(v, p) {
-                    if let s, !Self.isMode(s) { issue(p, "expected WxH or WxH@Hz, e.g. \"800x480@60\", found \"\(s)\"") }
+                    if let s, !Self.isMode(s) { issue(p, "expected WxH or WxH@Hz, e.g. \"800x480@60\", found \"\(Quote.clip(s))\"") }
                     d.mode = s
                 }
             case "format":

@@ -1,4 +1,5 @@
 import CPNG
+import Platform
 import Raster
 
 #if canImport(Glibc)
@@ -11,6 +12,10 @@ import Raster
 public struct PNGError: Error, CustomStringConvertible {
     public let path: String
     public let reason: String
+    /// The file could not be made at all (exit 73), rather than written whole (74).
+    public var cannotCreate = true
+    /// The system said permission denied (exit 77).
+    public var denied = false
     public var description: String { "\(path): \(reason)" }
 }
 
@@ -18,8 +23,19 @@ public struct PNGError: Error, CustomStringConvertible {
 public enum PNGFile {
     /// Writes the buffer as an 8-bit RGB PNG, as the panel would show it (RGB565 widened).
     ///
-    /// The file appears whole or not at all: it is written beside the target and renamed.
+    /// The file appears whole or not at all, and never through a link planted beside it: see
+    /// Platform's `OutputFile` (a device or FIFO is written in place, `-` is standard output).
     public static func write(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
+        let bytes = try encode(buffer, name: path)
+        do {
+            try OutputFile.write(bytes, to: path)
+        } catch {
+            throw PNGError(path: path, reason: error.reason, cannotCreate: error.cannotCreate, denied: error.denied)
+        }
+    }
+
+    /// The buffer as the bytes of an 8-bit RGB PNG file.
+    public static func encode(_ buffer: PixelBuffer, name: String = "PNG") throws(PNGError) -> [UInt8] {
         let w = buffer.width, h = buffer.height
         var rgb = [UInt8](repeating: 0, count: w * h * 3)
         rgb.withUnsafeMutableBufferPointer { out in
@@ -39,21 +55,25 @@ public enum PNGFile {
         image.width = UInt32(w)
         image.height = UInt32(h)
         image.format = UInt32(PNG_FORMAT_RGB)
-        let temporary = path + ".partial-\(getpid())"
-        let ok = rgb.withUnsafeBytes { bytes in
-            png_image_write_to_file(&image, temporary, 0, bytes.baseAddress, Int32(w * 3), nil)
+        // Once for the size, once to write.
+        var size: png_alloc_size_t = 0
+        var ok = rgb.withUnsafeBytes { bytes in
+            png_image_write_to_memory(&image, nil, &size, 0, bytes.baseAddress, Int32(w * 3), nil)
+        }
+        var png = [UInt8](repeating: 0, count: ok != 0 ? Int(size) : 0)
+        if ok != 0 {
+            ok = rgb.withUnsafeBytes { bytes in
+                png.withUnsafeMutableBytes { out in
+                    png_image_write_to_memory(&image, out.baseAddress, &size, 0, bytes.baseAddress, Int32(w * 3), nil)
+                }
+            }
         }
         if ok == 0 {
             let message = withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             png_image_free(&image)
-            unlink(temporary)
-            throw PNGError(path: path, reason: Self.describe(message: message, errno: errno))
+            throw PNGError(path: name, reason: message.isEmpty ? "libpng failed" : message)
         }
-        if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw PNGError(path: path, reason: "cannot write: \(reason)")
-        }
+        return Array(png.prefix(Int(size)))
     }
 
     /// Reads a PNG into a new XRGB8888 buffer.

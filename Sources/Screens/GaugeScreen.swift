@@ -59,7 +59,11 @@ public struct Gauge: Sendable, Hashable {
     /// Where the value sits in the range, pinned to 0...1; nil without a value.
     public var fraction: Double? {
         guard let value, value.isFinite, maximum.isFinite, minimum.isFinite, maximum > minimum else { return nil }
-        return min(max((value - minimum) / (maximum - minimum), 0), 1)
+        if value <= minimum { return 0 }
+        if value >= maximum { return 1 }
+        // Halved, so a range such as -1e308...1e308 cannot overflow to infinity (and 0/0 to NaN).
+        let f = (value / 2 - minimum / 2) / (maximum / 2 - minimum / 2)
+        return f.isFinite ? min(max(f, 0), 1) : 0
     }
 
     /// Whether the value lies outside the range (it is pinned to the end and its number shown).

@@ -13,12 +13,29 @@ public enum DemoData {
         return text.split(separator: "\n").last.flatMap { CalendarDay(iso: $0.prefix(10)) }
     }
 
+    /// The first date in the bundled days.
+    static var firstDay: CalendarDay? {
+        let text = String(decoding: activityCSV, as: UTF8.self)
+        return text.split(separator: "\n").dropFirst().first.flatMap { CalendarDay(iso: $0.prefix(10)) }
+    }
+
     /// Loads the days, moved so the last one falls on `endingOn` (today, usually), and the metrics,
     /// in one transaction: a failure part way leaves neither changed.
     public static func load(into store: Store, endingOn end: CalendarDay, options: ImportOptions = ImportOptions())
         throws(StoreError) -> ImportReport
     {
-        guard let last = lastDay else { throw StoreError(.badData, "demo-activity.csv: no days in the bundled data") }
+        guard let first = firstDay, let last = lastDay else {
+            throw StoreError(.badData, "demo-activity.csv: no days in the bundled data")
+        }
+        // Every day lands on a date the store and its readers take (demo-data --end 0001-01-05
+        // stored 0000-12-xx days that nothing else accepted and export dropped).
+        let span = last.days(since: first)
+        guard let earliestEnd = CalendarDay.earliest.shifted(by: span), end >= earliestEnd else {
+            throw StoreError(
+                .invalidArgument,
+                "--end \(end): the \(span + 1) demo days would begin before \(CalendarDay.earliest); give \(CalendarDay.earliest.adding(days: span)) or later"
+            )
+        }
         var options = options
         options.dateShift = end.days(since: last)
         return try store.transaction { () throws(StoreError) -> ImportReport in

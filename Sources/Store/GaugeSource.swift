@@ -65,7 +65,7 @@ public enum GaugeSource: Sendable, Equatable {
         let s = text.trimmingWhitespace
         guard DecimalText.isDecimal(s), let x = Double(s), x.isFinite else { return nil }
         let scaled = x * scale
-        return scaled.isFinite ? scaled : nil
+        return scaled.isFinite && abs(scaled) <= Metric.limit ? scaled : nil
     }
 }
 

@@ -60,7 +60,7 @@ public enum Schema {
         let found = Int(try db.integer("PRAGMA user_version") ?? 0)
         if found > currentVersion {
             throw StoreError(
-                .io,
+                .badData,
                 "store \(db.path): schema version \(found) is newer than this Glance knows (\(currentVersion)); update Glance"
             )
         }

@@ -71,11 +71,21 @@ extension Store {
         return result
     }
 
-    /// Calls `body` for every day in date order (streams; the store may be large).
+    /// Calls `body` for every day in date order (streams; the store may be large). A row with a
+    /// date no Glance command writes (changed by something else) is an error naming it, not
+    /// silently left out of an export.
     public func forEachSummary(_ body: (CalendarDay, ActivitySummary) throws(StoreError) -> Void) throws(StoreError) {
         let statement = try db.prepare("SELECT \(Self.dayColumns) FROM day_summaries ORDER BY date")
         while try statement.step() {
-            if let row = Self.summary(from: statement) { try body(row.0, row.1) }
+            guard let row = Self.summary(from: statement) else {
+                let date = Quote.clip(statement.text(0) ?? "")
+                statement.reset()
+                throw StoreError(
+                    .badData,
+                    "store \(path): a day dated '\(date)' is no date (something else than Glance wrote it); remove it "
+                        + "with: sqlite3 \(path) \"DELETE FROM day_summaries WHERE date = '\(date)'\"")
+            }
+            try body(row.0, row.1)
         }
     }
 
@@ -108,11 +118,11 @@ extension Store {
         }
     }
 
-    /// Rejects values that must never reach the renderer (negative, NaN, infinite).
+    /// Rejects values that must never reach the renderer: outside their `FigureRange` (negative,
+    /// NaN, infinite, too large, a goal between 0 and 1).
     static func check(_ summary: ActivitySummary, day: CalendarDay) throws(StoreError) {
-        let invalid = summary.invalidFields
-        guard invalid.isEmpty else {
-            throw StoreError(.badData, "\(day): \(invalid.joined(separator: ", ")) must be a number of 0 or more")
-        }
+        guard let first = summary.problems.first else { return }
+        let value = first.value.isFinite ? NumberText.plain(first.value) : "\(first.value)"
+        throw StoreError(.badData, "\(day): \(first.name) \(value) \(first.problem)")
     }
 }

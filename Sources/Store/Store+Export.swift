@@ -1,11 +1,5 @@
 import Activity
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Everything back out, as CSV: days in the CSV form of an export (so it imports again, exactly),
 /// metrics and tasks.
 extension Store {
@@ -68,17 +62,32 @@ extension Store {
         return "\"" + s.replacingAll("\"", with: "\"\"") + "\""
     }
 
-    /// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ`.
+    /// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (UTC), for any Int64 a store may hold: the
+    /// year gets more digits (or a sign) outside 0000...9999 instead of overflowing.
     static func isoTime(_ seconds: Int64) -> String {
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func pad(_ n: Int32, _ width: Int = 2) -> String {
-            let digits = String(n)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        // Floor division, so times before 1970 count back from the day's start.
+        var days = seconds / 86_400
+        var second = seconds % 86_400
+        if second < 0 {
+            days -= 1
+            second += 86_400
         }
-        let date = "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))"
-        return "\(date)T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+        // Howard Hinnant's civil_from_days, in Int64: |days| < 1.1e14, far from overflowing.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ n: Int64, _ width: Int = 2) -> String {
+            let digits = String(n.magnitude)
+            return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let date = "\(pad(year, 4))-\(pad(month))-\(pad(day))"
+        return "\(date)T\(pad(second / 3600)):\(pad(second / 60 % 60)):\(pad(second % 60))Z"
     }
 }
 

@@ -23,6 +23,12 @@ public struct Metric: Sendable, Equatable {
 }
 
 
+extension Metric {
+    /// The largest magnitude of a metric's value, min and max (and of a task's amounts): far
+    /// beyond any reading, small enough that no difference or ratio of two overflows.
+    public static let limit = 1e15
+}
+
 extension Store {
     /// Checks a metric or task name: 1 to 64 characters, no control characters, no edge spaces.
     public static func checkName(_ name: String, what: String) throws(StoreError) {
@@ -44,8 +50,9 @@ extension Store {
         maximum: FieldChange<Double> = .keep, unit: FieldChange<String> = .keep
     ) throws(StoreError) -> Metric {
         try Self.checkName(name, what: "metric")
-        if let value, !value.isFinite {
-            throw StoreError(.invalidArgument, "metric \(name): value must be a finite number (or - for unknown)")
+        if let value, !(value.isFinite && abs(value) <= Metric.limit) {
+            throw StoreError(
+                .invalidArgument, "metric \(name): value must be a number from -10^15 to 10^15 (or - for unknown)")
         }
         return try transaction { () throws(StoreError) -> Metric in
             let old = try metric(named: name)
@@ -54,8 +61,8 @@ extension Store {
             m.maximum = maximum.applied(to: old?.maximum)
             m.unit = unit.applied(to: old?.unit)
             for bound in [m.minimum, m.maximum] {
-                if let bound, !bound.isFinite {
-                    throw StoreError(.invalidArgument, "metric \(name): min and max must be finite numbers")
+                if let bound, !(bound.isFinite && abs(bound) <= Metric.limit) {
+                    throw StoreError(.invalidArgument, "metric \(name): min and max must be numbers from -10^15 to 10^15")
                 }
             }
             if let lo = m.minimum, let hi = m.maximum, !(lo < hi) {

@@ -28,8 +28,10 @@ public struct ProgressTask: Sendable, Equatable {
 
     /// done / total in 0...1; nil when the total is unknown (indeterminate).
     public var fraction: Double? {
-        guard let total, total > 0 else { return nil }
-        return min(max(done / total, 0), 1)
+        guard let total, total > 0, total.isFinite else { return nil }
+        let f = done / total
+        guard !f.isNaN else { return nil }
+        return min(max(f, 0), 1)
     }
 }
 
@@ -222,8 +224,8 @@ extension Store {
     }
 
     static func checkAmount(_ amount: Double?, name: String, what: String) throws(StoreError) {
-        if let amount, !(amount.isFinite && amount >= 0) {
-            throw StoreError(.invalidArgument, "task \(name): \(what) must be a number of 0 or more")
+        if let amount, !(amount.isFinite && amount >= 0 && amount <= Metric.limit) {
+            throw StoreError(.invalidArgument, "task \(name): \(what) must be a number from 0 to 10^15")
         }
     }
 }

@@ -18,15 +18,29 @@ public final class Store {
     /// The file opened (device and inode), to tell when another file has taken its name.
     private let file: (device: UInt64, inode: UInt64)?
 
-    /// Opens the store at `path`, creating it (and its folder) when `create` is set, and brings
-    /// its schema up to date.
+    /// What a command does with the store, and so how it is opened.
+    public enum Access: Sendable, Equatable {
+        /// Reads only (export, lists, render --db, watch): opened read-only, never created, never
+        /// changed, not even by a migration or a switch to WAL; where SQLite cannot read it so (a
+        /// folder this user may not write, a read-only mount, a full disk) it is opened immutable.
+        case read
+        /// Writes an existing store (a task update, a metric removal): never creates one.
+        case write
+        /// Writes, making the store (and its folder) when it is missing.
+        case create
+    }
+
+    /// Opens the store at `path` for `access` and, for writing, brings its schema up to date.
     ///
     /// Nothing is written before the file is known to be a Glance store: a SQLite file with tables
     /// but no Glance schema version (someone else's database, given with `--db` by mistake) is
-    /// refused as it is (`.badData`). Opening a current store without `create` (the read-only
-    /// commands) writes nothing; an older Glance store is migrated.
-    public init(path: String, create: Bool = true) throws(StoreError) {
-        if !create {
+    /// refused as it is (`.badData`), and so is an empty file unless the store is to be created.
+    /// Before anything is read or written the store is checked (`PRAGMA quick_check`): a damaged
+    /// store is refused (`.badData`, saying how to recover) rather than half read or written into.
+    public init(path: String, access: Access = .create) throws(StoreError) {
+        if access == .create {
+            try StoreLocation.createParentFolders(of: path)
+        } else {
             var st = stat()
             guard stat(path, &st) == 0 else {
                 if errno == EACCES {
@@ -35,12 +49,11 @@ public final class Store {
                 throw StoreError(
                     .missing, "store \(path): no such file (import or log something first, or give --db PATH)")
             }
-        } else {
-            try StoreLocation.createParentFolders(of: path)
         }
         self.path = path
-        let existed = access(path, F_OK) == 0
-        db = try Connection(path: path, create: create)
+        var before = stat()
+        let existed = stat(path, &before) == 0
+        db = access == .read ? try Self.openForReading(path) : try Connection(path: path, mode: .readWrite(create: access == .create))
         // A new store in a setgid folder (the service's /var/lib/glance, 2770) is its group's to
         // write as well: members of group glance feed the panel. SQLite gives its -wal and -shm
         // files the same mode.
@@ -49,7 +62,22 @@ public final class Store {
         // Wait for a writer instead of failing at once; imports keep their write short.
         sqlite3_busy_timeout(db.handle, 5000)
         let version = try Schema.version(of: db)
-        if create || version < Schema.currentVersion { try useWAL() }
+        if version == 0 && access != .create {
+            throw StoreError(
+                .badData,
+                "not a Glance store: \(path) is an empty database (left as it is; a command that writes, such as glance log, makes a store)")
+        }
+        // Every command sees a damaged store the same way (65, how to recover), before it reads
+        // half of it or writes into it.
+        if version > 0 { try checkNotDamaged() }
+        if access == .read {
+            if version < Schema.currentVersion {
+                throw StoreError(
+                    .badData, "store \(path): schema version \(version) is older than this Glance's; a command that writes updates it")
+            }
+            return
+        }
+        if access == .create || version < Schema.currentVersion { try useWAL() }
         // Settings of this connection, not of the file. In WAL mode NORMAL never corrupts; a power
         // cut may lose the last commit only.
         try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
@@ -62,6 +90,35 @@ public final class Store {
         var st = stat()
         guard stat(folder, &st) == 0, st.st_mode & S_ISGID != 0 else { return }
         chmod(path, 0o660)
+    }
+
+    /// A read-only connection: as such where SQLite can (the WAL's readers share its `-shm`),
+    /// else immutable, when no WAL holds commits the immutable reader would not see.
+    private static func openForReading(_ path: String) throws(StoreError) -> Connection {
+        let first: StoreError
+        do {
+            let db = try Connection(path: path, mode: .readOnly)
+            _ = try db.integer("SELECT count(*) FROM sqlite_master")
+            return db
+        } catch where error.kind == .io || error.kind == .permission || error.kind == .missing {
+            first = error
+        }
+        var st = stat()
+        if stat(path + "-wal", &st) == 0 && st.st_size > 0 { throw first }
+        return try Connection(path: path, mode: .immutable)
+    }
+
+    /// `PRAGMA quick_check`: the file's pages and records are whole (a few milliseconds for a
+    /// store of years).
+    private func checkNotDamaged() throws(StoreError) {
+        let check = try db.prepare("PRAGMA quick_check(1)")
+        guard try check.step() else { return }
+        let result = check.text(0) ?? ""
+        check.reset()
+        guard result != "ok" else { return }
+        // "*** in database main ***" heads SQLite's report: the finding is the line after it.
+        let finding = result.split(separator: "\n").filter { !$0.hasPrefix("***") }.joined(separator: "; ")
+        throw StoreError.damaged(path, "quick_check: \(finding)")
     }
 
     /// Switches the file to WAL (a no-op when it is already), so readers never wait for a writer.

@@ -1,3 +1,5 @@
+import Activity
+
 /// Something the store could not do; the message names the file (and line and column for bad
 /// input) and says what to do.
 public struct StoreError: Error, CustomStringConvertible, Equatable {
@@ -18,6 +20,8 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
         case notFound
         /// The store (or its folder) may not be opened or written by this user: exit 77.
         case permission
+        /// A new store (or its folder) cannot be made there (a read-only mount, a full disk): exit 73.
+        case cannotCreate
     }
 
     public let kind: Kind
@@ -28,6 +32,15 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
     /// What a person refused by the store's permissions can do.
     static let permissionHint =
         " (the system store is for root and group glance: sudo adduser $USER glance, then log in again; or give --db PATH)"
+
+    /// A store SQLite finds damaged: refused for writing, with the ways back.
+    static func damaged(_ path: String, _ detail: String) -> StoreError {
+        StoreError(
+            .badData,
+            "store \(path) is damaged (\(Quote.clip(detail, 120))); nothing was written to it. To recover: restore a "
+                + "backup of it, or move it aside and glance import your Health export into a new store (sqlite3's "
+                + ".recover may save days the export does not have)")
+    }
 
     public init(_ kind: Kind, _ message: String, isSkippableRow: Bool = false) {
         self.kind = kind

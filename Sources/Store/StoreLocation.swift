@@ -53,7 +53,7 @@ public enum StoreLocation {
         if mkdir(folder, 0o755) != 0 && errno != EEXIST {
             let denied = errno == EACCES || errno == EPERM
             throw StoreError(
-                denied ? .permission : .io,
+                denied ? .permission : .cannotCreate,
                 "store \(path): cannot create the folder \(folder): \(String(cString: strerror(errno)))"
                     + (denied ? StoreError.permissionHint : ""))
         }

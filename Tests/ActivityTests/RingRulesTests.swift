@@ -123,6 +123,22 @@ struct RingRulesTests {
         #expect(state(RingSet(s), .stand) == .empty)
     }
 
+    @Test("figures outside their range are invalid input; a ratio never overflows to an empty ring")
+    func figureRanges() {
+        var s = Self.full
+        s.activeEnergyBurned = .kilocalories(1e308)
+        s.activeEnergyBurnedGoal = .kilocalories(1e-308)
+        s.standHoursGoal = 25
+        #expect(s.invalidFields == ["activeEnergyBurned", "activeEnergyBurnedGoal", "standHoursGoal"])
+        #expect(s.problems.first?.problem == "is above 100000 (kcal or kJ)")
+        #expect(FigureRange.minutes.problem(1440, goal: true) == nil)
+        #expect(FigureRange.hours.problem(0.5, goal: false) == nil)
+        #expect(FigureRange.hours.problem(0.5, goal: true)?.contains("a goal below 1") == true)
+        // Issue 16, 12: the model draws the most turns for a ratio that overflows, not an empty ring.
+        #expect(RingState(value: 1e308, goal: 1e-308) == .progress(RingState.maxTurns))
+        #expect(RingState(value: 100_000, goal: 1) == .progress(100_000))
+    }
+
     @Test("a zero goal is valid data, not invalid input")
     func zeroGoalIsValid() {
         var s = Self.full

@@ -151,7 +151,7 @@ struct BrightnessTests {
             #expect(sysfs.brightness == "60")
         }
         // In the store, as the app kept it (another connection reads it).
-        let store = try Store(path: db, create: false)
+        let store = try Store(path: db, access: .read)
         #expect(try store.preference("brightness") == "0.6" && store.preference("brightness.configured") == "0.8")
         // Started again with the same configuration: the kept level.
         let again = try Self.controller(data: try StoreData(path: db, gauges: [], log: { _ in }))

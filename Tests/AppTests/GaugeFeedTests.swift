@@ -23,7 +23,8 @@ final class Broker {
     init(password: String? = nil) throws {
         folder = NSTemporaryDirectory() + "glance-broker-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        port = Int.random(in: 20000...60000)
+        // Below the ephemeral range (32768 up), where clients' own ports would collide.
+        port = Int.random(in: 20000...32000)
         self.password = password
         var conf = "listener \(port) 127.0.0.1\npersistence false\n"
         if let password {
@@ -46,12 +47,17 @@ final class Broker {
 
     func start() throws {
         process = try ChildProcess(["/usr/sbin/mosquitto", "-c", folder + "/mosquitto.conf"], captureOutput: true)
-        // Until it listens.
-        for _ in 0..<100 {
+        // Until it listens (a loaded machine may take seconds); a broker that ended says why.
+        for _ in 0..<400 {
             if canConnect() { return }
+            if let status = process?.poll() {
+                let said = String(decoding: process?.output ?? [], as: UTF8.self)
+                Issue.record("mosquitto on \(port) ended (\(status)) before listening: \(said)")
+                return
+            }
             usleep(50_000)
         }
-        Issue.record("mosquitto did not start listening on \(port)")
+        Issue.record("mosquitto did not start listening on \(port) within 20 s")
     }
 
     func canConnect() -> Bool {

@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import ImageFile
 import Platform
 import Raster
 import Screens
@@ -125,5 +126,40 @@ struct ScreenshotTests {
         var lines: [String] = []
         let status = Screenshot.run(output: folder.path + "/x.png", socket: folder.path + "/none.sock", log: { lines.append($0) }, say: { _ in })
         #expect(status == 69 && lines.count == 1 && lines[0].contains("no running glance answers"), "\(lines)")
+    }
+
+    @Test("glance screenshot's side against a running session: 0 and the picture, 75 while refused, 73 for a file it cannot write")
+    func statuses() throws {
+        let folder = Folder()
+        let sink = RecordingSink(size: Size(width: 32, height: 24), switchesConsoles: true)
+        let session = try Self.session(sink, rotation: .none)
+        let path = folder.path + "/glance.sock"
+        session.control = try ControlServer(path: path)
+        /// Screenshot.run on a thread of its own while this one turns the session, as the app's loop would.
+        func shoot(_ output: String) throws -> (Int32, [String]) {
+            final class Outcome: @unchecked Sendable { var status: Int32?; var lines: [String] = [] }
+            let outcome = Outcome()
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                outcome.status = Screenshot.run(output: output, socket: path, log: { outcome.lines.append($0) }, say: { _ in })
+                done.signal()
+            }.start()
+            var turns = 0
+            while done.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+                turns += 1
+                _ = try session.turn(now: Self.t0 + .seconds(Double(turns)), ready: session.control?.descriptors ?? [], signals: [])
+            }
+            return (try #require(outcome.status), outcome.lines)
+        }
+        _ = try session.turn(now: Self.t0, ready: [], signals: [])
+        let written = folder.path + "/panel.png"
+        #expect(try shoot(written).0 == 0)
+        let picture = try PNGFile.read(written)
+        #expect(picture.width == 32 && picture.height == 24)
+        let (unwritable, why) = try shoot(folder.path + "/no/such/folder/panel.png")
+        #expect(unwritable == 73 && why.count == 1 && why[0].contains("no/such/folder"), "\(why)")
+        _ = try session.turn(now: Self.t0, ready: [], signals: [SIGUSR1])
+        let (refused, said) = try shoot(folder.path + "/later.png")
+        #expect(refused == 75 && said.first?.contains("another console is in front") == true, "\(said)")
     }
 }

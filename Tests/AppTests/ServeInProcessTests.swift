@@ -63,7 +63,7 @@ struct ServeInProcessTests {
             usleep(50_000)
         }
         #expect(answer == "{\"days\":{\"new\":1,\"changed\":0,\"unchanged\":0}}\n")
-        let store = try Store(path: folder + "/glance.db", create: false)
+        let store = try Store(path: folder + "/glance.db", access: .read)
         #expect(try store.summary(for: CalendarDayForServe.day)?.activeEnergyBurned?.value == 420)
         var byte: UInt8 = 1
         _ = write(pipeFDs[1], &byte, 1)

@@ -21,4 +21,44 @@ struct ConfigCommandTests {
         let verb = try Executable.run(["config", "fix"])
         #expect(verb.status == 64)
     }
+
+    /// Issue 16, 7: a configuration that is a named pipe nobody writes to hung `config check` and
+    /// `run` in open(); now it is refused at once.
+    @Test func aPipeIsRefusedAtOnceNotWaitedOn() throws {
+        let dir = Executable.scratch("config-fifo")
+        #expect(mkfifo(dir + "/fifo", 0o600) == 0)
+        let check = try Executable.run(["config", "check", "--config", dir + "/fifo"], killAfter: 10)
+        #expect(check.status == 66 && check.stderr.contains("not a regular file"), "\(check.status) \(check.stderr)")
+        let watch = try Executable.run(
+            ["watch", "--config", dir + "/fifo", "--rings-only", "--render-to", dir + "/out.png", "--db", dir + "/s.db"],
+            killAfter: 10)
+        #expect(watch.status == 78 && watch.stderr.contains("not a regular file"), "\(watch.status) \(watch.stderr)")
+    }
+
+    /// Issue 16, 13: a file that is not UTF-8 is a bad configuration (78) like any other, not an
+    /// unreadable one (66).
+    @Test func aFileThatIsNotUTF8IsABadConfiguration() throws {
+        let dir = Executable.scratch("config-utf8")
+        try Data([0x7B, 0x22, 0x6E, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]).write(to: URL(fileURLWithPath: dir + "/latin1.json"))
+        let r = try Executable.run(["config", "check", "--config", dir + "/latin1.json"])
+        #expect(r.status == 78 && r.stderr.contains("not UTF-8 text (byte 7"), "\(r.status) \(r.stderr)")
+    }
+
+    /// Issue 16, 10: an object of 200,000 members (3.9 MB) took 92 s (each name was looked for in
+    /// the list of those before it); it is checked in linear time, and the report stays short.
+    @Test func anObjectOf200000MembersIsCheckedAndTheReportStaysShort() throws {
+        let dir = Executable.scratch("config-wide")
+        var text = "{"
+        for i in 0..<200_000 { text += (i == 0 ? "" : ",") + "\"member\(i)\": 1" }
+        text += "}"
+        try text.write(toFile: dir + "/wide.json", atomically: true, encoding: .utf8)
+        let r = try Executable.run(["config", "check", "--config", dir + "/wide.json"], killAfter: 30)
+        #expect(r.status == 78, "\(r.status)")
+        #expect(r.stderr.contains("and 199900 more problems"), "\(r.stderr.suffix(200))")
+        #expect(r.stderr.split(separator: "\n").count <= 102)
+        // Duplicates are still found, at the end of a long object too.
+        try (String(text.dropLast()) + ",\"member7\": 2}").write(toFile: dir + "/dup.json", atomically: true, encoding: .utf8)
+        let dup = try Executable.run(["config", "check", "--config", dir + "/dup.json"], killAfter: 30)
+        #expect(dup.status == 78 && dup.stderr.contains("member \"member7\" appears twice"), "\(dup.stderr.prefix(300))")
+    }
 }

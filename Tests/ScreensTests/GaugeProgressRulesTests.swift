@@ -15,6 +15,14 @@ struct GaugeProgressRulesTests {
         #expect(inside.fraction == 0.5 && !inside.isOutOfRange)
     }
 
+    @Test("a range as wide as a Double holds never overflows the fraction (issue 16, 12)")
+    func hugeRange() {
+        let g = Gauge(style: .circular, value: 0, minimum: -1e308, maximum: 1e308)
+        #expect(g.fraction == 0.5)
+        let tiny = Gauge(style: .linear, value: 1e-300, minimum: 0, maximum: 2e-300)
+        #expect(tiny.fraction == 0.5)
+    }
+
     @Test("a missing or NaN value shows — and no marker or fill", arguments: [nil, Double.nan])
     func missingValue(value: Double?) {
         for style in GaugeStyle.allCases {

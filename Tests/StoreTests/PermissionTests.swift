@@ -82,7 +82,7 @@ struct SharedStoreTests {
         }
         let member = try run("4242")
         #expect(member.status == 0, "\(member.err)")
-        #expect(try Store(path: db, create: false).metric(named: "cpu")?.value == 47)
+        #expect(try Store(path: db, access: .read).metric(named: "cpu")?.value == 47)
         let stranger = try run("4243")
         #expect(stranger.status == 77, "\(stranger.err)")
         #expect(stranger.err.contains("adduser"), "names the group to join: \(stranger.err)")

@@ -78,7 +78,7 @@ struct ServeTests {
         #expect(r.body == "{\"days\":{\"new\":0,\"changed\":0,\"unchanged\":1}}", "the same again changes nothing")
         r = try server.request("POST", "/v1/days", "{\"days\": [{\"date\": \"2026-11-29\", \"standGoal\": 10}, {\"date\": \"2026-11-30\", \"move\": 100}]}")
         #expect(r.body == "{\"days\":{\"new\":1,\"changed\":1,\"unchanged\":0}}")
-        let store = try Store(path: server.scratch.db, create: false)
+        let store = try Store(path: server.scratch.db, access: .write)  // it presses Cancel below
         let day = try #require(try store.summary(for: CalendarDay(year: 2026, month: 11, day: 29)!))
         #expect(day.activeEnergyBurned == Energy(1460, .kilojoule))
         #expect(day.activeEnergyBurnedGoal == .kilocalories(600) && day.exerciseTimeGoal == 30)
@@ -146,7 +146,7 @@ struct ServeTests {
         let (body, move29, move30, exercise29, stand29) = Self.healthAutoExportBody()
         let r = try server.request("POST", "/v1/health-auto-export", body)
         #expect(r == (200, "{\"days\":{\"new\":1,\"changed\":1,\"unchanged\":0},\"ignored\":[\"heart_rate\",\"step_count\"]}"))
-        let store = try Store(path: server.scratch.db, create: false)
+        let store = try Store(path: server.scratch.db, access: .read)
         let first = try #require(try store.summary(for: CalendarDay(year: 2026, month: 11, day: 29)!))
         #expect(abs((first.activeEnergyBurned?.kilocalories ?? 0) - move29) < 1e-6)
         #expect(first.exerciseTime == exercise29 && first.standHours == stand29)
@@ -277,7 +277,7 @@ struct ServeTests {
         #expect(Set(statuses.keys).isSubset(of: ["200", "503"]), "only successes and retries: \(statuses) \(result.err)")
         #expect((statuses["200"] ?? 0) > 200, "the writers ran through the import")
         #expect(last.count == 200)
-        let store = try Store(path: server.scratch.db, create: false)
+        let store = try Store(path: server.scratch.db, access: .read)
         let metrics = try store.metrics()
         #expect(metrics.count == 200, "every writer's metric is in the store")
         for metric in metrics {

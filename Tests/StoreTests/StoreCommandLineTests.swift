@@ -8,7 +8,10 @@ import Testing
 
 /// Runs the built `glance` executable.
 enum GlanceCLI {
+    /// The built glance beside the test bundle; `GLANCE_TEST_EXECUTABLE` names another build (to
+    /// show a test fails on the build before a fix).
     static let executable: String = {
+        if let other = ProcessInfo.processInfo.environment["GLANCE_TEST_EXECUTABLE"] { return other }
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         let candidates = [
             URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("glance").path,
@@ -68,6 +71,20 @@ enum GlanceCLI {
 
     static func run(_ arguments: [String], in scratch: Scratch, program: String = executable) throws -> Result {
         try start(arguments, in: scratch, program: program).1()
+    }
+
+    /// Runs glance, killing it (SIGKILL, status -1) if it is still running after `seconds`: for a
+    /// command that should end by itself and, on a build with the bug, would not (a hang guard,
+    /// not a measure of speed).
+    static func run(_ arguments: [String], in scratch: Scratch, killAfter seconds: Double) throws -> Result {
+        let (process, finish) = try start(arguments, in: scratch)
+        if !eventually(seconds: seconds, { !process.isRunning }) {
+            kill(process.processIdentifier, SIGKILL)
+            var result = finish()
+            result.status = -1
+            return result
+        }
+        return finish()
     }
 
     /// Runs glance with standard output going to `/dev/full` (every write fails with ENOSPC).

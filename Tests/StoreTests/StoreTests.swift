@@ -33,18 +33,27 @@ import Testing
         let again = try Store(path: scratch.db)
         #expect(try again.dayCount() == 1)
         try again.db.execute("PRAGMA user_version = \(Schema.currentVersion + 1)")
-        #expect(throws: StoreError.self) { try Store(path: scratch.db) }
+        for access in [Store.Access.read, .write, .create] {
+            let error = thrownStoreError { _ = try Store(path: scratch.db, access: access) }
+            #expect(error != nil, "no error")
+            // 65 as for any store this build cannot use (issue 16, 13: it was 74, an I/O error).
+            #expect(error?.kind == .badData && error?.message.contains("update Glance") == true)
+        }
     }
 
     @Test func aMissingStoreIsNotCreatedWhenReading() throws {
         let scratch = Scratch()
-        let error = #expect(throws: StoreError.self) { try Store(path: scratch.db, create: false) }
-        #expect(error?.kind == .missing)
+        for access in [Store.Access.read, .write] {
+            let error = thrownStoreError { _ = try Store(path: scratch.db, access: access) }
+            #expect(error != nil, "no error")
+            #expect(error?.kind == .missing)
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.db))
     }
 
     /// Someone else's SQLite database (tables, no Glance schema version), in rollback-journal mode.
     static func foreignDatabase(_ path: String) throws {
-        let db = try Connection(path: path, create: true)
+        let db = try Connection(path: path, mode: .readWrite(create: true))
         try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, 'mine')")
     }
 
@@ -52,13 +61,14 @@ import Testing
         FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }
 
-    @Test(arguments: [false, true])
-    func someoneElsesDatabaseIsRefusedAndNotWrittenTo(create: Bool) throws {
+    @Test(arguments: [Store.Access.read, .write, .create])
+    func someoneElsesDatabaseIsRefusedAndNotWrittenTo(access: Store.Access) throws {
         let scratch = Scratch()
         let path = scratch.file("notes.sqlite")
         try Self.foreignDatabase(path)
         let before = try #require(Self.bytes(path))
-        let error = #expect(throws: StoreError.self) { try Store(path: path, create: create) }
+        let error = thrownStoreError { _ = try Store(path: path, access: access) }
+            #expect(error != nil, "no error")
         #expect(error?.kind == .badData)
         #expect(error?.message == "not a Glance store: \(path) (give the Glance store with --db)")
         let unchanged = Self.bytes(path) == before
@@ -66,21 +76,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
-    @Test func readingACurrentStoreWritesNothingAndAnEmptyFileBecomesAStore() throws {
+    @Test func readingACurrentStoreWritesNothingAndAnEmptyFileBecomesAStoreOnlyWhenCreating() throws {
         let scratch = Scratch()
         do { try Store(path: scratch.db).setMetric("cpu", value: 40) }
         let before = try #require(Self.bytes(scratch.db))
         do {
-            let reader = try Store(path: scratch.db, create: false)
+            let reader = try Store(path: scratch.db, access: .read)
             #expect(try reader.metric(named: "cpu")?.value == 40)
             #expect(try reader.schemaVersion() == Schema.currentVersion)
+            #expect(throws: StoreError.self) { try reader.setMetric("cpu", value: 41) }
         }
         let unchanged = Self.bytes(scratch.db) == before
         #expect(unchanged, "reading changed the store file's bytes")
 
-        // An empty file (no tables, version 0) is a new store: it gets the schema.
+        // An empty file (no tables, version 0) is left as it is unless a store is to be made
+        // (issue 16, 9: export, metric list, task list and render --db turned it into a store).
         let empty = scratch.write("empty.db", "")
-        #expect(try Store(path: empty, create: false).schemaVersion() == Schema.currentVersion)
+        for access in [Store.Access.read, .write] {
+            let error = thrownStoreError { _ = try Store(path: empty, access: access) }
+            #expect(error != nil, "no error")
+            #expect(error?.kind == .badData && error?.message.contains("empty database") == true)
+            #expect(Self.bytes(empty) == [], "the empty file was written to")
+        }
+        let created = try Store(path: empty, access: .create).schemaVersion()
+        #expect(created == Schema.currentVersion)
     }
 
     @Test func defaultPathFollowsRootAndXDG() {
@@ -200,6 +219,11 @@ import Testing
         #expect(Store.isoTime(1_700_000_000) == "2023-11-14T22:13:20Z")
         #expect(Store.isoTime(951_782_400) == "2000-02-29T00:00:00Z")
         #expect(Store.isoTime(-1) == "1969-12-31T23:59:59Z")
+        // Any Int64 a store may hold (issue 16, 3: gmtime's tm_year + 1900 overflowed and crashed).
+        #expect(Store.isoTime(67_768_036_191_676_799) == "2147485547-12-31T23:59:59Z")
+        #expect(Store.isoTime(Int64.max) == "292277026596-12-04T15:30:07Z")
+        #expect(Store.isoTime(Int64.min) == "-292277022657-01-27T08:29:52Z")
+        #expect(Store.isoTime(-62_135_596_800) == "0001-01-01T00:00:00Z")
     }
 
     @Test(
@@ -238,3 +262,15 @@ import Testing
 #if canImport(Glibc)
     import Glibc
 #endif
+
+/// The StoreError `body` throws, or nil (Swift 6.0's Testing has no value-returning #expect(throws:)).
+func thrownStoreError(_ body: () throws -> Void) -> StoreError? {
+    do {
+        try body()
+        return nil
+    } catch let error as StoreError {
+        return error
+    } catch {
+        return nil
+    }
+}

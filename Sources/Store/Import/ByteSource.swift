@@ -16,48 +16,95 @@ protocol ByteSource: AnyObject {
     var name: String { get }
 }
 
-/// A file read through a large buffer (few system calls, whatever size the parser asks for).
-final class FileSource: ByteSource {
+/// The file to import, read through a large buffer: a regular file, or a stream (standard input
+/// as `-`, a named pipe, a device) read as it comes. Opening never blocks (a FIFO nobody writes
+/// to would block `open` for ever); waiting for a stream's bytes is a `poll` that also watches
+/// `wake` (the import's signalfd) and calls `idle` every quarter second, which throws to stop
+/// the import (a signal, a cancelled task).
+final class InputFile: ByteSource {
     let name: String
     let total: Int64?
+    /// Whether this is a stream (pipe, FIFO, device, socket) rather than a regular file.
+    let isStream: Bool
+    /// The path for a second reader (libarchive, on a regular zip); nil for a stream.
+    let path: String?
     private(set) var position: Int64 = 0
     private let fd: Int32
+    private let ownsDescriptor: Bool
     private let buffer: UnsafeMutableRawBufferPointer
     private var start = 0
     private var end = 0
+    private var atEnd = false
+    /// Readable when the import should look at `idle` at once (a signal came).
+    var wake: Int32?
+    /// Called while waiting for a stream (every `idleInterval` ms, and when `wake` is readable).
+    var idle: (() throws(StoreError) -> Void)?
 
     static let bufferSize = 1 << 20
+    static let idleInterval: Int32 = 250
 
+    /// Opens `path` (`-`: standard input) for reading.
     init(path: String) throws(StoreError) {
-        name = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let kind: StoreError.Kind = errno == ENOENT ? .missing : .io
-            throw StoreError(kind, "\(path): cannot open: \(String(cString: strerror(errno)))")
+        if path == "-" {
+            name = "standard input"
+            fd = 0
+            ownsDescriptor = false
+        } else {
+            name = path
+            let opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+            guard opened >= 0 else {
+                let kind: StoreError.Kind =
+                    errno == ENOENT ? .missing : errno == EACCES || errno == EPERM ? .permission : .io
+                throw StoreError(kind, "\(path): cannot open: \(String(cString: strerror(errno)))")
+            }
+            fd = opened
+            ownsDescriptor = true
         }
         var st = stat()
-        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw StoreError(.io, "\(path): is a folder, not a file (give the export.xml, export.zip or CSV file)")
+        guard fstat(fd, &st) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if ownsDescriptor { close(fd) }
+            throw StoreError(.io, "\(name): cannot read: \(reason)")
         }
-        total = (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : nil
-        posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR:
+            if ownsDescriptor { close(fd) }
+            throw StoreError(.io, "\(name): is a folder, not a file (give the export.xml, export.zip or CSV file)")
+        case S_IFREG:
+            isStream = false
+            total = Int64(st.st_size)
+            self.path = path == "-" ? nil : path
+            if ownsDescriptor { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+            posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        default:
+            isStream = true
+            total = nil
+            self.path = nil
+        }
         buffer = .allocate(byteCount: Self.bufferSize, alignment: 64)
     }
 
     deinit {
         buffer.deallocate()
-        close(fd)
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// The first `count` bytes (fewer when the input is shorter), without consuming them.
+    func peek(_ count: Int) throws(StoreError) -> [UInt8] {
+        precondition(count <= Self.bufferSize && position == 0)
+        while end - start < count && !atEnd {
+            try fill()
+        }
+        return Array(UnsafeRawBufferPointer(rebasing: buffer[start..<min(end, start + count)]))
     }
 
     func read(into target: UnsafeMutableRawPointer, count: Int) throws(StoreError) -> Int {
         if start == end {
-            var n: Int
-            repeat { n = readFile(fd, buffer.baseAddress!, buffer.count) } while n < 0 && errno == EINTR
-            guard n >= 0 else { throw StoreError(.io, "\(name): cannot read: \(String(cString: strerror(errno)))") }
             start = 0
-            end = n
-            if n == 0 { return 0 }
+            end = 0
+            if atEnd { return 0 }
+            try fill()
+            if start == end { return 0 }
         }
         let n = min(count, end - start)
         target.copyMemory(from: buffer.baseAddress! + start, byteCount: n)
@@ -66,22 +113,29 @@ final class FileSource: ByteSource {
         return n
     }
 
-    /// The first bytes of the file (to tell the format), without consuming them.
-    static func peek(path: String, count: Int) throws(StoreError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let kind: StoreError.Kind = errno == ENOENT ? .missing : .io
-            throw StoreError(kind, "\(path): cannot open: \(String(cString: strerror(errno)))")
+    /// Reads more into the buffer after what it holds (sets `atEnd` at the end of the input).
+    private func fill() throws(StoreError) {
+        if isStream { try waitUntilReadable() }
+        var n: Int
+        repeat { n = readFile(fd, buffer.baseAddress! + end, buffer.count - end) } while n < 0 && errno == EINTR
+        if n < 0 && errno == EAGAIN { return }  // woken for nothing: the caller asks again
+        guard n >= 0 else { throw StoreError(.io, "\(name): cannot read: \(String(cString: strerror(errno)))") }
+        if n == 0 { atEnd = true }
+        end += n
+    }
+
+    /// Waits until the stream has bytes (or its writer has gone), asking `idle` meanwhile.
+    private func waitUntilReadable() throws(StoreError) {
+        while true {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            if let wake { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
+            let n = poll(&fds, nfds_t(fds.count), Self.idleInterval)
+            if n < 0 && errno != EINTR {
+                throw StoreError(.io, "\(name): cannot wait for input: \(String(cString: strerror(errno)))")
+            }
+            try idle?()
+            if n > 0 && fds[0].revents != 0 { return }
         }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-        guard n >= 0 else {
-            let reason =
-                errno == EISDIR ? "is a folder, not a file" : "cannot read: \(String(cString: strerror(errno)))"
-            throw StoreError(.io, "\(path): \(reason)")
-        }
-        return Array(bytes.prefix(n))
     }
 }
 

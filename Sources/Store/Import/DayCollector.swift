@@ -56,8 +56,12 @@ final class DayCollector {
             try reject("ActivitySummary without dateComponents (the date of the day)", at: location())
             return
         }
+        guard let day = date.shifted(by: dateShift) else {
+            try reject("\(date) moved by \(dateShift) days leaves the years 0001 to 9999", at: location())
+            return
+        }
         let summary = fields.summary()
-        try insert.bind(Store.dayValues(date.adding(days: dateShift), summary)).run()
+        try insert.bind(Store.dayValues(day, summary)).run()
     }
 
     /// A row that cannot be read: skipped and counted with --skip-invalid, else the import fails.

@@ -33,17 +33,17 @@ struct ExportDayFields {
         switch field {
         case .dateComponents:
             guard let day = CalendarDay(iso: text) else {
-                throw FieldError("dateComponents '\(text)' is not a date (expected YYYY-MM-DD)")
+                throw FieldError("dateComponents '\(Quote.clip(text))' is not a date (expected YYYY-MM-DD)")
             }
             date = day
         case .activeEnergyBurnedUnit, .activeEnergyBurnedGoalUnit:
             guard let u = EnergyUnit(symbol: text) else {
-                throw FieldError("\(field.rawValue) '\(text)' is not an energy unit (expected kcal, Cal or kJ)")
+                throw FieldError("\(field.rawValue) '\(Quote.clip(text))' is not an energy unit (expected kcal, Cal or kJ)")
             }
             if field == .activeEnergyBurnedUnit { unit = u } else { goalUnit = u }
         case .moveMode:
             guard let m = MoveMode(rawValue: text) else {
-                throw FieldError("moveMode '\(text)' is not activeEnergy or moveTime")
+                throw FieldError("moveMode '\(Quote.clip(text))' is not activeEnergy or moveTime")
             }
             moveMode = m
         case .activeEnergyBurned: energy = try Self.quantity(field, text)
@@ -70,14 +70,30 @@ struct ExportDayFields {
             moveMode: moveMode ?? .inferred(energyGoal: energyGoal, moveTimeGoal: moveTimeGoal))
     }
 
-    /// A decimal number ≥ 0 (`12`, `590.252`, `1e3`; see `DecimalText`).
+    /// The range a field's number is taken in, and whether it is a goal.
+    static func range(of field: ExportField) -> (FigureRange, goal: Bool)? {
+        switch field {
+        case .activeEnergyBurned: (.energy, false)
+        case .activeEnergyBurnedGoal: (.energy, true)
+        case .appleMoveTime, .appleExerciseTime: (.minutes, false)
+        case .appleMoveTimeGoal, .appleExerciseTimeGoal: (.minutes, true)
+        case .appleStandHours: (.hours, false)
+        case .appleStandHoursGoal: (.hours, true)
+        case .dateComponents, .activeEnergyBurnedUnit, .activeEnergyBurnedGoalUnit, .moveMode: nil
+        }
+    }
+
+    /// A decimal number ≥ 0 (`12`, `590.252`, `1e3`; see `DecimalText`) in the field's range.
     static func quantity(_ field: ExportField, _ text: String) throws(FieldError) -> Double {
         guard DecimalText.isDecimal(text), let value = Double(text) else {
-            throw FieldError("\(field.rawValue) '\(text)' is not a number")
+            throw FieldError("\(field.rawValue) '\(Quote.clip(text))' is not a number")
         }
-        guard value.isFinite else { throw FieldError("\(field.rawValue) '\(text)' is too large") }
+        guard value.isFinite else { throw FieldError("\(field.rawValue) '\(Quote.clip(text))' is too large") }
         guard value >= 0 else {
-            throw FieldError("\(field.rawValue) '\(text)' is negative (values and goals are 0 or more)")
+            throw FieldError("\(field.rawValue) '\(Quote.clip(text))' is negative (values and goals are 0 or more)")
+        }
+        if let (range, goal) = range(of: field), let problem = range.problem(value, goal: goal) {
+            throw FieldError("\(field.rawValue) '\(Quote.clip(text))' \(problem)")
         }
         return value == 0 ? 0 : value  // no -0
     }

@@ -19,7 +19,18 @@ final class HealthCSVReader {
     private var chunkEnd = 0
     private var line = 1
 
+    /// A byte read one too far (after a CR, to see whether LF follows).
+    private var pending: UInt8?
+
+    /// The longest record read (64 KB; a day's row is about 100 bytes): the reader's memory stays
+    /// the same whatever the file holds.
+    static let maxRecord = 64 << 10
+
     private func nextByte() throws(StoreError) -> UInt8? {
+        if let b = pending {
+            pending = nil
+            return b
+        }
         if chunkStart == chunkEnd {
             let n = try source.read(into: chunk.baseAddress!, count: chunk.count)
             try monitor.tick(source.position)
@@ -31,7 +42,14 @@ final class HealthCSVReader {
         return chunk[chunkStart]
     }
 
+    /// After a CR: takes the LF of a CRLF; any other byte is kept for later.
+    private func skipLineFeed() throws(StoreError) {
+        guard let b = try nextByte() else { return }
+        if b != 10 { pending = b }
+    }
+
     /// One record: its cells with their 1-based columns, and the line it starts on; nil at the end.
+    /// A line ends with LF, CRLF or a lone CR (as old Mac software writes).
     private func nextRecord() throws(StoreError) -> (cells: [(text: String, column: Int)], line: Int)? {
         var cells: [(text: String, column: Int)] = []
         var cell: [UInt8] = []
@@ -41,6 +59,7 @@ final class HealthCSVReader {
         var quoted = false
         var wasQuoted = false
         var any = false
+        var length = 0
         while true {
             guard let b = try nextByte() else {
                 if quoted {
@@ -53,15 +72,23 @@ final class HealthCSVReader {
                 break
             }
             any = true
+            length += 1
+            if length > Self.maxRecord {
+                throw StoreError(
+                    .badData,
+                    "\(source.name):\(startLine):1: a record longer than \(Self.maxRecord >> 10) KB (a day's row is about "
+                        + "100 bytes): this is not the CSV form of Activity summaries, or it is damaged")
+            }
             if quoted {
                 if b == UInt8(ascii: "\"") {
                     quoted = false
                 } else {
-                    if b == 10 {
+                    if b == 10 || b == 13 {
+                        if b == 13 { try skipLineFeed() }
                         line += 1
                         column = 0
                     }
-                    cell.append(b)
+                    cell.append(b == 13 ? 10 : b)
                 }
                 column += 1
                 continue
@@ -83,11 +110,12 @@ final class HealthCSVReader {
                 cellColumn = column
                 continue
             }
-            if b == 10 {
+            if b == 10 || b == 13 {
+                if b == 13 { try skipLineFeed() }
                 line += 1
                 break
             }
-            if b != 13 { cell.append(b) }
+            cell.append(b)
             column += 1
         }
         cells.append((String(decoding: cell, as: UTF8.self), cellColumn))

@@ -18,6 +18,9 @@ public struct ImportOptions {
     public var shouldStop: (() -> Bool)?
     /// Days added to every date read (the demo data set ends today).
     public var dateShift = 0
+    /// A descriptor that becomes readable when `shouldStop` may have turned true (the signalfd
+    /// of SIGINT and SIGTERM): waiting for a stream's bytes also waits on it.
+    public var wake: Int32?
 
     public init() {}
 }
@@ -51,21 +54,17 @@ public enum HealthImport {
         case xml, zip, csv
     }
 
-    /// Tells the format from the first bytes of the file.
-    public static func format(of path: String) throws(StoreError) -> Format {
-        let head = try FileSource.peek(path: path, count: 512)
-        return try format(head: head, name: path)
-    }
-
     static func format(head: [UInt8], name: String) throws(StoreError) -> Format {
         guard !head.isEmpty else { throw StoreError(.badData, "\(name): the file is empty") }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .zip }
+        if XMLEncoding.detect(head) != .utf8 { return .xml }  // UTF-16, with or without a byte order mark
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let firstText = bytes.first { ![9, 10, 13, 32].contains($0) }
         if firstText == UInt8(ascii: "<") { return .xml }
         let text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix("dateComponents") || text.split(separator: "\n").first?.contains("dateComponents") == true {
+        let firstLine = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }).first
+        if text.hasPrefix("dateComponents") || firstLine?.contains("dateComponents") == true {
             return .csv
         }
         throw StoreError(
@@ -74,15 +73,22 @@ public enum HealthImport {
         )
     }
 
-    /// Imports the file at `path`.
+    /// Imports the file at `path` (`-`: standard input): its format is told from its first bytes.
+    /// A stream (standard input, a named pipe) is read as it comes; while the import waits for it,
+    /// `options.wake` (a signalfd) and `shouldStop` are watched, so a signal stops it at once.
     public static func run(_ path: String, into store: Store, options: ImportOptions = ImportOptions())
         throws(StoreError) -> ImportReport
     {
-        let format = try format(of: path)
-        return try run(format: format, into: store, options: options) { () throws(StoreError) -> any ByteSource in
+        let input = try InputFile(path: path)
+        return try run(into: store, options: options) { (monitor) throws(StoreError) -> (Format, any ByteSource) in
+            input.wake = options.wake
+            // Unowned: the input keeps this closure, and must not keep itself (nor, through the
+            // monitor, the store, whose last close checkpoints its WAL).
+            input.idle = { [unowned input] () throws(StoreError) in try monitor.waiting(input.position) }
+            let format = try format(head: try input.peek(512), name: input.name)
             switch format {
-            case .zip: try ArchiveSource(path: path)
-            case .xml, .csv: try FileSource(path: path)
+            case .zip: return (format, try ArchiveSource(input: input))
+            case .xml, .csv: return (format, input)
             }
         }
     }
@@ -91,14 +97,14 @@ public enum HealthImport {
     public static func run(csv bytes: [UInt8], name: String, into store: Store, options: ImportOptions)
         throws(StoreError) -> ImportReport
     {
-        try run(format: .csv, into: store, options: options) { () throws(StoreError) -> any ByteSource in
-            MemorySource(bytes, name: name)
+        try run(into: store, options: options) { _ throws(StoreError) -> (Format, any ByteSource) in
+            (.csv, MemorySource(bytes, name: name))
         }
     }
 
     static func run(
-        format: Format, into store: Store, options: ImportOptions,
-        open: () throws(StoreError) -> any ByteSource
+        into store: Store, options: ImportOptions,
+        open: (ImportMonitor) throws(StoreError) -> (Format, any ByteSource)
     ) throws(StoreError) -> ImportReport {
         let monitor = ImportMonitor(store: store, options: options)
         if let taskName = options.taskName {
@@ -106,10 +112,11 @@ public enum HealthImport {
                 taskName, total: nil, description: ImportMonitor.describe(nil), cancellable: true,
                 pid: monitor.pid)
         }
+        let format: Format
         let collector: DayCollector
         let source: any ByteSource
         do {
-            source = try open()
+            (format, source) = try open(monitor)
             monitor.total = source.total
             if let total = source.total {
                 try monitor.report(done: 0, total: total, description: ImportMonitor.describe(0))

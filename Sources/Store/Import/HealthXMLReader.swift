@@ -1,3 +1,4 @@
+import Activity
 import CXML
 
 /// Reads `ActivitySummary` elements from an Apple Health `export.xml` with libxml2's SAX2 push
@@ -23,9 +24,10 @@ final class HealthXMLReader {
     func run() throws(StoreError) {
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
-        sax.startElementNs = { context, localname, _, _, _, _, count, _, attributes in
+        sax.startElementNs = { context, localname, prefix, uri, _, _, count, _, attributes in
             // Only names starting with "A" can be ActivitySummary: the millions of Records stay in C.
-            guard let context, let localname, localname[0] == UInt8(ascii: "A") else { return }
+            // An export's elements have no namespace: h:ActivitySummary is another element.
+            guard let context, let localname, localname[0] == UInt8(ascii: "A"), prefix == nil, uri == nil else { return }
             let reader = Unmanaged<HealthXMLReader>.fromOpaque(context).takeUnretainedValue()
             reader.startElement(localname, count: Int(count), attributes: attributes)
         }
@@ -36,6 +38,18 @@ final class HealthXMLReader {
                 level: Int(error.pointee.level.rawValue), line: Int(error.pointee.line),
                 column: Int(error.pointee.int2), message: error.pointee.message)
         }
+        sax.entityDecl = { context, name, _, _, _, _ in
+            // libxml2 would keep the declaration out of our sight and later say the entity is "not
+            // defined"; an export declares none, and none is expanded.
+            guard let context else { return }
+            let reader = Unmanaged<HealthXMLReader>.fromOpaque(context).takeUnretainedValue()
+            let entity = name.map { Quote.clip(String(cString: $0)) } ?? ""
+            reader.stop(
+                StoreError(
+                    .badData,
+                    "\(reader.location(of: nil)): the DTD declares an entity (\(entity)): an Apple Health export declares "
+                        + "none, and Glance expands none (is this an export?)"))
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard let parser = xmlCreatePushParserCtxt(&sax, me, nil, 0, nil) else {
             throw StoreError(.io, "\(source.name): libxml2 could not create a parser (out of memory?)")
@@ -45,13 +59,18 @@ final class HealthXMLReader {
             self.parser = nil
             xmlFreeParserCtxt(parser)
         }
-        // No network, no external DTD; names and attribute values may be long in huge exports.
-        xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue))
+        // No network, no external DTD, and libxml2's own limits (no XML_PARSE_HUGE): with
+        // XMLLimits in front no piece of markup reaches them, but they stay a second fence.
+        xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue))
+        // libxml2 keeps every element and attribute name in a dictionary that only grows (and
+        // slows down as it does): its limit, 10 MB by default, down to what no export comes near.
+        xmlDictSetLimit(parser.pointee.dict, XMLLimits.maxNameBytes)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 64)
         defer { chunk.deallocate() }
         // `self` (the SAX context) lives through this method, so the C callbacks may use it.
         var rc: Int32 = 0
         var atEnd = false
+        var limits: XMLLimits?
         while failure == nil && rc == 0 && !atEnd {
             let n: Int
             do {
@@ -62,6 +81,14 @@ final class HealthXMLReader {
                 break
             }
             atEnd = n == 0
+            do throws(XMLLimits.Exceeded) {
+                let bytes = UnsafeRawBufferPointer(start: chunk.baseAddress!, count: n)
+                if limits == nil { limits = XMLLimits(encoding: XMLEncoding.detect(bytes)) }
+                try limits!.scan(bytes)
+            } catch {
+                failure = StoreError(.badData, "\(source.name):\(error.line):\(error.column): \(error.message)")
+                break
+            }
             let base = chunk.baseAddress!.assumingMemoryBound(to: CChar.self)
             rc = xmlParseChunk(parser, atEnd ? nil : base, Int32(n), atEnd ? 1 : 0)
         }
@@ -73,6 +100,10 @@ final class HealthXMLReader {
                 message: "not well-formed XML"
             )
         var hint = "the file is not a complete, well-formed export.xml"
+        if e.message.contains("Memory allocation failed"), xmlDictGetUsage(parser.pointee.dict) > XMLLimits.maxNameBytes / 4 {
+            e.message = "more different element and attribute names than \(XMLLimits.maxNameBytes >> 10) KB hold"
+            hint = "an Apple Health export uses about a hundred"
+        }
         if atEnd
             && (parser.pointee.nameNr > 0 || e.message.hasPrefix("Extra content at the end")
                 || e.message.contains("Premature end") || e.message.contains("Couldn't find end"))
@@ -92,12 +123,12 @@ final class HealthXMLReader {
 
     private func noteError(level: Int, line: Int, column: Int, message: UnsafeMutablePointer<CChar>?) {
         guard level >= Int(XML_ERR_ERROR.rawValue), xmlError == nil else { return }
-        var text = message.map { String(cString: $0) } ?? "XML error"
-        while text.last == "\n" || text.last == " " { text.removeLast() }
+        var text = message.map { Quote.clip(String(cString: $0), 160) } ?? "XML error"
+        while text.hasSuffix("\\n") || text.last == " " { text.removeLast(text.last == " " ? 1 : 2) }
         xmlError = (line, column, text)
     }
 
-    private func stop(_ error: StoreError) {
+    fileprivate func stop(_ error: StoreError) {
         failure = failure ?? error
         if let parser { xmlStopParser(parser) }
     }
@@ -135,7 +166,7 @@ final class HealthXMLReader {
     }
 
     /// `file:line:column` of an attribute value (or of the parser when it cannot be placed).
-    private func location(of pointer: UnsafePointer<xmlChar>?) -> String {
+    fileprivate func location(of pointer: UnsafePointer<xmlChar>?) -> String {
         guard let parser, let input = parser.pointee.input else { return source.name }
         let line = Int(input.pointee.line)
         var column = Int(input.pointee.col)

@@ -71,6 +71,15 @@ final class ImportMonitor {
         }
     }
 
+    /// Called while the input keeps us waiting (a stream with nothing to read yet): asks
+    /// `shouldStop` at once (a signal woke us), then ticks as for bytes read.
+    func waiting(_ position: Int64) throws(StoreError) {
+        if shouldStop?() == true {
+            throw StoreError(.cancelled, "import stopped by a signal")
+        }
+        try tick(position)
+    }
+
     /// Writes progress to the task row; throws `.cancelled` when someone asked the import to stop,
     /// or removed or ended its task (`glance task remove import`): either way it is to stop.
     func report(done: Int64, total: Int64? = nil, description: String) throws(StoreError) {

@@ -14,12 +14,31 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
 
-    /// Opens (and with `create`, creates) the database at `path`.
-    init(path: String, create: Bool) throws(StoreError) {
-        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE
-        if create { flags |= SQLITE_OPEN_CREATE }
+    /// How a connection opens its file.
+    enum Mode: Equatable {
+        /// Read and write; `create` makes the file when it is missing.
+        case readWrite(create: Bool)
+        /// Read only (`SQLITE_OPEN_READONLY`); nothing is written, not even a journal.
+        case readOnly
+        /// Read only, and the file taken as one nobody changes (`immutable=1`): no locks, no
+        /// `-shm` or `-wal`, so it works in a folder this user may not write or on a read-only
+        /// mount. Only for a file without a WAL holding commits.
+        case immutable
+    }
+
+    /// Opens the database at `path`.
+    init(path: String, mode: Mode = .readWrite(create: false)) throws(StoreError) {
+        var flags = SQLITE_OPEN_NOMUTEX
+        var name = path
+        switch mode {
+        case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:\(Self.uriPath(path))?mode=ro&immutable=1"
+        }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let system = db.map { sqlite3_system_errno($0) } ?? 0
@@ -27,11 +46,39 @@ final class Connection {
             if system == EACCES || system == EPERM {
                 throw StoreError(.permission, "store \(path): cannot open: permission denied" + StoreError.permissionHint)
             }
+            if mode == .readWrite(create: true) && access(path, F_OK) != 0 {
+                // SQLite falls back to opening read-only, so its errno is that attempt's: ask the folder.
+                let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+                if access(folder, W_OK) != 0 {
+                    let why = errno
+                    if why == EACCES || why == EPERM {
+                        throw StoreError(
+                            .permission, "store \(path): cannot create it: permission denied" + StoreError.permissionHint)
+                    }
+                    throw StoreError(
+                        .cannotCreate,
+                        "store \(path): cannot create it in \(folder): \(String(cString: strerror(why))) (give --db PATH elsewhere)")
+                }
+            }
             throw StoreError(rc == SQLITE_CANTOPEN ? .missing : .io, "store \(path): cannot open: \(message)")
         }
         handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+    }
+
+    /// A path as the path of a `file:` URI: `%`, `?` and `#` escaped.
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for c in path.unicodeScalars {
+            switch c {
+            case "%": out += "%25"
+            case "?": out += "%3f"
+            case "#": out += "%23"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 
     deinit { sqlite3_close_v2(handle) }
@@ -43,11 +90,23 @@ final class Connection {
         if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
             return StoreError(.busy, "store \(path): \(call): \(message) (another process is writing; try again)")
         }
+        let system = sqlite3_system_errno(handle)
+        if primary == SQLITE_FULL || system == ENOSPC || system == EDQUOT {
+            return StoreError(.io, "store \(path): \(call): no space left on the device (free some; nothing was changed)")
+        }
+        if access(path, W_OK) != 0 && errno == EROFS
+            && [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_IOERR].contains(primary)
+        {
+            return StoreError(.io, "store \(path): \(call): it is on a read-only file system (nothing was changed)")
+        }
         if primary == SQLITE_READONLY && access(path, W_OK) != 0 {
             return StoreError(.permission, "store \(path): \(call): \(message)" + StoreError.permissionHint)
         }
-        if primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB {
-            return StoreError(.badData, "store \(path): \(call): \(message) (not a Glance store, or damaged)")
+        if primary == SQLITE_CORRUPT {
+            return StoreError.damaged(path, "\(call): \(message)")
+        }
+        if primary == SQLITE_NOTADB {
+            return StoreError(.badData, "not a Glance store: \(path) (\(message); give the Glance store with --db)")
         }
         if primary == SQLITE_CONSTRAINT {
             return StoreError(.invalidArgument, "store \(path): \(call): \(message)")
