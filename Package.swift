@@ -28,6 +28,8 @@ let package = Package(
         // Kernel interfaces Swift cannot import by itself (ioctl numbers built by function-like
         // macros, signalfd/timerfd) and the async-signal-safe crash restore of the panel.
         .target(name: "CKernelShims"),
+        // The version `glance --version` prints (tools/build-deb.sh gives the package's).
+        .target(name: "CBuildInfo"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
@@ -95,6 +97,7 @@ let package = Package(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls",
+                "CBuildInfo",
             ]
         ),
 
