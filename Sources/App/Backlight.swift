@@ -8,7 +8,8 @@ import Platform
 #endif
 
 /// A panel backlight under /sys/class/backlight: dims and turns it off for idle, and puts its
-/// brightness back when the app wakes or ends.
+/// brightness back when the app wakes or ends. One that is only switched (`max_brightness` 1, as
+/// gpio-backlight gives) is turned off to blank but never dimmed: see `dims(to:)`.
 public final class Backlight {
     public let path: String
     public let maximum: Int
@@ -47,10 +48,26 @@ public final class Backlight {
         current = original
     }
 
-    /// Sets the brightness to `fraction` of the original (0 turns it off); true when written.
+    /// The brightness for `fraction` of the original: 0 only for 0 (off); any other fraction
+    /// leaves at least 1, so a dimmed panel never goes dark.
+    func value(for fraction: Double) -> Int {
+        if fraction >= 1 { return original }
+        if fraction <= 0 { return 0 }
+        return max(1, Int((Double(original) * fraction).rounded()))
+    }
+
+    /// Whether the light itself can show `fraction` of the original brightness: false for a
+    /// switch (a gpio-backlight, `max_brightness` 1: on or off) and wherever the dimmed value
+    /// would be no lower than the original. The picture is dimmed instead then.
+    public func dims(to fraction: Double) -> Bool {
+        maximum > 1 && value(for: fraction) < original
+    }
+
+    /// Sets the brightness to `fraction` of the original (0 turns it off, any other fraction
+    /// keeps it on); true when written.
     @discardableResult
     public func set(fraction: Double) -> Bool {
-        let value = fraction >= 1 ? original : Int((Double(original) * max(0, fraction)).rounded())
+        let value = value(for: fraction)
         guard value != current else { return true }
         guard Self.writeNumber(value, to: path + "/brightness") else { return false }
         current = value

@@ -285,7 +285,8 @@ public final class DeviceController: Controller {
         let written: Bool
         switch idle {
         case .awake: written = backlight.set(fraction: 1)
-        case .dimmed(let level): written = backlight.set(fraction: level)
+        // A light that cannot dim to the level (a switch) stays on: the picture is dimmed.
+        case .dimmed(let level): written = backlight.set(fraction: backlight.dims(to: level) ? level : 1)
         case .blank: written = backlight.set(fraction: 0)
         }
         guard !written else { return }
@@ -351,9 +352,10 @@ public final class DeviceController: Controller {
             let screen = withRefreshControl(currentScreen(now: now))
             return StillOrMoving(screen: screen, moving: screen.animates || easing.isMoving(at: now.inSeconds))
         case .dimmed(let level):
-            // The backlight dims the panel where there is one; else the picture itself.
+            // The backlight dims the panel where it can; else the picture itself.
             let screen = currentScreen(now: now)
-            return ScreenScene(backlight == nil ? DimmedScreen(screen: screen, level: level) : screen)
+            let byLight = backlight?.dims(to: level) ?? false
+            return ScreenScene(byLight ? screen : DimmedScreen(screen: screen, level: level))
         case .blank: return ScreenScene(BlankScreen())
         }
     }
