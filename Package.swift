@@ -104,6 +104,10 @@ let package = Package(
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
 
+        // What the test targets share: the process runner (and the glance executable, natively or
+        // through an emulator), scratch folders, the repository's root.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
         // docs/: the module table of docs/architecture.md against the imports.
@@ -118,23 +122,23 @@ let package = Package(
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster", "TestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Controls", "Raster"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AppTests",
             dependencies: [
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store",
-                "CKernelShims",
+                "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
-        .testTarget(name: "DeviceTests", dependencies: ["Configuration", "Controls", "JSON"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Configuration", "Controls", "JSON", "TestSupport"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
-        .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
+        .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster", "TestSupport"]),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Platform", "glance"]
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Platform", "glance", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

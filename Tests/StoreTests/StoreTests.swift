@@ -38,7 +38,7 @@ import Testing
 
     @Test func aMissingStoreIsNotCreatedWhenReading() throws {
         let scratch = Scratch()
-        let error = #expect(throws: StoreError.self) { try Store(path: scratch.db, create: false) }
+        let error = expectError(StoreError.self) { try Store(path: scratch.db, create: false) }
         #expect(error?.kind == .missing)
     }
 
@@ -58,7 +58,7 @@ import Testing
         let path = scratch.file("notes.sqlite")
         try Self.foreignDatabase(path)
         let before = try #require(Self.bytes(path))
-        let error = #expect(throws: StoreError.self) { try Store(path: path, create: create) }
+        let error = expectError(StoreError.self) { try Store(path: path, create: create) }
         #expect(error?.kind == .badData)
         #expect(error?.message == "not a Glance store: \(path) (give the Glance store with --db)")
         let unchanged = Self.bytes(path) == before
