@@ -51,9 +51,11 @@ instructions: release
 bench-import: release
 	python3 tools/bench/import_benchmark.py $(BENCH_IMPORT_ARGS)
 
-# The Debian package (release build, static Swift standard library) in .build/deb.
+# The Debian package (release build, static Swift standard library) in .build/deb; ARCH=arm64
+# cross-builds the Raspberry Pi OS / Debian 13 arm64 package with Debian 13's Swift in a trixie
+# build root (tools/arm64; made once into ~/.cache/glance-arm64).
 deb: deps
-	tools/build-deb.sh
+	tools/build-deb.sh $(if $(ARCH),--arch $(ARCH))
 
 # Installed size, shared libraries, resident memory in the VM at 480x480 and 720x1280.
 footprint: deps
