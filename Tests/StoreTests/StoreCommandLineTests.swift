@@ -201,6 +201,13 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
 
         // --output where the file may not grow past 512 bytes (the days are about 2 kB): the
         // write fails with EFBIG, the export says so and leaves no file behind.
+        if !GlanceExecutable.emulator.isEmpty {
+            // qemu-user writes the emulated /proc/self files (cmdline, maps) into temporary files,
+            // which the limit cuts too: glance would not even see its arguments.
+            print("skipping the 512-byte file size limit check: glance runs under \(GlanceExecutable.emulator[0]), "
+                + "whose emulated /proc files the limit cuts as well")
+            return
+        }
         let reader = try Store(path: scratch.db)  // keeps the WAL index in place for the limited child
         #expect(try reader.dayCount() == 28)
         let output = scratch.file("days.csv")
