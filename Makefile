@@ -42,8 +42,9 @@ bench: release
 	$(RELEASE) bench
 	tools/bench/instructions.sh
 
-instructions: release
-	tools/bench/instructions.sh
+# ARCH=arm64: the arm64 build's instructions, counted by qemu-aarch64 with a plugin.
+instructions: $(if $(filter arm64,$(ARCH)),deps,release)
+	tools/bench/instructions.sh $(if $(ARCH),--arch $(ARCH))
 
 # Import benchmark: a ~1 GB synthetic Health export in a scratch folder, glance import against
 # healthkit-to-sqlite (PyPI) on the same file; prints MB/s, peak RSS and the ratio.
