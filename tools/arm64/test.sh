@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test.sh -- the test suites as arm64 code: the package and its tests built for aarch64 with
-# Debian 13's Swift 6.0.3 (tools/arm64/swift-build.sh, in .build/arm64-debug), run under
+# Debian 13's Swift 6.0.3 (tools/arm64/swift-build.sh, in .build/arm64-test; optimised, with
+# -enable-testing for @testable imports: emulated debug code is about ten times slower), run under
 # qemu-aarch64 in the trixie build root. Tests that start `glance` start the arm64 release build
-# of the package (.build/arm64-release, made by `tools/build-deb.sh --arch arm64`; the debug one
-# when that is missing) through qemu-aarch64 too (GLANCE_EXECUTABLE, GLANCE_EMULATOR).
+# of the package (.build/arm64-release, made by `tools/build-deb.sh --arch arm64`; the one built
+# beside the tests when that is missing) through qemu-aarch64 too (GLANCE_EXECUTABLE, GLANCE_EMULATOR).
 #
 #   tools/arm64/test.sh [--no-build] [--suites 'A B ...']
 #
@@ -34,16 +35,16 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-SCRATCH=$REPO/.build/arm64-debug
+SCRATCH=$REPO/.build/arm64-test
 if [ $BUILD = 1 ]; then
 	T=$(date +%s)
-	say "building the package and its tests for arm64 with Swift 6.0.3 (debug, in .build/arm64-debug)"
-	"$HERE/swift-build.sh" --build-tests --scratch-path "$SCRATCH" 2>&1 |
+	say "building the package and its tests for arm64 with Swift 6.0.3 (release, -enable-testing, in .build/arm64-test)"
+	"$HERE/swift-build.sh" -c release --build-tests -Xswiftc -enable-testing --scratch-path "$SCRATCH" 2>&1 |
 		grep -v -e 'Could not read SDKSettings.json' -e 'prohibited flag(s): -pthread' -e '^\[[0-9]*/[0-9]*\]' >&2 || true
 	[ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 build of the tests failed (tools/arm64/swift-build.sh --build-tests)"
 	say "built in $(($(date +%s) - T)) s"
 fi
-BIN=$SCRATCH/aarch64-unknown-linux-gnu/debug
+BIN=$SCRATCH/aarch64-unknown-linux-gnu/release
 BUNDLE=$BIN/GlancePackageTests.xctest
 [ -f "$BUNDLE" ] || die "no $BUNDLE: build it first (without --no-build)"
 GLANCE=$REPO/.build/arm64-release/aarch64-unknown-linux-gnu/release/glance
