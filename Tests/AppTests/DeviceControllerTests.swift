@@ -345,7 +345,7 @@ struct DeviceControllerTests {
         #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
         #expect(brightness() == "1", "dimmed to \(brightness()): the panel went dark at dimAfter")
         #expect(c.backlight != nil, "a switched backlight is kept for blanking")
-        #expect(c.scene().frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
+        #expect(c.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
         #expect(c.handle(ready: [], now: .seconds(120)) && c.idle == .blank && brightness() == "0")
         // Handed to another console (as when waking, the light is put back): on again.
         c.displayReleased(now: .seconds(130))
@@ -356,7 +356,7 @@ struct DeviceControllerTests {
         let dimmer = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         dimmer.backlight = try #require(Backlight.find(in: root, log: { _ in }))
         #expect(dimmer.handle(ready: [], now: .seconds(110)) && brightness() == "60")
-        #expect(!(dimmer.scene().frame(at: .zero).screen is DimmedScreen), "dimmed twice: light and picture")
+        #expect(!(dimmer.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen), "dimmed twice: light and picture")
     }
 
     @Test("at midnight the view of today moves on, and the deadline was midnight")

@@ -30,10 +30,12 @@ LAYOUT=1
 HOST_PACKAGES=(swiftlang libc6-dev libstdc++-14-dev pkg-config dpkg-dev binutils-aarch64-linux-gnu
 	qemu-user fontconfig fonts-inter fonts-wqy-microhei python3 gcc libglib2.0-dev)
 # The arm64 side: the C library and C++ runtime Swift links, and the -dev package of every system
-# library in Package.swift (their .pc files and headers; the runtime libraries come with them).
-ARM64_PACKAGES=(libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libdrm-dev:arm64
-	libevdev-dev:arm64 libpng-dev:arm64 libfreetype-dev:arm64 libharfbuzz-dev:arm64
-	libfontconfig-dev:arm64 libsqlite3-dev:arm64 libxml2-dev:arm64 libarchive-dev:arm64)
+# library in Package.swift (its `.apt([...])` providers: their .pc files and headers; the runtime
+# libraries come with them). A system library added to Package.swift is added here by itself.
+PACKAGE_SWIFT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/Package.swift
+mapfile -t DEV_PACKAGES < <(grep -o '\.apt(\[[^]]*\])' "$PACKAGE_SWIFT" | grep -o '"[^"]*"' | tr -d '"' | sort -u)
+[ ${#DEV_PACKAGES[@]} -gt 0 ] || die "no .apt([...]) providers found in $PACKAGE_SWIFT"
+ARM64_PACKAGES=(libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 "${DEV_PACKAGES[@]/%/:arm64}")
 
 mirror() {
 	local m
