@@ -40,6 +40,19 @@ public enum GlanceExecutable {
         return (resolve(first), Array(emulator.dropFirst()) + [path] + arguments)
     }
 
+    /// A folder with a program named `glance` that runs this glance, for PATH (shells, completion
+    /// scripts): the executable's own folder natively; under an emulator, a scratch folder with a
+    /// script that starts it through the emulator.
+    public static let folderForPATH: String = {
+        guard !emulator.isEmpty else { return URL(fileURLWithPath: path).deletingLastPathComponent().path }
+        let folder = ScratchFolder.kept("glance-wrapper")
+        let quoted = ([resolve(emulator[0])] + emulator.dropFirst() + [path]).map { "'" + $0 + "'" }
+        FileManager.default.createFile(
+            atPath: folder + "/glance", contents: Data("#!/bin/sh\nexec \(quoted.joined(separator: " ")) \"$@\"\n".utf8),
+            attributes: [.posixPermissions: 0o755])
+        return folder
+    }()
+
     /// A program name looked up in PATH (Process wants a path).
     static func resolve(_ name: String) -> String {
         if name.contains("/") { return name }

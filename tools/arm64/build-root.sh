@@ -25,10 +25,11 @@ ROOT=$CACHE/trixie-root
 LAYOUT=1
 
 # The amd64 side: the Swift toolchain and what it runs, dpkg-shlibdeps (dpkg-dev) and strip for
-# aarch64 (binutils-aarch64-linux-gnu), qemu-user (qemu-aarch64, also with its plugins, for the
-# instruction counts), the fonts (fontconfig builds their cache).
+# aarch64 (binutils-aarch64-linux-gnu), qemu-user (its static qemu-aarch64 runs the arm64 tests),
+# the fonts (fontconfig builds their cache), and what the tests run besides glance (python3; zsh,
+# fish and mandoc for the command line's completions and man page).
 HOST_PACKAGES=(swiftlang libc6-dev libstdc++-14-dev pkg-config dpkg-dev binutils-aarch64-linux-gnu
-	qemu-user fontconfig fonts-inter fonts-wqy-microhei python3 gcc libglib2.0-dev)
+	qemu-user fontconfig fonts-inter fonts-wqy-microhei python3 zsh fish mandoc)
 # The arm64 side: the C library and C++ runtime Swift links, and the -dev package of every system
 # library in Package.swift (its `.apt([...])` providers: their .pc files and headers; the runtime
 # libraries come with them). A system library added to Package.swift is added here by itself.

@@ -8,6 +8,7 @@
 # GLANCE_SKIP_ARM64=1 skips them. Exit status: 0, or 1 when the build or a suite failed.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
 say() { echo "make test (arm64): $*" >&2; }
 
 why=""
@@ -26,7 +27,7 @@ deb=$("$HERE/../build-deb.sh" --arch arm64 | tail -1)
 [ -f "$deb" ] || { say "the arm64 package was not made (tools/build-deb.sh --arch arm64)"; echo; exit 1; }
 say "arm64 package $deb in $(($(date +%s) - T)) s"
 T=$(date +%s)
-"$HERE/test.sh" >&2
+"$HERE/test.sh" --glance "$REPO/.build/arm64-release/aarch64-unknown-linux-gnu/release/glance" >&2
 rc=$?
 say "arm64 suites (build with Swift 6.0.3 and run under qemu-aarch64): status $rc in $(($(date +%s) - T)) s"
 echo "$deb"

@@ -2,11 +2,11 @@
 # test.sh -- the test suites as arm64 code: the package and its tests built for aarch64 with
 # Debian 13's Swift 6.0.3 (tools/arm64/swift-build.sh, in .build/arm64-test; optimised, with
 # -enable-testing for @testable imports: emulated debug code is about ten times slower), run under
-# qemu-aarch64 in the trixie build root. Tests that start `glance` start the arm64 release build
-# of the package (.build/arm64-release, made by `tools/build-deb.sh --arch arm64`; the one built
-# beside the tests when that is missing) through qemu-aarch64 too (GLANCE_EXECUTABLE, GLANCE_EMULATOR).
+# qemu-aarch64 in the trixie build root. Tests that start `glance` start an arm64 glance through
+# qemu-aarch64 too (GLANCE_EXECUTABLE, GLANCE_EMULATOR): the one built beside the tests, or
+# --glance PATH (make test gives the package's, .build/arm64-release).
 #
-#   tools/arm64/test.sh [--no-build] [--suites 'A B ...']
+#   tools/arm64/test.sh [--no-build] [--glance PATH] [--suites 'A B ...']
 #
 #   --suites   the test targets to run (default: the pure and headless ones below)
 #   --no-build run what was built last
@@ -24,12 +24,13 @@ die() { say "$*"; exit 2; }
 # import, configuration, the command line, the device files, display choices, input decoding.
 # (AppTests, PlatformTests: signalfd, timerfd, fork and crash handlers; VMTests: the VM boots.
 # They run natively in `swift test`; the arm64 boot test covers the app on an arm64 kernel.)
-SUITES="ActivityTests RasterTests ScreensTests TextTests StoreTests ConfigurationTests CommandsTests DeviceTests DisplayTests InputTests"
-BUILD=1
+SUITES="ActivityTests RasterTests ScreensTests TextTests StoreTests ConfigurationTests JSONTests CLITests CommandsTests DeviceTests DisplayTests InputTests"
+BUILD=1 GLANCE=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) BUILD=0; shift ;;
 	--suites) SUITES=$2; shift 2 ;;
+	--glance) GLANCE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
@@ -47,11 +48,8 @@ fi
 BIN=$SCRATCH/aarch64-unknown-linux-gnu/release
 BUNDLE=$BIN/GlancePackageTests.xctest
 [ -f "$BUNDLE" ] || die "no $BUNDLE: build it first (without --no-build)"
-GLANCE=$REPO/.build/arm64-release/aarch64-unknown-linux-gnu/release/glance
-if [ ! -x "$GLANCE" ]; then
-	say "no arm64 release build ($GLANCE): the tests start the debug one"
-	GLANCE=$BIN/glance
-fi
+GLANCE=${GLANCE:-$BIN/glance}
+[ -x "$GLANCE" ] || die "no arm64 glance at $GLANCE"
 
 BINDS=()
 for p in fonts-inter fonts-wqy-microhei; do
