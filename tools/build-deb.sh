@@ -75,7 +75,8 @@ if [ -z "$BINARY" ]; then
 		say "building glance $VERSION (release, static Swift standard library, in .build/static)"
 		# A scratch folder of its own: the same folder as `swift build -c release` (make run, make
 		# sim) would relink both ways each time the other one builds.
-		BUILD=(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static" -Xcc "-I$VERSION_DIR")
+		BUILD=(swift build -c release --product glance --static-swift-stdlib --scratch-path "$ROOT/.build/static"
+			-Xcc "-I$VERSION_DIR")
 		(cd "$ROOT" && "${BUILD[@]}" >&2) || die "swift build failed"
 		BINARY=$(cd "$ROOT" && "${BUILD[@]}" --show-bin-path)/glance
 	else

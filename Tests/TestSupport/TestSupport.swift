@@ -47,7 +47,7 @@ public enum GlanceExecutable {
         guard !emulator.isEmpty else { return URL(fileURLWithPath: path).deletingLastPathComponent().path }
         let folder = ScratchFolder.kept("glance-wrapper")
         let quoted = ([resolve(emulator[0])] + emulator.dropFirst() + [path]).map { "'" + $0 + "'" }
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: folder + "/glance", contents: Data("#!/bin/sh\nexec \(quoted.joined(separator: " ")) \"$@\"\n".utf8),
             attributes: [.posixPermissions: 0o755])
         return folder

@@ -27,9 +27,9 @@ LAYOUT=1
 # The amd64 side: the Swift toolchain and what it runs, dpkg-shlibdeps (dpkg-dev) and strip for
 # aarch64 (binutils-aarch64-linux-gnu), qemu-user (its static qemu-aarch64 runs the arm64 tests),
 # the fonts (fontconfig builds their cache), and what the tests run besides glance (python3; zsh,
-# fish and mandoc for the command line's completions and man page).
+# fish and mandoc for the command line's completions and man page; curl for glance serve's tests).
 HOST_PACKAGES=(swiftlang libc6-dev libstdc++-14-dev pkg-config dpkg-dev binutils-aarch64-linux-gnu
-	qemu-user fontconfig fonts-inter fonts-wqy-microhei python3 zsh fish mandoc)
+	qemu-user fontconfig fonts-inter fonts-wqy-microhei python3 zsh fish mandoc curl)
 # The arm64 side: the C library and C++ runtime Swift links, and the -dev package of every system
 # library in Package.swift (its `.apt([...])` providers: their .pc files and headers; the runtime
 # libraries come with them). A system library added to Package.swift is added here by itself.
