@@ -20,11 +20,11 @@ REPO=$(cd "$HERE/../.." && pwd)
 say() { echo "arm64-test: $*" >&2; }
 die() { say "$*"; exit 2; }
 
-# The pure and headless suites: rings, raster, screens and their goldens, text, store and
+# The pure and headless suites: rings, raster, screens and their goldens, text, store, feeds and
 # import, configuration, the command line, the device files, display choices, input decoding.
 # (AppTests, PlatformTests: signalfd, timerfd, fork and crash handlers; VMTests: the VM boots.
 # They run natively in `swift test`; the arm64 boot test covers the app on an arm64 kernel.)
-SUITES="ActivityTests RasterTests ScreensTests TextTests StoreTests ConfigurationTests JSONTests CLITests CommandsTests DeviceTests DisplayTests InputTests"
+SUITES="ActivityTests RasterTests ScreensTests TextTests StoreTests FeedsTests ConfigurationTests JSONTests CLITests CommandsTests DeviceTests DisplayTests InputTests"
 BUILD=1 GLANCE=""
 while [ $# -gt 0 ]; do
 	case "$1" in
