@@ -83,10 +83,13 @@ if [ -z "$BINARY" ]; then
 		say "cross-building glance $VERSION for arm64 (Swift 6.0.3 of Debian 13, release, static Swift standard library, in .build/arm64-release)"
 		BUILD=("$HERE/arm64/swift-build.sh" -c release --product glance --static-swift-stdlib
 			--scratch-path "$ROOT/.build/arm64-release" -Xcc "-I$VERSION_DIR")
+		mkdir -p "$ROOT/.build/arm64-release"
+		built=0
+		"${BUILD[@]}" >"$ROOT/.build/arm64-release/build.log" 2>&1 || built=$?
 		# (the SDK's warnings about SDKSettings.json and -pthread are left out: they say nothing)
-		"${BUILD[@]}" 2>&1 | grep -v -e 'Could not read SDKSettings.json' -e 'prohibited flag(s): -pthread' >&2 ||
-			true
-		[ "${PIPESTATUS[0]}" = 0 ] || die "the arm64 build failed: ${BUILD[*]}"
+		grep -v -e 'Could not read SDKSettings.json' -e 'prohibited flag(s): -pthread' \
+			"$ROOT/.build/arm64-release/build.log" >&2 || true
+		[ $built = 0 ] || die "the arm64 build failed (log .build/arm64-release/build.log): ${BUILD[*]}"
 		BINARY=$("${BUILD[@]}" --show-bin-path 2>/dev/null | tail -1)/glance
 	fi
 fi
