@@ -41,7 +41,14 @@ root=$1; shift
 if [ "$MOUNTS" = 1 ]; then
 	mount --rbind /proc "$root/proc"
 	mount --rbind /sys "$root/sys"
-	mount --rbind /dev "$root/dev"
+	# A /dev of its own (the host'"'"'s nodes bound one by one into a tmpfs): maintainer scripts may
+	# delete or replace device files, and must not reach the host'"'"'s.
+	mount -t tmpfs -o mode=755 tmpfs "$root/dev"
+	for n in null zero full random urandom tty; do touch "$root/dev/$n"; mount --bind "/dev/$n" "$root/dev/$n"; done
+	mkdir -p "$root/dev/pts" "$root/dev/shm"
+	mount --bind /dev/pts "$root/dev/pts"
+	ln -s pts/ptmx "$root/dev/ptmx"
+	mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
 fi
 exec chroot "$root" "$@"
 '

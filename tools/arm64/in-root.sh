@@ -36,7 +36,16 @@ ROOT=$("$HERE/build-root.sh" | tail -1) || { say "no build root (tools/arm64/bui
 INNER='
 set -e
 root=$1; shift
-for d in proc sys dev dev/pts; do mount --bind "/$d" "$root/$d"; done
+for d in proc sys; do mount --bind "/$d" "$root/$d"; done
+# A /dev of its own: the host'"'"'s device nodes bound one by one into a tmpfs, so nothing run in
+# the root can delete or replace one of the host'"'"'s (a bound /dev would let it).
+mount -t tmpfs -o mode=755 tmpfs "$root/dev"
+for n in null zero full random urandom tty; do touch "$root/dev/$n"; mount --bind "/dev/$n" "$root/dev/$n"; done
+mkdir -p "$root/dev/pts" "$root/dev/shm"
+mount --bind /dev/pts "$root/dev/pts"
+ln -s pts/ptmx "$root/dev/ptmx"
+mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
+ln -s /proc/self/fd "$root/dev/fd"
 mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
 n=$1; shift
 while [ "$n" -gt 0 ]; do
