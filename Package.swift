@@ -28,6 +28,8 @@ let package = Package(
         // Kernel interfaces Swift cannot import by itself (ioctl numbers built by function-like
         // macros, signalfd/timerfd) and the async-signal-safe crash restore of the panel.
         .target(name: "CKernelShims"),
+        // The version `glance --version` prints (tools/build-deb.sh gives the package's).
+        .target(name: "CBuildInfo"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
@@ -95,11 +97,16 @@ let package = Package(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls",
+                "CBuildInfo",
             ]
         ),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
+
+        // What the test targets share: the process runner (and the glance executable, natively or
+        // through an emulator), scratch folders, the repository's root.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),
@@ -115,23 +122,23 @@ let package = Package(
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster", "TestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Controls", "Raster"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AppTests",
             dependencies: [
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile",
-                "CKernelShims",
+                "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
-        .testTarget(name: "DeviceTests", dependencies: ["Configuration", "Controls", "JSON"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Configuration", "Controls", "JSON", "TestSupport"]),
         // End-to-end on a real kernel: boots tools/vm/run-in-vm.sh with the built .build/debug/glance.
-        .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster"]),
+        .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster", "TestSupport"]),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Platform", "glance"]
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Platform", "glance", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

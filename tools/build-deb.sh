@@ -4,26 +4,33 @@
 # default configuration (a conffile), the documentation, and maintainer scripts that create the
 # glance user and enable the service.
 #
-#   tools/build-deb.sh [--binary PATH] [--out DIR] [--version VERSION]
+#   tools/build-deb.sh [--arch amd64|arm64] [--binary PATH] [--out DIR] [--version VERSION]
 #
+#   --arch A        the package's architecture (default: this machine's). arm64 on an x86-64
+#                   machine is cross-built with Debian 13's Swift 6.0.3 in the trixie build root
+#                   (tools/arm64/: made once into ~/.cache/glance-arm64, nothing installed on
+#                   the host), for Debian 13 / Raspberry Pi OS (64-bit)
 #   --binary PATH   package this glance binary instead of building one (it must not need the
 #                   Swift runtime's shared libraries: build with --static-swift-stdlib)
 #   --out DIR       where the .deb goes (default .build/deb); its path is the last line printed
-#   --version V     package version (default 0.1.0+gitN.HASH from the git history)
+#   --version V     package version (default BASE+gitN.HASH: BASE from Sources/CBuildInfo, N and
+#                   HASH from the git history); `glance --version` prints the same
 #
 # Depends is derived from the binary: dpkg-shlibdeps maps every shared library it links to
-# the Debian package (and minimum version) that provides it; the fonts the screens use are
-# added by name (fontconfig finds them at run time, so no linker can see them). Works on
-# amd64 and arm64 alike (a Raspberry Pi builds its own package: device/raspberry-pi/README.md).
+# the Debian package (and minimum version) that provides it (for arm64, against the trixie
+# arm64 libraries of the build root); the fonts the screens use are added by name (fontconfig
+# finds them at run time, so no linker can see them). On an arm64 machine (a Raspberry Pi with
+# swiftlang: device/raspberry-pi/README.md) the native build is arm64.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 say() { echo "build-deb: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-BINARY="" OUT=$ROOT/.build/deb VERSION=""
+BINARY="" OUT=$ROOT/.build/deb VERSION="" ARCH=""
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--arch) ARCH=$2; shift 2 ;;
 	--binary) BINARY=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--version) VERSION=$2; shift 2 ;;
@@ -40,34 +47,81 @@ FONT_PACKAGES="fonts-inter, fonts-wqy-microhei, fontconfig"
 command -v dpkg-deb >/dev/null || die "dpkg-deb is missing (Debian's dpkg)"
 command -v dpkg-shlibdeps >/dev/null || die "dpkg-shlibdeps is missing: apt-get install dpkg-dev (make deps does)"
 
-if [ -z "$BINARY" ]; then
-	say "building glance (release, static Swift standard library, in .build/static)"
-	# A scratch folder of its own: the same folder as `swift build -c release` (make run, make
-	# sim) would relink both ways each time the other one builds.
-	BUILD=(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static")
-	(cd "$ROOT" && "${BUILD[@]}" >&2) || die "swift build failed"
-	BINARY=$(cd "$ROOT" && "${BUILD[@]}" --show-bin-path)/glance
-fi
-[ -x "$BINARY" ] || die "no such binary: $BINARY"
-if ldd "$BINARY" 2>/dev/null | grep -q 'libswiftCore'; then
-	die "$BINARY links the Swift runtime dynamically; build it with --static-swift-stdlib"
-fi
+HOST_ARCH=$(dpkg --print-architecture)
+ARCH=${ARCH:-$HOST_ARCH}
+case "$ARCH" in
+"$HOST_ARCH") CROSS=0 ;;
+arm64) CROSS=1 ;;
+*) die "--arch $ARCH: this machine ($HOST_ARCH) builds $HOST_ARCH, and arm64 from x86-64 (tools/arm64)" ;;
+esac
+[ $CROSS = 0 ] || [ "$HOST_ARCH" = amd64 ] || die "--arch arm64 is cross-built from amd64 only (this is $HOST_ARCH)"
 
 if [ -z "$VERSION" ]; then
-	VERSION=0.1.0
+	VERSION=$(sed -n 's/^#define GLANCE_BASE_VERSION "\(.*\)"$/\1/p' "$ROOT/Sources/CBuildInfo/build_info.c")
+	[ -n "$VERSION" ] || die "no GLANCE_BASE_VERSION in Sources/CBuildInfo/build_info.c"
 	if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
 		VERSION+="+git$(git -C "$ROOT" rev-list --count HEAD).$(git -C "$ROOT" rev-parse --short=7 HEAD)"
 	fi
 fi
-ARCH=$(dpkg --print-architecture)
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/glance-deb.XXXXXX")
+if [ -z "$BINARY" ]; then
+	# The version the binary prints: a header only Sources/CBuildInfo includes, on an include
+	# path that stays the same (a new version relinks; it does not rebuild every module).
+	VERSION_DIR=$ROOT/.build/version
+	mkdir -p "$VERSION_DIR"
+	header="#define GLANCE_VERSION \"$VERSION\""
+	[ "$(cat "$VERSION_DIR/glance_version.h" 2>/dev/null)" = "$header" ] || echo "$header" >"$VERSION_DIR/glance_version.h"
+	if [ $CROSS = 0 ]; then
+		say "building glance $VERSION (release, static Swift standard library, in .build/static)"
+		# A scratch folder of its own: the same folder as `swift build -c release` (make run, make
+		# sim) would relink both ways each time the other one builds.
+		BUILD=(swift build -c release --product glance --static-swift-stdlib --scratch-path "$ROOT/.build/static"
+			-Xcc "-I$VERSION_DIR")
+		(cd "$ROOT" && "${BUILD[@]}" >&2) || die "swift build failed"
+		BINARY=$(cd "$ROOT" && "${BUILD[@]}" --show-bin-path)/glance
+	else
+		say "cross-building glance $VERSION for arm64 (Swift 6.0.3 of Debian 13, release, static Swift standard library, in .build/arm64-release)"
+		BUILD=("$HERE/arm64/swift-build.sh" -c release --product glance --static-swift-stdlib
+			--scratch-path "$ROOT/.build/arm64-release" -Xcc "-I$VERSION_DIR")
+		mkdir -p "$ROOT/.build/arm64-release"
+		built=0
+		"${BUILD[@]}" >"$ROOT/.build/arm64-release/build.log" 2>&1 || built=$?
+		# (the SDK's warnings about SDKSettings.json and -pthread are left out: they say nothing)
+		grep -v -e 'Could not read SDKSettings.json' -e 'prohibited flag(s): -pthread' \
+			"$ROOT/.build/arm64-release/build.log" >&2 || true
+		[ $built = 0 ] || die "the arm64 build failed (log .build/arm64-release/build.log): ${BUILD[*]}"
+		BINARY=$("${BUILD[@]}" --show-bin-path 2>/dev/null | tail -1)/glance
+	fi
+fi
+[ -x "$BINARY" ] || die "no such binary: $BINARY"
+case "$(file -b "$BINARY" 2>/dev/null)" in
+*aarch64*) BIN_ARCH=arm64 ;;
+*x86-64*) BIN_ARCH=amd64 ;;
+*) BIN_ARCH=unknown ;;
+esac
+[ "$BIN_ARCH" = "$ARCH" ] || [ "$BIN_ARCH" = unknown ] || die "$BINARY is an $BIN_ARCH program, not $ARCH"
+if [ $CROSS = 0 ] && ldd "$BINARY" 2>/dev/null | grep -q 'libswiftCore'; then
+	die "$BINARY links the Swift runtime dynamically; build it with --static-swift-stdlib"
+fi
+if [ $CROSS = 1 ] && "$HERE/arm64/in-root.sh" --bind "$(dirname "$BINARY")" aarch64-linux-gnu-readelf -d "$BINARY" |
+	grep -q 'libswiftCore'; then
+	die "$BINARY links the Swift runtime dynamically; build it with --static-swift-stdlib"
+fi
+
+# In .build (the build root sees the repository at the same path, not the host's /tmp).
+mkdir -p "$ROOT/.build"
+WORK=$(mktemp -d "$ROOT/.build/deb-work.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 PKG=$WORK/glance
 install -d "$PKG/DEBIAN" "$PKG/usr/bin" "$PKG/lib/systemd/system" "$PKG/etc/glance" \
 	"$PKG/usr/share/doc/glance/raspberry-pi"
 install -m 755 "$BINARY" "$PKG/usr/bin/glance"
-strip --strip-unneeded "$PKG/usr/bin/glance"
+if [ $CROSS = 0 ]; then
+	strip --strip-unneeded "$PKG/usr/bin/glance"
+else
+	"$HERE/arm64/in-root.sh" aarch64-linux-gnu-strip --strip-unneeded "$PKG/usr/bin/glance" ||
+		die "aarch64-linux-gnu-strip failed in the build root"
+fi
 install -m 644 "$ROOT/device/glance.service" "$PKG/lib/systemd/system/glance.service"
 install -D -m 644 "$ROOT/device/60-glance-backlight.rules" "$PKG/lib/udev/rules.d/60-glance-backlight.rules"
 install -m 644 "$ROOT/device/config.json" "$PKG/etc/glance/config.json"
@@ -87,8 +141,15 @@ echo /etc/glance/config.json >"$PKG/DEBIAN/conffiles"
 # Depends from the libraries the binary links to (dpkg-shlibdeps wants a debian/control).
 mkdir -p "$WORK/src/debian"
 printf 'Source: glance\n\nPackage: glance\nArchitecture: any\n' >"$WORK/src/debian/control"
-SHLIBS=$(cd "$WORK/src" && dpkg-shlibdeps -O "$PKG/usr/bin/glance" 2>"$WORK/shlibdeps.err") ||
-	die "dpkg-shlibdeps failed: $(cat "$WORK/shlibdeps.err")"
+if [ $CROSS = 0 ]; then
+	SHLIBS=$(cd "$WORK/src" && dpkg-shlibdeps -O "$PKG/usr/bin/glance" 2>"$WORK/shlibdeps.err") ||
+		die "dpkg-shlibdeps failed: $(cat "$WORK/shlibdeps.err")"
+else
+	# In the build root, against its trixie arm64 libraries (aarch64-linux-gnu-objdump reads the binary).
+	SHLIBS=$(cd "$WORK/src" && "$HERE/arm64/in-root.sh" dpkg-architecture -aarm64 -c \
+		dpkg-shlibdeps -O "$PKG/usr/bin/glance" 2>"$WORK/shlibdeps.err") ||
+		die "dpkg-shlibdeps (arm64, in the build root) failed: $(cat "$WORK/shlibdeps.err")"
+fi
 DEPENDS=${SHLIBS#shlibs:Depends=}
 [ -n "$DEPENDS" ] || die "dpkg-shlibdeps found no libraries in $BINARY"
 DEPENDS+=", $FONT_PACKAGES"

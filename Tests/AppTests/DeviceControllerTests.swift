@@ -16,8 +16,8 @@ func recorded(_ name: String) throws -> [InputEvent] {
     var path = #filePath
     for _ in 0..<2 { path = String(path[..<path.lastIndex(of: "/")!]) }
     var text = ""
-    let file = fopen(path + "/InputTests/Fixtures/" + name, "r")
-    try #require(file != nil)
+    // (unwrapped: Debian 13's glibc marks the FILE * of fgets and fclose non-null)
+    let file = try #require(fopen(path + "/InputTests/Fixtures/" + name, "r"))
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 512)
     while fgets(&line, 512, file) != nil { text += String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
@@ -279,7 +279,7 @@ struct DeviceControllerTests {
         mkdir(root + "/panel", 0o755)
         defer { _ = system("rm -rf \(root)") }
         func put(_ text: String, _ file: String) {
-            let f = fopen(root + "/panel/" + file, "w")
+            guard let f = fopen(root + "/panel/" + file, "w") else { return }
             fputs(text, f)
             fclose(f)
         }
@@ -314,7 +314,7 @@ struct DeviceControllerTests {
         mkdir(root + "/panel", 0o755)
         defer { _ = system("rm -rf \(root)") }
         for (file, text) in [("max_brightness", "255\n"), ("brightness", "200\n")] {
-            let f = fopen(root + "/panel/" + file, "w")
+            guard let f = fopen(root + "/panel/" + file, "w") else { continue }
             fputs(text, f)
             fclose(f)
         }
@@ -327,6 +327,43 @@ struct DeviceControllerTests {
         #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
         #expect(c.backlight == nil)
         #expect(c.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
+    }
+
+    @Test("a backlight that is only switched (max_brightness 1, gpio-backlight) stays on when dimmed: the picture dims")
+    func switchedBacklight() throws {
+        let root = "/tmp/glance-backlight-switch-\(getpid())"
+        mkdir(root, 0o755)
+        mkdir(root + "/panel", 0o755)
+        defer { _ = system("rm -rf \(root)") }
+        func put(_ text: String, _ file: String) {
+            guard let f = fopen(root + "/panel/" + file, "w") else { return }
+            fputs(text, f)
+            fclose(f)
+        }
+        func brightness() -> String {
+            (try? String(contentsOfFile: root + "/panel/brightness", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        }
+        put("1\n", "max_brightness")
+        put("1\n", "brightness")
+        let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
+        let light = try #require(Backlight.find(in: root, log: { _ in }))
+        c.backlight = light
+        #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
+        #expect(brightness() == "1", "dimmed to \(brightness()): the panel went dark at dimAfter")
+        #expect(c.backlight != nil, "a switched backlight is kept for blanking")
+        #expect(c.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
+        #expect(c.handle(ready: [], now: .seconds(120)) && c.idle == .blank && brightness() == "0")
+        // Handed to another console (as when waking, the light is put back): on again.
+        c.displayReleased(now: .seconds(130))
+        #expect(brightness() == "1")
+        // A light with steps dims itself: the picture is not dimmed then.
+        put("255\n", "max_brightness")
+        put("200\n", "brightness")
+        let dimmer = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
+        dimmer.backlight = try #require(Backlight.find(in: root, log: { _ in }))
+        #expect(dimmer.handle(ready: [], now: .seconds(110)) && brightness() == "60")
+        #expect(!(dimmer.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen), "dimmed twice: light and picture")
     }
 
     @Test("at midnight the view of today moves on, and the deadline was midnight")
@@ -480,12 +517,12 @@ struct BacklightTests {
         mkdir(light, 0o755)
         defer { _ = system("rm -rf \(root)") }
         func put(_ file: String, _ text: String) {
-            let f = fopen(light + "/" + file, "w")
+            guard let f = fopen(light + "/" + file, "w") else { return }
             fputs(text, f)
             fclose(f)
         }
         func get() -> String {
-            let f = fopen(light + "/brightness", "r")
+            guard let f = fopen(light + "/brightness", "r") else { return "?" }
             defer { fclose(f) }
             var b = [CChar](repeating: 0, count: 32)
             fgets(&b, 32, f)

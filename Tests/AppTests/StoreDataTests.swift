@@ -4,30 +4,21 @@ import Foundation
 import Platform
 import Screens
 import Store
+import TestSupport
 import Testing
 
 @testable import App
 
 @Suite("Store as the app's data: kept until it changes, files read only while shown")
 struct StoreDataTests {
-    /// A scratch folder removed at the end.
-    final class Folder {
-        let path: String
-        init() {
-            var template = Array((NSTemporaryDirectory() + "/glance-app-test-XXXXXX").utf8CString)
-            path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-        func write(_ name: String, _ text: String) {
-            _ = FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8))
-        }
-    }
+    /// A scratch folder removed at the end (TestSupport's).
+    typealias Folder = ScratchFolder
 
     static let day = CalendarDay(year: 2026, month: 11, day: 29)!
 
     @Test("a redraw without a change in the store asks it nothing; a change by another process is seen")
     func cached() throws {
-        let folder = Folder()
+        let folder = Folder("app-test")
         let db = folder.path + "/glance.db"
         let data = try StoreData(path: db, gauges: [], log: { _ in })
         #expect(data.summary(for: Self.day) == nil)
@@ -55,7 +46,7 @@ struct StoreDataTests {
 
     @Test("a store file replaced by another asks the app to end, through the device controller")
     func replacedStoreEndsTheApp() throws {
-        let folder = Folder()
+        let folder = Folder("app-test")
         let db = folder.path + "/glance.db"
         let data = try StoreData(path: db, gauges: [], log: { _ in })
         let controller = try DeviceControllerTests.controller(data: data, clock: FixedClock(Self.day))
@@ -73,7 +64,7 @@ struct StoreDataTests {
 
     @Test("a metric gauge takes the configuration's range, else the metric's own, else 0 to 100")
     func metricRange() throws {
-        let folder = Folder()
+        let folder = Folder("app-test")
         let db = folder.path + "/glance.db"
         try Store(path: db).setMetric("cpu", value: 47, minimum: .set(20), maximum: .set(90), unit: .set("°C"))
         try Store(path: db).setMetric("load", value: 3)
@@ -92,7 +83,7 @@ struct StoreDataTests {
 
     @Test("a gauge read from a file is read, and wakes the loop, only while the gauge screen is shown")
     func fileGauges() throws {
-        let folder = Folder()
+        let folder = Folder("app-test")
         folder.write("value", "5\n")
         let setting = GaugeSetting(
             style: .circular, title: "CPU", unit: "%", minimum: 0, maximum: 100, tint: Gauge.defaultTint,

@@ -1,38 +1,17 @@
 import Foundation
+import TestSupport
 
-/// Runs the built `glance` executable (tests drive the real program, as a user would).
+/// Runs the built `glance` executable (tests drive the real program, as a user would): the one
+/// TestSupport's `GlanceExecutable` names (the arm64 build under its emulator in the arm64 run).
 enum Executable {
-    static let root: String = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path
-    }()
+    static let root = Repository.root
 
-    /// The debug build; `GLANCE_TEST_EXECUTABLE` names another (to show a test fails on the build
-    /// before a fix).
-    static let glance = ProcessInfo.processInfo.environment["GLANCE_TEST_EXECUTABLE"] ?? root + "/.build/debug/glance"
+    static var glance: String { GlanceExecutable.path }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = ProcessResult
 
     static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: glance)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try runGlance(arguments, environment: environment)
     }
 
     /// Runs glance with its output in files, killing it (SIGKILL, status -1) if it still runs after
@@ -41,8 +20,9 @@ enum Executable {
     static func run(_ arguments: [String], killAfter seconds: Double) throws -> Result {
         let folder = scratch("bounded")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: glance)
-        process.arguments = arguments
+        let (program, argv) = GlanceExecutable.command(arguments)
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = argv
         FileManager.default.createFile(atPath: folder + "/out", contents: nil)
         FileManager.default.createFile(atPath: folder + "/err", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: folder + "/out")
@@ -61,10 +41,5 @@ enum Executable {
     }
 
     /// A fresh empty folder for a test's files (unique: test cases run in parallel).
-    static func scratch(_ name: String) -> String {
-        let path = NSTemporaryDirectory() + "glance-tests-\(getpid())-\(name)-\(UInt64.random(in: 0...UInt64.max))"
-        try? FileManager.default.removeItem(atPath: path)
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static func scratch(_ name: String) -> String { ScratchFolder.kept(name) }
 }

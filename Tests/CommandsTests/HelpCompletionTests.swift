@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `glance help`, `--version`, the man page and the completion scripts, through the real program
@@ -21,7 +22,7 @@ struct HelpCompletionTests {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["-c", script]
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = (Executable.glance as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "")
+        environment["PATH"] = GlanceExecutable.folderForPATH + ":" + (environment["PATH"] ?? "")
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out

@@ -1,6 +1,7 @@
 import JSON
 import Controls
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Configuration
@@ -8,13 +9,8 @@ import Testing
 /// The files in device/ that go onto a board: the default and example configuration, their
 /// documentation, and the systemd unit's sandbox.
 enum DeviceFiles {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let root = Repository.root
     static let device = root + "/device"
-    static let glance = root + "/.build/debug/glance"
 
     static func text(_ name: String) throws -> String {
         try String(contentsOfFile: device + "/" + name, encoding: .utf8)
@@ -22,16 +18,14 @@ enum DeviceFiles {
 
     /// Runs a program to its end: exit status and combined output.
     static func run(_ path: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try runProcess(path, arguments, combined: true)
+        return (result.status, result.stdout)
+    }
+
+    /// Runs glance (TestSupport's `GlanceExecutable`) to its end: exit status and combined output.
+    static func glance(_ arguments: [String]) throws -> (Int32, String) {
+        let result = try runGlance(arguments, combined: true)
+        return (result.status, result.stdout)
     }
 
     /// The member names of a JSON object (empty for anything else).
@@ -96,10 +90,9 @@ struct DeviceFilesTests {
         arguments: ["config.json", "config.example.json", "raspberry-pi/buttons.json"])
     func configCheck(file: String) throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: DeviceFiles.glance),
-            "\(DeviceFiles.glance) is missing: run swift build first (make test does)")
-        let (status, output) = try DeviceFiles.run(
-            DeviceFiles.glance, ["config", "check", "--config", DeviceFiles.device + "/" + file])
+            FileManager.default.isExecutableFile(atPath: GlanceExecutable.path),
+            "\(GlanceExecutable.path) is missing: run swift build first (make test does)")
+        let (status, output) = try DeviceFiles.glance(["config", "check", "--config", DeviceFiles.device + "/" + file])
         #expect(status == 0, "glance config check device/\(file): \(output)")
         #expect(output.contains("valid"))
     }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Platform
@@ -46,9 +47,8 @@ final class NotifySocket {
 }
 
 @Suite struct SystemdNotifierTests {
-    static func scratchPath() -> String {
-        "/tmp/glance-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-    }
+    /// A socket path in a fresh scratch folder (TestSupport's).
+    static func scratchPath() -> String { ScratchFolder.kept("notify") + "/notify.sock" }
 
     @Test("READY, WATCHDOG, STATUS and STOPPING reach a socket bound to a path")
     func pathSocket() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -22,8 +23,9 @@ struct PermissionTests {
         let before = try snapshot(folder + "/glance.db")
         /// `glance ARGS` as user nobody.
         func asNobody(_ arguments: [String]) throws -> GlanceCLI.Result {
-            try GlanceCLI.run(
-                ["--reuid=65534", "--regid=65534", "--clear-groups", GlanceCLI.executable] + arguments, in: scratch,
+            let glance = GlanceExecutable.command(arguments)  // (through its emulator in the arm64 run)
+            return try GlanceCLI.run(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", glance.program] + glance.arguments, in: scratch,
                 program: "/usr/bin/setpriv")
         }
         // A folder it may not enter: reading, writing, creating.
@@ -76,8 +78,9 @@ struct SharedStoreTests {
         if stat(db + "-wal", &st) == 0 { #expect(st.st_mode & 0o777 == 0o660, "-wal too") }
         // A member of the group (and no one else) writes it.
         func run(_ groups: String) throws -> GlanceCLI.Result {
-            try GlanceCLI.run(
-                ["--reuid=65534", "--regid=65534", "--groups=\(groups)", GlanceCLI.executable, "metric", "set", "cpu", "47", "--db", db],
+            let glance = GlanceExecutable.command(["metric", "set", "cpu", "47", "--db", db])  // (through its emulator in the arm64 run)
+            return try GlanceCLI.run(
+                ["--reuid=65534", "--regid=65534", "--groups=\(groups)", glance.program] + glance.arguments,
                 in: scratch, program: "/usr/bin/setpriv")
         }
         let member = try run("4242")

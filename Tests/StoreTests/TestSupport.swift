@@ -1,39 +1,22 @@
 import Activity
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store
 
-/// A scratch folder for one test, removed when released.
-final class Scratch {
-    let path: String
+/// A scratch folder for one test, removed when released (TestSupport's), with the store's file.
+typealias Scratch = ScratchFolder
 
-    init() {
-        var template = Array((NSTemporaryDirectory() + "/glance-store-test-XXXXXX").utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    /// Writes `text` to a file in the folder and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
-        return file(name)
-    }
+extension ScratchFolder {
+    convenience init() { self.init("store-test") }
 
     var db: String { file("glance.db") }
 }
 
 /// The real Apple Health files in ../shared/data/apple-health (beside the repository).
 enum Fixtures {
-    static let repository: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let repository = Repository.root
 
     static let folder = repository + "/../shared/data/apple-health"
 
@@ -44,6 +27,22 @@ enum Fixtures {
     }
 
     static func path(_ name: String) -> String { "\(folder)/\(name)" }
+}
+
+/// The error of type `E` that `body` throws, recorded as an issue when it throws none or another
+/// (what a value-returning `#expect(throws:)` does from Swift 6.1 on; Debian 13 has 6.0).
+func expectError<E: Error, R>(
+    _ type: E.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
+) -> E? {
+    do {
+        _ = try body()
+        Issue.record("expected an error of type \(E.self); none was thrown", sourceLocation: sourceLocation)
+    } catch let error as E {
+        return error
+    } catch {
+        Issue.record("expected an error of type \(E.self), got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
 }
 
 /// Everything the store holds, as text (the day and metric tables, and tasks without times), for

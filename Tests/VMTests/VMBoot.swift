@@ -1,15 +1,13 @@
 import Foundation
 import ImageFile
 import Raster
+import TestSupport
 
 /// Where things are: the package, the built executable, the harness. Results go to a scratch
 /// folder outside the source tree ($TMPDIR/glance-vmtests, or GLANCE_VM_OUT).
 enum VMPaths {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let root = Repository.root
+    /// The host's glance (the x86-64 build: the VM runs it, and it renders the references).
     static let glance = root + "/.build/debug/glance"
     static let harness = root + "/tools/vm/run-in-vm.sh"
     static let guestLibrary = root + "/tools/vm/e2e/guest-lib.sh"
@@ -33,6 +31,8 @@ enum VMAvailability {
         #endif
     }()
     static var available: Bool { problem == nil }
+    /// The skip reason (a plain value: Swift 6.0 crashes on string interpolation in a trait).
+    static let skipped = "VM tests skipped: " + (problem ?? "")
 }
 
 /// The day the display tests show (`glance run` would otherwise read the store), as options
@@ -236,7 +236,7 @@ struct VMBoot {
     /// `glance render` at this boot's size of `picture` (after the demo day, whose options
     /// `picture` may override), as a PNG at `path`.
     func render(_ picture: [String], to path: String) throws -> PixelBuffer {
-        let (status, output) = try runProcess(
+        let (status, output) = try runTool(
             VMPaths.glance, ["render", "--size", size, "--output", path] + demoDay + picture)
         guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
         return try PNGFile.read(path)
@@ -265,7 +265,7 @@ struct VMBoot {
             "--cmd", "sh /app/steps.sh", "--qmp-script", qmp, "--out", out + "/vm", "--timeout", String(timeout),
         ]
         let started = Date()
-        let (status, output) = try runProcess(VMPaths.harness, arguments)
+        let (status, output) = try runTool(VMPaths.harness, arguments)
         let seconds = Date().timeIntervalSince(started)
         let log = (try? String(contentsOfFile: out + "/vm/console.log", encoding: .utf8)) ?? ""
         return VMResult(boot: self, status: status, harnessOutput: output, log: log, folder: out, seconds: seconds)
@@ -335,18 +335,10 @@ struct VMTestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs a program to its end; returns its exit status and its combined output.
-func runProcess(_ path: String, _ arguments: [String]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+/// Runs a program to its end; returns its exit status and its combined output (TestSupport's runner).
+func runTool(_ path: String, _ arguments: [String]) throws -> (Int32, String) {
+    let result = try TestSupport.runProcess(path, arguments, combined: true)
+    return (result.status, result.stdout)
 }
 
 /// A binary PPM (P6, maxval 255) as an XRGB8888 picture.

@@ -11,7 +11,7 @@ import Testing
 @Suite(
     .serialized,
     .disabled(
-        if: !VMAvailability.available, Comment(rawValue: "VM tests skipped: \(VMAvailability.problem ?? "")")))
+        if: !VMAvailability.available, Comment(rawValue: VMAvailability.skipped)))
 struct VMEndToEndTests {
     init() throws {
         guard FileManager.default.isExecutableFile(atPath: VMPaths.glance) else {
@@ -205,7 +205,7 @@ struct VMEndToEndTests {
             "held", other: (fixedDayAndLanguage + ["--screen", "gauge", "--value", "72", "--title", "Battery"]).joined(separator: " "))
         // Last: the held console leaves a switch to tty1 pending.
         let holder = VMPaths.scratch + "/vt-hold"
-        let (cc, ccOut) = try runProcess("/usr/bin/gcc", ["-O2", "-o", holder, VMPaths.root + "/tools/vm/e2e/vt-hold.c"])
+        let (cc, ccOut) = try runTool("/usr/bin/gcc", ["-O2", "-o", holder, VMPaths.root + "/tools/vm/e2e/vt-hold.c"])
         try #require(cc == 0, "building tools/vm/e2e/vt-hold.c: \(ccOut)")
         boot.harnessExtras += ["--add", holder + ":/app/vt-hold"]
         boot.runWhileConsoleHeld("stuck")

@@ -7,7 +7,7 @@ import Testing
 /// plugged back, a uinput multi-touch screen made in the guest, dimming and waking, and the CPU
 /// an idle app uses. Every screen the app shows is compared with `glance render` of the state
 /// it should be in, pixel for pixel.
-@Suite("VM: input, navigation, idle", .serialized, .enabled(if: VMAvailability.available, "\(VMAvailability.problem ?? "")"))
+@Suite("VM: input, navigation, idle", .serialized, .enabled(if: VMAvailability.available, Comment(rawValue: VMAvailability.skipped)))
 struct VMInputTests {
     static let size = "480x480"
     static let today = "2026-11-29"
@@ -18,7 +18,7 @@ struct VMInputTests {
     static func makeStore(_ path: String) throws {
         try? FileManager.default.removeItem(atPath: path)
         for (day, move, exercise, stand) in [("2026-11-27", 610, 40, 12), ("2026-11-28", 420, 25, 9), ("2026-11-29", 180, 5, 4)] {
-            let (status, out) = try runProcess(VMPaths.glance, [
+            let (status, out) = try runTool(VMPaths.glance, [
                 "log", "--db", path, "--date", day, "--move", "\(move)", "--move-goal", "500", "--exercise", "\(exercise)",
                 "--exercise-goal", "30", "--stand", "\(stand)", "--stand-goal", "12",
             ])
@@ -29,7 +29,7 @@ struct VMInputTests {
             ["task", "start", "sync", "--total", "100", "--description", "Syncing", "--cancellable", "--db", path],
             ["task", "update", "sync", "--done", "25", "--db", path],
         ] {
-            let (status, out) = try runProcess(VMPaths.glance, args)
+            let (status, out) = try runTool(VMPaths.glance, args)
             guard status == 0 else { throw VMTestError("glance \(args[0]): \(out)") }
         }
     }
@@ -41,7 +41,7 @@ struct VMInputTests {
     /// `glance render` of a state, as the PPM the host's screendump-until compares with.
     static func expected(_ name: String, _ arguments: [String], folder: String) throws -> String {
         let png = folder + "/expected-\(name).png"
-        let (status, out) = try runProcess(VMPaths.glance, ["render", "--size", size, "--output", png] + common + arguments)
+        let (status, out) = try runTool(VMPaths.glance, ["render", "--size", size, "--output", png] + common + arguments)
         guard status == 0 else { throw VMTestError("glance render \(arguments): \(out)") }
         try writePPM(try PNGFile.read(png), to: folder + "/expected-\(name).ppm")
         return folder + "/expected-\(name)"
@@ -56,7 +56,7 @@ struct VMInputTests {
         let configFile = folder + "/config.json"
         try Self.config.write(toFile: configFile, atomically: true, encoding: .utf8)
         let uinput = folder + "/uinput-device"
-        let (cc, ccOut) = try runProcess("/usr/bin/gcc", ["-O2", "-o", uinput, VMPaths.root + "/tools/vm/e2e/uinput-device.c"])
+        let (cc, ccOut) = try runTool("/usr/bin/gcc", ["-O2", "-o", uinput, VMPaths.root + "/tools/vm/e2e/uinput-device.c"])
         try #require(cc == 0, "building tools/vm/e2e/uinput-device.c: \(ccOut)")
 
         let db = ["--db", store]
@@ -75,7 +75,7 @@ struct VMInputTests {
         let changedStore = folder + "/changed.db"
         try? FileManager.default.removeItem(atPath: changedStore)
         try FileManager.default.copyItem(atPath: store, toPath: changedStore)
-        _ = try runProcess(VMPaths.glance, ["log", "--db", changedStore, "--date", Self.today, "--move", "300"])
+        _ = try runTool(VMPaths.glance, ["log", "--db", changedStore, "--date", Self.today, "--move", "300"])
         let logged = try Self.expected("logged", ["--db", changedStore], folder: folder)
         let backup = try Self.expected(
             "backup", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Backup"], folder: folder)

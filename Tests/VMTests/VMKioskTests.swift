@@ -65,7 +65,7 @@ extension VMEndToEndTests {
             ["metric", "set", "cpu", "47", "--min", "20", "--max", "90", "--db", store],
             ["metric", "set", "load", "1.5", "--min", "0", "--max", "4", "--db", store],
         ] {
-            let (status, out) = try runProcess(VMPaths.glance, arguments)
+            let (status, out) = try runTool(VMPaths.glance, arguments)
             try #require(status == 0, "glance \(arguments[0]): \(out)")
         }
         var files: [String: String] = [:]

@@ -1,37 +1,82 @@
 #!/usr/bin/env bash
-# instructions.sh -- instructions per full frame, counted by callgrind (repeatable on a noisy
-# machine, unlike time), for the release build.
+# instructions.sh -- instructions per full frame, counted (repeatable on a noisy machine, unlike
+# time), for the release build: callgrind for this machine's build, qemu's user mode with an
+# instruction-count plugin for the arm64 build.
 #
-#   tools/bench/instructions.sh [SIZE ...]      (default: 480x480)
+#   tools/bench/instructions.sh [--arch arm64] [SIZE ...]      (default: 480x480)
+#
+# --arch arm64: the arm64 release build (.build/arm64-release, cross-built with Debian 13's
+# Swift 6.0.3 as for the package) run by Debian 12's qemu-aarch64 (package qemu-user, installed
+# when missing; its binfmt registration is not) with tools/bench/qemu-insn-count.c as a plugin,
+# the trixie build root as its library prefix (-L). Every aarch64 instruction the program
+# executes is counted, as callgrind counts every x86-64 one.
 #
 # Every count is taken twice, rendering 1 and 11 frames, and the difference / 10 is the cost
 # of one frame without start-up. Prints, per size:
-#   instructions screen=rings rings_only=1 size=480x480 per_frame=2798771 target=3000000 ratio_to_target=0.93
-#     the benchmark day's rings alone (Move 75 %, Exercise 50 %, Stand 120 %): the 3.0 M target
-#   instructions screen=rings size=480x480 per_frame=… text_per_frame=…
+#   instructions arch=x86_64 screen=rings rings_only=1 size=480x480 per_frame=2798771 target=3000000 ratio_to_target=0.93
+#     the benchmark day's rings alone (Move 75 %, Exercise 50 %, Stand 120 %): the target is
+#     3.0 M on x86-64, 3.5 M on aarch64
+#   instructions arch=x86_64 screen=rings size=480x480 per_frame=… text_per_frame=…
 #     each screen with its labels, and what the labels cost (the same frame without text subtracted)
+#   instructions arch=x86_64 floor=fill size=480x480 per_frame=…
+#     a full-frame colour fill of the same buffer (the memset floor), counted the same way
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BIN=.build/release/glance
-[ -x "$BIN" ] || swift build -c release >/dev/null
-command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is needed (tools/install-deps.sh installs it)" >&2; exit 1; }
-TARGET=3000000
+ARCH=""
+if [ "${1:-}" = --arch ]; then ARCH=$2; shift 2; fi
+[ "$ARCH" = "$(dpkg --print-architecture)" ] && ARCH=""
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(480x480)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# valgrind 3.19 gives up on the DWARF 5 debug information of Swift 6's release builds
-# ("Possibly corrupted debuginfo file"): count on a copy without it (the symbols stay).
-objcopy --strip-debug "$BIN" "$tmp/glance"
+case "$ARCH" in
+"")
+	NAME=$(uname -m)
+	BIN=.build/release/glance
+	[ -x "$BIN" ] || swift build -c release >/dev/null
+	command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is needed (tools/install-deps.sh installs it)" >&2; exit 1; }
+	TARGET=3000000
+	# valgrind 3.19 gives up on the DWARF 5 debug information of Swift 6's release builds
+	# ("Possibly corrupted debuginfo file"): count on a copy without it (the symbols stay).
+	objcopy --strip-debug "$BIN" "$tmp/glance"
+	RUNNER=(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$tmp/glance")
+	;;
+arm64)
+	NAME=aarch64
+	TARGET=3500000
+	BIN=.build/arm64-release/aarch64-unknown-linux-gnu/release/glance
+	if [ ! -x "$BIN" ]; then
+		mkdir -p .build/version
+		tools/arm64/swift-build.sh -c release --product glance --static-swift-stdlib --scratch-path .build/arm64-release \
+			-Xcc -I"$PWD/.build/version" >/dev/null 2>&1 || { echo "instructions.sh: the arm64 build failed (tools/arm64/swift-build.sh)" >&2; exit 1; }
+	fi
+	SYSROOT=$(tools/arm64/build-root.sh | tail -1)
+	if ! command -v qemu-aarch64 >/dev/null; then
+		echo "instructions.sh: installing qemu-user (Debian 12's, for its plugin support; not qemu-user-binfmt)" >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends qemu-user >/dev/null ||
+			{ echo "instructions.sh: apt-get install qemu-user failed" >&2; exit 1; }
+	fi
+	file -L "$(command -v qemu-aarch64)" | grep -q 'dynamically linked' ||
+		{ echo "instructions.sh: $(command -v qemu-aarch64) is static: it cannot load plugins (package qemu-user, not qemu-user-static)" >&2; exit 1; }
+	gcc -O2 -shared -fPIC -o "$tmp/insn.so" tools/bench/qemu-insn-count.c ||
+		{ echo "instructions.sh: gcc could not build tools/bench/qemu-insn-count.c" >&2; exit 1; }
+	RUNNER=(qemu-aarch64 -L "$SYSROOT" -plugin "$tmp/insn.so" -d plugin -D "$tmp/insn.log" "$BIN")
+	;;
+*) echo "instructions.sh: --arch $ARCH: only arm64 besides this machine's own" >&2; exit 1 ;;
+esac
 count() { # FRAMES ARGS...
 	local frames=$1 n
 	shift
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$tmp/glance" bench --frames "$frames" --no-fill "$@" \
-		2>"$tmp/valgrind.log" >/dev/null || true
-	n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/valgrind.log")
+	rm -f "$tmp/insn.log"
+	"${RUNNER[@]}" bench --frames "$frames" "$@" 2>"$tmp/run.log" >/dev/null || true
+	if [ -z "$ARCH" ]; then
+		n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/run.log")
+	else
+		n=$(sed -n 's/^insns \([0-9]*\)$/\1/p' "$tmp/insn.log" 2>/dev/null)
+	fi
 	if [ -z "$n" ]; then
-		echo "instructions.sh: callgrind counted nothing for: glance bench --frames $frames $*" >&2
-		tail -5 "$tmp/valgrind.log" >&2
+		echo "instructions.sh: nothing counted for: glance bench --frames $frames $* (${RUNNER[0]})" >&2
+		tail -5 "$tmp/run.log" >&2
 		exit 1
 	fi
 	echo "$n"
@@ -43,12 +88,15 @@ per_frame() { # ARGS...
 	echo $(((eleven - one) / 10))
 }
 for size in "${sizes[@]}"; do
-	per=$(per_frame --rings-only --size "$size")
+	per=$(per_frame --rings-only --size "$size" --no-fill)
 	ratio=$(awk -v a="$per" -v b="$TARGET" 'BEGIN { printf "%.2f", a / b }')
-	echo "instructions screen=rings rings_only=1 size=$size per_frame=$per target=$TARGET ratio_to_target=$ratio"
+	echo "instructions arch=$NAME screen=rings rings_only=1 size=$size per_frame=$per target=$TARGET ratio_to_target=$ratio"
 	for screen in rings gauge progress; do
-		both=$(per_frame --screen "$screen" --size "$size")        # a frame with text + the same without
-		bare=$(per_frame --screen "$screen" --size "$size" --no-text)
-		echo "instructions screen=$screen size=$size per_frame=$((both - bare)) text_per_frame=$((both - 2 * bare))"
+		both=$(per_frame --screen "$screen" --size "$size" --no-fill)        # a frame with text + the same without
+		bare=$(per_frame --screen "$screen" --size "$size" --no-text --no-fill)
+		echo "instructions arch=$NAME screen=$screen size=$size per_frame=$((both - bare)) text_per_frame=$((both - 2 * bare))"
 	done
+	# The fill runs once per frame after the frames: what it adds is the floor.
+	filled=$(per_frame --rings-only --size "$size")
+	echo "instructions arch=$NAME floor=fill size=$size per_frame=$((filled - per))"
 done

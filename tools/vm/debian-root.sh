@@ -4,7 +4,12 @@
 # it (tools/vm/device-image.sh) and boots it under qemu with Debian's kernel
 # (tools/vm/run-in-vm.sh --root-image), so the unit, the package and the app are proven together.
 #
-#   tools/vm/debian-root.sh [PACKAGE...]     prints the path of the cached root
+#   tools/vm/debian-root.sh [--arch arm64] [PACKAGE...]     prints the path of the cached root
+#
+# --arch arm64: a Debian 13 "trixie" arm64 root (what Raspberry Pi OS 64-bit is based on), for
+# the arm64 boot test: debootstrapped with --foreign here, its second stage and every install run
+# as arm64 code by qemu-aarch64 in a namespace of their own (tools/arm64/foreign-chroot.sh: the
+# host's binfmt_misc is not touched). The first run takes several minutes (emulated dpkg).
 #
 # PACKAGEs are installed into the cached root too when missing (the glance package's Depends,
 # so `dpkg -i` of the package works offline). The first run downloads about 60 MB from the
@@ -16,10 +21,22 @@ say() { echo "debian-root: $*" >&2; }
 die() { say "$*"; exit 2; }
 
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap and chroot); run it as root or with sudo"
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${RUN_IN_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/run-in-vm}
 . /etc/os-release
 SUITE=${VERSION_CODENAME:-bookworm}
-ROOT=$CACHE/debian-root-$SUITE
+ARCH=""
+if [ "${1:-}" = --arch ]; then ARCH=$2; shift 2; fi
+[ "$ARCH" = "$(dpkg --print-architecture)" ] && ARCH=""
+case "$ARCH" in
+"") ROOT=$CACHE/debian-root-$SUITE ;;
+arm64) SUITE=trixie; ROOT=$CACHE/debian-root-$SUITE-arm64 ;;
+*) die "--arch $ARCH: only arm64 (or this machine's own architecture)" ;;
+esac
+# chroot into the root: arm64 programs through qemu-aarch64 (binfmt_misc of a namespace of its own)
+in_root() {
+	if [ -z "$ARCH" ]; then chroot "$@"; else "$HERE/../arm64/foreign-chroot.sh" "$@"; fi
+}
 # What every boot needs besides the package: systemd as init, udev for /dev and the groups
 # (video, input), procps for the footprint (ps), the fonts and libraries of the package are
 # added through the arguments.
@@ -54,7 +71,8 @@ umount_under() {
 }
 
 mkdir -p "$CACHE"
-exec 8>"$CACHE/.debian-root.lock"
+exec 8>"$CACHE/.debian-root${ARCH:+-$ARCH}.lock"
+LOG=$CACHE/debian-root${ARCH:+-$ARCH}.log
 flock 8
 # (holding the lock: anything still mounted there is left over from a run that was killed)
 umount_under "$ROOT"
@@ -69,15 +87,28 @@ if [ ! -f "$ROOT/.ready" ]; then
 	M=$(mirror)
 	say "building a minimal $SUITE root with systemd into $ROOT from $M (once; a few minutes)"
 	rm -rf --one-file-system "$ROOT" "$ROOT.tmp" || die "cannot remove the old root $ROOT"
-	debootstrap --variant=minbase --include="$BASE" "$SUITE" "$ROOT.tmp" "$M" >"$CACHE/debian-root.log" 2>&1 ||
-		die "debootstrap failed; see $CACHE/debian-root.log"
+	if [ -z "$ARCH" ]; then
+		debootstrap --variant=minbase --include="$BASE" "$SUITE" "$ROOT.tmp" "$M" >"$LOG" 2>&1 ||
+			die "debootstrap failed; see $LOG"
+	else
+		T=$(date +%s)
+		debootstrap --arch="$ARCH" --foreign --variant=minbase --include="$BASE" "$SUITE" "$ROOT.tmp" "$M" \
+			>"$LOG" 2>&1 || die "debootstrap --foreign failed; see $LOG"
+		say "second stage as $ARCH code under qemu-aarch64 (emulated: several minutes)"
+		# (container=lxc: debootstrap then neither makes device nodes nor tests mknod, which a user
+		# namespace may not do; /dev is the host's, bound in)
+		in_root --mount-proc "$ROOT.tmp" /usr/bin/env container=lxc /debootstrap/debootstrap --second-stage \
+			>>"$LOG" 2>&1 ||
+			die "debootstrap --second-stage failed; see $LOG"
+		say "$SUITE $ARCH root made in $(($(date +%s) - T)) s"
+	fi
 	echo "deb $M $SUITE main" >"$ROOT.tmp/etc/apt/sources.list"
 	# A machine of its own: a name, no root password needed on the console (a test VM only).
 	echo glance-vm >"$ROOT.tmp/etc/hostname"
 	echo "127.0.1.1 glance-vm" >>"$ROOT.tmp/etc/hosts"
 	printf '/dev/vda / ext4 rw,noatime 0 1\n' >"$ROOT.tmp/etc/fstab"
-	chroot "$ROOT.tmp" passwd -d root >/dev/null
-	chroot "$ROOT.tmp" apt-get clean
+	in_root "$ROOT.tmp" passwd -d root >/dev/null
+	in_root "$ROOT.tmp" apt-get clean
 	mv "$ROOT.tmp" "$ROOT"
 	touch "$ROOT/.ready"
 fi
@@ -85,7 +116,8 @@ fi
 # Packages asked for that the root does not have yet (new dependencies of the package).
 missing=()
 for p in "$@"; do
-	chroot "$ROOT" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	dpkg-query --admindir="$ROOT/var/lib/dpkg" -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	say "installing ${missing[*]} into $ROOT"
@@ -94,10 +126,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 	trap umount_all EXIT
 	mount_all
 	cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
-	{ chroot "$ROOT" apt-get update && DEBIAN_FRONTEND=noninteractive chroot "$ROOT" apt-get install -y \
-		--no-install-recommends "${missing[@]}"; } >>"$CACHE/debian-root.log" 2>&1 ||
-		die "apt-get install ${missing[*]} in the root failed; see $CACHE/debian-root.log"
-	chroot "$ROOT" apt-get clean
+	{ in_root "$ROOT" apt-get update && DEBIAN_FRONTEND=noninteractive in_root "$ROOT" apt-get install -y \
+		--no-install-recommends "${missing[@]}"; } >>"$LOG" 2>&1 ||
+		die "apt-get install ${missing[*]} in the root failed; see $LOG"
+	in_root "$ROOT" apt-get clean
 	rm -rf "$ROOT"/var/lib/apt/lists/*
 	umount_all
 	trap - EXIT

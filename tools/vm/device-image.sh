@@ -7,9 +7,13 @@
 # `run-in-vm.sh --root-image` boots with systemd.
 #
 #   tools/vm/device-image.sh --deb FILE --image FILE [--add SRC:DEST]... [--enable UNIT]...
-#                            [--size MB]
+#                            [--run 'COMMAND']... [--size MB]
 #
-#   --add SRC:DEST  copy a file (or folder) into the image; --enable UNIT: systemctl enable it
+#   --add SRC:DEST  copy a file into the image, or a folder in place of the folder there
+#   --enable UNIT   systemctl enable it; --run 'COMMAND': run it in the root (sh -c) at the end
+#
+# An arm64 package on an x86-64 machine goes into a Debian 13 arm64 root (debian-root.sh
+# --arch arm64), its programs run by qemu-aarch64 (tools/arm64/foreign-chroot.sh).
 #
 # Prints "PACKAGE ..." lines saying what was checked; exit 1 when a check fails, 2 on a
 # setup problem. Needs root (chroot), like debian-root.sh.
@@ -20,13 +24,14 @@ die() { say "$*"; exit 2; }
 fail() { echo "PACKAGE FAILED: $*"; exit 1; }
 ok() { echo "PACKAGE ok: $*"; }
 
-DEB="" IMAGE="" SIZE=768 ADDS=() ENABLES=()
+DEB="" IMAGE="" SIZE=768 ADDS=() ENABLES=() RUNS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--deb) DEB=$2; shift 2 ;;
 	--image) IMAGE=$2; shift 2 ;;
 	--add) ADDS+=("$2"); shift 2 ;;
 	--enable) ENABLES+=("$2"); shift 2 ;;
+	--run) RUNS+=("$2"); shift 2 ;;
 	--size) SIZE=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
@@ -39,7 +44,14 @@ command -v mke2fs >/dev/null || die "mke2fs is missing (apt-get install e2fsprog
 
 # The package's Depends, without version constraints or alternatives, go into the cached root.
 mapfile -t DEPENDS < <(dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed -e 's/|.*//' -e 's/(.*)//' -e 's/[[:space:]]//g' | grep -v '^$')
-BASE=$("$HERE/debian-root.sh" "${DEPENDS[@]}")
+DEB_ARCH=$(dpkg-deb -f "$DEB" Architecture)
+ROOT_ARGS=()
+FOREIGN=0
+if [ "$DEB_ARCH" != all ] && [ "$DEB_ARCH" != "$(dpkg --print-architecture)" ]; then
+	ROOT_ARGS=(--arch "$DEB_ARCH")
+	FOREIGN=1
+fi
+BASE=$("$HERE/debian-root.sh" "${ROOT_ARGS[@]}" "${DEPENDS[@]}")
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/glance-image.XXXXXX")
 R=$WORK/root
@@ -52,7 +64,9 @@ cp -a --one-file-system "$BASE" "$R"
 mount -t proc proc "$R/proc"
 rm -f "$R/.ready"
 cp "$DEB" "$R/tmp/glance.deb"
-in_root() { chroot "$R" "$@"; }
+in_root() {
+	if [ $FOREIGN = 0 ]; then chroot "$R" "$@"; else "$HERE/../arm64/foreign-chroot.sh" "$R" "$@"; fi
+}
 # Every file of the root (dpkg's own records, logs and the user databases' backups aside).
 snapshot() {
 	(cd "$R" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./tmp -o -path ./var/lib/dpkg \
@@ -66,6 +80,10 @@ ok "dpkg -i $(basename "$DEB") ($(dpkg-deb -f "$DEB" Version))"
 [ -x "$R/usr/bin/glance" ] || fail "no /usr/bin/glance after installing"
 in_root /usr/bin/glance config check >"$WORK/check.log" 2>&1 || fail "glance config check of the installed default: $(cat "$WORK/check.log")"
 ok "the installed binary runs and accepts the installed /etc/glance/config.json"
+printed=$(in_root /usr/bin/glance --version 2>&1) || fail "glance --version failed: $printed"
+[ "$printed" = "glance $(dpkg-deb -f "$DEB" Version)" ] ||
+	fail "glance --version printed '$printed', the package is $(dpkg-deb -f "$DEB" Version)"
+ok "glance --version: $printed ($(in_root uname -m))"
 groups=$(in_root id -nG glance 2>/dev/null) || fail "no glance user after installing"
 case " $groups " in *" video "*) ;; *) fail "glance is not in group video ($groups)" ;; esac
 case " $groups " in *" input "*) ;; *) fail "glance is not in group input ($groups)" ;; esac
@@ -93,9 +111,11 @@ rm -f "$R/tmp/glance.deb"
 for a in "${ADDS[@]}"; do
 	src=${a%%:*} dst=${a#*:}
 	mkdir -p "$R$(dirname "$dst")"
+	if [ -d "$src" ]; then rm -rf "${R:?}$dst"; fi
 	cp -a "$src" "$R$dst"
 done
 for u in "${ENABLES[@]}"; do in_root systemctl enable "$u" >/dev/null 2>&1 || die "systemctl enable $u failed"; done
+for c in "${RUNS[@]}"; do in_root sh -c "$c" >"$WORK/run.log" 2>&1 || die "in the image, '$c' failed: $(tail -5 "$WORK/run.log")"; done
 umount "$R/proc"
 rm -f "$IMAGE"
 mke2fs -q -t ext4 -L glance-root -d "$R" "$IMAGE" "${SIZE}M" || die "mke2fs -d failed"

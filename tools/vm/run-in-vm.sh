@@ -59,6 +59,14 @@
 #   --timeout SEC        hard wall-clock limit for the VM (default 120).
 #   --accel auto|kvm|tcg auto = kvm when /dev/kvm is backed by kvm_intel or
 #                        kvm_amd, else tcg (default auto).
+#   --arch amd64|arm64   the guest's architecture (default: this machine's). arm64: qemu's
+#                        `virt` machine with a Cortex-A72 (TCG on an x86-64 machine, KVM on
+#                        an arm64 one where it works), Debian's arm64 kernel, virtio consoles
+#                        for the program's output and the control line (hvc0, hvc1) and the
+#                        kernel console on ttyAMA0. On an x86-64 machine the arm64 kernel
+#                        (Debian 13's, the Raspberry Pi OS base) and busybox are fetched
+#                        through the trixie build root (tools/arm64), and only --root-image
+#                        or --cmd boots are possible (no host binary can run in the guest).
 #   --root-image FILE    boot this ext4 image (virtio-blk, /dev/vda) as the root file
 #                        system: the initramfs loads the modules, then switch_root runs
 #                        its /sbin/init (systemd) as PID 1 instead of a program; the
@@ -141,7 +149,7 @@ say() { echo "run-in-vm: $*" >&2; }
 GPU=virtio RES=640x480 INPUT=virtio BINARY="" CMD="" QMP_SCRIPT="" OUT=""
 TIMEOUT=120 ACCEL=auto MEM=512 SMP=1 LOGLEVEL=4 APPEND_EXTRA="" KERNEL_PKG="" DISPLAY_MODE=none VNC=0
 CACHE=${RUN_IN_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/run-in-vm}
-COMPRESS=none INSTALL=1 KEEP=0 TOOLS=0 BOOT=pvh ROOT_IMAGE=
+COMPRESS=none INSTALL=1 KEEP=0 TOOLS=0 BOOT=pvh ROOT_IMAGE= ARCH=""
 PROG_ARGS=() ENVS=() ADDS=() EXTRA_MODULES=() QEMU_OPTS=() FONT_PKGS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -175,6 +183,7 @@ while [ $# -gt 0 ]; do
 	--display) DISPLAY_MODE=$2; shift 2 ;;
 	--vnc) VNC=$2; shift 2 ;;
 	--root-image) ROOT_IMAGE=$2; shift 2 ;;
+	--arch) ARCH=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; PROG_ARGS+=("$@"); break ;;
 	*) die "unknown option $1 (see --help)" ;;
@@ -190,6 +199,26 @@ case "$GPU" in virtio | std | cirrus | none) ;; *) die "--gpu virtio|std|cirrus|
 case "$INPUT" in virtio | usb | ps2 | none) ;; *) die "--input virtio|usb|ps2|none" ;; esac
 case "$DISPLAY_MODE" in none | window | vnc) ;; *) die "--display none|window|vnc" ;; esac
 [ -z "$QMP_SCRIPT" ] || [ -f "$QMP_SCRIPT" ] || die "no such QMP script: $QMP_SCRIPT"
+HOST_ARCH=$(dpkg --print-architecture)
+ARCH=${ARCH:-$HOST_ARCH}
+case "$ARCH" in amd64 | arm64) ;; *) die "--arch amd64|arm64" ;; esac
+FOREIGN=0
+if [ "$ARCH" != "$HOST_ARCH" ]; then
+	[ "$ARCH" = arm64 ] && [ "$HOST_ARCH" = amd64 ] || die "--arch $ARCH on $HOST_ARCH: only arm64 guests on amd64"
+	[ -z "$BINARY" ] && [ ${#FONT_PKGS[@]} = 0 ] && [ "$TOOLS" = 0 ] ||
+		die "--arch arm64 on $HOST_ARCH boots --root-image or --cmd only: host programs and fonts cannot run in it"
+	FOREIGN=1
+fi
+if [ "$ARCH" = arm64 ]; then
+	QEMU_BIN=qemu-system-aarch64 QEMU_PKG=qemu-system-arm
+	# the program's output and the control line: virtio consoles (virt has one UART, the kernel's)
+	OUT_TTY=hvc0 CTL_TTY=hvc1 KERNEL_TTY=ttyAMA0
+	[ "$GPU" = virtio ] || [ "$GPU" = none ] || die "--arch arm64: --gpu virtio or none"
+	[ "$INPUT" = virtio ] || [ "$INPUT" = usb ] || [ "$INPUT" = none ] || die "--arch arm64: --input virtio, usb or none"
+else
+	QEMU_BIN=qemu-system-x86_64 QEMU_PKG=qemu-system-x86
+	OUT_TTY=ttyS1 CTL_TTY=ttyS2 KERNEL_TTY=ttyS0
+fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 case "$OUT" in *,* | *:*) die "--out path must not contain ',' or ':' (qemu option syntax)" ;; esac
@@ -203,9 +232,10 @@ APT_DL=(apt-get)
 [ "$(id -u)" = 0 ] && APT_DL+=(-o APT::Sandbox::User=root)
 # command -> Debian package that provides it
 need_pkgs=()
-command -v qemu-system-x86_64 >/dev/null || need_pkgs+=(qemu-system-x86)
-# busybox must be the static build: the initramfs has no libc for it
-if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then need_pkgs+=(busybox-static); fi
+command -v $QEMU_BIN >/dev/null || need_pkgs+=($QEMU_PKG)
+# busybox must be the static build: the initramfs has no libc for it (a foreign guest gets the
+# arm64 one, fetched with its kernel)
+if [ $FOREIGN = 0 ] && { [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; }; then need_pkgs+=(busybox-static); fi
 command -v depmod >/dev/null || need_pkgs+=(kmod)
 command -v cpio >/dev/null || need_pkgs+=(cpio)
 command -v xz >/dev/null || need_pkgs+=(xz-utils)
@@ -228,20 +258,33 @@ fi
 # Debian's generic amd64 kernel: DRM drivers virtio-gpu/bochs/cirrus/qxl and
 # virtio_input/evdev/usbhid are modules (vkms is NOT built in Debian 6.1).
 mkdir -p "$CACHE"
-if [ -z "$KERNEL_PKG" ] && [ -f "$CACHE/default-kernel-pkg" ]; then
-	KERNEL_PKG=$(cat "$CACHE/default-kernel-pkg")
+# A foreign (arm64) guest: Debian 13's arm64 kernel and busybox, through the trixie build root's
+# apt (arm64 is one of its architectures); nothing is installed on the host.
+DEFAULT_PKG_FILE=$CACHE/default-kernel-pkg
+[ $FOREIGN = 1 ] && DEFAULT_PKG_FILE=$CACHE/default-kernel-pkg-trixie-$ARCH
+in_build_root() { "$HERE/../arm64/in-root.sh" "$@"; }
+if [ -z "$KERNEL_PKG" ] && [ -f "$DEFAULT_PKG_FILE" ]; then
+	KERNEL_PKG=$(cat "$DEFAULT_PKG_FILE")
+fi
+if [ -z "$KERNEL_PKG" ] && [ $FOREIGN = 1 ]; then
+	say "looking up Debian 13's linux-image-$ARCH (apt-get update in the trixie build root)"
+	KERNEL_PKG=$(in_build_root sh -c "apt-get update >/dev/null 2>&1; apt-cache depends linux-image-$ARCH:$ARCH" |
+		awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+	KERNEL_PKG=${KERNEL_PKG%:*}
+	[ -n "$KERNEL_PKG" ] || die "cannot resolve trixie's linux-image-$ARCH in the build root"
+	echo "$KERNEL_PKG" >"$DEFAULT_PKG_FILE"
 fi
 if [ -z "$KERNEL_PKG" ]; then
-	resolve() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}'; }
+	resolve() { apt-cache depends linux-image-$ARCH 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}'; }
 	KERNEL_PKG=$(resolve)
 	if [ -z "$KERNEL_PKG" ] && [ "$INSTALL" = 1 ]; then $SUDO apt-get update >/dev/null; KERNEL_PKG=$(resolve); fi
-	[ -n "$KERNEL_PKG" ] || die "cannot resolve linux-image-amd64 (run apt-get update)"
+	[ -n "$KERNEL_PKG" ] || die "cannot resolve linux-image-$ARCH (run apt-get update)"
 	# written whole, then renamed: a parallel run reads the old name, the new one or none,
 	# never an empty file
 	kpkg_tmp=$(mktemp "$CACHE/.default-kernel-pkg.XXXXXX")
 	echo "$KERNEL_PKG" >"$kpkg_tmp"
 	chmod 644 "$kpkg_tmp"
-	mv -f "$kpkg_tmp" "$CACHE/default-kernel-pkg"
+	mv -f "$kpkg_tmp" "$DEFAULT_PKG_FILE"
 fi
 KDIR=$CACHE/$KERNEL_PKG
 # one fetch at a time per cache (parallel test runs share it)
@@ -250,11 +293,22 @@ flock 9
 if [ ! -f "$KDIR/.ready" ]; then
 	say "fetching kernel package $KERNEL_PKG into $KDIR"
 	rm -rf "$KDIR" && mkdir -p "$KDIR/deb"
-	(cd "$KDIR/deb" && "${APT_DL[@]}" download "$KERNEL_PKG" >/dev/null) ||
-		{ [ "$INSTALL" = 1 ] && $SUDO apt-get update >/dev/null && (cd "$KDIR/deb" && "${APT_DL[@]}" download "$KERNEL_PKG" >/dev/null); } ||
-		die "apt-get download $KERNEL_PKG failed"
+	if [ $FOREIGN = 1 ]; then
+		in_build_root --bind "$KDIR/deb" sh -c "cd '$KDIR/deb' && { apt-get download $KERNEL_PKG:$ARCH busybox-static:$ARCH ||
+			{ apt-get update && apt-get download $KERNEL_PKG:$ARCH busybox-static:$ARCH; }; } >/dev/null 2>&1" ||
+			die "apt-get download $KERNEL_PKG:$ARCH busybox-static:$ARCH in the trixie build root failed"
+		mkdir -p "$KDIR/busybox"
+		dpkg -x "$KDIR"/deb/busybox-static_*.deb "$KDIR/busybox"
+		rm -f "$KDIR"/deb/busybox-static_*.deb
+	else
+		(cd "$KDIR/deb" && "${APT_DL[@]}" download "$KERNEL_PKG" >/dev/null) ||
+			{ [ "$INSTALL" = 1 ] && $SUDO apt-get update >/dev/null && (cd "$KDIR/deb" && "${APT_DL[@]}" download "$KERNEL_PKG" >/dev/null); } ||
+			die "apt-get download $KERNEL_PKG failed"
+	fi
 	dpkg -x "$KDIR"/deb/*.deb "$KDIR/root"
 	rm -rf "$KDIR/deb"
+	# Debian 13's packages have merged /usr: the modules are in usr/lib/modules
+	if [ ! -d "$KDIR/root/lib/modules" ] && [ -d "$KDIR/root/usr/lib/modules" ]; then ln -s usr/lib "$KDIR/root/lib"; fi
 	KVER=$(ls "$KDIR/root/lib/modules" | head -1)
 	depmod -b "$KDIR/root" "$KVER" # dpkg -x does not run the postinst
 	# Uncompressed vmlinux for qemu's PVH direct boot (Debian: CONFIG_PVH=y):
@@ -269,6 +323,7 @@ if [ ! -f "$KDIR/.ready" ]; then
 		tail -c +$((off + 1)) "$bz" | ${magic_dec#*:} -dc >"$KDIR/vmlinux" 2>/dev/null || true
 		is_elf "$KDIR/vmlinux" && break
 	done
+	[ "$ARCH" = amd64 ] || rm -f "$KDIR/vmlinux" # PVH is x86's
 	is_elf "$KDIR/vmlinux" || rm -f "$KDIR/vmlinux"
 	touch "$KDIR/.ready"
 fi
@@ -281,6 +336,7 @@ if [ "$BOOT" = pvh ] && [ -f "$KDIR/vmlinux" ]; then KERNEL_IMG=$KDIR/vmlinux; e
 
 # ---------------------------------------------------------------- modules
 mods=(evdev)
+[ "$ARCH" = arm64 ] && mods+=(virtio_pci virtio_console)
 case "$GPU" in
 virtio) mods+=(virtio_pci virtio-gpu) ;;
 std) mods+=(bochs) ;;
@@ -312,7 +368,13 @@ cleanup() { [ "$KEEP" = 1 ] && say "work dir kept: $WORK" || rm -rf "$WORK"; }
 trap cleanup EXIT
 ST=$WORK/root
 mkdir -p "$ST"/{bin,sbin,usr/bin,usr/sbin,etc/run-in-vm,proc,sys,dev,tmp,run,app,lib64}
-cp /bin/busybox "$ST/bin/busybox"
+if [ $FOREIGN = 1 ]; then
+	bb=$KDIR/busybox/usr/bin/busybox
+	[ -f "$bb" ] || bb=$KDIR/busybox/bin/busybox
+	cp "$bb" "$ST/bin/busybox" || die "no arm64 busybox in $KDIR/busybox"
+else
+	cp /bin/busybox "$ST/bin/busybox"
+fi
 for f in "${KO_FILES[@]}"; do
 	rel=${f#"$KDIR/root"}
 	mkdir -p "$ST$(dirname "$rel")"
@@ -392,14 +454,23 @@ for e in "${ENVS[@]}"; do env_line+="export $(sq "$e"); "; done
 # inputs /init waits for: the AT keyboard (i8042, built in) + the chosen devices
 NEED_EV=1
 case "$INPUT" in virtio | usb) NEED_EV=3 ;; esac
+[ "$ARCH" = amd64 ] || NEED_EV=$((NEED_EV - 1)) # no i8042 on arm64's virt
 NEED_DRI=1; [ "$GPU" = none ] && NEED_DRI=0
 
+# The virtio consoles of an arm64 guest exist once their module is loaded: those modules are
+# loaded before the output goes there (their messages to the kernel's console).
+EARLY_MODULES=""
+if [ "$OUT_TTY" = hvc0 ]; then
+	EARLY_MODULES='mount -t proc proc /proc; for m in $(grep -E "virtio(_pci_legacy_dev|_pci_modern_dev|_pci|_ring|_console|)\.ko$|/virtio\.ko$" /etc/run-in-vm/modules); do insmod "$m" 2>/dev/null; done
+i=0; while [ ! -e /dev/hvc0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; umount /proc'
+fi
 cat >"$ST/init" <<EOF
 #!/bin/busybox sh
 # PID 1 of the guest, generated by run-in-vm.sh
 /bin/busybox mount -t devtmpfs devtmpfs /dev 2>/dev/null
 /bin/busybox --install -s
-exec 0</dev/null 1>/dev/ttyS1 2>&1
+$EARLY_MODULES
+exec 0</dev/null 1>/dev/$OUT_TTY 2>&1
 export PATH=/app:/usr/bin:/bin:/usr/sbin:/sbin HOME=/tmp TERM=dumb
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -408,7 +479,7 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /dev/shm
-stty -F /dev/ttyS1 -onlcr 2>/dev/null
+stty -F /dev/$OUT_TTY -onlcr 2>/dev/null
 mark() { echo "RUN-IN-VM: \$1 uptime=\$(cut -d' ' -f1 /proc/uptime) \$2"; }
 mark init "kernel=\$(uname -r)"
 for m in \$(cat /etc/run-in-vm/modules); do
@@ -452,7 +523,8 @@ if [ "$ACCEL" = auto ]; then
 	# /dev/kvm can be backed by something a stock kernel cannot use well (e.g.
 	# kvm_pvm on nested cloud VMs: the guest kernel crawls); require real VT-x/SVM.
 	ACCEL=tcg
-	if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; }; then ACCEL=kvm; fi
+	if [ $FOREIGN = 0 ] && [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ] ||
+		[ "$ARCH" = arm64 ]; }; then ACCEL=kvm; fi
 fi
 if [ "$ACCEL" = kvm ]; then CPU=host; else CPU=max; fi
 QMP_SOCK=$WORK/qmp.sock
@@ -460,19 +532,32 @@ QMP_SOCK=$WORK/qmp.sock
 # proceed in step with the host (e.g. after a screendump)
 CTL_SOCK=$WORK/ctl.sock
 rm -f "$OUT"/console.log "$OUT"/kernel.log "$OUT"/*.ppm "$OUT"/*.png "$OUT"/result.json
-QEMU=(qemu-system-x86_64 -name run-in-vm -machine q35,accel="$ACCEL" -cpu "$CPU"
-	-m "$MEM" -smp "$SMP" -nodefaults -no-user-config -no-reboot
-	-kernel "$KERNEL_IMG" -initrd "$INITRD"
-	-append "console=ttyS0,115200 panic=-1 loglevel=$LOGLEVEL rdinit=/init vt.global_cursor_default=0 $APPEND_EXTRA"
-	-serial "file:$OUT/kernel.log" -serial "file:$OUT/console.log"
-	-chardev "socket,id=ctl,path=$CTL_SOCK,server=on,wait=off" -serial chardev:ctl
-	-qmp "unix:$QMP_SOCK,server=on,wait=off")
+if [ "$ARCH" = arm64 ]; then
+	[ "$ACCEL" = kvm ] || CPU=cortex-a72
+	QEMU=($QEMU_BIN -name run-in-vm -machine virt,accel="$ACCEL" -cpu "$CPU"
+		-m "$MEM" -smp "$SMP" -nodefaults -no-user-config -no-reboot
+		-kernel "$KERNEL_IMG" -initrd "$INITRD"
+		-append "console=$KERNEL_TTY panic=-1 loglevel=$LOGLEVEL rdinit=/init vt.global_cursor_default=0 $APPEND_EXTRA"
+		-serial "file:$OUT/kernel.log"
+		-device virtio-serial-pci,id=vser0
+		-chardev "file,id=out,path=$OUT/console.log" -device virtconsole,bus=vser0.0,chardev=out,nr=0
+		-chardev "socket,id=ctl,path=$CTL_SOCK,server=on,wait=off" -device virtconsole,bus=vser0.0,chardev=ctl,nr=1
+		-qmp "unix:$QMP_SOCK,server=on,wait=off")
+else
+	QEMU=($QEMU_BIN -name run-in-vm -machine q35,accel="$ACCEL" -cpu "$CPU"
+		-m "$MEM" -smp "$SMP" -nodefaults -no-user-config -no-reboot
+		-kernel "$KERNEL_IMG" -initrd "$INITRD"
+		-append "console=$KERNEL_TTY,115200 panic=-1 loglevel=$LOGLEVEL rdinit=/init vt.global_cursor_default=0 $APPEND_EXTRA"
+		-serial "file:$OUT/kernel.log" -serial "file:$OUT/console.log"
+		-chardev "socket,id=ctl,path=$CTL_SOCK,server=on,wait=off" -serial chardev:ctl
+		-qmp "unix:$QMP_SOCK,server=on,wait=off")
+fi
 case "$DISPLAY_MODE" in
 none) QEMU+=(-display none) ;;
 vnc) QEMU+=(-display "vnc=127.0.0.1:$VNC") ;;
 window)
 	# GTK where qemu has it, else SDL (Debian's qemu-system-gui has both)
-	if qemu-system-x86_64 -display help 2>/dev/null | grep -qx gtk; then QEMU+=(-display gtk,zoom-to-fit=off)
+	if $QEMU_BIN -display help 2>/dev/null | grep -qx gtk; then QEMU+=(-display gtk,zoom-to-fit=off)
 	else QEMU+=(-display sdl); fi ;;
 esac
 case "$GPU" in

@@ -6,8 +6,13 @@
 #
 #   tools/vm/sim.sh [GLANCE_BINARY] [-- GLANCE_RUN_ARGS...]
 #
+# The guest has the binary's architecture: an arm64 machine (a Pi 5, an arm64 server) boots an
+# arm64 guest (qemu-system-aarch64, virt, Debian's arm64 kernel, virtio-gpu), with KVM where it
+# works; an x86-64 machine an x86-64 one. (An arm64 binary on an x86-64 machine is refused: the
+# guest is booted from the host's own files; the arm64 boot test shows the arm64 package instead.)
+#
 # Environment: SIM_GPU=std|virtio|cirrus (default std: bochs keeps the panel at SIM_RES,
-# while virtio-gpu takes the window's size as its preferred mode), SIM_RES=WxH (default 480x480),
+# while virtio-gpu takes the window's size as its preferred mode; arm64: virtio only), SIM_RES=WxH (default 480x480),
 # SIM_DISPLAY=window|vnc (default: window when a display is available), SIM_VNC=N (default 0),
 # RUN_IN_VM_CACHE (kernel cache, default ~/.cache/run-in-vm).
 # Example: SIM_RES=800x480 tools/vm/sim.sh .build/release/glance -- --rotate 90
@@ -19,12 +24,21 @@ if [ $# -gt 0 ] && [ "$1" != -- ]; then BINARY=$1; shift; fi
 [ "${1:-}" = -- ] && shift
 [ -x "$BINARY" ] || { echo "sim: no $BINARY: build it first (make sim does)" >&2; exit 2; }
 
-GPU=${SIM_GPU:-std} RES=${SIM_RES:-480x480} VNC=${SIM_VNC:-0}
+case "$(file -b "$BINARY")" in
+*aarch64*) ARCH=arm64 DEFAULT_GPU=virtio QEMU_BIN=qemu-system-aarch64 ;;
+*x86-64*) ARCH=amd64 DEFAULT_GPU=std QEMU_BIN=qemu-system-x86_64 ;;
+*) echo "sim: $BINARY is neither an x86-64 nor an aarch64 program" >&2; exit 2 ;;
+esac
+if [ "$ARCH" != "$(dpkg --print-architecture)" ]; then
+	echo "sim: $BINARY is an $ARCH program and this machine is $(dpkg --print-architecture): make sim runs this machine's own build" >&2
+	exit 2
+fi
+GPU=${SIM_GPU:-$DEFAULT_GPU} RES=${SIM_RES:-480x480} VNC=${SIM_VNC:-0}
 MODE=${SIM_DISPLAY:-}
 if [ -z "$MODE" ]; then
 	if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then MODE=window; else MODE=vnc; fi
 fi
-if [ "$MODE" = window ] && ! qemu-system-x86_64 -display help 2>/dev/null | grep -qxE 'gtk|sdl'; then
+if [ "$MODE" = window ] && ! $QEMU_BIN -display help 2>/dev/null | grep -qxE 'gtk|sdl'; then
 	# Debian puts qemu's GTK and SDL front ends in qemu-system-gui
 	SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 	echo "sim: installing qemu-system-gui for the window" >&2
@@ -40,6 +54,6 @@ echo "sim: glance run --intro${*:+ $*} on $GPU at $RES, with four weeks of demo 
 # (none given: nothing, not printf's lone ` ''`, which glance run would refuse with exit 64)
 ARGS=""
 [ $# -eq 0 ] || ARGS=$(printf ' %q' "$@")
-exec "$HERE/run-in-vm.sh" --gpu "$GPU" --res "$RES" --display "$MODE" --vnc "$VNC" \
+exec "$HERE/run-in-vm.sh" --arch "$ARCH" --gpu "$GPU" --res "$RES" --display "$MODE" --vnc "$VNC" \
 	--binary "$BINARY" --fonts "fonts-inter fonts-wqy-microhei" --out "$OUT" --timeout 86400 \
 	--cmd "/app/glance demo-data --db /tmp/glance.db >/dev/null; exec /app/glance run --db /tmp/glance.db --intro$ARGS"

@@ -4,9 +4,17 @@
 # through systemctl, hurts the app (SIGSEGV, SIGABRT, SIGKILL, a hang for the watchdog, then
 # crashes until systemd gives up) and lets the host take a screendump at each stage. Every
 # result is a "STEP ..." line on ttyS1 (console.log); the host answers "waiting" steps on ttyS2.
-exec >/dev/ttyS1 2>&1
-exec 3<>/dev/ttyS2
-stty -F /dev/ttyS2 raw -echo 2>/dev/null
+# The harness's lines: ttyS1 and ttyS2, or on an arm64 guest (one UART, the kernel's) the virtio
+# consoles hvc0 and hvc1 (tools/vm/run-in-vm.sh --arch arm64).
+OUT_TTY=/dev/ttyS1 CTL_TTY=/dev/ttyS2
+if [ "$(uname -m)" = aarch64 ]; then OUT_TTY=/dev/hvc0 CTL_TTY=/dev/hvc1; fi
+exec >$OUT_TTY 2>&1
+exec 3<>$CTL_TTY
+stty -F $OUT_TTY -onlcr 2>/dev/null
+stty -F $CTL_TTY raw -echo 2>/dev/null
+# The short run (/etc/glance-vmtest/mode "short", the arm64 boot): the first frame, a key, then
+# SIGTERM (systemctl stop) and the console back.
+MODE=$(cat /etc/glance-vmtest/mode 2>/dev/null || echo full)
 
 step() { echo "STEP $*"; }
 wait_host() { step "$1 waiting"; read -r _ <&3; }
@@ -45,13 +53,30 @@ give_up() { step "$1 FAILED: $(systemctl status glance.service --no-pager -n 20 
 # The app's own lines and systemd's about the unit and tty1's getty, as they come.
 journalctl -b -f -o short-monotonic --no-pager -u glance.service -u getty@tty1.service | sed -u 's/^/[journal] /' &
 
-step "boot uptime=$(uptime_s) date=$(date +%F)"
+step "boot uptime=$(uptime_s) date=$(date +%F) arch=$(uname -m) mode=$MODE"
+step "version $(glance --version 2>&1)"
 pid=$(wait_active 0) || give_up ready
 step "ready pid=$pid uptime=$(uptime_s) active_at_us=$(prop ActiveEnterTimestampMonotonic)" \
 	"watchdog_us=$(prop WatchdogUSec) restarts=$(prop NRestarts) $(describe "$pid")"
 journalctl -b -u glance.service -o cat --no-pager | grep '^startup: first' | sed 's/^/[startup] /'
 systemd-analyze 2>/dev/null | head -1 | sed 's/^/[systemd-analyze] /'
 wait_host first
+
+if [ "$MODE" = short ]; then
+	# The host presses Left (yesterday) meanwhile.
+	wait_host input
+	# SIGTERM, as systemd stops the unit: the app exits 0 and the console comes back.
+	systemctl stop glance.service
+	wait_gone "$pid"
+	# The unit resets tty1 when it stops (TTYReset): known text written now shows on the panel
+	# only if the app gave the display back to the console.
+	printf '\033[2J\033[H\n  GLANCE VM CONSOLE\n\n  tty1 after SIGTERM.\n' >/dev/tty1
+	sleep 0.5
+	step "stopped status=$(prop ExecMainStatus) code=$(prop ExecMainCode) result=$(prop Result)" \
+		"glance=$(systemctl is-active glance.service)"
+	wait_host stopped
+	finish 0
+fi
 
 # Root feeds the store (/var/lib/glance/glance.db, root's default): the running app redraws.
 glance log --move 300 >/tmp/log.out 2>&1

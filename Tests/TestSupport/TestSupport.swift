@@ -1,0 +1,166 @@
+import Foundation
+
+/// What the test targets share: where the repository is, how to start a program (and the glance
+/// executable, natively or through an emulator), and scratch folders.
+
+/// The repository's folders.
+public enum Repository {
+    /// The repository's root (this file is Tests/TestSupport/TestSupport.swift in it).
+    public static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+}
+
+/// The glance executable the tests start.
+///
+/// `GLANCE_EXECUTABLE` names it (the arm64 test run gives the arm64 build), else the one built
+/// beside the test bundle, else `.build/debug/glance`. `GLANCE_EMULATOR` is the command that
+/// runs it, split at spaces (`qemu-aarch64` for arm64 code on an x86-64 machine: an emulated
+/// process cannot start another emulated program by itself); empty natively.
+public enum GlanceExecutable {
+    public static let path: String = {
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["GLANCE_EXECUTABLE", "GLANCE_TEST_EXECUTABLE"] {
+            if let given = environment[name], !given.isEmpty { return given }
+        }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let beside = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("glance").path
+        if !exe.isEmpty, FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return Repository.root + "/.build/debug/glance"
+    }()
+
+    public static let emulator: [String] = {
+        let given = ProcessInfo.processInfo.environment["GLANCE_EMULATOR"] ?? ""
+        return given.split(separator: " ").map(String.init)
+    }()
+
+    /// The program and arguments that start glance with `arguments`.
+    public static func command(_ arguments: [String]) -> (program: String, arguments: [String]) {
+        guard let first = emulator.first else { return (path, arguments) }
+        return (resolve(first), Array(emulator.dropFirst()) + [path] + arguments)
+    }
+
+    /// A folder with a program named `glance` that runs this glance, for PATH (shells, completion
+    /// scripts): the executable's own folder natively; under an emulator, a scratch folder with a
+    /// script that starts it through the emulator.
+    public static let folderForPATH: String = {
+        guard !emulator.isEmpty else { return URL(fileURLWithPath: path).deletingLastPathComponent().path }
+        let folder = ScratchFolder.kept("glance-wrapper")
+        let quoted = ([resolve(emulator[0])] + emulator.dropFirst() + [path]).map { "'" + $0 + "'" }
+        _ = FileManager.default.createFile(
+            atPath: folder + "/glance", contents: Data("#!/bin/sh\nexec \(quoted.joined(separator: " ")) \"$@\"\n".utf8),
+            attributes: [.posixPermissions: 0o755])
+        return folder
+    }()
+
+    /// A program name looked up in PATH (Process wants a path).
+    static func resolve(_ name: String) -> String {
+        if name.contains("/") { return name }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+            return "\(folder)/\(name)"
+        }
+        return "/usr/bin/" + name
+    }
+}
+
+/// What a finished program left.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    /// Both, standard output first.
+    public var output: String { stdout + stderr }
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+}
+
+/// Runs `program` to its end with its output captured (standard input is /dev/null). With
+/// `combined`, standard error goes into the same pipe as standard output (in `stdout`, in the
+/// order written).
+public func runProcess(
+    _ program: String, _ arguments: [String], environment: [String: String]? = nil, combined: Bool = false
+) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe()
+    let err = combined ? out : Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Standard error is read on another thread: a program filling one pipe while the other is
+    // read would never end.
+    let errBox = DataBox()
+    let group = DispatchGroup()
+    if !combined {
+        DispatchQueue.global().async(group: group) { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    let errData = errBox.data
+    process.waitUntilExit()
+    return ProcessResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
+}
+
+private final class DataBox: @unchecked Sendable { var data = Data() }
+
+/// Runs the glance executable (see `GlanceExecutable`) to its end.
+public func runGlance(
+    _ arguments: [String], environment: [String: String]? = nil, combined: Bool = false
+) throws -> ProcessResult {
+    let (program, argv) = GlanceExecutable.command(arguments)
+    return try runProcess(program, argv, environment: environment, combined: combined)
+}
+
+/// A fresh empty folder for one test's files (unique: tests run in parallel), removed when the
+/// last reference goes.
+public final class ScratchFolder: @unchecked Sendable {
+    public let path: String
+
+    /// A folder in $TMPDIR named after `name`.
+    public init(_ name: String = "test") {
+        let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
+        var template = Array((NSTemporaryDirectory() + "/glance-\(safe)-XXXXXX").utf8CString)
+        path = template.withUnsafeMutableBufferPointer { buffer -> String in
+            guard let made = mkdtemp(buffer.baseAddress!) else {
+                fatalError("mkdtemp in \(NSTemporaryDirectory()) failed (errno \(errno))")
+            }
+            return String(cString: made)
+        }
+    }
+
+    deinit { if removesItself { try? FileManager.default.removeItem(atPath: path) } }
+
+    /// A new folder that stays (for tests that hand paths around; $TMPDIR is the test run's).
+    public static func kept(_ name: String) -> String {
+        let folder = ScratchFolder(name)
+        return folder.keep()
+    }
+
+    private var removesItself = true
+    private func keep() -> String {
+        removesItself = false
+        return path
+    }
+
+    /// The path of `name` in the folder.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `text` to `name` in the folder; returns its path.
+    @discardableResult
+    public func write(_ name: String, _ text: String) -> String {
+        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+        return file(name)
+    }
+}

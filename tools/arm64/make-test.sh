@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make-test.sh -- the arm64 part of `make test` that runs before `swift test`: the arm64 package
+# cross-built with Debian 13's Swift 6.0.3 (tools/build-deb.sh --arch arm64), then the pure and
+# headless suites built for aarch64 with 6.0.3 and run under qemu-aarch64 (tools/arm64/test.sh).
+# The last line printed is the arm64 package's path, for `swift test`'s arm64 boot test
+# (GLANCE_ARM64_DEB); empty when the arm64 parts cannot run here (said why, on stderr).
+#
+# GLANCE_SKIP_ARM64=1 skips them. Exit status: 0, or 1 when the build or a suite failed.
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+say() { echo "make test (arm64): $*" >&2; }
+
+why=""
+if [ "${GLANCE_SKIP_ARM64:-}" = 1 ]; then why="GLANCE_SKIP_ARM64=1 is set"
+elif [ "$(uname -m)" != x86_64 ]; then why="the arm64 parts cross-build on x86-64 (this is $(uname -m))"
+elif [ "$(id -u)" != 0 ]; then why="the trixie build root needs root (debootstrap, chroot), as CI has"
+fi
+if [ -n "$why" ]; then
+	say "arm64 package, suites and boot skipped: $why"
+	echo
+	exit 0
+fi
+
+T=$(date +%s)
+deb=$("$HERE/../build-deb.sh" --arch arm64 | tail -1)
+[ -f "$deb" ] || { say "the arm64 package was not made (tools/build-deb.sh --arch arm64)"; echo; exit 1; }
+say "arm64 package $deb in $(($(date +%s) - T)) s"
+T=$(date +%s)
+"$HERE/test.sh" --glance "$REPO/.build/arm64-release/aarch64-unknown-linux-gnu/release/glance" >&2
+rc=$?
+say "arm64 suites (build with Swift 6.0.3 and run under qemu-aarch64): status $rc in $(($(date +%s) - T)) s"
+echo "$deb"
+[ $rc = 0 ] || exit 1

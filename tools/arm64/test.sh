@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# test.sh -- the test suites as arm64 code: the package and its tests built for aarch64 with
+# Debian 13's Swift 6.0.3 (tools/arm64/swift-build.sh, in .build/arm64-test; optimised, with
+# -enable-testing for @testable imports: emulated debug code is about ten times slower), run under
+# qemu-aarch64 in the trixie build root. Tests that start `glance` start an arm64 glance through
+# qemu-aarch64 too (GLANCE_EXECUTABLE, GLANCE_EMULATOR): the one built beside the tests, or
+# --glance PATH (make test gives the package's, .build/arm64-release).
+#
+#   tools/arm64/test.sh [--no-build] [--glance PATH] [--suites 'A B ...']
+#
+#   --suites   the test targets to run (default: the pure and headless ones below)
+#   --no-build run what was built last
+#
+# The fonts are the host's (its fonts-inter and fonts-wqy-microhei, bound over the root's): the
+# goldens were drawn with them, and trixie's Inter 4.1 differs from Debian 12's 4.0 beta.
+# Prints swift-testing's report; exits with its status.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+say() { echo "arm64-test: $*" >&2; }
+die() { say "$*"; exit 2; }
+
+# The pure and headless suites: rings, raster, screens and their goldens, text, store, feeds and
+# import, configuration, the command line, the device files, display choices, input decoding.
+# (AppTests, PlatformTests: signalfd, timerfd, fork and crash handlers; VMTests: the VM boots.
+# They run natively in `swift test`; the arm64 boot test covers the app on an arm64 kernel.)
+SUITES="ActivityTests RasterTests ScreensTests TextTests StoreTests FeedsTests ConfigurationTests JSONTests CLITests CommandsTests DeviceTests DisplayTests InputTests"
+BUILD=1 GLANCE=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--no-build) BUILD=0; shift ;;
+	--suites) SUITES=$2; shift 2 ;;
+	--glance) GLANCE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option $1 (see --help)" ;;
+	esac
+done
+
+SCRATCH=$REPO/.build/arm64-test
+if [ $BUILD = 1 ]; then
+	T=$(date +%s)
+	say "building the package and its tests for arm64 with Swift 6.0.3 (release, -enable-testing, in .build/arm64-test)"
+	mkdir -p "$SCRATCH"
+	built=0
+	"$HERE/swift-build.sh" -c release --build-tests -Xswiftc -enable-testing --scratch-path "$SCRATCH" \
+		>"$SCRATCH/build.log" 2>&1 || built=$?
+	# (the SDK's warnings about SDKSettings.json and -pthread say nothing; nor do the step lines)
+	grep -v -e 'Could not read SDKSettings.json' -e 'prohibited flag(s): -pthread' -e '^\[[0-9]*/[0-9]*\]' \
+		"$SCRATCH/build.log" >&2 || true
+	[ $built = 0 ] || die "the arm64 build of the tests failed (tools/arm64/swift-build.sh --build-tests; log $SCRATCH/build.log)"
+	say "built in $(($(date +%s) - T)) s"
+fi
+BIN=$SCRATCH/aarch64-unknown-linux-gnu/release
+BUNDLE=$BIN/GlancePackageTests.xctest
+[ -f "$BUNDLE" ] || die "no $BUNDLE: build it first (without --no-build)"
+GLANCE=${GLANCE:-$BIN/glance}
+[ -x "$GLANCE" ] || die "no arm64 glance at $GLANCE"
+
+BINDS=()
+for p in fonts-inter fonts-wqy-microhei; do
+	dpkg-query -W "$p" >/dev/null 2>&1 || die "the host's $p is needed (the goldens were drawn with it): tools/install-deps.sh"
+	while read -r d; do BINDS+=(--bind "$d"); done < <(dpkg -L "$p" | grep -E '\.(ttf|otf|ttc)$' | xargs -n1 dirname | sort -u)
+done
+FILTER=$(echo "$SUITES" | tr ' ' '\n' | grep -v '^$' | paste -sd'|')
+say "running $SUITES under qemu-aarch64 (glance: ${GLANCE#"$REPO"/})"
+T=$(date +%s)
+set +e
+"$HERE/in-root.sh" "${BINDS[@]}" --env GLANCE_EXECUTABLE="$GLANCE" --env GLANCE_EMULATOR=qemu-aarch64 \
+	-- qemu-aarch64 "$BUNDLE" --testing-library swift-testing --filter "^($FILTER)\\."
+rc=$?
+set -e
+say "ran in $(($(date +%s) - T)) s: status $rc"
+exit $rc
