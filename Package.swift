@@ -122,7 +122,7 @@ let package = Package(
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "ImageFile", "Raster", "TestSupport"]),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "CLI", "ImageFile", "Raster", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Controls", "Raster"], exclude: ["Fixtures"]),

@@ -123,11 +123,41 @@ else
 		die "aarch64-linux-gnu-strip failed in the build root"
 fi
 install -m 644 "$ROOT/device/glance.service" "$PKG/lib/systemd/system/glance.service"
+# glance serve's unit: installed, off until enabled (docs/live-data.md).
+install -m 644 "$ROOT/device/glance-serve.service" "$PKG/lib/systemd/system/glance-serve.service"
 install -D -m 644 "$ROOT/device/60-glance-backlight.rules" "$PKG/lib/udev/rules.d/60-glance-backlight.rules"
 install -m 644 "$ROOT/device/config.json" "$PKG/etc/glance/config.json"
 install -m 644 "$ROOT/device/README.md" "$ROOT/device/config.example.json" "$PKG/usr/share/doc/glance/"
 for f in "$ROOT"/device/raspberry-pi/*; do
 	[ -f "$f" ] && install -m 644 "$f" "$PKG/usr/share/doc/glance/raspberry-pi/"
+done
+# Live data and the home (the units' Documentation= names live-data.md), and the drop-in that
+# opens the display unit's sandbox to an MQTT broker.
+install -m 644 "$ROOT/docs/live-data.md" "$ROOT/docs/home-assistant.md" "$PKG/usr/share/doc/glance/"
+install -D -m 644 "$ROOT/device/examples/glance-mqtt.conf" "$PKG/usr/share/doc/glance/examples/glance-mqtt.conf"
+
+# The manual page and the shells' completions, written by the program from its declared
+# options (glance help --man, glance completion SHELL): an arm64 binary is run by the build
+# root's qemu-aarch64.
+run_glance() {
+	if [ $CROSS = 0 ]; then
+		"$PKG/usr/bin/glance" "$@"
+	else
+		"$HERE/arm64/in-root.sh" --bind "$PKG/usr/bin" qemu-aarch64 "$PKG/usr/bin/glance" "$@"
+	fi
+}
+install -d "$PKG/usr/share/man/man1"
+run_glance help --man >"$WORK/glance.1" || die "glance help --man failed"
+grep -q '^\.TH' "$WORK/glance.1" || die "glance help --man wrote no manual page"
+gzip -9n <"$WORK/glance.1" >"$PKG/usr/share/man/man1/glance.1.gz"
+# Where each shell looks for a package's completions (CompletionScript.installPath; a test
+# compares the two lists).
+COMPLETIONS="bash:share/bash-completion/completions/glance zsh:share/zsh/vendor-completions/_glance fish:share/fish/vendor_completions.d/glance.fish"
+for entry in $COMPLETIONS; do
+	shell=${entry%%:*} target=${entry#*:}
+	install -d "$PKG/usr/$(dirname "$target")"
+	run_glance completion "$shell" >"$PKG/usr/$target" || die "glance completion $shell failed"
+	[ -s "$PKG/usr/$target" ] || die "glance completion $shell wrote nothing"
 done
 cat >"$PKG/usr/share/doc/glance/copyright" <<'EOF'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/

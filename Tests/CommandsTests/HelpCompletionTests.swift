@@ -1,3 +1,4 @@
+import CLI
 import Foundation
 import TestSupport
 import Testing
@@ -73,6 +74,15 @@ struct HelpCompletionTests {
             #expect(text.contains(option), "the man page has \(option)")
         }
         #expect(text.contains("EXIT STATUS") && text.contains("FILES") && text.contains("/etc/glance/config.json"))
+    }
+
+    @Test("the package installs each shell's completion where that shell looks (CompletionScript.installPath)")
+    func packagedCompletionPaths() throws {
+        let script = try String(contentsOfFile: Repository.root + "/tools/build-deb.sh", encoding: .utf8)
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("COMPLETIONS=") }, "no COMPLETIONS= in build-deb.sh")
+        let packaged = line.dropFirst("COMPLETIONS=".count).filter { $0 != "\"" }.split(separator: " ").map(String.init)
+        let expected = CompletionScript.Shell.allCases.map { "\($0.rawValue):\(CompletionScript.installPath($0, program: "glance"))" }
+        #expect(packaged.sorted() == expected.sorted())
     }
 
     @Test("bash: commands, options, and each option's values complete")

@@ -92,9 +92,33 @@ ok "user glance (system user, shell $shell) in groups: $groups"
 [ -L "$R/etc/systemd/system/multi-user.target.wants/glance.service" ] ||
 	fail "glance.service is not enabled (no multi-user.target.wants link)"
 ok "glance.service enabled for multi-user.target"
+# glance serve: its unit installed but off (it listens on the network), its token made for it.
+[ -f "$R/lib/systemd/system/glance-serve.service" ] || fail "no glance-serve.service after installing"
+[ ! -e "$R/etc/systemd/system/multi-user.target.wants/glance-serve.service" ] ||
+	fail "glance-serve.service was enabled by the installation (it must stay off until enabled)"
+token=$(in_root stat -c '%U:%G %a %s' /etc/glance/serve.token 2>&1) || fail "no /etc/glance/serve.token: $token"
+case "$token" in "root:glance 640 "*) ;; *) fail "/etc/glance/serve.token is '$token', expected root:glance 640" ;; esac
+[ "${token##* }" -ge 17 ] || fail "/etc/glance/serve.token is too short ($token)"
+in_root /usr/bin/glance serve token >"$WORK/token.log" 2>&1 || fail "glance serve token: $(cat "$WORK/token.log")"
+grep -qF "$(in_root cat /etc/glance/serve.token)" "$WORK/token.log" || fail "glance serve token does not show the token"
+ok "glance-serve.service installed, not enabled; /etc/glance/serve.token $token, shown by glance serve token"
+store=$(in_root stat -c '%U:%G %a' /var/lib/glance 2>&1) || fail "no /var/lib/glance: $store"
+[ "$store" = "glance:glance 2770" ] || fail "/var/lib/glance is '$store', expected glance:glance 2770 (setgid)"
+ok "the store's folder /var/lib/glance: $store"
+# The manual page and the completions, as the program writes them.
+[ -s "$R/usr/share/man/man1/glance.1.gz" ] || fail "no manual page /usr/share/man/man1/glance.1.gz"
+zcat "$R/usr/share/man/man1/glance.1.gz" | grep -q '^\.SH' || fail "glance.1.gz is not a manual page"
+for f in share/bash-completion/completions/glance share/zsh/vendor-completions/_glance share/fish/vendor_completions.d/glance.fish; do
+	grep -q glance "$R/usr/$f" 2>/dev/null || fail "no completion /usr/$f"
+done
+for f in live-data.md home-assistant.md examples/glance-mqtt.conf; do
+	[ -s "$R/usr/share/doc/glance/$f" ] || fail "no /usr/share/doc/glance/$f"
+done
+ok "manual page, bash/zsh/fish completions, live-data.md, home-assistant.md and the MQTT drop-in installed"
 in_root dpkg -r glance >"$WORK/remove.log" 2>&1 || fail "dpkg -r: $(tail -5 "$WORK/remove.log")"
 [ ! -e "$R/usr/bin/glance" ] || fail "/usr/bin/glance is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance.service" ] || fail "the unit is still there after dpkg -r"
+[ ! -e "$R/lib/systemd/system/glance-serve.service" ] || fail "glance-serve.service is still there after dpkg -r"
 [ -f "$R/etc/glance/config.json" ] || fail "dpkg -r removed the configuration (a conffile stays until purge)"
 ok "dpkg -r: binary and unit gone, /etc/glance/config.json kept"
 in_root dpkg -P glance >"$WORK/purge.log" 2>&1 || fail "dpkg -P: $(tail -5 "$WORK/purge.log")"
