@@ -1,8 +1,10 @@
 import Configuration
 import Foundation
+import ImageFile
 import Platform
 import Raster
 import Screens
+import TestSupport
 import Testing
 
 @testable import App
@@ -209,6 +211,86 @@ struct GaugeFeedTests {
         let now = monotonicNow()
         let next = try #require(feed.nextDeadline(now: now))
         #expect(next - now > .seconds(25), "woken again in \(next - now)")
+    }
+
+    /// Voluntary context switches of a process's main thread: one for each time it slept.
+    static func sleeps(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+    }
+
+    @Test("glance watch --screen gauges follows a real broker: a published value drawn as glance render draws it; idle, nothing but keep-alives wakes it")
+    func watchFollowsTheBroker() throws {
+        guard Broker.available else {
+            Issue.record("mosquitto is not installed (make deps installs it)")
+            return
+        }
+        let broker = try Broker()
+        let folder = ScratchFolder("mqtt-watch")
+        let gauge = #""style": "accessoryCircular", "title": "Outside", "unit": "°C", "min": -10, "max": 35"#
+        let config = folder.path + "/config.json"
+        try """
+        {"screens": ["rings", "gauges"], "gauges": [{\(gauge), "source": {"mqtt": "home/outside/state"}}],
+         "mqtt": {"broker": "mqtt://127.0.0.1:\(broker.port)", "keepAlive": 60}}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let png = folder.path + "/panel.png"
+        let watch = Process()
+        let (program, arguments) = GlanceExecutable.command([
+            "watch", "--config", config, "--db", folder.path + "/glance.db", "--screen", "gauges", "--size", "320x240",
+            "--render-to", png,
+        ])
+        watch.executableURL = URL(fileURLWithPath: program)
+        watch.arguments = arguments
+        let log = folder.path + "/watch.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        watch.standardOutput = FileHandle(forWritingAtPath: log)
+        watch.standardError = watch.standardOutput
+        try watch.run()
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        func reference(_ value: String) throws -> PixelBuffer {
+            let path = folder.path + "/render-\(value).png"
+            let r = try runGlance([
+                "render", "--screen", "gauge", "--style", "accessoryCircular", "--title", "Outside", "--unit", "°C", "--min", "-10",
+                "--max", "35", "--value", value, "--size", "320x240", "--output", path,
+            ])
+            try #require(r.status == 0, "glance render: \(r.output)")
+            return try PNGFile.read(path)
+        }
+        func shows(_ expected: PixelBuffer) -> Bool {
+            guard let now = try? PNGFile.read(png) else { return false }
+            return now.width == expected.width && (0..<now.height).allSatisfy { y in
+                (0..<now.width).allSatisfy { now.row32(y)[$0] & 0xFF_FFFF == expected.row32(y)[$0] & 0xFF_FFFF }
+            }
+        }
+        func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if condition() { return true }
+                usleep(50_000)
+            }
+            return condition()
+        }
+        // Never seen yet: the gauge without a value.
+        #expect(eventually(30) { shows((try? reference("-")) ?? PixelBuffer(width: 1, height: 1)) }, "\(said())")
+        // Home Assistant's statestream writes states as strings.
+        try broker.publish("home/outside/state", "21.5")
+        #expect(eventually(10) { shows((try? reference("21.5")) ?? PixelBuffer(width: 1, height: 1)) }, "\(said())")
+        try broker.publish("home/outside/state", "\"-3.25\"")
+        let changed = try reference("-3.25")
+        #expect(eventually(10) { shows(changed) }, "\(said())")
+        // Idle with the broker connected: count the times the loop slept and woke in ten seconds.
+        usleep(500_000)
+        let before = try #require(Self.sleeps(watch.processIdentifier))
+        sleep(10)
+        let after = try #require(Self.sleeps(watch.processIdentifier))
+        print("glance watch, MQTT connected and idle: \(after - before) wake-ups in 10 s (keep-alive 60 s)")
+        #expect(after - before <= 2, "woke \(after - before) times in 10 idle seconds")
+        kill(watch.processIdentifier, SIGTERM)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0, "\(said())")
+        #expect(shows(changed))
     }
 
     @Test("a wrong password is one clear log line and no value, not an exit")
