@@ -16,10 +16,15 @@ public final class Card {
 
     /// Opens `path` read-write and non-blocking (events are read until EAGAIN), with universal
     /// planes (and atomic unless `legacy`) requested.
-    public init(path: String, legacy: Bool = false) throws(DisplayError) {
+    ///
+    /// Early in a boot the service can start before udev has run its rules for the card: the node
+    /// is still root's alone (0600, as the kernel made it) and a member of group video may not
+    /// open it yet. Then it waits for udev, up to `udevWait`, instead of ending with 77 and a
+    /// restart (seen on the arm64 boot).
+    public init(path: String, legacy: Bool = false, udevWait: Duration = .seconds(5)) throws(DisplayError) {
         self.path = path
         do {
-            descriptor = try FileDescriptor.open(path, [.readWrite, .nonBlocking])
+            descriptor = try Self.openWaitingForUdev(path, wait: udevWait)
         } catch {
             if error.errno == .permissionDenied || error.errno == .notPermitted {
                 var e = error
@@ -36,6 +41,27 @@ public final class Card {
     }
 
     deinit { descriptor.close() }
+
+    private static func openWaitingForUdev(_ path: String, wait: Duration) throws(SystemError) -> FileDescriptor {
+        let end = monotonicNow() + wait
+        while true {
+            do throws(SystemError) {
+                return try FileDescriptor.open(path, [.readWrite, .nonBlocking])
+            } catch {
+                var st = stat()
+                guard error.errno == .permissionDenied, monotonicNow() < end, stat(path, &st) == 0,
+                    awaitsUdev(owner: st.st_uid, group: st.st_gid, mode: st.st_mode, euid: geteuid())
+                else { throw error }
+                usleep(50_000)
+            }
+        }
+    }
+
+    /// Whether a node this process may not open looks as the kernel made it, before udev gave it
+    /// its group: root's, 0600. A node udev has set up (root:video 0660) refuses for good.
+    static func awaitsUdev(owner: UInt32, group: UInt32, mode: UInt32, euid: UInt32) -> Bool {
+        euid != 0 && owner == 0 && group == 0 && mode & 0o077 == 0
+    }
 
     /// The card nodes under `directory` (card0, card1 …), in number order.
     public static func discover(in directory: String = "/dev/dri") throws(DisplayError) -> [String] {

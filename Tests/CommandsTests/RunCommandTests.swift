@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 /// `glance run` and `glance devices` on the command line. Only what stops before the display is
@@ -43,5 +45,37 @@ struct RunCommandTests {
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
+    @Test("a card node as the kernel made it (root's, 0600) is waited for until udev gives it its group; one set up for others is refused")
+    func cardBeforeUdev() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), GlanceExecutable.emulator.isEmpty else {
+            print("skipped: needs root, setpriv and a native glance to run it as user nobody")
+            return
+        }
+        let folder = ScratchFolder("udev")
+        chmod(folder.path, 0o755)
+        let node = folder.path + "/card0"
+        FileManager.default.createFile(atPath: node, contents: nil)
+        func run() throws -> ProcessResult {
+            try runProcess(
+                "/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=65534", "--clear-groups", GlanceExecutable.path, "run", "--card", node, "--rings-only"])
+        }
+        // Not yet set up: udev (here, a thread) makes it the group's a moment later; the app opens
+        // it then (and finds a plain file, not a card: 69), instead of ending with 77 at once.
+        chmod(node, 0o600)
+        let udev = Thread {
+            usleep(400_000)
+            chmod(node, 0o666)
+        }
+        udev.start()
+        let waited = try run()
+        #expect(waited.status == 69 && waited.stderr.contains("dumb buffers"), "\(waited.status): \(waited.stderr)")
+        // Set up by udev for group video (root:video 0660): this user is not in it, refused (77).
+        chown(node, 0, 44)
+        chmod(node, 0o660)
+        let refused = try run()
+        #expect(refused.status == 77 && refused.stderr.contains("group video"), "\(refused.status): \(refused.stderr)")
     }
 }

@@ -118,8 +118,8 @@ extension VMEndToEndTests {
         if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("[systemd-analyze]") }) {
             print("arm64: \(line)")
         }
-        // (restarts=1 when the first start came before udev had given /dev/dri/card0 to group
-        // video: exit 77, and systemd's restart 2 s later finds it; said, not failed)
+        // (the app waits up to 5 s for udev to give /dev/dri/card0 to group video, Card's
+        // udevWait; this line would mean udev took longer and systemd's restart found it)
         let early = log.split(separator: "\n").first { $0.contains("Permission denied (add the user to group video") }
         if let early { print("arm64: the first start was too early for udev: \(early)") }
 
