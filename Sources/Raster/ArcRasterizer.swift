@@ -2,7 +2,8 @@
 ///
 /// This file holds the setup (the classes of angle, the caps and the shadow in painter's order)
 /// and the drawing order; the work is in the other `ArcRasterizer+` files: the colour tables
-/// (`+Tables`), the band (`+Band`), the round caps (`+Caps`) and the tip's shadow (`+Shadow`).
+/// (`+Tables`), the band's spans, kept per geometry (`+Spans`), the band drawn from them
+/// (`+Band`), the round caps (`+Caps`) and the tip's shadow (`+Shadow`).
 struct ArcRasterizer {
     /// Where a band pixel takes its colour from, by its angle.
     enum Source {
@@ -13,7 +14,7 @@ struct ArcRasterizer {
     /// Squared distances from the centre bounding the band's edge zones: beyond `outerOut2` and
     /// within `innerIn2` nothing is covered; between `innerOut2` and `outerIn2` everything is.
     let outerOut2, outerIn2, innerIn2, innerOut2: Float
-    /// Pixels across the band's bounding square (the edge cache's size).
+    /// Pixels across the band's bounding square (the zones of a row stay within it).
     let bandWidth: Int
     // Classes of angle, relative to the start: [0, f) A, [f, T) B, [T, 1) none.
     let sourceA: Source, sourceB: Source
@@ -166,12 +167,7 @@ struct ArcRasterizer {
 
     func draw(into buffer: PixelBuffer, area: IntRect) {
         guard !area.isEmpty else { return }
-        let origin = floorToInt(cx - ro - 2)
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * bandWidth) { memory in
-            let cache = EdgeCache(
-                coverage: memory.baseAddress!, fraction: memory.baseAddress! + bandWidth, origin: origin, mirror: nil)
-            drawBand(into: buffer, area: area, cache: cache)
-        }
+        drawBand(into: buffer, area: area, spans: buffer.cache.spans(self, width: buffer.width, height: buffer.height))
         for (i, cap) in caps.enumerated() {
             if i == tipCap, let shadow { drawShadow(shadow, tip: cap, buffer: buffer, area: area) }
             drawCap(cap, buffer: buffer, area: area)

@@ -13,6 +13,9 @@ public struct PixelBuffer {
     /// The first byte of row 0.
     public let base: UnsafeMutableRawPointer
     private let storage: Storage?
+    /// What drawing into this buffer keeps between frames (the ring bands' row spans); shared by
+    /// copies of this value, which draw into the same pixels.
+    let cache = DrawingCache()
 
     private final class Storage {
         let memory: UnsafeMutableRawPointer
