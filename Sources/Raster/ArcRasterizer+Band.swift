@@ -49,9 +49,9 @@ extension ArcRasterizer {
                         count += 1
                     }
                     let pixels = buffer.row32(y)
-                    let halves = spans.halves + 2 * (y - spans.firstRow)
-                    if halves[0].p0 < halves[0].p3 { drawHalf(pixels, v, halves[0], splits, count, area.x, area.maxX) }
-                    if halves[1].p0 < halves[1].p3 { drawHalf(pixels, v, halves[1], splits, count, area.x, area.maxX) }
+                    let halves = spans.halves + 2 &* (y &- spans.firstRow)
+                    drawHalf(pixels, v, halves, splits, count, area.x, area.maxX)
+                    drawHalf(pixels, v, halves + 1, splits, count, area.x, area.maxX)
                 }
             }
         }
@@ -62,108 +62,141 @@ extension ArcRasterizer {
     /// depend on the clip: a clipped draw gives the pixels a whole one gives.
     @inline(never)
     func drawHalf(
-        _ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ h: BandSpans.HalfRow, _ splits: UnsafeMutablePointer<Int>,
-        _ splitCount: Int, _ clipA: Int, _ clipB: Int
+        _ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ half: UnsafePointer<BandSpans.HalfRow>,
+        _ splits: UnsafePointer<Int>, _ splitCount: Int, _ clipA: Int, _ clipB: Int
     ) {
-        var a = h.p0
+        let h = half.pointee
+        guard h.p0 < h.p3 else { return }
         var i = 0
+        while i < splitCount && splits[i] <= h.p0 { i &+= 1 }
+        if i == splitCount || splits[i] >= h.p3 {
+            // No boundary inside: one piece, whose class is kept with the spans.
+            drawPiece(row, h, h.p0, h.p3, source(diamond: h.midDiamond), clipA, clipB)
+            return
+        }
+        var a = h.p0
         while a < h.p3 {
-            var b = h.p3
-            while i < splitCount {
-                let s = splits[i]
-                if s <= a {
-                    i += 1
-                    continue
-                }
-                if s < b { b = s }
-                break
-            }
-            let source = self.source(diamond: DiamondAngle.of(u: Float((a + b) / 2) + 0.5 - cx, v: v))
-            let ca = max(a, clipA)
-            let cb = min(b, clipB)
-            if source != .none && ca < cb {
-                let e1 = (max(ca, h.p0), min(cb, h.p1))
-                let inside = (max(ca, h.p1), min(cb, h.p2))
-                let e2 = (max(ca, h.p2), min(cb, h.p3))
-                if source == .track {
-                    edgeRun(row, e1.0, e1.1, trackColor, h.alpha1)
-                    if inside.0 < inside.1 { fillRow32(row + inside.0, count: inside.1 - inside.0, value: trackColor) }
-                    edgeRun(row, e2.0, e2.1, trackColor, h.alpha2)
-                } else {
-                    let table = (source == .tableA ? tableA! : tableB!) + h.quadrantBase
-                    edgeRun(row, e1.0, e1.1, table, h.angle, h.alpha1)
-                    if inside.0 < inside.1 {
-                        // The run's last (length mod 4) pixels, counted on the whole run, take the
-                        // angle as the gradient's tail rounds it.
-                        let run = (max(a, h.p1), min(b, h.p2))
-                        let tail = run.1 - (run.1 - run.0) & 3
-                        tableRun(row, inside.0, min(inside.1, tail), table, h.angle)
-                        tableRun(row, max(inside.0, tail), inside.1, table, h.tailAngle)
-                    }
-                    edgeRun(row, e2.0, e2.1, table, h.angle, h.alpha2)
-                }
-            }
+            // The piece [a, b): up to the next boundary past a.
+            while i < splitCount && splits[i] <= a { i &+= 1 }
+            let b = i < splitCount && splits[i] < h.p3 ? splits[i] : h.p3
+            let u = Float((a &+ b) / 2) + 0.5 - cx
+            drawPiece(row, h, a, b, source(diamond: DiamondAngle.of(u: u, v: v)), clipA, clipB)
             a = b
         }
     }
 
-    /// Edge pixels [x0, x1) in one colour, blended by the band's coverage.
+    /// The piece [a, b) of a half-row from `source`, within [clipA, clipB).
     @inline(__always)
-    func edgeRun(
-        _ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, _ color: UInt32,
-        _ alpha: UnsafeMutablePointer<UInt16>
+    func drawPiece(
+        _ row: UnsafeMutablePointer<UInt32>, _ h: BandSpans.HalfRow, _ a: Int, _ b: Int, _ source: Source,
+        _ clipA: Int, _ clipB: Int
     ) {
-        var x = x0
-        while x < x1 {
-            let a = UInt32(alpha[x])
-            if a >= 256 {
-                row[x] = color
-            } else if a > 0 {
-                row[x] = blend(color, over: row[x], alpha: a)
+        let ca = max(a, clipA)
+        let cb = min(b, clipB)
+        guard source != .none && ca < cb else { return }
+        // Zones within the piece and the clip: edge [ca, e1), inside [i0, i1), edge [e2, cb).
+        let e1 = min(cb, h.p1)
+        let i0 = max(ca, h.p1)
+        let i1 = min(cb, h.p2)
+        let e2 = max(ca, h.p2)
+        if source == .track {
+            if ca < e1 { paintEdges(row + ca, h.alpha1 + ca, e1 &- ca, trackColor) }
+            if i0 < i1 { fillRow32(row + i0, count: i1 &- i0, value: trackColor) }
+            if e2 < cb { paintEdges(row + e2, h.alpha2 + e2, cb &- e2, trackColor) }
+        } else {
+            let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + h.quadrantBase
+            if ca < e1 { paintEdges(row + ca, h.angle + ca, h.alpha1 + ca, e1 &- ca, table) }
+            if i0 < i1 {
+                // The last (length mod 4) pixels of the piece's whole inside run take the angle as
+                // the gradient's tail rounds it.
+                let r0 = max(a, h.p1)
+                let r1 = min(b, h.p2)
+                let tail = min(max(r1 &- ((r1 &- r0) & 3), i0), i1)
+                paintGradient(row + i0, h.angle + i0, tail &- i0, table)
+                paintGradient(row + tail, h.tailAngle + tail, i1 &- tail, table)
             }
-            x &+= 1
+            if e2 < cb { paintEdges(row + e2, h.angle + e2, h.alpha2 + e2, cb &- e2, table) }
         }
     }
+}
 
-    /// Edge pixels [x0, x1) coloured from `table` by angle, blended by the band's coverage.
-    @inline(__always)
-    func edgeRun(
-        _ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, _ table: UnsafeMutablePointer<UInt32>,
-        _ angle: UnsafeMutablePointer<UInt8>, _ alpha: UnsafeMutablePointer<UInt16>
-    ) {
-        var x = x0
-        while x < x1 {
-            let a = UInt32(alpha[x])
-            if a >= 256 {
-                row[x] = table[Int(angle[x])]
-            } else if a > 0 {
-                row[x] = blend(table[Int(angle[x])], over: row[x], alpha: a)
-            }
-            x &+= 1
+/// `count` edge pixels in one colour, blended by the band's coverage (alpha 0...256).
+@inline(__always)
+func paintEdges(
+    _ pixels: UnsafeMutablePointer<UInt32>, _ alpha: UnsafeMutablePointer<UInt16>, _ count: Int, _ color: UInt32
+) {
+    for i in 0..<count {
+        let a = UInt32(alpha[i])
+        if a >= 256 {
+            pixels[i] = color
+        } else if a > 0 {
+            let dst = pixels[i]
+            // Over black (the background, mostly) the blend is the colour scaled: the same bits.
+            pixels[i] = dst == 0 ? scale(color, by: a) : blend(color, over: dst, alpha: a)
         }
     }
+}
 
-    /// The conic gradient: an angle load and a table load per pixel, eight at a time.
-    @inline(__always)
-    func tableRun(
-        _ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, _ table: UnsafeMutablePointer<UInt32>,
-        _ angle: UnsafeMutablePointer<UInt8>
-    ) {
-        var x = x0
-        while x &+ 8 <= x1 {
-            row[x] = table[Int(angle[x])]
-            row[x &+ 1] = table[Int(angle[x &+ 1])]
-            row[x &+ 2] = table[Int(angle[x &+ 2])]
-            row[x &+ 3] = table[Int(angle[x &+ 3])]
-            row[x &+ 4] = table[Int(angle[x &+ 4])]
-            row[x &+ 5] = table[Int(angle[x &+ 5])]
-            row[x &+ 6] = table[Int(angle[x &+ 6])]
-            row[x &+ 7] = table[Int(angle[x &+ 7])]
-            x &+= 8
+/// `count` edge pixels coloured from `table` by angle, blended by the band's coverage.
+@inline(__always)
+func paintEdges(
+    _ pixels: UnsafeMutablePointer<UInt32>, _ angle: UnsafeMutablePointer<UInt8>,
+    _ alpha: UnsafeMutablePointer<UInt16>, _ count: Int, _ table: UnsafeMutablePointer<UInt32>
+) {
+    for i in 0..<count {
+        let a = UInt32(alpha[i])
+        if a >= 256 {
+            pixels[i] = table[Int(angle[i])]
+        } else if a > 0 {
+            let dst = pixels[i]
+            let c = table[Int(angle[i])]
+            pixels[i] = dst == 0 ? scale(c, by: a) : blend(c, over: dst, alpha: a)
         }
-        while x < x1 {
-            row[x] = table[Int(angle[x])]
-            x &+= 1
-        }
+    }
+}
+
+/// The conic gradient: `count` pixels from `table` by angle, an angle load and a table load
+/// each, sixteen at a time, then eight, then four.
+@inline(__always)
+func paintGradient(
+    _ pixels: UnsafeMutablePointer<UInt32>, _ angle: UnsafeMutablePointer<UInt8>, _ count: Int,
+    _ table: UnsafeMutablePointer<UInt32>
+) {
+    @inline(__always) func four(_ p: UnsafeMutablePointer<UInt32>, _ q: UnsafeMutablePointer<UInt8>) {
+        p[0] = table[Int(q[0])]
+        p[1] = table[Int(q[1])]
+        p[2] = table[Int(q[2])]
+        p[3] = table[Int(q[3])]
+    }
+    var p = pixels
+    var q = angle
+    var n = count
+    while n >= 16 {
+        four(p, q)
+        four(p + 4, q + 4)
+        four(p + 8, q + 8)
+        four(p + 12, q + 12)
+        p += 16
+        q += 16
+        n &-= 16
+    }
+    if n >= 8 {
+        four(p, q)
+        four(p + 4, q + 4)
+        p += 8
+        q += 8
+        n &-= 8
+    }
+    if n >= 4 {
+        four(p, q)
+        p += 4
+        q += 4
+        n &-= 4
+    }
+    while n > 0 {
+        p.pointee = table[Int(q.pointee)]
+        p += 1
+        q += 1
+        n &-= 1
     }
 }

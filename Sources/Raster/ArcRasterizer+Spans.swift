@@ -33,6 +33,9 @@ final class BandSpans {
         var alpha1: UnsafeMutablePointer<UInt16>
         var alpha2: UnsafeMutablePointer<UInt16>
         var quadrantBase: Int
+        /// The diamond angle of the middle pixel of [p0, p3): the class of a half-row no class
+        /// boundary cuts.
+        var midDiamond: Float
     }
 
     /// Rows `[firstRow, firstRow + rowCount)`.
@@ -175,7 +178,8 @@ final class BandSpans {
                 return HalfRow(
                     p0: p0, p1: p1, p2: p2, p3: p3, angle: angles + Int(angleStart) - p0,
                     tailAngle: angles + angleCount + Int(angleStart) - p0, alpha1: alpha - p0,
-                    alpha2: alpha + (p1 - p0) - p2, quadrantBase: Self.quadrantBase(right: right, v: v))
+                    alpha2: alpha + (p1 - p0) - p2, quadrantBase: Self.quadrantBase(right: right, v: v),
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) / 2) + 0.5 - cx, v: v))
             }
             (halves + 2 * i).initialize(to: half(row.right, row.rightAngles, row.rightAlphas, right: true))
             (halves + 2 * i + 1).initialize(to: half(row.left, row.leftAngles, row.leftAlphas, right: false))
@@ -254,9 +258,17 @@ extension ArcRasterizer {
     }
 }
 
+/// A colour table of an arc: `bins + 1` colours by diamond angle.
+final class ColorTable {
+    let entries: UnsafeMutablePointer<UInt32>
+    init() { entries = .allocate(capacity: DiamondAngle.bins + 1) }
+    deinit { entries.deallocate() }
+}
+
 /// What drawing into a buffer keeps from one frame to the next: the row spans of the ring bands
 /// drawn into it (a panel shows the same rings frame after frame, and an animation of a ring
-/// changes its sweep, not its geometry). Bounded: the least recently used go first.
+/// changes its sweep, not its geometry), and the arcs' colour tables (the same ring drawn again
+/// reads the same colours). Bounded: the least recently used go first.
 ///
 /// Belongs to one buffer and is used by whoever draws into it, one thread at a time, like the
 /// pixels themselves.
@@ -265,12 +277,22 @@ final class DrawingCache {
         var cx, cy, ro, ri: UInt32
     }
 
+    /// Everything a colour table's entries depend on: the paint, the arc's start, the class's
+    /// range of relative angles and the arc length it starts at (bit patterns).
+    struct TableKey: Hashable {
+        var paint: ArcPaint
+        var start, lo, hi, offset: UInt64
+    }
+
     private var bands: [BandKey: (spans: BandSpans, used: Int)] = [:]
+    private var tables: [TableKey: (table: ColorTable, used: Int)] = [:]
     private var clock = 0
     private var bytes = 0
-    /// At most this many bytes of spans (a 480x480 ring screen holds about 150 KB) and entries.
+    /// At most this many bytes of spans (a 480x480 ring screen holds about 300 KB) and entries.
     static let byteBudget = 4 << 20
     static let entryBudget = 64
+    /// At most this many colour tables (2 KB each; a ring screen with its week uses about 30).
+    static let tableBudget = 96
 
     /// The spans of `raster`'s band in a buffer of `width` × `height`, made when not kept.
     func spans(_ raster: ArcRasterizer, width: Int, height: Int) -> BandSpans {
@@ -292,6 +314,24 @@ final class DrawingCache {
         return spans
     }
 
-    /// Band spans kept (for tests).
+    /// The colour table for `key`, filled by `fill` when not kept.
+    func table(_ key: TableKey, fill: (UnsafeMutablePointer<UInt32>) -> Void) -> ColorTable {
+        clock &+= 1
+        if let entry = tables[key] {
+            tables[key] = (entry.table, clock)
+            return entry.table
+        }
+        let table = ColorTable()
+        fill(table.entries)
+        if tables.count >= Self.tableBudget {
+            let oldest = tables.min { $0.value.used < $1.value.used }!
+            tables[oldest.key] = nil
+        }
+        tables[key] = (table, clock)
+        return table
+    }
+
+    /// Band spans and colour tables kept (for tests).
     var bandCount: Int { bands.count }
+    var tableCount: Int { tables.count }
 }

@@ -1,39 +1,43 @@
 /// Colour along the arc: the lookup tables the band indexes by diamond angle.
 extension ArcRasterizer {
-    /// Fills the colour tables for the classes that use them.
-    mutating func fillTables(_ memory: UnsafeMutablePointer<UInt32>, paint: ArcPaint) {
+    /// A colour table's range of relative angles (turns) and the arc length it starts at.
+    typealias TableRange = (lo: Double, hi: Double, offset: Double)
+
+    /// Whether the band reads colour table A, and B.
+    var usesTableA: Bool { sourceA == .tableA || uniform == .tableA }
+    var usesTableB: Bool { sourceB == .tableB }
+
+    /// Fills `table` (`bins + 1` entries) with the colours of `paint` over `range`, by bin.
+    func fillTable(_ table: UnsafeMutablePointer<UInt32>, _ range: TableRange, paint: ArcPaint) {
         let n = DiamondAngle.bins
         let ramp = RampEvaluator(paint)
         let start = self.start
         DiamondAngle.binTurns.withUnsafeBufferPointer { binTurns in
-            func fill(_ table: UnsafeMutablePointer<UInt32>, _ range: (lo: Double, hi: Double, offset: Double)) {
-                // Bins outside the class take its nearer end (bins straddle the class boundaries).
-                let gapMiddle = range.hi + (1 - (range.hi - range.lo)) / 2
-                for i in 0...n {
-                    var rel = binTurns[i] - start
-                    if rel < 0 { rel += 1 }
-                    if i == n && rel == 0 { rel = 1 }  // the end of the turn, reached from the left
-                    if rel > range.hi {
-                        rel = rel < gapMiddle ? range.hi : range.lo
-                    } else if rel < range.lo {
-                        rel = rel + 1 < gapMiddle ? range.hi : range.lo
-                    }
-                    if let ramp {
-                        table[i] = ramp.xrgb(at: rel + range.offset)
-                    } else {
-                        table[i] = paint.color(at: rel + range.offset).xrgb
-                    }
+            // Bins outside the class take its nearer end (bins straddle the class boundaries).
+            let gapMiddle = range.hi + (1 - (range.hi - range.lo)) / 2
+            for i in 0...n {
+                var rel = binTurns[i] - start
+                if rel < 0 { rel += 1 }
+                if i == n && rel == 0 { rel = 1 }  // the end of the turn, reached from the left
+                if rel > range.hi {
+                    rel = rel < gapMiddle ? range.hi : range.lo
+                } else if rel < range.lo {
+                    rel = rel + 1 < gapMiddle ? range.hi : range.lo
+                }
+                if let ramp {
+                    table[i] = ramp.xrgb(at: rel + range.offset)
+                } else {
+                    table[i] = paint.color(at: rel + range.offset).xrgb
                 }
             }
-            if sourceA == .tableA || uniform == .tableA {
-                tableA = memory
-                fill(memory, rangeA)
-            }
-            if sourceB == .tableB {
-                tableB = memory + (n + 1)
-                fill(memory + (n + 1), rangeB)
-            }
         }
+    }
+
+    /// The key of the table for `range`: everything its entries depend on.
+    func tableKey(_ range: TableRange, paint: ArcPaint) -> DrawingCache.TableKey {
+        DrawingCache.TableKey(
+            paint: paint, start: start.bitPattern, lo: range.lo.bitPattern, hi: range.hi.bitPattern,
+            offset: range.offset.bitPattern)
     }
 }
 

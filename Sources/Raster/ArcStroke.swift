@@ -62,8 +62,17 @@ extension PixelBuffer {
         guard format == .xrgb8888 else { return }
         let area = clip.map { $0.intersection(bounds) } ?? bounds
         guard !area.isEmpty, var raster = ArcRasterizer(arc) else { return }
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (DiamondAngle.bins + 1)) { tables in
-            raster.fillTables(tables.baseAddress!, paint: arc.paint)
+        // The colour tables, kept with the buffer: a ring drawn again as it was (a still screen
+        // redrawn) reuses them; held here for the draw whatever the cache lets go meanwhile.
+        let tableA = raster.usesTableA ? cache.table(raster.tableKey(raster.rangeA, paint: arc.paint)) {
+            raster.fillTable($0, raster.rangeA, paint: arc.paint)
+        } : nil
+        let tableB = raster.usesTableB ? cache.table(raster.tableKey(raster.rangeB, paint: arc.paint)) {
+            raster.fillTable($0, raster.rangeB, paint: arc.paint)
+        } : nil
+        raster.tableA = tableA?.entries
+        raster.tableB = tableB?.entries
+        withExtendedLifetime((tableA, tableB)) {
             raster.draw(into: self, area: area.intersection(arc.bounds))
         }
     }

@@ -97,6 +97,30 @@ struct ArcSpansTests {
         #expect(drawn > 300, "most strokes draw something (\(drawn) of 400)")
     }
 
+    @Test("an animation into one buffer: kept spans and tables, every frame as the reference")
+    func sequenceEqualsReference() {
+        var g = Generator(state: 150)
+        let shapes = (0..<3).map { _ in Self.randomStroke(&g, size: 97) }
+        let actual = Self.noise(97, seed: 7)
+        let expected = Self.noise(97, seed: 7)
+        for frame in 0..<120 {
+            // One of three geometries, with a sweep, start, paint and track of its own.
+            var arc = Self.randomStroke(&g, size: 97)
+            let shape = shapes[g.int(3)]
+            arc.center = shape.center
+            arc.radius = shape.radius
+            arc.width = shape.width
+            if g.int(4) == 0 { arc = shape }
+            actual.stroke(arc)
+            expected.referenceStroke(arc)
+            if let (x, y) = Self.firstDifference(actual, expected) {
+                Issue.record("frame \(frame): pixel (\(x), \(y)) differs from the reference")
+                return
+            }
+        }
+        #expect(actual.cache.bandCount <= 3)
+    }
+
     @Test("the rings as the screens draw them, at every size of the goldens, at many sweeps")
     func ringsEqualReference() {
         for size in [Size(width: 240, height: 240), Size(width: 480, height: 480), Size(width: 800, height: 480)] {
@@ -147,20 +171,25 @@ struct ArcSpansTests {
         }
     }
 
-    @Test("spans are kept per geometry and reused; the cache keeps to its budget")
+    @Test("spans are kept per geometry, colour tables per paint and sweep, and reused; the cache keeps to its budget")
     func cacheReuse() {
         let buffer = PixelBuffer(width: 200, height: 200)
         let arc = ArcStroke(center: Point(x: 100, y: 100), radius: 80, width: 20, sweep: 0.4, paint: .solid(.white),
                             track: Color(hex: 0x202020))
         buffer.stroke(arc)
         #expect(buffer.cache.bandCount == 1)
-        // Another sweep and colour of the same geometry: the same spans.
+        #expect(buffer.cache.tableCount == 1, "one colour table: the value arc's")
+        buffer.stroke(arc)
+        #expect(buffer.cache.tableCount == 1, "drawn again as it was: the same table")
+        // Another sweep and colour of the same geometry: the same spans, new tables.
         var other = arc
         other.sweep = 1.7
         other.paint = .ramp(.white, Color(hex: 0xFF0000), from: 0.7, to: 1.7)
         buffer.stroke(other)
         #expect(buffer.cache.bandCount == 1)
+        #expect(buffer.cache.tableCount == 3, "the last turn and the turn beneath have a table each")
         let reference = PixelBuffer(width: 200, height: 200)
+        reference.referenceStroke(arc)
         reference.referenceStroke(arc)
         reference.referenceStroke(other)
         #expect(Self.firstDifference(buffer, reference) == nil, "drawn from kept spans: the reference's pixels")
