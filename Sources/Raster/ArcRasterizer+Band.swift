@@ -50,8 +50,13 @@ extension ArcRasterizer {
                     }
                     let pixels = buffer.row32(y)
                     let halves = spans.halves + 2 &* (y &- spans.firstRow)
-                    drawHalf(pixels, v, halves, splits, count, area.x, area.maxX)
-                    drawHalf(pixels, v, halves + 1, splits, count, area.x, area.maxX)
+                    // A half outside the area's columns has nothing to draw.
+                    if halves[0].p3 > area.x && halves[0].p0 < area.maxX {
+                        drawHalf(pixels, v, halves, splits, count, area.x, area.maxX)
+                    }
+                    if halves[1].p3 > area.x && halves[1].p0 < area.maxX {
+                        drawHalf(pixels, v, halves + 1, splits, count, area.x, area.maxX)
+                    }
                 }
             }
         }
@@ -99,10 +104,12 @@ extension ArcRasterizer {
         let i0 = max(ca, h.p1)
         let i1 = min(cb, h.p2)
         let e2 = max(ca, h.p2)
-        if source == .track {
-            if ca < e1 { paintEdges(row + ca, h.alpha1 + ca, e1 &- ca, trackColor) }
-            if i0 < i1 { fillRow32(row + i0, count: i1 &- i0, value: trackColor) }
-            if e2 < cb { paintEdges(row + e2, h.alpha2 + e2, cb &- e2, trackColor) }
+        if source == .track || solid != nil {
+            // One colour: the track's, or a solid paint's (whose table would hold it in every bin).
+            let color = source == .track ? trackColor : solid.unsafelyUnwrapped
+            if ca < e1 { paintEdges(row + ca, h.alpha1 + ca, e1 &- ca, color) }
+            if i0 < i1 { fillRow32(row + i0, count: i1 &- i0, value: color) }
+            if e2 < cb { paintEdges(row + e2, h.alpha2 + e2, cb &- e2, color) }
         } else {
             let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + h.quadrantBase
             if ca < e1 { paintEdges(row + ca, h.angle + ca, h.alpha1 + ca, e1 &- ca, table) }

@@ -284,7 +284,15 @@ final class DrawingCache {
         var start, lo, hi, offset: UInt64
     }
 
+    /// Everything a paint's colours by bin depend on: the paint, the arc's start and the arc
+    /// length the class starts at.
+    struct BaseKey: Hashable {
+        var paint: ArcPaint
+        var start, offset: UInt64
+    }
+
     private var bands: [BandKey: (spans: BandSpans, used: Int)] = [:]
+    private var bases: [BaseKey: (table: BaseTable, used: Int)] = [:]
     private var tables: [TableKey: (table: ColorTable, used: Int)] = [:]
     private var clock = 0
     private var bytes = 0
@@ -328,6 +336,22 @@ final class DrawingCache {
             tables[oldest.key] = nil
         }
         tables[key] = (table, clock)
+        return table
+    }
+
+    /// The colours by bin for `key`, made when not kept.
+    func base(_ key: BaseKey) -> BaseTable {
+        clock &+= 1
+        if let entry = bases[key] {
+            bases[key] = (entry.table, clock)
+            return entry.table
+        }
+        let table = BaseTable(paint: key.paint, start: Double(bitPattern: key.start), offset: Double(bitPattern: key.offset))
+        if bases.count >= Self.tableBudget / 2 {
+            let oldest = bases.min { $0.value.used < $1.value.used }!
+            bases[oldest.key] = nil
+        }
+        bases[key] = (table, clock)
         return table
     }
 

@@ -32,17 +32,23 @@ struct ArcRasterizer {
     // Colour tables (A, B), each `bins + 1` entries.
     var tableA: UnsafeMutablePointer<UInt32>? = nil
     var tableB: UnsafeMutablePointer<UInt32>? = nil
+    /// A paint of one colour: the value's classes take it without tables.
+    let solid: UInt32?
     // Relative-angle ranges the tables serve (turns), and the arc lengths they start at.
     let rangeA: (lo: Double, hi: Double, offset: Double)
     let rangeB: (lo: Double, hi: Double, offset: Double)
     let start: Double
 
-    init?(_ arc: ArcStroke) {
-        guard arc.radius.isFinite, arc.width.isFinite, arc.radius > 0, arc.width > 0,
-            arc.center.x.isFinite, arc.center.y.isFinite, arc.start.isFinite,
+    /// Whether `arc`'s numbers can be drawn at all (finite, positive, far from overflowing).
+    static func drawable(_ arc: ArcStroke) -> Bool {
+        arc.radius.isFinite && arc.width.isFinite && arc.radius > 0 && arc.width > 0
+            && arc.center.x.isFinite && arc.center.y.isFinite && arc.start.isFinite
             // Far beyond any panel, and small enough for the integer row and band maths.
-            arc.radius + arc.width / 2 < 1e5, abs(arc.center.x) < 1e6, abs(arc.center.y) < 1e6
-        else { return nil }
+            && arc.radius + arc.width / 2 < 1e5 && abs(arc.center.x) < 1e6 && abs(arc.center.y) < 1e6
+    }
+
+    init?(_ arc: ArcStroke) {
+        guard Self.drawable(arc) else { return nil }
         cx = arc.center.x
         cy = arc.center.y
         ro = arc.radius + arc.width / 2
@@ -61,6 +67,7 @@ struct ArcRasterizer {
         if let s = sweep, !closed { sweep = min(s, trackSweep) }
         guard sweep != nil || (arc.track != nil && trackSweep > 0) else { return nil }
         trackColor = arc.track?.xrgb ?? 0
+        solid = arc.paint.stops.count == 1 ? arc.paint.stops[0].color.xrgb : nil
         let trackSource: Source = arc.track == nil ? .none : .track
 
         // Classes by relative angle.

@@ -144,6 +144,21 @@ struct ArcSpansTests {
         }
     }
 
+    @Test("a solid paint draws without colour tables, as the tables drew it")
+    func solidPaint() {
+        let buffer = PixelBuffer(width: 120, height: 120)
+        let reference = PixelBuffer(width: 120, height: 120)
+        for sweep in [0.3, 1.6] {
+            let arc = ArcStroke(center: Point(x: 60.3, y: 59.5), radius: 40, width: 14, start: 0.7, sweep: sweep,
+                                paint: .solid(Color(hex: 0x0A84FF)), track: Color(hex: 0x3A3A3C),
+                                shadow: ArcShadow(opacity: 0.6, offset: 0.1, blur: 0.33))
+            buffer.stroke(arc)
+            reference.referenceStroke(arc)
+        }
+        #expect(buffer.cache.tableCount == 0)
+        #expect(Self.firstDifference(buffer, reference) == nil)
+    }
+
     @Test("a draw clipped to a rectangle is the whole draw inside it, and nothing outside")
     func clippedEqualsWhole() {
         var g = Generator(state: 1500)
@@ -174,8 +189,8 @@ struct ArcSpansTests {
     @Test("spans are kept per geometry, colour tables per paint and sweep, and reused; the cache keeps to its budget")
     func cacheReuse() {
         let buffer = PixelBuffer(width: 200, height: 200)
-        let arc = ArcStroke(center: Point(x: 100, y: 100), radius: 80, width: 20, sweep: 0.4, paint: .solid(.white),
-                            track: Color(hex: 0x202020))
+        let arc = ArcStroke(center: Point(x: 100, y: 100), radius: 80, width: 20, sweep: 0.4,
+                            paint: .ramp(.white, Color(hex: 0x00FF00)), track: Color(hex: 0x202020))
         buffer.stroke(arc)
         #expect(buffer.cache.bandCount == 1)
         #expect(buffer.cache.tableCount == 1, "one colour table: the value arc's")
