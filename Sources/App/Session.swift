@@ -45,6 +45,8 @@ public final class Session {
     private var nextWatchdogPing: Duration?
     private var wasAnimating = false
     private var toldNoPowerControl = false
+    /// Draws each frame only where its buffer differs from it.
+    private var painter: FramePainter
 
     /// SIGUSR1 and SIGUSR2 are the console's release and acquire signals (see
     /// `VirtualTerminal.controlSwitching`); the others in `signals` end the session.
@@ -54,6 +56,7 @@ public final class Session {
     ) throws(SystemError) {
         self.sink = sink
         composer = FrameComposer(panel: sink.size, rotation: rotation, format: sink.format)
+        painter = FramePainter(composer: composer)
         self.controller = controller
         self.signals = signals
         timer = try MonotonicTimer()
@@ -159,9 +162,9 @@ public final class Session {
         if !blanked && sink.poweredDown { _ = sink.setPower(on: true) }
         let elapsed = now - (start ?? now)
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
-        let damage = composer.compose(screen, into: sink.drawingBuffer, at: elapsed.inSeconds)
+        let frame = painter.paint(screen, at: elapsed.inSeconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames)
         let drawn = monotonicNow()
-        try sink.present(damage: damage)
+        try sink.present(changes: frame.panel)
         framesDrawn += 1
         scheduler.drew(at: now, animating: animating)
         // Blank: the black frame is up; now power the output down where it can be.
@@ -237,6 +240,8 @@ public final class Session {
         }
         toldStillWaiting = false
         retakeAt = nil
+        // The panel was someone else's meanwhile: every buffer is drawn whole again.
+        painter.forget()
         controller.displayRetaken(now: now)
         scheduler.invalidate()
         log("back on the console: display taken again")
