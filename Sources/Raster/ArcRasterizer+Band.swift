@@ -16,6 +16,7 @@ extension ArcRasterizer {
         let y0 = max(area.y, spans.firstRow)
         let y1 = min(area.maxY, spans.firstRow + spans.rowCount)
         guard y0 < y1 else { return }
+        let wide = Float(area.x) <= cx - ro - 1 && Float(area.maxX) >= cx + ro + 1
         // The boundary half-lines' sines and cosines, and where they cross the current row: plain
         // memory (a SIMD lane picked by a variable goes through the stack every time).
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { lineMemory in
@@ -50,11 +51,12 @@ extension ArcRasterizer {
                     }
                     let pixels = buffer.row32(y)
                     let halves = spans.halves + 2 &* (y &- spans.firstRow)
-                    // A half outside the area's columns has nothing to draw.
-                    if halves[0].p3 > area.x && halves[0].p0 < area.maxX {
+                    // A half outside the area's columns has nothing to draw (asked only of an
+                    // area narrower than the band: a whole frame pays nothing for it).
+                    if wide || (halves[0].p3 > area.x && halves[0].p0 < area.maxX) {
                         drawHalf(pixels, v, halves, splits, count, area.x, area.maxX)
                     }
-                    if halves[1].p3 > area.x && halves[1].p0 < area.maxX {
+                    if wide || (halves[1].p3 > area.x && halves[1].p0 < area.maxX) {
                         drawHalf(pixels, v, halves + 1, splits, count, area.x, area.maxX)
                     }
                 }
