@@ -14,6 +14,26 @@ public struct Benchmark: Sendable {
     public var frames: Int
     public var fill: Bool
     public var noText: Bool
+    /// Consecutive frames of each animation through the damage path (`--animated`), at `fps`
+    /// (nil: 30, the intro at 60 as a panel draws it), into `buffers` buffers in turn; `whole`
+    /// draws every frame whole instead (the reference).
+    public var animated: Bool = false
+    public var animations: [Animation] = []
+    public var fps: Double?
+    public var buffers = 2
+    public var whole = false
+
+    /// The animations `--animated` draws.
+    public enum Animation: String, Sendable, CaseIterable {
+        /// The progress screen's spinner (a circle, the amount of work unknown).
+        case spinner
+        /// The indeterminate bar's sliding segment.
+        case bar
+        /// The ring screen filling up as the app starts (900 ms).
+        case intro
+        /// The refresh control's spinner over the ring screen.
+        case refresh
+    }
 
     public static let defaultSizes = [
         Size(width: 480, height: 480), Size(width: 800, height: 480),
@@ -69,6 +89,13 @@ public struct Benchmark: Sendable {
                 return ExitCode.unavailable
             }
         }
+        if animated {
+            let list = animations.isEmpty ? Animation.allCases : animations
+            for animation in list {
+                for size in sizes { say(animatedLine(animation, size, text: text, locale: locale)) }
+            }
+            return ExitCode.ok
+        }
         for screen in screens {
             for size in sizes {
                 let status = printResult(line(screen, size, text: text, locale: locale))
@@ -76,6 +103,81 @@ public struct Benchmark: Sendable {
             }
         }
         return ExitCode.ok
+    }
+
+    /// The frames of `animation` at `fps`: the screen of frame i and its time.
+    func frames(_ animation: Animation, maker: ScreenMaker, fps: Double) -> (count: Int, frame: (Int) -> (any Screen, Double)) {
+        let today = SystemLocalClock().today()
+        switch animation {
+        case .spinner, .bar:
+            var o = request(for: .progress)
+            o.fraction = nil
+            o.indeterminate = true
+            o.style = animation == .spinner ? ProgressStyle.circular.rawValue : ProgressStyle.bar.rawValue
+            let screen = o.makeScreen(with: maker, today: today)
+            return (frames, { (screen, Double($0) / fps) })
+        case .intro:
+            let o = request(for: .rings)
+            let scene = RingIntroScene(summary: o.shownSummary, duration: .milliseconds(900)) {
+                o.with(summary: $0).makeScreen(with: maker, today: today)
+            }
+            // Until the scene stops moving: 55 frames at 60 fps.
+            let count = min(frames, Int((0.9 * fps).rounded(.up)) + 1)
+            return (count, { i in
+                let t = Double(i) / fps
+                return (scene.frame(at: .nanoseconds(Int64(t * 1e9))).screen, t)
+            })
+        case .refresh:
+            let rings = request(for: .rings).makeScreen(with: maker, today: today)
+            let overlay = RefreshOverlay(screen: rings, state: .spinning, context: maker.context)
+            return (frames, { (overlay, Double($0) / fps) })
+        }
+    }
+
+    /// One animation at one size through the damage path: time per frame, and the share of the
+    /// picture each frame changed and drew (the first frame, drawn whole, aside).
+    func animatedLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
+        let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
+        let format = request.format ?? .xrgb8888
+        let composer = FrameComposer(panel: size, rotation: request.rotation ?? .none, format: format)
+        var maker = ScreenMaker(
+            text: text, locale: locale, shape: request.shape ?? .rectangle, name: request.name ?? "",
+            ringsOnly: request.ringsOnly)
+        maker.drawsText = request.needsText && !noText
+        let fps = self.fps ?? (animation == .intro ? 60 : 30)
+        let (count, frame) = frames(animation, maker: maker, fps: fps)
+        let targets = (0..<max(1, buffers)).map { _ in PixelBuffer(width: size.width, height: size.height, format: format) }
+        let pixels = Double(composer.pictureSize.width * composer.pictureSize.height)
+        func run(keepsFrames: Bool) -> (ms: Double, changed: [Double], drawn: [Double]) {
+            var painter = FramePainter(composer: composer)
+            var changed: [Double] = [], drawn: [Double] = []
+            let ms = Self.measure {
+                for i in 0..<count {
+                    let (screen, time) = frame(i)
+                    let f = painter.paint(screen, at: time, into: targets[i % targets.count], keepsFrames: keepsFrames)
+                    guard i > 0 else { continue }
+                    changed.append(Double(f.change?.area ?? Int(pixels)) / pixels)
+                    drawn.append(keepsFrames ? Double(f.redraw?.area ?? Int(pixels)) / pixels : 1)
+                }
+            }
+            return (ms / Double(count), changed, drawn)
+        }
+        let measured = run(keepsFrames: !whole)
+        let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
+        let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
+        let mean = { (xs: [Double]) in xs.isEmpty ? 1 : xs.reduce(0, +) / Double(xs.count) }
+        var line = "bench animated=\(animation.rawValue)\(request.ringsOnly && animation == .intro ? " rings_only=1" : "")"
+            + " size=\(size) frames=\(count) fps=\(NumberText.fixed(fps, decimals: 0)) buffers=\(targets.count)"
+            + (whole ? " whole=1" : "")
+            + " ms_per_frame=\(ms(measured.ms))"
+            + " changed_percent=\(pct(mean(measured.changed))) changed_percent_max=\(pct(measured.changed.max() ?? 1))"
+            + " drawn_percent=\(pct(mean(measured.drawn)))"
+        if fill && !whole {
+            // The same frames drawn whole, for the ratio.
+            let reference = run(keepsFrames: false)
+            line += " whole_ms_per_frame=\(ms(reference.ms)) ratio=\(ms(measured.ms / max(reference.ms, 1e-9)))"
+        }
+        return line
     }
 
     /// One screen at one size, measured.

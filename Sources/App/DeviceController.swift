@@ -637,10 +637,21 @@ public struct DimmedScreen: Screen {
         buffer.scaleBrightness(Float(level))
     }
     public var animates: Bool { screen.animates }
+
+    /// The screen's changes, at the same level.
+    public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
+        guard let before = previous as? DimmedScreen, before.level == level else { return nil }
+        return screen.changes(since: before.screen, at: previousTime, now: time, size: size)
+    }
 }
 
 /// Nothing: the panel is blank.
 public struct BlankScreen: Screen {
     public init() {}
     public func draw(into buffer: PixelBuffer, at time: Double) { buffer.fill(.black) }
+
+    /// Blank again: nothing changed.
+    public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
+        previous is BlankScreen ? Damage() : nil
+    }
 }

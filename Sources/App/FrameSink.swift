@@ -41,8 +41,15 @@ public protocol FrameSink: AnyObject {
     var frameInterval: Duration { get }
     /// Where to draw the next frame.
     var drawingBuffer: PixelBuffer { get }
-    /// Shows the drawn buffer; `damage` is the area that changed since that buffer's last frame.
+    /// Shows the drawn buffer; `damage` is the area that changed since the frame shown last.
     func present(damage: IntRect) throws(OutputFailure)
+    /// Shows the drawn buffer; `changes` are the rectangles that changed since the frame shown
+    /// last (the default presents their bounding box).
+    func present(changes: Damage) throws(OutputFailure)
+    /// The drawing buffers keep what was drawn into them until drawn again, so a frame may draw
+    /// only what changed since a buffer's last frame (the default); false: every frame is drawn
+    /// whole.
+    var keepsFrames: Bool { get }
     /// A presented frame is not on the panel yet (a page flip): the next waits for it.
     var flipPending: Bool { get }
     /// Readable when the output has events to handle (flip completions); nil: none.
@@ -76,6 +83,8 @@ public protocol FrameSink: AnyObject {
 }
 
 extension FrameSink {
+    public func present(changes: Damage) throws(OutputFailure) { try present(damage: changes.bounds) }
+    public var keepsFrames: Bool { true }
     public var flipPending: Bool { false }
     public var descriptor: FileDescriptor? { nil }
     public func handleEvents() throws(OutputFailure) {}
@@ -108,8 +117,13 @@ public final class PanelSink: FrameSink {
     public var drawingBuffer: PixelBuffer { output.drawingBuffer }
 
     public func present(damage: IntRect) throws(OutputFailure) {
+        try present(changes: Damage(damage))
+    }
+
+    /// Every rectangle goes to the driver (damage clips, DirtyFB rectangles).
+    public func present(changes: Damage) throws(OutputFailure) {
         do throws(DisplayError) {
-            try output.present(damage: damage)
+            try output.present(damage: changes.rects)
         } catch {
             throw OutputFailure(error)
         }

@@ -68,9 +68,14 @@ public final class RecordingSink: FrameSink {
     public let size: Size
     public let format: PixelFormat
     public let frameInterval: Duration
-    public let drawingBuffer: PixelBuffer
+    /// The buffers frames are drawn into, in turn (two: like a panel that flips).
+    public let buffers: [PixelBuffer]
+    private var next = 0
+    public var drawingBuffer: PixelBuffer { buffers[next] }
     /// Copies of the presented frames, with their damage.
     public private(set) var frames: [(picture: PixelBuffer, damage: IntRect)] = []
+    /// The rectangles each presented frame changed.
+    public private(set) var changes: [Damage] = []
     /// What the session did, in order: "present", "power off", "release", "acknowledge", "retake
     /// refused", "retake".
     public private(set) var events: [String] = []
@@ -84,25 +89,38 @@ public final class RecordingSink: FrameSink {
     public var retakesRefused = 0
     /// Whether the panel has power control.
     public var hasPowerControl = true
+    /// Whether the session may draw only what changed (false: every frame whole, the reference).
+    public var keepsFrames = true
 
+    /// `buffers` 2 draws frames into two buffers in turn, as a double-buffered panel does.
     public init(size: Size, format: PixelFormat = .xrgb8888, frameInterval: Duration = .milliseconds(16),
-                switchesConsoles: Bool = false) {
+                switchesConsoles: Bool = false, buffers: Int = 1) {
         self.size = size
         self.format = format
         self.frameInterval = frameInterval
         self.switchesConsoles = switchesConsoles
-        drawingBuffer = PixelBuffer(width: size.width, height: size.height, format: format)
+        self.buffers = (0..<max(1, buffers)).map { _ in PixelBuffer(width: size.width, height: size.height, format: format) }
     }
 
     public var lastFrame: PixelBuffer? { frames.last?.picture }
     public var presentedBuffer: PixelBuffer? { lastFrame }
 
     public func present(damage: IntRect) throws(OutputFailure) {
+        try present(changes: Damage(damage))
+    }
+
+    public func present(changes: Damage) throws(OutputFailure) {
         precondition(!suspended, "a frame presented while the panel is given up")
         let copy = PixelBuffer(width: size.width, height: size.height, format: format)
-        _ = copy.copy(from: drawingBuffer)
-        frames.append((copy, damage))
+        let source = drawingBuffer
+        for y in 0..<size.height {
+            (copy.base + y * copy.stride).copyMemory(
+                from: source.base + y * source.stride, byteCount: size.width * format.bytesPerPixel)
+        }
+        frames.append((copy, changes.bounds))
+        self.changes.append(changes)
         events.append("present")
+        next = (next + 1) % buffers.count
     }
 
     public func setPower(on: Bool) -> Bool {

@@ -86,6 +86,18 @@ public struct ScreenRequest: Sendable {
     /// The day's summary as given (nil: a day without one).
     public var shownSummary: ActivitySummary? { noSummary ? nil : summary }
 
+    /// The request with `summary` as the day's (nil: a day without one).
+    func with(summary: ActivitySummary?) -> ScreenRequest {
+        var o = self
+        if let summary {
+            o.summary = summary
+            o.noSummary = false
+        } else {
+            o.noSummary = true
+        }
+        return o
+    }
+
     /// The language: the one given, else the environment's (LC_ALL, LC_MESSAGES, LANG).
     public func resolvedLocale(environment: String?) -> AppLocale { locale ?? AppLocale(environment: environment) }
 

@@ -23,7 +23,9 @@ public final class Session {
     /// Where frames go, and how screens become them; both change when a reload changes the
     /// display (`replaceOutput`) or its rotation (`turn(to:)`).
     public private(set) var sink: any FrameSink
-    public private(set) var composer: FrameComposer
+    /// How pictures are turned and converted onto the panel: the painter's (one place, so a new
+    /// rotation or output reaches the frames drawn).
+    public var composer: FrameComposer { painter.composer }
     public let controller: any Controller
     private let signals: SignalReceiver?
     private let timer: MonotonicTimer
@@ -52,6 +54,8 @@ public final class Session {
     private var nextWatchdogPing: Duration?
     private var wasAnimating = false
     private var toldNoPowerControl = false
+    /// Draws each frame only where its buffer differs from it.
+    private var painter: FramePainter
 
     /// SIGUSR1 and SIGUSR2 are the console's release and acquire signals (see
     /// `VirtualTerminal.controlSwitching`), SIGHUP asks for a reload; the others in `signals`
@@ -61,7 +65,7 @@ public final class Session {
         log: @escaping (String) -> Void
     ) throws(SystemError) {
         self.sink = sink
-        composer = FrameComposer(panel: sink.size, rotation: rotation, format: sink.format)
+        painter = FramePainter(composer: FrameComposer(panel: sink.size, rotation: rotation, format: sink.format))
         self.controller = controller
         self.signals = signals
         timer = try MonotonicTimer()
@@ -129,7 +133,11 @@ public final class Session {
                     log("SIGHUP: nothing to reload here")
                     continue
                 }
-                if onReload(now) { scheduler.invalidate() }
+                // Screens, gauges or fonts may differ wholly from the last frame's: drawn whole.
+                if onReload(now) {
+                    painter.forget()
+                    scheduler.invalidate()
+                }
             default: return .end(.signal(signal))
             }
         }
@@ -174,9 +182,9 @@ public final class Session {
         if !blanked && sink.poweredDown { _ = sink.setPower(on: true) }
         let elapsed = now - (start ?? now)
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
-        let damage = composer.compose(screen, into: sink.drawingBuffer, at: elapsed.inSeconds)
+        let frame = painter.paint(screen, at: elapsed.inSeconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames)
         let drawn = monotonicNow()
-        try sink.present(damage: damage)
+        try sink.present(changes: frame.panel)
         framesDrawn += 1
         scheduler.drew(at: now, animating: animating)
         // Blank: the black frame is up; now power the output down where it can be.
@@ -204,7 +212,7 @@ public final class Session {
     /// `rotation`.
     public func replaceOutput(_ sink: any FrameSink, rotation: Rotation) {
         self.sink = sink
-        composer = FrameComposer(panel: sink.size, rotation: rotation, format: sink.format)
+        painter = FramePainter(composer: FrameComposer(panel: sink.size, rotation: rotation, format: sink.format))
         scheduler = FrameScheduler(interval: sink.frameInterval)
         scheduler.invalidate()
     }
@@ -212,7 +220,7 @@ public final class Session {
     /// The picture turned onto the same panel another way from the next frame on.
     public func turn(to rotation: Rotation) {
         guard rotation != composer.rotation else { return }
-        composer = FrameComposer(panel: sink.size, rotation: rotation, format: sink.format)
+        painter = FramePainter(composer: FrameComposer(panel: sink.size, rotation: rotation, format: sink.format))
         scheduler.invalidate()
     }
 
@@ -283,6 +291,8 @@ public final class Session {
         }
         toldStillWaiting = false
         retakeAt = nil
+        // The panel was someone else's meanwhile: every buffer is drawn whole again.
+        painter.forget()
         controller.displayRetaken(now: now)
         scheduler.invalidate()
         log("back on the console: display taken again")

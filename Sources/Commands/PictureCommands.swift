@@ -78,6 +78,11 @@ enum PictureCommands {
         var frames = 200
         var fill = true
         var noText = false
+        var animated = false
+        var animations: [Benchmark.Animation] = []
+        var fps: Double?
+        var buffers = 2
+        var whole = false
     }
 
     static let bench = CommandSpec<Bench>(
@@ -92,6 +97,15 @@ enum PictureCommands {
             buffer, timed in the same run; ratio = ms_per_frame / fill_ms_per_frame. The day is Move 75 %, \
             Exercise 50 %, Stand 120 % unless given; the gauge a large circular gauge, the progress a circle \
             with label and Cancel hint.
+
+            With --animated, consecutive frames of each animation (the spinner, the sliding bar, the rings \
+            filling up, the refresh control's spinner) go through the panel's damage path: each frame draws \
+            only what changed since its buffer's frame, into two buffers in turn as a flipping panel does:
+              bench animated=spinner size=480x480 frames=200 fps=30 buffers=2 ms_per_frame=…
+                    changed_percent=… changed_percent_max=… drawn_percent=… whole_ms_per_frame=… ratio=…
+            changed_percent is the share of the picture a frame changed (what is presented), drawn_percent \
+            the share drawn into its buffer, both averaged over the frames after the first (drawn whole); \
+            whole_ms_per_frame the same frames drawn whole.
             """,
         groups: [
             OptionGroup(
@@ -108,6 +122,15 @@ enum PictureCommands {
                     },
                     .flag("--no-fill", help: "skip the fill timing (for instruction counts under callgrind)") { $0.fill = false },
                     .flag("--no-text", help: "draw each screen without its labels (layout unchanged)") { $0.noText = true },
+                    .flag("--animated", help: "frames of each animation through the damage path") { $0.animated = true },
+                    .value("--animation", as: Value.choice(Benchmark.Animation.self), help: "one animation (repeatable)",
+                           default: "all four") { $0.animations.append($1) },
+                    .value("--fps", as: Value.count(1...240), help: "animation frames per second",
+                           default: "30; the intro 60") { $0.fps = Double($1) },
+                    .value("--buffers", as: Value.count(1...2), help: "buffers drawn into in turn", default: "2") {
+                        $0.buffers = $1
+                    },
+                    .flag("--whole", help: "draw every animation frame whole (the reference)") { $0.whole = true },
                     ScreenOptions.rotate.lifted(\.request), ScreenOptions.format.lifted(\.request),
                 ])
         ] + [ScreenOptions.day, ScreenOptions.around, ScreenOptions.gauge].map { $0.lifted(\Bench.request) },
@@ -115,10 +138,15 @@ enum PictureCommands {
         finish: { (line) throws(UsageError) in try line.request.check() })
 
     static func benchMain(_ line: Bench) -> Int32 {
-        Benchmark(
+        var bench = Benchmark(
             request: line.request, screens: line.screens, sizes: line.sizes, frames: line.frames, fill: line.fill,
-            noText: line.noText
-        ).run()
+            noText: line.noText)
+        bench.animated = line.animated
+        bench.animations = line.animations
+        bench.fps = line.fps
+        bench.buffers = line.buffers
+        bench.whole = line.whole
+        return bench.run()
     }
 
     // MARK: glance demo

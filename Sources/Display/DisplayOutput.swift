@@ -113,7 +113,7 @@ public final class DisplayOutput {
     }
 
     private var buffers: [DumbBuffer]
-    private var previousDamage: IntRect?
+    private var previousDamage: [IntRect]?
     private var saved: drmModeCrtc?
     private var savedConnectors: [UInt32]
     /// Connectors the first mode set takes off this output's CRTC (the one a predecessor drove).
@@ -221,10 +221,17 @@ public final class DisplayOutput {
     }
 
     /// Puts the frame drawn into `drawingBuffer` on screen; `damage` is what changed in it.
+    public func present(damage: IntRect) throws(DisplayError) {
+        try present(damage: [damage])
+    }
+
+    /// Puts the frame drawn into `drawingBuffer` on screen; `damage` is the rectangles that changed
+    /// since the frame on screen (none: nothing did).
     ///
     /// The first call sets the mode and returns with the frame on screen. Later calls queue a flip
     /// (`flipPending` until its event is handled), or report the damage of a single buffer.
-    public func present(damage: IntRect) throws(DisplayError) {
+    public func present(damage: [IntRect]) throws(DisplayError) {
+        let damage = damage.filter { !$0.isEmpty }
         precondition(!flipPending, "present: a flip is still pending")
         precondition(!suspended, "present: the display is suspended")
         precondition(hold != .restored, "present: the display was restored")
@@ -242,8 +249,9 @@ public final class DisplayOutput {
         }
         let back = 1 - front
         // Damage relative to both the frame on screen and this buffer's older content (drivers
-        // differ in which one they use).
-        let clip = previousDamage.map { $0.union(damage) } ?? damage
+        // differ in which one they use); a buffer's first flip after a mode set is whole (what a
+        // driver uploads per buffer may never have had it).
+        let clip = previousDamage.map { $0 + damage } ?? [IntRect(x: 0, y: 0, width: size.width, height: size.height)]
         previousDamage = damage
         if case .atomic(let ids) = interface {
             try atomicFlip(ids, framebuffer: buffers[back].framebuffer, damage: clip)
@@ -447,6 +455,7 @@ public final class DisplayOutput {
 
     private func setMode(buffer index: Int) throws(DisplayError) {
         let buffer = buffers[index]
+        previousDamage = nil
         if case .atomic(let ids) = interface {
             do {
                 try atomicModeset(ids, framebuffer: buffer.framebuffer)
@@ -490,16 +499,20 @@ public final class DisplayOutput {
 
     // MARK: - Damage
 
-    private func reportDamage(_ damage: IntRect, framebuffer: UInt32) throws(DisplayError) {
+    private func reportDamage(_ damage: [IntRect], framebuffer: UInt32) throws(DisplayError) {
+        // Nothing changed: nothing to report.
+        guard !damage.isEmpty else { return }
         if case .atomic(let ids) = interface, ids.damageClips != nil {
             try atomicFlip(ids, framebuffer: framebuffer, damage: damage, event: false)
             return
         }
         if dirtyNotNeeded { return }
-        var clip = drmModeClip(
-            x1: UInt16(clamping: damage.x), y1: UInt16(clamping: damage.y), x2: UInt16(clamping: damage.maxX),
-            y2: UInt16(clamping: damage.maxY))
-        let result = drmModeDirtyFB(card.descriptor.rawValue, framebuffer, &clip, 1)
+        var clips = damage.map {
+            drmModeClip(
+                x1: UInt16(clamping: $0.x), y1: UInt16(clamping: $0.y), x2: UInt16(clamping: $0.maxX),
+                y2: UInt16(clamping: $0.maxY))
+        }
+        let result = drmModeDirtyFB(card.descriptor.rawValue, framebuffer, &clips, UInt32(clips.count))
         if result != 0 {
             let code = drmErrno(result).rawValue
             if code == ENOSYS {
@@ -602,16 +615,17 @@ public final class DisplayOutput {
     /// A non-blocking commit of `framebuffer` with its damage; with `event` it completes with a
     /// flip event (a page flip), without it is an in-place update that is done on return.
     private func atomicFlip(
-        _ ids: AtomicIDs, framebuffer: UInt32, damage: IntRect, event: Bool = true
+        _ ids: AtomicIDs, framebuffer: UInt32, damage: [IntRect], event: Bool = true
     ) throws(DisplayError) {
         let fd = card.descriptor.rawValue
         let request = try AtomicRequest()
         request.add(ids.plane, ids.planeFB, UInt64(framebuffer))
         var blob: UInt32 = 0
         if let clipsProperty = ids.damageClips, !damage.isEmpty {
-            var rect = drm_mode_rect(
-                x1: Int32(damage.x), y1: Int32(damage.y), x2: Int32(damage.maxX), y2: Int32(damage.maxY))
-            if drmModeCreatePropertyBlob(fd, &rect, MemoryLayout<drm_mode_rect>.size, &blob) == 0 {
+            var rects = damage.map {
+                drm_mode_rect(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.maxX), y2: Int32($0.maxY))
+            }
+            if drmModeCreatePropertyBlob(fd, &rects, MemoryLayout<drm_mode_rect>.stride * rects.count, &blob) == 0 {
                 request.add(ids.plane, clipsProperty, UInt64(blob))
             }
         }

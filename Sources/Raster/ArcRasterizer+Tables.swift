@@ -1,40 +1,81 @@
 /// Colour along the arc: the lookup tables the band indexes by diamond angle.
 extension ArcRasterizer {
-    /// Fills the colour tables for the classes that use them.
-    mutating func fillTables(_ memory: UnsafeMutablePointer<UInt32>, paint: ArcPaint) {
+    /// A colour table's range of relative angles (turns) and the arc length it starts at.
+    typealias TableRange = (lo: Double, hi: Double, offset: Double)
+
+    /// Whether the band reads colour table A, and B.
+    var usesTableA: Bool { solid == nil && (sourceA == .tableA || uniform == .tableA) }
+    var usesTableB: Bool { solid == nil && sourceB == .tableB }
+
+    /// Fills `table` (`bins + 1` entries) with the colours of `paint` over `range`, by bin: each
+    /// bin's colour at its angle (`base`, the same for every range of one paint, start and
+    /// offset), bins outside the class the colour of its nearer end (bins straddle the class
+    /// boundaries).
+    func fillTable(_ table: UnsafeMutablePointer<UInt32>, _ range: TableRange, base: BaseTable) {
         let n = DiamondAngle.bins
-        let ramp = RampEvaluator(paint)
-        let start = self.start
-        DiamondAngle.binTurns.withUnsafeBufferPointer { binTurns in
-            func fill(_ table: UnsafeMutablePointer<UInt32>, _ range: (lo: Double, hi: Double, offset: Double)) {
-                // Bins outside the class take its nearer end (bins straddle the class boundaries).
-                let gapMiddle = range.hi + (1 - (range.hi - range.lo)) / 2
-                for i in 0...n {
-                    var rel = binTurns[i] - start
-                    if rel < 0 { rel += 1 }
-                    if i == n && rel == 0 { rel = 1 }  // the end of the turn, reached from the left
-                    if rel > range.hi {
-                        rel = rel < gapMiddle ? range.hi : range.lo
-                    } else if rel < range.lo {
-                        rel = rel + 1 < gapMiddle ? range.hi : range.lo
-                    }
-                    if let ramp {
-                        table[i] = ramp.xrgb(at: rel + range.offset)
-                    } else {
-                        table[i] = paint.color(at: rel + range.offset).xrgb
-                    }
-                }
-            }
-            if sourceA == .tableA || uniform == .tableA {
-                tableA = memory
-                fill(memory, rangeA)
-            }
-            if sourceB == .tableB {
-                tableB = memory + (n + 1)
-                fill(memory + (n + 1), rangeB)
+        let gapMiddle = range.hi + (1 - (range.hi - range.lo)) / 2
+        let hi = base.color(at: range.hi)
+        let lo = base.color(at: range.lo)
+        for i in 0...n {
+            let rel = base.rel[i]
+            if rel > range.hi {
+                table[i] = rel < gapMiddle ? hi : lo
+            } else if rel < range.lo {
+                table[i] = rel + 1 < gapMiddle ? hi : lo
+            } else {
+                table[i] = base.colors[i]
             }
         }
     }
+
+    /// The key of the colours by bin of `paint` from this arc's start, `offset` turns along.
+    func baseKey(offset: Double, paint: ArcPaint) -> DrawingCache.BaseKey {
+        DrawingCache.BaseKey(paint: paint, start: start.bitPattern, offset: offset.bitPattern)
+    }
+
+    /// The key of the table for `range`: everything its entries depend on.
+    func tableKey(_ range: TableRange, paint: ArcPaint) -> DrawingCache.TableKey {
+        DrawingCache.TableKey(
+            paint: paint, start: start.bitPattern, lo: range.lo.bitPattern, hi: range.hi.bitPattern,
+            offset: range.offset.bitPattern)
+    }
+}
+
+/// The colour of every table bin of one paint from one start, `offset` turns along the arc: what
+/// a colour table holds inside its class, whatever the class's range (a sweep that moves keeps
+/// it).
+final class BaseTable {
+    /// Each bin's angle relative to the start, in turns (the last bin is the turn's end).
+    let rel: [Double]
+    /// The paint's colour there.
+    let colors: [UInt32]
+    let paint: ArcPaint
+    let ramp: RampEvaluator?
+    let offset: Double
+
+    init(paint: ArcPaint, start: Double, offset: Double) {
+        let n = DiamondAngle.bins
+        let ramp = RampEvaluator(paint)
+        var rel = [Double](repeating: 0, count: n + 1)
+        var colors = [UInt32](repeating: 0, count: n + 1)
+        DiamondAngle.binTurns.withUnsafeBufferPointer { binTurns in
+            for i in 0...n {
+                var r = binTurns[i] - start
+                if r < 0 { r += 1 }
+                if i == n && r == 0 { r = 1 }  // the end of the turn, reached from the left
+                rel[i] = r
+                colors[i] = ramp?.xrgb(at: r + offset) ?? paint.color(at: r + offset).xrgb
+            }
+        }
+        self.rel = rel
+        self.colors = colors
+        self.paint = paint
+        self.ramp = ramp
+        self.offset = offset
+    }
+
+    /// The colour at relative angle `rel`.
+    func color(at rel: Double) -> UInt32 { ramp?.xrgb(at: rel + offset) ?? paint.color(at: rel + offset).xrgb }
 }
 
 /// A two-stop paint evaluated in single precision, for filling tables quickly; rounds exactly as

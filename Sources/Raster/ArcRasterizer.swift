@@ -2,7 +2,8 @@
 ///
 /// This file holds the setup (the classes of angle, the caps and the shadow in painter's order)
 /// and the drawing order; the work is in the other `ArcRasterizer+` files: the colour tables
-/// (`+Tables`), the band (`+Band`), the round caps (`+Caps`) and the tip's shadow (`+Shadow`).
+/// (`+Tables`), the band's spans, kept per geometry (`+Spans`), the band drawn from them
+/// (`+Band`), the round caps (`+Caps`) and the tip's shadow (`+Shadow`).
 struct ArcRasterizer {
     /// Where a band pixel takes its colour from, by its angle.
     enum Source {
@@ -13,7 +14,7 @@ struct ArcRasterizer {
     /// Squared distances from the centre bounding the band's edge zones: beyond `outerOut2` and
     /// within `innerIn2` nothing is covered; between `innerOut2` and `outerIn2` everything is.
     let outerOut2, outerIn2, innerIn2, innerOut2: Float
-    /// Pixels across the band's bounding square (the edge cache's size).
+    /// Pixels across the band's bounding square (the zones of a row stay within it).
     let bandWidth: Int
     // Classes of angle, relative to the start: [0, f) A, [f, T) B, [T, 1) none.
     let sourceA: Source, sourceB: Source
@@ -31,17 +32,23 @@ struct ArcRasterizer {
     // Colour tables (A, B), each `bins + 1` entries.
     var tableA: UnsafeMutablePointer<UInt32>? = nil
     var tableB: UnsafeMutablePointer<UInt32>? = nil
+    /// A paint of one colour: the value's classes take it without tables.
+    let solid: UInt32?
     // Relative-angle ranges the tables serve (turns), and the arc lengths they start at.
     let rangeA: (lo: Double, hi: Double, offset: Double)
     let rangeB: (lo: Double, hi: Double, offset: Double)
     let start: Double
 
-    init?(_ arc: ArcStroke) {
-        guard arc.radius.isFinite, arc.width.isFinite, arc.radius > 0, arc.width > 0,
-            arc.center.x.isFinite, arc.center.y.isFinite, arc.start.isFinite,
+    /// Whether `arc`'s numbers can be drawn at all (finite, positive, far from overflowing).
+    static func drawable(_ arc: ArcStroke) -> Bool {
+        arc.radius.isFinite && arc.width.isFinite && arc.radius > 0 && arc.width > 0
+            && arc.center.x.isFinite && arc.center.y.isFinite && arc.start.isFinite
             // Far beyond any panel, and small enough for the integer row and band maths.
-            arc.radius + arc.width / 2 < 1e5, abs(arc.center.x) < 1e6, abs(arc.center.y) < 1e6
-        else { return nil }
+            && arc.radius + arc.width / 2 < 1e5 && abs(arc.center.x) < 1e6 && abs(arc.center.y) < 1e6
+    }
+
+    init?(_ arc: ArcStroke) {
+        guard Self.drawable(arc) else { return nil }
         cx = arc.center.x
         cy = arc.center.y
         ro = arc.radius + arc.width / 2
@@ -60,6 +67,7 @@ struct ArcRasterizer {
         if let s = sweep, !closed { sweep = min(s, trackSweep) }
         guard sweep != nil || (arc.track != nil && trackSweep > 0) else { return nil }
         trackColor = arc.track?.xrgb ?? 0
+        solid = arc.paint.stops.count == 1 ? arc.paint.stops[0].color.xrgb : nil
         let trackSource: Source = arc.track == nil ? .none : .track
 
         // Classes by relative angle.
@@ -166,12 +174,7 @@ struct ArcRasterizer {
 
     func draw(into buffer: PixelBuffer, area: IntRect) {
         guard !area.isEmpty else { return }
-        let origin = floorToInt(cx - ro - 2)
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * bandWidth) { memory in
-            let cache = EdgeCache(
-                coverage: memory.baseAddress!, fraction: memory.baseAddress! + bandWidth, origin: origin, mirror: nil)
-            drawBand(into: buffer, area: area, cache: cache)
-        }
+        drawBand(into: buffer, area: area, spans: buffer.cache.spans(self, width: buffer.width, height: buffer.height))
         for (i, cap) in caps.enumerated() {
             if i == tipCap, let shadow { drawShadow(shadow, tip: cap, buffer: buffer, area: area) }
             drawCap(cap, buffer: buffer, area: area)

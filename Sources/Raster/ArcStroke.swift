@@ -60,11 +60,23 @@ extension PixelBuffer {
     /// Draws `arc` (XRGB8888 buffers; the renderer never throws: degenerate input draws nothing).
     public func stroke(_ arc: ArcStroke, clip: IntRect? = nil) {
         guard format == .xrgb8888 else { return }
-        let area = clip.map { $0.intersection(bounds) } ?? bounds
+        // Nothing to do outside the clip: not even the setup.
+        guard ArcRasterizer.drawable(arc) else { return }
+        let area = drawArea(clip).intersection(arc.bounds)
         guard !area.isEmpty, var raster = ArcRasterizer(arc) else { return }
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (DiamondAngle.bins + 1)) { tables in
-            raster.fillTables(tables.baseAddress!, paint: arc.paint)
-            raster.draw(into: self, area: area.intersection(arc.bounds))
+        // The colour tables, kept with the buffer: a ring drawn again as it was (a still screen
+        // redrawn) reuses them; held here for the draw whatever the cache lets go meanwhile.
+        func table(_ range: ArcRasterizer.TableRange) -> ColorTable {
+            cache.table(raster.tableKey(range, paint: arc.paint)) {
+                raster.fillTable($0, range, base: cache.base(raster.baseKey(offset: range.offset, paint: arc.paint)))
+            }
+        }
+        let tableA = raster.usesTableA ? table(raster.rangeA) : nil
+        let tableB = raster.usesTableB ? table(raster.rangeB) : nil
+        raster.tableA = tableA?.entries
+        raster.tableB = tableB?.entries
+        withExtendedLifetime((tableA, tableB)) {
+            forEachArea(area) { raster.draw(into: self, area: $0) }
         }
     }
 }

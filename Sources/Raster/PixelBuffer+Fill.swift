@@ -4,32 +4,33 @@ extension PixelBuffer {
         fill(bounds, with: color)
     }
 
-    /// The pixels of `rect` (clipped to the buffer) set to `color`, in this buffer's format.
+    /// The pixels of `rect` (within the clip) set to `color`, in this buffer's format.
     public func fill(_ rect: IntRect, with color: Color) {
-        let r = rect.intersection(bounds)
-        guard !r.isEmpty else { return }
-        switch format {
-        case .xrgb8888:
-            let value = color.xrgb
-            for y in r.y..<r.maxY { fillRow32(row32(y) + r.x, count: r.width, value: value) }
-        case .rgb565:
-            let value = UInt16(color.red >> 3) << 11 | UInt16(color.green >> 2) << 5 | UInt16(color.blue >> 3)
-            for y in r.y..<r.maxY { (row16(y) + r.x).update(repeating: value, count: r.width) }
+        forEachArea(rect) { r in
+            switch format {
+            case .xrgb8888:
+                let value = color.xrgb
+                for y in r.y..<r.maxY { fillRow32(row32(y) + r.x, count: r.width, value: value) }
+            case .rgb565:
+                let value = UInt16(color.red >> 3) << 11 | UInt16(color.green >> 2) << 5 | UInt16(color.blue >> 3)
+                for y in r.y..<r.maxY { (row16(y) + r.x).update(repeating: value, count: r.width) }
+            }
         }
     }
 
     /// Blends `color` over pixel (x, y) with coverage 0...1 (XRGB8888; outside pixels are ignored).
-    @inlinable
     public func blend(x: Int, y: Int, color: Color, coverage: Float) {
-        guard format == .xrgb8888, x >= 0, y >= 0, x < width, y < height, coverage > 0 else { return }
+        guard format == .xrgb8888, x >= clip.x, y >= clip.y, x < clip.maxX, y < clip.maxY, coverage > 0,
+            region?.contains(x: x, y: y) ?? true
+        else { return }
         let p = row32(y) + x
         p.pointee = Raster.blend(color.xrgb, over: p.pointee, alpha: alpha256(coverage))
     }
 
-    /// The area to draw in: the clip (if any) within the buffer.
+    /// The area to draw in: the clip given (if any) within the buffer's clip.
     @usableFromInline
     func drawArea(_ clip: IntRect?) -> IntRect {
-        clip.map { $0.intersection(bounds) } ?? bounds
+        clip.map { $0.intersection(self.clip) } ?? self.clip
     }
 }
 
@@ -66,14 +67,17 @@ func fillRow32(_ start: UnsafeMutablePointer<UInt32>, count: Int, value: UInt32)
 }
 
 extension PixelBuffer {
-    /// Every pixel of an XRGB8888 buffer at `factor` (0...1) of its brightness (dimming).
+    /// Every pixel (within the clip) of an XRGB8888 buffer at `factor` (0...1) of its brightness
+    /// (dimming).
     public func scaleBrightness(_ factor: Float) {
         guard format == .xrgb8888 else { return }
         let a = alpha256(factor)
         guard a < 256 else { return }
-        for y in 0..<height {
-            let row = row32(y)
-            for x in 0..<width { row[x] = scale(row[x], by: a) }
+        forEachArea(nil) { r in
+            for y in r.y..<r.maxY {
+                let row = row32(y)
+                for x in r.x..<r.maxX { row[x] = scale(row[x], by: a) }
+            }
         }
     }
 }

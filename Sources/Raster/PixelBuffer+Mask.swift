@@ -6,9 +6,8 @@ extension PixelBuffer {
         clip: IntRect? = nil
     ) {
         guard format == .xrgb8888, width > 0, height > 0 else { return }
-        let area = drawArea(clip).intersection(IntRect(x: x, y: y, width: width, height: height))
-        guard !area.isEmpty else { return }
         let c = color.xrgb
+        forEachArea(drawArea(clip).intersection(IntRect(x: x, y: y, width: width, height: height))) { area in
         for row in area.y..<area.maxY {
             let src = mask + (row - y) * pitch - x
             let dst = row32(row)
@@ -17,6 +16,7 @@ extension PixelBuffer {
                 guard a != 0 else { continue }
                 dst[col] = a == 255 ? c : Raster.blend(c, over: dst[col], alpha: a + (a >> 7))
             }
+        }
         }
     }
 }

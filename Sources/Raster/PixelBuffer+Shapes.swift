@@ -2,12 +2,14 @@ extension PixelBuffer {
     /// An anti-aliased disc.
     public func fillDisc(center: Point, radius: Float, color: Color, clip: IntRect? = nil) {
         guard format == .xrgb8888, radius > 0, radius.isFinite, center.x.isFinite, center.y.isFinite else { return }
-        let area = drawArea(clip)
+        forEachArea(clip) { area in fillDisc(center: center, radius: radius, c: color.xrgb, area: area) }
+    }
+
+    private func fillDisc(center: Point, radius: Float, c: UInt32, area: IntRect) {
         let outer = radius + halfDiagonal, inner = radius - halfDiagonal
         let y0 = max(area.y, floorToInt(center.y - outer))
         let y1 = min(area.maxY, ceilToInt(center.y + outer))
         guard y0 < y1 else { return }
-        let c = color.xrgb
         for y in y0..<y1 {
             let v = Float(y) + 0.5 - center.y
             guard abs(v) < outer else { continue }
@@ -58,13 +60,17 @@ extension PixelBuffer {
             rect.height.isFinite
         else { return }
         let r = max(0, min(radius.isFinite ? radius : 0, rect.width / 2, rect.height / 2))
-        let area = drawArea(clip).intersection(rect.enclosingPixels)
-        guard !area.isEmpty else { return }
+        forEachArea(drawArea(clip).intersection(rect.enclosingPixels)) { area in
+            fillRoundedRect(rect, r: r, area: area, columnColor: columnColor)
+        }
+    }
+
+    private func fillRoundedRect(_ rect: Rect, r: Float, area: IntRect, columnColor: (Int) -> UInt32) {
         // One colour per column, computed once.
         let colors = (area.x..<area.maxX).map(columnColor)
         let uniform = colors.allSatisfy { $0 == colors[0] }
         // Columns whose pixels lie wholly between the corner zones and inside the side edges.
-        let midA = max(area.x, ceilToInt(rect.minX + r))
+        let midA = min(area.maxX, max(area.x, ceilToInt(rect.minX + r)))
         let midB = max(midA, min(area.maxX, floorToInt(rect.maxX - r)))
         colors.withUnsafeBufferPointer { colors in
             let color = colors.baseAddress! - area.x
@@ -120,9 +126,13 @@ extension PixelBuffer {
         let box = Rect(
             x: min(a.x, b.x) - radius - 1, y: min(a.y, b.y) - radius - 1,
             width: abs(a.x - b.x) + 2 * radius + 2, height: abs(a.y - b.y) + 2 * radius + 2)
-        let area = drawArea(clip).intersection(box.enclosingPixels)
-        guard !area.isEmpty else { return }
         let c = color.xrgb
+        forEachArea(drawArea(clip).intersection(box.enclosingPixels)) { area in
+            fillCapsule(from: a, to: b, radius: radius, c: c, area: area)
+        }
+    }
+
+    private func fillCapsule(from a: Point, to b: Point, radius: Float, c: UInt32, area: IntRect) {
         let dx = b.x - a.x, dy = b.y - a.y
         let len2 = dx * dx + dy * dy
         let inner = radius - halfDiagonal

@@ -13,6 +13,16 @@ public struct PixelBuffer {
     /// The first byte of row 0.
     public let base: UnsafeMutableRawPointer
     private let storage: Storage?
+    /// What drawing into this buffer keeps between frames (the ring bands' row spans, colour
+    /// tables); shared by copies of this value, which draw into the same pixels.
+    let cache: DrawingCache
+    /// Where drawing may change pixels: every primitive draws only here (the whole buffer unless
+    /// `clipped(to:)`). What a screen draws inside it is what it draws there unclipped, so a frame
+    /// can redraw only what changed.
+    public let clip: IntRect
+    /// When not nil, drawing changes pixels only in these rectangles (within `clip`, disjoint):
+    /// a frame redrawing a few separate places in one pass.
+    let region: Damage?
 
     private final class Storage {
         let memory: UnsafeMutableRawPointer
@@ -34,6 +44,9 @@ public struct PixelBuffer {
         self.format = format
         self.base = storage.memory
         self.storage = storage
+        cache = DrawingCache()
+        clip = IntRect(x: 0, y: 0, width: width, height: height)
+        region = nil
     }
 
     /// A view of memory owned elsewhere; the caller keeps it alive and mapped while this is used.
@@ -46,6 +59,86 @@ public struct PixelBuffer {
         self.format = format
         self.base = base
         self.storage = nil
+        cache = DrawingCache()
+        clip = IntRect(x: 0, y: 0, width: width, height: height)
+        region = nil
+    }
+
+    /// The same pixels, drawn only within `rect` (and the current clip).
+    public func clipped(to rect: IntRect) -> PixelBuffer {
+        let r = clip.intersection(rect)
+        return PixelBuffer(self, clip: r, region: region.map { $0.clipped(to: r) })
+    }
+
+    /// The same pixels, drawn only within the rectangles of `area` (and the current clip): one
+    /// drawing pass for several places.
+    public func clipped(to area: Damage) -> PixelBuffer {
+        var inside = area.clipped(to: clip)
+        if let region {
+            var both = Damage()
+            for a in region.rects {
+                for b in inside.rects { both.add(a.intersection(b)) }
+            }
+            inside = both
+        }
+        if inside.rects.count <= 1 { return PixelBuffer(self, clip: inside.bounds, region: nil) }
+        return PixelBuffer(self, clip: inside.bounds, region: inside)
+    }
+
+    private init(_ other: PixelBuffer, clip: IntRect, region: Damage?) {
+        width = other.width
+        height = other.height
+        stride = other.stride
+        format = other.format
+        base = other.base
+        storage = other.storage
+        cache = other.cache
+        self.clip = clip
+        self.region = region
+    }
+
+    /// Calls `body` with each area to draw in: `clip` (if any) within the buffer's clip, one per
+    /// rectangle of its region; none when empty.
+    @inline(__always)
+    func forEachArea(_ clip: IntRect?, _ body: (IntRect) -> Void) {
+        let area = drawArea(clip)
+        guard !area.isEmpty else { return }
+        guard let region = region?.rects else {
+            body(area)
+            return
+        }
+        for r in region {
+            let a = r.intersection(area)
+            if !a.isEmpty { body(a) }
+        }
+    }
+
+    /// Whether drawing within `rect` can change any pixel (it meets the clip, and one of the
+    /// region's rectangles when there is a region).
+    public func draws(in rect: IntRect) -> Bool {
+        let r = rect.intersection(clip)
+        guard !r.isEmpty else { return false }
+        guard let region else { return true }
+        return region.rects.contains { !$0.intersection(r).isEmpty }
+    }
+
+    /// A buffer of `size` that draws nothing (its clip is empty): for laying a screen out, with
+    /// everything it would draw clipped away. It holds one row of pixels, `stride` 0.
+    public static func measuring(_ size: Size) -> PixelBuffer {
+        let row = PixelBuffer(width: max(1, size.width), height: 1)
+        return PixelBuffer(measuring: row, size: size)
+    }
+
+    private init(measuring row: PixelBuffer, size: Size) {
+        width = max(1, size.width)
+        height = max(1, size.height)
+        stride = 0
+        format = .xrgb8888
+        base = row.base
+        storage = row.storage
+        cache = row.cache
+        clip = IntRect(x: 0, y: 0, width: 0, height: 0)
+        region = nil
     }
 
     public var size: Size { Size(width: width, height: height) }

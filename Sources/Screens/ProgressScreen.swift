@@ -87,6 +87,8 @@ public struct ProgressScreen: Screen {
 
     /// One turn of the spinner, and one pass of the indeterminate bar, in seconds.
     public static let spinnerPeriod = 1.0
+    /// The spinner's length in turns.
+    static let spinnerSweep = 0.28
     public static let slidePeriod = 1.6
 
     public init(content: ProgressContent, context: ScreenContext) {
@@ -168,14 +170,13 @@ public struct ProgressScreen: Screen {
         let strings = context.strings
         let layout = layout(for: buffer.size)
         let u = layout.u
-        let insetX = layout.insetX, insetY = layout.insetY
+        let insetY = layout.insetY
         let x0 = layout.x0, x1 = layout.x1
         let fraction = fraction(at: time)
         let percent = fraction.map { strings.percent($0) }
         let labelStyle = layout.labelStyle
         let smallStyle = layout.smallStyle
         let label = content.label.isEmpty ? strings.working : content.label
-        let bottom = layout.bottom
 
         // Cancel hint at the bottom, with what stopping costs.
         if let note = content.cancelNote, let baseline = layout.noteBaseline {
@@ -191,11 +192,7 @@ public struct ProgressScreen: Screen {
 
         switch content.style {
         case .circular:
-            let lm = text.measure(label, labelStyle)
-            let side = min(x1 - x0, bottom - insetY - 24 * u - lm.height - 20 * u) * 0.78
-            let center = Point(x: w / 2, y: insetY + 24 * u + (bottom - insetY - 24 * u - lm.height - 20 * u) / 2)
-            let lineWidth = max(3, side * 0.07)
-            let radius = side / 2 - lineWidth / 2
+            let (center, radius, lineWidth, side, lm) = circle(layout, width: w)
             context.probe?.arc(ArcStroke(center: center, radius: radius, width: lineWidth, sweep: nil,
                                          paint: .solid(Self.accent)), sweep: 1)
             if let fraction {
@@ -203,8 +200,7 @@ public struct ProgressScreen: Screen {
                                         sweep: fraction > 0 ? fraction : nil, paint: .solid(Self.accent),
                                         track: Self.track))
                 if let percent {
-                    let ps = text.fitting(percent, TextStyle(size: max(12, side * 0.2), weight: .semibold),
-                                          width: radius * 1.5)
+                    let ps = percentStyle(percent, side: side, radius: radius)
                     let pm = text.measure(percent, ps)
                     text.draw(percent, ps, color: TextLayout.primary, baseline: center.y + (pm.ascent - pm.descent) / 2,
                               from: center.x - radius, to: center.x + radius, align: .center, into: buffer)
@@ -212,17 +208,14 @@ public struct ProgressScreen: Screen {
             } else {
                 // A quarter-turn arc going round once a second, over the dim track.
                 let phase = Self.phase(time, period: Self.spinnerPeriod)
-                buffer.stroke(ArcStroke(center: center, radius: radius, width: lineWidth, start: phase, sweep: 0.28,
+                buffer.stroke(ArcStroke(center: center, radius: radius, width: lineWidth, start: phase, sweep: Self.spinnerSweep,
                                         paint: .solid(Self.accent), track: Self.track))
             }
             text.draw(text.truncated(label, labelStyle, width: x1 - x0), labelStyle, color: TextLayout.primary,
                       baseline: center.y + side / 2 + 20 * u + lm.ascent, from: x0, to: x1, align: .center, into: buffer)
 
         case .bar:
-            let barH = max(4, 12 * u)
-            let lm = text.measure(label, labelStyle)
-            let blockH = lm.height + 14 * u + barH
-            let top = insetY + (bottom - insetY - blockH) / 2
+            let (bar, top, lm) = barPlace(layout)
             let pw = percent.map { text.measure($0, labelStyle).width + 16 * u } ?? 0
             text.draw(text.truncated(label, labelStyle, width: x1 - x0 - pw), labelStyle, color: TextLayout.primary,
                       baseline: top + lm.ascent, from: x0, to: x1, align: .leading, into: buffer)
@@ -230,15 +223,14 @@ public struct ProgressScreen: Screen {
                 text.draw(percent, labelStyle, color: TextLayout.secondary, baseline: top + lm.ascent, from: x0, to: x1,
                           align: .trailing, into: buffer)
             }
-            let bar = Rect(x: x0, y: top + lm.height + 14 * u, width: x1 - x0, height: barH)
             context.probe?.shape("bar", bar)
-            buffer.fillRoundedRect(bar, radius: barH / 2, color: Self.track)
+            buffer.fillRoundedRect(bar, radius: bar.height / 2, color: Self.track)
             drawFill(bar, fraction: fraction, time: time, into: buffer)
 
         case .toolbar:
             // Thin, along the top, no track: only the done part (or the sliding segment) shows.
-            let barH = max(3, 5 * u)
-            let bar = Rect(x: insetX, y: insetY, width: w - 2 * insetX, height: barH)
+            let bar = toolbarPlace(layout, width: w)
+            let barH = bar.height
             context.probe?.shape("bar", bar)
             drawFill(bar, fraction: fraction, time: time, into: buffer)
             let sm = text.measure(label, smallStyle)
@@ -253,6 +245,50 @@ public struct ProgressScreen: Screen {
         }
     }
 
+    /// The circular indicator: its centre, the radius of its centre line, its line width, the
+    /// side of its square and the metrics of the label under it.
+    func circle(_ layout: Layout, width w: Float) -> (Point, Float, Float, Float, TextMetrics) {
+        let u = layout.u, insetY = layout.insetY, bottom = layout.bottom
+        let lm = TextLayout(context).measure(shownLabel, layout.labelStyle)
+        let side = min(layout.x1 - layout.x0, bottom - insetY - 24 * u - lm.height - 20 * u) * 0.78
+        let center = Point(x: w / 2, y: insetY + 24 * u + (bottom - insetY - 24 * u - lm.height - 20 * u) / 2)
+        let lineWidth = max(3, side * 0.07)
+        let radius = side / 2 - lineWidth / 2
+        return (center, radius, lineWidth, side, lm)
+    }
+
+    /// The style of the percentage inside the circle.
+    func percentStyle(_ percent: String, side: Float, radius: Float) -> TextStyle {
+        TextLayout(context).fitting(percent, TextStyle(size: max(12, side * 0.2), weight: .semibold), width: radius * 1.5)
+    }
+
+    /// The bar's track, the top of the label over it and the label's metrics.
+    func barPlace(_ layout: Layout) -> (Rect, Float, TextMetrics) {
+        let u = layout.u
+        let barH = max(4, 12 * u)
+        let lm = TextLayout(context).measure(shownLabel, layout.labelStyle)
+        let blockH = lm.height + 14 * u + barH
+        let top = layout.insetY + (layout.bottom - layout.insetY - blockH) / 2
+        return (Rect(x: layout.x0, y: top + lm.height + 14 * u, width: layout.x1 - layout.x0, height: barH), top, lm)
+    }
+
+    /// The thin bar along the top.
+    func toolbarPlace(_ layout: Layout, width w: Float) -> Rect {
+        Rect(x: layout.insetX, y: layout.insetY, width: w - 2 * layout.insetX, height: max(3, 5 * layout.u))
+    }
+
+    /// The label as shown (the working line when there is none).
+    var shownLabel: String { content.label.isEmpty ? context.strings.working : content.label }
+
+    /// The sliding segment of an indeterminate bar at `time`, if it shows.
+    func segment(_ bar: Rect, time: Double) -> Rect? {
+        let length = bar.width / 3
+        let t = Float(Self.phase(time, period: Self.slidePeriod))
+        let head = bar.x - length + (bar.width + length) * t
+        let x0 = max(bar.x, head), x1 = min(bar.maxX, head + length)
+        return x1 - x0 > 1 ? Rect(x: x0, y: bar.y, width: x1 - x0, height: bar.height) : nil
+    }
+
     /// The done part of a bar, or the indeterminate segment sliding across it.
     func drawFill(_ bar: Rect, fraction: Double?, time: Double, into buffer: PixelBuffer) {
         let r = bar.height / 2
@@ -262,13 +298,8 @@ public struct ProgressScreen: Screen {
                                         height: bar.height), radius: r, color: Self.accent)
         } else {
             // A segment a third of the track long enters at the leading end and leaves at the trailing end.
-            let length = bar.width / 3
-            let t = Float(Self.phase(time, period: Self.slidePeriod))
-            let head = bar.x - length + (bar.width + length) * t
-            let x0 = max(bar.x, head), x1 = min(bar.maxX, head + length)
-            if x1 - x0 > 1 {
-                buffer.fillRoundedRect(Rect(x: x0, y: bar.y, width: x1 - x0, height: bar.height), radius: r,
-                                       color: Self.accent)
+            if let segment = segment(bar, time: time) {
+                buffer.fillRoundedRect(segment, radius: r, color: Self.accent)
             }
         }
     }

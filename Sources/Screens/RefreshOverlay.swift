@@ -44,11 +44,12 @@ public struct RefreshOverlay: Screen {
             buffer.fillRoundedRect(
                 Rect(x: center.x - disc, y: center.y - disc, width: 2 * disc, height: 2 * disc), radius: disc,
                 color: Self.backdrop)
-            let width = max(2, radius * 0.28)
+            let width = Self.spinnerWidth(radius)
             let phase = ProgressScreen.phase(time, period: ProgressScreen.spinnerPeriod)
             buffer.stroke(
-                ArcStroke(center: center, radius: radius - width / 2, width: width, start: phase, sweep: 0.28,
-                          paint: .solid(ProgressScreen.accent), track: ProgressScreen.track))
+                ArcStroke(center: center, radius: radius - width / 2, width: width, start: phase,
+                          sweep: ProgressScreen.spinnerSweep, paint: .solid(ProgressScreen.accent),
+                          track: ProgressScreen.track))
         case .failed:
             guard context.text != nil else { return }
             let text = TextLayout(context)
@@ -68,4 +69,24 @@ public struct RefreshOverlay: Screen {
     }
 
     static let backdrop = Color(hex: 0x2C2C2E)
+
+    /// The spinner's line width for an indicator of `radius`.
+    static func spinnerWidth(_ radius: Float) -> Float { max(2, radius * 0.28) }
+
+    /// The screen's changes underneath, and the spinner's while it turns (the backdrop and the
+    /// line saying it failed stay). Another state or context: nil (all of it).
+    public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
+        guard let before = previous as? RefreshOverlay, before.state == state, context.drawsLike(before.context),
+            var d = screen.changes(since: before.screen, at: previousTime, now: time, size: size)
+        else { return nil }
+        if state == .spinning {
+            let (center, radius) = Self.placement(in: size, shape: context.shape)
+            let width = Self.spinnerWidth(radius)
+            d.formUnion(
+                ScreenDamage.spinner(
+                    center: center, radius: radius - width / 2, width: width, sweep: ProgressScreen.spinnerSweep,
+                    period: ProgressScreen.spinnerPeriod, from: previousTime, to: time))
+        }
+        return d
+    }
 }

@@ -51,6 +51,8 @@ public struct RingScreen: Screen {
 
     let mode: Mode
     public var context: ScreenContext
+    /// Its layout once worked out (for telling what changed from one frame to the next).
+    let layoutMemo = LayoutMemo()
 
     /// The rings alone, as large as the picture allows.
     public init(summary: ActivitySummary?) {
@@ -193,7 +195,7 @@ struct RingScreenPainter {
     }
 
     func rings(_ rect: Rect, into buffer: PixelBuffer) {
-        context.probe?.rings(rect)
+        context.probe?.rings(rect, RingSet(content.summary))
         ActivityRingsView(rings: RingSet(content.summary)).draw(into: buffer, in: rect)
     }
 
@@ -353,7 +355,7 @@ struct RingScreenPainter {
             }
             text.draw(letter, s, color: color, baseline: baseline, from: x0, to: x0 + cell, align: .center, into: buffer)
             let ringRect = Rect(x: x0 + (cell - side) / 2, y: rect.y + lm.height + 6 * u, width: side, height: side)
-            context.probe?.rings(ringRect)
+            context.probe?.rings(ringRect, RingSet(content.summary(for: d)))
             ActivityRingsView(rings: RingSet(content.summary(for: d))).draw(into: buffer, in: ringRect)
         }
     }

@@ -1,3 +1,4 @@
+import Activity
 import Raster
 
 /// The outline of the panel's visible area.
@@ -12,6 +13,8 @@ public final class LayoutProbe {
     public private(set) var texts: [(text: String, box: Rect)] = []
     /// Rects the ring groups were fitted into, and the groups' outer diameter and gap.
     public private(set) var ringGroups: [(rect: Rect, geometry: RingGeometry)] = []
+    /// What each ring group showed (nil where the drawing did not say).
+    public private(set) var ringSets: [RingSet?] = []
     /// Other drawn elements (bars, markers, buttons) by their bounding boxes.
     public private(set) var shapes: [(name: String, box: Rect)] = []
     /// Arcs drawn (gauge paths, progress circles): the band from `start` over `sweep` turns.
@@ -20,7 +23,10 @@ public final class LayoutProbe {
     public init() {}
 
     func text(_ text: String, _ box: Rect) { texts.append((text, box)) }
-    func rings(_ rect: Rect) { ringGroups.append((rect, RingGeometry(fitting: rect))) }
+    func rings(_ rect: Rect, _ set: RingSet? = nil) {
+        ringGroups.append((rect, RingGeometry(fitting: rect)))
+        ringSets.append(set)
+    }
     func shape(_ name: String, _ box: Rect) { shapes.append((name, box)) }
     func arc(_ a: ArcStroke, sweep: Double) {
         arcs.append((a.center, a.radius - a.width / 2, a.radius + a.width / 2, a.start, sweep))
@@ -57,14 +63,31 @@ public struct ScreenContext {
 /// its content and the time.
 public protocol Screen {
     /// Draws the whole screen into `buffer` (XRGB8888, the picture's orientation) at `time`
-    /// seconds on the animation clock.
+    /// seconds on the animation clock. Every pixel within the buffer's clip is drawn (the
+    /// background too), and a pixel comes out the same whatever the clip.
     func draw(into buffer: PixelBuffer, at time: Double)
     /// Whether the picture changes with time (the loop redraws on a timer only then).
     var animates: Bool { get }
+    /// Where this screen at `time` can differ from `previous` at `previousTime`, in a picture of
+    /// `size`: outside the damage the two pictures are the same pixel for pixel. nil when the
+    /// screen cannot tell (another kind of screen, other content): then all of it is drawn.
+    func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage?
 }
 
 extension Screen {
     public var animates: Bool { false }
+    public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
+        nil
+    }
+}
+
+extension ScreenContext {
+    /// Whether two contexts draw alike: the same fonts (the same renderer object), language,
+    /// panel shape and text drawing.
+    public func drawsLike(_ other: ScreenContext) -> Bool {
+        locale == other.locale && shape == other.shape && drawsText == other.drawsText
+            && text.map(ObjectIdentifier.init) == other.text.map(ObjectIdentifier.init)
+    }
 }
 
 /// Turns screens into panel frames: draws in place when the panel takes the picture as it is,
@@ -92,14 +115,50 @@ public struct FrameComposer {
     /// the damage.
     @discardableResult
     public func compose(_ screen: some Screen, into target: PixelBuffer, at time: Double = 0) -> IntRect {
+        compose(screen, into: target, at: time, change: nil, redraw: nil).bounds
+    }
+
+    /// Draws `screen` at `time` onto `target`, but only within `redraw` (picture coordinates; nil:
+    /// all of it): the rest of `target` keeps what it holds. `change` is where the picture differs
+    /// from the one composed last (nil: anywhere); a turned or converted panel redraws that much
+    /// of its picture, then copies `redraw` onto `target`. Returns the panel area written.
+    @discardableResult
+    public func compose(
+        _ screen: some Screen, into target: PixelBuffer, at time: Double, change: Damage?, redraw: Damage?
+    ) -> Damage {
         precondition(target.size == panel && target.format == format,
             "compose: target is \(target.size) \(target.format), the panel \(panel) \(format)")
+        let whole = IntRect(size: pictureSize)
         guard let picture else {
-            screen.draw(into: target, at: time)
-            return target.bounds
+            Self.draw(screen, into: target, at: time, only: redraw)
+            return redraw?.clipped(to: whole) ?? Damage(whole)
         }
-        screen.draw(into: picture, at: time)
-        return target.copy(from: picture, rotation: rotation)
+        // The picture holds the last frame composed: what changed is drawn into it, what this
+        // target needs is copied from it (a superset, for a buffer that missed frames).
+        Self.draw(screen, into: picture, at: time, only: change)
+        var written = Damage()
+        for r in (redraw?.clipped(to: whole) ?? Damage(whole)).rects {
+            written.add(target.copy(from: picture, rotation: rotation, region: r))
+        }
+        return written
+    }
+
+    /// `change` (picture coordinates; nil: all of it) on the panel.
+    public func panelDamage(_ change: Damage?) -> Damage {
+        guard let change else { return Damage(IntRect(size: panel)) }
+        if rotation == .none { return change }
+        return Damage(change.rects.map { rotation.panelRect($0, panel: panel) })
+    }
+
+    /// `screen` drawn into `buffer` within the rectangles of `area` (nil: the whole buffer), in
+    /// one pass.
+    static func draw(_ screen: some Screen, into buffer: PixelBuffer, at time: Double, only area: Damage?) {
+        guard let area else {
+            screen.draw(into: buffer, at: time)
+            return
+        }
+        guard !area.isEmpty else { return }
+        screen.draw(into: buffer.clipped(to: area), at: time)
     }
 
     /// A new panel buffer holding `screen` at `time`.

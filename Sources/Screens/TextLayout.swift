@@ -75,8 +75,13 @@ struct TextLayout {
         case .center: x = (x0 + x1 - m.width) / 2
         case .trailing: x = x1 - m.width
         }
-        if draws { renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil) }
         let box = Rect(x: x, y: baseline - m.ascent, width: m.width, height: m.height)
+        // Glyphs stay within a line's height of their box: a line that far from the clip is not
+        // drawn at all (a frame redrawing only what changed skips the text elsewhere).
+        let reach = box.insetBy(-(box.height + 4)).enclosingPixels
+        if draws && buffer.draws(in: reach) {
+            renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil)
+        }
         if !text.isEmpty { probe?.text(text, box) }
         return box
     }

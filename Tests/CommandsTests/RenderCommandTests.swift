@@ -170,6 +170,32 @@ struct RenderCommandTests {
         #expect(bare.stdout.contains("rings_only=1") && !bare.stdout.contains("text_ms"))
     }
 
+    @Test("bench --animated: each animation through the damage path, its changed and drawn share, the whole frames in the same run")
+    func benchAnimated() throws {
+        let result = try Executable.run(["bench", "--animated", "--size", "96x96", "--frames", "12"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.map { $0.split(separator: " ")[1] }
+            == ["animated=spinner", "animated=bar", "animated=intro", "animated=refresh"])
+        for line in lines {
+            let fields = line.split(separator: " ")
+            func value(_ key: String) -> Double? {
+                fields.first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) }
+            }
+            #expect(fields.contains("size=96x96") && fields.contains("buffers=2"), "\(line)")
+            for key in ["ms_per_frame", "whole_ms_per_frame", "ratio", "changed_percent_max"] {
+                #expect(value(key).map { $0 >= 0 } == true, "\(key) in \(line)")
+            }
+            // Frames after the first change part of the picture; a buffer redraws at least that.
+            let changed = value("changed_percent") ?? 100, drawn = value("drawn_percent") ?? 0
+            #expect(changed < 100 && drawn >= changed, "\(line)")
+        }
+        let whole = try Executable.run(["bench", "--animated", "--animation", "spinner", "--whole", "--size", "48x48",
+                                        "--frames", "3", "--buffers", "1"])
+        #expect(whole.stdout.contains("whole=1") && whole.stdout.contains("drawn_percent=100.0")
+            && !whole.stdout.contains("ratio="), "\(whole.stdout)")
+    }
+
     @Test("demo draws its screens into a folder")
     func demo() throws {
         let folder = Executable.scratch("demo") + "/out"

@@ -20,6 +20,12 @@
 #     each screen with its labels, and what the labels cost (the same frame without text subtracted)
 #   instructions arch=x86_64 floor=fill size=480x480 per_frame=…
 #     a full-frame colour fill of the same buffer (the memset floor), counted the same way
+#   instructions arch=x86_64 animated=spinner size=480x480 per_frame=… whole_per_frame=… ratio_to_progress=… target=0.10 changed_percent=…
+#     a spinner frame through the damage path (glance bench --animated, two buffers in turn,
+#     frames 3 to 12: both buffers drawn once before), the same frames drawn whole, and its
+#     share of a full progress frame (issue 15's target: 10 %)
+#   instructions arch=x86_64 animated=intro size=480x480 total=… whole_total=… ratio_to_whole=… target=0.50
+#     the intro's 54 frames after the first (60 fps until the rings stop), damaged and whole
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ARCH=""
@@ -68,7 +74,7 @@ count() { # FRAMES ARGS...
 	local frames=$1 n
 	shift
 	rm -f "$tmp/insn.log"
-	"${RUNNER[@]}" bench --frames "$frames" "$@" 2>"$tmp/run.log" >/dev/null || true
+	"${RUNNER[@]}" bench --frames "$frames" "$@" 2>"$tmp/run.log" >"$tmp/out" || true
 	if [ -z "$ARCH" ]; then
 		n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/run.log")
 	else
@@ -95,8 +101,22 @@ for size in "${sizes[@]}"; do
 		both=$(per_frame --screen "$screen" --size "$size" --no-fill)        # a frame with text + the same without
 		bare=$(per_frame --screen "$screen" --size "$size" --no-text --no-fill)
 		echo "instructions arch=$NAME screen=$screen size=$size per_frame=$((both - bare)) text_per_frame=$((both - 2 * bare))"
+		if [ "$screen" = progress ]; then progress=$((both - bare)); fi
 	done
 	# The fill runs once per frame after the frames: what it adds is the floor.
 	filled=$(per_frame --rings-only --size "$size")
 	echo "instructions arch=$NAME floor=fill size=$size per_frame=$((filled - per))"
+	# Animation through the damage path: a spinner frame once both buffers hold a frame.
+	two=$(count 2 --no-fill --animated --animation spinner --size "$size")
+	spin=$((($(count 12 --no-fill --animated --animation spinner --size "$size") - two) / 10))
+	changed=$(sed -n 's/.* changed_percent=\([0-9.]*\).*/\1/p' "$tmp/out")   # over the 11 frames after the first
+	spin_whole=$(( ($(count 12 --no-fill --animated --animation spinner --whole --size "$size") - $(count 2 --no-fill --animated --animation spinner --whole --size "$size")) / 10 ))
+	ratio=$(awk -v a="$spin" -v b="$progress" 'BEGIN { printf "%.3f", a / b }')
+	echo "instructions arch=$NAME animated=spinner size=$size per_frame=$spin whole_per_frame=$spin_whole ratio_to_progress=$ratio target=0.10 changed_percent=$changed"
+	# The intro: its frames after the first (the bench stops when the rings do).
+	first=$(count 1 --no-fill --animated --animation intro --size "$size")
+	damaged=$(($(count 55 --no-fill --animated --animation intro --size "$size") - first))
+	whole=$(($(count 55 --no-fill --animated --animation intro --whole --size "$size") - first))
+	ratio=$(awk -v a="$damaged" -v b="$whole" 'BEGIN { printf "%.2f", a / b }')
+	echo "instructions arch=$NAME animated=intro size=$size total=$damaged whole_total=$whole ratio_to_whole=$ratio target=0.50"
 done

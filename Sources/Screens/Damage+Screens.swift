@@ -1,0 +1,65 @@
+import Raster
+
+/// The damage of what moves on the screens: arcs that sweep, text that changes.
+enum ScreenDamage {
+    /// The pixels a stroke of `width` along the circle of `radius` about `center` covers between
+    /// the angles `a0` and `a1` (turns clockwise from 12 o'clock, any order, up to a turn apart),
+    /// round caps and anti-aliased edges included: the box of the centre line grown by half the
+    /// width and two pixels (an edge pixel reaches 0.71 px past the edge, a cap 0.5 px past its
+    /// diameter).
+    static func sweep(center: Point, radius: Float, width: Float, from a0: Double, to a1: Double) -> IntRect {
+        let lo = min(a0, a1)
+        let hi = max(a0, a1)
+        var angles = [lo, hi]
+        // The circle's extremes (12, 3, 6 and 9 o'clock) the sweep passes.
+        var k = (lo * 4).rounded(.up)
+        while k <= hi * 4 {
+            angles.append(k / 4)
+            k += 1
+        }
+        var x0 = Float.infinity, y0 = Float.infinity, x1 = -Float.infinity, y1 = -Float.infinity
+        for a in angles {
+            let sc = Trigonometry.sinCos(turns: a)
+            let x = center.x + radius * Float(sc.sin)
+            let y = center.y - radius * Float(sc.cos)
+            x0 = min(x0, x)
+            x1 = max(x1, x)
+            y0 = min(y0, y)
+            y1 = max(y1, y)
+        }
+        let grow = width / 2 + 2
+        return Rect(x: x0 - grow, y: y0 - grow, width: x1 - x0 + 2 * grow, height: y1 - y0 + 2 * grow).enclosingPixels
+    }
+
+    /// Every pixel a whole ring (band, caps, shadow) may touch.
+    static func ring(center: Point, radius: Float, width: Float) -> IntRect {
+        let r = radius + width + 2
+        return Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r).enclosingPixels
+    }
+
+    /// The pixels a line of text laid out in `box` (its advances, the font's ascent and descent)
+    /// may ink: the box grown by 30 % of its height and two pixels (glyphs overhang them).
+    static func text(_ box: Rect) -> IntRect {
+        let grow = box.height * 0.3 + 2
+        return Rect(x: box.x - grow, y: box.y - grow, width: box.width + 2 * grow, height: box.height + 2 * grow)
+            .enclosingPixels
+    }
+
+    /// The change of a spinner (an arc `sweep` turns long turning once per `period`) from
+    /// `time0` to `time1`: its tail's and its head's sweeps, or the whole circle when it moved
+    /// half a turn or more, or back.
+    static func spinner(
+        center: Point, radius: Float, width: Float, sweep: Double, period: Double, from time0: Double, to time1: Double
+    ) -> Damage {
+        if time1 == time0 { return Damage() }
+        let p0 = ProgressScreen.phase(time0, period: period)
+        var p1 = ProgressScreen.phase(time1, period: period)
+        if p1 < p0 { p1 += 1 }
+        guard time1 > time0, time1 - time0 < period / 2, p1 - p0 < 0.5 else {
+            return Damage(ring(center: center, radius: radius, width: width))
+        }
+        var d = Damage(Self.sweep(center: center, radius: radius, width: width, from: p0, to: p1))
+        d.add(Self.sweep(center: center, radius: radius, width: width, from: p0 + sweep, to: p1 + sweep))
+        return d
+    }
+}

@@ -1,0 +1,84 @@
+import Raster
+
+/// Which part of a drawing buffer a frame must draw: everything that changed in the frames since
+/// that buffer last held one. A single buffer (or a PNG file's) is one frame behind and redraws
+/// the last change; a double-buffered panel's back buffer is two behind and redraws the union of
+/// the last two; a buffer not seen before, or one that missed more frames than are remembered,
+/// is drawn whole.
+///
+/// Pure: the session says which buffer it draws into and what changed; buffers are told apart
+/// by where their pixels are.
+public struct FrameHistory: Sendable {
+    /// Frames recorded.
+    public private(set) var frame = 0
+    /// The changes of the last frames, oldest first (nil: all of the picture).
+    private var changes: [Damage?] = []
+    /// The frame each buffer holds, by its pixels' address.
+    private var held: [UInt: Int] = [:]
+    /// How many frames back a buffer may be and still be brought up to date by parts.
+    public static let depth = 3
+
+    public init() {}
+
+    /// A buffer's key: the address of its pixels.
+    public static func key(_ buffer: PixelBuffer) -> UInt { UInt(bitPattern: buffer.base) }
+
+    /// Records a frame drawn into `buffer` whose picture differs from the previous frame's by
+    /// `change` (nil: anywhere), and returns what of `buffer` it must draw (nil: all of it).
+    public mutating func redraw(buffer: UInt, change: Damage?) -> Damage? {
+        frame += 1
+        changes.append(change)
+        if changes.count > Self.depth { changes.removeFirst() }
+        defer { held[buffer] = frame }
+        guard let last = held[buffer] else { return nil }
+        let behind = frame - last
+        guard behind >= 1, behind <= changes.count else { return nil }
+        var area = Damage()
+        for c in changes.suffix(behind) {
+            guard let c else { return nil }
+            area.formUnion(c)
+        }
+        return area
+    }
+
+    /// What every buffer holds is unknown from now on (the panel was given up and taken back):
+    /// each is drawn whole next time.
+    public mutating func forget() { held = [:] }
+}
+
+/// The damage path of a sequence of frames: each frame's changes asked of its screen, drawn only
+/// where its buffer differs, and what changed on the panel. What the session runs, and what
+/// `glance bench --animated` measures.
+public struct FramePainter {
+    public let composer: FrameComposer
+    private var history = FrameHistory()
+    private var previous: (screen: any Screen, time: Double)?
+
+    public init(composer: FrameComposer) { self.composer = composer }
+
+    /// One frame: what changed in the picture (nil: all of it), what was drawn into the buffer
+    /// (nil: all of it), and what changed on the panel.
+    public struct Frame {
+        public var change: Damage?
+        public var redraw: Damage?
+        public var panel: Damage
+    }
+
+    /// Draws `screen` at `time` into `target`, only where `target` differs from it (what changed
+    /// since the frame `target` holds); `keepsFrames` false draws it whole.
+    public mutating func paint(_ screen: any Screen, at time: Double, into target: PixelBuffer, keepsFrames: Bool = true)
+        -> Frame
+    {
+        let picture = IntRect(size: composer.pictureSize)
+        let change = previous.flatMap {
+            screen.changes(since: $0.screen, at: $0.time, now: time, size: composer.pictureSize)
+        }.map { $0.clipped(to: picture) }
+        let redraw = history.redraw(buffer: FrameHistory.key(target), change: keepsFrames ? change : nil)
+        composer.compose(screen, into: target, at: time, change: change, redraw: keepsFrames ? redraw : nil)
+        previous = (screen, time)
+        return Frame(change: change, redraw: redraw, panel: composer.panelDamage(change))
+    }
+
+    /// Every buffer is drawn whole next time (its pixels are not known any more).
+    public mutating func forget() { history.forget() }
+}

@@ -1,0 +1,89 @@
+@testable import Raster
+
+/// The round caps: half-discs at the ends of the value arc and of an open track, blended into
+/// the band beneath them.
+extension ReferenceArcRasterizer {
+    /// A half-disc cap: the half of a disc of the stroke's width on the `t` side of its centre.
+    struct Cap {
+        var x, y: Float
+        var tx, ty: Float
+        var color: UInt32
+        /// The cap lies beneath the value arc: pixels of class A keep their colour.
+        var underBody: Bool
+    }
+
+    /// How far (px) a half-disc cap reaches past its diameter onto the arc's side.
+    var capOverlap: Float { 0.5 }
+
+    func drawCap(_ cap: Cap, buffer: PixelBuffer, area: IntRect) {
+        let outer = rc + halfDiagonal
+        let inner = rc - halfDiagonal
+        let y0 = max(area.y, floorToInt(cap.y - outer))
+        let y1 = min(area.maxY, ceilToInt(cap.y + outer))
+        guard y0 < y1 else { return }
+        for y in y0..<y1 {
+            let yc = Float(y) + 0.5
+            let dy = yc - cap.y
+            guard abs(dy) < outer else { continue }
+            var (a, b) = span(cap.x, (outer * outer - dy * dy).squareRoot())
+            // Keep the cap's own side of its diameter, and half a pixel of the other side: the
+            // colours meet there without a step, and pixels on the line itself stay covered
+            // whichever way rounding classed them in the band.
+            let reach = dy * cap.ty + capOverlap
+            if abs(cap.tx) > 1e-6 {
+                let s = ceilToInt(cap.x - reach / cap.tx - 0.5)
+                if cap.tx > 0 { a = max(a, s) } else { b = min(b, s) }
+            } else if reach <= 0 {
+                continue
+            }
+            a = max(a, area.x)
+            b = min(b, area.maxX)
+            guard a < b else { continue }
+            let row = buffer.row32(y)
+            var (ia, ib) = inner > abs(dy) ? span(cap.x, (inner * inner - dy * dy).squareRoot()) : (b, b)
+            ia = min(max(ia, a), b)
+            ib = min(max(ib, ia), b)
+            if cap.underBody {
+                capFringe(cap, row, from: a, to: b, yc: yc)
+            } else {
+                capFringe(cap, row, from: a, to: ia, yc: yc)
+                fillRow32(row + ia, count: ib - ia, value: cap.color)
+                capFringe(cap, row, from: ib, to: b, yc: yc)
+            }
+        }
+    }
+
+    /// Cap pixels that are not wholly inside it: the cap takes its share of the band's coverage.
+    @inline(__always)
+    func capFringe(_ cap: Cap, _ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, yc: Float) {
+        guard x0 < x1 else { return }
+        let dy = yc - cap.y
+        let v = cy - yc
+        for x in x0..<x1 {
+            let xc = Float(x) + 0.5
+            let du = xc - cap.x
+            let covCap = discCoverage(radius: rc, u: du, v: dy, dist: (du * du + dy * dy).squareRoot())
+            guard covCap > 0 else { continue }
+            let u = xc - cx
+            if cap.underBody && source(diamond: DiamondAngle.of(u: u, v: v)) == .tableA { continue }
+            let covBand = bandCoverage(u: u, v: v, dist: (u * u + v * v).squareRoot())
+            guard covBand > 0 else { continue }
+            // The band's colour (premultiplied, on black) gives up the share the cap takes.
+            let keep = covCap >= 1 ? 0 : max(0, 1 - covCap / covBand)
+            row[x] = referenceMixPremultiplied(row[x], keep: keep, add: cap.color, coverage: min(covCap, covBand))
+        }
+    }
+
+}
+
+/// `dst · keep + src · coverage`, per channel, rounded and clamped.
+@inline(__always)
+func referenceMixPremultiplied(_ dst: UInt32, keep: Float, add src: UInt32, coverage: Float) -> UInt32 {
+    func channel(_ shift: UInt32) -> UInt32 {
+        let d = Float((dst >> shift) & 0xFF)
+        let s = Float((src >> shift) & 0xFF)
+        let c = d * keep + s * coverage + 0.5
+        return UInt32(min(max(c, 0), 255)) << shift
+    }
+    return channel(16) | channel(8) | channel(0)
+}
