@@ -103,7 +103,12 @@ struct XMLLimits {
         if i < bytes.count { pendingByte = bytes[i] }
         let units = narrowed
         defer { narrowed = units }
-        try units.withUnsafeBufferPointer { (p) throws(Exceeded) in try scanUnits(p) }
+        // (the error carried out by hand: Swift 6.0's withUnsafeBufferPointer rethrows untyped)
+        var exceeded: Exceeded?
+        units.withUnsafeBufferPointer { p in
+            do throws(Exceeded) { try scanUnits(p) } catch { exceeded = error }
+        }
+        if let exceeded { throw exceeded }
     }
 
     /// The state machine over one chunk, its state in locals (the bytes of a 1 GB export pass
