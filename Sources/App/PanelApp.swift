@@ -135,6 +135,16 @@ public enum PanelApp {
             return reloader.reload(now: now)
         }
         session.onFrame = { reloader.framePresented() }
+        if settings.reportFrames {
+            var count = 0
+            session.onDrawn = { time, frame in
+                count += 1
+                let whole = "whole"
+                say(
+                    "frame \(count) at \(time) s: changed \(frame.change?.description ?? whole), drawn "
+                        + "\(frame.redraw?.description ?? whole), presented \(frame.panel)")
+            }
+        }
         // The outcome as the unit's status. No RELOADING=1: with ExecReload=kill, systemd 252 takes
         // one that comes after the kill has ended for a reload of the service's own, and signals
         // again (seen in the device boot test: two SIGHUPs for one systemctl reload).

@@ -44,6 +44,9 @@ public final class Session {
     public var onFirstFrame: (() -> Void)?
     /// Called after each frame is presented, with the scene's description of it.
     public var onFrame: (() -> Void)?
+    /// Called after each frame is drawn and before it is presented: its time on the scene's
+    /// clock (what the screen was drawn at) and where it was drawn and what of the panel changed.
+    public var onDrawn: ((Double, FramePainter.Frame) -> Void)?
     /// A liveness ping (systemd's `WATCHDOG=1`) and how often the loop must call it.
     public var watchdog: (interval: Duration, ping: () -> Void)?
     /// The control socket (`glance screenshot`), answered from the loop.
@@ -184,6 +187,7 @@ public final class Session {
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
         let frame = painter.paint(screen, at: elapsed.inSeconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames)
         let drawn = monotonicNow()
+        onDrawn?(elapsed.inSeconds, frame)
         try sink.present(changes: frame.panel)
         framesDrawn += 1
         scheduler.drew(at: now, animating: animating)

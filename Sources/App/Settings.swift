@@ -34,6 +34,8 @@ public struct Settings: Sendable {
     public var singleBuffered = false
     /// Print the time from the process's start to the first frame.
     public var reportStartup = false
+    /// Print a line for each frame: its animation time and where it was drawn and presented.
+    public var reportFrames = false
 
     // What it shows.
     public var screens: [ScreenKind]
@@ -141,6 +143,7 @@ public struct Settings: Sendable {
         if line.singleBuffered { singleBuffered = true }
         if line.intro { intro = true }
         if line.reportStartup { reportStartup = true }
+        if line.reportFrames { reportFrames = true }
         if let v = line.database { database = v }
         if line.noInput { readInput = false }
         if line.noGrab { grabInput = false }
@@ -185,6 +188,7 @@ public struct CommandLineLayer: Sendable {
     public var singleBuffered = false
     public var intro = false
     public var reportStartup = false
+    public var reportFrames = false
     public var database: String?
     public var noInput = false
     public var noGrab = false

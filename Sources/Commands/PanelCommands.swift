@@ -76,6 +76,11 @@ enum PanelCommands {
                     .flag("--report-startup", help: "print the time from process start to the first frame on screen") {
                         $0.layer.reportStartup = true
                     },
+                    .flag(
+                        "--report-frames",
+                        help: "print a line per frame before it is presented: its animation time (what glance render --time "
+                            + "draws) and the areas drawn and presented"
+                    ) { $0.layer.reportFrames = true },
                     .refused("--size", message: "run: --size is for glance render; the display's mode sets the size (--mode WxH)"),
                     .refused("--output", "-o", message: "run: --output is for glance render; the display's mode sets the size (--mode WxH)"),
                     .refused("--frames", message: "run: --frames is for glance render; the display's mode sets the size (--mode WxH)"),

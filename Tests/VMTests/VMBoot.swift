@@ -48,7 +48,7 @@ let fontPackages = "fonts-inter fonts-wqy-microhei"
 
 /// `glance run` options that choose the display, not the picture (not passed to render).
 let displayOnlyOptions: [String: Bool] = [
-    "--legacy": false, "--single-buffer": false, "--intro": false, "--report-startup": false,
+    "--legacy": false, "--single-buffer": false, "--intro": false, "--report-startup": false, "--report-frames": false,
     "--mode": true, "--connector": true, "--card": true,
 ]
 
@@ -136,6 +136,40 @@ struct VMBoot {
             signal == "KILL" ? "screendump \(step)-after" : "screendump-until \(step)-after console 3", "send go",
         ]
         shows.append((step, animates, pictureOptions(words)))
+    }
+
+    /// The `animate` steps: name, the picture options for render, how many stops.
+    private(set) var animations: [(name: String, picture: [String], stops: Int)] = []
+
+    /// `glance run ARGS --report-frames` while it animates: `stops` times stopped (SIGSTOP) for a
+    /// screendump of the monitor (NAME-stop-N, with the last two frames it reported before the
+    /// stop as step NAME-stop-N's output), then continued; at the end SIGTERM, "STEP NAME exited
+    /// rc=N" and screendump NAME-after (the console).
+    mutating func animate(_ step: String, _ arguments: String, stops: Int) {
+        let log = "/tmp/\(step).log"
+        let words = demoDay + fixedDayAndLanguage + arguments.split(separator: " ").map(String.init)
+        guest += [
+            "$G run --report-startup --report-frames \(words.joined(separator: " ")) >\(log) 2>&1 & pid=$!",
+            "wait_log \(log) \"first frame on screen\"",
+        ]
+        for i in 1...stops {
+            // Stopped between two frames or in the middle of one: the monitor must show one of
+            // the last two frames reported (a frame is reported before it is presented), whole.
+            guest += [
+                "sleep 0.7", "kill -STOP $pid", "sleep 0.5",
+                #"grep "^frame " \#(log) | tail -2 | sed "s/^/[\#(step)-stop-\#(i)] /""#,
+                "wait_host \(step)-stop-\(i)", "kill -CONT $pid",
+            ]
+            host += ["wait-console STEP \(step)-stop-\(i) waiting 40", "screendump \(step)-stop-\(i)", "send go"]
+        }
+        guest += [
+            "kill -TERM $pid; wait $pid; rc=$?", "sleep 0.3", #"sed "s/^/[\#(step)] /" \#(log)"#,
+            "wait_host \"\(step) exited rc=$rc\"",
+        ]
+        host += [
+            "wait-console STEP \(step) exited rc=\\d+ waiting 20", "screendump-until \(step)-after console 3", "send go",
+        ]
+        animations.append((step, pictureOptions(words), stops))
     }
 
     /// `glance run` with a switch to tty2 (which has its own text) and back while it shows:

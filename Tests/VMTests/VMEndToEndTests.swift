@@ -75,6 +75,56 @@ struct VMEndToEndTests {
         )
     }
 
+    /// The `animate` steps: at every stop the monitor shows one of the last two frames the app
+    /// reported, pixel for pixel as `glance render --time T` draws it; the frames were drawn and
+    /// presented in parts (the damage path ran); the monitor moved between stops; the console
+    /// came back at the end.
+    func checkAnimations(_ result: VMResult) throws {
+        let console = try #require(result.screendump("console"))
+        for (step, picture, stops) in result.boot.animations {
+            let log = result.output(step)
+            let frames = log.split(separator: "\n").filter { $0.hasPrefix("frame ") }
+            // Frames after the first two (one per buffer) drawn in parts, presented in parts.
+            let inParts = frames.filter { !$0.contains("drawn whole") && !$0.contains("presented none") }
+            #expect(frames.count > 2 * stops, "\(step): \(frames.count) frames reported: \(log)")
+            #expect(
+                inParts.count >= frames.count - 2, "\(step): frames drawn whole in the animation: \(frames.prefix(6))")
+            var shown: [PixelBuffer] = []
+            for i in 1...stops {
+                let stop = "\(step)-stop-\(i)"
+                let dump = try #require(result.screendump(stop), "no screendump \(stop); \(result.context)")
+                let times = result.output(stop).split(separator: "\n").compactMap { line -> String? in
+                    // "frame N at T s: ..."
+                    let words = line.split(separator: " ")
+                    return words.count > 4 && words[2] == "at" ? String(words[3]) : nil
+                }
+                #expect(times.count == 2, "\(stop): the frames reported before the stop: \(result.output(stop))")
+                var differences: [String] = []
+                for (n, time) in times.enumerated() {
+                    let reference = try result.boot.render(
+                        picture + ["--time", time], to: result.folder + "/ref-\(stop)-\(n).png")
+                    if let d = difference(dump, reference, name: "\(stop)-\(n)", folder: result.folder) {
+                        differences.append(d)
+                    }
+                }
+                #expect(
+                    differences.count < times.count,
+                    "\(stop): the monitor shows neither of the last two frames (times \(times)): \(differences)")
+                shown.append(dump)
+            }
+            for i in 1..<shown.count {
+                #expect(
+                    difference(shown[i], shown[i - 1], name: "\(step)-moved-\(i)", folder: result.folder) != nil,
+                    "\(step): the monitor did not change between stops \(i) and \(i + 1)")
+            }
+            #expect(result.exitRC(step) == 0, "\(step): \(log)")
+            #expect(log.contains("SIGTERM: display restored"), "\(step): \(log)")
+            let after = try #require(result.screendump(step + "-after"), "no screendump after \(step)")
+            #expect(difference(after, console, name: step + "-after", folder: result.folder) == nil)
+            print("vm \(result.boot.name) \(step): \(frames.count) frames, \(inParts.count) in parts, \(stops) stops compared")
+        }
+    }
+
     /// A switch to tty2 and back while the app shows: the other console, then the app again.
     func checkVTSwitch(_ result: VMResult, step: String = "vt") throws {
         let away = try #require(result.screendump(step + "-away"), "no screendump on tty2; \(result.context)")
@@ -121,7 +171,7 @@ struct VMEndToEndTests {
     }
 
     @Test(
-        "virtio-gpu 480x480: devices, every error, atomic, legacy, single buffer + DirtyFB, SIGINT/SIGTERM/SIGSEGV/SIGKILL, VT switch, store replaced"
+        "virtio-gpu 480x480: devices, every error, atomic (the intro), legacy, single buffer + DirtyFB, a spinner stopped mid-animation (two buffers and one), SIGINT/SIGTERM/SIGSEGV/SIGKILL, VT switch, store replaced"
     )
     func virtio480() throws {
         var boot = VMBoot("virtio-480x480", gpu: "virtio", width: 480, height: 480)
@@ -132,11 +182,17 @@ struct VMEndToEndTests {
         boot.expect("bad-mode", "run --mode 480by480")
         boot.expect("denied", "run", asUser: 1000)
         boot.console()
-        boot.show("atomic", meanwhile: "expect second-master $G run")
+        // The intro through the damage path: flips with damage clips, which virtio-gpu transfers.
+        boot.show("atomic", "--intro", meanwhile: "expect second-master $G run")
         boot.show("legacy", "--legacy", signal: "INT")
         // Several frames drawn into the buffer on screen: only DirtyFB gets them to the host.
         // (SIGHUP reloads: VMKioskTests.)
         boot.show("single", "--single-buffer --intro", signal: "TERM")
+        // A spinner stopped mid-animation (SIGSTOP) and dumped: two buffers flipped with damage
+        // clips, and one buffer drawn on screen with its damage reported.
+        let spinner = "--screen progress --indeterminate --style circular --label Syncing"
+        boot.animate("spinner", spinner, stops: 3)
+        boot.animate("spinner-single", spinner + " --single-buffer", stops: 3)
         boot.show("crash", signal: "SEGV")
         boot.show("killed", signal: "KILL")
         boot.showAcrossVTSwitch("vt")
@@ -177,6 +233,9 @@ struct VMEndToEndTests {
         #expect(result.output("legacy").contains("SIGINT: display restored"))
         #expect(result.output("single").contains("SIGTERM: display restored"))
         try checkShows(result, endings: ["crash": .crashed(11), "killed": .killed])
+        try checkAnimations(result)
+        #expect(result.output("spinner").contains("(virtio_gpu, atomic, rotate 0)"), "\(result.output("spinner"))")
+        #expect(result.output("spinner-single").contains("(virtio_gpu, atomic, single buffer, rotate 0)"))
         try checkVTSwitch(result)
         // The store renamed over: the app ends by itself, 75, and gives the console back.
         #expect(result.exitRC("replaced") == 75, "\(result.output("replaced"))")

@@ -13,9 +13,10 @@
 #
 # Every count is taken twice, rendering 1 and 11 frames, and the difference / 10 is the cost
 # of one frame without start-up. Prints, per size:
-#   instructions arch=x86_64 screen=rings rings_only=1 size=480x480 per_frame=2798771 target=3000000 ratio_to_target=0.93
+#   instructions arch=x86_64 screen=rings rings_only=1 size=480x480 per_frame=1459202 target=1500000 ratio_to_target=0.97
 #     the benchmark day's rings alone (Move 75 %, Exercise 50 %, Stand 120 %): the target is
-#     3.0 M on x86-64, 3.5 M on aarch64
+#     1.5 M on x86-64 (issue 15: twice Blend2D's speed), 3.5 M on aarch64 (not yet lowered: the
+#     arm64 figure predates the row spans)
 #   instructions arch=x86_64 screen=rings size=480x480 per_frame=… text_per_frame=…
 #     each screen with its labels, and what the labels cost (the same frame without text subtracted)
 #   instructions arch=x86_64 floor=fill size=480x480 per_frame=…
@@ -41,7 +42,7 @@ case "$ARCH" in
 	BIN=.build/release/glance
 	[ -x "$BIN" ] || swift build -c release >/dev/null
 	command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is needed (tools/install-deps.sh installs it)" >&2; exit 1; }
-	TARGET=3000000
+	TARGET=1500000
 	# valgrind 3.19 gives up on the DWARF 5 debug information of Swift 6's release builds
 	# ("Possibly corrupted debuginfo file"): count on a copy without it (the symbols stay).
 	objcopy --strip-debug "$BIN" "$tmp/glance"
