@@ -49,9 +49,17 @@ must be taken while it runs.
     screendump NAME                  OUT/NAME.ppm (+ NAME.png)
     screendump-until NAME REF [TIMEOUT_S]
                                      screendump NAME again (every 0.1 s) until it
-                                     equals screendump REF or TIMEOUT_S (default 3)
+                                     equals screendump REF (a name, or an absolute
+                                     path without .ppm) or TIMEOUT_S (default 3)
                                      has passed; never fails (compare afterwards):
-                                     for pictures the guest redraws asynchronously
+                                     for pictures the guest redraws asynchronously.
+                                     result.json's "matches" says when it became
+                                     equal (host seconds, as "t" of the screendumps)
+    host NAME TIMEOUT_S COMMAND      run COMMAND (sh -c, in --out) on the host, e.g.
+                                     curl against a port qemu forwards to the guest;
+                                     its output goes to OUT/NAME.out, its status and
+                                     start and end times to result.json's "host";
+                                     never fails (compare afterwards; 124: timed out)
     expect-pixel NAME X Y RRGGBB [TOL]   pixel of screendump NAME must match
                                      (per-channel tolerance, default 8)
     expect-size NAME WxH             screendump NAME must have that size
@@ -94,6 +102,8 @@ class Guest:
         self.events = []
         self.failures = []
         self.shots = []
+        self.matches = []  # screendump-until: when each became equal to its reference
+        self.host_runs = []  # host actions: status and times
         self.exit_rc = None
         self.res = None
         if a.res:
@@ -212,12 +222,15 @@ class Guest:
         raise ActionFailed("%s: timed out after %ss" % (what, timeout))
 
     def screendump(self, name):
+        """the picture on the monitor now: OUT/NAME.ppm and .png; returns the host time at
+        which qemu had written it (before the PNG's conversion)"""
         ppm = os.path.join(self.a.out, name + ".ppm")
         self.cmd("screendump", {"filename": os.path.abspath(ppm)})
+        taken = self.now()
         w, h, px = read_ppm(ppm)
         write_png(os.path.join(self.a.out, name + ".png"), w, h, px)
-        self.shots.append({"name": name, "t": self.now(), "size": [w, h]})
-        return w, h
+        self.shots.append({"name": name, "t": taken, "size": [w, h]})
+        return taken
 
     def run_action(self, words, raw):
         op = words[0]
@@ -279,12 +292,33 @@ class Guest:
             name, ref = words[1], words[2]
             tmo = float(words[3]) if len(words) > 3 else 3.0
             want = read_ppm(os.path.join(self.a.out, ref + ".ppm"))
+            started = self.now()
             deadline = time.monotonic() + tmo
+            dumps = 0
             while True:
-                self.screendump(name)
-                if read_ppm(os.path.join(self.a.out, name + ".ppm")) == want or time.monotonic() > deadline:
+                taken = self.screendump(name)
+                dumps += 1
+                equal = read_ppm(os.path.join(self.a.out, name + ".ppm")) == want
+                if equal or time.monotonic() > deadline:
                     break
                 time.sleep(0.1)
+            self.matches.append({"name": name, "ref": ref, "equal": equal, "started": started,
+                                 "t": taken if equal else None, "dumps": dumps})
+            print("vmctl: screendump-until %s: %s after %d dump(s), %.3f s" %
+                  (name, "equal" if equal else "NOT equal", dumps, taken - started), flush=True)
+        elif op == "host":
+            name, tmo = words[1], float(words[2])
+            command = raw.split(None, 3)[3]
+            started = self.now()
+            with open(os.path.join(self.a.out, name + ".out"), "wb") as out:
+                try:
+                    rc = subprocess.run(["sh", "-c", command], cwd=self.a.out, stdin=subprocess.DEVNULL,
+                                        stdout=out, stderr=subprocess.STDOUT, timeout=tmo).returncode
+                except subprocess.TimeoutExpired:
+                    rc = 124
+            ended = self.now()
+            self.host_runs.append({"name": name, "rc": rc, "start": started, "end": ended})
+            print("vmctl: host %s: rc=%d in %.3f s" % (name, rc, ended - started), flush=True)
         elif op == "expect-pixel":
             name, x, y, want = words[1], int(words[2]), int(words[3]), words[4]
             tol = int(words[5]) if len(words) > 5 else 8
@@ -438,6 +472,8 @@ class Guest:
             "total_s": m["qemu-exit"],
             "qemu_rc": self.proc.returncode,
             "screendumps": self.shots,
+            "matches": self.matches,
+            "host": self.host_runs,
             "qmp_events": self.events,
         }
         with open(os.path.join(a.out, "result.json"), "w") as f:

@@ -2,7 +2,8 @@
 # driver.sh -- the guest side of the boot test (Tests/VMTests/DeviceBootTests.swift): runs as
 # a service of its own in the booted Debian image beside glance.service, watches the unit
 # through systemctl, hurts the app (SIGSEGV, SIGABRT, SIGKILL, a hang for the watchdog, then
-# crashes until systemd gives up) and lets the host take a screendump at each stage. Every
+# crashes until systemd gives up), lets the host feed it through glance serve and a user of
+# group glance feed it with glance metric, and lets the host take a screendump at each stage. Every
 # result is a "STEP ..." line on ttyS1 (console.log); the host answers "waiting" steps on ttyS2.
 # The harness's lines: ttyS1 and ttyS2, or on an arm64 guest (one UART, the kernel's) the virtio
 # consoles hvc0 and hvc1 (tools/vm/run-in-vm.sh --arch arm64).
@@ -162,6 +163,34 @@ pid=$(wait_active "$pid") || give_up front-restart
 step "front-restarted pid=$pid restarts=$(prop NRestarts) front=$(cat /sys/class/tty/tty0/active)"
 sleep 0.3
 wait_host front
+
+# glance serve, enabled in this image and listening on the network (the test's configuration)
+# that qemu's user network gives by DHCP (systemd-networkd): once it is up, the host posts
+# today's figures through a port qemu forwards, and the running app redraws.
+serve() { systemctl show glance-serve.service -p "$1" --value; }
+addresses() { hostname -I 2>/dev/null | tr ' ' '\n' | grep -v '^127\.' | grep -v '^$' | tr '\n' ',' | sed 's/,$//'; }
+i=0
+until { systemctl is-active -q glance-serve.service && [ -n "$(addresses)" ]; } || [ $i -gt 900 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+spid=$(serve MainPID)
+step "serve active=$(systemctl is-active glance-serve.service) user=$(ps -o user= -p "$spid" 2>/dev/null)" \
+	"addresses=$(addresses) restarts=$(serve NRestarts) uptime=$(uptime_s)"
+wait_host serve
+# glance serve's own lines (one a request), and the store's files as they are now
+step "serve-log $(journalctl -b -u glance-serve.service -o cat --no-pager | tail -n 6 | tr '\n' '|')"
+step "store $(stat -c '%n=%a:%U:%G' /var/lib/glance/* | tr '\n' ' ')"
+
+# Anyone in group glance may feed the panel: pi (made in the image: not root, a member of
+# glance) sets a metric in the system store, the default for such a user, and the gauge screen
+# redraws. First the host brings the gauge screen (the metric not set yet: no value).
+wait_host gauges
+runuser -l pi -c 'glance metric set shed 21.5' >/tmp/metric.out 2>&1
+rc=$?
+step "metric rc=$rc uid=$(id -u pi) groups=$(id -nG pi | tr ' ' ',') $(tr '\n' ' ' </tmp/metric.out)" \
+	"personal=$([ -e /home/pi/.local/share/glance/glance.db ] && echo yes || echo no)"
+wait_host metric
 
 # Crashing again and again: after StartLimitBurst starts systemd gives up and tty1 gets a
 # login prompt (OnFailure=getty@tty1.service).
