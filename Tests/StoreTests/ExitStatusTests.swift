@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store
@@ -93,7 +94,7 @@ import Testing
         }
         chmod(scratch.path, 0o755)
         return try GlanceCLI.run(
-            ["--reuid=65534", "--regid=65534", "--clear-groups", GlanceCLI.executable] + arguments, in: scratch,
+            ["--reuid=65534", "--regid=65534", "--clear-groups"] + GlanceExecutable.words(arguments), in: scratch,
             program: "/usr/bin/setpriv")
     }
 
@@ -194,7 +195,7 @@ import Testing
         Case(command: "demo", situation: .badArgument) { try glance(["demo", "--bogus"], $0) },
         Case(command: "demo", situation: .unavailable) {
             try GlanceCLI.run(
-                [noFonts($0), GlanceCLI.executable, "demo", "--size", "32x32", "--output", $0.file("demo")], in: $0,
+                [noFonts($0)] + GlanceExecutable.words(["demo", "--size", "32x32", "--output", $0.file("demo")]), in: $0,
                 program: "/usr/bin/env")
         },
         Case(command: "demo", situation: .cannotCreate) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ import Testing
     func runWithPlantedLink(_ output: String, victim: String, _ arguments: [String], in scratch: Scratch)
         throws -> (Process, () -> GlanceCLI.Result)
     {
-        let quoted = ([GlanceCLI.executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let quoted = GlanceExecutable.words(arguments).map { "'\($0)'" }.joined(separator: " ")
         return try GlanceCLI.start(
             ["-c", "ln -s '\(victim)' '\(output)'.partial-$$ && exec \(quoted)"], in: scratch, program: "/bin/sh")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store
@@ -109,7 +110,7 @@ import Testing
             ["render", "--size", "32x32", "--rings-only", "--output", out + "/day.png"],
         ] {
             let r = try GlanceCLI.run(
-                ["--reuid=65534", "--regid=65534", "--clear-groups", GlanceCLI.executable] + arguments + ["--db", db],
+                ["--reuid=65534", "--regid=65534", "--clear-groups"] + GlanceExecutable.words(arguments + ["--db", db]),
                 in: scratch, program: "/usr/bin/setpriv")
             #expect(r.status == 0, "\(arguments[0]): \(r.status) \(r.err)")
         }

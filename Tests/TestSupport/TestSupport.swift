@@ -42,6 +42,13 @@ public enum GlanceExecutable {
         return (resolve(first), Array(emulator.dropFirst()) + [path] + arguments)
     }
 
+    /// The whole command line that starts glance with `arguments`, for another program to run
+    /// (setpriv, env, a shell): the emulator first when there is one.
+    public static func words(_ arguments: [String]) -> [String] {
+        let (program, rest) = command(arguments)
+        return [program] + rest
+    }
+
     /// A folder with a program named `glance` that runs this glance, for PATH (shells, completion
     /// scripts): the executable's own folder natively; under an emulator, a scratch folder with a
     /// script that starts it through the emulator.
