@@ -182,7 +182,8 @@ import Testing
         #expect(unchanged, "the days are as they were")
         // A writer that comes later: its export is imported from the pipe.
         let (process, finish) = try GlanceCLI.start(["import", fifo] + db, in: scratch)
-        usleep(300_000)
+        // Until it waits on the pipe (a fixed pause was too short under the arm64 run's emulator).
+        #expect(eventually(seconds: 20) { hasOpen(process.processIdentifier, fifo) }, "it opens the pipe")
         let csv = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryDemoCSV))
         // Non-blocking, so a build that does not read the pipe fails the test instead of hanging it.
         let writer = open(fifo, O_WRONLY | O_NONBLOCK)

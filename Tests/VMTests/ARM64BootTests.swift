@@ -46,6 +46,10 @@ extension VMEndToEndTests {
             ])
         let mode = folder + "/mode"
         try "short\n".write(toFile: mode, atomically: true, encoding: .utf8)
+        // The defaults but for the time in the ring screen's header, which would make the guest's
+        // picture depend on the minute it is drawn in (glance render draws no time).
+        let config = folder + "/config.json"
+        try #"{"clock": {"format": "off"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
 
         // The image: the package through dpkg, the driver, and the host's font files in place of
         // trixie's (the x86 render draws with Debian 12's Inter; trixie's 4.1 has other glyphs).
@@ -55,7 +59,7 @@ extension VMEndToEndTests {
             "--add", e2e + "/glance-vmtest.service:/etc/systemd/system/glance-vmtest.service",
             "--add", e2e + "/glance-vmtest-banner.service:/etc/systemd/system/glance-vmtest-banner.service",
             "--add", mode + ":/etc/glance-vmtest/mode",
-            "--add", store + ":/var/lib/glance/glance.db",
+            "--add", store + ":/var/lib/glance/glance.db", "--add", config + ":/etc/glance/config.json",
             "--enable", "glance-vmtest.service", "--enable", "glance-vmtest-banner.service",
         ]
         for folder in ARM64Boot.fontFolders() { arguments += ["--add", folder + ":" + folder] }
@@ -67,7 +71,10 @@ extension VMEndToEndTests {
         for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("arm64: \(line)") }
         try #require(imageStatus == 0, "device-image.sh failed (\(imageStatus)):\n\(imageOutput)")
         print("arm64: image made in \(Int(Date().timeIntervalSince(imageStarted))) s")
-        for check in ["dpkg -i", "user glance", "groups: glance video input", "enabled", "dpkg -P: nothing", "aarch64", "glance-serve.service installed, not enabled", "manual page"] {
+        for check in [
+            "dpkg -i", "user glance", "groups: glance video input", "enabled", "dpkg -P: nothing", "aarch64",
+            "glance-serve.service installed, not enabled", "manual page",
+        ] {
             #expect(imageOutput.contains(check), "no '\(check)' check in device-image.sh's output")
         }
 
