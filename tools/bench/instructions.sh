@@ -21,6 +21,8 @@
 #     each screen with its labels, and what the labels cost (the same frame without text subtracted)
 #   instructions arch=x86_64 floor=fill size=480x480 per_frame=…
 #     a full-frame colour fill of the same buffer (the memset floor), counted the same way
+#   instructions arch=x86_64 screen=rings rings_only=1 size=480x480 per_frame=… blend2d=2900000 ratio_to_blend2d=… ratio_to_floor=…
+#     the rings-only frame against Blend2D's recorded figure and against the floor (480x480 only)
 #   instructions arch=x86_64 animated=spinner size=480x480 per_frame=… whole_per_frame=… ratio_to_progress=… target=0.10 changed_percent=…
 #     a spinner frame through the damage path (glance bench --animated, two buffers in turn,
 #     frames 3 to 12: both buffers drawn once before), the same frames drawn whole, and its
@@ -106,7 +108,15 @@ for size in "${sizes[@]}"; do
 	done
 	# The fill runs once per frame after the frames: what it adds is the floor.
 	filled=$(per_frame --rings-only --size "$size")
-	echo "instructions arch=$NAME floor=fill size=$size per_frame=$((filled - per))"
+	floor=$((filled - per))
+	echo "instructions arch=$NAME floor=fill size=$size per_frame=$floor"
+	# The rings-only frame against Blend2D's recorded figure (2.9 M at 480x480, x86-64: README)
+	# and against the floor: how many full-frame fills one ring frame costs.
+	if [ "$size" = 480x480 ]; then
+		echo "instructions arch=$NAME screen=rings rings_only=1 size=$size per_frame=$per blend2d=2900000" \
+			"ratio_to_blend2d=$(awk -v a="$per" 'BEGIN { printf "%.2f", a / 2900000 }')" \
+			"ratio_to_floor=$(awk -v a="$per" -v b="$floor" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')"
+	fi
 	# Animation through the damage path: a spinner frame once both buffers hold a frame.
 	two=$(count 2 --no-fill --animated --animation spinner --size "$size")
 	spin=$((($(count 12 --no-fill --animated --animation spinner --size "$size") - two) / 10))

@@ -107,7 +107,9 @@ store=$(in_root stat -c '%U:%G %a' /var/lib/glance 2>&1) || fail "no /var/lib/gl
 ok "the store's folder /var/lib/glance: $store"
 # The manual page and the completions, as the program writes them.
 [ -s "$R/usr/share/man/man1/glance.1.gz" ] || fail "no manual page /usr/share/man/man1/glance.1.gz"
-zcat "$R/usr/share/man/man1/glance.1.gz" | grep -q '^\.SH' || fail "glance.1.gz is not a manual page"
+# (into a file first: with pipefail, grep -q ending early would fail zcat with SIGPIPE)
+zcat "$R/usr/share/man/man1/glance.1.gz" >"$WORK/glance.1" || fail "glance.1.gz does not decompress"
+grep -q '^\.SH' "$WORK/glance.1" || fail "glance.1.gz is not a manual page"
 for f in share/bash-completion/completions/glance share/zsh/vendor-completions/_glance share/fish/vendor_completions.d/glance.fish; do
 	grep -q glance "$R/usr/$f" 2>/dev/null || fail "no completion /usr/$f"
 done
