@@ -26,7 +26,7 @@ echo "fuzz: building the targets (swiftc -sanitize=fuzzer,address) in .build/fuz
 # C module maps and include paths as SwiftPM gives them.
 cat >"$OUT/include/CKernelShims/module.modulemap" <<MAP
 module CKernelShims {
-    umbrella header "$ROOT/Sources/CKernelShims/include/KernelShims.h"
+    umbrella "$ROOT/Sources/CKernelShims/include"
     export *
 }
 MAP
@@ -34,8 +34,14 @@ CFLAGS="-Xcc -I$(pkg-config --variable=includedir libxml-2.0)/libxml2"
 INCLUDES="-I $OUT/modules -I $OUT/include/CKernelShims -I $ROOT/Sources/CSQLite -I $ROOT/Sources/CXML -I $ROOT/Sources/CArchive"
 SWIFTFLAGS="-O -g -swift-version 6 -parse-as-library -enable-testing -sanitize=fuzzer,address $INCLUDES $CFLAGS"
 
-"$CLANG" -O1 -g -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CKernelShims/include" \
-	-c "$ROOT/Sources/CKernelShims/KernelShims.c" -o "$OUT/objects/CKernelShims.o"
+# Every C file of the shims (as SwiftPM builds the target), as one object.
+shims=()
+for c in "$ROOT"/Sources/CKernelShims/*.c; do
+	"$CLANG" -O1 -g -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CKernelShims/include" \
+		-c "$c" -o "$OUT/objects/shim-$(basename "$c" .c).o"
+	shims+=("$OUT/objects/shim-$(basename "$c" .c).o")
+done
+ld -r -o "$OUT/objects/CKernelShims.o" "${shims[@]}"
 
 # Store's bundled demo data, as SwiftPM embeds it (PackageResources).
 python3 - "$ROOT/Sources/Store/Resources" "$OUT/objects/embedded_resources.swift" <<'PY'
