@@ -72,16 +72,9 @@ extension Store {
             days -= 1
             second += 86_400
         }
-        // Howard Hinnant's civil_from_days, in Int64: |days| < 1.1e14, far from overflowing.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        // Int is 64 bits on every target: |days| < 1.1e14 is far from overflowing.
+        let civil = CalendarDay(daysSinceEpoch: Int(days))
+        let (year, month, day) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
         func pad(_ n: Int64, _ width: Int = 2) -> String {
             let digits = String(n.magnitude)
             return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -28,6 +28,32 @@ func recorded(_ name: String) throws -> [InputEvent] {
     import Glibc
 #endif
 
+/// A fake sysfs backlight folder (`ROOT/panel/max_brightness`, `brightness`), removed at the end.
+final class FakeBacklight {
+    let root: String
+    init(_ name: String, maximum: Int, brightness: Int) {
+        root = "/tmp/glance-backlight-\(name)-\(getpid())"
+        mkdir(root, 0o755)
+        mkdir(root + "/panel", 0o755)
+        set(maximum: maximum, brightness: brightness)
+    }
+    deinit { _ = system("rm -rf \(root)") }
+
+    func set(maximum: Int, brightness: Int) {
+        for (file, value) in [("max_brightness", maximum), ("brightness", brightness)] {
+            guard let f = fopen(root + "/panel/" + file, "w") else { continue }
+            fputs("\(value)\n", f)
+            fclose(f)
+        }
+    }
+
+    /// The brightness as written last.
+    var brightness: String {
+        (try? String(contentsOfFile: root + "/panel/brightness", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+    }
+}
+
 @Suite("Input router: devices to commands, waking first")
 struct InputRouterTests {
     static let touchscreen = DeviceDescription(
@@ -274,21 +300,9 @@ struct DeviceControllerTests {
 
     @Test("on another console the light is that console's and nothing dims; the switch back counts as input")
     func awayOnAnotherConsole() throws {
-        let root = "/tmp/glance-backlight-away-\(getpid())"
-        mkdir(root, 0o755)
-        mkdir(root + "/panel", 0o755)
-        defer { _ = system("rm -rf \(root)") }
-        func put(_ text: String, _ file: String) {
-            guard let f = fopen(root + "/panel/" + file, "w") else { return }
-            fputs(text, f)
-            fclose(f)
-        }
-        func brightness() -> String {
-            (try? String(contentsOfFile: root + "/panel/brightness", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-        }
-        put("255\n", "max_brightness")
-        put("200\n", "brightness")
+        let fake = FakeBacklight("away", maximum: 255, brightness: 200)
+        let root = fake.root
+        func brightness() -> String { fake.brightness }
         let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         let light = try #require(Backlight.find(in: root, log: { _ in }))
         c.backlight = light
@@ -309,15 +323,8 @@ struct DeviceControllerTests {
 
     @Test("a backlight whose brightness cannot be written is given up: the picture is dimmed instead")
     func unwritableBacklight() throws {
-        let root = "/tmp/glance-backlight-unwritable-\(getpid())"
-        mkdir(root, 0o755)
-        mkdir(root + "/panel", 0o755)
-        defer { _ = system("rm -rf \(root)") }
-        for (file, text) in [("max_brightness", "255\n"), ("brightness", "200\n")] {
-            guard let f = fopen(root + "/panel/" + file, "w") else { continue }
-            fputs(text, f)
-            fclose(f)
-        }
+        let fake = FakeBacklight("unwritable", maximum: 255, brightness: 200)
+        let root = fake.root
         let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         let light = try #require(Backlight.find(in: root, log: { _ in }))
         c.backlight = light
@@ -331,21 +338,9 @@ struct DeviceControllerTests {
 
     @Test("a backlight that is only switched (max_brightness 1, gpio-backlight) stays on when dimmed: the picture dims")
     func switchedBacklight() throws {
-        let root = "/tmp/glance-backlight-switch-\(getpid())"
-        mkdir(root, 0o755)
-        mkdir(root + "/panel", 0o755)
-        defer { _ = system("rm -rf \(root)") }
-        func put(_ text: String, _ file: String) {
-            guard let f = fopen(root + "/panel/" + file, "w") else { return }
-            fputs(text, f)
-            fclose(f)
-        }
-        func brightness() -> String {
-            (try? String(contentsOfFile: root + "/panel/brightness", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-        }
-        put("1\n", "max_brightness")
-        put("1\n", "brightness")
+        let fake = FakeBacklight("switch", maximum: 1, brightness: 1)
+        let root = fake.root
+        func brightness() -> String { fake.brightness }
         let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         let light = try #require(Backlight.find(in: root, log: { _ in }))
         c.backlight = light
@@ -358,8 +353,7 @@ struct DeviceControllerTests {
         c.displayReleased(now: .seconds(130))
         #expect(brightness() == "1")
         // A light with steps dims itself: the picture is not dimmed then.
-        put("255\n", "max_brightness")
-        put("200\n", "brightness")
+        fake.set(maximum: 255, brightness: 200)
         let dimmer = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         dimmer.backlight = try #require(Backlight.find(in: root, log: { _ in }))
         #expect(dimmer.handle(ready: [], now: .seconds(110)) && brightness() == "60")
