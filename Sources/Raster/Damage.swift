@@ -2,7 +2,7 @@
 /// twice would be blended twice).
 ///
 /// A rectangle that overlaps another is merged with it into their bounding box when that box is
-/// no larger than the two together, else cut into the parts the others leave; beyond `capacity`
+/// at most a quarter larger than the two together, else cut into the parts the others leave; beyond `capacity`
 /// rectangles, the two whose box adds the fewest pixels are merged. Empty damage: nothing
 /// changed.
 public struct Damage: Sendable, Hashable, CustomStringConvertible {
@@ -39,8 +39,8 @@ public struct Damage: Sendable, Hashable, CustomStringConvertible {
             if Self.contains(o, r) { return }
             let box = o.union(r)
             let overlaps = !o.intersection(r).isEmpty
-            if Self.contains(r, o) || (overlaps && box.width * box.height <= o.width * o.height + r.width * r.height) {
-                // Held by the new one, or merged with it at no cost: start again with the box.
+            if Self.contains(r, o) || (overlaps && Self.mergeable(box: box, o, r)) {
+                // Held by the new one, or merged with it at little cost: start again with the box.
                 r = box
                 rects.remove(at: i)
                 i = 0
@@ -87,6 +87,14 @@ public struct Damage: Sendable, Hashable, CustomStringConvertible {
             }
         }
         rects.append(box)
+    }
+
+    /// Whether two overlapping rectangles are better drawn as their bounding box than cut apart:
+    /// the box adds at most a quarter to their areas. Each rectangle is a drawing pass, with a cost
+    /// per row and per pass besides its pixels, and cutting one around another makes up to four;
+    /// two boxes of an arc's end in consecutive frames (offset along a diagonal) are one box.
+    static func mergeable(box: IntRect, _ a: IntRect, _ b: IntRect) -> Bool {
+        4 * box.width * box.height <= 5 * (a.width * a.height + b.width * b.height)
     }
 
     static func contains(_ a: IntRect, _ b: IntRect) -> Bool {
