@@ -18,7 +18,8 @@ extension ArcRasterizer {
         let inner = rc - halfDiagonal
         let y0 = max(area.y, floorToInt(cap.y - outer))
         let y1 = min(area.maxY, ceilToInt(cap.y + outer))
-        guard y0 < y1 else { return }
+        // Nothing of the disc in the area's rows or columns (a cap far from a damaged rectangle).
+        guard y0 < y1, floorToInt(cap.x - outer) < area.maxX, ceilToInt(cap.x + outer) > area.x else { return }
         for y in y0..<y1 {
             let yc = Float(y) + 0.5
             let dy = yc - cap.y
@@ -64,7 +65,10 @@ extension ArcRasterizer {
             guard covCap > 0 else { continue }
             let u = xc - cx
             if cap.underBody && source(diamond: DiamondAngle.of(u: u, v: v)) == .tableA { continue }
-            let covBand = bandCoverage(u: u, v: v, dist: (u * u + v * v).squareRoot())
+            // Inside both of the band's edge zones (squared distances: a correctly rounded square
+            // root keeps their order) the band covers the pixel whole, without the root.
+            let d2 = u * u + v * v
+            let covBand: Float = d2 <= outerIn2 && d2 >= innerOut2 ? 1 : bandCoverage(u: u, v: v, dist: d2.squareRoot())
             guard covBand > 0 else { continue }
             // The band's colour (premultiplied, on black) gives up the share the cap takes.
             let keep = covCap >= 1 ? 0 : max(0, 1 - covCap / covBand)

@@ -39,12 +39,21 @@ extension PixelBuffer {
 func fillRow32(_ start: UnsafeMutablePointer<UInt32>, count: Int, value: UInt32) {
     var p = start
     var n = count
-    while n > 0 && UInt(bitPattern: p) & 15 != 0 {
-        p.pointee = value
-        p += 1
-        n -= 1
-    }
     let v = SIMD4<UInt32>(repeating: value)
+    if n >= 4 {
+        // Four pixels stored unaligned, then on from the next sixteen-byte boundary (the same
+        // value stored twice over the overlap): no pixel-by-pixel start.
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<UInt32>.self)
+        let ahead = 4 &- Int((UInt(bitPattern: p) & 15) >> 2)
+        p += ahead
+        n &-= ahead
+    } else {
+        while n > 0 && UInt(bitPattern: p) & 15 != 0 {
+            p.pointee = value
+            p += 1
+            n -= 1
+        }
+    }
     var raw = UnsafeMutableRawPointer(p)
     while n >= 32 {
         raw.storeBytes(of: v, as: SIMD4<UInt32>.self)
@@ -58,7 +67,32 @@ func fillRow32(_ start: UnsafeMutablePointer<UInt32>, count: Int, value: UInt32)
         raw += 128
         n &-= 32
     }
+    // The rest (a short run is mostly rest): eight, then four at a time, then one by one.
+    if n >= 16 {
+        raw.storeBytes(of: v, as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: 16, as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: 32, as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: 48, as: SIMD4<UInt32>.self)
+        raw += 64
+        n &-= 16
+    }
+    if n >= 8 {
+        raw.storeBytes(of: v, as: SIMD4<UInt32>.self)
+        raw.storeBytes(of: v, toByteOffset: 16, as: SIMD4<UInt32>.self)
+        raw += 32
+        n &-= 8
+    }
+    if n >= 4 {
+        raw.storeBytes(of: v, as: SIMD4<UInt32>.self)
+        raw += 16
+        n &-= 4
+    }
     p = raw.assumingMemoryBound(to: UInt32.self)
+    if n > 0 && count >= 4 {
+        // The last one to three pixels: the run's last four, stored unaligned over the overlap.
+        UnsafeMutableRawPointer(p + (n &- 4)).storeBytes(of: v, as: SIMD4<UInt32>.self)
+        return
+    }
     while n > 0 {
         p.pointee = value
         p += 1

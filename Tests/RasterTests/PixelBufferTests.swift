@@ -172,3 +172,26 @@ struct CopyTests {
         }
     }
 }
+
+extension PixelBufferTests {
+    @Test("a run fill stores exactly its pixels, whatever its length and alignment")
+    func fillRun() {
+        let guardValue: UInt32 = 0xDEAD_BEEF
+        let value: UInt32 = 0x0012_3456
+        var memory = [UInt32](repeating: guardValue, count: 160)
+        memory.withUnsafeMutableBufferPointer { all in
+            let base = all.baseAddress!
+            for offset in 0..<8 {
+                for count in 0..<100 {
+                    for i in 0..<all.count { all[i] = guardValue }
+                    fillRow32(base + 16 + offset, count: count, value: value)
+                    let wrong = (0..<all.count).first { i in
+                        all[i] != (i >= 16 + offset && i < 16 + offset + count ? value : guardValue)
+                    }
+                    #expect(wrong == nil, "offset \(offset), count \(count): pixel \(wrong ?? 0)")
+                    if wrong != nil { return }
+                }
+            }
+        }
+    }
+}
