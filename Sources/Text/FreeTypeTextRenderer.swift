@@ -32,6 +32,7 @@ public final class FreeTypeTextRenderer: TextRenderer {
     private var stacks: [FontWeight: [Int]] = [:]
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var lines: [LineKey: ShapedLine] = [:]
+    private var recent: [(key: LineKey, line: ShapedLine)] = []
     private let buffer: OpaquePointer
 
     struct GlyphKey: Hashable {
@@ -144,6 +145,12 @@ public final class FreeTypeTextRenderer: TextRenderer {
                 whole += 1
                 subpixel = 0
             }
+            // A glyph's ink stays within an em of its pen position, left and up, and two ems
+            // right: one that far from where the buffer draws is not looked up at all (a frame
+            // that redraws part of a line).
+            let em = Int(style.size) + 2
+            let pen = IntRect(x: whole - em, y: baseline - Int(g.y / 64) - 2 * em, width: 3 * em, height: 3 * em)
+            guard target.draws(in: clip.map { pen.intersection($0) } ?? pen) else { continue }
             guard let glyph = rendered(
                 GlyphKey(face: g.face, id: g.id, size64: size64, subpixel: subpixel, embolden: g.embolden)),
                 glyph.width > 0
@@ -171,7 +178,12 @@ public final class FreeTypeTextRenderer: TextRenderer {
     /// Shapes a line, once per text and style.
     func shape(_ text: String, _ style: TextStyle) -> ShapedLine {
         let key = LineKey(text: text, style: style)
-        if let line = lines[key] { return line }
+        // A frame measures and draws the same few lines again and again: compared before hashed.
+        for i in recent.indices where recent[i].key == key { return recent[i].line }
+        if let line = lines[key] {
+            remember(key, line)
+            return line
+        }
         let stack = stacks[style.weight] ?? stacks[.regular] ?? []
         let size64 = Self.size64(style)
         var glyphsOut: [ShapedGlyph] = []
@@ -232,8 +244,17 @@ public final class FreeTypeTextRenderer: TextRenderer {
         let line = ShapedLine(glyphs: glyphsOut, metrics: TextMetrics(width: Float(pen) / 64, ascent: ascent, descent: descent))
         if lines.count > 2048 { lines.removeAll(keepingCapacity: true) }
         lines[key] = line
+        remember(key, line)
         return line
     }
+
+    /// The lines shaped or looked up last, newest last.
+    private func remember(_ key: LineKey, _ line: ShapedLine) {
+        if recent.count == Self.recentCount { recent.removeFirst() }
+        recent.append((key, line))
+    }
+
+    static let recentCount = 8
 
     /// The glyph's coverage at its size and quarter-pixel offset, rendered once.
     func rendered(_ key: GlyphKey) -> Glyph? {
