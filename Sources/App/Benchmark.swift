@@ -22,6 +22,9 @@ public struct Benchmark: Sendable {
     public var fps: Double?
     public var buffers = 2
     public var whole = false
+    /// Frames drawn into a picture in memory and copied onto the buffers, as a panel's session
+    /// draws them (false: drawn into the buffers in place).
+    public var shadow = true
 
     /// The animations `--animated` draws.
     public enum Animation: String, Sendable, CaseIterable {
@@ -139,7 +142,7 @@ public struct Benchmark: Sendable {
     func animatedLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
         let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
         let format = request.format ?? .xrgb8888
-        let composer = FrameComposer(panel: size, rotation: request.rotation ?? .none, format: format)
+        let composer = FrameComposer(panel: size, rotation: request.rotation ?? .none, format: format, shadow: shadow)
         var maker = ScreenMaker(
             text: text, locale: locale, shape: request.shape ?? .rectangle, name: request.name ?? "",
             ringsOnly: request.ringsOnly)
@@ -148,19 +151,33 @@ public struct Benchmark: Sendable {
         let (count, frame) = frames(animation, maker: maker, fps: fps)
         let targets = (0..<max(1, buffers)).map { _ in PixelBuffer(width: size.width, height: size.height, format: format) }
         let pixels = Double(composer.pictureSize.width * composer.pictureSize.height)
-        func run(keepsFrames: Bool) -> (ms: Double, changed: [Double], drawn: [Double]) {
+        func run(keepsFrames: Bool) -> (ms: Double, changed: [Double], drawn: [Double], copied: [Double]) {
             var painter = FramePainter(composer: composer)
-            var changed: [Double] = [], drawn: [Double] = []
+            var changed: [Double] = [], drawn: [Double] = [], copied: [Double] = []
             let ms = Self.measure {
                 for i in 0..<count {
                     let (screen, time) = frame(i)
-                    let f = painter.paint(screen, at: time, into: targets[i % targets.count], keepsFrames: keepsFrames)
+                    let target = targets[i % targets.count]
+                    guard keepsFrames else {
+                        // The reference: every frame drawn whole (and copied whole from a picture).
+                        composer.compose(screen, into: target, at: time)
+                        continue
+                    }
+                    let f = painter.paint(screen, at: time, into: target)
                     guard i > 0 else { continue }
                     changed.append(Double(f.change?.area ?? Int(pixels)) / pixels)
-                    drawn.append(keepsFrames ? Double(f.redraw?.area ?? Int(pixels)) / pixels : 1)
+                    let redrawn = Double(f.redraw?.area ?? Int(pixels)) / pixels
+                    // Into a picture, the change is drawn and the buffer's part copied; in place,
+                    // the buffer's part is drawn.
+                    if composer.drawsIntoPicture {
+                        drawn.append(Double(f.change?.area ?? Int(pixels)) / pixels)
+                        copied.append(redrawn)
+                    } else {
+                        drawn.append(redrawn)
+                    }
                 }
             }
-            return (ms / Double(count), changed, drawn)
+            return (ms / Double(count), changed, drawn, copied)
         }
         let measured = run(keepsFrames: !whole)
         let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
@@ -172,6 +189,7 @@ public struct Benchmark: Sendable {
             + " ms_per_frame=\(ms(measured.ms))"
             + " changed_percent=\(pct(mean(measured.changed))) changed_percent_max=\(pct(measured.changed.max() ?? 1))"
             + " drawn_percent=\(pct(mean(measured.drawn)))"
+            + (composer.drawsIntoPicture ? " copied_percent=\(pct(mean(measured.copied)))" : "")
         if fill && !whole {
             // The same frames drawn whole, for the ratio.
             let reference = run(keepsFrames: false)

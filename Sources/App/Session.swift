@@ -68,7 +68,7 @@ public final class Session {
         log: @escaping (String) -> Void
     ) throws(SystemError) {
         self.sink = sink
-        painter = FramePainter(composer: FrameComposer(panel: sink.size, rotation: rotation, format: sink.format))
+        painter = FramePainter(composer: Self.composer(sink, rotation))
         self.controller = controller
         self.signals = signals
         timer = try MonotonicTimer()
@@ -210,13 +210,19 @@ public final class Session {
         if animating { wasAnimating = true }
     }
 
+    /// Frames for `sink` turned by `rotation`: drawn into a picture in memory and copied onto the
+    /// panel's buffers (see `FrameComposer`'s shadow).
+    static func composer(_ sink: any FrameSink, _ rotation: Rotation) -> FrameComposer {
+        FrameComposer(panel: sink.size, rotation: rotation, format: sink.format, shadow: true)
+    }
+
     // MARK: A new display configuration (a reload)
 
     /// Frames go to `sink` from the next one on (whose present sets its mode), turned by
     /// `rotation`.
     public func replaceOutput(_ sink: any FrameSink, rotation: Rotation) {
         self.sink = sink
-        painter = FramePainter(composer: FrameComposer(panel: sink.size, rotation: rotation, format: sink.format))
+        painter = FramePainter(composer: Self.composer(sink, rotation))
         scheduler = FrameScheduler(interval: sink.frameInterval)
         scheduler.invalidate()
     }
@@ -224,7 +230,7 @@ public final class Session {
     /// The picture turned onto the same panel another way from the next frame on.
     public func turn(to rotation: Rotation) {
         guard rotation != composer.rotation else { return }
-        painter = FramePainter(composer: FrameComposer(panel: sink.size, rotation: rotation, format: sink.format))
+        painter = FramePainter(composer: Self.composer(sink, rotation))
         scheduler.invalidate()
     }
 

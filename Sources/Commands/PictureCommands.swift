@@ -83,6 +83,7 @@ enum PictureCommands {
         var fps: Double?
         var buffers = 2
         var whole = false
+        var inPlace = false
     }
 
     static let bench = CommandSpec<Bench>(
@@ -100,12 +101,15 @@ enum PictureCommands {
 
             With --animated, consecutive frames of each animation (the spinner, the sliding bar, the rings \
             filling up, the refresh control's spinner) go through the panel's damage path: each frame draws \
-            only what changed since its buffer's frame, into two buffers in turn as a flipping panel does:
+            only what changed since the last one into the picture in memory, and copies onto the next of \
+            two buffers (as a flipping panel's) what changed since that buffer's frame:
               bench animated=spinner size=480x480 frames=200 fps=30 buffers=2 ms_per_frame=…
-                    changed_percent=… changed_percent_max=… drawn_percent=… whole_ms_per_frame=… ratio=…
+                    changed_percent=… changed_percent_max=… drawn_percent=… copied_percent=…
+                    whole_ms_per_frame=… ratio=…
             changed_percent is the share of the picture a frame changed (what is presented), drawn_percent \
-            the share drawn into its buffer, both averaged over the frames after the first (drawn whole); \
-            whole_ms_per_frame the same frames drawn whole.
+            the share drawn, copied_percent the share copied onto the buffer, each averaged over the frames \
+            after the first (drawn whole); whole_ms_per_frame the same frames drawn whole. With --in-place \
+            each buffer's part is drawn into it instead (no copy).
             """,
         groups: [
             OptionGroup(
@@ -131,6 +135,9 @@ enum PictureCommands {
                         $0.buffers = $1
                     },
                     .flag("--whole", help: "draw every animation frame whole (the reference)") { $0.whole = true },
+                    .flag("--in-place", help: "draw into the buffers themselves, not into a picture copied onto them") {
+                        $0.inPlace = true
+                    },
                     ScreenOptions.rotate.lifted(\.request), ScreenOptions.format.lifted(\.request),
                 ])
         ] + [ScreenOptions.day, ScreenOptions.around, ScreenOptions.gauge].map { $0.lifted(\Bench.request) },
@@ -146,6 +153,7 @@ enum PictureCommands {
         bench.fps = line.fps
         bench.buffers = line.buffers
         bench.whole = line.whole
+        bench.shadow = !line.inPlace
         return bench.run()
     }
 

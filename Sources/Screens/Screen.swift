@@ -92,17 +92,23 @@ extension ScreenContext {
 
 /// Turns screens into panel frames: draws in place when the panel takes the picture as it is,
 /// else into a picture buffer that is then turned and converted onto the panel.
+///
+/// With `shadow`, the picture is kept in memory even when the panel takes it as it is: each frame
+/// draws only what changed since the last frame into it, and a panel buffer is brought up to
+/// date by copying. What a panel's session does: a flipping panel's back buffer, two frames
+/// behind, is copied the union of two changes instead of drawing it again, and drawing (whose
+/// edges blend over what is there) never reads a scanout buffer, which boards map uncached.
 public struct FrameComposer {
     public let panel: Size
     public let rotation: Rotation
     public let format: PixelFormat
     private var picture: PixelBuffer?
 
-    public init(panel: Size, rotation: Rotation = .none, format: PixelFormat = .xrgb8888) {
+    public init(panel: Size, rotation: Rotation = .none, format: PixelFormat = .xrgb8888, shadow: Bool = false) {
         self.panel = panel
         self.rotation = rotation
         self.format = format
-        if rotation != .none || format != .xrgb8888 {
+        if shadow || rotation != .none || format != .xrgb8888 {
             let logical = rotation.logicalSize(forPanel: panel)
             picture = PixelBuffer(width: logical.width, height: logical.height)
         }
@@ -110,6 +116,10 @@ public struct FrameComposer {
 
     /// Size of the picture screens draw (the panel's, turned by the rotation).
     public var pictureSize: Size { rotation.logicalSize(forPanel: panel) }
+
+    /// Whether frames are drawn into a picture of the composer's own and copied onto the panel
+    /// (a shadow, a turned or a converted panel), rather than drawn in place.
+    public var drawsIntoPicture: Bool { picture != nil }
 
     /// Draws `screen` at `time` onto `target` (a buffer of the panel's size and format); returns
     /// the damage.

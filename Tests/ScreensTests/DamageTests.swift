@@ -39,8 +39,9 @@ struct DamageTests {
     }
 
     /// Draws `frames` as the session does (each into the next of `buffers` buffers, only what
-    /// changed since that buffer's frame) and checks every one against the frame drawn whole;
-    /// one outcome per count of buffers.
+    /// changed since that buffer's frame: drawn there in place, or drawn into a picture in memory
+    /// and copied from it) and checks every one against the frame drawn whole; one outcome per
+    /// count of buffers and way of drawing.
     @discardableResult
     static func expectDamagedEqualsWhole(
         _ frames: Frames, panel: Size, rotation: Rotation = .none, format: PixelFormat = .xrgb8888,
@@ -51,8 +52,8 @@ struct DamageTests {
             let screen: any Screen = frame.screen
             return whole.render(screen, at: frame.time)
         }
-        return counts.map { buffers in
-            let composer = FrameComposer(panel: panel, rotation: rotation, format: format)
+        return counts.flatMap { buffers in [false, true].map { shadow in
+            let composer = FrameComposer(panel: panel, rotation: rotation, format: format, shadow: shadow)
             let targets = (0..<buffers).map { _ in PixelBuffer(width: panel.width, height: panel.height, format: format) }
             // Start from noise, so a pixel the damage misses cannot pass by being black.
             for t in targets {
@@ -71,13 +72,13 @@ struct DamageTests {
                 if let redraw = painted.redraw, redraw.area < picture.width * picture.height { outcome.partial += 1 }
                 if let (x, y) = firstDifference(target, expected[i]) {
                     Issue.record(
-                        "\(name), frame \(i) at \(frame.time) s (\(buffers) buffer(s), change \(change.map(\.description) ?? "all")): pixel (\(x), \(y)) is \(target.color(x: x, y: y)), drawn whole \(expected[i].color(x: x, y: y))",
+                        "\(name), frame \(i) at \(frame.time) s (\(buffers) buffer(s)\(shadow ? " from a picture" : ""), change \(change.map(\.description) ?? "all")): pixel (\(x), \(y)) is \(target.color(x: x, y: y)), drawn whole \(expected[i].color(x: x, y: y))",
                         sourceLocation: sourceLocation)
                     break
                 }
             }
             return outcome
-        }
+        } }
     }
 
     /// The first pixel where two buffers of one size and format differ (padding aside).

@@ -24,11 +24,13 @@
 #   instructions arch=x86_64 screen=rings rings_only=1 size=480x480 per_frame=… blend2d=2900000 ratio_to_blend2d=… ratio_to_floor=…
 #     the rings-only frame against Blend2D's recorded figure and against the floor (480x480 only)
 #   instructions arch=x86_64 animated=spinner size=480x480 per_frame=… whole_per_frame=… ratio_to_progress=… target=0.10 changed_percent=…
-#     a spinner frame through the damage path (glance bench --animated, two buffers in turn,
-#     frames 3 to 12: both buffers drawn once before), the same frames drawn whole, and its
-#     share of a full progress frame (issue 15's target: 10 %)
-#   instructions arch=x86_64 animated=intro size=480x480 total=… whole_total=… ratio_to_whole=… target=0.50
-#     the intro's 54 frames after the first (60 fps until the rings stop), damaged and whole
+#     a spinner frame through the damage path (glance bench --animated: drawn into the picture
+#     in memory, copied onto two buffers in turn, frames 3 to 12: both buffers drawn once
+#     before), the same frames drawn whole, and its share of a full progress frame (issue 15's
+#     target: 10 %)
+#   instructions arch=x86_64 animated=intro size=480x480 total=… whole_total=… ratio_to_whole=… recorded=107000000 ratio_to_recorded=… target=0.50
+#     the intro's 54 frames after the first (60 fps until the rings stop), damaged and whole, and
+#     (x86-64, 480x480) against the 107 M the issue recorded for it drawn whole (its target: half)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ARCH=""
@@ -129,5 +131,11 @@ for size in "${sizes[@]}"; do
 	damaged=$(($(count 55 --no-fill --animated --animation intro --size "$size") - first))
 	whole=$(($(count 55 --no-fill --animated --animation intro --whole --size "$size") - first))
 	ratio=$(awk -v a="$damaged" -v b="$whole" 'BEGIN { printf "%.2f", a / b }')
-	echo "instructions arch=$NAME animated=intro size=$size total=$damaged whole_total=$whole ratio_to_whole=$ratio target=0.50"
+	line="instructions arch=$NAME animated=intro size=$size total=$damaged whole_total=$whole ratio_to_whole=$ratio"
+	# Issue 15's target is half the intro's cost when it was filed (107 M at 480x480 on x86-64,
+	# drawn whole before the row spans): the ratio to that recorded figure, as for Blend2D's.
+	if [ "$size" = 480x480 ] && [ -z "$ARCH" ]; then
+		line+=" recorded=107000000 ratio_to_recorded=$(awk -v a="$damaged" 'BEGIN { printf "%.2f", a / 107000000 }')"
+	fi
+	echo "$line target=0.50"
 done
