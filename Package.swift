@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "CBuildInfo"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // Opened on first use (CDeferred), so not linked: their headers only (in the default include path).
+        .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
 
         .systemLibrary(
             name: "CFreeType",
@@ -51,10 +52,14 @@ let package = Package(
         ),
 
         // libmicrohttpd, with C wrappers for its variadic calls (glance serve).
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .target(name: "CHTTPD", dependencies: ["CMicroHTTPD"]),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CHTTPD", dependencies: ["CMicroHTTPD", "CDeferred"]),
+        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
+        // libarchive, libmicrohttpd, libmosquitto and libqrencode opened on their first call, not
+        // by the dynamic loader at every start (with their own libraries they were most of its
+        // work before glance run's first frame); the functions Glance calls, as stubs.
+        .target(name: "CDeferred", dependencies: ["CArchive", "CMicroHTTPD", "CMosquitto", "CQREncode"]),
 
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
@@ -79,12 +84,12 @@ let package = Package(
         // HTTP: a server on libmicrohttpd for the caller's poll loop.
         .target(name: "HTTP", dependencies: ["Platform", "CHTTPD"]),
         // MQTT: a client on libmosquitto for the caller's poll loop (gauges from the home).
-        .target(name: "MQTT", dependencies: ["Platform", "CMosquitto"]),
+        .target(name: "MQTT", dependencies: ["Platform", "CMosquitto", "CDeferred"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
         .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
             name: "Store",
-            dependencies: ["Activity", "Platform", "CSQLite", "CXML", "CArchive"],
+            dependencies: ["Activity", "Platform", "CSQLite", "CXML", "CArchive", "CDeferred"],
             resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
         ),
         .target(
@@ -92,6 +97,7 @@ let package = Package(
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store",
                 "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "CQREncode", "MQTT", "CMosquitto",
+                "CDeferred",
             ]),
         .target(
             name: "Commands",

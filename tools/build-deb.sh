@@ -168,16 +168,23 @@ EOF
 for script in postinst prerm postrm; do install -m 755 "$HERE/deb/$script" "$PKG/DEBIAN/$script"; done
 echo /etc/glance/config.json >"$PKG/DEBIAN/conffiles"
 
-# Depends from the libraries the binary links to (dpkg-shlibdeps wants a debian/control).
+# Depends from the libraries the binary links to (dpkg-shlibdeps wants a debian/control), and
+# from those it opens on first use (Sources/CDeferred: their sonames in its section
+# glance_deferred), added as NEEDED to a copy that only dpkg-shlibdeps reads.
 mkdir -p "$WORK/src/debian"
 printf 'Source: glance\n\nPackage: glance\nArchitecture: any\n' >"$WORK/src/debian/control"
+DEFERRED=$(readelf -p glance_deferred "$PKG/usr/bin/glance" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p')
+[ -n "$DEFERRED" ] || die "$BINARY has no section glance_deferred (the libraries it opens on first use)"
+command -v patchelf >/dev/null || die "patchelf is missing: apt-get install patchelf (make deps does)"
+cp "$PKG/usr/bin/glance" "$WORK/src/glance"
+for soname in $DEFERRED; do patchelf --add-needed "$soname" "$WORK/src/glance"; done
 if [ $CROSS = 0 ]; then
-	SHLIBS=$(cd "$WORK/src" && dpkg-shlibdeps -O "$PKG/usr/bin/glance" 2>"$WORK/shlibdeps.err") ||
+	SHLIBS=$(cd "$WORK/src" && dpkg-shlibdeps -O "$WORK/src/glance" 2>"$WORK/shlibdeps.err") ||
 		die "dpkg-shlibdeps failed: $(cat "$WORK/shlibdeps.err")"
 else
 	# In the build root, against its trixie arm64 libraries (aarch64-linux-gnu-objdump reads the binary).
 	SHLIBS=$(cd "$WORK/src" && "$HERE/arm64/in-root.sh" dpkg-architecture -aarm64 -c \
-		dpkg-shlibdeps -O "$PKG/usr/bin/glance" 2>"$WORK/shlibdeps.err") ||
+		dpkg-shlibdeps -O "$WORK/src/glance" 2>"$WORK/shlibdeps.err") ||
 		die "dpkg-shlibdeps (arm64, in the build root) failed: $(cat "$WORK/shlibdeps.err")"
 fi
 DEPENDS=${SHLIBS#shlibs:Depends=}

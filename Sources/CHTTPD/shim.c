@@ -3,6 +3,13 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <CDeferred.h>
+
+// libmicrohttpd is opened on first use (CDeferred): its variadic functions through pointers.
+#define MHD_DEFERRED(name) ((__typeof__(&name))glance_deferred_symbol(GLANCE_DEFERRED_MICROHTTPD, #name))
+#define MHD_start_daemon MHD_DEFERRED(MHD_start_daemon)
+#define MHD_get_daemon_info MHD_DEFERRED(MHD_get_daemon_info)
+#define MHD_get_connection_info MHD_DEFERRED(MHD_get_connection_info)
 
 struct MHD_Daemon *glance_httpd_start(const struct sockaddr *address, unsigned timeout_seconds,
                                       unsigned connection_limit, unsigned per_ip_limit,

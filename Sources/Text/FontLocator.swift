@@ -1,6 +1,12 @@
 import CFontconfig
 import Raster
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A font could not be found or opened; the message names the font or language and the Debian
 /// package that provides one.
 public struct FontError: Error, CustomStringConvertible {
@@ -50,6 +56,64 @@ public struct FontFile: Sendable, Hashable {
         self.path = path
         self.index = index
     }
+}
+
+/// Font files that Debian packages put at fixed paths: when one is there it is opened directly,
+/// without starting fontconfig (whose configuration alone is about 24 M instructions to read,
+/// the largest part of the app's start-up); when it is not, fontconfig finds the font.
+public struct PackagedFonts: Sendable, Hashable {
+    /// Per family (lower case), the file of each weight.
+    public var families: [String: [FontWeight: FontFile]]
+    public var languages: [FontLanguage: FontFile]
+
+    public init(families: [String: [FontWeight: FontFile]] = [:], languages: [FontLanguage: FontFile] = [:]) {
+        self.families = families
+        self.languages = languages
+    }
+
+    /// Nothing known: every font through fontconfig.
+    public static let none = PackagedFonts()
+
+    /// The fonts the Glance package depends on, where Debian 12 and 13 install them: Inter
+    /// (fonts-inter: one file per weight) and WenQuanYi Micro Hei (fonts-wqy-microhei, the first
+    /// face of its collection). These are the files fontconfig chooses for them when no other
+    /// font of the family is installed.
+    public static let debian: PackagedFonts = {
+        let inter = "/usr/share/fonts/opentype/inter/Inter-"
+        let names: [FontWeight: String] = [.regular: "Regular", .medium: "Medium", .semibold: "SemiBold", .bold: "Bold"]
+        return PackagedFonts(
+            families: ["inter": names.mapValues { FontFile(path: inter + $0 + ".otf") }],
+            languages: [.simplifiedChinese: FontFile(path: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")])
+    }()
+
+    /// What fontconfig reads its configuration from when told otherwise than by default.
+    public static let fontconfigVariables = ["FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT"]
+
+    /// The known files for an environment (`value` reads a variable): Debian's, unless fontconfig
+    /// is pointed at another configuration, which then decides every font as it always did.
+    public static func forEnvironment(_ value: (String) -> String?) -> PackagedFonts {
+        fontconfigVariables.contains { !(value($0) ?? "").isEmpty } ? .none : .debian
+    }
+
+    /// The known files for this process's environment.
+    public static var current: PackagedFonts {
+        forEnvironment { name in getenv(name).map { String(cString: $0) } }
+    }
+
+    /// The known file of `family` at `weight`, if `exists` says it is there; nil: ask fontconfig.
+    public func file(family: String, weight: FontWeight, exists: (String) -> Bool) -> FontFile? {
+        guard let file = families[family.lowercased()]?[weight], exists(file.path) else { return nil }
+        return file
+    }
+
+    /// The known file for `language`, if `exists` says it is there; nil: ask fontconfig.
+    public func file(language: FontLanguage, exists: (String) -> Bool) -> FontFile? {
+        guard let file = languages[language], exists(file.path) else { return nil }
+        return file
+    }
+
+    /// Whether a file can be read (the test `file(…)` gets outside tests).
+    public static func readable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 }
 
 /// Finds font files through fontconfig, by family and weight or by language.

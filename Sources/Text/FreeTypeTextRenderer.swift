@@ -15,15 +15,20 @@ public final class FreeTypeTextRenderer: TextRenderer {
         /// Languages that need their own font (looked up by language unless a file is given).
         public var languages: [FontLanguage]
         public var languageFiles: [FontLanguage: String]
+        /// Files opened without fontconfig when they are there (the family's or a language's);
+        /// fontconfig finds the rest. By default Debian's paths, unless the environment points
+        /// fontconfig at a configuration of its own.
+        public var packaged: PackagedFonts
 
         public init(
             family: String = FontLocator.defaultFamily, file: String? = nil, languages: [FontLanguage] = [],
-            languageFiles: [FontLanguage: String] = [:]
+            languageFiles: [FontLanguage: String] = [:], packaged: PackagedFonts = .current
         ) {
             self.family = family
             self.file = file
             self.languages = languages
             self.languageFiles = languageFiles
+            self.packaged = packaged
         }
     }
 
@@ -93,6 +98,8 @@ public final class FreeTypeTextRenderer: TextRenderer {
             let file: FontFile
             if let path = fonts.languageFiles[language] {
                 file = FontFile(path: path)
+            } else if let known = fonts.packaged.file(language: language, exists: PackagedFonts.readable) {
+                file = known
             } else {
                 file = try FontLocator.find(language: language)
             }
@@ -102,6 +109,8 @@ public final class FreeTypeTextRenderer: TextRenderer {
             let file: FontFile
             if let path = fonts.file {
                 file = FontFile(path: path)
+            } else if let known = fonts.packaged.file(family: fonts.family, weight: weight, exists: PackagedFonts.readable) {
+                file = known
             } else {
                 file = try FontLocator.find(family: fonts.family, weight: weight)
             }
