@@ -163,7 +163,7 @@ public struct Benchmark: Sendable {
                         composer.compose(screen, into: target, at: time)
                         continue
                     }
-                    let f = painter.paint(screen, at: time, into: target)
+                    let f = painter.paint(screen, at: time, into: target, animating: i < count - 1)
                     guard i > 0 else { continue }
                     changed.append(Double(f.change?.area ?? Int(pixels)) / pixels)
                     let redrawn = Double(f.redraw?.area ?? Int(pixels)) / pixels

@@ -185,7 +185,8 @@ public final class Session {
         if !blanked && sink.poweredDown { _ = sink.setPower(on: true) }
         let elapsed = now - (start ?? now)
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
-        let frame = painter.paint(screen, at: elapsed.inSeconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames)
+        let frame = painter.paint(
+            screen, at: elapsed.inSeconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames, animating: animating)
         let drawn = monotonicNow()
         onDrawn?(elapsed.inSeconds, frame)
         try sink.present(changes: frame.panel)

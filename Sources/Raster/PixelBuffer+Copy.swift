@@ -15,6 +15,18 @@ extension PixelBuffer {
             "copy(from:): a \(source.size) picture turned \(rotation.degrees)° does not fill a \(size) panel")
         let r = (region ?? source.bounds).intersection(source.bounds)
         guard !r.isEmpty else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
+        if rotation == .none && format == .xrgb8888 {
+            // The same pixels in the same place: a row copy each (a frame's damage, many times
+            // a second).
+            var src = UnsafeRawPointer(source.row32(r.y) + r.x)
+            var dst = base + (r.y &* stride &+ r.x &* 4)
+            for _ in 0..<r.height {
+                dst.copyMemory(from: src, byteCount: r.width &* 4)
+                src += source.stride
+                dst += stride
+            }
+            return r
+        }
         // Where the picture's pixel (r.x, y) lands and how far one step right in the picture moves.
         let bpp = format.bytesPerPixel
         let step: Int
@@ -29,10 +41,6 @@ extension PixelBuffer {
             let src = source.row32(y) + r.x
             let p0 = rotation.panelPoint(x: r.x, y: y, panel: size)
             var dst = base + (p0.y &* stride &+ p0.x &* bpp)
-            if rotation == .none && format == .xrgb8888 {
-                dst.copyMemory(from: src, byteCount: r.width * 4)
-                continue
-            }
             var px = p0.x, py = p0.y
             let (sx, sy): (Int, Int)
             switch rotation {

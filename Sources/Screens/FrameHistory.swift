@@ -65,16 +65,18 @@ public struct FramePainter {
     }
 
     /// Draws `screen` at `time` into `target`, only where `target` differs from it (what changed
-    /// since the frame `target` holds); `keepsFrames` false draws it whole.
-    public mutating func paint(_ screen: any Screen, at time: Double, into target: PixelBuffer, keepsFrames: Bool = true)
-        -> Frame
-    {
+    /// since the frame `target` holds); `keepsFrames` false draws it whole. `animating`: more
+    /// frames of an animation follow (see `FrameComposer.compose`).
+    public mutating func paint(
+        _ screen: any Screen, at time: Double, into target: PixelBuffer, keepsFrames: Bool = true, animating: Bool = false
+    ) -> Frame {
         let picture = IntRect(size: composer.pictureSize)
         let change = previous.flatMap {
             screen.changes(since: $0.screen, at: $0.time, now: time, size: composer.pictureSize)
         }.map { $0.clipped(to: picture) }
         let redraw = history.redraw(buffer: FrameHistory.key(target), change: keepsFrames ? change : nil)
-        composer.compose(screen, into: target, at: time, change: change, redraw: keepsFrames ? redraw : nil)
+        composer.compose(
+            screen, into: target, at: time, change: change, redraw: keepsFrames ? redraw : nil, animating: animating)
         previous = (screen, time)
         return Frame(change: change, redraw: redraw, panel: composer.panelDamage(change))
     }

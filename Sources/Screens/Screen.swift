@@ -93,33 +93,47 @@ extension ScreenContext {
 /// Turns screens into panel frames: draws in place when the panel takes the picture as it is,
 /// else into a picture buffer that is then turned and converted onto the panel.
 ///
-/// With `shadow`, the picture is kept in memory even when the panel takes it as it is: each frame
-/// draws only what changed since the last frame into it, and a panel buffer is brought up to
-/// date by copying. What a panel's session does: a flipping panel's back buffer, two frames
-/// behind, is copied the union of two changes instead of drawing it again, and drawing (whose
-/// edges blend over what is there) never reads a scanout buffer, which boards map uncached.
+/// With `shadow`, animation goes through a picture in memory even when the panel takes it as it
+/// is: a frame that changed only in part draws that part into the picture, and a panel buffer is
+/// brought up to date by copying from it. A flipping panel's back buffer, two frames behind, is
+/// so copied the union of two changes instead of drawing it again, and animation's drawing
+/// (whose edges blend over what is there) never reads a scanout buffer, which boards map
+/// uncached. A frame drawn whole that is not part of an animation (a still screen, the first
+/// frame after start) goes straight onto the panel; the picture is made when an animation first
+/// needs it (then drawn whole once, if it missed frames), so a still screen costs neither its
+/// memory nor a copy.
 public struct FrameComposer {
     public let panel: Size
     public let rotation: Rotation
     public let format: PixelFormat
+    /// The picture of a turned or converted panel, drawn every frame.
     private var picture: PixelBuffer?
+    /// The shadow picture, when asked for.
+    private let shadow: Shadow?
+
+    /// A picture made on first need, and whether it holds the frame composed last.
+    final class Shadow {
+        var picture: PixelBuffer?
+        var current = false
+    }
 
     public init(panel: Size, rotation: Rotation = .none, format: PixelFormat = .xrgb8888, shadow: Bool = false) {
         self.panel = panel
         self.rotation = rotation
         self.format = format
-        if shadow || rotation != .none || format != .xrgb8888 {
+        if rotation != .none || format != .xrgb8888 {
             let logical = rotation.logicalSize(forPanel: panel)
             picture = PixelBuffer(width: logical.width, height: logical.height)
         }
+        self.shadow = shadow && picture == nil ? Shadow() : nil
     }
 
     /// Size of the picture screens draw (the panel's, turned by the rotation).
     public var pictureSize: Size { rotation.logicalSize(forPanel: panel) }
 
-    /// Whether frames are drawn into a picture of the composer's own and copied onto the panel
-    /// (a shadow, a turned or a converted panel), rather than drawn in place.
-    public var drawsIntoPicture: Bool { picture != nil }
+    /// Whether frames that change in part are drawn into a picture of the composer's own and
+    /// copied onto the panel (a shadow, a turned or a converted panel), rather than drawn in place.
+    public var drawsIntoPicture: Bool { picture != nil || shadow != nil }
 
     /// Draws `screen` at `time` onto `target` (a buffer of the panel's size and format); returns
     /// the damage.
@@ -132,13 +146,32 @@ public struct FrameComposer {
     /// all of it): the rest of `target` keeps what it holds. `change` is where the picture differs
     /// from the one composed last (nil: anywhere); a turned or converted panel redraws that much
     /// of its picture, then copies `redraw` onto `target`. Returns the panel area written.
+    ///
+    /// `animating`: more frames of this animation follow (with a shadow, the frame goes through
+    /// the picture even when drawn whole, so that the next ones find it there).
     @discardableResult
     public func compose(
-        _ screen: some Screen, into target: PixelBuffer, at time: Double, change: Damage?, redraw: Damage?
+        _ screen: some Screen, into target: PixelBuffer, at time: Double, change: Damage?, redraw: Damage?,
+        animating: Bool = false
     ) -> Damage {
         precondition(target.size == panel && target.format == format,
             "compose: target is \(target.size) \(target.format), the panel \(panel) \(format)")
         let whole = IntRect(size: pictureSize)
+        if let shadow {
+            guard change != nil || animating else {
+                // A still frame drawn whole: straight onto the panel; the picture no longer holds
+                // the last frame.
+                shadow.current = false
+                Self.draw(screen, into: target, at: time, only: redraw)
+                return redraw?.clipped(to: whole) ?? Damage(whole)
+            }
+            let picture = shadow.picture ?? PixelBuffer(width: whole.width, height: whole.height)
+            shadow.picture = picture
+            // The picture holds the last frame (then only the change is drawn) or is drawn whole.
+            Self.draw(screen, into: picture, at: time, only: shadow.current ? change : nil)
+            shadow.current = true
+            return Self.copy(redraw?.clipped(to: whole) ?? Damage(whole), from: picture, onto: target, rotation: .none)
+        }
         guard let picture else {
             Self.draw(screen, into: target, at: time, only: redraw)
             return redraw?.clipped(to: whole) ?? Damage(whole)
@@ -146,10 +179,14 @@ public struct FrameComposer {
         // The picture holds the last frame composed: what changed is drawn into it, what this
         // target needs is copied from it (a superset, for a buffer that missed frames).
         Self.draw(screen, into: picture, at: time, only: change)
+        return Self.copy(redraw?.clipped(to: whole) ?? Damage(whole), from: picture, onto: target, rotation: rotation)
+    }
+
+    /// The rectangles of `area` of `picture` copied onto `target`, turned by `rotation`: the panel
+    /// area written.
+    static func copy(_ area: Damage, from picture: PixelBuffer, onto target: PixelBuffer, rotation: Rotation) -> Damage {
         var written = Damage()
-        for r in (redraw?.clipped(to: whole) ?? Damage(whole)).rects {
-            written.add(target.copy(from: picture, rotation: rotation, region: r))
-        }
+        for r in area.rects { written.add(target.copy(from: picture, rotation: rotation, region: r)) }
         return written
     }
 

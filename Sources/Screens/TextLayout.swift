@@ -76,10 +76,10 @@ struct TextLayout {
         case .trailing: x = x1 - m.width
         }
         let box = Rect(x: x, y: baseline - m.ascent, width: m.width, height: m.height)
-        // Glyphs stay within a line's height of their box: a line that far from the clip is not
-        // drawn at all (a frame redrawing only what changed skips the text elsewhere).
-        let reach = box.insetBy(-(box.height + 4)).enclosingPixels
-        if draws && buffer.draws(in: reach) {
+        // Glyphs ink within the box grown as the damage of a changed line is (`ScreenDamage.text`):
+        // a line wholly outside the clip is not drawn at all (a frame redrawing only what changed
+        // skips the text elsewhere).
+        if draws && buffer.draws(in: ScreenDamage.text(box)) {
             renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil)
         }
         if !text.isEmpty { probe?.text(text, box) }

@@ -52,7 +52,9 @@ struct DamageTests {
             let screen: any Screen = frame.screen
             return whole.render(screen, at: frame.time)
         }
-        return counts.flatMap { buffers in [false, true].map { shadow in
+        // In place; through a picture made at the first partial frame; through one from the first.
+        let ways = [(shadow: false, animating: false), (true, false), (true, true)]
+        return counts.flatMap { buffers in ways.map { (shadow, animating) in
             let composer = FrameComposer(panel: panel, rotation: rotation, format: format, shadow: shadow)
             let targets = (0..<buffers).map { _ in PixelBuffer(width: panel.width, height: panel.height, format: format) }
             // Start from noise, so a pixel the damage misses cannot pass by being black.
@@ -66,13 +68,13 @@ struct DamageTests {
             let picture = IntRect(size: composer.pictureSize)
             for (i, frame) in frames.enumerated() {
                 let target = targets[i % buffers]
-                let painted = painter.paint(frame.screen, at: frame.time, into: target)
+                let painted = painter.paint(frame.screen, at: frame.time, into: target, animating: animating)
                 let change = painted.change
                 outcome.changed.append(change?.area ?? picture.width * picture.height)
                 if let redraw = painted.redraw, redraw.area < picture.width * picture.height { outcome.partial += 1 }
                 if let (x, y) = firstDifference(target, expected[i]) {
                     Issue.record(
-                        "\(name), frame \(i) at \(frame.time) s (\(buffers) buffer(s)\(shadow ? " from a picture" : ""), change \(change.map(\.description) ?? "all")): pixel (\(x), \(y)) is \(target.color(x: x, y: y)), drawn whole \(expected[i].color(x: x, y: y))",
+                        "\(name), frame \(i) at \(frame.time) s (\(buffers) buffer(s)\(shadow ? " from a picture\(animating ? " from the first frame" : "")" : ""), change \(change.map(\.description) ?? "all")): pixel (\(x), \(y)) is \(target.color(x: x, y: y)), drawn whole \(expected[i].color(x: x, y: y))",
                         sourceLocation: sourceLocation)
                     break
                 }
