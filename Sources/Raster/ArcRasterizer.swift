@@ -158,6 +158,22 @@ struct ArcRasterizer {
         return DiamondAngle.isWithin(d, from: df, to: dT) ? sourceB : .none
     }
 
+    /// Whether the band can cover any pixel of `area`: not when the area lies wholly inside the
+    /// ring's hole or wholly beyond its outer circle, each by more than a pixel's reach (a
+    /// rectangle of text damage inside the rings, one at a corner of their box), where every
+    /// pixel's coverage is zero.
+    func bandMeets(_ area: IntRect) -> Bool {
+        // The rectangle's nearest and farthest points from the centre, squared.
+        let x0 = Float(area.x) - cx, x1 = Float(area.maxX) - cx
+        let y0 = Float(area.y) - cy, y1 = Float(area.maxY) - cy
+        let nx = x0 > 0 ? x0 : (x1 < 0 ? x1 : 0), ny = y0 > 0 ? y0 : (y1 < 0 ? y1 : 0)
+        let fx = max(abs(x0), abs(x1)), fy = max(abs(y0), abs(y1))
+        let reach: Float = 1
+        if nx * nx + ny * ny > (ro + reach) * (ro + reach) { return false }
+        if ri > reach && fx * fx + fy * fy < (ri - reach) * (ri - reach) { return false }
+        return true
+    }
+
     /// Coverage of the band at a pixel centre (u, v) from the centre, `dist` away.
     @inline(__always)
     func bandCoverage(u: Float, v: Float, dist: Float) -> Float {
@@ -174,7 +190,9 @@ struct ArcRasterizer {
 
     func draw(into buffer: PixelBuffer, area: IntRect) {
         guard !area.isEmpty else { return }
-        drawBand(into: buffer, area: area, spans: buffer.cache.spans(self, width: buffer.width, height: buffer.height))
+        if bandMeets(area) {
+            drawBand(into: buffer, area: area, spans: buffer.cache.spans(self, width: buffer.width, height: buffer.height))
+        }
         for (i, cap) in caps.enumerated() {
             if i == tipCap, let shadow { drawShadow(shadow, tip: cap, buffer: buffer, area: area) }
             drawCap(cap, buffer: buffer, area: area)
