@@ -31,6 +31,20 @@ enum ScreenDamage {
         return Rect(x: x0 - grow, y: y0 - grow, width: x1 - x0 + 2 * grow, height: y1 - y0 + 2 * grow).enclosingPixels
     }
 
+    /// The change of an arc from 12 o'clock whose sweep goes from `a0` to `a1` (turns, both in
+    /// (0, 1]): the swept part, and the start cap when the arc's end comes near enough to touch
+    /// it (within three cap reaches of a turn: the arc's end cap then overlaps it, and the start
+    /// cap goes under the arc). Short of that, the start cap is drawn the same in both frames.
+    static func arcGrowth(center: Point, radius: Float, width: Float, from a0: Double, to a1: Double) -> Damage {
+        var d = Damage(sweep(center: center, radius: radius, width: width, from: a0, to: a1))
+        // A cap's reach along the inner edge, in turns (as the rasterizer reckons it, and more).
+        let reach = Double(width / 2 + 2) / (2 * Double.pi * Double(max(radius - width / 2, 1)))
+        if max(a0, a1) > 1 - 3 * reach {
+            d.add(sweep(center: center, radius: radius, width: width, from: 0, to: 0))
+        }
+        return d
+    }
+
     /// Every pixel a whole ring (band, caps, shadow) may touch.
     static func ring(center: Point, radius: Float, width: Float) -> IntRect {
         let r = radius + width + 2

@@ -32,9 +32,7 @@ extension ProgressScreen {
             switch content.style {
             case .circular:
                 let (center, radius, lineWidth, side, _) = circle(layout, width: w)
-                var d = Damage(ScreenDamage.sweep(center: center, radius: radius, width: lineWidth, from: f0, to: f1))
-                // The start cap (at 12 o'clock) lies under the arc once it nears a turn.
-                d.add(ScreenDamage.sweep(center: center, radius: radius, width: lineWidth, from: 0, to: 0))
+                var d = ScreenDamage.arcGrowth(center: center, radius: radius, width: lineWidth, from: f0, to: f1)
                 for percent in [strings.percent(f0), strings.percent(f1)] {
                     let style = percentStyle(percent, side: side, radius: radius)
                     let m = text.measure(percent, style)

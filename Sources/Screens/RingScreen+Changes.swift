@@ -71,8 +71,7 @@ extension RingScreen {
             if let a, let b, a.ring == b.ring, case .progress(let p0) = a.state, case .progress(let p1) = b.state,
                 p0 > 0, p0 <= 1, p1 > 0, p1 <= 1
             {
-                d.add(ScreenDamage.sweep(center: g.center, radius: radius, width: g.lineWidth, from: p0, to: p1))
-                d.add(ScreenDamage.sweep(center: g.center, radius: radius, width: g.lineWidth, from: 0, to: 0))
+                d.formUnion(ScreenDamage.arcGrowth(center: g.center, radius: radius, width: g.lineWidth, from: p0, to: p1))
             } else {
                 d.add(ScreenDamage.ring(center: g.center, radius: radius, width: g.lineWidth))
             }
