@@ -30,12 +30,6 @@ extension ArcRasterizer {
                 let splits = splitMemory.baseAddress!
                 let lines = lineCount
                 for y in y0..<y1 {
-                    let halves = spans.halves + 2 &* (y &- spans.firstRow)
-                    // A half outside the area's columns has nothing to draw (asked only of an
-                    // area narrower than the band: a whole frame pays nothing for it).
-                    let first = wide || (halves[0].p3 > area.x && halves[0].p0 < area.maxX)
-                    let second = wide || (halves[1].p3 > area.x && halves[1].p0 < area.maxX)
-                    guard first || second else { continue }
                     let v = cy - (Float(y) + 0.5)
                     // Where the class boundaries cross the row (pixels from there on lie past
                     // them), sorted.
@@ -56,8 +50,15 @@ extension ArcRasterizer {
                         count += 1
                     }
                     let pixels = buffer.row32(y)
-                    if first { drawHalf(pixels, v, halves, splits, count, area.x, area.maxX) }
-                    if second { drawHalf(pixels, v, halves + 1, splits, count, area.x, area.maxX) }
+                    let halves = spans.halves + 2 &* (y &- spans.firstRow)
+                    // A half outside the area's columns has nothing to draw (asked only of an
+                    // area narrower than the band: a whole frame pays nothing for it).
+                    if wide || (halves[0].p3 > area.x && halves[0].p0 < area.maxX) {
+                        drawHalf(pixels, v, halves, splits, count, area.x, area.maxX)
+                    }
+                    if wide || (halves[1].p3 > area.x && halves[1].p0 < area.maxX) {
+                        drawHalf(pixels, v, halves + 1, splits, count, area.x, area.maxX)
+                    }
                 }
             }
         }
