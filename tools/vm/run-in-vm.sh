@@ -390,13 +390,23 @@ done
 touch "$ST/etc/run-in-vm/modules"
 
 # copy the shared libraries (and the dynamic loader) an ELF file needs, at the
-# same paths as on the host; static executables have none.
+# same paths as on the host; static executables have none. Glance opens some
+# libraries on first use (its section glance_deferred names them, as
+# tools/build-deb.sh reads it): those too, with what they need.
 copy_libs() {
-	local lib
+	local lib soname
 	{ ldd "$1" 2>/dev/null || true; } | awk '/=> \// {print $3} /^[ \t]*\// {print $1}' | while read -r lib; do
 		[ -e "$ST$lib" ] && continue
 		mkdir -p "$ST$(dirname "$lib")"
 		cp -L "$lib" "$ST$lib"
+	done
+	for soname in $(readelf -p glance_deferred "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p'); do
+		lib=$(ldconfig -p | awk -v s="$soname" '$1 == s && /x86-64|AArch64/ {print $NF; exit}')
+		[ -n "$lib" ] || die "$1 opens $soname on first use, which is not installed here"
+		[ -e "$ST$lib" ] && continue
+		mkdir -p "$ST$(dirname "$lib")"
+		cp -L "$lib" "$ST$lib"
+		copy_libs "$lib"
 	done
 }
 add_file() { # SRC DEST
