@@ -189,10 +189,7 @@ public final class DeviceController: Controller {
         self.screens = screens.isEmpty ? [.rings] : screens
         self.maker = maker
         self.data = data
-        if hub !== self.hub {
-            self.hub = hub
-            if away { hub?.setGrabbing(false) }
-        }
+        take(hub)
         self.router = router
         schedule = idle
         self.cycle = cycle
@@ -207,6 +204,19 @@ public final class DeviceController: Controller {
         _ = data.showGauges(navigation.screen == .gauges && idle.level(idleFor: (now - lastInput).inSeconds) != .blank && !away, now: now)
         setUpBrightness(configured: brightness)
         lastChange = "reload"
+    }
+
+    /// Input from `hub` from now on, and the refresh control that goes with it: `glance run` opens
+    /// the input devices once its first frame is on the panel (none is needed to draw it).
+    public func use(input hub: InputHub, refresher: Refresher?) {
+        take(hub)
+        self.refresher = refresher
+    }
+
+    private func take(_ hub: InputHub?) {
+        guard hub !== self.hub else { return }
+        self.hub = hub
+        if away { hub?.setGrabbing(false) }
     }
 
     /// Starts on another day than today (the command line's --date).

@@ -55,7 +55,8 @@ public enum PanelApp {
             if let status = bringToFront(terminal, log: log) { return status }
         }
         let output: DisplayOutput
-        let opening = monotonicNow()
+        let phases = StartupPhases(started: started)
+        phases.mark("fonts and setup")
         do {
             output = try DisplayOutput.open(settings.display, singleBuffered: settings.singleBuffered)
         } catch {
@@ -78,6 +79,7 @@ public enum PanelApp {
             "\(plan.connector.name) \(plan.mode) \(fourCCName(plan.format.fourCC)) on \(output.card.path) "
                 + "(\(output.card.driverName), \(path), rotate \(settings.rotation.degrees))")
 
+        phases.mark("open card + choose + buffers")
         let clock = settings.makeClock()
         let data: DataSource
         switch settings.openData(today: clock.today(), log: log) {
@@ -87,11 +89,10 @@ public enum PanelApp {
             log(failure.message)
             return failure.status
         }
-        let hub =
-            settings.readInput
-            ? InputHub(directory: settings.inputDirectory, grab: settings.grabInput, wanted: settings.keyMap.codes, log: log)
-            : nil
-        let controller = settings.makeController(panel: output.size, text: text, data: data, hub: hub, clock: clock, log: log)
+        phases.mark("store")
+        // The input devices are opened once the first frame is up (`reloader.openInput()`).
+        let controller = settings.makeController(panel: output.size, text: text, data: data, hub: nil, clock: clock, log: log)
+        phases.mark("controller")
         let sink = PanelSink(output)
         let session: Session
         do throws(SystemError) {
@@ -101,6 +102,7 @@ public enum PanelApp {
             log(error.description)
             return ExitCode.software
         }
+        phases.mark("session")
         controller.backlight = Backlight.find(log: log)
         if let light = controller.backlight {
             log("backlight \(light.path): \(light.original)/\(light.maximum)\(light.onOff ? " (on or off: the picture dims)" : "")")
@@ -108,18 +110,7 @@ public enum PanelApp {
             light.armCrashRestore()
         }
         controller.setUpBrightness(configured: settings.brightness)
-        // `glance screenshot` asks here for the frame on the panel.
-        if let path = settings.controlSocket ?? ControlServer.defaultPath() {
-            do throws(SystemError) {
-                session.control = try ControlServer(path: path)
-                log("control socket \(path) (glance screenshot)")
-            } catch {
-                log("\(error): glance screenshot cannot ask this app")
-            }
-        } else {
-            log("no runtime directory (XDG_RUNTIME_DIR): glance screenshot cannot ask this app")
-        }
-        let opened = monotonicNow()
+        phases.mark("backlight")
         // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
         let systemd = SystemdNotifier()
         if let systemd, let interval = systemd.watchdogInterval {
@@ -127,7 +118,7 @@ public enum PanelApp {
         }
         // SIGHUP (systemctl reload): the configuration again, in place.
         let reloader = Reloader(
-            path: configuration, commandLine: commandLine, settings: settings, text: text, clock: clock, data: data, hub: hub,
+            path: configuration, commandLine: commandLine, settings: settings, text: text, clock: clock, data: data, hub: nil,
             session: session, controller: controller, output: output, log: log)
         session.onReload = { now in
             // systemctl reload's own command has reset the terminal (TTYReset=): graphics mode again.
@@ -154,19 +145,24 @@ public enum PanelApp {
         /// The output on the panel now (a reload may have replaced the first).
         func current() -> DisplayOutput { reloader.output ?? output }
         let reportStartup = settings.reportStartup
+        // What the first frame does not need is set up once it is on the panel, before it is told
+        // (a script that waits for "first frame on screen", or systemd for READY=1, finds the
+        // input read and the control socket there, as before).
         session.onFirstFrame = { [unowned session] in
+            let shown = session.firstFrameShown ?? monotonicNow()
+            phases.firstFrameShown(at: shown)
+            reloader.openInput()
+            phases.mark("input")
+            openControlSocket(session, path: settings.controlSocket, log: log)
+            phases.mark("control socket")
             log("first frame on screen")
             if let systemd {
                 let status = "showing on \(plan.connector.name) \(plan.mode)"
                 tell(systemd, log) { try $0.ready(status: status) }
             }
             if reportStartup {
-                say(startupReport(started: started))
-                let ms = { (d: Duration?) in NumberText.fixed((d ?? .zero).inMilliseconds, decimals: 3) }
-                say(
-                    "startup: fonts and setup \(ms(opening - started)) ms, open card + choose + buffers "
-                        + "\(ms(opened - opening)) ms, draw \(ms(session.firstFrameDraw)) ms, "
-                        + "mode set \(ms(session.firstFramePresent)) ms")
+                say(startupReport(started: started, shown: shown))
+                say(phases.report(session))
             }
             for note in output.takeNotes() { log(note) }
         }
@@ -213,6 +209,20 @@ public enum PanelApp {
         return nil
     }
 
+    /// The control socket, where `glance screenshot` asks for the frame on the panel.
+    static func openControlSocket(_ session: Session, path configured: String?, log: (String) -> Void) {
+        guard let path = configured ?? ControlServer.defaultPath() else {
+            log("no runtime directory (XDG_RUNTIME_DIR): glance screenshot cannot ask this app")
+            return
+        }
+        do throws(SystemError) {
+            session.control = try ControlServer(path: path)
+            log("control socket \(path) (glance screenshot)")
+        } catch {
+            log("\(error): glance screenshot cannot ask this app")
+        }
+    }
+
     /// Sends a message to systemd; a failure is told and otherwise ignored (the display goes on;
     /// systemd will say what it missed).
     static func tell(_ systemd: SystemdNotifier, _ log: (String) -> Void, _ send: (SystemdNotifier) throws -> Void) {
@@ -223,15 +233,58 @@ public enum PanelApp {
         }
     }
 
+    /// Where the time before the first frame went: each phase's time and the minor page faults it
+    /// took (first touches of memory), told with `--report-startup`.
+    final class StartupPhases {
+        private var last: (time: Duration, faults: Int)
+        private var phases: [(name: String, time: Duration, faults: Int)] = []
+        /// The phases after the first frame (what it did not need).
+        private var after: [(name: String, time: Duration, faults: Int)]?
+
+        init(started: Duration) { last = (started, 0) }
+
+        /// The phase `name` ends now.
+        func mark(_ name: String) {
+            let now = (monotonicNow(), minorPageFaults())
+            let phase = (name, now.0 - last.time, now.1 - last.faults)
+            if after != nil { after?.append(phase) } else { phases.append(phase) }
+            last = now
+        }
+
+        /// The first frame went up at `shown`: the phases from here on come after it.
+        func firstFrameShown(at shown: Duration) {
+            after = []
+            last = (shown, minorPageFaults())
+        }
+
+        /// "startup: fonts and setup 52.0 ms (1210 page faults), open card + choose + buffers …,
+        /// draw 97.1 ms (…), mode set 4.2 ms (…)".
+        func report(_ session: Session) -> String {
+            let faults = session.firstFrameFaults
+            let all =
+                phases + [
+                    ("draw", session.firstFrameDraw ?? .zero, faults?.draw ?? 0),
+                    ("mode set", session.firstFramePresent ?? .zero, faults?.present ?? 0),
+                ]
+            func told(_ list: [(name: String, time: Duration, faults: Int)]) -> String {
+                list.map { "\($0.name) \(NumberText.fixed($0.time.inMilliseconds, decimals: 3)) ms (\($0.faults) page faults)" }
+                    .joined(separator: ", ")
+            }
+            let then = after.map { $0.isEmpty ? "" : "; after it: " + told($0) } ?? ""
+            return "startup: " + told(all) + then
+        }
+    }
+
     /// "startup: first frame on screen 181.4 ms after exec, 166.0 ms after main, … after kernel start".
-    static func startupReport(started: Duration) -> String {
-        let now = monotonicNow()
+    /// `shown`: when the frame went up (CLOCK_MONOTONIC), told a little later.
+    static func startupReport(started: Duration, shown: Duration) -> String {
+        let since = monotonicNow() - shown
         let ms = { (d: Duration) in NumberText.fixed(d.inMilliseconds, decimals: 3) }
         var line = "startup: first frame on screen"
-        if let sinceExec = timeSinceProcessStart() { line += " \(ms(sinceExec)) ms after exec," }
-        line += " \(ms(now - started)) ms after main"
+        if let sinceExec = timeSinceProcessStart() { line += " \(ms(sinceExec - since)) ms after exec," }
+        line += " \(ms(shown - started)) ms after main"
         // CLOCK_BOOTTIME counts from the kernel's start: boot to first frame on a device.
-        line += ", \(ms(bootTimeNow())) ms after kernel start"
+        line += ", \(ms(bootTimeNow() - since)) ms after kernel start"
         return line
     }
 

@@ -55,6 +55,14 @@ public final class Reloader {
         self.log = log
     }
 
+    /// Opens the input devices the settings ask for, when none are open yet, and gives them to the
+    /// controller: `glance run` does it once the first frame is on the panel.
+    public func openInput() {
+        guard hub == nil, let opened = settings.makeInputHub(log: log) else { return }
+        hub = opened
+        controller.use(input: opened, refresher: settings.makeRefresher(hub: opened, log: log))
+    }
+
     /// Why a new configuration is not taken: the lines to log.
     struct Refusal: Error {
         var lines: [String]
@@ -159,9 +167,7 @@ public final class Reloader {
         {
             // The old devices let go first: a device grabbed twice refuses the second grab.
             hub?.setGrabbing(false)
-            hub =
-                next.readInput
-                ? InputHub(directory: next.inputDirectory, grab: next.grabInput, wanted: next.keyMap.codes, log: log) : nil
+            hub = next.makeInputHub(log: log)
             changes.append("input devices")
         }
         if next.keyMap != old.keyMap || next.touch != old.touch { changes.append("keys") }

@@ -112,6 +112,11 @@ extension Settings {
         return controller
     }
 
+    /// The input devices, when input is read: opened, and watched for new ones.
+    public func makeInputHub(log: @escaping (String) -> Void) -> InputHub? {
+        readInput ? InputHub(directory: inputDirectory, grab: grabInput, wanted: keyMap.codes, log: log) : nil
+    }
+
     /// Input into commands, for a panel of `panel` pixels mounted as configured.
     public func makeRouter(panel: Size) -> InputRouter {
         InputRouter(keyMap: keyMap, touch: touch, panel: panel, rotation: rotation)

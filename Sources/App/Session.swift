@@ -40,6 +40,8 @@ public final class Session {
     /// How long the first frame took to draw, and to put on screen (the mode set).
     public private(set) var firstFrameDraw: Duration?
     public private(set) var firstFramePresent: Duration?
+    /// The minor page faults the first frame's draw and its mode set took (first touches of memory).
+    public private(set) var firstFrameFaults: (draw: Int, present: Int)?
     /// Called once when the first frame is on screen.
     public var onFirstFrame: (() -> Void)?
     /// Called after each frame is presented, with the scene's description of it.
@@ -184,10 +186,12 @@ public final class Session {
         }
         if !blanked && sink.poweredDown { _ = sink.setPower(on: true) }
         let elapsed = now - (start ?? now)
+        let faults = firstFrameShown == nil ? minorPageFaults() : 0
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
         let frame = painter.paint(
             screen, at: elapsed.inSeconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames, animating: animating)
         let drawn = monotonicNow()
+        let drawnFaults = firstFrameShown == nil ? minorPageFaults() : 0
         onDrawn?(elapsed.inSeconds, frame)
         try sink.present(changes: frame.panel)
         framesDrawn += 1
@@ -206,6 +210,7 @@ public final class Session {
             firstFrameShown = shown
             firstFrameDraw = drawn - now
             firstFramePresent = shown - drawn
+            firstFrameFaults = (drawnFaults - faults, minorPageFaults() - drawnFaults)
             onFirstFrame?()
         }
         if animating { wasAnimating = true }

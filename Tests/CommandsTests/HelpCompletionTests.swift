@@ -8,8 +8,8 @@ import Testing
 @Suite("glance help, --version, man page, shell completions")
 struct HelpCompletionTests {
     static let commands = [
-        "render", "bench", "demo", "config", "run", "devices", "import", "log", "metric", "task", "export", "demo-data",
-        "watch", "help", "completion",
+        "render", "bench", "demo", "config", "run", "screenshot", "devices", "import", "log", "metric", "task", "export",
+        "demo-data", "watch", "serve", "help", "completion",
     ]
 
     /// Runs `script` in `shell` (which must exist: the test says so and fails otherwise).
