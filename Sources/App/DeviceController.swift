@@ -136,7 +136,10 @@ public final class DeviceController: Controller {
     /// The progress shown, eased towards the task's reports (never backwards within a task).
     private var easing = ProgressEasing()
     private var reportedFraction: Double?
-    /// The rings fill up on start, as on the watch when it wakes.
+    /// The rings fill up on start, as on the watch when it wakes: from the first frame drawn (the
+    /// store, the backlight and the rest of the start take a board a good part of the 900 ms, which
+    /// would otherwise pass before anything is on the panel).
+    private var introPending = false
     private var introStart: Duration?
     private let introDuration = Duration.milliseconds(900)
 
@@ -173,7 +176,7 @@ public final class DeviceController: Controller {
             screenBeforeTask = navigation.screen
             navigation.screen = .progress
         }
-        if intro && navigation.screen == .rings { introStart = now }
+        if intro && navigation.screen == .rings { introPending = true }
         navigation.settle(available: available(now: now))
         _ = data.showGauges(navigation.screen == .gauges, now: now)
     }
@@ -195,6 +198,7 @@ public final class DeviceController: Controller {
         self.cycle = cycle
         self.refresher = refresher
         minuteShown = nil
+        introPending = false
         introStart = nil
         // The task as the new data has it: its progress stays, or goes.
         taskShown = data.task().map { $0.label }
@@ -549,6 +553,10 @@ public final class DeviceController: Controller {
         func lit(_ screen: any Screen) -> any Screen { picture < 1 ? DimmedScreen(screen: screen, level: picture) : screen }
         switch idle {
         case .awake:
+            if introPending {
+                introPending = false
+                if navigation.screen == .rings { introStart = now }
+            }
             if let start = introStart, navigation.screen == .rings {
                 let intro = RingIntroScene(summary: ringSummary(), duration: introDuration) { [unowned self] in
                     ringScreen(summary: $0)

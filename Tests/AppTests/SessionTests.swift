@@ -182,8 +182,9 @@ struct SessionTests {
         }
     }
 
-    @Test("an animated screen is drawn once per frame interval, and not at all while a flip is pending")
-    func animationPacing() throws {
+    /// A session showing the rings filling up (rings only) at 50 frames a second, its controller
+    /// made at `t0`.
+    static func introSession() throws -> (RecordingSink, Session) {
         let sink = RecordingSink(size: Self.size, frameInterval: .milliseconds(20))
         var settings = Settings()
         settings.ringsOnly = true
@@ -192,7 +193,35 @@ struct SessionTests {
         let controller = settings.makeController(
             panel: sink.size, text: nil, data: FixedData(days: [Self.day: Self.summary]), hub: nil,
             clock: FixedClock(Self.day), now: Self.t0, log: { _ in })
-        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { _ in })
+        return (sink, try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { _ in }))
+    }
+
+    @Test("the intro starts at the first frame, however long the start took before it")
+    func introStartsAtFirstFrame() throws {
+        /// The frames of a session whose first turn comes `delay` after its controller was made.
+        func frames(after delay: Duration) throws -> [PixelBuffer] {
+            let (sink, session) = try Self.introSession()
+            var now = Self.t0 + delay
+            while now < Self.t0 + delay + .seconds(2) {
+                _ = try session.turn(now: now, ready: [], signals: [])
+                now += .milliseconds(20)
+            }
+            return sink.frames.map(\.picture)
+        }
+        let atOnce = try frames(after: .zero)
+        // Half the intro's length (a board's store, backlight and the rest) before the first frame.
+        let later = try frames(after: .milliseconds(450))
+        #expect((44...48).contains(later.count), "all of the intro's 900 ms at 20 ms a frame: \(later.count) frames")
+        #expect(later.count == atOnce.count)
+        for (i, (a, b)) in zip(atOnce, later).enumerated() {
+            #expect(DamageCheck.firstDifference(a, b) == nil, "frame \(i) differs from the intro started at once")
+        }
+        #expect(DamageCheck.firstDifference(later[0], later[later.count - 1]) != nil, "the first frame is not the day")
+    }
+
+    @Test("an animated screen is drawn once per frame interval, and not at all while a flip is pending")
+    func animationPacing() throws {
+        let (sink, session) = try Self.introSession()
         #expect(try session.turn(now: Self.t0, ready: [], signals: []) == .wait(until: Self.t0 + .milliseconds(20)))
         #expect(try session.turn(now: Self.t0 + .milliseconds(10), ready: [], signals: []) == .wait(until: Self.t0 + .milliseconds(20)))
         #expect(sink.frames.count == 1)
