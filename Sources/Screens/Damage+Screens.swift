@@ -31,8 +31,8 @@ enum ScreenDamage {
         return Rect(x: x0 - grow, y: y0 - grow, width: x1 - x0 + 2 * grow, height: y1 - y0 + 2 * grow).enclosingPixels
     }
 
-    /// The change of an arc from 12 o'clock whose sweep goes from `a0` to `a1` (turns, both in
-    /// (0, 1]): the swept part, and the start cap when the arc's end comes near enough to touch
+    /// The change of an arc from 12 o'clock whose sweep goes from `a0` to `a1` (turns, 0 to 1; 0
+    /// is no arc, whose start the swept part covers): the swept part, and the start cap when the arc's end comes near enough to touch
     /// it (within three cap reaches of a turn: the arc's end cap then overlaps it, and the start
     /// cap goes under the arc). Short of that, the start cap is drawn the same in both frames.
     static func arcGrowth(center: Point, radius: Float, width: Float, from a0: Double, to a1: Double) -> Damage {
