@@ -146,6 +146,10 @@ public final class FreeTypeTextRenderer: TextRenderer {
         let line = shape(text, style)
         let size64 = Self.size64(style)
         let baseline = Int((origin.y + 0.5).rounded(.down))
+        // A glyph's ink stays within an em of its pen position, left and up, and two ems right:
+        // one that far from where the buffer draws is not looked up at all (a frame that redraws
+        // part of a line).
+        let em = Int(style.size) + 2
         for g in line.glyphs {
             let x = origin.x + Float(g.x) / 64
             var whole = Int(x.rounded(.down))
@@ -154,10 +158,6 @@ public final class FreeTypeTextRenderer: TextRenderer {
                 whole += 1
                 subpixel = 0
             }
-            // A glyph's ink stays within an em of its pen position, left and up, and two ems
-            // right: one that far from where the buffer draws is not looked up at all (a frame
-            // that redraws part of a line).
-            let em = Int(style.size) + 2
             let pen = IntRect(x: whole - em, y: baseline - Int(g.y / 64) - 2 * em, width: 3 * em, height: 3 * em)
             guard target.draws(in: clip.map { pen.intersection($0) } ?? pen) else { continue }
             guard let glyph = rendered(
