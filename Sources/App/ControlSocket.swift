@@ -36,7 +36,12 @@ public final class ControlServer {
                 parent += "/" + part
                 mkdir(parent, 0o755)
             }
-            if mkdir(folder, 0o750) == 0, let group { _ = chown(folder, uid_t.max, group) }
+            if mkdir(folder, 0o750) == 0 {
+                // Its mode whatever the umask is (another thread may be binding a socket under a
+                // narrower one for the moment).
+                _ = chmod(folder, 0o750)
+                if let group { _ = chown(folder, uid_t.max, group) }
+            }
         }
         listener = try PacketListener(path: path, mode: 0o660, group: group)
     }
