@@ -20,10 +20,15 @@ public protocol Controller: AnyObject {
     func displayReleased(now: Duration)
     /// The display is the app's again.
     func displayRetaken(now: Duration)
+    /// The scene's clock starts again at `time`: the session's first frame was animating and took
+    /// longer than a frame to draw and put on screen, so what moves (the intro) is seen from its
+    /// start rather than from where the clock had got to meanwhile.
+    func sceneClockRestarted(at time: Duration)
 }
 
 extension Controller {
     public var endReason: String? { nil }
     public func displayReleased(now: Duration) {}
     public func displayRetaken(now: Duration) {}
+    public func sceneClockRestarted(at time: Duration) {}
 }

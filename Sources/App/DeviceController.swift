@@ -141,7 +141,6 @@ public final class DeviceController: Controller {
     /// would otherwise pass before anything is on the panel).
     private var introPending = false
     private var introStart: Duration?
-    private let introDuration = Duration.milliseconds(900)
 
     public init(
         screens: [ScreenKind], maker: ScreenMaker, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
@@ -179,6 +178,10 @@ public final class DeviceController: Controller {
         if intro && navigation.screen == .rings { introPending = true }
         navigation.settle(available: available(now: now))
         _ = data.showGauges(navigation.screen == .gauges, now: now)
+    }
+
+    public func sceneClockRestarted(at time: Duration) {
+        if introStart != nil { introStart = time }
     }
 
     /// A new configuration in place (a reload): the screens, how they are drawn, the data, the
@@ -558,7 +561,7 @@ public final class DeviceController: Controller {
                 if navigation.screen == .rings { introStart = now }
             }
             if let start = introStart, navigation.screen == .rings {
-                let intro = RingIntroScene(summary: ringSummary(), duration: introDuration) { [unowned self] in
+                let intro = RingIntroScene(summary: ringSummary()) { [unowned self] in
                     ringScreen(summary: $0)
                 }
                 let (screen, animating) = intro.frame(at: now - start)

@@ -33,6 +33,9 @@ public final class Session {
     private let log: (String) -> Void
     /// When the session started (its scene's time counts from here).
     private var start: Duration?
+    /// The first frame was animating: the scene's clock starts again at the second, one frame
+    /// interval before it (a slow first frame would otherwise eat into the intro).
+    private var restartClock = false
     /// Frames drawn (the first by the mode set).
     public private(set) var framesDrawn = 0
     /// When the first frame was on screen (CLOCK_MONOTONIC).
@@ -185,6 +188,17 @@ public final class Session {
             return
         }
         if !blanked && sink.poweredDown { _ = sink.setPower(on: true) }
+        if restartClock {
+            restartClock = false
+            // The first frame is on screen; the second comes one frame interval after it on the
+            // scene's clock, however long the first took (a board draws its first frame slowly:
+            // fonts, first touches of the buffers). Its time is then the intro's own.
+            let restart = now - sink.frameInterval
+            if let started = start, restart > started {
+                start = restart
+                controller.sceneClockRestarted(at: restart)
+            }
+        }
         let elapsed = now - (start ?? now)
         let faults = firstFrameShown == nil ? minorPageFaults() : 0
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
@@ -195,6 +209,7 @@ public final class Session {
         onDrawn?(elapsed.inSeconds, frame)
         try sink.present(changes: frame.panel)
         framesDrawn += 1
+        if framesDrawn == 1 && animating { restartClock = true }
         scheduler.drew(at: now, animating: animating)
         // Blank: the black frame is up; now power the output down where it can be.
         if blanked && !sink.poweredDown {

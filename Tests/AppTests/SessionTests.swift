@@ -219,6 +219,33 @@ struct SessionTests {
         #expect(DamageCheck.firstDifference(later[0], later[later.count - 1]) != nil, "the first frame is not the day")
     }
 
+    @Test("the intro is seen from its start however long its first frame took to draw and show")
+    func introClockRestartsAfterSlowFirstFrame() throws {
+        /// The frames and their reported times when the second turn comes `firstFrame` after the first.
+        func frames(firstFrame: Duration) throws -> (pictures: [PixelBuffer], times: [Double]) {
+            let (sink, session) = try Self.introSession()
+            var times: [Double] = []
+            session.onDrawn = { time, _ in times.append(time) }
+            _ = try session.turn(now: Self.t0, ready: [], signals: [])
+            var now = Self.t0 + firstFrame
+            while now < Self.t0 + firstFrame + .seconds(2) {
+                _ = try session.turn(now: now, ready: [], signals: [])
+                now += .milliseconds(20)
+            }
+            return (sink.frames.map(\.picture), times)
+        }
+        let quick = try frames(firstFrame: .milliseconds(20))
+        // A board's first frame: fonts, glyphs, the buffers' first touches (400 ms under TCG).
+        let slow = try frames(firstFrame: .milliseconds(400))
+        #expect(slow.times.count == quick.times.count, "slow \(slow.times), quick \(quick.times)")
+        #expect(slow.times.prefix(3) == [0, 0.02, 0.04], "\(slow.times.prefix(3))")
+        for (i, (a, b)) in zip(quick.pictures, slow.pictures).enumerated() {
+            #expect(DamageCheck.firstDifference(a, b) == nil, "frame \(i) differs from the intro whose first frame was quick")
+        }
+        // The second frame is the intro's first step, not 400 ms into its 900.
+        #expect(DamageCheck.firstDifference(slow.pictures[1], slow.pictures[slow.pictures.count - 1]) != nil)
+    }
+
     @Test("an animated screen is drawn once per frame interval, and not at all while a flip is pending")
     func animationPacing() throws {
         let (sink, session) = try Self.introSession()
