@@ -121,14 +121,14 @@ public struct Benchmark: Sendable {
             return (frames, { (screen, Double($0) / fps) })
         case .intro:
             let o = request(for: .rings)
-            let scene = RingIntroScene(summary: o.shownSummary, duration: .milliseconds(900)) {
+            let scene = RingIntroScene(summary: o.shownSummary) {
                 o.with(summary: $0).makeScreen(with: maker, today: today)
             }
             // Until the scene stops moving: 55 frames at 60 fps.
-            let count = min(frames, Int((0.9 * fps).rounded(.up)) + 1)
+            let count = min(frames, Int((RingIntroScene.standardDuration.inSeconds * fps).rounded(.up)) + 1)
             return (count, { i in
                 let t = Double(i) / fps
-                return (scene.frame(at: .nanoseconds(Int64(t * 1e9))).screen, t)
+                return (scene.frame(atSeconds: t).screen, t)
             })
         case .refresh:
             let rings = request(for: .rings).makeScreen(with: maker, today: today)

@@ -25,14 +25,21 @@ public enum Pictures {
         public var frames: Int?
         public var fps: Double
         public var database: String?
+        /// The ring screen as the intro draws it (`glance run --intro`), `request.time` seconds
+        /// after its first frame.
+        public var intro: Bool
 
-        public init(request: ScreenRequest, size: Size, output: String, frames: Int?, fps: Double, database: String?) {
+        public init(
+            request: ScreenRequest, size: Size, output: String, frames: Int?, fps: Double, database: String?,
+            intro: Bool = false
+        ) {
             self.request = request
             self.size = size
             self.output = output
             self.frames = frames
             self.fps = fps
             self.database = database
+            self.intro = intro
         }
     }
 
@@ -54,6 +61,10 @@ public enum Pictures {
         maker.clockFormat = request.clockFormat ?? ClockFormat.usual(for: locale, environment: environmentTimeLocale())
         let systemToday = SystemLocalClock().today()
         var screen = request.makeScreen(with: maker, today: systemToday)
+        // The intro's stages of the day shown: the day with its values scaled.
+        var intro = RingIntroScene(summary: request.shownSummary) { [maker] in
+            request.with(summary: $0).makeScreen(with: maker, today: systemToday)
+        }
         if let database = job.database {
             // The day and its week from the store, as the panel shows them.
             guard request.screen == .rings || request.screen == .clock, !request.summaryGiven, !request.noSummary else {
@@ -71,10 +82,14 @@ public enum Pictures {
             let today = request.today ?? systemToday
             let day = request.date ?? today
             let summary = ScreenMaker.shownSummary(day: day, today: today, data: data)
+            let time = request.shownTime
             screen =
                 request.screen == .clock
-                ? maker.clockScreen(day: day, summary: summary, time: request.shownTime)
-                : maker.ringScreen(day: day, today: today, summary: summary, data: data, time: request.shownTime)
+                ? maker.clockScreen(day: day, summary: summary, time: time)
+                : maker.ringScreen(day: day, today: today, summary: summary, data: data, time: time)
+            intro = RingIntroScene(summary: summary) { [maker] in
+                maker.ringScreen(day: day, today: today, summary: $0, data: data, time: time)
+            }
         }
         let composer = FrameComposer(panel: job.size, rotation: request.rotation ?? .none, format: request.format ?? .xrgb8888)
         let sink = PNGSink(
@@ -82,7 +97,8 @@ public enum Pictures {
             naming: job.frames == nil ? .latest(job.output) : .numbered(job.output))
         for i in 0..<(job.frames ?? 1) {
             let time = request.time + Double(i) / job.fps
-            composer.compose(screen, into: sink.drawingBuffer, at: time)
+            let shown = job.intro ? intro.frame(atSeconds: time).screen : screen
+            composer.compose(shown, into: sink.drawingBuffer, at: time)
             do {
                 try sink.present(damage: IntRect(x: 0, y: 0, width: job.size.width, height: job.size.height))
             } catch {

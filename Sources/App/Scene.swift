@@ -1,4 +1,5 @@
 import Activity
+import Platform
 import Screens
 
 /// What the display shows over time: the screen for a moment, and whether a later frame differs.
@@ -23,8 +24,11 @@ public struct RingIntroScene: Scene {
     public var duration: Duration
     public var makeScreen: (ActivitySummary?) -> any Screen
 
+    /// How long the rings take to fill (the watch's, about).
+    public static let standardDuration = Duration.milliseconds(900)
+
     public init(
-        summary: ActivitySummary?, duration: Duration = .milliseconds(900),
+        summary: ActivitySummary?, duration: Duration = standardDuration,
         makeScreen: @escaping (ActivitySummary?) -> any Screen
     ) {
         self.summary = summary
@@ -32,8 +36,13 @@ public struct RingIntroScene: Scene {
         self.makeScreen = makeScreen
     }
 
-    public func frame(at time: Duration) -> (screen: any Screen, animating: Bool) {
-        let t = duration > .zero ? min(max(time / duration, 0), 1) : 1
+    public func frame(at time: Duration) -> (screen: any Screen, animating: Bool) { frame(atSeconds: time.inSeconds) }
+
+    /// The frame `seconds` after the first: a session reports its frames' times in seconds, and
+    /// `glance render --intro --time SECONDS` draws the same frame from the same number.
+    public func frame(atSeconds seconds: Double) -> (screen: any Screen, animating: Bool) {
+        let length = duration.inSeconds
+        let t = length > 0 ? min(max(seconds / length, 0), 1) : 1
         guard t < 1 else { return (makeScreen(summary), false) }
         return (makeScreen(Self.scaled(summary, by: Self.easeOut(t))), true)
     }

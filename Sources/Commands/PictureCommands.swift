@@ -11,6 +11,7 @@ enum PictureCommands {
         var frames: Int?
         var fps = 30.0
         var database: String?
+        var intro = false
     }
 
     static let render = CommandSpec<Render>(
@@ -40,6 +41,11 @@ enum PictureCommands {
                             help: "write N frames from --time on, --fps a second, as FILE-0001.png, FILE-0002.png, …"
                         ) { $0.frames = $1 },
                         .value("--fps", as: Value.fps, help: "frames per second", default: "30") { $0.fps = $1 },
+                        .flag(
+                            "--intro",
+                            help: "the ring screen as glance run --intro draws it --time SECONDS after its first frame "
+                                + "(the rings filling up; whole from 0.9 s on)"
+                        ) { $0.intro = true },
                     ])
             ],
         epilogue: """
@@ -60,13 +66,16 @@ enum PictureCommands {
             }
             guard let output = line.output else { throw UsageError("render: --output FILE.png is required") }
             if let error = outputUsageError(output, option: "--output") { throw error }
+            if line.intro && line.request.screen != .rings {
+                throw UsageError("--intro draws the ring screen filling up: drop --screen \(line.request.screen.rawValue)")
+            }
         })
 
     static func renderMain(_ line: Render) -> Int32 {
         Pictures.render(
             Pictures.Render(
                 request: line.request, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
-                database: line.database))
+                database: line.database, intro: line.intro))
     }
 
     // MARK: glance bench

@@ -6,6 +6,7 @@ import Platform
 import Raster
 import Screens
 import Store
+import TestSupport
 import Testing
 
 @testable import App
@@ -64,14 +65,6 @@ struct ReloadTests {
         }
     }
 
-    static func samePixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
-        guard a.size == b.size else { return false }
-        for y in 0..<a.height {
-            for x in 0..<a.width where a.color(x: x, y: y) != b.color(x: x, y: y) { return false }
-        }
-        return true
-    }
-
     static let oneGauge = #"""
         {"screens": ["gauges", "rings"], "idle": {"dimAfter": 30, "blankAfter": null},
          "gauges": [{"style": "circular", "title": "CPU", "source": {"metric": "cpu"}}]}
@@ -100,13 +93,13 @@ struct ReloadTests {
         _ = rig.controller.handle(ready: [], now: Self.t0 + .seconds(31))
         #expect(rig.controller.idle == .awake)
         let after = try #require(rig.sink.lastFrame)
-        #expect(!Self.samePixels(before, after), "the picture did not change")
+        #expect(!samePixels(before, after), "the picture did not change")
         #expect(rig.log.lines.contains { $0.hasPrefix("configuration reloaded: ") && $0.contains("data") && $0.contains("rotation 180") },
                 "\(rig.log.lines)")
         // The two gauges on the panel now: the gauge screen's picture equals a fresh session's with the new file.
         let fresh = try Rig(Self.twoGauges)
         try fresh.turn(0)
-        #expect(Self.samePixels(try #require(fresh.sink.lastFrame), after), "the reloaded picture is not the new configuration's")
+        #expect(samePixels(try #require(fresh.sink.lastFrame), after), "the reloaded picture is not the new configuration's")
     }
 
     @Test("an invalid file: every problem logged with its path, the running configuration stays, nothing redrawn")

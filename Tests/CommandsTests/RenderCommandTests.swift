@@ -1,6 +1,7 @@
 import Foundation
 import ImageFile
 import Raster
+import TestSupport
 import Testing
 
 @Suite("glance render / bench / demo, end to end")
@@ -40,6 +41,31 @@ struct RenderCommandTests {
         }
         #expect(same, "render output differs from the golden")
         #expect(!FileManager.default.fileExists(atPath: output + ".partial-\(getpid())"))
+    }
+
+    @Test("--intro --time SECONDS draws the intro's frame: the day scaled as it eases out, the day itself from 0.9 s")
+    func intro() throws {
+        let folder = Executable.scratch("intro")
+        func render(_ name: String, _ day: [String], _ options: [String]) throws -> PixelBuffer {
+            let output = folder + "/\(name).png"
+            let result = try Executable.run(
+                ["render", "--rings-only", "--size", "120x120", "--output", output] + day + options)
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            return try PNGFile.read(output)
+        }
+        let day = ["--move", "375/500", "--exercise", "15/30", "--stand", "16/12"]
+        let whole = try render("day", day, [])
+        // Halfway through its 900 ms the cubic ease-out has reached 1 - 0.5^3 = 0.875 of each value.
+        let half = try render("half", day, ["--intro", "--time", "0.45"])
+        let scaled = try render("scaled", ["--move", "328.125/500", "--exercise", "13.125/30", "--stand", "14/12"], [])
+        #expect(samePixels(half, scaled), "the intro at 0.45 s is not the day at 0.875")
+        #expect(!samePixels(half, whole))
+        #expect(samePixels(try render("end", day, ["--intro", "--time", "0.9"]), whole))
+        #expect(!samePixels(try render("start", day, ["--intro", "--time", "0"]), half))
+        let gauge = try Executable.run(
+            ["render", "--screen", "gauge", "--intro", "--size", "64x64", "--output", folder + "/gauge.png"])
+        #expect(gauge.status == 64 && gauge.stderr.contains("--intro draws the ring screen"), "\(gauge)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/gauge.png"))
     }
 
     @Test("--screen clock --time HH:MM --clock 24h|12h draws the clock screen's goldens; a bad time is exit 64")

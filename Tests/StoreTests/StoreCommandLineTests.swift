@@ -423,7 +423,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(r.status == 0)
         let redrawn = eventually(seconds: 10) {
             guard let now = try? PNGFile.read(png) else { return false }
-            return !Self.samePixels(now, empty)
+            return !samePixels(now, empty)
         }
         let latency = clock.now - logged
         print("watch redrew the screen \(latency) after glance log was started")
@@ -437,7 +437,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
                     "--stand", "9/12", "--output", expected,
                 ], in: scratch
             ).status == 0)
-        #expect(Self.samePixels(try PNGFile.read(png), try PNGFile.read(expected)))
+        #expect(samePixels(try PNGFile.read(png), try PNGFile.read(expected)))
         kill(watch.processIdentifier, SIGTERM)
         let result = finish()
         #expect(result.status == 0)
@@ -482,14 +482,6 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(back, "the ring screen should come back when the task ends: \(watchOut())")
         kill(watch.processIdentifier, SIGTERM)
         #expect(finishWatch().status == 0)
-    }
-
-    static func samePixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
-        guard a.width == b.width, a.height == b.height else { return false }
-        for y in 0..<a.height {
-            for x in 0..<a.width where a.color(x: x, y: y) != b.color(x: x, y: y) { return false }
-        }
-        return true
     }
 
     @Test func demoDataLoadsFromTheBundledFile() throws {

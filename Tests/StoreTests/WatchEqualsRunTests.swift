@@ -5,6 +5,7 @@ import ImageFile
 import Platform
 import Raster
 import Store
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -68,7 +69,7 @@ struct WatchEqualsRunTests {
             let expected = try #require(sink.lastFrame, "\(name): the session drew nothing")
             let same = eventually(seconds: 15) {
                 guard let drawn = try? PNGFile.read(png) else { return false }
-                return StoreCommandLineTests.samePixels(drawn, expected)
+                return samePixels(drawn, expected)
             }
             #expect(same, "\(name): glance watch's picture is not the session's frame")
             shown.append(name)

@@ -1,7 +1,8 @@
 import Foundation
+import Raster
 
 /// What the test targets share: where the repository is, how to start a program (and the glance
-/// executable, natively or through an emulator), and scratch folders.
+/// executable, natively or through an emulator), scratch folders, pictures compared.
 
 /// The repository's folders.
 public enum Repository {
@@ -170,4 +171,13 @@ public final class ScratchFolder: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
         return file(name)
     }
+}
+
+/// Whether two pictures have the same size and the same colour at every pixel.
+public func samePixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
+    guard a.size == b.size else { return false }
+    for y in 0..<a.height {
+        for x in 0..<a.width where a.color(x: x, y: y) != b.color(x: x, y: y) { return false }
+    }
+    return true
 }

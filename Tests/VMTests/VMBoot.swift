@@ -144,10 +144,14 @@ struct VMBoot {
     /// `glance run ARGS --report-frames` while it animates: `stops` times stopped (SIGSTOP) for a
     /// screendump of the monitor (NAME-stop-N, with the last two frames it reported before the
     /// stop as step NAME-stop-N's output), then continued; at the end SIGTERM, "STEP NAME exited
-    /// rc=N" and screendump NAME-after (the console).
-    mutating func animate(_ step: String, _ arguments: String, stops: Int) {
+    /// rc=N" and screendump NAME-after (the console). Each stop comes 0.7 s after the last, or
+    /// with `stopAt`, as soon as a line of the log matches it (the intro ends 0.9 s after its
+    /// first frame: "^frame 3 " stops it in the middle).
+    mutating func animate(_ step: String, _ arguments: String, stops: Int, stopAt: String? = nil) {
         let log = "/tmp/\(step).log"
         let words = demoDay + fixedDayAndLanguage + arguments.split(separator: " ").map(String.init)
+        // render draws the intro's frame at a time with --intro (glance run's --intro is not a picture option).
+        let picture = pictureOptions(words) + (words.contains("--intro") ? ["--intro"] : [])
         guest += [
             "$G run --report-startup --report-frames \(words.joined(separator: " ")) >\(log) 2>&1 & pid=$!",
             "wait_log \(log) \"first frame on screen\"",
@@ -156,7 +160,7 @@ struct VMBoot {
             // Stopped between two frames or in the middle of one: the monitor must show one of
             // the last two frames reported (a frame is reported before it is presented), whole.
             guest += [
-                "sleep 0.7", "kill -STOP $pid", "sleep 0.5",
+                stopAt.map { "wait_log \(log) \"\($0)\"" } ?? "sleep 0.7", "kill -STOP $pid", "sleep 0.5",
                 #"grep "^frame " \#(log) | tail -2 | sed "s/^/[\#(step)-stop-\#(i)] /""#,
                 "wait_host \(step)-stop-\(i)", "kill -CONT $pid",
             ]
@@ -169,7 +173,7 @@ struct VMBoot {
         host += [
             "wait-console STEP \(step) exited rc=\\d+ waiting 20", "screendump-until \(step)-after console 3", "send go",
         ]
-        animations.append((step, pictureOptions(words), stops))
+        animations.append((step, picture, stops))
     }
 
     /// `glance run` with a switch to tty2 (which has its own text) and back while it shows:
