@@ -269,13 +269,13 @@ fi
 if [ -z "$KERNEL_PKG" ] && [ $FOREIGN = 1 ]; then
 	say "looking up Debian 13's linux-image-$ARCH (apt-get update in the trixie build root)"
 	KERNEL_PKG=$(in_build_root sh -c "apt-get update >/dev/null 2>&1; apt-cache depends linux-image-$ARCH:$ARCH" |
-		awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+		awk '/Depends: linux-image-[0-9]/ && !found {print $2; found = 1}')
 	KERNEL_PKG=${KERNEL_PKG%:*}
 	[ -n "$KERNEL_PKG" ] || die "cannot resolve trixie's linux-image-$ARCH in the build root"
 	echo "$KERNEL_PKG" >"$DEFAULT_PKG_FILE"
 fi
 if [ -z "$KERNEL_PKG" ]; then
-	resolve() { apt-cache depends linux-image-$ARCH 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}'; }
+	resolve() { apt-cache depends linux-image-$ARCH 2>/dev/null | awk '/Depends: linux-image-[0-9]/ && !found {print $2; found = 1}'; }
 	KERNEL_PKG=$(resolve)
 	if [ -z "$KERNEL_PKG" ] && [ "$INSTALL" = 1 ]; then $SUDO apt-get update >/dev/null; KERNEL_PKG=$(resolve); fi
 	[ -n "$KERNEL_PKG" ] || die "cannot resolve linux-image-$ARCH (run apt-get update)"
@@ -401,7 +401,8 @@ copy_libs() {
 		cp -L "$lib" "$ST$lib"
 	done
 	for soname in $(readelf -p glance_deferred "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p'); do
-		lib=$(ldconfig -p | awk -v s="$soname" '$1 == s && /x86-64|AArch64/ {print $NF; exit}')
+		# (awk reads to the end: leaving early would SIGPIPE ldconfig, and pipefail end the script)
+		lib=$(ldconfig -p | awk -v s="$soname" '$1 == s && /x86-64|AArch64/ && !found {print $NF; found = 1}')
 		[ -n "$lib" ] || die "$1 opens $soname on first use, which is not installed here"
 		[ -e "$ST$lib" ] && continue
 		mkdir -p "$ST$(dirname "$lib")"
