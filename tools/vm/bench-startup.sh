@@ -3,8 +3,11 @@
 # --report-startup`), measured in the VM on a real kernel DRM driver: one boot, N runs each
 # stopped with SIGTERM once its first frame is up. Prints one line per run and the median.
 #
-#   tools/vm/bench-startup.sh [GLANCE_BINARY] [N]      (defaults .build/release/glance, 5)
+#   tools/vm/bench-startup.sh [GLANCE_BINARY] [N] [OTHER_BINARY]
 #
+# Defaults .build/release/glance, 5. With OTHER_BINARY (another build to compare with), both are
+# in the same boot and started in turn, N runs each: the machine's load, which spreads the runs
+# by ±30 % here, then weighs on both alike; a median for each.
 # Environment: BENCH_GPU=virtio|std (default virtio), BENCH_RES=WxH (default 480x480).
 # Under TCG (no KVM) the guest CPU is emulated: figures are several times what the same
 # binary takes on real hardware; compare builds with each other, not with a board.
@@ -15,17 +18,33 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BINARY=${1:-$ROOT/.build/release/glance}
 N=${2:-5}
+OTHER=${3:-}
 [ -x "$BINARY" ] || { echo "bench-startup: no $BINARY: build it first" >&2; exit 2; }
+[ -z "$OTHER" ] || [ -x "$OTHER" ] || { echo "bench-startup: no $OTHER" >&2; exit 2; }
 OUT=${TMPDIR:-/tmp}/glance-bench-startup
-CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); log=/tmp/run$i.log;
-  /app/glance run --report-startup >$log 2>&1 & pid=$!;
+NAME=$(basename "$BINARY") # run-in-vm.sh's /app/NAME
+NAMES=$NAME
+ADD=()
+TIMEOUT=300
+if [ -n "$OTHER" ]; then
+	NAMES="other $NAME"
+	ADD=(--add "$OTHER:/app/other")
+	TIMEOUT=600
+fi
+CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); for name in '"$NAMES"'; do log=/tmp/run$i-$name.log;
+  /app/$name run --report-startup >$log 2>&1 & pid=$!;
   until grep -q "^startup: fonts" $log 2>/dev/null; do kill -0 $pid 2>/dev/null || break; sleep 0.25; done;
-  kill -TERM $pid; wait $pid; echo "BENCH run $i: $(grep "^startup: first" $log)";
-  grep "^startup: fonts" $log; done'
-"$HERE/run-in-vm.sh" --gpu "${BENCH_GPU:-virtio}" --res "${BENCH_RES:-480x480}" --binary "$BINARY" \
+  kill -TERM $pid; wait $pid; echo "BENCH $name run $i: $(grep "^startup: first" $log)";
+  grep "^startup: fonts" $log; done; done'
+"$HERE/run-in-vm.sh" --gpu "${BENCH_GPU:-virtio}" --res "${BENCH_RES:-480x480}" --binary "$BINARY" "${ADD[@]}" \
 	--fonts "fonts-inter fonts-wqy-microhei" \
-	--cmd "$CMD" --out "$OUT" --timeout 300 >/dev/null 2>&1 || { echo "bench-startup: VM run failed; see $OUT" >&2; exit 1; }
-grep '^BENCH' "$OUT/console.log" | sed 's/^BENCH //'
-grep '^BENCH' "$OUT/console.log" | sed -E 's/.* ([0-9.]+) ms after exec, ([0-9.]+) ms after main.*/\1 \2/' | sort -n |
-	awk -v gpu="${BENCH_GPU:-virtio}" -v res="${BENCH_RES:-480x480}" -v bin="$(basename "$(dirname "$BINARY")")" \
-		'{e[NR]=$1; m[NR]=$2} END {if (NR) printf "bench startup vm=%s res=%s build=%s runs=%d median_ms_after_exec=%s\n", gpu, res, bin, NR, e[int((NR+1)/2)]}'
+	--cmd "$CMD" --out "$OUT" --timeout $TIMEOUT >"$OUT.log" 2>&1 ||
+	{ echo "bench-startup: VM run failed; see $OUT and $OUT.log" >&2; exit 1; }
+for name in $NAMES; do
+	bin=$BINARY
+	[ "$name" = other ] && bin=$OTHER
+	grep "^BENCH $name " "$OUT/console.log" | sed "s/^BENCH $name /$name: /"
+	grep "^BENCH $name " "$OUT/console.log" | sed -E 's/.* ([0-9.]+) ms after exec, ([0-9.]+) ms after main.*/\1 \2/' | sort -n |
+		awk -v gpu="${BENCH_GPU:-virtio}" -v res="${BENCH_RES:-480x480}" -v bin="$bin" \
+			'{e[NR]=$1; m[NR]=$2} END {if (NR) printf "bench startup vm=%s res=%s binary=%s runs=%d median_ms_after_exec=%s\n", gpu, res, bin, NR, e[int((NR+1)/2)]}'
+done
