@@ -2,6 +2,14 @@
 // Glance: Activity rings, gauges and progress indicators drawn straight to a small panel.
 import PackageDescription
 
+/// libxml2's headers, in their own folder (/usr/include/libxml2, on the host and in the arm64
+/// build root alike) that its pkg-config would give along with linking the library, which
+/// Glance opens on first use instead (CDeferred).
+let libxml2Headers = (
+    c: CSetting.unsafeFlags(["-I/usr/include/libxml2"]),
+    swift: SwiftSetting.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])
+)
+
 let package = Package(
     name: "Glance",
     platforms: [.macOS(.v13)],
@@ -31,8 +39,10 @@ let package = Package(
         // The version `glance --version` prints (tools/build-deb.sh gives the package's).
         .target(name: "CBuildInfo"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        // Opened on first use (CDeferred), so not linked: their headers only (in the default include path).
+        // Opened on first use (CDeferred), so not linked: their headers only (in the default include
+        // path; libxml2's in /usr/include/libxml2, given as a flag to the targets that include them:
+        // its pkg-config would link it too).
+        .systemLibrary(name: "CXML", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
 
         .systemLibrary(
@@ -40,11 +50,8 @@ let package = Package(
             pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]
         ),
-        .systemLibrary(
-            name: "CFontconfig",
-            pkgConfig: "fontconfig",
-            providers: [.apt(["libfontconfig-dev"])]
-        ),
+        // Opened on first use (CDeferred): fonts not found at their Debian paths.
+        .systemLibrary(name: "CFontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(
             name: "CHarfBuzz",
             pkgConfig: "harfbuzz",
@@ -56,10 +63,15 @@ let package = Package(
         .target(name: "CHTTPD", dependencies: ["CMicroHTTPD", "CDeferred"]),
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
-        // libarchive, libmicrohttpd, libmosquitto and libqrencode opened on their first call, not
-        // by the dynamic loader at every start (with their own libraries they were most of its
-        // work before glance run's first frame); the functions Glance calls, as stubs.
-        .target(name: "CDeferred", dependencies: ["CArchive", "CMicroHTTPD", "CMosquitto", "CQREncode"]),
+        // libarchive, libmicrohttpd, libmosquitto, libqrencode, libxml2 and fontconfig opened on
+        // their first call, not by the dynamic loader at every start (with their own libraries,
+        // ICU and expat among them, they were most of its work before glance run's first frame);
+        // the functions Glance calls, as stubs.
+        .target(
+            name: "CDeferred",
+            dependencies: ["CArchive", "CMicroHTTPD", "CMosquitto", "CQREncode", "CXML", "CFontconfig"],
+            cSettings: [libxml2Headers.c]
+        ),
 
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
@@ -78,7 +90,7 @@ let package = Package(
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),
-        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz"]),
+        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz", "CDeferred"]),
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         // HTTP: a server on libmicrohttpd for the caller's poll loop.
@@ -90,7 +102,9 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: ["Activity", "Platform", "CSQLite", "CXML", "CArchive", "CDeferred"],
-            resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
+            resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")],
+            // HealthXMLReader's `internal import CXML`: modules that import Store do not read them.
+            swiftSettings: [libxml2Headers.swift]
         ),
         .target(
             name: "App",

@@ -14,17 +14,23 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fontconfig/fontconfig.h>
 #include <microhttpd.h>
 #include <mosquitto.h>
 #include <qrencode.h>
+// As CXML includes them (ICU's parts left out, which no stub needs).
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+#include <libxml/SAX2.h>
+#include <libxml/parser.h>
 
 // The sonames, also read from the binary by tools/build-deb.sh (section glance_deferred) for the
 // package's Depends, since the dynamic loader no longer lists them.
 __attribute__((section("glance_deferred"), used)) static const char sonames[] =
-    "libarchive.so.13\0libmicrohttpd.so.12\0libmosquitto.so.1\0libqrencode.so.4\0";
-static const unsigned short soname_offsets[GLANCE_DEFERRED_COUNT] = {0, 17, 37, 55};
+    "libarchive.so.13\0libmicrohttpd.so.12\0libmosquitto.so.1\0libqrencode.so.4\0libxml2.so.2\0libfontconfig.so.1\0";
+static const unsigned short soname_offsets[GLANCE_DEFERRED_COUNT] = {0, 17, 37, 55, 72, 85};
 static const char *const packages[GLANCE_DEFERRED_COUNT] = {"libarchive13", "libmicrohttpd12", "libmosquitto1",
-                                                            "libqrencode4"};
+                                                            "libqrencode4", "libxml2",         "libfontconfig1"};
 static void *handles[GLANCE_DEFERRED_COUNT];
 
 const char *glance_deferred_soname(enum glance_deferred_library library) { return sonames + soname_offsets[library]; }
@@ -148,3 +154,43 @@ STUB(Q, QRcode *, QRcode_encodeString,
      (string, version, level, hint, casesensitive))
 VOID_STUB(Q, QRcode_free, (QRcode * code), (code))
 #undef Q
+
+// libxml2: glance import of export.xml (with ICU and liblzma, the largest libraries the loader
+// opened at every start).
+#define X GLANCE_DEFERRED_XML
+STUB(X, xmlParserCtxtPtr, xmlCreatePushParserCtxt,
+     (xmlSAXHandlerPtr sax, void *user_data, const char *chunk, int size, const char *filename),
+     (sax, user_data, chunk, size, filename))
+STUB(X, int, xmlCtxtUseOptions, (xmlParserCtxtPtr ctxt, int options), (ctxt, options))
+STUB(X, size_t, xmlDictGetUsage, (xmlDictPtr dict), (dict))
+STUB(X, size_t, xmlDictSetLimit, (xmlDictPtr dict, size_t limit), (dict, limit))
+VOID_STUB(X, xmlFreeParserCtxt, (xmlParserCtxtPtr ctxt), (ctxt))
+STUB(X, int, xmlParseChunk, (xmlParserCtxtPtr ctxt, const char *chunk, int size, int terminate),
+     (ctxt, chunk, size, terminate))
+STUB(X, int, xmlSAX2GetColumnNumber, (void *ctx), (ctx))
+STUB(X, int, xmlSAX2GetLineNumber, (void *ctx), (ctx))
+VOID_STUB(X, xmlStopParser, (xmlParserCtxtPtr ctxt), (ctxt))
+#undef X
+
+// fontconfig: fonts not found at their Debian paths (Text's PackagedFonts), or FONTCONFIG_FILE set.
+#define F GLANCE_DEFERRED_FONTCONFIG
+STUB(F, FcBool, FcCharSetHasChar, (const FcCharSet *set, FcChar32 c), (set, c))
+STUB(F, FcConfig *, FcConfigGetCurrent, (void), ())
+STUB(F, FcBool, FcConfigSubstitute, (FcConfig *config, FcPattern *p, FcMatchKind kind), (config, p, kind))
+VOID_STUB(F, FcDefaultSubstitute, (FcPattern *p), (p))
+STUB(F, FcPattern *, FcFontMatch, (FcConfig *config, FcPattern *p, FcResult *result), (config, p, result))
+STUB(F, FcBool, FcInit, (void), ())
+STUB(F, FcBool, FcLangSetAdd, (FcLangSet *set, const FcChar8 *lang), (set, lang))
+STUB(F, FcLangSet *, FcLangSetCreate, (void), ())
+VOID_STUB(F, FcLangSetDestroy, (FcLangSet *set), (set))
+STUB(F, FcBool, FcPatternAddInteger, (FcPattern *p, const char *object, int i), (p, object, i))
+STUB(F, FcBool, FcPatternAddLangSet, (FcPattern *p, const char *object, const FcLangSet *set), (p, object, set))
+STUB(F, FcBool, FcPatternAddString, (FcPattern *p, const char *object, const FcChar8 *s), (p, object, s))
+STUB(F, FcPattern *, FcPatternCreate, (void), ())
+VOID_STUB(F, FcPatternDestroy, (FcPattern *p), (p))
+STUB(F, FcResult, FcPatternGetCharSet, (const FcPattern *p, const char *object, int n, FcCharSet **set),
+     (p, object, n, set))
+STUB(F, FcResult, FcPatternGetInteger, (const FcPattern *p, const char *object, int n, int *i), (p, object, n, i))
+STUB(F, FcResult, FcPatternGetString, (const FcPattern *p, const char *object, int n, FcChar8 **s), (p, object, n, s))
+STUB(F, int, FcWeightFromOpenType, (int weight), (weight))
+#undef F

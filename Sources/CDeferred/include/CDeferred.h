@@ -1,7 +1,7 @@
 // Libraries that only some commands need (glance import, glance serve, MQTT gauges, the serve
-// token's QR code), opened on their first call instead of by the dynamic loader at every start:
-// loading them and their own libraries (OpenSSL, GnuTLS, ...) before main was most of the
-// loader's 22 M instructions, before glance run's first frame.
+// token's QR code, fonts not at their Debian paths), opened on their first call instead of by
+// the dynamic loader at every start: loading them and their own libraries (OpenSSL, GnuTLS,
+// ICU, ...) before main was most of the loader's work before glance run's first frame.
 #ifndef GLANCE_CDEFERRED_H
 #define GLANCE_CDEFERRED_H
 
@@ -10,6 +10,8 @@ enum glance_deferred_library {
     GLANCE_DEFERRED_MICROHTTPD,
     GLANCE_DEFERRED_MOSQUITTO,
     GLANCE_DEFERRED_QRENCODE,
+    GLANCE_DEFERRED_XML,
+    GLANCE_DEFERRED_FONTCONFIG,
     GLANCE_DEFERRED_COUNT
 };
 

@@ -1,5 +1,5 @@
 import Activity
-import CXML
+internal import CXML
 
 /// Reads `ActivitySummary` elements from an Apple Health `export.xml` with libxml2's SAX2 push
 /// parser, fed 256 KB chunks from a `ByteSource`: constant memory whatever the size, every byte
