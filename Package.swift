@@ -69,7 +69,7 @@ let package = Package(
         // the functions Glance calls, as stubs.
         .target(
             name: "CDeferred",
-            dependencies: ["CArchive", "CMicroHTTPD", "CMosquitto", "CQREncode", "CXML", "CFontconfig"],
+            dependencies: ["CArchive", "CMicroHTTPD", "CMosquitto", "CQREncode", "CXML", "CFontconfig", "CKernelShims"],
             cSettings: [libxml2Headers.c]
         ),
 

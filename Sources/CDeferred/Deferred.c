@@ -2,6 +2,7 @@
 // prototype (the headers check it) and calls the real function, found by dlsym once. The stubs
 // are hidden, so the libraries, once open, still bind to their own functions.
 #include "CDeferred.h"
+#include "KernelShims.h"
 
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -11,6 +12,7 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sysexits.h>
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -47,7 +49,7 @@ void *glance_deferred_symbol(enum glance_deferred_library library, const char *n
         if (!handle) {
             fprintf(stderr, "glance: cannot load %s (%s): install the Debian package %s\n",
                     glance_deferred_soname(library), dlerror(), packages[library]);
-            abort();
+            glance_restore_and_exit(EX_UNAVAILABLE);
         }
         __atomic_store_n(&handles[library], handle, __ATOMIC_RELEASE);
     }
@@ -55,7 +57,7 @@ void *glance_deferred_symbol(enum glance_deferred_library library, const char *n
     if (!symbol) {
         fprintf(stderr, "glance: %s has no %s: install the Debian package %s of the version glance was built with\n",
                 glance_deferred_soname(library), name, packages[library]);
-        abort();
+        glance_restore_and_exit(EX_UNAVAILABLE);
     }
     return symbol;
 }

@@ -55,8 +55,8 @@ static struct {
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGQUIT};
 
-static void restore_and_reraise(int signal_number) {
-    int saved_errno = errno;
+// Puts back what is registered; whether the display was (the CRTC or the console).
+static int restore_registered(void) {
     int restored = 0;
     if (backlight.armed) {
         backlight.armed = 0;
@@ -81,7 +81,12 @@ static void restore_and_reraise(int signal_number) {
         ioctl(console.fd, KDSETMODE, (unsigned long)KD_TEXT);
         restored = 1;
     }
-    if (restored) {
+    return restored;
+}
+
+static void restore_and_reraise(int signal_number) {
+    int saved_errno = errno;
+    if (restore_registered()) {
         static const char note[] = "glance: fatal signal: display restored\n";
         ssize_t ignored = write(2, note, sizeof note - 1);
         (void)ignored;
@@ -133,6 +138,15 @@ void glance_crash_restore_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint
 }
 
 void glance_crash_restore_disarm(void) { saved.armed = 0; }
+
+void glance_restore_and_exit(int status) {
+    if (restore_registered()) {
+        static const char note[] = "glance: display restored\n";
+        ssize_t ignored = write(2, note, sizeof note - 1);
+        (void)ignored;
+    }
+    _exit(status);
+}
 
 void glance_crash_restore_console(int vt_fd) {
     console.armed = 0;

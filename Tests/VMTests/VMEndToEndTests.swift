@@ -178,7 +178,7 @@ struct VMEndToEndTests {
     }
 
     @Test(
-        "virtio-gpu 480x480: devices, every error, atomic (the intro), legacy, single buffer + DirtyFB, a spinner and the intro stopped mid-animation (two buffers and one), SIGINT/SIGTERM/SIGSEGV/SIGKILL, VT switch, store replaced"
+        "virtio-gpu 480x480: devices, every error, atomic (the intro), legacy, single buffer + DirtyFB, a spinner and the intro stopped mid-animation (two buffers and one), SIGINT/SIGTERM/SIGSEGV/SIGKILL, VT switch, store replaced, libraries opened on first use missing"
     )
     func virtio480() throws {
         var boot = VMBoot("virtio-480x480", gpu: "virtio", width: 480, height: 480)
@@ -207,6 +207,21 @@ struct VMEndToEndTests {
         boot.show("killed", signal: "KILL")
         boot.showAcrossVTSwitch("vt")
         boot.runUntilStoreReplaced("replaced")
+        // Libraries opened on first use, not installed: 69 with the package to install, nothing
+        // imported, the console back (last: the boot's other steps need them).
+        let libraries = ["libxml2.so.2", "libmosquitto.so.1"].map { "/lib/*/\($0)* /usr/lib/*/\($0)*" }
+        boot.guestLine("rm -f \(libraries.joined(separator: " "))")
+        boot.guestLine(
+            #"printf '<?xml version="1.0"?>\n<HealthData><ActivitySummary dateComponents="2026-11-28" activeEnergyBurned="100" activeEnergyBurnedGoal="500"/></HealthData>\n' >/tmp/export.xml"#)
+        boot.expect("no-libxml2", "import /tmp/export.xml --db /tmp/no-libxml2.db")
+        boot.expect("no-libxml2-store", "export --csv --db /tmp/no-libxml2.db")
+        boot.guestLine(
+            #"printf '{"screens": ["gauges"], "gauges": [{"style": "circular", "title": "Hum", "source": {"mqtt": "home/hum"}}], "mqtt": {"broker": "mqtt://127.0.0.1:1883"}}\n' >/tmp/mqtt.json"#)
+        boot.expect("no-libmosquitto", "run --config /tmp/mqtt.json")
+        boot.guestLine("wait_host no-libmosquitto-after")
+        boot.hostLine("wait-console STEP no-libmosquitto-after waiting 40")
+        boot.hostLine("screendump-until no-libmosquitto-after console 3")
+        boot.hostLine("send go")
         let result = try boot.run()
         #expect(result.status == 0, "\(result.context)")
 
@@ -254,6 +269,22 @@ struct VMEndToEndTests {
         let replacedAfter = try #require(result.screendump("replaced-after"), "no screendump after the store was replaced")
         let console = try #require(result.screendump("console"))
         #expect(difference(replacedAfter, console, name: "replaced-after", folder: result.folder) == nil)
+        // Missing libraries opened on first use.
+        #expect(result.rc("no-libxml2") == 69, "\(result.output("no-libxml2"))")
+        #expect(
+            result.output("no-libxml2").contains("cannot load libxml2.so.2")
+                && result.output("no-libxml2").contains("install the Debian package libxml2"),
+            "\(result.output("no-libxml2"))")
+        // As after any failed import into a new store: the store made, with nothing in it.
+        #expect(result.rc("no-libxml2-store") == 0, "\(result.output("no-libxml2-store"))")
+        #expect(
+            result.output("no-libxml2-store").hasPrefix("dateComponents,")
+                && !result.output("no-libxml2-store").contains("2026-11-28"),
+            "the failed import wrote: \(result.output("no-libxml2-store"))")
+        #expect(result.rc("no-libmosquitto") == 69, "\(result.output("no-libmosquitto"))")
+        #expect(result.output("no-libmosquitto").contains("install the Debian package libmosquitto1"))
+        let noLibraryAfter = try #require(result.screendump("no-libmosquitto-after"), "no screendump after the run")
+        #expect(difference(noLibraryAfter, console, name: "no-libmosquitto-after", folder: result.folder) == nil)
     }
 
     @Test(

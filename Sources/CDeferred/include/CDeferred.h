@@ -16,8 +16,9 @@ enum glance_deferred_library {
 };
 
 // The library's function `name`, the library opened on the first call. A library or function
-// that is not there ends the process (SIGABRT, as a missing library at start would have ended
-// it) after saying which and which Debian package provides it.
+// that is not there ends the process after saying which and which Debian package provides it:
+// the display put back (glance_restore_and_exit) and exit status 69 (EX_UNAVAILABLE), as for a
+// missing font.
 void *glance_deferred_symbol(enum glance_deferred_library library, const char *name);
 
 // Whether the library is open yet (tests: a command that does not need it never opens it).

@@ -48,6 +48,9 @@ void glance_crash_restore_console(int vt_fd);
 // - the backlight: `text` (a brightness, "200\n") written to `brightness_path`. -1 when too long.
 int glance_crash_restore_backlight(const char *brightness_path, const char *text);
 void glance_crash_restore_backlight_disarm(void);
+// Puts back what is registered, as the handler does, and ends the process with `status` (a
+// library glance opens on first use is missing: EX_UNAVAILABLE, as for a missing font).
+void glance_restore_and_exit(int status) __attribute__((noreturn));
 
 
 /// An evdev event's timestamp in seconds (input_event_sec/usec are macros whose members differ
