@@ -20,15 +20,20 @@ run: release
 
 # Every test: unit, golden, command-line and (where present) VM end-to-end tests. The package
 # is built first: the device boot test installs it into a Debian image and boots it. Then the
-# arm64 parts (tools/arm64/make-test.sh: the arm64 package and the suites as arm64 code built
-# with Swift 6.0.3; GLANCE_SKIP_ARM64=1 skips them, saying so), and swift test, whose arm64 boot
-# test boots that package. A failed arm64 part still lets swift test run, then fails make test.
+# arm64 package (tools/arm64/make-test.sh package), and swift test, whose arm64 boot test boots
+# that package, with the suites as arm64 code built with Swift 6.0.3 beside it (make-test.sh
+# suites, one build job: swift test's qemu boots, one at a time, leave a core mostly idle; their
+# report follows swift test's). GLANCE_SKIP_ARM64=1 skips the arm64 parts, saying so. A failed
+# arm64 part still lets swift test run, then fails make test.
 test: deps
 	$(SWIFT) build
 	deb="$$(tools/build-deb.sh)" && GLANCE_DEB="$$(echo "$$deb" | tail -1)" && export GLANCE_DEB && \
-	mkdir -p .build && tools/arm64/make-test.sh >.build/arm64-deb.txt; arm=$$?; \
+	mkdir -p .build && tools/arm64/make-test.sh package >.build/arm64-deb.txt; arm=$$?; \
+	tools/arm64/make-test.sh suites --jobs 1 >.build/arm64-suites.txt 2>&1 & suites=$$!; \
 	GLANCE_ARM64_DEB="$$(tail -1 .build/arm64-deb.txt)" $(SWIFT) test; rc=$$?; \
-	[ $$arm = 0 ] || echo "make test: the arm64 part failed (see above)"; [ $$arm = 0 ] && [ $$rc = 0 ] || exit 1
+	wait $$suites; suitesrc=$$?; cat .build/arm64-suites.txt; \
+	[ $$arm = 0 ] && [ $$suitesrc = 0 ] || echo "make test: the arm64 part failed (see above)"; \
+	[ $$arm = 0 ] && [ $$suitesrc = 0 ] && [ $$rc = 0 ] || exit 1
 	tools/fuzz/fuzz.sh --runs $(FUZZ_TEST_RUNS)
 
 # Only the end-to-end tests on a real kernel in qemu (tools/vm; about 4 minutes with the boot of

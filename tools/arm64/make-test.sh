@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# make-test.sh -- the arm64 part of `make test` that runs before `swift test`: the arm64 package
-# cross-built with Debian 13's Swift 6.0.3 (tools/build-deb.sh --arch arm64), then the pure and
-# headless suites built for aarch64 with 6.0.3 and run under qemu-aarch64 (tools/arm64/test.sh).
-# The last line printed is the arm64 package's path, for `swift test`'s arm64 boot test
+# make-test.sh -- the arm64 parts of `make test`: the arm64 package cross-built with Debian 13's
+# Swift 6.0.3 (tools/build-deb.sh --arch arm64), and the pure and headless suites built for
+# aarch64 with 6.0.3 and run under qemu-aarch64 (tools/arm64/test.sh).
+#
+#   tools/arm64/make-test.sh [package|suites [TEST.SH OPTIONS]]     (default: both, in turn)
+#
+# `package` prints the arm64 package's path as its last line, for `swift test`'s arm64 boot test
 # (GLANCE_ARM64_DEB); empty when the arm64 parts cannot run here (said why, on stderr).
+# `suites` runs the suites on the package's glance (make test runs them beside `swift test`,
+# whose boots of qemu keep one core busy and the other mostly idle).
 #
 # GLANCE_SKIP_ARM64=1 skips them. Exit status: 0, or 1 when the build or a suite failed.
 set -uo pipefail
@@ -22,13 +27,21 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-T=$(date +%s)
-deb=$("$HERE/../build-deb.sh" --arch arm64 | tail -1)
-[ -f "$deb" ] || { say "the arm64 package was not made (tools/build-deb.sh --arch arm64)"; echo; exit 1; }
-say "arm64 package $deb in $(($(date +%s) - T)) s"
-T=$(date +%s)
-"$HERE/test.sh" --glance "$REPO/.build/arm64-release/aarch64-unknown-linux-gnu/release/glance" >&2
-rc=$?
-say "arm64 suites (build with Swift 6.0.3 and run under qemu-aarch64): status $rc in $(($(date +%s) - T)) s"
-echo "$deb"
+PART=${1:-both}
+[ $# -gt 0 ] && shift
+deb=""
+if [ "$PART" = package ] || [ "$PART" = both ]; then
+	T=$(date +%s)
+	deb=$("$HERE/../build-deb.sh" --arch arm64 | tail -1)
+	[ -f "$deb" ] || { say "the arm64 package was not made (tools/build-deb.sh --arch arm64)"; echo; exit 1; }
+	say "arm64 package $deb in $(($(date +%s) - T)) s"
+fi
+rc=0
+if [ "$PART" = suites ] || [ "$PART" = both ]; then
+	T=$(date +%s)
+	"$HERE/test.sh" --glance "$REPO/.build/arm64-release/aarch64-unknown-linux-gnu/release/glance" "$@" >&2
+	rc=$?
+	say "arm64 suites (build with Swift 6.0.3 and run under qemu-aarch64): status $rc in $(($(date +%s) - T)) s"
+fi
+[ "$PART" = suites ] || echo "$deb"
 [ $rc = 0 ] || exit 1

@@ -6,10 +6,11 @@
 # qemu-aarch64 too (GLANCE_EXECUTABLE, GLANCE_EMULATOR): the one built beside the tests, or
 # --glance PATH (make test gives the package's, .build/arm64-release).
 #
-#   tools/arm64/test.sh [--no-build] [--glance PATH] [--suites 'A B ...']
+#   tools/arm64/test.sh [--no-build] [--glance PATH] [--suites 'A B ...'] [--jobs N]
 #
 #   --suites   the test targets to run (default: the pure and headless ones below)
 #   --no-build run what was built last
+#   --jobs N   build with N jobs (default: as many as cores; make test gives 1, beside swift test)
 #
 # The fonts are the host's (its fonts-inter and fonts-wqy-microhei, bound over the root's): the
 # goldens were drawn with them, and trixie's Inter 4.1 differs from Debian 12's 4.0 beta.
@@ -25,10 +26,11 @@ die() { say "$*"; exit 2; }
 # (AppTests, PlatformTests: signalfd, timerfd, fork and crash handlers; VMTests: the VM boots.
 # They run natively in `swift test`; the arm64 boot test covers the app on an arm64 kernel.)
 SUITES="ActivityTests RasterTests ScreensTests TextTests StoreTests FeedsTests ConfigurationTests JSONTests CLITests CommandsTests DeviceTests DisplayTests InputTests"
-BUILD=1 GLANCE=""
+BUILD=1 GLANCE="" JOBS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) BUILD=0; shift ;;
+	--jobs) JOBS=(-j "$2"); shift 2 ;;
 	--suites) SUITES=$2; shift 2 ;;
 	--glance) GLANCE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -42,7 +44,7 @@ if [ $BUILD = 1 ]; then
 	say "building the package and its tests for arm64 with Swift 6.0.3 (release, -enable-testing, in .build/arm64-test)"
 	mkdir -p "$SCRATCH"
 	built=0
-	"$HERE/swift-build.sh" -c release --build-tests -Xswiftc -enable-testing --scratch-path "$SCRATCH" \
+	"$HERE/swift-build.sh" -c release --build-tests -Xswiftc -enable-testing --scratch-path "$SCRATCH" "${JOBS[@]}" \
 		>"$SCRATCH/build.log" 2>&1 || built=$?
 	# (the SDK's warnings about SDKSettings.json and -pthread say nothing; nor do the step lines)
 	grep -v -e 'Could not read SDKSettings.json' -e 'prohibited flag(s): -pthread' -e '^\[[0-9]*/[0-9]*\]' \
