@@ -83,13 +83,12 @@ public enum Pictures {
             let day = request.date ?? today
             let summary = ScreenMaker.shownSummary(day: day, today: today, data: data)
             let time = request.shownTime
-            screen =
-                request.screen == .clock
-                ? maker.clockScreen(day: day, summary: summary, time: time)
-                : maker.ringScreen(day: day, today: today, summary: summary, data: data, time: time)
             intro = RingIntroScene(summary: summary) { [maker] in
                 maker.ringScreen(day: day, today: today, summary: $0, data: data, time: time)
             }
+            screen =
+                request.screen == .clock
+                ? maker.clockScreen(day: day, summary: summary, time: time) : intro.makeScreen(summary)
         }
         let composer = FrameComposer(panel: job.size, rotation: request.rotation ?? .none, format: request.format ?? .xrgb8888)
         let sink = PNGSink(
