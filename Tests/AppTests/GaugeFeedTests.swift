@@ -17,7 +17,7 @@ import Testing
 /// `ChildProcess` (the default signal mask: the test runner's blocked signals must not reach it).
 final class Broker {
     let folder: String
-    let port: Int
+    private(set) var port: Int
     var process: ChildProcess?
     let password: String?
 
@@ -25,10 +25,9 @@ final class Broker {
     init(password: String? = nil) throws {
         folder = NSTemporaryDirectory() + "glance-broker-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // Below the ephemeral range (32768 up), where clients' own ports would collide.
-        port = Int.random(in: 20000...32000)
+        port = 0
         self.password = password
-        var conf = "listener \(port) 127.0.0.1\npersistence false\n"
+        var conf = "persistence false\n"
         if let password {
             let file = folder + "/passwords"
             FileManager.default.createFile(atPath: file, contents: nil)
@@ -41,25 +40,39 @@ final class Broker {
         } else {
             conf += "allow_anonymous true\n"
         }
-        try conf.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
-        try start()
+        // A port below the ephemeral range (32768 up), where clients' own ports would collide; another
+        // when it is taken (by another test's broker or server) rather than a failed test.
+        for attempt in 1...5 {
+            repeat { port = Int.random(in: 20000...32000) } while canConnect()
+            try ("listener \(port) 127.0.0.1\n" + conf).write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+            if let failure = try launch() {
+                if failure.contains("Address already in use") && attempt < 5 { continue }
+                Issue.record("\(failure)")
+            }
+            break
+        }
     }
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") }
 
     func start() throws {
+        if let failure = try launch() { Issue.record("\(failure)") }
+    }
+
+    /// Starts mosquitto and waits until it listens; what went wrong otherwise.
+    private func launch() throws -> String? {
         process = try ChildProcess(["/usr/sbin/mosquitto", "-c", folder + "/mosquitto.conf"], captureOutput: true)
         // Until it listens (a loaded machine may take seconds); a broker that ended says why.
         for _ in 0..<400 {
-            if canConnect() { return }
             if let status = process?.poll() {
                 let said = String(decoding: process?.output ?? [], as: UTF8.self)
-                Issue.record("mosquitto on \(port) ended (\(status)) before listening: \(said)")
-                return
+                process = nil
+                return "mosquitto on \(port) ended (\(status)) before listening: \(said)"
             }
+            if canConnect() { return nil }
             usleep(50_000)
         }
-        Issue.record("mosquitto did not start listening on \(port) within 20 s")
+        return "mosquitto did not start listening on \(port) within 20 s"
     }
 
     func canConnect() -> Bool {

@@ -27,7 +27,8 @@ struct ServeInProcessTests {
         try (token + "\n").write(toFile: folder + "/token", atomically: true, encoding: .utf8)
         var configuration = Configuration()
         configuration.serve.tokenFile = folder + "/token"
-        configuration.serve.listen = "127.0.0.1:\(Int.random(in: 20000...60000))"
+        // Port 0: the kernel picks a free one (a random port once met another test's socket).
+        configuration.serve.listen = "127.0.0.1:0"
         var lines: [String] = []
         let lock = NSLock()
         let app = try ServeApp.make(configuration: configuration, database: folder + "/glance.db", log: { line in
@@ -41,11 +42,20 @@ struct ServeInProcessTests {
         let handed = Handed(value: app)
         let done = DispatchSemaphore(value: 0)
         let status = Handed(value: UnsafeMutablePointer<Int32>.allocate(capacity: 1))
+        let listening = Handed(value: UnsafeMutablePointer<Int>.allocate(capacity: 1))
+        listening.value.pointee = 0
+        let ready = DispatchSemaphore(value: 0)
         Thread {
-            status.value.pointee = handed.value.run(stop: stop)
+            status.value.pointee = handed.value.run(stop: stop, onReady: { _, port in
+                listening.value.pointee = port
+                ready.signal()
+            })
             done.signal()
+            ready.signal()  // when it failed before listening
         }.start()
-        let port = configuration.serve.listen.split(separator: ":").last!
+        #expect(ready.wait(timeout: .now() + 10) == .success, "the server listens")
+        let port = listening.value.pointee
+        #expect(port > 0, "\(lines)")
         let body = folder + "/day.json"
         try "{\"move\": 420, \"exercise\": 12}".write(toFile: body, atomically: true, encoding: .utf8)
         var answer = ""
@@ -75,6 +85,7 @@ struct ServeInProcessTests {
         close(pipeFDs[0])
         close(pipeFDs[1])
         status.value.deallocate()
+        listening.value.deallocate()
     }
 }
 
