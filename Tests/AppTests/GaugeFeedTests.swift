@@ -30,7 +30,7 @@ final class Broker {
         var conf = "persistence false\n"
         if let password {
             let file = folder + "/passwords"
-            FileManager.default.createFile(atPath: file, contents: nil)
+            #expect(FileManager.default.createFile(atPath: file, contents: nil), "a file for the test")
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
             p.arguments = ["-b", file, "glance", password]
@@ -141,7 +141,7 @@ struct GaugeFeedTests {
         if let password, let folder {
             m.username = "glance"
             let file = folder + "/mqtt.password"
-            FileManager.default.createFile(atPath: file, contents: Data((password + "\n").utf8))
+            #expect(FileManager.default.createFile(atPath: file, contents: Data((password + "\n").utf8)), "a file for the test")
             m.passwordFile = file
         }
         return m
@@ -256,7 +256,7 @@ struct GaugeFeedTests {
         watch.executableURL = URL(fileURLWithPath: program)
         watch.arguments = arguments
         let log = folder.path + "/watch.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        #expect(FileManager.default.createFile(atPath: log, contents: nil), "a file for the test")
         watch.standardOutput = FileHandle(forWritingAtPath: log)
         watch.standardError = watch.standardOutput
         try watch.run()

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// Runs the built `glance` executable (tests drive the real program, as a user would): the one
 /// TestSupport's `GlanceExecutable` names (the arm64 build under its emulator in the arm64 run).
@@ -23,8 +24,8 @@ enum Executable {
         let (program, argv) = GlanceExecutable.command(arguments)
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = argv
-        FileManager.default.createFile(atPath: folder + "/out", contents: nil)
-        FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+        #expect(FileManager.default.createFile(atPath: folder + "/out", contents: nil), "a file for the test")
+        #expect(FileManager.default.createFile(atPath: folder + "/err", contents: nil), "a file for the test")
         process.standardOutput = FileHandle(forWritingAtPath: folder + "/out")
         process.standardError = FileHandle(forWritingAtPath: folder + "/err")
         try process.run()

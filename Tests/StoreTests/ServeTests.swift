@@ -189,7 +189,7 @@ struct ServeTests {
         }
         // Bytes that are not UTF-8.
         let latin1 = server.scratch.file("latin1")
-        FileManager.default.createFile(atPath: latin1, contents: Data([0x7B, 0xFF, 0x7D]))
+        #expect(FileManager.default.createFile(atPath: latin1, contents: Data([0x7B, 0xFF, 0x7D])), "a file for the test")
         let notText = try server.request("PUT", "/v1/days/2026-11-29", nil, extra: ["--data-binary", "@" + latin1])
         #expect(notText.status == 400 && notText.body.contains("not UTF-8"), "\(notText)")
         // A body declared larger than the limit is refused before it is sent.
@@ -274,7 +274,7 @@ struct ServeTests {
         let (writers, writersDone) = try GlanceCLI.start([file], in: server.scratch, tag: "writers", program: "/usr/bin/python3")
         let imported = try GlanceCLI.run(["import", server.scratch.file("big.xml"), "--db", server.scratch.db], in: server.scratch)
         #expect(imported.status == 0, "\(imported.err)")
-        FileManager.default.createFile(atPath: stop, contents: Data())
+        #expect(FileManager.default.createFile(atPath: stop, contents: Data()), "a file for the test")
         let result = writersDone()
         _ = writers
         let report = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any] ?? [:]
