@@ -307,9 +307,9 @@ final class DrawingCache {
         clock &+= 1
         let key = BandKey(
             cx: raster.cx.bitPattern, cy: raster.cy.bitPattern, ro: raster.ro.bitPattern, ri: raster.ri.bitPattern)
-        if let entry = bands[key] {
-            bands[key] = (entry.spans, clock)
-            return entry.spans
+        if let index = bands.index(forKey: key) {  // one lookup; the entry's use stamped in place
+            bands.values[index].used = clock
+            return bands.values[index].spans
         }
         let spans = BandSpans(raster, width: width, height: height)
         while !bands.isEmpty && (bytes + spans.bytes > Self.byteBudget || bands.count >= Self.entryBudget) {
@@ -325,9 +325,9 @@ final class DrawingCache {
     /// The colour table for `key`, filled by `fill` when not kept.
     func table(_ key: TableKey, fill: (UnsafeMutablePointer<UInt32>) -> Void) -> ColorTable {
         clock &+= 1
-        if let entry = tables[key] {
-            tables[key] = (entry.table, clock)
-            return entry.table
+        if let index = tables.index(forKey: key) {  // one lookup; the entry's use stamped in place
+            tables.values[index].used = clock
+            return tables.values[index].table
         }
         let table = ColorTable()
         fill(table.entries)
@@ -342,9 +342,9 @@ final class DrawingCache {
     /// The colours by bin for `key`, made when not kept.
     func base(_ key: BaseKey) -> BaseTable {
         clock &+= 1
-        if let entry = bases[key] {
-            bases[key] = (entry.table, clock)
-            return entry.table
+        if let index = bases.index(forKey: key) {  // one lookup; the entry's use stamped in place
+            bases.values[index].used = clock
+            return bases.values[index].table
         }
         let table = BaseTable(paint: key.paint, start: Double(bitPattern: key.start), offset: Double(bitPattern: key.offset))
         if bases.count >= Self.tableBudget / 2 {

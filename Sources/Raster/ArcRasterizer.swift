@@ -188,10 +188,11 @@ struct ArcRasterizer {
         (ceilToInt(c - h - 0.5), ceilToInt(c + h - 0.5))
     }
 
-    func draw(into buffer: PixelBuffer, area: IntRect) {
+    /// Draws within `area`; `spans`: the band's (nil when the stroke's area does not meet it).
+    func draw(into buffer: PixelBuffer, area: IntRect, spans: BandSpans?) {
         guard !area.isEmpty else { return }
-        if bandMeets(area) {
-            drawBand(into: buffer, area: area, spans: buffer.cache.spans(self, width: buffer.width, height: buffer.height))
+        if let spans, bandMeets(area) {
+            drawBand(into: buffer, area: area, spans: spans)
         }
         for (i, cap) in caps.enumerated() {
             if i == tipCap, let shadow { drawShadow(shadow, tip: cap, buffer: buffer, area: area) }

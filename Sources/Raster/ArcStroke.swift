@@ -75,8 +75,10 @@ extension PixelBuffer {
         let tableB = raster.usesTableB ? table(raster.rangeB) : nil
         raster.tableA = tableA?.entries
         raster.tableB = tableB?.entries
+        // The band's spans looked up once for all the areas of a damaged region.
+        let spans = raster.bandMeets(area) ? cache.spans(raster, width: width, height: height) : nil
         withExtendedLifetime((tableA, tableB)) {
-            forEachArea(area) { raster.draw(into: self, area: $0) }
+            forEachArea(area) { raster.draw(into: self, area: $0, spans: spans) }
         }
     }
 }
