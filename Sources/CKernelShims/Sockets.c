@@ -2,6 +2,7 @@
 #include "Sockets.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -73,3 +74,5 @@ ssize_t glance_receive_with_fd(int socket, void *bytes, size_t capacity, int *fd
 }
 
 int glance_accept(int socket) { return accept4(socket, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
+
+int glance_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

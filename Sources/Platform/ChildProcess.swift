@@ -58,8 +58,9 @@ public final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         var pipeFDs: [Int32] = [-1, -1]
         if captureOutput {
-            guard pipe(&pipeFDs) == 0 else { throw SystemError("pipe") }
-            for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            // Close-on-exec from the start: set afterwards, a process another thread spawns in
+            // between would keep the write end, and the output would never end.
+            guard glance_pipe_cloexec(&pipeFDs) == 0 else { throw SystemError("pipe") }
             posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
         }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

@@ -20,4 +20,8 @@ ssize_t glance_receive_with_fd(int socket, void *bytes, size_t capacity, int *fd
 // accept4(2), non-blocking and close-on-exec (not in every libc's headers without _GNU_SOURCE).
 int glance_accept(int socket);
 
+// pipe2(2) with both ends close-on-exec from the start (no window in which a process another
+// thread spawns inherits them); 0, or -1 with errno.
+int glance_pipe_cloexec(int fds[2]);
+
 #endif
