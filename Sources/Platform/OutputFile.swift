@@ -187,10 +187,28 @@ public final class OutputFile {
             fchmod(fd, st.st_mode & 0o777)
             if geteuid() == 0 && (st.st_uid != 0 || st.st_gid != 0) { _ = fchown(fd, st.st_uid, st.st_gid) }
         } else {
-            let mask = umask(0o022)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
+            fchmod(fd, 0o666 & ~currentUmask())
         }
+    }
+
+    /// The process's umask, read without changing it: /proc/self/status's `Umask:` line (Linux 4.7
+    /// and later). Else set and put back, which for a moment gives any file another thread creates
+    /// 022 instead.
+    static func currentUmask() -> mode_t {
+        if let file = fopen("/proc/self/status", "re") {
+            defer { fclose(file) }
+            var line: UnsafeMutablePointer<CChar>?
+            var capacity = 0
+            defer { free(line) }
+            while getline(&line, &capacity, file) > 0, let text = line.map({ String(cString: $0) }) {
+                guard text.hasPrefix("Umask:") else { continue }
+                if let mask = mode_t(text.dropFirst(6).filter { ("0"..."7").contains($0) }, radix: 8) { return mask & 0o777 }
+                break
+            }
+        }
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
     }
 
     public func write(_ text: String) throws(Failure) {

@@ -76,6 +76,7 @@ import Testing
     @Test func aNewFileGetsTheUsualModeAndTemporaryNamesDoNotRepeat() throws {
         let mask = umask(0o027)
         defer { umask(mask) }
+        #expect(OutputFile.currentUmask() == 0o027, "read from /proc/self/status without changing it")
         try OutputFile.write(Array("a\n".utf8), to: "\(folder)/new.csv")
         var st = stat()
         stat("\(folder)/new.csv", &st)
