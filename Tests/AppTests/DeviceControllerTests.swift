@@ -491,12 +491,23 @@ extension DeviceControllerTests {
 }
 
 /// Runs `body` in a forked child and returns its exit status, or 128 + the signal that ended it.
+/// A child still running after 60 s is killed (SIGKILL, 137): forked from a process whose other
+/// threads run tests, it could wait forever on a lock one of them held, and so would the run.
 func inChildProcess(_ body: () -> Int32) -> Int32 {
     fflush(nil)
     let pid = fork()
     if pid == 0 { _exit(body()) }
     var status: Int32 = 0
-    waitpid(pid, &status, 0)
+    var waited = 0
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        if waited >= 6000 {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+            break
+        }
+        usleep(10_000)
+        waited += 1
+    }
     let signal = status & 0x7F
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
 }

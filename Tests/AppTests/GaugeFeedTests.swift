@@ -69,7 +69,12 @@ final class Broker {
                 process = nil
                 return "mosquitto on \(port) ended (\(status)) before listening: \(said)"
             }
-            if canConnect() { return nil }
+            if canConnect() {
+                // Ours that answers, not another broker that took the port while ours fails to.
+                usleep(100_000)
+                if process?.poll() == nil { return nil }
+                continue
+            }
             usleep(50_000)
         }
         return "mosquitto did not start listening on \(port) within 20 s"

@@ -25,7 +25,7 @@ struct RefreshTests {
         let controller = settings.makeController(
             panel: Size(width: 240, height: 240), text: nil, data: FixedData(days: [:]), hub: nil,
             clock: FixedClock(day), log: { _ in })
-        controller.refresher = Refresher(commands: commands, timeout: timeout, failureShown: .milliseconds(300), log: { _ in })
+        controller.refresher = Refresher(commands: commands, timeout: timeout, failureShown: .seconds(2), log: { _ in })
         return controller
     }
 

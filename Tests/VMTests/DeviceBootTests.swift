@@ -430,22 +430,26 @@ struct DeviceBoot {
     /// Today's figures the host posts to glance serve (POST /v1/days), as `glance log` options.
     static let posted: [(String, Int)] = [("move", 480), ("exercise", 33), ("stand", 11)]
 
-    /// A port on 127.0.0.1 that nothing listens on now (the kernel's pick), for qemu to forward.
+    /// A port on 127.0.0.1 that nothing listens on now, for qemu to forward.
     static func freePort() -> Int? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        // Below the ephemeral range (32768 up), where the many loopback connections of the serve
+        // tests beside it take their ports, and below the test brokers' 20000-32000: one that
+        // binds now is very likely still free when qemu binds it.
+        for _ in 0..<50 {
+            let port = Int.random(in: 10000...19999)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
             }
+            if bound { return port }
         }
-        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+        return nil
     }
 
     /// vmctl's result.json: the host actions' times and when screendumps became equal.
