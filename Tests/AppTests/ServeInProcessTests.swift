@@ -55,23 +55,21 @@ struct ServeInProcessTests {
         }.start()
         #expect(ready.wait(timeout: .now() + 10) == .success, "the server listens")
         let port = listening.value.pointee
+        lock.lock()
         #expect(port > 0, "\(lines)")
+        lock.unlock()
         let body = folder + "/day.json"
         try "{\"move\": 420, \"exercise\": 12}".write(toFile: body, atomically: true, encoding: .utf8)
-        var answer = ""
-        for _ in 0..<100 {  // until it listens
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["-s", "-X", "PUT", "-H", "Authorization: Bearer \(token)", "--data-binary", "@" + body,
-                              "http://127.0.0.1:\(port)/v1/days/2026-11-30"]
-            let out = Pipe()
-            curl.standardOutput = out
-            try curl.run()
-            answer = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            curl.waitUntilExit()
-            if curl.terminationStatus == 0 { break }
-            usleep(50_000)
-        }
+        // Listening already (onReady came): one request.
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-X", "PUT", "-H", "Authorization: Bearer \(token)", "--data-binary", "@" + body,
+                          "http://127.0.0.1:\(port)/v1/days/2026-11-30"]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        let answer = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
         #expect(answer == "{\"days\":{\"new\":1,\"changed\":0,\"unchanged\":0}}\n")
         let store = try Store(path: folder + "/glance.db", access: .read)
         #expect(try store.summary(for: CalendarDayForServe.day)?.activeEnergyBurned?.value == 420)

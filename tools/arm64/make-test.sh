@@ -16,6 +16,13 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 say() { echo "make test (arm64): $*" >&2; }
 
+PART=${1:-both}
+[ $# -gt 0 ] && shift
+case "$PART" in
+package | suites | both) ;;
+*) say "unknown part '$PART': give package, suites or nothing (both)"; exit 2 ;;
+esac
+
 why=""
 if [ "${GLANCE_SKIP_ARM64:-}" = 1 ]; then why="GLANCE_SKIP_ARM64=1 is set"
 elif [ "$(uname -m)" != x86_64 ]; then why="the arm64 parts cross-build on x86-64 (this is $(uname -m))"
@@ -27,8 +34,6 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-PART=${1:-both}
-[ $# -gt 0 ] && shift
 deb=""
 if [ "$PART" = package ] || [ "$PART" = both ]; then
 	T=$(date +%s)

@@ -1,5 +1,5 @@
 // Unix sockets that carry a file descriptor (SCM_RIGHTS: its control message is built by macros
-// Swift cannot import), and memfd_create(2) (not in every libc's headers).
+// Swift cannot import), memfd_create(2) and pipe2(2) (not in every libc's headers without _GNU_SOURCE).
 #ifndef GLANCE_SOCKETS_H
 #define GLANCE_SOCKETS_H
 
