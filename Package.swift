@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "RepositoryTests"),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "CLI", "Activity", "Raster"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Activity", "JSON"]),
         .testTarget(
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster", "TestSupport"]),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Platform", "glance", "TestSupport"]
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Configuration", "Platform", "glance", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

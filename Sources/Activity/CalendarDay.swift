@@ -103,3 +103,40 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         }
     }
 }
+
+/// A day as a person gives it: a date, or one counted from today (`today`, `yesterday`), which
+/// stays relative until it is resolved against the today in force (a fixed `--today`, or the
+/// system's).
+public enum DaySpec: Sendable, Hashable, CustomStringConvertible {
+    case date(CalendarDay)
+    /// Days from today: 0 today, -1 yesterday.
+    case fromToday(Int)
+
+    /// `today`, `yesterday` or `YYYY-MM-DD`; nil otherwise.
+    public init?(parsing text: some StringProtocol) {
+        switch text {
+        case "today": self = .fromToday(0)
+        case "yesterday": self = .fromToday(-1)
+        default:
+            guard let day = CalendarDay(iso: text) else { return nil }
+            self = .date(day)
+        }
+    }
+
+    /// The day it names when today is `today`.
+    public func day(today: CalendarDay) -> CalendarDay {
+        switch self {
+        case .date(let d): d
+        case .fromToday(let n): today.adding(days: n)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .date(let d): d.description
+        case .fromToday(0): "today"
+        case .fromToday(-1): "yesterday"
+        case .fromToday(let n): "today\(n < 0 ? "" : "+")\(n)"
+        }
+    }
+}

@@ -1,5 +1,7 @@
 import Activity
 import CLI
+import Configuration
+import Controls
 import Platform
 import Raster
 import Screens
@@ -8,8 +10,10 @@ import Text
 /// `glance bench`: full frames per screen and size, timed against a full-frame fill of the same
 /// buffer in the same run.
 public struct Benchmark: Sendable {
-    public var request: ScreenRequest
-    public var screens: [ScreenRequest.Kind]
+    /// The look (name, language, shape, rotation, format) and what is shown, as the command line
+    /// gives them.
+    public var configuration: Configuration
+    public var screens: [ScreenKind]
     public var sizes: [Size]
     public var frames: Int
     public var fill: Bool
@@ -44,23 +48,24 @@ public struct Benchmark: Sendable {
     ]
 
     public init(
-        request: ScreenRequest, screens: [ScreenRequest.Kind], sizes: [Size], frames: Int, fill: Bool, noText: Bool
+        configuration: Configuration, screens: [ScreenKind], sizes: [Size], frames: Int, fill: Bool, noText: Bool
     ) {
-        self.request = request
-        self.screens = screens.isEmpty ? (request.ringsOnly ? [.rings] : [.rings, .gauge, .progress]) : screens
+        self.configuration = configuration
+        let show = configuration.show
+        self.screens = screens.isEmpty ? (show.ringsOnly ? [.rings] : [.rings, .gauges, .progress]) : screens
         self.sizes = sizes.isEmpty ? Self.defaultSizes : sizes
         self.frames = frames
         self.fill = fill
         self.noText = noText
-        if !request.summaryGiven && !request.noSummary { self.request.summary = Pictures.typicalDay }
+        if !show.summaryGiven && !show.noSummary { self.configuration.show.summary = Pictures.typicalDay }
     }
 
-    /// The request for one benchmark screen: the given one, plus a typical gauge or progress.
-    func request(for screen: ScreenRequest.Kind) -> ScreenRequest {
-        var o = request
+    /// What one benchmark screen shows: the given one, plus a typical gauge or progress.
+    func request(for screen: ScreenKind) -> ShowRequest {
+        var o = configuration.show
         o.screen = screen
         switch screen {
-        case .gauge:
+        case .gauges:
             o.style = o.style ?? "circular"
             if !o.gaugeValueGiven { o.gaugeValue = 72 }
             o.gaugeMinimum = 30
@@ -74,19 +79,33 @@ public struct Benchmark: Sendable {
             o.cancellable = true
         case .rings, .clock:
             o.style = nil
-            if o.name == nil { o.name = "Karan" }
             // A fixed time: every frame draws the same picture.
             if o.clockTime == nil { o.clockTime = TimeOfDay(hour: 10, minute: 9) }
         }
         return o
     }
 
+    /// The name on the ring screen: the one given, else one of a typical length.
+    var name: String { configuration.name.isEmpty ? "Karan" : configuration.name }
+
+    /// How the screens are drawn: the look given, with `text`.
+    func maker(text: FreeTypeTextRenderer?, locale: AppLocale, show: ShowRequest) -> ScreenMaker {
+        var maker = ScreenMaker(
+            text: text, locale: locale, shape: configuration.display.shape, name: name, ringsOnly: show.ringsOnly)
+        maker.drawsText = show.needsText && !noText
+        maker.clockFormat = configuration.clock.format ?? ClockFormat.usual(for: locale, environment: environmentTimeLocale())
+        return maker
+    }
+
+    var rotation: Rotation { configuration.display.rotation }
+    var format: PixelFormat { configuration.display.format ?? .xrgb8888 }
+
     public func run() -> Int32 {
-        let locale = request.resolvedLocale(environment: environmentLanguage())
+        let locale = configuration.locale ?? AppLocale(environment: environmentLanguage())
         var text: FreeTypeTextRenderer?
         if screens.contains(where: { request(for: $0).needsText }) {
             do {
-                text = try loadFonts(file: request.fontFile, cjkFile: request.cjkFontFile, locale: locale)
+                text = try loadFonts(file: configuration.fontFile, cjkFile: configuration.cjkFontFile, locale: locale)
             } catch {
                 complain(error.message)
                 return ExitCode.unavailable
@@ -141,12 +160,8 @@ public struct Benchmark: Sendable {
     /// picture each frame changed and drew (the first frame, drawn whole, aside).
     func animatedLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
         let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
-        let format = request.format ?? .xrgb8888
-        let composer = FrameComposer(panel: size, rotation: request.rotation ?? .none, format: format, shadow: shadow)
-        var maker = ScreenMaker(
-            text: text, locale: locale, shape: request.shape ?? .rectangle, name: request.name ?? "",
-            ringsOnly: request.ringsOnly)
-        maker.drawsText = request.needsText && !noText
+        let composer = FrameComposer(panel: size, rotation: rotation, format: format, shadow: shadow)
+        let maker = self.maker(text: text, locale: locale, show: request)
         let fps = self.fps ?? (animation == .intro ? 60 : 30)
         let (count, frame) = frames(animation, maker: maker, fps: fps)
         let targets = (0..<max(1, buffers)).map { _ in PixelBuffer(width: size.width, height: size.height, format: format) }
@@ -199,16 +214,12 @@ public struct Benchmark: Sendable {
     }
 
     /// One screen at one size, measured.
-    func line(_ kind: ScreenRequest.Kind, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
+    func line(_ kind: ScreenKind, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
         let request = self.request(for: kind)
-        let composer = FrameComposer(panel: size, rotation: request.rotation ?? .none, format: request.format ?? .xrgb8888)
-        let target = PixelBuffer(width: size.width, height: size.height, format: request.format ?? .xrgb8888)
+        let composer = FrameComposer(panel: size, rotation: rotation, format: format)
+        let target = PixelBuffer(width: size.width, height: size.height, format: format)
         let withText = request.needsText && !noText
-        var maker = ScreenMaker(
-            text: text, locale: locale, shape: request.shape ?? .rectangle, name: request.name ?? "",
-            ringsOnly: request.ringsOnly)
-        maker.drawsText = withText
-        maker.clockFormat = request.clockFormat ?? ClockFormat.usual(for: locale, environment: environmentTimeLocale())
+        var maker = self.maker(text: text, locale: locale, show: request)
         let today = SystemLocalClock().today()
         let screen = request.makeScreen(with: maker, today: today)
         maker.drawsText = false
@@ -238,8 +249,8 @@ public struct Benchmark: Sendable {
             let fillMs = Self.measure { for i in 0..<frames { target.fill(colors[i & 1]) } } / Double(frames)
             line += " fill_ms_per_frame=\(ms(fillMs)) ratio=\(ms(best / max(fillMs, 1e-9)))"
         }
-        if (request.rotation ?? .none) != .none || (request.format ?? .xrgb8888) != .xrgb8888 {
-            line += " rotate=\((request.rotation ?? .none).degrees) format=\((request.format ?? .xrgb8888).rawValue)"
+        if rotation != .none || format != .xrgb8888 {
+            line += " rotate=\(rotation.degrees) format=\(format.rawValue)"
         }
         return line
     }

@@ -56,7 +56,19 @@ public enum ConfigurationFile {
             let at = firstInvalidUTF8(bytes)
             return .failure(.invalid(path: file, problem("not UTF-8 text (byte \(at + 1) is not part of a UTF-8 character)")))
         }
-        return Configuration.parse(text).mapError { .invalid(path: file, $0) }
+        return Configuration.parse(text, patternProblem: regexProblem).mapError { .invalid(path: file, $0) }
+    }
+
+    /// Why `pattern` is not a POSIX extended regular expression (the C library's regcomp); nil
+    /// when it is one.
+    @Sendable static func regexProblem(_ pattern: String) -> String? {
+        var regex = regex_t()
+        let rc = regcomp(&regex, pattern, REG_EXTENDED)
+        defer { if rc == 0 { regfree(&regex) } }
+        guard rc != 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: 128)
+        regerror(rc, &regex, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func problem(_ message: String) -> ConfigurationIssues {
@@ -118,7 +130,7 @@ extension ConfigurationFile {
     /// The settings: the defaults, the file (`path`, else the default one when it exists) and the
     /// command line. Told and an exit status when the file is unreadable (66 for the default
     /// file, 78 for a named one) or invalid (78), or the command line does not fit it (64).
-    public static func settings(_ path: String?, commandLine: CommandLineLayer) -> Result<Settings, ExitStatus> {
+    public static func settings(_ path: String?, commandLine: Layer) -> Result<Settings, ExitStatus> {
         let configuration: Configuration
         switch load(path) {
         case .success(let c): configuration = c
@@ -127,20 +139,25 @@ extension ConfigurationFile {
             if case .unreadable = failure, path == nil { return .failure(ExitStatus(ExitCode.noInput)) }
             return .failure(ExitStatus(ExitCode.config))
         }
-        var settings: Settings
         do {
-            settings = try Settings(configuration: configuration)
+            _ = try Settings(configuration)
         } catch {
             report(.invalid(path: path ?? Configuration.defaultPath, error))
             return .failure(ExitStatus(ExitCode.config))
         }
+        let layered: Configuration
         do {
-            try settings.apply(commandLine)
+            layered = try configuration.applying(commandLine)
         } catch {
             complain(error.message)
             return .failure(ExitStatus(ExitCode.usage))
         }
-        return .success(settings)
+        do {
+            return .success(try Settings(layered))
+        } catch {
+            report(.invalid(path: path ?? Configuration.defaultPath, error))
+            return .failure(ExitStatus(ExitCode.config))
+        }
     }
 }
 

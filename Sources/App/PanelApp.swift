@@ -1,5 +1,6 @@
 import Activity
 import CLI
+import Configuration
 import Display
 import Input
 import Platform
@@ -23,7 +24,7 @@ public enum PanelApp {
     /// Runs until a signal (exit 0) or a failure (its exit status). `started`: when main began
     /// (CLOCK_MONOTONIC), for the startup report; `say` prints a result line on standard output.
     public static func run(
-        _ settings: Settings, started: Duration, configuration: String? = nil, commandLine: CommandLineLayer = CommandLineLayer(),
+        _ settings: Settings, started: Duration, configuration: String? = nil, commandLine: Layer = Layer(),
         log: @escaping (String) -> Void, say: @escaping (String) -> Void
     ) -> Int32 {
         let text: FreeTypeTextRenderer?
@@ -58,7 +59,7 @@ public enum PanelApp {
         let phases = StartupPhases(started: started)
         phases.mark("fonts and setup")
         do {
-            output = try DisplayOutput.open(settings.display, singleBuffered: settings.singleBuffered)
+            output = try DisplayOutput.open(settings.outputRequest, singleBuffered: settings.run.singleBuffered)
         } catch {
             log(error.description)
             return OutputFailure(error).status
@@ -109,7 +110,7 @@ public enum PanelApp {
             // Put back by the fatal-signal handler too, with the display.
             light.armCrashRestore()
         }
-        controller.setUpBrightness(configured: settings.brightness)
+        controller.setUpBrightness(configured: settings.display.brightness)
         phases.mark("backlight")
         // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
         let systemd = SystemdNotifier()
@@ -126,7 +127,7 @@ public enum PanelApp {
             return reloader.reload(now: now)
         }
         session.onFrame = { reloader.framePresented() }
-        if settings.reportFrames {
+        if settings.run.reportFrames {
             var count = 0
             session.onDrawn = { time, frame in
                 count += 1
@@ -144,7 +145,7 @@ public enum PanelApp {
         }
         /// The output on the panel now (a reload may have replaced the first).
         func current() -> DisplayOutput { reloader.output ?? output }
-        let reportStartup = settings.reportStartup
+        let reportStartup = settings.run.reportStartup
         // What the first frame does not need is set up once it is on the panel, before it is told
         // (a script that waits for "first frame on screen", or systemd for READY=1, finds the
         // input read and the control socket there, as before).
@@ -153,7 +154,7 @@ public enum PanelApp {
             phases.firstFrameShown(at: shown)
             reloader.openInput()
             phases.mark("input")
-            openControlSocket(session, path: settings.controlSocket, log: log)
+            openControlSocket(session, path: settings.run.controlSocket, log: log)
             phases.mark("control socket")
             log("first frame on screen")
             if let systemd {

@@ -1,6 +1,8 @@
 import Activity
 import CLI
+import Configuration
 import ImageFile
+import Platform
 import Raster
 import Screens
 import Store
@@ -15,89 +17,96 @@ import Text
 /// Screens drawn into PNG files, headlessly, by the panel's renderer: `glance render` and
 /// `glance demo`.
 public enum Pictures {
-    /// `glance render`: what the request shows (or, with `database`, the day and its week from the
-    /// store, as the panel shows them), at `size`, into `output` (or N numbered frames).
+    /// `glance render`: what the settings show (the command line's day, gauge or task, or with
+    /// `fromStore` the day and its week from the store, as the panel shows them), at `size`, into
+    /// `output` (or N numbered frames).
     public struct Render: Sendable {
-        public var request: ScreenRequest
+        public var settings: Settings
         public var size: Size
         public var output: String
-        /// N frames from `request.time` on, `fps` a second, as FILE-0001.png …; nil: one file.
+        /// N frames from the settings' time on, `fps` a second, as FILE-0001.png …; nil: one file.
         public var frames: Int?
         public var fps: Double
-        public var database: String?
-        /// The ring screen as the intro draws it (`glance run --intro`), `request.time` seconds
-        /// after its first frame.
-        public var intro: Bool
+        /// The day from the store (`--db`), and the configured gauges.
+        public var fromStore: Bool
 
-        public init(
-            request: ScreenRequest, size: Size, output: String, frames: Int?, fps: Double, database: String?,
-            intro: Bool = false
-        ) {
-            self.request = request
+        public init(settings: Settings, size: Size, output: String, frames: Int?, fps: Double, fromStore: Bool) {
+            self.settings = settings
             self.size = size
             self.output = output
             self.frames = frames
             self.fps = fps
-            self.database = database
-            self.intro = intro
+            self.fromStore = fromStore
         }
     }
 
     public static func render(_ job: Render) -> Int32 {
-        let request = job.request
-        let locale = request.resolvedLocale(environment: environmentLanguage())
+        let settings = job.settings
+        let show = settings.show
+        let screen = show.screen ?? .rings
         var text: FreeTypeTextRenderer?
-        if request.needsText {
+        if !(show.ringsOnly && screen == .rings) {
             do {
-                text = try loadFonts(file: request.fontFile, cjkFile: request.cjkFontFile, locale: locale)
+                text = try loadFonts(
+                    file: settings.fontFile, cjkFile: settings.cjkFontFile, locale: settings.resolvedLocale)
             } catch {
                 complain(error.message)
                 return ExitCode.unavailable
             }
         }
-        var maker = ScreenMaker(
-            text: text, locale: locale, shape: request.shape ?? .rectangle, name: request.name ?? "",
-            ringsOnly: request.ringsOnly)
-        maker.clockFormat = request.clockFormat ?? ClockFormat.usual(for: locale, environment: environmentTimeLocale())
+        let maker = settings.maker(text: text)
         let systemToday = SystemLocalClock().today()
-        var screen = request.makeScreen(with: maker, today: systemToday)
-        // The intro's stages of the day shown: the day with its values scaled.
-        var intro = RingIntroScene(summary: request.shownSummary) { [maker] in
-            request.with(summary: $0).makeScreen(with: maker, today: systemToday)
-        }
-        if let database = job.database {
-            // The day and its week from the store, as the panel shows them.
-            guard request.screen == .rings || request.screen == .clock, !request.summaryGiven, !request.noSummary else {
+        let today = settings.fixedToday ?? systemToday
+        let day = show.day?.day(today: today) ?? today
+        let time = show.clockTime ?? SystemLocalClock().timeOfDay()
+        // What is shown: the command line's, or the store's day and week.
+        let data: any DataSource
+        if job.fromStore {
+            guard !show.summaryGiven, !show.noSummary, !show.gaugeGiven, !show.progressGiven else {
                 complain(
-                    "--db draws the ring or clock screen's day from the store: drop --move/--exercise/--stand/--no-summary "
-                        + "and --screen gauge/progress")
+                    "--db draws the store's day, gauges and task: drop --move/--exercise/--stand/--no-summary and the gauge "
+                        + "and progress options")
                 return ExitCode.usage
             }
-            let data: StoreData
             do throws(StoreError) {
-                data = try StoreData(path: database, access: .read, gauges: [], log: { complain($0) })
+                let store = try StoreData(
+                    path: settings.database ?? "", access: .read, gauges: settings.gauges, log: { complain($0) })
+                // Files and commands are read once, as the panel reads them when the gauges are shown.
+                if screen == .gauges { _ = store.showGauges(true, now: monotonicNow()) }
+                data = store
             } catch {
                 return StoreJobs.fail(error)
             }
-            let today = request.today ?? systemToday
-            let day = request.date ?? today
-            let summary = ScreenMaker.shownSummary(day: day, today: today, data: data)
-            let time = request.shownTime
-            intro = RingIntroScene(summary: summary) { [maker] in
-                maker.ringScreen(day: day, today: today, summary: $0, data: data, time: time)
+            if screen == .progress && data.task() == nil {
+                complain("--db: no task is running in the store, so there is no progress to draw")
+                return ExitCode.dataError
             }
-            screen =
-                request.screen == .clock
-                ? maker.clockScreen(day: day, summary: summary, time: time) : intro.makeScreen(summary)
+        } else {
+            var days: [CalendarDay: ActivitySummary] = [:]
+            if let summary = show.shownSummary { days[day] = summary }
+            data = FixedData(days: days, gauges: [show.gauge], task: show.progress)
         }
-        let composer = FrameComposer(panel: job.size, rotation: request.rotation ?? .none, format: request.format ?? .xrgb8888)
-        let sink = PNGSink(
-            size: job.size, format: request.format ?? .xrgb8888,
-            naming: job.frames == nil ? .latest(job.output) : .numbered(job.output))
+        let summary = job.fromStore ? ScreenMaker.shownSummary(day: day, today: today, data: data) : show.shownSummary
+        // The week strip shows the store's week; the command line's day stands alone.
+        let week: any DataSource = job.fromStore ? data : FixedData(days: [:])
+        func makeScreen(_ summary: ActivitySummary?) -> any Screen {
+            switch screen {
+            case .gauges: maker.gaugeScreen(data.gauges(now: .zero))
+            case .progress: maker.progressScreen(data.task() ?? show.progress)
+            case .clock: maker.clockScreen(day: day, summary: summary, time: time)
+            case .rings: maker.ringScreen(day: day, today: today, summary: summary, data: week, time: time)
+            }
+        }
+        // The intro's stages of the day shown: the day with its values scaled.
+        let intro = RingIntroScene(summary: summary) { makeScreen($0) }
+        let still = makeScreen(summary)
+        let format = settings.display.format ?? .xrgb8888
+        let composer = FrameComposer(panel: job.size, rotation: settings.rotation, format: format)
+        let sink = PNGSink(size: job.size, format: format, naming: job.frames == nil ? .latest(job.output) : .numbered(job.output))
         for i in 0..<(job.frames ?? 1) {
-            let time = request.time + Double(i) / job.fps
-            let shown = job.intro ? intro.frame(atSeconds: time).screen : screen
-            composer.compose(shown, into: sink.drawingBuffer, at: time)
+            let at = show.time + Double(i) / job.fps
+            let shown = settings.run.intro ? intro.frame(atSeconds: at).screen : still
+            composer.compose(shown, into: sink.drawingBuffer, at: at)
             do {
                 try sink.present(damage: IntRect(x: 0, y: 0, width: job.size.width, height: job.size.height))
             } catch {

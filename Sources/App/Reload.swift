@@ -1,5 +1,4 @@
 import Activity
-import CLI
 import Configuration
 import Display
 import Input
@@ -18,7 +17,7 @@ public final class Reloader {
     /// The file read (nil: the default one, and no file means the defaults).
     let path: String?
     /// The command line, which still wins over the file.
-    let commandLine: CommandLineLayer
+    let commandLine: Layer
     public private(set) var settings: Settings
     private var text: (any TextRenderer)?
     private let clock: LocalClock
@@ -35,10 +34,10 @@ public final class Reloader {
     /// Told the outcome of every reload, for a service manager (systemd's STATUS=).
     public var onReloaded: ((String) -> Void)?
     /// What the command makes of the settings before using them (`glance watch`: no dimming).
-    public var adjust: ((inout Settings) -> Void)?
+    public var adjust: ((inout Configuration) -> Void)?
 
     public init(
-        path: String?, commandLine: CommandLineLayer, settings: Settings, text: (any TextRenderer)?, clock: LocalClock,
+        path: String?, commandLine: Layer, settings: Settings, text: (any TextRenderer)?, clock: LocalClock,
         data: any DataSource, hub: InputHub?, session: Session, controller: DeviceController, output: DisplayOutput?,
         log: @escaping (String) -> Void
     ) {
@@ -93,60 +92,62 @@ public final class Reloader {
         case .success(let c): configuration = c
         case .failure(let failure): throw Refusal(lines: ConfigurationFile.lines(failure))
         }
-        var next: Settings
         do {
-            next = try Settings(configuration: configuration)
+            _ = try Settings(configuration)
         } catch {
             throw Refusal(lines: ConfigurationFile.lines(.invalid(path: path ?? Configuration.defaultPath, error)))
         }
+        var layered: Configuration
         do {
-            try next.apply(commandLine)
+            layered = try configuration.applying(commandLine)
         } catch {
             throw Refusal(lines: ["the command line does not fit the new configuration: \(error.message)"])
         }
-        adjust?(&next)
-        return next
+        adjust?(&layered)
+        do {
+            return try Settings(layered)
+        } catch {
+            throw Refusal(lines: ConfigurationFile.lines(.invalid(path: path ?? Configuration.defaultPath, error)))
+        }
     }
 
     /// Everything that can fail first (fonts, data, the display), then the change; returns what
     /// changed, in words.
     func apply(_ next: Settings, now: Duration) throws(Refusal) -> String {
         let old = settings
-        var changes: [String] = []
-        // Fonts for another language or other files.
+        // What changed, from the settings' declarations: each says what a reload does for it.
+        let reloads = Set(Configuration.reloads(from: old.configuration, to: next.configuration))
+        // Fonts for another language or other files (the locale may come from the environment).
         var newText = text
-        if next.fontFile != old.fontFile || next.cjkFontFile != old.cjkFontFile || next.resolvedLocale != old.resolvedLocale
-            || next.needsText != old.needsText
-        {
+        if reloads.contains(.fonts) || next.resolvedLocale != old.resolvedLocale || next.needsText != old.needsText {
             do {
                 newText = try next.loadText()
             } catch {
                 throw Refusal(lines: [error.message])
             }
-            changes.append("fonts")
         }
         // Data: another store, or other gauges.
         var newData = data
-        if next.database != old.database || next.gauges != old.gauges || next.mqtt != old.mqtt {
+        if reloads.contains(.data) {
             switch next.openData(today: clock.today(), log: log) {
             case .success(let d): newData = d
             case .failure(let failure): throw Refusal(lines: [failure.message])
             }
-            changes.append("data")
         }
         // The display: a successor that takes the panel over at its first frame.
         var newOutput: DisplayOutput?
-        if let output, next.display != old.display || next.singleBuffered != old.singleBuffered {
+        if let output, reloads.contains(.display) {
             if output.suspended {
                 throw Refusal(lines: ["the display settings changed while another console is in front: reload again once back"])
             }
             do throws(DisplayError) {
-                newOutput = try output.successor(for: next.display, singleBuffered: next.singleBuffered)
+                newOutput = try output.successor(for: next.outputRequest, singleBuffered: next.run.singleBuffered)
             } catch {
                 throw Refusal(lines: ["the new display settings cannot be used: \(error)"])
             }
         }
         // Nothing can fail from here on.
+        var changes: [String] = []
         if let newOutput, let output {
             for note in newOutput.takeNotes() { log(note) }
             let plan = newOutput.plan
@@ -156,39 +157,25 @@ public final class Reloader {
             retiring.append(output)
             self.output = newOutput
             session.replaceOutput(PanelSink(newOutput), rotation: next.rotation)
-            changes.append("display")
         } else if next.rotation != old.rotation {
             session.turn(to: next.rotation)
         }
-        if next.rotation != old.rotation { changes.append("rotation \(next.rotation.degrees)") }
         // Input: devices opened afresh when what is read of them changed.
-        if next.readInput != old.readInput || next.inputDirectory != old.inputDirectory || next.grabInput != old.grabInput
-            || next.keyMap.codes != old.keyMap.codes
-        {
+        if reloads.contains(.input) || next.keyMap.codes != old.keyMap.codes {
             // The old devices let go first: a device grabbed twice refuses the second grab.
             hub?.setGrabbing(false)
             hub = next.makeInputHub(log: log)
-            changes.append("input devices")
         }
-        if next.keyMap != old.keyMap || next.touch != old.touch { changes.append("keys") }
         text = newText
         data = newData
         let panel = session.sink.size
-        let refresher: Refresher? =
-            next.refreshCommands == old.refreshCommands
-            ? controller.refresher : next.makeRefresher(hub: hub, log: log)
+        let refresher: Refresher? = reloads.contains(.refresh) ? next.makeRefresher(hub: hub, log: log) : controller.refresher
         controller.reconfigure(
-            screens: next.screens, maker: next.maker(text: newText), data: newData, hub: hub,
-            router: next.makeRouter(panel: panel), idle: next.idle, cycle: next.makeCycle(now: now), refresher: refresher,
-            brightness: next.brightness, now: now)
-        for (what, changed) in [
-            ("screens", next.screens != old.screens), ("idle", next.idle != old.idle),
-            ("clock", next.clockFormat != old.clockFormat || next.clockOnTiny != old.clockOnTiny),
-            ("cycle", next.cycle != old.cycle), ("brightness", next.brightness != old.brightness),
-            ("name", next.name != old.name), ("shape", next.shape != old.shape),
-            ("refresh", next.refreshCommands != old.refreshCommands),
-        ] where changed {
-            changes.append(what)
+            screens: next.screenOrder, maker: next.maker(text: newText), data: newData, hub: hub,
+            router: next.makeRouter(panel: panel), idle: next.idleSchedule, cycle: next.makeCycle(now: now),
+            refresher: refresher, brightness: next.display.brightness, now: now)
+        for reload in reloads.sorted() where reload != .serve && reload != .commandLine {
+            changes.append(reload == .rotation ? "rotation \(next.rotation.degrees)" : reload.rawValue)
         }
         settings = next
         return changes.isEmpty ? "nothing changed" : changes.joined(separator: ", ")

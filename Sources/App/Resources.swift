@@ -1,6 +1,7 @@
 import Raster
 import Activity
 import CLI
+import Configuration
 import Input
 import Platform
 import Screens
@@ -66,27 +67,31 @@ public func storePath(_ given: String?) throws(OutputFailure) -> String {
 
 extension Settings {
     /// The language of the labels.
-    public var resolvedLocale: AppLocale { locale ?? AppLocale(environment: environmentLanguage()) }
+    public var resolvedLocale: AppLocale { configuration.locale ?? AppLocale(environment: environmentLanguage()) }
 
     /// Whether anything shown draws text (the rings alone need no fonts).
-    public var needsText: Bool { !ringsOnly || content.map { !$0.gauges.isEmpty || $0.task != nil } ?? false }
+    public var needsText: Bool {
+        !configuration.show.ringsOnly || configuration.show.screen.map { $0 != .rings } ?? false
+            || content.map { !$0.gauges.isEmpty || $0.task != nil } ?? false
+    }
 
     /// The fonts, when anything shown needs them.
     public func loadText() throws(FontError) -> FreeTypeTextRenderer? {
         guard needsText else { return nil }
-        return try loadFonts(file: fontFile, cjkFile: cjkFontFile, locale: resolvedLocale)
+        return try loadFonts(file: configuration.fontFile, cjkFile: configuration.cjkFontFile, locale: resolvedLocale)
     }
 
     /// How the time is written: as configured, else as the language and region usually do.
     public var resolvedClockFormat: ClockFormat {
-        clockFormat ?? ClockFormat.usual(for: resolvedLocale, environment: environmentTimeLocale())
+        configuration.clock.format ?? ClockFormat.usual(for: resolvedLocale, environment: environmentTimeLocale())
     }
 
     /// How the screens are drawn, with these fonts.
     public func maker(text: (any TextRenderer)?) -> ScreenMaker {
-        var maker = ScreenMaker(text: text, locale: resolvedLocale, shape: shape, name: name, ringsOnly: ringsOnly)
+        let c = configuration
+        var maker = ScreenMaker(text: text, locale: resolvedLocale, shape: c.display.shape, name: c.name, ringsOnly: c.show.ringsOnly)
         maker.clockFormat = resolvedClockFormat
-        maker.clockOnTiny = clockOnTiny
+        maker.clockOnTiny = c.clock.onTiny
         return maker
     }
 
@@ -104,9 +109,10 @@ extension Settings {
         now: Duration = monotonicNow(), log: @escaping (String) -> Void
     ) -> DeviceController {
         let controller = DeviceController(
-            screens: screens, maker: maker(text: text), data: data, hub: hub, router: makeRouter(panel: panel), idle: idle,
-            clock: clock, watchClockChanges: fixedToday == nil || fixedTime == nil, intro: intro, now: now, log: log)
-        if let day = startDay, day != clock.today() { controller.show(day: day) }
+            screens: screenOrder, maker: maker(text: text), data: data, hub: hub, router: makeRouter(panel: panel),
+            idle: idleSchedule, clock: clock, watchClockChanges: fixedToday == nil || fixedTime == nil,
+            intro: configuration.run.intro, now: now, log: log)
+        if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() { controller.show(day: day) }
         controller.refresher = makeRefresher(hub: hub, log: log)
         controller.cycle = makeCycle(now: now)
         return controller
@@ -114,22 +120,24 @@ extension Settings {
 
     /// The input devices, when input is read: opened, and watched for new ones.
     public func makeInputHub(log: @escaping (String) -> Void) -> InputHub? {
-        readInput ? InputHub(directory: inputDirectory, grab: grabInput, wanted: keyMap.codes, log: log) : nil
+        let run = configuration.run
+        return run.readInput
+            ? InputHub(directory: run.inputDirectory, grab: configuration.grabInput, wanted: keyMap.codes, log: log) : nil
     }
 
     /// Input into commands, for a panel of `panel` pixels mounted as configured.
     public func makeRouter(panel: Size) -> InputRouter {
-        InputRouter(keyMap: keyMap, touch: touch, panel: panel, rotation: rotation)
+        InputRouter(keyMap: keyMap, touch: configuration.touch, panel: panel, rotation: rotation)
     }
 
     /// The refresh control, where there are commands and input to ask for them.
     public func makeRefresher(hub: InputHub?, log: @escaping (String) -> Void) -> Refresher? {
-        !refreshCommands.isEmpty && hub != nil ? Refresher(commands: refreshCommands, log: log) : nil
+        !configuration.refresh.isEmpty && hub != nil ? Refresher(commands: configuration.refresh, log: log) : nil
     }
 
     /// The screens turning by themselves from `now`, where configured.
     public func makeCycle(now: Duration) -> ScreenCycle? {
-        cycle.map { ScreenCycle(every: $0.every, screens: $0.screens, pauseOnInput: $0.pauseOnInput, now: now) }
+        configuration.cycle.map { ScreenCycle(every: $0.every, screens: $0.screens, pauseOnInput: $0.pauseOnInput, now: now) }
     }
 
     /// What there is to show: the command line's day, gauge or task, else the store (followed as
@@ -141,9 +149,10 @@ extension Settings {
     {
         if let content { return .success(content.data(today: today)) }
         do throws(OutputFailure) {
-            let path = try storePath(database)
+            let path = try storePath(configuration.database)
             do throws(StoreError) {
-                let data = try StoreData(path: path, access: access, gauges: gauges, mqtt: mqtt, log: log)
+                let data = try StoreData(
+                    path: path, access: access, gauges: configuration.gauges, mqtt: configuration.mqtt, log: log)
                 log("data from the store \(path)")
                 return .success(data)
             } catch {

@@ -1,5 +1,6 @@
 import Activity
 import CLI
+import Configuration
 import Controls
 import Display
 import Raster
@@ -12,7 +13,6 @@ public enum Value {
     public static let maxSide = 8192
 
     public static let text = ValueParser<String>("TEXT") { text, _ in text }
-    public static let name = ValueParser<String>("NAME") { text, _ in text }
     public static func file(_ placeholder: String = "FILE", extensions: [String] = []) -> ValueParser<String> {
         ValueParser(placeholder, completion: .file(extensions: extensions)) { text, _ in text }
     }
@@ -45,15 +45,10 @@ public enum Value {
         }
     }
 
-    /// A screen of the panel: rings, gauges (or gauge), progress.
+    /// A screen of the panel: rings, clock, gauges (or gauge), progress (the screens' one reading).
     public static let screenKind = ValueParser<ScreenKind>(
-        "rings|gauges|progress", completion: .choices(ScreenKind.allCases.map(\.rawValue))
-    ) { (text, option) throws(UsageError) in
-        guard let kind = ScreenKind(rawValue: text == "gauge" ? "gauges" : text) else {
-            throw UsageError("\(option) '\(text)': expected rings, gauges or progress")
-        }
-        return kind
-    }
+        "rings|clock|gauges|progress", completion: .choices(ScreenKind.allCases.map(\.rawValue))
+    ) { (text, option) throws(UsageError) in try Form<ScreenKind>.screenWord(text, option: option) }
 
     /// `WxH`, each side 1...8192.
     public static let size = ValueParser<Size>("WxH") { (text, option) throws(UsageError) in
@@ -76,29 +71,6 @@ public enum Value {
         return result
     }
 
-    public static let rotation = ValueParser<Rotation>("0|90|180|270", completion: .choices(["0", "90", "180", "270"])) {
-        (text, option) throws(UsageError) in
-        guard let d = Int(text), let r = Rotation(rawValue: d) else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected 0, 90, 180 or 270")
-        }
-        return r
-    }
-
-    public static let format = ValueParser<PixelFormat>("xrgb8888|rgb565", completion: .choices(["xrgb8888", "rgb565"])) {
-        (text, option) throws(UsageError) in
-        guard let f = PixelFormat(rawValue: text.lowercased()) else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected xrgb8888 or rgb565")
-        }
-        return f
-    }
-
-    public static let mode = ValueParser<ModeRequest>("WxH[@HZ]") { (text, option) throws(UsageError) in
-        guard let mode = ModeRequest(parsing: text) else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected WxH or WxH@HZ, e.g. 800x480 or 800x480@60")
-        }
-        return mode
-    }
-
     public static func count(_ range: ClosedRange<Int>, _ placeholder: String = "N") -> ValueParser<Int> {
         ValueParser(placeholder) { (text, option) throws(UsageError) in
             guard let n = Int(text), range.contains(n) else {
@@ -109,28 +81,9 @@ public enum Value {
         }
     }
 
-    /// A finite number ≥ 0, written as a plain decimal (as import files must: `DecimalText`).
-    public static func quantity(_ text: Substring, option: String, whole: String) throws(UsageError) -> Double {
-        guard DecimalText.isDecimal(text), let v = Double(text) else {
-            throw UsageError("\(option) '\(Quote.clip(whole))': '\(Quote.clip(text))' is not a number")
-        }
-        guard v.isFinite else { throw UsageError("\(option) '\(Quote.clip(whole))': '\(Quote.clip(text))' is not a finite number") }
-        guard v >= 0 else { throw UsageError("\(option) '\(Quote.clip(whole))': '\(Quote.clip(text))' is negative; values and goals are 0 or more") }
-        return v
-    }
-
-    /// A day's figure: a quantity in its `FigureRange` (a goal: 0, or 1 to the top).
-    public static func figure(
-        _ text: Substring, option: String, whole: String, range: FigureRange, goal: Bool
-    ) throws(UsageError) -> Double {
-        let v = try quantity(text, option: option, whole: whole)
-        if let problem = range.problem(v, goal: goal) { throw UsageError("\(option) '\(Quote.clip(whole))': \(Quote.clip(text)) \(problem)") }
-        return v
-    }
-
     /// A task's amount: 0 to 10^15.
     public static let amount = ValueParser<Double>("N") { (text, option) throws(UsageError) in
-        let v = try quantity(Substring(text), option: option, whole: text)
+        let v = try FigureText.quantity(Substring(text), option: option, whole: text)
         guard v <= 1e15 else { throw UsageError("\(option) '\(Quote.clip(text))': expected a number from 0 to 10^15") }
         return v
     }
@@ -150,97 +103,19 @@ public enum Value {
         return v
     }
 
-    /// Seconds ≥ 0; 0 is never (nil).
-    public static let seconds = ValueParser<Double?>("S") { (text, option) throws(UsageError) in
-        let v = try real(text, option: option)
-        guard v >= 0 else { throw UsageError("\(option) '\(Quote.clip(text))': expected seconds, 0 for never") }
-        return v == 0 ? nil : v
-    }
-
-    /// Colours as `#RRGGBB` (or `RRGGBB`), comma-separated.
-    public static let colors = ValueParser<[Color]>("C1,C2,…") { (text, option) throws(UsageError) in
-        var result: [Color] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let hex = part.hasPrefix("#") ? part.dropFirst() : part[...]
-            guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
-                throw UsageError("\(option) '\(Quote.clip(text))': '\(Quote.clip(part))' is not a colour; use #RRGGBB, comma-separated")
-            }
-            result.append(Color(hex: v))
-        }
-        return result
-    }
-
-    /// `YYYY-MM-DD`.
-    public static let date = ValueParser<CalendarDay>("YYYY-MM-DD") { (text, option) throws(UsageError) in
-        guard let d = CalendarDay(iso: text) else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected a date as YYYY-MM-DD, e.g. 2026-11-29")
-        }
-        return d
-    }
-
     /// `today`, `yesterday` or `YYYY-MM-DD`.
     public static let day = ValueParser<CalendarDay>("D", completion: .choices(["today", "yesterday"])) {
         (text, option) throws(UsageError) in
-        let today = SystemLocalClock().today()
-        switch text {
-        case "today": return today
-        case "yesterday": return today.adding(days: -1)
-        default:
-            guard let day = CalendarDay(iso: text) else {
-                throw UsageError("\(option) '\(Quote.clip(text))': expected YYYY-MM-DD, today or yesterday")
-            }
-            return day
+        guard let day = DaySpec(parsing: text) else {
+            throw UsageError("\(option) '\(Quote.clip(text))': expected YYYY-MM-DD, today or yesterday")
         }
-    }
-
-    /// `V/G` where either side may be `-` (missing), each in `range`.
-    public static func valueGoal(_ range: FigureRange) -> ValueParser<(Double?, Double?)> {
-        ValueParser("V/G") { (text, option) throws(UsageError) in
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2 else {
-                throw UsageError("\(option) '\(Quote.clip(text))': expected VALUE/GOAL, e.g. 350/500 (- for a missing side)")
-            }
-            func side(_ s: Substring, goal: Bool) throws(UsageError) -> Double? {
-                s == "-" ? nil : try figure(s, option: option, whole: text, range: range, goal: goal)
-            }
-            return (try side(parts[0], goal: false), try side(parts[1], goal: true))
-        }
-    }
-
-    /// A number and an optional energy unit (`350`, `1460kJ`); the unit may be missing.
-    public static func energyParts(_ s: Substring, option: String, whole: String, goal: Bool) throws(UsageError)
-        -> (Double, EnergyUnit?)
-    {
-        let digits = s.prefix { "0123456789.eE+-".contains($0) }
-        let symbol = s.dropFirst(digits.count)
-        guard !digits.isEmpty else { throw UsageError("\(option) '\(Quote.clip(whole))': '\(Quote.clip(s))' is not a number") }
-        var unit: EnergyUnit? = nil
-        if !symbol.isEmpty {
-            guard let u = EnergyUnit(symbol: String(symbol)) else {
-                throw UsageError("\(option) '\(Quote.clip(whole))': unknown energy unit '\(Quote.clip(symbol))' (use kcal, Cal or kJ)")
-            }
-            unit = u
-        }
-        return (try figure(digits, option: option, whole: whole, range: .energy, goal: goal), unit)
-    }
-
-    /// `V/G` of energy, each side optionally with `kcal`, `Cal` or `kJ` (default kcal; a side
-    /// without a unit takes the other side's).
-    public static let energy = ValueParser<(Energy?, Energy?)>("V/G") { (text, option) throws(UsageError) in
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected VALUE/GOAL, e.g. 350/500 or 1460kJ/2090kJ")
-        }
-        let v = parts[0] == "-" ? nil : try energyParts(parts[0], option: option, whole: text, goal: false)
-        let g = parts[1] == "-" ? nil : try energyParts(parts[1], option: option, whole: text, goal: true)
-        let unitV = v?.1 ?? g?.1 ?? .kilocalorie, unitG = g?.1 ?? v?.1 ?? .kilocalorie
-        return (v.map { Energy($0.0, unitV) }, g.map { Energy($0.0, unitG) })
+        return day.day(today: SystemLocalClock().today())
     }
 
     /// A day's figure in `range` (a goal with `goal`), or `-` for missing (nil).
     public static func optionalFigure(_ range: FigureRange, goal: Bool = false) -> ValueParser<Double?> {
         ValueParser(goal ? "G" : "V") { (text, option) throws(UsageError) in
-            text == "-" ? nil : try figure(Substring(text), option: option, whole: text, range: range, goal: goal)
+            text == "-" ? nil : try FigureText.figure(Substring(text), option: option, whole: text, range: range, goal: goal)
         }
     }
 
@@ -251,48 +126,9 @@ public enum Value {
             guard text.first.map({ "0123456789.eE+-".contains($0) }) == true else {
                 throw UsageError("\(option) '\(Quote.clip(text))': expected a number, e.g. 350 or 1460kJ")
             }
-            let (v, unit) = try energyParts(Substring(text), option: option, whole: text, goal: goal)
+            let (v, unit) = try FigureText.energyParts(Substring(text), option: option, whole: text, goal: goal)
             return Energy(v, unit ?? .kilocalorie)
         }
-    }
-}
-
-extension Value {
-    public static let locale = ValueParser<AppLocale>("en|zh-Hans", completion: .choices(["en", "zh-Hans"])) {
-        (text, option) throws(UsageError) in
-        guard let l = AppLocale(name: text) else { throw UsageError("\(option) '\(Quote.clip(text))': expected en or zh-Hans") }
-        return l
-    }
-
-    /// A gauge's value: a number, or - or nan for none.
-    public static let gaugeValue = ValueParser<Double?>("V") { (text, option) throws(UsageError) in
-        text == "-" || text.lowercased() == "nan" ? nil : try real(text, option: option)
-    }
-
-    /// What `--time` gives: the clock's time of day (`HH:MM`), or the animation clock in seconds.
-    public enum TimeGiven: Sendable, Equatable {
-        case clock(TimeOfDay)
-        case seconds(Double)
-    }
-
-    /// `HH:MM` (24-hour) or a number of seconds.
-    public static let timeOrSeconds = ValueParser<TimeGiven>("HH:MM|SECONDS") { (text, option) throws(UsageError) in
-        if text.contains(":") {
-            guard let t = TimeOfDay(parsing: text) else {
-                throw UsageError("\(option) '\(text)': expected a time of day as HH:MM on a 24-hour clock, e.g. 15:05")
-            }
-            return .clock(t)
-        }
-        guard DecimalText.isDecimal(text), let v = Double(text), v.isFinite, v >= 0 else {
-            throw UsageError("\(option) '\(text)': expected HH:MM (the clock, e.g. 15:05) or seconds of the animation clock")
-        }
-        return .seconds(v)
-    }
-
-    public static let fraction = ValueParser<Double>("F") { (text, option) throws(UsageError) in
-        let f = try real(text, option: option)
-        guard (0...1).contains(f) else { throw UsageError("\(option) '\(Quote.clip(text))': expected a fraction from 0 to 1") }
-        return f
     }
 }
 

@@ -1,5 +1,6 @@
 import Activity
 import CLI
+import Configuration
 import Platform
 import Raster
 import Store
@@ -17,7 +18,7 @@ public enum WatchApp {
     /// configuration.
     public static func run(
         _ settings: Settings, size: Size, output: String, configuration: String? = nil,
-        commandLine: CommandLineLayer = CommandLineLayer(), log: @escaping (String) -> Void, say: @escaping (String) -> Void
+        commandLine: Layer = Layer(), log: @escaping (String) -> Void, say: @escaping (String) -> Void
     ) -> Int32 {
         let text: (any TextRenderer)?
         do {
@@ -42,12 +43,11 @@ public enum WatchApp {
             return failure.status
         }
         // Nobody presses a key on a file, and a file is never dimmed.
-        func forFile(_ settings: inout Settings) {
-            settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
-            settings.intro = false
+        func forFile(_ configuration: inout Configuration) {
+            configuration.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+            configuration.run.intro = false
         }
-        var settings = settings
-        forFile(&settings)
+        let settings = settings.with(forFile)
         let controller = settings.makeController(panel: size, text: text, data: data, hub: nil, clock: clock, log: { _ in })
         let sink = PNGSink(size: size, naming: .latest(output))
         let session: Session

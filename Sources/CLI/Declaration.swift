@@ -100,6 +100,17 @@ public struct Option<Target>: Sendable {
             })
     }
 
+    /// An option declared elsewhere (a setting's declaration gives its names, value form and
+    /// help): `apply` reads the text (empty for a flag, whose `placeholder` is nil).
+    public static func declared(
+        names: [String], placeholder: String?, help: String, default defaultText: String?, completion: ValueCompletion,
+        hidden: Bool = false, apply: @escaping @Sendable (inout Target, String, _ option: String) throws(UsageError) -> Void
+    ) -> Option {
+        Option(
+            names: names, placeholder: placeholder, help: help, defaultText: defaultText, completion: completion,
+            hidden: hidden, apply: { (target, text) throws(UsageError) in try apply(&target, text, names[0]) })
+    }
+
     /// An option that is refused with `message` (an option of another command, say).
     public static func refused(_ names: String..., takesValue: Bool = true, message: String) -> Option {
         Option(

@@ -10,15 +10,11 @@ import Raster
 enum PanelCommands {
     /// `glance run`'s command line: the settings layer it makes, and the configuration file.
     struct Run {
-        var layer = CommandLineLayer()
+        var layer = Layer()
         var config: String?
     }
 
-    static let configOption = Option<String?>.value(
-        "--config", as: Value.file(extensions: ["json"]),
-        help: "the configuration (without it the built-in defaults apply); an invalid file stops with 78",
-        default: Configuration.defaultPath
-    ) { $0 = $1 }
+    static let configOption = ScreenOptions.configOption
 
     static let databaseHelp =
         "the store (default: the configuration's \"database\", else /var/lib/glance/glance.db for root, "
@@ -48,82 +44,28 @@ enum PanelCommands {
         groups: [
             OptionGroup(
                 "Display",
-                [
-                    .value("--card", as: Value.file("PATH"), help: "the DRM card, e.g. /dev/dri/card1", default: "the first card with a connected display") {
-                        $0.layer.card = $1
-                    },
-                    .value("--connector", as: Value.name, help: "e.g. HDMI-A-1, DSI-1", default: "the first connected one") {
-                        $0.layer.connector = $1
-                    },
-                    .value("--mode", as: Value.mode, help: "e.g. 800x480@60", default: "the display's preferred mode") {
-                        $0.layer.mode = $1
-                    },
-                    ScreenOptions.rotate.lifted(\.layer.screen),
-                    .value(
-                        "--format", as: Value.format, help: "pixel format",
-                        default: "XRGB8888 where the display plane takes it, else RGB565"
-                    ) { $0.layer.screen.format = $1 },
-                    .flag("--legacy", help: "SetCrtc + PageFlip even where atomic mode setting is offered") {
-                        $0.layer.legacy = true
-                    },
-                    .flag(
-                        "--single-buffer",
-                        help: "draw into the buffer on screen and report the changed area (DirtyFB / damage clips) instead of flipping two buffers"
-                    ) { $0.layer.singleBuffered = true },
-                    .flag("--intro", help: "the rings fill up when the app starts, as on the watch (ring screen)") {
-                        $0.layer.intro = true
-                    },
-                    .flag("--report-startup", help: "print the time from process start to the first frame on screen") {
-                        $0.layer.reportStartup = true
-                    },
-                    .flag(
-                        "--report-frames",
-                        help: "print a line per frame before it is presented: its animation time (what glance render --time "
-                            + "draws) and the areas drawn and presented"
-                    ) { $0.layer.reportFrames = true },
-                    .refused("--size", message: "run: --size is for glance render; the display's mode sets the size (--mode WxH)"),
-                    .refused("--output", "-o", message: "run: --output is for glance render; the display's mode sets the size (--mode WxH)"),
-                    .refused("--frames", message: "run: --frames is for glance render; the display's mode sets the size (--mode WxH)"),
-                    .refused("--fps", message: "run: --fps is for glance render; the display's mode sets the size (--mode WxH)"),
-                ]),
-            OptionGroup(
-                "The screen and the day (as glance render draws them), shown instead of the store's",
-                [ScreenOptions.screen.lifted(\.layer.screen)]),
-        ] + [ScreenOptions.day, ScreenOptions.around, ScreenOptions.gauge].map { $0.lifted(\Run.layer.screen) } + [
+                Configuration.options(
+                    ["--card", "--connector", "--mode", "--rotate", "--format", "--legacy", "--single-buffer", "--intro",
+                     "--report-startup", "--report-frames"], into: \Run.layer)
+                    + [
+                        .refused("--size", message: "run: --size is for glance render; the display's mode sets the size (--mode WxH)"),
+                        .refused("--output", "-o", message: "run: --output is for glance render; the display's mode sets the size (--mode WxH)"),
+                        .refused("--frames", message: "run: --frames is for glance render; the display's mode sets the size (--mode WxH)"),
+                        .refused("--fps", message: "run: --fps is for glance render; the display's mode sets the size (--mode WxH)"),
+                    ]),
+        ] + ScreenOptions.groups(\Run.layer, config: \Run.config) + [
             OptionGroup(
                 "Data: the store (days, metrics, tasks), redrawn whenever it changes",
                 [
-                    .value(
-                        "--db", as: Value.database,
-                        help: databaseHelp + "; a day given with --move … or a gauge or progress given on the command line is shown instead"
-                    ) { $0.layer.database = $1 }
+                    Configuration.setting(option: "--db")!.option(
+                        \Run.layer,
+                        help: databaseHelp + "; a day given with --move … or a gauge or progress given on the command line is shown instead",
+                        default: "")
                 ]),
             OptionGroup(
                 "Input and behaviour (defaults from the configuration file)",
-                [
-                    configOption.lifted(\.config),
-                    .flag("--no-input", help: "do not read input devices") { $0.layer.noInput = true },
-                    .flag(
-                        "--no-grab",
-                        help: "let key presses also reach the console and the system (no EVIOCGRAB); a grabbed "
-                            + "keyboard's Power key and Ctrl+Alt+Fn do not (power buttons on their own are never grabbed)"
-                    ) { $0.layer.noGrab = true },
-                    .value("--input-dir", as: Value.folder, help: "where the input devices are", default: "/dev/input") {
-                        $0.layer.inputDirectory = $1
-                    },
-                    .value(
-                        "--socket", as: Value.file("PATH"),
-                        help: "where glance screenshot asks for the frame on the panel",
-                        default: "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
-                            + "else $XDG_RUNTIME_DIR/glance/glance.sock"
-                    ) { $0.layer.controlSocket = $1 },
-                    .value("--dim-after", as: Value.seconds, help: "seconds without input before dimming (0: never)") {
-                        $0.layer.dimAfter = .some($1)
-                    },
-                    .value("--blank-after", as: Value.seconds, help: "seconds without input before blanking (0: never)") {
-                        $0.layer.blankAfter = .some($1)
-                    },
-                ]),
+                Configuration.options(
+                    ["--no-input", "--no-grab", "--input-dir", "--socket", "--dim-after", "--blank-after"], into: \Run.layer)),
         ],
         epilogue: """
             Keys (defaults; the configuration's "keys" changes them): Left/Right the previous and next day, \
@@ -153,7 +95,7 @@ enum PanelCommands {
                 78, "the requested connector, mode or format does not exist on this display (the message lists "
                     + "what does), or the configuration file is invalid (every problem is listed with its JSON path)"),
         ],
-        finish: { (run) throws(UsageError) in try run.layer.screen.check() })
+        finish: { _ in })
 
     static func runMain(_ line: Run) -> Int32 {
         let started = monotonicNow()
@@ -168,7 +110,7 @@ enum PanelCommands {
     // MARK: glance watch
 
     struct Watch {
-        var layer = CommandLineLayer()
+        var layer = Layer()
         var config: String?
         var output = ""
         var size = Size(width: 480, height: 480)
@@ -188,29 +130,15 @@ enum PanelCommands {
             """,
         groups: [
             OptionGroup(
-                "",
+                "Picture",
                 [
                     .value("--render-to", "--output", "-o", as: Value.output("FILE.png", extensions: ["png"]), help: "where to draw (replaced whole each time)") {
                         $0.output = $1
                     },
                     .value("--size", as: Value.size, help: "picture size", default: "480x480") { $0.size = $1 },
-                    .value(
-                        "--screen", as: Value.screenKind,
-                        help: "the screen to draw first (gauges: as the panel shows the configuration's gauges, redrawn when a value or its staleness changes)",
-                        default: "the configuration's first"
-                    ) { $0.layer.firstScreen = $1 },
-                    .value("--date", as: Value.day, help: "the day: YYYY-MM-DD, today or yesterday (default: today, and it follows the date at midnight)") {
-                        $0.layer.screen.date = $1
-                    },
-                    ScreenOptions.rotate.lifted(\.layer.screen),
-                    .value("--name", as: Value.name, help: "whose rings they are (shown on the screen)") { $0.layer.screen.name = $1 },
-                    .value("--locale", as: Value.locale, help: "language of every label and date") { $0.layer.screen.locale = $1 },
-                    .flag("--rings-only", help: "the rings alone, filling the picture (no text, no fonts needed)") {
-                        $0.layer.screen.ringsOnly = true
-                    },
-                    .value("--db", as: Value.database, help: databaseHelp) { $0.layer.database = $1 },
-                    configOption.lifted(\.config),
-                ])
+                ] + Configuration.options(["--rotate", "--format"], into: \Watch.layer)),
+        ] + ScreenOptions.groups(\Watch.layer, config: \Watch.config) + [
+            OptionGroup("Data", [Configuration.setting(option: "--db")!.option(\Watch.layer, help: databaseHelp, default: "")])
         ],
         exits: [
             ExitStatusNote(0, "stopped by Ctrl-C or SIGTERM"),
@@ -226,7 +154,7 @@ enum PanelCommands {
 
     static func watchMain(_ line: Watch) -> Int32 {
         var layer = line.layer
-        layer.noInput = true
+        try? layer.set(option: "--no-input")
         switch ConfigurationFile.settings(line.config, commandLine: layer) {
         case .failure(let status): return status.code
         case .success(let settings):

@@ -1,37 +1,43 @@
 import App
 import CLI
+import Configuration
+import Controls
 import Raster
 
 /// `glance render`, `bench`, `demo`: screens drawn headlessly.
 enum PictureCommands {
     struct Render {
-        var request = ScreenRequest()
+        var layer = Layer()
+        var config: String?
         var sizes: [Size] = []
         var output: String?
         var frames: Int?
         var fps = 30.0
-        var database: String?
-        var intro = false
     }
 
     static let render = CommandSpec<Render>(
         "render", summary: "draw a screen into a PNG file (headless, same renderer as the panel)",
         usage: ["render --size WxH --output FILE.png [options]"],
         about: "Draws a screen exactly as the panel would show it and writes it as a PNG.",
-        groups: ScreenOptions.groups(
-            \Render.request,
-            picture: [
-                .value("--size", as: Value.size, help: "panel size in pixels, 1 to 8192 each side (required)") {
-                    $0.sizes.append($1)
-                },
-                .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]), help: "where to write (required); nothing is written on any error") {
-                    $0.output = $1
-                },
-                .value(
-                    "--db", as: Value.database,
-                    help: "the day and its week from this store (as glance run shows them) instead of --move, --exercise, --stand"
-                ) { $0.database = $1 },
-            ])
+        groups: [
+            OptionGroup(
+                "Picture",
+                [
+                    .value("--size", as: Value.size, help: "panel size in pixels, 1 to 8192 each side (required)") {
+                        $0.sizes.append($1)
+                    },
+                    .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]), help: "where to write (required); nothing is written on any error") {
+                        $0.output = $1
+                    },
+                ] + Configuration.options(["--rotate", "--format"], into: \Render.layer)
+                    + [
+                        Configuration.setting(option: "--db")!.option(
+                            \Render.layer,
+                            help: "the day and its week (and the gauges, with --config) from this store, as glance run shows "
+                                + "them, instead of --move, --exercise, --stand",
+                            default: "")
+                    ]),
+        ] + ScreenOptions.groups(\Render.layer, config: \Render.config)
             + [
                 OptionGroup(
                     "Animation",
@@ -41,11 +47,10 @@ enum PictureCommands {
                             help: "write N frames from --time on, --fps a second, as FILE-0001.png, FILE-0002.png, …"
                         ) { $0.frames = $1 },
                         .value("--fps", as: Value.fps, help: "frames per second", default: "30") { $0.fps = $1 },
-                        .flag(
-                            "--intro",
+                        Configuration.setting(option: "--intro")!.option(
+                            \Render.layer,
                             help: "the ring screen as glance run --intro draws it --time SECONDS after its first frame "
-                                + "(the rings filling up; whole from 0.9 s on)"
-                        ) { $0.intro = true },
+                                + "(the rings filling up; whole from 0.9 s on)"),
                     ])
             ],
         epilogue: """
@@ -59,30 +64,39 @@ enum PictureCommands {
             ExitStatusNote(73, "the file could not be written"),
         ],
         finish: { (line) throws(UsageError) in
-            try line.request.check()
+            var shown = Configuration()
+            line.layer.apply(to: &shown)
+            _ = try shown.applying(Layer())
+            if shown.show.screen == .progress && !shown.show.progressGiven {
+                throw UsageError("progress: give --fraction F (0 to 1) or --indeterminate")
+            }
             guard line.sizes.count == 1 else {
                 throw UsageError(
                     line.sizes.isEmpty ? "render: --size WxH is required" : "render: give one --size (bench takes several)")
             }
             guard let output = line.output else { throw UsageError("render: --output FILE.png is required") }
             if let error = outputUsageError(output, option: "--output") { throw error }
-            if line.intro && line.request.screen != .rings {
-                throw UsageError("--intro draws the ring screen filling up: drop --screen \(line.request.screen.rawValue)")
+            if shown.run.intro, let screen = shown.show.screen, screen != .rings {
+                throw UsageError("--intro draws the ring screen filling up: drop --screen \(screen.rawValue)")
             }
         })
 
     static func renderMain(_ line: Render) -> Int32 {
-        Pictures.render(
-            Pictures.Render(
-                request: line.request, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
-                database: line.database, intro: line.intro))
+        switch ConfigurationFile.settings(line.config, commandLine: line.layer) {
+        case .failure(let status): return status.code
+        case .success(let settings):
+            return Pictures.render(
+                Pictures.Render(
+                    settings: settings, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
+                    fromStore: line.layer.given.contains("database")))
+        }
     }
 
     // MARK: glance bench
 
     struct Bench {
-        var request = ScreenRequest()
-        var screens: [ScreenRequest.Kind] = []
+        var layer = Layer()
+        var screens: [ScreenKind] = []
         var sizes: [Size] = []
         var frames = 200
         var fill = true
@@ -124,7 +138,7 @@ enum PictureCommands {
             OptionGroup(
                 "Benchmark",
                 [
-                    .value("--screen", as: Value.choice(ScreenRequest.Kind.self), help: "one screen (repeatable)", default: "all three") {
+                    .value("--screen", as: Value.screenKind, help: "one screen (repeatable)", default: "rings, gauges, progress") {
                         $0.screens.append($1)
                     },
                     .value("--size", as: Value.sizes, help: "sizes", default: "480x480,800x480,720x1280,240x240") {
@@ -147,15 +161,23 @@ enum PictureCommands {
                     .flag("--in-place", help: "draw into the buffers themselves, not into a picture copied onto them") {
                         $0.inPlace = true
                     },
-                    ScreenOptions.rotate.lifted(\.request), ScreenOptions.format.lifted(\.request),
-                ])
-        ] + [ScreenOptions.day, ScreenOptions.around, ScreenOptions.gauge].map { $0.lifted(\Bench.request) },
+                ] + Configuration.options(["--rotate", "--format"], into: \Bench.layer))
+        ] + Array(ScreenOptions.groups(\Bench.layer, config: nil).map { group in
+            // The screen is --screen's above (several may be given).
+            OptionGroup(group.title, note: group.note, group.options.filter { $0.name != "--screen" })
+        }),
         exits: [ExitStatusNote(0, "measured"), ExitStatusNote(64, "bad arguments"), ExitStatusNote(69, "a font is missing")],
-        finish: { (line) throws(UsageError) in try line.request.check() })
+        finish: { (line) throws(UsageError) in
+            var shown = Configuration()
+            line.layer.apply(to: &shown)
+            _ = try shown.applying(Layer())
+        })
 
     static func benchMain(_ line: Bench) -> Int32 {
+        var configuration = Configuration()
+        line.layer.apply(to: &configuration)
         var bench = Benchmark(
-            request: line.request, screens: line.screens, sizes: line.sizes, frames: line.frames, fill: line.fill,
+            configuration: configuration, screens: line.screens, sizes: line.sizes, frames: line.frames, fill: line.fill,
             noText: line.noText)
         bench.animated = line.animated
         bench.animations = line.animations

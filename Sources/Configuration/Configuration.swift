@@ -1,5 +1,6 @@
 // A configuration is written in the controls' vocabulary (its screens, long presses and touch
 // axes are Controls values): whoever reads one gets that vocabulary with it.
+import Activity
 import JSON
 import Controls
 import Raster
@@ -129,7 +130,7 @@ public struct DisplaySetting: Sendable, Equatable {
     /// e.g. `DSI-1`, `HDMI-A-1`; nil: the first connected one.
     public var connector: String?
     /// `WxH` or `WxH@Hz`; nil: the connector's preferred mode.
-    public var mode: String?
+    public var mode: ModeRequest?
     /// nil: from the plane's formats.
     public var format: PixelFormat?
     public var rotation: Rotation = .none
@@ -177,6 +178,12 @@ public struct IdleSetting: Sendable, Equatable {
     public var blankAfter: Double? = 300
     /// Brightness when dimmed, 0...1.
     public var dimLevel: Double = 0.3
+
+    public init(dimAfter: Double? = 60, blankAfter: Double? = 300, dimLevel: Double = 0.3) {
+        self.dimAfter = dimAfter
+        self.blankAfter = blankAfter
+        self.dimLevel = dimLevel
+    }
 }
 
 /// `glance serve`: where it listens, its token, its limits, TLS.
@@ -235,6 +242,14 @@ public struct Configuration: Sendable, Equatable {
     public var database: String?
     public var fontFile: String?
     public var cjkFontFile: String?
+    /// The two font files, as the file's `fonts` gives them.
+    public var fonts: FontFiles {
+        get { FontFiles(file: fontFile, cjkFile: cjkFontFile) }
+        set {
+            fontFile = newValue.file
+            cjkFontFile = newValue.cjkFile
+        }
+    }
     public var serve = ServeSetting()
     /// The MQTT broker, when a gauge follows a topic.
     public var mqtt: MQTTSetting?
@@ -243,10 +258,100 @@ public struct Configuration: Sendable, Equatable {
     public var refresh: [[String]] = []
     public var goals = GoalSetting()
 
+    // The command line's own: no member of the file.
+    /// How `glance run` goes about it this time (`--intro`, `--single-buffer`, …).
+    public var run = RunOptions()
+    /// What is shown: the first screen, the day, and what the command line shows instead of the
+    /// store (a day's figures, a gauge, a task).
+    public var show = ShowRequest()
+
     public init() {}
 
     /// The default place of the file.
     public static let defaultPath = "/etc/glance/config.json"
+}
+
+/// How `glance run` goes about it this time: the command line's alone.
+public struct RunOptions: Sendable, Equatable {
+    /// The rings fill up when the app starts.
+    public var intro = false
+    /// Draw into the buffer on screen (no flips).
+    public var singleBuffered = false
+    /// Print the time from the process's start to the first frame.
+    public var reportStartup = false
+    /// Print a line for each frame: its animation time and where it was drawn and presented.
+    public var reportFrames = false
+    public var readInput = true
+    public var inputDirectory = "/dev/input"
+    /// Where `glance screenshot` asks (nil: `ControlServer.defaultPath()`).
+    public var controlSocket: String?
+
+    public init() {}
+}
+
+/// What is shown, as the command line gives it: the first screen, the day, the time, and a day,
+/// gauge or task shown instead of the store's.
+public struct ShowRequest: Sendable, Equatable {
+    /// The screen shown first (nil: the configuration's first).
+    public var screen: ScreenKind?
+    /// The day shown first (nil: today), and a today that never ends (nil: the system's).
+    public var day: DaySpec?
+    public var today: DaySpec?
+    /// A time of day that never changes (nil: the system's clock).
+    public var clockTime: TimeOfDay?
+    /// The animation clock a picture is drawn at, in seconds (`glance render --time`).
+    public var time = 0.0
+    /// The rings alone, without labels.
+    public var ringsOnly = false
+
+    // A day's figures, a gauge or a task, shown instead of the store's.
+    public var summary = ActivitySummary()
+    public var summaryGiven = false
+    /// A day with no summary at all.
+    public var noSummary = false
+    /// The gauge's or the progress's style, as given.
+    public var style: String?
+    public var gaugeValue: Double?
+    public var gaugeValueGiven = false
+    public var gaugeMinimum = 0.0
+    public var gaugeMaximum = 100.0
+    public var title = ""
+    public var unit = ""
+    public var tint: [Color] = []
+    public var fraction: Double?
+    public var indeterminate = false
+    public var label = ""
+    public var cancellable = false
+    public var cancelNote: String?
+
+    public init() {}
+
+    /// The command line gives what to show (a day, a gauge, a task) instead of the store.
+    public var givesContent: Bool { summaryGiven || noSummary || screen == .gauges && gaugeGiven || screen == .progress && progressGiven }
+
+    /// A gauge was described (`--value`, `--style`, …): the gauge screen shows it.
+    public var gaugeGiven: Bool { gaugeValueGiven || style.flatMap(GaugeStyle.init(rawValue:)) != nil || !title.isEmpty || !unit.isEmpty || !tint.isEmpty }
+
+    /// A task was described (`--fraction` or `--indeterminate`).
+    public var progressGiven: Bool { fraction != nil || indeterminate }
+
+    /// The day's summary as given (nil: a day without one).
+    public var shownSummary: ActivitySummary? { noSummary ? nil : summary }
+
+    /// The gauge the options describe.
+    public var gauge: Gauge {
+        Gauge(
+            style: GaugeStyle(rawValue: style ?? "circular") ?? .circular, value: gaugeValue, minimum: gaugeMinimum,
+            maximum: gaugeMaximum, title: title, unit: unit, tint: tint)
+    }
+
+    /// The task the options describe.
+    public var progress: ProgressContent {
+        ProgressContent(
+            amount: fraction.map { .determinate($0) } ?? .indeterminate,
+            style: ProgressStyle(rawValue: style ?? "bar") ?? .bar, label: label, cancellable: cancellable,
+            cancelNote: cancelNote)
+    }
 }
 
 /// One problem in a configuration file: where (a JSON path such as `$.gauges[1].max`) and what.

@@ -1,3 +1,5 @@
+import Raster
+
 /// A mode a connector offers (or a CRTC is set to).
 public struct DisplayMode: Sendable, Hashable, CustomStringConvertible {
     public var width: Int
@@ -38,37 +40,10 @@ public struct DisplayMode: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A requested mode, `WxH` or `WxH@Hz` (as given to `--mode` or in the configuration).
-public struct ModeRequest: Sendable, Hashable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    /// Whole hertz; nil takes the best refresh the connector offers at that size.
-    public var refreshHz: Int?
-
-    public init(width: Int, height: Int, refreshHz: Int? = nil) {
-        self.width = width
-        self.height = height
-        self.refreshHz = refreshHz
-    }
-
-    /// Parses `WxH` or `WxH@Hz`; nil if it is neither.
-    public init?(parsing text: String) {
-        let atParts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard atParts.count <= 2 else { return nil }
-        let sides = atParts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard sides.count == 2, let w = Int(sides[0]), let h = Int(sides[1]), w > 0, h > 0 else { return nil }
-        var hz: Int? = nil
-        if atParts.count == 2 {
-            guard let r = Int(atParts[1]), r > 0 else { return nil }
-            hz = r
-        }
-        self.init(width: w, height: h, refreshHz: hz)
-    }
-
-    public var description: String { "\(width)x\(height)" + (refreshHz.map { "@\($0)" } ?? "") }
-
-    /// Whether `mode` is what this asks for.
+extension ModeRequest {
+    /// Whether `mode` is what this asks for: its size, and its refresh written to as many decimals
+    /// as the request gives (`@60` takes 59.94 Hz and 60 Hz, `@59.94` only the first).
     public func matches(_ mode: DisplayMode) -> Bool {
-        mode.width == width && mode.height == height && (refreshHz == nil || mode.refreshHz == refreshHz)
+        mode.width == width && mode.height == height && (refresh.map { $0.matches(millihertz: mode.refreshMillihertz) } ?? true)
     }
 }

@@ -1,3 +1,4 @@
+import Activity
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

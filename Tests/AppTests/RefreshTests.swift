@@ -6,6 +6,7 @@ import Screens
 import Testing
 
 @testable import App
+import Configuration
 
 #if canImport(Glibc)
     import Glibc
@@ -20,8 +21,8 @@ struct RefreshTests {
 
     static func controller(_ commands: [[String]], timeout: Duration = .seconds(60)) -> DeviceController {
         var settings = Settings()
-        settings.ringsOnly = true
-        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        settings.show.ringsOnly = true
+        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
         let controller = settings.makeController(
             panel: Size(width: 240, height: 240), text: nil, data: FixedData(days: [:]), hub: nil,
             clock: FixedClock(day), log: { _ in })
@@ -91,7 +92,7 @@ struct RefreshTests {
     @Test("a pull down on the progress screen is the swipe down it was; without commands nothing spins")
     func elsewhere() throws {
         var settings = Settings()
-        settings.ringsOnly = true
+        settings.show.ringsOnly = true
         let data = FixedData(days: [:], task: ProgressContent(amount: .determinate(0.5)))
         let c = settings.makeController(
             panel: Size(width: 240, height: 240), text: nil, data: data, hub: nil, clock: FixedClock(Self.day), log: { _ in })

@@ -39,10 +39,10 @@ struct ReloadTests {
             let store = try Store(path: db)
             try store.setMetric("cpu", value: 40, minimum: .set(0), maximum: .set(100))
             try store.setMetric("load", value: 2, minimum: .set(0), maximum: .set(8))
-            var layer = CommandLineLayer()
-            layer.database = db
-            layer.screen.today = ReloadTests.day
-            layer.screen.clockTime = TimeOfDay(hour: 10, minute: 9)
+            var layer = Layer()
+            try layer.set(option: "--db", db)
+            try layer.set(option: "--today", ReloadTests.day.description)
+            try layer.set(option: "--time", "10:09")
             let settings = try ConfigurationFile.settings(config, commandLine: layer).get()
             let clock = settings.makeClock()
             let data = try settings.openData(today: clock.today(), log: { _ in }).get()

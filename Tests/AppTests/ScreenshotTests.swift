@@ -7,6 +7,7 @@ import Screens
 import Testing
 
 @testable import App
+import Configuration
 
 /// `glance screenshot`'s other end: the session's control socket answers with the frame it
 /// presented last, upright; through a real Unix socket and memory file.
@@ -28,9 +29,9 @@ struct ScreenshotTests {
     /// A session drawing the rings alone (no fonts) on a panel mounted turned `rotation`.
     static func session(_ sink: RecordingSink, rotation: Rotation) throws -> Session {
         var settings = Settings()
-        settings.ringsOnly = true
-        settings.fixedToday = day
-        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
+        settings.show.ringsOnly = true
+        settings.show.today = .date(day)
+        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
         let data = FixedData(days: [day: ActivitySummary(
             activeEnergyBurned: .kilocalories(375), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: 15,
             exerciseTimeGoal: 30, standHours: 6, standHoursGoal: 12)])

@@ -6,6 +6,7 @@ import Screens
 import Testing
 
 @testable import App
+import Configuration
 
 /// The session draws only what changed, into one buffer or two in turn, and presents only that:
 /// every frame it presents equals the frame a session drawing everything whole presents at the
@@ -18,10 +19,10 @@ struct SessionDamageTests {
     /// A session on `sink` showing the rings filling up (intro), or `task`'s progress first.
     static func session(_ sink: RecordingSink, task: ProgressContent? = nil, rotation: Rotation = .none) throws -> Session {
         var settings = Settings()
-        settings.ringsOnly = true
-        settings.intro = true
-        settings.fixedToday = day
-        settings.rotation = rotation
+        settings.show.ringsOnly = true
+        settings.run.intro = true
+        settings.show.today = .date(day)
+        settings.display.rotation = rotation
         if task != nil { settings.screens = [.progress, .rings] }
         let data = FixedData(days: [day: SessionTests.summary], task: task)
         let controller = settings.makeController(

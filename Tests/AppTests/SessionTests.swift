@@ -25,9 +25,9 @@ struct SessionTests {
         _ sink: RecordingSink, dimAfter: Double? = nil, blankAfter: Double? = nil, summary: ActivitySummary? = nil
     ) throws -> (Session, DeviceController) {
         var settings = Settings()
-        settings.ringsOnly = true
-        settings.idle = IdleSchedule(dimAfter: dimAfter, blankAfter: blankAfter, dimLevel: 0.3)
-        settings.fixedToday = day
+        settings.show.ringsOnly = true
+        settings.idle = IdleSetting(dimAfter: dimAfter, blankAfter: blankAfter, dimLevel: 0.3)
+        settings.show.today = .date(day)
         let data = FixedData(days: [day: summary ?? Self.summary])
         let controller = settings.makeController(
             panel: sink.size, text: nil, data: data, hub: nil, clock: FixedClock(day), now: t0, log: { _ in })
@@ -89,8 +89,8 @@ struct SessionTests {
         sink.hasPowerControl = false
         var told: [String] = []
         var settings = Settings()
-        settings.ringsOnly = true
-        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
+        settings.show.ringsOnly = true
+        settings.idle = IdleSetting(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
         let controller = settings.makeController(
             panel: sink.size, text: nil, data: FixedData(days: [Self.day: Self.summary]), hub: nil,
             clock: FixedClock(Self.day), now: Self.t0, log: { _ in })
@@ -127,7 +127,7 @@ struct SessionTests {
         let sink = RecordingSink(size: Self.size, switchesConsoles: true)
         var told: [String] = []
         var settings = Settings()
-        settings.ringsOnly = true
+        settings.show.ringsOnly = true
         let controller = settings.makeController(
             panel: sink.size, text: nil, data: FixedData(days: [:]), hub: nil, clock: FixedClock(Self.day),
             now: Self.t0, log: { _ in })
@@ -187,9 +187,9 @@ struct SessionTests {
     static func introSession() throws -> (RecordingSink, Session) {
         let sink = RecordingSink(size: Self.size, frameInterval: .milliseconds(20))
         var settings = Settings()
-        settings.ringsOnly = true
-        settings.intro = true
-        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        settings.show.ringsOnly = true
+        settings.run.intro = true
+        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
         let controller = settings.makeController(
             panel: sink.size, text: nil, data: FixedData(days: [Self.day: Self.summary]), hub: nil,
             clock: FixedClock(Self.day), now: Self.t0, log: { _ in })

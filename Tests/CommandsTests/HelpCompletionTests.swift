@@ -97,7 +97,7 @@ struct HelpCompletionTests {
         }
         #expect(try complete(["glance", "re"]) == ["render"])
         #expect(try complete(["glance", "render", "--scr"]) == ["--screen"])
-        #expect(try complete(["glance", "render", "--screen", ""]) == ["clock", "gauge", "progress", "rings"])
+        #expect(try complete(["glance", "render", "--screen", ""]) == ["clock", "gauges", "progress", "rings"])
         #expect(try complete(["glance", "run", "--rotate", "1"]) == ["180"])
         #expect(try complete(["glance", "metric", ""]) == ["list", "remove", "set"])
         #expect(try complete(["glance", "metric", "set", ""]) == [], "the verb is given")
@@ -117,7 +117,7 @@ struct HelpCompletionTests {
         }
         #expect(try complete("glance ren") == ["render"])
         #expect(try complete("glance render --scr") == ["--screen"])
-        #expect(try complete("glance render --screen ") == ["clock", "gauge", "progress", "rings"])
+        #expect(try complete("glance render --screen ") == ["clock", "gauges", "progress", "rings"])
         #expect(try complete("glance task ").contains("start"))
         #expect(try complete("glance export --table ") == ["days", "metrics", "tasks"])
     }
@@ -131,7 +131,7 @@ struct HelpCompletionTests {
         let commands = try Self.shell("zsh", stubs + load + "words=(glance re); CURRENT=2; _glance")
         #expect(commands.contains("render:draw a screen into a PNG file"))
         let render = try Self.shell("zsh", stubs + load + "words=(glance render --s); CURRENT=3; _glance")
-        #expect(render.contains("--screen[the screen to draw]:rings|gauge|progress|clock:(rings gauge progress clock)"))
+        #expect(render.contains("--screen[the screen shown first]:rings|clock|gauges|progress:(rings clock gauges progress)"))
         #expect(render.contains("--size[panel size in pixels, 1 to 8192 each side]:WxH: "))
         let importing = try Self.shell("zsh", stubs + load + "words=(glance import ''); CURRENT=3; _glance")
         #expect(importing.contains("*:FILE:_files -g \"*.(zip|xml|csv)\""))

@@ -193,7 +193,7 @@ struct RenderCommandTests {
             }
         }
         let all = try Executable.run(["bench", "--size", "40x40", "--frames", "2"])
-        #expect(all.stdout.split(separator: "\n").map { $0.split(separator: " ")[1] } == ["screen=rings", "screen=gauge", "screen=progress"])
+        #expect(all.stdout.split(separator: "\n").map { $0.split(separator: " ")[1] } == ["screen=rings", "screen=gauges", "screen=progress"])
         let bare = try Executable.run(["bench", "--rings-only", "--size", "40x40", "--frames", "2", "--no-fill"])
         #expect(bare.stdout.contains("rings_only=1") && !bare.stdout.contains("text_ms"))
     }

@@ -27,7 +27,7 @@ struct RunCommandTests {
     @Test(
         "bad arguments: one line naming the argument, exit 64, before any device is opened",
         arguments: [
-            (["run", "--mode", "480by480"], "--mode '480by480': expected WxH or WxH@HZ"),
+            (["run", "--mode", "480by480"], "--mode '480by480': expected WxH or WxH@Hz"),
             (["run", "--mode", "480x480@0"], "--mode '480x480@0'"),
             (["run", "--size", "480x480"], "run: --size is for glance render; the display's mode sets the size"),
             (["run", "--output", "x.png"], "run: --output is for glance render"),

@@ -45,7 +45,7 @@ struct DeviceFilesTests {
         // It spells out every top-level setting, so it is also the list to edit.
         let json = try JSONParser.parse(try DeviceFiles.text("config.json"))
         #expect(
-            DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))"
+            DeviceFiles.keys(json) == Set(Configuration.fileKeys), "missing: \(Set(Configuration.fileKeys).subtracting(DeviceFiles.keys(json)))"
         )
     }
 
@@ -56,7 +56,7 @@ struct DeviceFilesTests {
         #expect(config != Configuration())
         let json = try JSONParser.parse(text)
         #expect(
-            DeviceFiles.keys(json) == Set(Reader.top), "missing: \(Set(Reader.top).subtracting(DeviceFiles.keys(json)))"
+            DeviceFiles.keys(json) == Set(Configuration.fileKeys), "missing: \(Set(Configuration.fileKeys).subtracting(DeviceFiles.keys(json)))"
         )
         #expect(
             DeviceFiles.keys(json["display"]) == ["card", "connector", "mode", "format", "rotate", "legacy", "shape", "brightness"])
@@ -109,7 +109,7 @@ struct DeviceFilesTests {
             "every", "pauseOnInput",
             "brightness",
         ]
-        let missing = (Reader.top + nested).filter { !readme.contains("`\($0)`") }
+        let missing = (Configuration.fileKeys + nested).filter { !readme.contains("`\($0)`") }
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")
     }
 

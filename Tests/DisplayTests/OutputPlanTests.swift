@@ -112,6 +112,12 @@ private let monitor = Connector(
         #expect(try OutputPlan.chooseMode(monitor, request: ModeRequest(parsing: "1920x1080@60")).index == 2)
     }
 
+    @Test func aRefreshWithDecimalsTakesThatRateOnly() throws {
+        // The configuration's "1920x1080@59.94" is the 59.94 Hz mode, not replaced by another.
+        #expect(try OutputPlan.chooseMode(monitor, request: ModeRequest(parsing: "1920x1080@59.94")).index == 4)
+        #expect(throws: DisplayError.self) { try OutputPlan.chooseMode(monitor, request: ModeRequest(parsing: "1920x1080@59.95")) }
+    }
+
     @Test func missingModeListsTheAvailableOnesOnce() {
         #expect {
             try OutputPlan.chooseMode(monitor, request: ModeRequest(parsing: "800x480"))

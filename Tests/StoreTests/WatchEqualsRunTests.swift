@@ -1,5 +1,6 @@
 import Activity
 import App
+import Configuration
 import Foundation
 import ImageFile
 import Platform
@@ -29,11 +30,10 @@ struct WatchEqualsRunTests {
 
         // glance run's session on the same store, as it is made from the same command line (its
         // frames recorded instead of shown).
-        var layer = CommandLineLayer()
-        layer.database = scratch.db
-        layer.screen.date = CalendarDayForTests.parse(day)
-        var settings = Settings()
-        try settings.apply(layer)
+        var layer = Layer()
+        try layer.set(option: "--db", scratch.db)
+        try layer.set(option: "--date", day)
+        let settings = try Settings(try Configuration().applying(layer))
         let text = try settings.loadText()
         let clock = SystemLocalClock()
         let data = try settings.openData(today: clock.today(), log: { _ in }).get()

@@ -40,7 +40,7 @@ public enum DecimalText {
 
 extension StringProtocol {
     /// The text without the spaces, tabs and line breaks at either end.
-    var trimmingWhitespace: SubSequence {
+    public var trimmingWhitespace: SubSequence {
         func isSpace(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return self[endIndex...]

@@ -1,0 +1,562 @@
+// Every setting, declared once: the file's reader, the command line's options, the layering,
+// the reload's comparison and the settings' pages are made from this table.
+import Activity
+import CLI
+import Controls
+import JSON
+import Raster
+import Screens
+
+extension Configuration {
+    /// Every setting, in the order the file and the pages list them.
+    public static let settings: [Setting<Configuration>] = [
+        .value(
+            "name", \.name, .string, options: ["--name"], help: "whose rings they are, shown on the ring screen (empty: no name)",
+            default: "\"\"", reload: .name),
+        .value(
+            "locale", \.locale, .locale, options: ["--locale"],
+            help: "the language of every label and date; zh_CN… (and zh-CN) give zh-Hans",
+            default: "null: from LC_ALL, LC_MESSAGES or LANG", reload: .fonts),
+        .value(
+            "screens", \.screens, .screens,
+            help: "the screens, in the order the buttons step through them; \"clock\" adds the clock screen (the time large, "
+                + "the date, the day's rings small)",
+            default: "[\"rings\", \"gauges\", \"progress\"]", reload: .screens),
+        .value(
+            "gauges", \.gauges, .list(GaugeSetting.form, expected: "gauges, each an object (below)", example: "gauges [{…}, …]"),
+            help: "the gauges of the gauge screen: one fills the screen, several make a grid", default: "[]", reload: .data),
+        .value("keys", \.keys, .keys, help: "key names to actions, over the built-in key map", default: "{}", reload: .keys),
+        .value(
+            "longPress", \.longPress, .longPress,
+            help: "what a long press does, by the action of the key's short press", default: "{\"select\": \"today\"}",
+            reload: .keys),
+        .value(
+            "longPressSeconds", \.longPressSeconds, .number(0.2...10, what: "seconds"),
+            help: "how long a press must be to be long", default: "0.8", reload: .keys),
+        .value(
+            "grabInput", \.grabInput, .bool, options: ["--no-grab"], flag: false,
+            help: "take the input devices for the app alone, so key presses do not also reach the console; --no-grab lets "
+                + "them through (a grabbed keyboard's Power key and Ctrl+Alt+Fn do not reach the system; power buttons on "
+                + "their own are never grabbed)",
+            default: "true", reload: .input),
+        .object("touch", \.touch, TouchSetting.settings, help: "how the touch panel is mounted"),
+        .object("display", \.display, DisplaySetting.settings, help: "which card, connector, mode, format and rotation"),
+        .object(
+            "idle", \.idle, IdleSetting.settings, help: "what happens without input",
+            check: { idle, at, reader in
+                if let dim = idle.dimAfter, let blank = idle.blankAfter, blank < dim {
+                    reader.issue(
+                        "\(at).blankAfter", "expected at least dimAfter (\(NumberText.plain(dim)) s): the screen dims before it blanks")
+                }
+            }),
+        .object("clock", \.clock, ClockSetting.settings, help: "how the time is written"),
+        .value(
+            "cycle", \.cycle, CycleSetting.form,
+            help: "screens that turn by themselves, for a wall panel; null: they stay until a button or a task changes them",
+            default: "null", reload: .cycle),
+        .value(
+            "database", \.database, .optionalString("PATH", completion: .file(extensions: ["db"])), options: ["--db"],
+            help: "the store (a SQLite file)",
+            default: "null: /var/lib/glance/glance.db for root (the service), else $XDG_DATA_HOME/glance/glance.db",
+            reload: .data),
+        .object("fonts", \.fonts, FontFiles.settings, help: "font files instead of the packaged ones"),
+        .object("serve", \.serve, ServeSetting.settings, help: "glance serve, the HTTP endpoint"),
+        .object("goals", \.goals, GoalSetting.settings, help: "the goals a day fed from the phone gets when it has none yet"),
+        .value(
+            "refresh", \.refresh, .commands,
+            help: "programs run one after another when fresh data is asked for (a pull down, a key mapped to refresh), "
+                + "each stopped after 60 s",
+            default: "[]", reload: .refresh),
+        .value(
+            "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from; null: none",
+            default: "null", reload: .data),
+    ] + RunOptions.settings.map { $0.lifted(\.run, under: nil) } + ShowRequest.settings.map { $0.lifted(\.show, under: nil) }
+
+    /// The checks of several settings together, after the file and after the command line.
+    public static let checks: [Check<Configuration>] = [
+        Check("$.idle.blankAfter", options: ["--dim-after", "--blank-after"]) { c in
+            guard let d = c.idle.dimAfter, let b = c.idle.blankAfter, b < d else { return nil }
+            return "blank after \(NumberText.plain(b)) s comes before dim after \(NumberText.plain(d)) s: blank after at least the "
+                + "dimming time (or never)"
+        },
+        Check(
+            "$.cycle.screens",
+            at: { c in "$.cycle.screens[\(c.cycle?.screens.firstIndex { !c.screens.contains($0) } ?? 0)]" }
+        ) { c in
+            guard let cycle = c.cycle else { return nil }
+            let missing = cycle.screens.filter { !c.screens.contains($0) }
+            guard let first = missing.first else { return nil }
+            return "\"\(first.rawValue)\" is not one of the configured screens (\"screens\": "
+                + c.screens.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + ")"
+        },
+        Check("$.gauges", options: []) { c in
+            guard c.mqtt == nil, let i = c.gauges.firstIndex(where: { if case .mqtt = $0.source { true } else { false } }) else {
+                return nil
+            }
+            return "gauges[\(i)].source.mqtt: a topic needs the broker: \"mqtt\": {\"broker\": \"mqtt://HOST:1883\"}"
+        },
+    ] + ShowRequest.checks.map { check in Check(nil, options: check.options) { check.problem($0.show) } }
+
+    /// The top-level members of the file.
+    public static var fileKeys: [String] { settings.compactMap(\.key) }
+
+    /// Every setting of the file and the command line, one by one (an object's members, not the
+    /// object).
+    public static var leaves: [Setting<Configuration>] { settings.flatMap(\.leaves) }
+
+    /// The setting a command-line option sets.
+    public static func setting(option: String) -> Setting<Configuration>? {
+        leaves.first { $0.options.contains(option) }
+    }
+
+    /// The setting at a dotted path of the file (`display.mode`) or with a command-line name
+    /// (`intro`).
+    public static func setting(named name: String) -> Setting<Configuration>? {
+        leaves.first { $0.name == name }
+    }
+
+    /// What a reload must do to go from `old` to `new`, in the order the log line says it.
+    public static func reloads(from old: Configuration, to new: Configuration) -> [Reload] {
+        Array(Set(leaves.filter { $0.changed(old, new) }.map(\.reload))).sorted()
+    }
+}
+
+extension TouchSetting {
+    static let settings: [Setting<TouchSetting>] = [
+        .value(
+            "swapXY", \.swapXY, .bool, help: "swap the axes, for a touch sensor mounted turned by 90° (before the rotation)",
+            default: "false", reload: .keys),
+        .value("invertX", \.invertX, .bool, help: "mirror the x axis", default: "false", reload: .keys),
+        .value("invertY", \.invertY, .bool, help: "mirror the y axis", default: "false", reload: .keys),
+    ]
+}
+
+extension DisplaySetting {
+    static let settings: [Setting<DisplaySetting>] = [
+        .value(
+            "card", \.card, .card, options: ["--card"],
+            help: "the DRM card; a card is chosen by its connected connectors, never by its number",
+            default: "null: the first card with a connected display", reload: .display),
+        .value(
+            "connector", \.connector, .optionalString("NAME"), options: ["--connector"],
+            help: "the connector, e.g. HDMI-A-1, DSI-1, DSI-2, SPI-1", default: "null: the first connected one",
+            reload: .display),
+        .value(
+            "mode", \.mode, .mode, options: ["--mode"],
+            help: "the mode; a refresh with decimals takes only that rate (59.94), a whole one any rate that rounds to it",
+            default: "null: the display's preferred mode", reload: .display),
+        .value(
+            "format", \.format, .optionalChoice(PixelFormat.self, expected: "xrgb8888 or rgb565", anyCase: true),
+            options: ["--format"], help: "the pixel format; rgb565 (16-bit SPI panels) is drawn with ordered dithering",
+            default: "null: XRGB8888 where the display plane takes it, else RGB565", reload: .display),
+        .value(
+            "rotate", \.rotation, .rotation, options: ["--rotate"],
+            help: "how the panel is mounted, turned clockwise: the picture is drawn upright and turned onto it, and touch "
+                + "with it",
+            default: "0", reload: .rotation),
+        .value(
+            "legacy", \.legacy, .bool, options: ["--legacy"], flag: true,
+            help: "SetCrtc and PageFlip even where atomic mode setting is offered", default: "false", reload: .display),
+        .value(
+            "shape", \.shape, .choice(PanelShape.self, expected: "rectangle or round", anyCase: true), options: ["--shape"],
+            help: "a round panel keeps everything inside its inscribed circle", default: "\"rectangle\"", reload: .shape),
+        .value(
+            "brightness", \.brightness, .optionalNumber(0.05...1, what: "a brightness", null: "as found"),
+            help: "the awake brightness, a fraction of full; the brighter and darker keys change it by a tenth and the "
+                + "level they choose is kept in the store until this setting changes",
+            default: "null: the backlight's as found at start", reload: .brightness),
+    ]
+}
+
+extension IdleSetting {
+    static let settings: [Setting<IdleSetting>] = [
+        .value(
+            "dimAfter", \.dimAfter, .secondsOrNever(1...86400), options: ["--dim-after"],
+            help: "seconds without input before the picture dims (the command line's 0: never)",
+            default: "60", reload: .idle),
+        .value(
+            "blankAfter", \.blankAfter, .secondsOrNever(1...86400), options: ["--blank-after"],
+            help: "seconds without input before the panel goes black and powers down, at least dimAfter (the command "
+                + "line's 0: never)",
+            default: "300", reload: .idle),
+        .value(
+            "dimLevel", \.dimLevel, .number(0...1, what: "a brightness"),
+            help: "the brightness when dimmed, a fraction of the awake brightness", default: "0.3", reload: .idle),
+    ]
+}
+
+extension ClockSetting {
+    static let settings: [Setting<ClockSetting>] = [
+        .value(
+            "format", \.format, .optionalChoice(ClockFormat.self, expected: "24h, 12h or off"), options: ["--clock"],
+            help: "how the time is written: 24h (15:05), 12h (3:05 PM) or off (no time on the ring screen)",
+            default: "null: as LC_TIME's language and region write it", reload: .clock),
+        .value(
+            "tiny", \.onTiny, .choice(TinyHeader.self, expected: "\"day\" or \"time\"").mapped(\.showsTime, TinyHeader.init),
+            help: "what a tiny panel (shorter side under 300 pixels) shows above its rings", default: "\"day\"",
+            reload: .clock),
+    ]
+
+    /// What a tiny panel's header shows.
+    enum TinyHeader: String, CaseIterable, Sendable {
+        case day, time
+        var showsTime: Bool { self == .time }
+        init(_ showsTime: Bool) { self = showsTime ? .time : .day }
+    }
+}
+
+extension CycleSetting {
+    static let settings: [Setting<CycleSetting>] = [
+        .value("every", \.every, .number(1...86400, what: "seconds"), help: "seconds each screen stays", default: "15", reload: .cycle),
+        .value(
+            "screens", \.screens, .cycleScreens,
+            help: "the screens to turn through, in order, each one of the configured screens (never \"progress\"); []: "
+                + "all of them but progress",
+            default: "[]", reload: .cycle),
+        .value(
+            "pauseOnInput", \.pauseOnInput, .number(0...86400, what: "seconds"),
+            help: "seconds without input before the turning goes on", default: "60", reload: .cycle),
+    ]
+
+    /// `{"every": 15, "screens": [...], "pauseOnInput": 60}`, or null for none.
+    static var form: Form<CycleSetting?> {
+        let object = Form<CycleSetting>.object("an object", initial: { CycleSetting() }, settings) { _, read, reader in
+            read.clean(reader)
+        }
+        return Form<CycleSetting?>(
+            "", expected: "an object {\"every\", \"screens\", \"pauseOnInput\"}, or null",
+            json: { json, at, reader in json == .null ? .some(nil) : object.json(json, at, &reader).map { .some($0) } },
+            text: nil)
+    }
+}
+
+extension Form where Value == [ScreenKind] {
+    /// The cycle's screens: each once, never progress (it shows itself while a task runs).
+    static var cycleScreens: Form<[ScreenKind]> {
+        Form<[ScreenKind]>(
+            "", expected: "screen names, each once, never \"progress\"",
+            json: { json, at, reader in
+                guard case .array(let items) = json else {
+                    reader.issue(at, "expected an array of screen names like [\"rings\", \"clock\"], found \(json.kind)")
+                    return nil
+                }
+                var list: [ScreenKind] = []
+                for (i, item) in items.enumerated() {
+                    let ip = "\(at)[\(i)]"
+                    guard let s = Form<ScreenKind?>.screenWord(item, ip, &reader) else { continue }
+                    if s == .progress {
+                        reader.issue(ip, "\"progress\" shows itself while a task runs (and stops the turning); it is not turned to")
+                    } else if list.contains(s) {
+                        reader.issue(ip, "\"\(s.rawValue)\" is listed twice")
+                    } else {
+                        list.append(s)
+                    }
+                }
+                return list
+            }, text: nil)
+    }
+}
+
+/// The font files (`fonts` in the file).
+public struct FontFiles: Sendable, Equatable {
+    /// For all text instead of Inter.
+    public var file: String?
+    /// For Chinese instead of WenQuanYi Micro Hei.
+    public var cjkFile: String?
+
+    public init(file: String? = nil, cjkFile: String? = nil) {
+        self.file = file
+        self.cjkFile = cjkFile
+    }
+
+    static let settings: [Setting<FontFiles>] = [
+        .value(
+            "file", \.file, .optionalString("FILE", completion: .file(extensions: ["ttf", "otf", "ttc"])), options: ["--font"],
+            help: "a font file for all text instead of Inter", default: "null: Inter (fonts-inter)", reload: .fonts),
+        .value(
+            "cjkFile", \.cjkFile, .optionalString("FILE", completion: .file(extensions: ["ttf", "otf", "ttc"])),
+            options: ["--cjk-font"], help: "a font file for Chinese instead of WenQuanYi Micro Hei",
+            default: "null: WenQuanYi Micro Hei (fonts-wqy-microhei)", reload: .fonts),
+    ]
+}
+
+extension ServeSetting {
+    static let settings: [Setting<ServeSetting>] = [
+        .value(
+            "listen", \.listen, .listen, options: ["--listen"],
+            help: "where glance serve listens; \"0.0.0.0:8127\" (or \"[::]:8127\") for the local network",
+            default: "\"127.0.0.1:8127\"", reload: .serve),
+        .value(
+            "tokenFile", \.tokenFile, .nonEmpty("FILE"),
+            help: "the file holding the bearer token every request but /v1/health must send (the package makes a random one)",
+            default: "\"/etc/glance/serve.token\"", reload: .serve),
+        .value(
+            "maxBody", \.maxBody, .whole(1024...268_435_456, what: "bytes"),
+            help: "the largest request body; a larger one is answered 413 before it is read", default: "8388608",
+            reload: .serve),
+        .value(
+            "perSecond", \.perSecond, .number(0...10000, what: "requests a second (0: no limit)"),
+            help: "requests a second from one address (bursts of as many); more are answered 429; 0: no limit",
+            default: "10", reload: .serve),
+        .value(
+            "timeout", \.timeout, .number(1...3600, what: "seconds"),
+            help: "seconds a connection may stay idle before it is closed", default: "10", reload: .serve),
+        .value(
+            "tls", \.tlsFiles, .optionalPair("cert", "key", what: "PEM files"),
+            help: "{\"cert\": PEM file, \"key\": PEM file}: HTTPS instead of HTTP", default: "null", reload: .serve),
+    ]
+
+    /// The certificate and key, both or neither.
+    var tlsFiles: FilePair? {
+        get { tlsCertificate.map { FilePair(first: $0, second: tlsKey ?? "") } }
+        set {
+            tlsCertificate = newValue?.first
+            tlsKey = newValue?.second
+        }
+    }
+}
+
+/// Two files given together (a certificate and its key).
+struct FilePair: Sendable, Equatable {
+    var first: String
+    var second: String
+}
+
+extension Form where Value == FilePair? {
+    /// `{"cert": FILE, "key": FILE}` (both), or null.
+    static func optionalPair(_ a: String, _ b: String, what: String) -> Form<FilePair?> {
+        Form<FilePair?>(
+            "", expected: "{\"\(a)\": FILE, \"\(b)\": FILE} (\(what)), or null",
+            json: { json, at, reader in
+                if json == .null { return .some(nil) }
+                guard let members = reader.members(json, at, known: [a, b]) else { return nil }
+                var first: String?, second: String?
+                for (k, v) in members {
+                    let value = reader.string(v, "\(at).\(k)", nonEmpty: true)
+                    if k == a { first = value } else { second = value }
+                }
+                guard let first, let second else {
+                    reader.issue(at, "give both \"\(a)\" and \"\(b)\" (\(what))")
+                    return nil
+                }
+                return FilePair(first: first, second: second)
+            }, text: nil)
+    }
+}
+
+extension GoalSetting {
+    static let settings: [Setting<GoalSetting>] = [
+        .value("move", \.move, goal, help: "kcal", default: "500", reload: .serve),
+        .value("exercise", \.exercise, goal, help: "minutes", default: "30", reload: .serve),
+        .value("stand", \.stand, goal, help: "hours", default: "12", reload: .serve),
+    ]
+
+    static var goal: Form<Double?> { .optionalNumber(0...100_000, what: "a goal", null: "none") }
+}
+
+extension GaugeSetting {
+    static let settings: [Setting<GaugeSetting>] = [
+        .value(
+            "style", \.style, .choice(GaugeStyle.self),
+            help: "circular, circularCapacity, linear, linearCapacity, or their accessory variants", default: "\"circular\"",
+            reload: .data),
+        .value("title", \.title, .string, help: "the label", default: "\"\"", reload: .data),
+        .value("unit", \.unit, .string, help: "shown after the value, e.g. \"°C\", \"%\"", default: "\"\"", reload: .data),
+        .value(
+            "min", \.givenMinimum, Form<Double>.real.optional, help: "the range's low end",
+            default: "the metric's own (glance metric set --min), else 0", reload: .data),
+        .value(
+            "max", \.givenMaximum, Form<Double>.real.optional, help: "the range's high end",
+            default: "the metric's own (glance metric set --max), else 100", reload: .data),
+        .value("tint", \.tint, .colors, help: "the gradient along the gauge", default: "blue, yellow, orange", reload: .data),
+        .value(
+            "source", \.sourceSpec, .gaugeSource,
+            help: "where the value comes from: {\"metric\": NAME}, {\"file\": PATH}, {\"mqtt\": TOPIC} or "
+                + "{\"command\": [PROGRAM, …]}",
+            default: "(required)", reload: .data),
+    ]
+
+    /// A gauge in the file: an object of the settings above, `source` required, the maximum above
+    /// the minimum.
+    static var form: Form<GaugeSetting> {
+        .object(
+            "an object", initial: {
+                GaugeSetting(
+                    style: .circular, title: "", unit: "", minimum: nil, maximum: nil, tint: Gauge.defaultTint, source: .metric(""))
+            }, settings
+        ) { gauge, read, reader in
+            if !read.keys.contains("source") {
+                reader.issue(
+                    "\(read.path).source",
+                    "missing: a gauge needs {\"metric\": NAME}, {\"file\": PATH}, {\"mqtt\": TOPIC} or {\"command\": [PROGRAM, …]}")
+            }
+            let ok = read.clean(reader)
+            if ok && gauge.maximum <= gauge.minimum {
+                reader.issue("\(read.path).max", "expected a maximum above the minimum (\(NumberText.plain(gauge.minimum)))")
+                return false
+            }
+            return ok
+        }
+    }
+
+    /// The source and its staleness, read together.
+    var sourceSpec: GaugeSourceSpec {
+        get { GaugeSourceSpec(source: source, staleAfter: givenStaleAfter) }
+        set {
+            source = newValue.source
+            givenStaleAfter = newValue.staleAfter
+        }
+    }
+}
+
+/// A gauge's source as the file gives it, with its `staleAfter` (nil: the source's default;
+/// .some(nil): never).
+struct GaugeSourceSpec: Sendable, Equatable {
+    var source: GaugeSourceSetting
+    var staleAfter: Double??
+}
+
+extension Form {
+    /// The same, or nothing (a missing member stays nil; the file has no null for it).
+    var optional: Form<Value?> {
+        let json = self.json
+        var text: (@Sendable (String, String) throws(UsageError) -> Value?)? = nil
+        if let read = self.text { text = { (t, o) throws(UsageError) in try read(t, o) } }
+        return Form<Value?>(
+            placeholder, expected: expected, completion: completion,
+            json: { j, at, reader in json(j, at, &reader).map { .some($0) } }, text: text)
+    }
+
+    /// The same reading, as another type (`tiny`'s words as a flag).
+    func mapped<Other: Sendable>(
+        _ forward: @escaping @Sendable (Value) -> Other, _ backward: @escaping @Sendable (Other) -> Value
+    ) -> Form<Other> {
+        let json = self.json
+        var text: (@Sendable (String, String) throws(UsageError) -> Other)? = nil
+        if let read = self.text { text = { (t, o) throws(UsageError) in forward(try read(t, o)) } }
+        return Form<Other>(
+            placeholder, expected: expected, completion: completion,
+            json: { j, at, reader in json(j, at, &reader).map(forward) }, text: text)
+    }
+}
+
+extension MQTTSetting {
+    static let settings: [Setting<MQTTSetting>] = [
+        .value(
+            "broker", \.brokerURL, .broker, help: "mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)",
+            default: "(required)", reload: .data),
+        .value("username", \.username, Form<String>.nonEmpty().optional, help: "the account", default: "none", reload: .data),
+        .value(
+            "passwordFile", \.passwordFile, Form<String>.nonEmpty("FILE").optional,
+            help: "a file holding the password (readable by group glance only)", default: "none", reload: .data),
+        .value(
+            "tls", \.tlsFiles, .mqttTLS, help: "{\"ca\", \"cert\", \"key\"} files for mqtts://; without ca: the system's certificates",
+            default: "none", reload: .data),
+        .value(
+            "clientId", \.clientId, .clientId, help: "the client id, at most 23 bytes",
+            default: "\"glance-\", the host name and the process", reload: .data),
+        .value(
+            "keepAlive", \.keepAlive, .whole(5...3600, what: "seconds"), help: "seconds between keep-alives", default: "60",
+            reload: .data),
+    ]
+
+    /// The broker's URL, its host, port and TLS with it (a URL the form has checked).
+    var brokerURL: String {
+        get { broker }
+        set {
+            broker = newValue
+            if let (h, p, t) = MQTTSetting.parse(newValue) {
+                host = h
+                port = p
+                tls = t
+            }
+        }
+    }
+
+    /// The TLS files: a CA, a client certificate and its key.
+    var tlsFiles: MQTTTLSFiles {
+        get { MQTTTLSFiles(ca: caFile, cert: certificateFile, key: keyFile) }
+        set {
+            caFile = newValue.ca
+            certificateFile = newValue.cert
+            keyFile = newValue.key
+        }
+    }
+
+    /// `{"broker": …, …}`, or null for none.
+    static var form: Form<MQTTSetting?> {
+        let object = Form<MQTTSetting>.object(
+            "an object", initial: { MQTTSetting(broker: "", host: "", port: 1883, tls: false) }, settings
+        ) { m, read, reader in
+            if !read.keys.contains("broker") { reader.issue("\(read.path).broker", "missing: e.g. \"mqtt://192.168.1.10:1883\"") }
+            if (m.certificateFile == nil) != (m.keyFile == nil) {
+                reader.issue("\(read.path).tls", "give both \"cert\" and \"key\", or neither")
+            }
+            if !m.tls && read.keys.contains("tls") { reader.issue("\(read.path).tls", "TLS settings need an mqtts:// broker") }
+            return read.clean(reader)
+        }
+        return Form<MQTTSetting?>(
+            "", expected: "an object (below), or null",
+            json: { json, at, reader in json == .null ? .some(nil) : object.json(json, at, &reader).map { .some($0) } },
+            text: nil)
+    }
+}
+
+/// The MQTT broker's TLS files.
+struct MQTTTLSFiles: Sendable, Equatable {
+    var ca: String?
+    var cert: String?
+    var key: String?
+}
+
+extension Form where Value == MQTTTLSFiles {
+    static var mqttTLS: Form<MQTTTLSFiles> {
+        Form<MQTTTLSFiles>(
+            "", expected: "{\"ca\": FILE, \"cert\": FILE, \"key\": FILE}",
+            json: { json, at, reader in
+                guard let t = reader.members(json, at, known: ["ca", "cert", "key"]) else { return nil }
+                var files = MQTTTLSFiles()
+                for (k, v) in t {
+                    let value = reader.string(v, "\(at).\(k)", nonEmpty: true)
+                    switch k {
+                    case "ca": files.ca = value
+                    case "cert": files.cert = value
+                    default: files.key = value
+                    }
+                }
+                return files
+            }, text: nil)
+    }
+}
+
+extension Form where Value == String {
+    /// `mqtt://HOST[:PORT]` or `mqtts://HOST[:PORT]`.
+    static var broker: Form<String> {
+        Form<String>(
+            "URL", expected: "\"mqtt://HOST[:PORT]\" or \"mqtts://HOST[:PORT]\"",
+            json: { json, at, reader in
+                guard let url = reader.string(json, at, nonEmpty: true) else { return nil }
+                guard MQTTSetting.parse(url) != nil else {
+                    reader.issue(at, "expected mqtt://HOST[:PORT] or mqtts://HOST[:PORT], found \"\(Quote.clip(url))\"")
+                    return nil
+                }
+                return url
+            }, text: nil)
+    }
+}
+
+extension Form where Value == String? {
+    /// An MQTT client id: at most 23 bytes (MQTT 3.1).
+    static var clientId: Form<String?> {
+        Form<String?>(
+            "ID", expected: "a string of at most 23 bytes",
+            json: { json, at, reader in
+                guard let id = reader.string(json, at, nonEmpty: true) else { return nil }
+                guard id.utf8.count <= 23 else {
+                    reader.issue(at, "at most 23 bytes (MQTT 3.1)")
+                    return nil
+                }
+                return id
+            }, text: nil)
+    }
+}

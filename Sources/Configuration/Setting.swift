@@ -1,0 +1,280 @@
+// A setting is declared once (Declarations.swift): its place in the file, its names on the
+// command line, the form of its value (one reading for the file's JSON and the command line's
+// text), its default, its help, and what a reload does when it changed. The file's reader, the
+// command-line options, the layering of the two and the reload's comparison are all made from
+// those declarations, and so are the settings' pages (the manual's CONFIGURATION section and
+// docs/settings.md).
+import CLI
+import JSON
+
+/// What a reload (SIGHUP) does when a setting changed, and the word its log line gives it.
+public enum Reload: String, Sendable, CaseIterable, Comparable {
+    /// The fonts are opened again (their files, the language).
+    case fonts
+    /// The data is opened again (the store, the gauges' sources).
+    case data
+    /// A new display output takes the panel over at its next frame (a mode set).
+    case display
+    /// The next frame is turned the new way.
+    case rotation
+    /// The input devices are opened again.
+    case input = "input devices"
+    /// The key map and touch are made again.
+    case keys
+    case screens, idle, clock, cycle, brightness, name, shape
+    /// The refresh commands.
+    case refresh
+    /// Not the panel's: `glance serve` reads it when it starts.
+    case serve
+    /// The command line's own (it is given again with every reload).
+    case commandLine = "command line"
+
+    public static func < (a: Reload, b: Reload) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// How a value of one form is read: from the file (JSON, problems reported with their path) and
+/// from the command line (text; an error names the option and the form expected).
+public struct Form<Value: Sendable>: Sendable {
+    /// The command line's placeholder (`WxH[@HZ]`).
+    public let placeholder: String
+    /// What the file takes, for the settings' pages (`"WxH"` or `"WxH@Hz"`).
+    public let expected: String
+    public let completion: ValueCompletion
+    let json: @Sendable (JSON, String, inout Reader) -> Value?
+    /// nil: the form has no command-line text (an object, a list of gauges).
+    let text: (@Sendable (String, String) throws(UsageError) -> Value)?
+
+    init(
+        _ placeholder: String, expected: String, completion: ValueCompletion = .none,
+        json: @escaping @Sendable (JSON, String, inout Reader) -> Value?,
+        text: (@Sendable (String, String) throws(UsageError) -> Value)?
+    ) {
+        self.placeholder = placeholder
+        self.expected = expected
+        self.completion = completion
+        self.json = json
+        self.text = text
+    }
+
+    /// Reads the command line's `text` for `option`.
+    public func parse(_ text: String, option: String) throws(UsageError) -> Value {
+        guard let read = self.text else { throw UsageError("\(option) cannot be given on the command line") }
+        return try read(text, option)
+    }
+}
+
+/// What the command line gives a setting: a change to apply to the settings, kept so that it
+/// can be applied again over a file read anew (a reload).
+public typealias Assignment<Root> = @Sendable (inout Root) -> Void
+
+/// One setting of a `Root` (the configuration, or an object in it such as `display`).
+public struct Setting<Root>: Sendable {
+    /// Its name in the file: the member's key, dotted below the top (`display.mode`); nil for a
+    /// setting of the command line only (`--intro`).
+    public let key: String?
+    /// Its names on the command line, the main one first; empty: the file's only.
+    public let options: [String]
+    /// The command line's placeholder; nil for a flag.
+    public let placeholder: String?
+    public let completion: ValueCompletion
+    /// What the file takes (the settings' pages).
+    public let expected: String
+    public let help: String
+    /// The default, as the settings' pages and `--help` say it.
+    public let defaultText: String
+    public let reload: Reload
+    /// An object's own settings (their keys dotted below this one's), for the pages and the
+    /// command line.
+    public let members: [Setting<Root>]
+    let read: @Sendable (JSON, String, inout Reader, inout Root) -> Void
+    /// The command line's text into a change (nil: no command-line form).
+    let assignment: (@Sendable (String, String) throws(UsageError) -> Assignment<Root>)?
+    let differs: @Sendable (Root, Root) -> Bool
+
+    /// Its name for people and the command line's layer: the key, else the main option without
+    /// its dashes.
+    public var name: String { key ?? String(options.first?.drop { $0 == "-" } ?? "") }
+
+    /// Whether the file has it.
+    public var inFile: Bool { key != nil }
+
+    /// Whether `a` and `b` differ in it.
+    public func changed(_ a: Root, _ b: Root) -> Bool { differs(a, b) }
+
+    /// The change the command line's `text` for `option` asks for.
+    public func assign(_ text: String, option: String) throws(UsageError) -> Assignment<Root> {
+        guard let assignment else { throw UsageError("\(option): not a command-line setting") }
+        return try assignment(text, option)
+    }
+
+    init(
+        key: String?, options: [String], placeholder: String?, completion: ValueCompletion, expected: String, help: String,
+        defaultText: String, reload: Reload, members: [Setting<Root>] = [],
+        read: @escaping @Sendable (JSON, String, inout Reader, inout Root) -> Void,
+        assignment: (@Sendable (String, String) throws(UsageError) -> Assignment<Root>)?,
+        differs: @escaping @Sendable (Root, Root) -> Bool
+    ) {
+        self.key = key
+        self.options = options
+        self.placeholder = placeholder
+        self.completion = completion
+        self.expected = expected
+        self.help = help
+        self.defaultText = defaultText
+        self.reload = reload
+        self.members = members
+        self.read = read
+        self.assignment = assignment
+        self.differs = differs
+    }
+
+    /// A setting whose value has `form`, at `path` of the root. With `flag`, the command line's
+    /// options take no value and set that one (`--no-grab` sets `grabInput` to false).
+    static func value<V: Equatable & Sendable>(
+        _ key: String?, _ path: WritableKeyPath<Root, V> & Sendable, _ form: Form<V>, options: [String] = [],
+        flag: V? = nil, help: String, default defaultText: String, reload: Reload
+    ) -> Setting {
+        let assignment: (@Sendable (String, String) throws(UsageError) -> Assignment<Root>)?
+        if options.isEmpty {
+            assignment = nil
+        } else if let flag {
+            assignment = { _, _ in { $0[keyPath: path] = flag } }
+        } else if form.text != nil {
+            assignment = { (text, option) throws(UsageError) in
+                let value = try form.parse(text, option: option)
+                return { $0[keyPath: path] = value }
+            }
+        } else {
+            assignment = nil
+        }
+        return Setting(
+            key: key, options: options, placeholder: flag == nil && !options.isEmpty ? form.placeholder : nil,
+            completion: flag == nil ? form.completion : .none, expected: form.expected, help: help, defaultText: defaultText,
+            reload: reload,
+            read: { json, at, reader, root in
+                if let v = form.json(json, at, &reader) { root[keyPath: path] = v }
+            },
+            assignment: assignment, differs: { $0[keyPath: path] != $1[keyPath: path] })
+    }
+
+    /// An object of settings at `path` (`display`): the file's members overlay the value there,
+    /// each read by its own declaration; unknown members are reported with the nearest known name.
+    static func object<Sub>(
+        _ key: String, _ path: WritableKeyPath<Root, Sub> & Sendable, _ settings: [Setting<Sub>], help: String,
+        check: (@Sendable (inout Sub, String, inout Reader) -> Void)? = nil
+    ) -> Setting {
+        let fileKeys = settings.compactMap(\.key)
+        return Setting(
+            key: key, options: [], placeholder: nil, completion: .none, expected: "an object", help: help,
+            defaultText: "see below", reload: settings.map(\.reload).min() ?? .screens,
+            members: settings.map { $0.lifted(path, under: key) },
+            read: { json, at, reader, root in
+                guard let members = reader.members(json, at, known: fileKeys) else { return }
+                var sub = root[keyPath: path]
+                for (k, v) in members {
+                    guard let setting = settings.first(where: { $0.key == k }) else { continue }
+                    setting.read(v, "\(at).\(k)", &reader, &sub)
+                }
+                check?(&sub, at, &reader)
+                root[keyPath: path] = sub
+            },
+            assignment: nil,
+            differs: { a, b in settings.contains { $0.differs(a[keyPath: path], b[keyPath: path]) } })
+    }
+
+    /// The setting as one of a larger root's, at `path` (its key dotted under `prefix`).
+    func lifted<Outer>(_ path: WritableKeyPath<Outer, Root> & Sendable, under prefix: String?) -> Setting<Outer> {
+        let read = self.read, differs = self.differs
+        let dotted = key.map { k in prefix.map { "\($0).\(k)" } ?? k }
+        var lifted: (@Sendable (String, String) throws(UsageError) -> Assignment<Outer>)? = nil
+        if let make = assignment {
+            lifted = { (text, option) throws(UsageError) in
+                let change = try make(text, option)
+                return { change(&$0[keyPath: path]) }
+            }
+        }
+        return Setting<Outer>(
+            key: dotted, options: options, placeholder: placeholder, completion: completion, expected: expected, help: help,
+            defaultText: defaultText, reload: reload, members: members.map { $0.lifted(path, under: prefix) },
+            read: { json, at, reader, outer in read(json, at, &reader, &outer[keyPath: path]) },
+            assignment: lifted, differs: { differs($0[keyPath: path], $1[keyPath: path]) })
+    }
+
+    /// The leaves: this setting, or its members' leaves (an object's).
+    public var leaves: [Setting<Root>] { members.isEmpty ? [self] : members.flatMap(\.leaves) }
+}
+
+/// A check that takes several settings together (a blank before the dimming, a cycle through a
+/// screen that is not configured): its message for the file (at `path`) and for the command
+/// line (naming `options`).
+public struct Check<Root>: Sendable {
+    /// Where the file's problem is reported; nil: the command line's alone.
+    let path: String?
+    let options: [String]
+    let problem: @Sendable (Root) -> String?
+    /// Where in the file exactly (an item of a list), when `path` is not precise enough.
+    let at: (@Sendable (Root) -> String)?
+
+    init(
+        _ path: String?, options: [String] = [], at: (@Sendable (Root) -> String)? = nil,
+        _ problem: @escaping @Sendable (Root) -> String?
+    ) {
+        self.path = path
+        self.options = options
+        self.at = at
+        self.problem = problem
+    }
+}
+
+/// What an object's check is told: where the object is, which members the file gave, and how
+/// many problems there were before it was read (more now: its members had problems).
+struct ObjectRead {
+    var path: String
+    var keys: [String]
+    var problemsBefore: Int
+
+    /// No problem came from the object's members.
+    func clean(_ reader: Reader) -> Bool { reader.issues.count + reader.more == problemsBefore }
+}
+
+extension Form {
+    /// An object of `settings` read into a new value from `initial` (an element of a list);
+    /// `check` finishes it (nil: not kept).
+    static func object(
+        _ expected: String, initial: @escaping @Sendable () -> Value, _ settings: [Setting<Value>],
+        check: @escaping @Sendable (inout Value, ObjectRead, inout Reader) -> Bool
+    ) -> Form {
+        let fileKeys = settings.compactMap(\.key)
+        return Form(
+            "", expected: expected,
+            json: { json, at, reader in
+                let before = reader.issues.count + reader.more
+                guard let members = reader.members(json, at, known: fileKeys) else { return nil }
+                var value = initial()
+                for (k, v) in members {
+                    guard let setting = settings.first(where: { $0.key == k }) else { continue }
+                    setting.read(v, "\(at).\(k)", &reader, &value)
+                }
+                return check(&value, ObjectRead(path: at, keys: members.map(\.key), problemsBefore: before), &reader) ? value : nil
+            }, text: nil)
+    }
+
+    /// A JSON array of `element`s.
+    static func list<Element>(_ element: Form<Element>, expected: String, example: String) -> Form where Value == [Element] {
+        Form(
+            "", expected: expected,
+            json: { json, at, reader in
+                guard case .array(let items) = json else {
+                    reader.issue(at, "expected an array of \(example), found \(json.kind)")
+                    return nil
+                }
+                var result: [Element] = []
+                for (i, item) in items.enumerated() {
+                    if let e = element.json(item, "\(at)[\(i)]", &reader) { result.append(e) }
+                }
+                return result
+            }, text: nil)
+    }
+}
