@@ -13,6 +13,13 @@ public enum Manual {
         }
         out += ".SH \"EXIT STATUS\"\n"
         for exit in program.exits { out += ".TP\n.B \(exit.code)\n\(escape(exit.meaning))\n" }
+        if !program.settings.isEmpty {
+            out += ".SH CONFIGURATION\n"
+            out += paragraphs(
+                "The settings of the configuration file (a JSON object; dotted names are members of members), each with "
+                    + "the option that sets it for one run where there is one:")
+            for (name, meaning) in program.settings { out += ".TP\n.B \(escape(name))\n\(escape(meaning))\n" }
+        }
         if !program.environment.isEmpty {
             out += ".SH ENVIRONMENT\n"
             for (name, meaning) in program.environment { out += ".TP\n.B \(escape(name))\n\(escape(meaning))\n" }

@@ -17,11 +17,14 @@ public struct ProgramDescription: Sendable {
     public let files: [(path: String, meaning: String)]
     /// Environment variables it reads, for the man page.
     public let environment: [(name: String, meaning: String)]
+    /// The configuration file's settings, for the man page: (name, what).
+    public let settings: [(name: String, meaning: String)]
 
     public init(
         name: String, version: String, date: String, summary: String, about: String,
         sections: [(title: String, commands: [CommandDescription])], exits: [ExitStatusNote],
-        files: [(path: String, meaning: String)] = [], environment: [(name: String, meaning: String)] = []
+        files: [(path: String, meaning: String)] = [], environment: [(name: String, meaning: String)] = [],
+        settings: [(name: String, meaning: String)] = []
     ) {
         self.name = name
         self.version = version
@@ -32,6 +35,7 @@ public struct ProgramDescription: Sendable {
         self.exits = exits
         self.files = files
         self.environment = environment
+        self.settings = settings
     }
 
     public var commands: [CommandDescription] { sections.flatMap(\.commands) }

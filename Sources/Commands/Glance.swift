@@ -1,3 +1,4 @@
+import Activity
 import App
 import CLI
 import Configuration
@@ -41,7 +42,7 @@ public enum Glance {
                     PictureCommands.demo.entry(.init()) { Pictures.demo(folder: $0.folder, size: $0.size) }
                 },
                 Listed("config") {
-                    config.entry(nil) { ConfigurationFile.check($0) }
+                    config.entry(.init()) { $0.settings ? printResult(String(Configuration.settingsPage.dropLast())) : ConfigurationFile.check($0.file) }
                 },
                 Listed("run") {
                     PanelCommands.run.entry(.init(), PanelCommands.runMain)
@@ -134,7 +135,8 @@ public enum Glance {
             ("LC_ALL, LC_MESSAGES, LANG", "the language of the labels (en, or zh_CN… for Simplified Chinese)"),
             ("XDG_DATA_HOME, HOME", "where a user's store is"),
             ("TZ", "the time zone of the days and of midnight"),
-        ])
+        ],
+        settings: Configuration.settingEntries)
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
@@ -160,22 +162,32 @@ public enum Glance {
 
     // MARK: glance config, help, completion
 
-    static let config = CommandSpec<String?>(
-        "config", summary: "check the configuration file (glance config check)",
-        usage: ["config check [--config FILE]"],
+    struct Config {
+        var file: String?
+        var settings = false
+    }
+
+    static let config = CommandSpec<Config>(
+        "config", summary: "check the configuration file, or list every setting",
+        usage: ["config check [--config FILE]", "config settings"],
         about: """
-            Reads the configuration (default: \(Configuration.defaultPath); without that file the built-in \
-            defaults apply) and reports every problem with its JSON path and the form expected.
+            check: reads the configuration (default: \(Configuration.defaultPath); without that file the built-in \
+            defaults apply) and reports every problem with its JSON path and the form expected. settings: prints \
+            every setting of the file, with its option, the form it takes, its default and what a reload does \
+            with it (as docs/settings.md and the manual's CONFIGURATION section list them).
             """,
-        groups: [OptionGroup("", [PanelCommands.configOption])],
-        operands: Operands("check", completion: .choices(["check"])) { (words, _) throws(UsageError) in
-            guard let verb = words.first else { throw UsageError("config: expected a verb: check (see glance config --help)") }
-            guard verb == "check", words.count == 1 else {
-                throw UsageError("config: unknown verb '\(words.joined(separator: " "))' (expected check)")
+        groups: [OptionGroup("", [PanelCommands.configOption.lifted(\.file)])],
+        operands: Operands("check|settings", completion: .choices(["check", "settings"])) { (words, line) throws(UsageError) in
+            guard let verb = words.first else {
+                throw UsageError("config: expected a verb: check or settings (see glance config --help)")
             }
+            guard ["check", "settings"].contains(verb), words.count == 1 else {
+                throw UsageError("config: unknown verb '\(Quote.clip(words.joined(separator: " ")))' (expected check or settings)")
+            }
+            line.settings = verb == "settings"
         },
         exits: [
-            ExitStatusNote(0, "valid"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(0, "valid (check), or listed (settings)"), ExitStatusNote(64, "bad arguments"),
             ExitStatusNote(66, "the named file cannot be read"),
             ExitStatusNote(78, "invalid (the app refuses to start with it)"),
         ])

@@ -6,8 +6,7 @@ import Configuration
 enum ServeCommand {
     struct Line {
         var config: String?
-        var database: String?
-        var listen: String?
+        var layer = Layer()
         var showToken = false
     }
 
@@ -32,11 +31,8 @@ enum ServeCommand {
                 "",
                 [
                     PanelCommands.configOption.lifted(\.config),
-                    .value("--db", as: Value.database, help: PanelCommands.databaseHelp) { $0.database = $1 },
-                    .value("--listen", as: Value.text.named("HOST:PORT"), help: "where to listen instead of the configuration's serve.listen (default 127.0.0.1:8127)") {
-                        $0.listen = $1
-                    },
-                ])
+                    Configuration.setting(option: "--db")!.option(\Line.layer, help: PanelCommands.databaseHelp, default: ""),
+                ] + Configuration.options(["--listen"], into: \Line.layer))
         ],
         operands: Operands("token", completion: .choices(["token"])) { (words, line) throws(UsageError) in
             guard words.count <= 1, words.first.map({ $0 == "token" }) ?? true else {
@@ -53,17 +49,13 @@ enum ServeCommand {
         ])
 
     static func main(_ line: Line) -> Int32 {
-        var configuration: Configuration
-        switch ConfigurationFile.load(line.config) {
-        case .success(let c): configuration = c
-        case .failure(let failure):
-            ConfigurationFile.report(failure)
-            if case .unreadable = failure, line.config == nil { return ExitCode.noInput }
-            return ExitCode.config
+        let configuration: Configuration
+        switch ConfigurationFile.settings(line.config, commandLine: line.layer) {
+        case .success(let settings): configuration = settings.configuration
+        case .failure(let status): return status.code
         }
-        if let listen = line.listen { configuration.serve.listen = listen }
         if line.showToken { return ServeApp.showToken(configuration, say: say, log: complain) }
-        switch ServeApp.make(configuration: configuration, database: line.database, log: complain) {
+        switch ServeApp.make(configuration: configuration, database: nil, log: complain) {
         case .failure(let status): return status.code
         case .success(let app): return app.run()
         }

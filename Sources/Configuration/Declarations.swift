@@ -51,8 +51,7 @@ extension Configuration {
             }),
         .object("clock", \.clock, ClockSetting.settings, help: "how the time is written"),
         .value(
-            "cycle", \.cycle, CycleSetting.form,
-            help: "screens that turn by themselves, for a wall panel; null: they stay until a button or a task changes them",
+            "cycle", \.cycle, CycleSetting.form, help: CycleSetting.settingsHelp,
             default: "null", reload: .cycle),
         .value(
             "database", \.database, .optionalString("PATH", completion: .file(extensions: ["db"])), options: ["--db"],
@@ -206,6 +205,9 @@ extension ClockSetting {
 }
 
 extension CycleSetting {
+    static let settingsHelp =
+        "screens that turn by themselves, for a wall panel; null: they stay until a button or a task changes them"
+
     static let settings: [Setting<CycleSetting>] = [
         .value("every", \.every, .number(1...86400, what: "seconds"), help: "seconds each screen stays", default: "15", reload: .cycle),
         .value(

@@ -97,6 +97,23 @@ struct DeviceFilesTests {
         #expect(output.contains("valid"))
     }
 
+    @Test("docs/settings.md is the settings' declarations written out (RECORD_GOLDENS=1 writes it again)")
+    func settingsPage() throws {
+        let path = DeviceFiles.root + "/docs/settings.md"
+        let page = Configuration.settingsPage
+        if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" {
+            try page.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written == page, "docs/settings.md differs from the declarations: run the tests with RECORD_GOLDENS=1")
+        for leaf in Configuration.leaves where leaf.inFile {
+            #expect(written.contains("`\(leaf.key!.split(separator: ".").last!)`"), "\(leaf.name) is not on the page")
+        }
+        // The manual lists the same settings.
+        let (status, manual) = try DeviceFiles.glance(["help", "--man"])
+        #expect(status == 0 && manual.contains(".SH CONFIGURATION") && manual.contains("display.mode (\\-\\-mode)"), "\(manual.suffix(400))")
+    }
+
     @Test("device/README.md documents every setting")
     func documented() throws {
         let readme = try DeviceFiles.text("README.md")

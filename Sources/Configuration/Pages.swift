@@ -1,0 +1,86 @@
+// The settings' pages, made from the declarations: docs/settings.md (a test holds the file to
+// this text) and the manual's CONFIGURATION section.
+import Activity
+
+extension Configuration {
+    /// The file's settings, one entry each: its dotted name (and command-line options), and what
+    /// it is, takes and defaults to, and what a reload does with it.
+    public static var settingEntries: [(name: String, meaning: String)] {
+        leaves.filter(\.inFile).map { s in
+            let name = s.key! + (s.options.isEmpty ? "" : " (" + s.options.joined(separator: ", ") + ")")
+            return (name, "\(sentence(s.help)) Takes \(s.expected). Default: \(s.defaultText). \(reloadSentence(s.reload))")
+        }
+    }
+
+    /// docs/settings.md.
+    public static var settingsPage: String {
+        var out = """
+            # Settings
+
+            Every setting of `/etc/glance/config.json` (another file with `--config FILE`), each with \
+            the command-line option that sets it for one run (the command line goes over the file, and \
+            over the file read again on a reload). No file is needed: every setting has its default. \
+            `glance config check` lists every problem of a file with its JSON path.
+
+            This page is made from the settings' declarations (`Sources/Configuration/Declarations.swift`): \
+            a test holds it to them, and `glance help --man` has the same list. On a reload (`systemctl \
+            reload glance`, SIGHUP) the last column says what the running panel does with a changed \
+            setting.
+
+            """
+        out += "\n## Top level\n\n" + header
+        for top in settings where top.inFile && top.members.isEmpty { out += row(top, name: top.key!) }
+        for top in settings where top.inFile && !top.members.isEmpty {
+            out += "\n## `\(top.key!)`: \(top.help)\n\n" + header
+            for leaf in top.leaves { out += row(leaf, name: String(leaf.key!.dropFirst(top.key!.count + 1))) }
+        }
+        // Objects inside a setting's value: a cycle, each gauge, the broker.
+        for (title, rows) in [
+            ("`cycle`: " + CycleSetting.settingsHelp, CycleSetting.settings.map { row($0, name: $0.key!) }),
+            ("`gauges[]`: each gauge", GaugeSetting.settings.map { row($0, name: $0.key!) }),
+            ("`mqtt`: the broker", MQTTSetting.settings.map { row($0, name: $0.key!) }),
+        ] {
+            out += "\n## \(title)\n\n" + header + rows.joined()
+        }
+        out += "\n## Command line only\n\n| option | what | default |\n| --- | --- | --- |\n"
+        for s in leaves where !s.inFile {
+            let names = cell(s.options.map { "`\($0)\(s.placeholder.map { " \($0)" } ?? "")`" }.joined(separator: ", "))
+            out += "| \(names) | \(cell(s.help)) | \(cell(s.commandLineDefault.isEmpty ? "—" : s.commandLineDefault)) |\n"
+        }
+        return out
+    }
+
+    static let header = "| setting | option | takes | default | what | on reload |\n| --- | --- | --- | --- | --- | --- |\n"
+
+    static func row<R>(_ s: Setting<R>, name: String) -> String {
+        let options = s.options.isEmpty ? "—" : s.options.map { "`\($0)`" }.joined(separator: ", ")
+        return "| `\(name)` | \(options) | \(cell(s.expected)) | \(cell(s.defaultText)) | \(cell(s.help)) | \(s.reload.rawValue) |\n"
+    }
+
+    /// Text for a table cell: no bar breaks the table.
+    static func cell(_ text: String) -> String { text.replacingAll("|", with: "\\|") }
+
+    static func sentence(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst() + (text.hasSuffix(".") ? "" : ".")
+    }
+
+    static func reloadSentence(_ reload: Reload) -> String {
+        switch reload {
+        case .serve: "glance serve reads it when it starts."
+        case .commandLine: ""
+        case .rotation: "A reload turns the next frame."
+        case .display: "A reload sets the new mode over the last frame."
+        default: "A reload applies it (\(reload.rawValue))."
+        }
+    }
+}
+
+extension String {
+    /// Every `target` replaced by `replacement` (without Foundation).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}
