@@ -76,7 +76,27 @@ public enum CompletionScript {
             }
             let optionNames = command.options.flatMap(\.names) + ["--help"]
             out += "        if [[ $cur == -* ]]; then\n"
-            out += "            COMPREPLY=($(compgen -W \"\(optionNames.joined(separator: " "))\" -- \"$cur\"))\n"
+            if command.verbs.isEmpty {
+                out += "            COMPREPLY=($(compgen -W \"\(optionNames.joined(separator: " "))\" -- \"$cur\"))\n"
+            } else {
+                // The options of the verb given (the first word that is not an option or its value).
+                let valuedNames = valued.flatMap(\.names).joined(separator: "|")
+                out += "            local verb=\n"
+                out += "            for ((i = 2; i < COMP_CWORD; i++)); do\n"
+                out += "                case \"${COMP_WORDS[i]}\" in\n"
+                if !valuedNames.isEmpty { out += "                \(valuedNames)) ((i++)) ;;\n" }
+                out += "                -*) ;;\n"
+                out += "                *) verb=${COMP_WORDS[i]}; break ;;\n"
+                out += "                esac\n"
+                out += "            done\n"
+                out += "            case \"$verb\" in\n"
+                for verb in command.verbs {
+                    let names = command.options(for: verb.name).flatMap(\.names) + ["--help"]
+                    out += "            \(verb.name)) COMPREPLY=($(compgen -W \"\(names.joined(separator: " "))\" -- \"$cur\")) ;;\n"
+                }
+                out += "            *) COMPREPLY=($(compgen -W \"\(optionNames.joined(separator: " "))\" -- \"$cur\")) ;;\n"
+                out += "            esac\n"
+            }
             out += "            return\n"
             out += "        fi\n"
             if let operands = command.operands, operands.completion != .none {
@@ -135,38 +155,58 @@ public enum CompletionScript {
         out += "    case $command in\n"
         for command in program.commands {
             out += "    \(command.name))\n"
-            out += "        _arguments -s"
-            for option in command.options {
-                let help = "[" + zshBracket(short(option.help)) + "]"
-                let value: String
-                if let placeholder = option.placeholder {
-                    value = ":" + zshColon(placeholder) + ":" + zshAction(option.completion)
-                } else {
-                    value = ""
+            if command.verbs.isEmpty {
+                out += "        _arguments -s" + zshArguments(command.options, command.operands)
+            } else {
+                // After the verb, the options that go with it.
+                out += "        case ${words[2]} in\n"
+                for verb in command.verbs {
+                    out += "        \(verb.name)) _arguments -s" + zshArguments(command.options(for: verb.name), ("ARGUMENT", .none), indent: 12)
+                    out += " ;;\n"
                 }
-                if option.names.count == 1 {
-                    out += " \\\n            " + zshQuote(option.names[0] + help + value)
-                } else {
-                    let exclusion = "(" + option.names.joined(separator: " ") + ")"
-                    out += " \\\n            " + zshQuote(exclusion) + "{" + option.names.joined(separator: ",") + "}"
-                        + zshQuote(help + value)
-                }
-            }
-            out += " \\\n            '--help[show the options]'"
-            if let operands = command.operands {
-                let action = zshAction(operands.completion)
-                if case .choices = operands.completion {
-                    out += " \\\n            " + zshQuote("1:" + zshColon(operands.placeholder) + ":" + action)
-                    out += " \\\n            '*::argument:'"
-                } else {
-                    out += " \\\n            " + zshQuote("*:" + zshColon(operands.placeholder) + ":" + action)
-                }
+                out += "        *) _arguments -s" + zshArguments(command.options, command.operands, indent: 12) + " ;;\n"
+                out += "        esac"
             }
             out += "\n        ;;\n"
         }
         out += "    esac\n"
         out += "}\n"
         out += "\(fn) \"$@\"\n"
+        return out
+    }
+
+    /// `_arguments`' specs for `options` and the operands.
+    static func zshArguments(
+        _ options: [CommandDescription.OptionLine], _ operands: (placeholder: String, completion: ValueCompletion)?,
+        indent: Int = 12
+    ) -> String {
+        let pad = " \\\n" + String(repeating: " ", count: indent)
+        var out = ""
+        for option in options {
+            let help = "[" + zshBracket(short(option.help)) + "]"
+            let value: String
+            if let placeholder = option.placeholder {
+                value = ":" + zshColon(placeholder) + ":" + zshAction(option.completion)
+            } else {
+                value = ""
+            }
+            if option.names.count == 1 {
+                out += pad + zshQuote(option.names[0] + help + value)
+            } else {
+                let exclusion = "(" + option.names.joined(separator: " ") + ")"
+                out += pad + zshQuote(exclusion) + "{" + option.names.joined(separator: ",") + "}" + zshQuote(help + value)
+            }
+        }
+        out += pad + "'--help[show the options]'"
+        if let operands {
+            let action = zshAction(operands.completion)
+            if case .choices = operands.completion {
+                out += pad + zshQuote("1:" + zshColon(operands.placeholder) + ":" + action)
+                out += pad + "'*::argument:'"
+            } else {
+                out += pad + zshQuote("*:" + zshColon(operands.placeholder) + ":" + action)
+            }
+        }
         return out
     }
 
@@ -201,7 +241,15 @@ public enum CompletionScript {
         for command in program.commands {
             let when = fishQuote("__fish_seen_subcommand_from \(command.name)")
             for option in command.options {
-                var line = "complete -c \(p) -n \(when)"
+                // An option of some verbs only: offered once one of them is given.
+                let verbs = command.verbs.filter { v in command.options(for: v.name).contains { $0.names == option.names } }
+                let only =
+                    command.verbs.isEmpty || verbs.count == command.verbs.count
+                    ? when
+                    : fishQuote(
+                        "__fish_seen_subcommand_from \(command.name); and __fish_seen_subcommand_from "
+                            + verbs.map(\.name).joined(separator: " "))
+                var line = "complete -c \(p) -n \(only)"
                 for name in option.names {
                     line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst())"
                 }
@@ -263,9 +311,9 @@ extension ProgramDescription {
                                 })
                         },
                         operands: command.operands.map { ($0.placeholder, resolve($0.completion)) },
-                        epilogue: command.epilogue, exits: command.exits)
+                        verbs: command.verbs, common: command.common, epilogue: command.epilogue, exits: command.exits)
                 })
             },
-            exits: exits, files: files, environment: environment)
+            exits: exits, files: files, environment: environment, settings: settings)
     }
 }

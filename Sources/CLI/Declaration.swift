@@ -153,6 +153,21 @@ public struct Operands<Target>: Sendable {
     public let completion: ValueCompletion
     /// The operands in order, applied once every option is read.
     let apply: @Sendable ([String], inout Target) throws(UsageError) -> Void
+    /// The verbs (`task start`, `task finish`), when the first operand is one, each with the
+    /// options it takes besides `common`: the parser refuses another, and the completions offer
+    /// only those.
+    public let verbs: [Verb]
+    public let common: [String]
+
+    /// A verb and the options that go with it.
+    public struct Verb: Sendable {
+        public let name: String
+        public let options: [String]
+        public init(_ name: String, _ options: [String] = []) {
+            self.name = name
+            self.options = options
+        }
+    }
 
     public init(
         _ placeholder: String, completion: ValueCompletion = .none,
@@ -161,6 +176,37 @@ public struct Operands<Target>: Sendable {
         self.placeholder = placeholder
         self.completion = completion
         self.apply = apply
+        verbs = []
+        common = []
+    }
+
+    /// Operands that start with one of `verbs` (offered as the first operand's completion).
+    public init(
+        _ placeholder: String, verbs: [Verb], common: [String] = [],
+        apply: @escaping @Sendable ([String], inout Target) throws(UsageError) -> Void
+    ) {
+        self.placeholder = placeholder
+        completion = .choices(verbs.map(\.name))
+        self.apply = apply
+        self.verbs = verbs
+        self.common = common
+    }
+
+    /// Refuses an option that does not go with the verb given (or a missing or unknown verb).
+    func check(verbOf words: [String], given: [String], command: String) throws(UsageError) {
+        guard !verbs.isEmpty else { return }
+        let names = verbs.map(\.name)
+        guard let first = words.first, let verb = verbs.first(where: { $0.name == first }) else {
+            let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+            if let first = words.first {
+                throw UsageError("\(command): unknown verb '\(first)' (expected \(list); see glance \(command) --help)")
+            }
+            throw UsageError("\(command): give \(list) (see glance \(command) --help)")
+        }
+        let allowed = Set(verb.options + common)
+        if let extra = given.first(where: { !allowed.contains($0) }) {
+            throw UsageError("\(command) \(verb.name): \(extra) does not go with \(verb.name) (see glance \(command) --help)")
+        }
     }
 }
 
@@ -223,6 +269,7 @@ public struct CommandSpec<Target>: Sendable {
         var operandWords: [String] = []
         var index = 0
         var optionsEnded = false
+        var given: [String] = []
         while index < argv.count {
             let item = argv[index]
             index += 1
@@ -260,8 +307,12 @@ public struct CommandSpec<Target>: Sendable {
                 throw UsageError("\(optionName) takes no value")
             }
             try option.apply(&target, value)
+            given.append(option.name)
         }
-        if let operands { try operands.apply(operandWords, &target) }
+        if let operands {
+            try operands.check(verbOf: operandWords, given: given, command: name)
+            try operands.apply(operandWords, &target)
+        }
         try finish(&target)
         return .run(target)
     }

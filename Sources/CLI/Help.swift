@@ -19,6 +19,10 @@ public struct CommandDescription: Sendable {
     public let about: String
     public let groups: [Group]
     public let operands: (placeholder: String, completion: ValueCompletion)?
+    /// The verbs and the options each takes (empty: the command has none), and the options every
+    /// verb takes.
+    public var verbs: [(name: String, options: [String])] = []
+    public var common: [String] = []
     public let epilogue: String?
     public let exits: [ExitStatusNote]
 
@@ -39,7 +43,17 @@ extension CommandSpec {
                 return visible.isEmpty && group.note == nil
                     ? nil : CommandDescription.Group(title: group.title, note: group.note, options: visible)
             },
-            operands: operands.map { ($0.placeholder, $0.completion) }, epilogue: epilogue, exits: exits)
+            operands: operands.map { ($0.placeholder, $0.completion) }, verbs: operands?.verbs.map { ($0.name, $0.options) } ?? [],
+            common: operands?.common ?? [], epilogue: epilogue, exits: exits)
+    }
+}
+
+extension CommandDescription {
+    /// The options that go with `verb` (every option when the command has no verbs).
+    public func options(for verb: String) -> [OptionLine] {
+        guard let v = verbs.first(where: { $0.name == verb }) else { return options }
+        let allowed = Set(v.options + common)
+        return options.filter { allowed.contains($0.names[0]) }
     }
 }
 

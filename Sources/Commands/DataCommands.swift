@@ -194,9 +194,13 @@ enum DataCommands {
                     database(\.database),
                 ])
         ],
-        operands: Operands("set|list|remove [NAME [VALUE]]", completion: .choices(["set", "list", "remove"])) {
+        operands: Operands(
+            "set|list|remove [NAME [VALUE]]",
+            verbs: [.init("set", ["--min", "--max", "--unit"]), .init("list", ["--json"]), .init("remove")], common: ["--db"]
+        ) {
             (words, line) throws(UsageError) in
-            guard let verb = words.first else { throw UsageError("metric: give set, list or remove (see glance metric --help)") }
+            // The verb, and the options that go with it, are checked by the declaration.
+            let verb = words.first ?? "list"
             let operands = Array(words.dropFirst())
             switch verb {
             case "set":
@@ -210,12 +214,8 @@ enum DataCommands {
             case "remove":
                 guard operands.count == 1 else { throw UsageError("metric remove: give one NAME") }
                 line.job = .remove(operands[0])
-            default: throw UsageError("metric: unknown action '\(verb)' (set, list or remove)")
+            default: break
             }
-            if case .set = line.job {} else if line.minimum != .keep || line.maximum != .keep || line.unit != .keep {
-                throw UsageError("metric: --min, --max and --unit go with set")
-            }
-            if case .list = line.job {} else if line.json { throw UsageError("metric: --json goes with list") }
         },
         epilogue: "Examples:\n  glance metric set cpu-temperature 47.5 --min 20 --max 90 --unit °C\n  glance metric list --json | jq '.metrics[].name'",
         exits: [
@@ -237,8 +237,6 @@ enum DataCommands {
         var failed = false
         var database: String?
         var json = false
-        /// The options given other than --db, for the verb's check.
-        var given: [String] = []
         var job = StoreJobs.TaskJob.list
     }
 
@@ -268,65 +266,49 @@ enum DataCommands {
                 [
                     .value("--total", as: Value.total, help: "the amount of work (any unit: bytes, files, steps); start, update") {
                         $0.total = $1
-                        $0.given.append("--total")
                     },
                     .value("--done", as: Value.amount, help: "how much is done; update") {
                         $0.done = $1
-                        $0.given.append("--done")
                     },
                     .value("--description", as: Value.text, help: "e.g. \"Copying photos — 41 %\"; start, update, finish") {
                         $0.description = $1.isEmpty ? .clear : .set($1)
-                        $0.given.append("--description")
                     },
                     .flag("--cancellable", help: "the work can be stopped without harm (offer Cancel); start") {
                         $0.cancellable = true
-                        $0.given.append("--cancellable")
                     },
                     .value("--pid", as: Value.pid, help: "the process doing the work: if it dies the task counts as failed; start") {
                         $0.pid = $1
-                        $0.given.append("--pid")
                     },
                     .flag("--failed", help: "the work failed; finish") {
                         $0.failed = true
-                        $0.given.append("--failed")
                     },
                     .flag(
                         "--json",
                         help: "list: one JSON document, {\"tasks\": [{\"name\", \"state\", \"done\", \"total\", \"fraction\", \"description\", \"cancellable\", \"cancelRequested\", \"pid\", \"started\", \"updated\"}]}"
                     ) {
                         $0.json = true
-                        $0.given.append("--json")
                     },
                     database(\.database),
                 ])
         ],
         operands: Operands(
             "start|update|finish|cancel|list|remove [NAME]",
-            completion: .choices(["start", "update", "finish", "cancel", "list", "remove"])
+            verbs: [
+                .init("start", ["--total", "--description", "--cancellable", "--pid"]),
+                .init("update", ["--done", "--total", "--description"]), .init("finish", ["--failed", "--description"]),
+                .init("cancel"), .init("list", ["--json"]), .init("remove"),
+            ], common: ["--db"]
         ) { (words, line) throws(UsageError) in try line.job = taskJob(words, line) },
         exits: storeExits + [ExitStatusNote(75, "update: someone asked the task to stop")])
 
     static func taskJob(_ words: [String], _ line: Task) throws(UsageError) -> StoreJobs.TaskJob {
-        let verbs = ["start", "update", "finish", "cancel", "list", "remove"]
-        guard let verb = words.first, verbs.contains(verb) else {
-            throw UsageError("task: give start, update, finish, cancel, list or remove (see glance task --help)")
-        }
+        // The verb, and the options that go with it, are checked by the declaration.
+        let verb = words.first ?? "list"
         let operands = words.dropFirst()
         if verb == "list" {
             guard operands.isEmpty else { throw UsageError("task list takes no names") }
         } else {
             guard operands.count == 1 else { throw UsageError("task \(verb): give one task NAME") }
-        }
-        let allowed: Set<String> =
-            switch verb {
-            case "start": ["--total", "--description", "--cancellable", "--pid"]
-            case "update": ["--done", "--total", "--description"]
-            case "finish": ["--failed", "--description"]
-            case "list": ["--json"]
-            default: []
-            }
-        if let extra = Set(line.given).subtracting(allowed).sorted().first {
-            throw UsageError("task \(verb): \(extra) does not go with \(verb) (see glance task --help)")
         }
         let name = operands.first ?? ""
         switch verb {

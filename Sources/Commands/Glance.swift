@@ -177,14 +177,12 @@ public enum Glance {
             with it (as docs/settings.md and the manual's CONFIGURATION section list them).
             """,
         groups: [OptionGroup("", [PanelCommands.configOption.lifted(\.file)])],
-        operands: Operands("check|settings", completion: .choices(["check", "settings"])) { (words, line) throws(UsageError) in
-            guard let verb = words.first else {
-                throw UsageError("config: expected a verb: check or settings (see glance config --help)")
+        operands: Operands("check|settings", verbs: [.init("check", ["--config"]), .init("settings")]) {
+            (words, line) throws(UsageError) in
+            guard words.count == 1 else {
+                throw UsageError("config: unexpected '\(Quote.clip(words.dropFirst().joined(separator: " ")))' (glance config check, or glance config settings)")
             }
-            guard ["check", "settings"].contains(verb), words.count == 1 else {
-                throw UsageError("config: unknown verb '\(Quote.clip(words.joined(separator: " ")))' (expected check or settings)")
-            }
-            line.settings = verb == "settings"
+            line.settings = words[0] == "settings"
         },
         exits: [
             ExitStatusNote(0, "valid (check), or listed (settings)"), ExitStatusNote(64, "bad arguments"),

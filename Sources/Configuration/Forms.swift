@@ -265,7 +265,7 @@ extension Form {
     /// `HOST:PORT` (IPv4 or `[IPv6]`).
     static var listen: Form<String> {
         Form<String>(
-            "HOST:PORT", expected: "HOST:PORT, e.g. \"0.0.0.0:8127\" or \"[::]:8127\"",
+            "HOST:PORT", expected: "HOST:PORT, e.g. \"0.0.0.0:8127\" or \"[::]:8127\" (port 0: any free one)",
             json: { json, at, reader in
                 guard let text = reader.string(json, at, nonEmpty: true) else { return nil }
                 guard Reader.isListenAddress(text) else {

@@ -143,7 +143,7 @@ struct Reader {
 
         /// `HOST:PORT` (an IPv4 address or `[IPv6]`) with a port of 1 to 65535.
     static func isListenAddress(_ s: String) -> Bool {
-        guard let colon = s.lastIndex(of: ":"), let port = Int(s[s.index(after: colon)...]), (1...65535).contains(port)
+        guard let colon = s.lastIndex(of: ":"), let port = Int(s[s.index(after: colon)...]), (0...65535).contains(port)
         else { return false }
         let host = s[..<colon]
         if host.hasPrefix("[") { return host.hasSuffix("]") && host.count > 2 }

@@ -101,6 +101,9 @@ struct HelpCompletionTests {
         #expect(try complete(["glance", "run", "--rotate", "1"]) == ["180"])
         #expect(try complete(["glance", "metric", ""]) == ["list", "remove", "set"])
         #expect(try complete(["glance", "metric", "set", ""]) == [], "the verb is given")
+        // Only the options the verb takes (task finish takes no --total).
+        #expect(try complete(["glance", "task", "finish", "--"]) == ["--db", "--description", "--failed", "--help"])
+        #expect(try complete(["glance", "task", "--db", "x.db", "update", "--"]) == ["--db", "--description", "--done", "--help", "--total"])
         #expect(try complete(["glance", "completion", "z"]) == ["zsh"])
         #expect(try complete(["glance", "help", "dem"]) == ["demo", "demo-data"])
         let folder = Executable.scratch("bash-files")
@@ -119,6 +122,7 @@ struct HelpCompletionTests {
         #expect(try complete("glance render --scr") == ["--screen"])
         #expect(try complete("glance render --screen ") == ["clock", "gauges", "progress", "rings"])
         #expect(try complete("glance task ").contains("start"))
+        #expect(try complete("glance task finish --") == ["--db", "--description", "--failed", "--help"])
         #expect(try complete("glance export --table ") == ["days", "metrics", "tasks"])
     }
 
@@ -133,6 +137,8 @@ struct HelpCompletionTests {
         let render = try Self.shell("zsh", stubs + load + "words=(glance render --s); CURRENT=3; _glance")
         #expect(render.contains("--screen[the screen shown first]:rings|clock|gauges|progress:(rings clock gauges progress)"))
         #expect(render.contains("--size[panel size in pixels, 1 to 8192 each side]:WxH: "))
+        let finishing = try Self.shell("zsh", stubs + load + "words=(glance task finish --); CURRENT=4; _glance")
+        #expect(finishing.contains("--failed[the work failed]") && !finishing.contains("--total"), "\(finishing)")
         let importing = try Self.shell("zsh", stubs + load + "words=(glance import ''); CURRENT=3; _glance")
         #expect(importing.contains("*:FILE:_files -g \"*.(zip|xml|csv)\""))
         #expect(try Self.shell("zsh", "glance completion zsh > /dev/null && zsh -n <(glance completion zsh) && echo ok") == "ok\n")

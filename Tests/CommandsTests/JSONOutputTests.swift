@@ -64,7 +64,7 @@ struct JSONOutputTests {
     @Test("--json where it does not go, and export without a format: exit 64 in one line")
     func misuse() throws {
         for (arguments, message) in [
-            (["metric", "set", "a", "1", "--json"], "metric: --json goes with list"),
+            (["metric", "set", "a", "1", "--json"], "metric set: --json does not go with set"),
             (["task", "start", "a", "--json"], "task start: --json does not go with start"),
             (["export", "--csv", "--json"], "export: say --csv or --json (one of them)"),
             (["export"], "export: say --csv or --json (one of them)"),

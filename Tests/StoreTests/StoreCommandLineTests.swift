@@ -161,7 +161,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
             (["task", "start", "copy", "--total", "nan"], 64, "is not a number"),
             (["metric", "set", "cpu", "5", "--min", "10", "--max", "0"], 64, "must be below max"),
             (["task", "cancel", "nothing"], 66, "no such file"),
-            (["task", "frobnicate", "x"], 64, "give start, update"),
+            (["task", "frobnicate", "x"], 64, "unknown verb 'frobnicate' (expected start, update"),
             (["import"], 64, "give the file"),
             (["import", "/nonexistent/export.zip"], 66, "No such file"),
             (["export"], 64, "--csv"),
