@@ -1,14 +1,8 @@
 import Platform
 
-/// What the display loop consults besides the display and signals: descriptors to wait on, a
-/// deadline, whether the picture changed, and the scene to draw.
-public protocol Controller: AnyObject {
-    /// Descriptors to poll (input devices, the store); asked before every wait.
-    var descriptors: [FileDescriptor] { get }
-    /// Handles what became readable (maybe nothing: a deadline passed); true: draw again.
-    func handle(ready: [FileDescriptor], now: Duration) -> Bool
-    /// When `handle` must run even without events (long presses, dimming, midnight), if ever.
-    func nextDeadline(now: Duration) -> Duration?
+/// What the display loop consults besides the display and signals: an event source (its
+/// descriptors, its deadline; `handle` true: draw again), and the scene to draw.
+public protocol Controller: EventSource {
     /// The scene to draw at `now` (CLOCK_MONOTONIC).
     func scene(now: Duration) -> any Scene
     /// The panel should be powered down (after drawing black).

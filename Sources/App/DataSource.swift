@@ -2,8 +2,10 @@ import Activity
 import Platform
 import Screens
 
-/// Where the numbers come from: day summaries for the rings, gauges, the running task.
-public protocol DataSource: AnyObject {
+/// Where the numbers come from: day summaries for the rings, gauges, the running task. A source
+/// of the session's events: its descriptors become readable when the data changes, and its
+/// deadline is when it must be read again without one (a gauge read from a file).
+public protocol DataSource: EventSource {
     func summary(for day: CalendarDay) -> ActivitySummary?
     /// Summaries of the days in `days` that have one.
     func summaries(_ days: [CalendarDay]) -> [CalendarDay: ActivitySummary]
@@ -13,12 +15,6 @@ public protocol DataSource: AnyObject {
     func task() -> ProgressContent?
     /// Asks the running task to stop (its Cancel).
     func cancelTask()
-    /// Descriptors that become readable when the data changes.
-    var descriptors: [FileDescriptor] { get }
-    /// Handles readable descriptors or a passed deadline; true: the data changed.
-    func handle(ready: [FileDescriptor], now: Duration) -> Bool
-    /// When `handle` must run again without events (a gauge read from a file), if ever.
-    func nextDeadline(now: Duration) -> Duration?
     /// The gauge screen is on the panel (or no longer): gauges read from files are read, and
     /// wake the loop, only while it is. True when that changed a gauge.
     func showGauges(_ shown: Bool, now: Duration) -> Bool

@@ -243,9 +243,12 @@ public final class DeviceController: Controller {
         }
     }
 
+    /// The sources of events the controller follows besides the input devices and the clock: the
+    /// data, and the refresh commands while they run.
+    private var sources: [any EventSource] { [data] + (refresher.map { [$0] } ?? []) }
+
     public var descriptors: [FileDescriptor] {
-        (hub?.descriptors ?? []) + data.descriptors + (clockChanges.map { [$0.descriptor] } ?? [])
-            + (refresher?.descriptors ?? [])
+        (hub?.descriptors ?? []) + sources.descriptors + (clockChanges.map { [$0.descriptor] } ?? [])
     }
 
     public var blanked: Bool { idle == .blank }
@@ -540,8 +543,7 @@ public final class DeviceController: Controller {
         if !away, let next = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
             deadlines.append(lastInput + .seconds(next))
         }
-        if let d = data.nextDeadline(now: now) { deadlines.append(d) }
-        if let d = refresher?.nextDeadline(now: now) { deadlines.append(d) }
+        if let d = sources.nextDeadline(now: now) { deadlines.append(d) }
         if let cycle, idle != .blank, !away, navigation.screen != .progress,
             cycle.turns(current: navigation.screen, available: available(now: now))
         {

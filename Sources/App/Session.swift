@@ -27,8 +27,8 @@ public final class Session {
     /// rotation or output reaches the frames drawn).
     public var composer: FrameComposer { painter.composer }
     public let controller: any Controller
-    private let signals: SignalReceiver?
-    private let timer: MonotonicTimer
+    /// The poll loop: signals, the timer, the watched descriptors.
+    private let loop: EventLoop
     private var scheduler: FrameScheduler
     private let log: (String) -> Void
     /// When the session started (its scene's time counts from here).
@@ -75,8 +75,7 @@ public final class Session {
         self.sink = sink
         painter = FramePainter(composer: Self.composer(sink, rotation))
         self.controller = controller
-        self.signals = signals
-        timer = try MonotonicTimer()
+        loop = try EventLoop(signals: signals)
         self.log = log
         scheduler = FrameScheduler(interval: sink.frameInterval)
     }
@@ -89,42 +88,17 @@ public final class Session {
         case ended(String)
     }
 
-    /// What to do after a turn.
-    public enum Next: Equatable, Sendable {
-        /// Wait for an event, or until the deadline (nil: no timer).
-        case wait(until: Duration?)
-        case end(Ending)
-    }
+    /// What to do after a turn: wait for an event or a deadline, or end.
+    public typealias Next = EventLoop.Next<Ending>
 
     // MARK: The loop
 
     /// Runs until a signal or the controller ends it.
     public func run() throws(OutputFailure) -> Ending {
-        var ready: [FileDescriptor] = []
-        var received: [Int32] = []
-        while true {
-            let now = monotonicNow()
-            switch try turn(now: now, ready: ready, signals: received) {
-            case .end(let ending): return ending
-            case .wait(let deadline):
-                do throws(SystemError) {
-                    if let deadline {
-                        try timer.schedule(after: max(deadline - now, .microseconds(100)))
-                    } else {
-                        try timer.cancel()
-                    }
-                    let watched = [signals?.descriptor, sink.descriptor, timer.descriptor].compactMap { $0 }
-                    ready = try waitForReadable(watched + controller.descriptors + (control?.descriptors ?? []))
-                } catch {
-                    throw OutputFailure(error.description, status: 74)
-                }
-                received = []
-                if let signals, ready.contains(signals.descriptor) {
-                    while let signal = try? signals.next() { received.append(signal) }
-                }
-                if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }
-            }
-        }
+        try loop.run(
+            watching: { [sink.descriptor].compactMap { $0 } + controller.descriptors + (control?.descriptors ?? []) },
+            turn: { (wakeup) throws(OutputFailure) in try turn(now: wakeup.now, ready: wakeup.ready, signals: wakeup.signals) },
+            failed: { OutputFailure($0.description, status: 74) })
     }
 
     /// One turn of the loop at `now`: handles the signals that came and the descriptors that

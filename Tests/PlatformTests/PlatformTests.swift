@@ -70,3 +70,38 @@ import Testing
         #expect(SignalReceiver.name(SIGTERM) == "SIGTERM")
     }
 }
+
+/// The one poll loop: a turn at once, then sleeps until a descriptor, a signal or the deadline.
+@Suite("EventLoop")
+struct EventLoopTests {
+    @Test("the first turn comes at once; a deadline wakes the loop with nothing ready; a readable pipe wakes it with the pipe")
+    func turns() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let reader = FileDescriptor(rawValue: fds[0])
+        let loop = try EventLoop(signals: nil)
+        var wakeups: [EventLoop.Wakeup] = []
+        let start = monotonicNow()
+        let ending: String = try loop.run(
+            watching: { [reader] },
+            turn: { (wakeup) throws(SystemError) -> EventLoop.Next<String> in
+                wakeups.append(wakeup)
+                switch wakeups.count {
+                case 1: return .wait(until: wakeup.now + .milliseconds(30))
+                case 2:
+                    _ = write(fds[1], "x", 1)
+                    return .wait(until: nil)
+                default: return .end("read")
+                }
+            }, failed: { $0 })
+        #expect(ending == "read")
+        #expect(wakeups.count == 3)
+        #expect(wakeups[0].ready.isEmpty && wakeups[0].now - start < .seconds(1), "the first turn is at once")
+        #expect(wakeups[1].ready.isEmpty && wakeups[1].now - wakeups[0].now >= .milliseconds(30), "the deadline woke it")
+        #expect(wakeups[2].ready.map(\.rawValue) == [fds[0]], "the pipe woke it, and only the pipe is reported ready")
+    }
+}

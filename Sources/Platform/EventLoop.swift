@@ -1,0 +1,95 @@
+/// Something the one poll loop waits on: descriptors that become readable, and a time by which
+/// it must be asked again even when none did (a long press, a retry, the next minute).
+public protocol EventSource: AnyObject {
+    /// What to poll; asked before every wait.
+    var descriptors: [FileDescriptor] { get }
+    /// When it must be asked again without an event, if ever (CLOCK_MONOTONIC).
+    func nextDeadline(now: Duration) -> Duration?
+    /// Handles what became readable among `ready` (maybe none of its own: a deadline passed);
+    /// true when something changed that its owner should act on.
+    func handle(ready: [FileDescriptor], now: Duration) -> Bool
+}
+
+extension Sequence where Element == any EventSource {
+    /// Every source's descriptors.
+    public var descriptors: [FileDescriptor] { flatMap(\.descriptors) }
+
+    /// The earliest of the sources' deadlines.
+    public func nextDeadline(now: Duration) -> Duration? { compactMap { $0.nextDeadline(now: now) }.min() }
+}
+
+/// The one poll loop of a process (the panel's session, `glance serve`): it sleeps in poll(2)
+/// until a watched descriptor is readable, a signal comes (a signalfd, so signals are handled in
+/// ordinary code) or the deadline the last turn asked for passes (a timerfd), then hands what
+/// happened to the turn, which says how long to sleep next or that the loop ends.
+///
+/// The turn's decisions are a function of the time and what became readable, both given as
+/// values, so a loop can be tested by calling the turn with a made-up clock.
+public final class EventLoop {
+    /// What the turn asks for next.
+    public enum Next<Ending> {
+        /// Sleep until an event, or until the deadline (nil: no timer).
+        case wait(until: Duration?)
+        case end(Ending)
+    }
+
+    /// What woke the loop.
+    public struct Wakeup: Sendable {
+        public var now: Duration
+        /// The watched descriptors that became readable (the signals' and the timer's not among them).
+        public var ready: [FileDescriptor]
+        /// The signals that came, in order.
+        public var signals: [Int32]
+    }
+
+    public let signals: SignalReceiver?
+    private let timer: MonotonicTimer
+
+    /// A loop that takes `signals` (nil: none: a process whose parent stops it another way).
+    public init(signals: SignalReceiver?) throws(SystemError) {
+        self.signals = signals
+        timer = try MonotonicTimer()
+    }
+
+    /// Turns until the turn ends the loop: `watched` is asked for the descriptors before every
+    /// sleep; the first turn comes at once, with nothing ready.
+    public func run<Ending, Failure: Error>(
+        watching watched: () -> [FileDescriptor],
+        turn: (Wakeup) throws(Failure) -> Next<Ending>,
+        failed: (SystemError) -> Failure
+    ) throws(Failure) -> Ending {
+        var wakeup = Wakeup(now: monotonicNow(), ready: [], signals: [])
+        while true {
+            switch try turn(wakeup) {
+            case .end(let ending): return ending
+            case .wait(let deadline):
+                do throws(SystemError) {
+                    wakeup = try wait(watching: watched(), until: deadline)
+                } catch {
+                    throw failed(error)
+                }
+            }
+        }
+    }
+
+    /// Sleeps until one of `descriptors` is readable, a signal comes, or `deadline` passes.
+    public func wait(watching descriptors: [FileDescriptor], until deadline: Duration?) throws(SystemError) -> Wakeup {
+        let before = monotonicNow()
+        if let deadline {
+            try timer.schedule(after: max(deadline - before, .microseconds(100)))
+        } else {
+            try timer.cancel()
+        }
+        let ready = try waitForReadable([signals?.descriptor, timer.descriptor].compactMap { $0 } + descriptors)
+        var received: [Int32] = []
+        if let signals, ready.contains(signals.descriptor) {
+            while let signal = try? signals.next() { received.append(signal) }
+        }
+        if ready.contains(timer.descriptor) { _ = try? timer.acknowledge() }
+        let own = Set([signals?.descriptor.rawValue, timer.descriptor.rawValue].compactMap { $0 })
+        return Wakeup(now: monotonicNow(), ready: ready.filter { !own.contains($0.rawValue) }, signals: received)
+    }
+}
+
+extension EventLoop.Next: Equatable where Ending: Equatable {}
+extension EventLoop.Next: Sendable where Ending: Sendable {}
