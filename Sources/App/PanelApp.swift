@@ -28,11 +28,11 @@ public enum PanelApp {
         log: @escaping (String) -> Void, say: @escaping (String) -> Void
     ) -> Int32 {
         let text: FreeTypeTextRenderer?
-        do {
-            text = try settings.loadText()
-        } catch {
-            log(error.message)
-            return ExitCode.unavailable
+        switch Assembly.fonts(settings) {
+        case .success(let t): text = t
+        case .failure(let failure):
+            log(failure.message)
+            return failure.status
         }
         // SIGUSR1/SIGUSR2: the console asks to switch away / says it is back (VT_PROCESS).
         let signals: SignalReceiver
@@ -81,29 +81,20 @@ public enum PanelApp {
                 + "(\(output.card.driverName), \(path), rotate \(settings.rotation.degrees))")
 
         phases.mark("open card + choose + buffers")
-        let clock = settings.makeClock()
-        let data: DataSource
-        switch settings.openData(today: clock.today(), log: log) {
-        case .success(let d): data = d
+        var parts = Assembly.Parts(text: .some(text), signals: signals)
+        parts.output = output
+        parts.configurationPath = configuration
+        parts.commandLine = commandLine
+        parts.mark = phases.mark
+        let assembly: Assembly
+        switch Assembly.make(settings, sink: PanelSink(output), parts: parts, log: log) {
+        case .success(let a): assembly = a
         case .failure(let failure):
             output.restore()
             log(failure.message)
             return failure.status
         }
-        phases.mark("store")
-        // The input devices are opened once the first frame is up (`reloader.openInput()`).
-        let controller = settings.makeController(panel: output.size, text: text, data: data, hub: nil, clock: clock, log: log)
-        phases.mark("controller")
-        let sink = PanelSink(output)
-        let session: Session
-        do throws(SystemError) {
-            session = try Session(sink: sink, rotation: settings.rotation, controller: controller, signals: signals, log: log)
-        } catch {
-            output.restore()
-            log(error.description)
-            return ExitCode.software
-        }
-        phases.mark("session")
+        let controller = assembly.controller, session = assembly.session, reloader = assembly.reloader
         controller.backlight = Backlight.find(log: log)
         if let light = controller.backlight {
             log("backlight \(light.path): \(light.original)/\(light.maximum)\(light.onOff ? " (on or off: the picture dims)" : "")")
@@ -118,15 +109,11 @@ public enum PanelApp {
             session.watchdog = (interval, { tell(systemd, log) { try $0.watchdog() } })
         }
         // SIGHUP (systemctl reload): the configuration again, in place.
-        let reloader = Reloader(
-            path: configuration, commandLine: commandLine, settings: settings, text: text, clock: clock, data: data, hub: nil,
-            session: session, controller: controller, output: output, log: log)
         session.onReload = { now in
             // systemctl reload's own command has reset the terminal (TTYReset=): graphics mode again.
-            (reloader.output ?? output).terminal?.reassertGraphicsMode()
+            assembly.output?.terminal?.reassertGraphicsMode()
             return reloader.reload(now: now)
         }
-        session.onFrame = { reloader.framePresented() }
         if settings.run.reportFrames {
             var count = 0
             session.onDrawn = { time, frame in
@@ -143,8 +130,8 @@ public enum PanelApp {
         if let systemd {
             reloader.onReloaded = { status in tell(systemd, log) { try $0.ready(status: status) } }
         }
-        /// The output on the panel now (a reload may have replaced the first).
-        func current() -> DisplayOutput { reloader.output ?? output }
+        /// The output on the panel now (a reload may have replaced the first): the reloader's.
+        func current() -> DisplayOutput { assembly.output ?? output }
         let reportStartup = settings.run.reportStartup
         // What the first frame does not need is set up once it is on the panel, before it is told
         // (a script that waits for "first frame on screen", or systemd for READY=1, finds the
@@ -165,7 +152,7 @@ public enum PanelApp {
                 say(startupReport(started: started, shown: shown))
                 say(phases.report(session))
             }
-            for note in output.takeNotes() { log(note) }
+            for note in current().takeNotes() { log(note) }
         }
 
         let ending: Session.Ending

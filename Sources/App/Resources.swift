@@ -104,7 +104,7 @@ extension Settings {
     /// The app's brain for a panel of `panel` pixels: the configured screens, drawn with `text`,
     /// from `data`, with the idle times, the intro and the day to start on. `glance run`, `glance
     /// watch` and the tests all make it here.
-    public func makeController(
+    func makeController(
         panel: Size, text: (any TextRenderer)?, data: any DataSource, hub: InputHub?, clock: LocalClock,
         now: Duration = monotonicNow(), log: @escaping (String) -> Void
     ) -> DeviceController {

@@ -20,12 +20,10 @@ public enum WatchApp {
         _ settings: Settings, size: Size, output: String, configuration: String? = nil,
         commandLine: Layer = Layer(), log: @escaping (String) -> Void, say: @escaping (String) -> Void
     ) -> Int32 {
-        let text: (any TextRenderer)?
-        do {
-            text = try settings.loadText()
-        } catch {
-            log("\(error.message) (or draw --rings-only)")
-            return ExitCode.unavailable
+        // Nobody presses a key on a file, and a file is never dimmed.
+        func forFile(_ configuration: inout Configuration) {
+            configuration.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+            configuration.run.intro = false
         }
         let signals: SignalReceiver
         do {
@@ -34,36 +32,24 @@ public enum WatchApp {
             log(error.description)
             return ExitCode.software
         }
-        let clock = settings.makeClock()
-        let data: any DataSource
-        switch settings.openData(today: clock.today(), log: { _ in }) {
-        case .success(let d): data = d
+        var parts = Assembly.Parts(signals: signals)
+        parts.configurationPath = configuration
+        parts.commandLine = commandLine
+        // SIGHUP: the configuration again (what is shown, how), the picture's size as it is.
+        parts.adjust = forFile
+        parts.reloadLog = log
+        let assembly: Assembly
+        switch Assembly.make(settings.with(forFile), sink: PNGSink(size: size, naming: .latest(output)), parts: parts, log: { _ in }) {
+        case .success(let a): assembly = a
         case .failure(let failure):
-            log(failure.message)
+            log(failure.status == ExitCode.unavailable ? "\(failure.message) (or draw --rings-only)" : failure.message)
             return failure.status
         }
-        // Nobody presses a key on a file, and a file is never dimmed.
-        func forFile(_ configuration: inout Configuration) {
-            configuration.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
-            configuration.run.intro = false
+        let session = assembly.session, controller = assembly.controller, data = assembly.data
+        session.onFrame = { [unowned assembly] in
+            assembly.reloader.framePresented()
+            say("drew \(output) (\(controller.lastChange)): \(shown(controller, data))")
         }
-        let settings = settings.with(forFile)
-        let controller = settings.makeController(panel: size, text: text, data: data, hub: nil, clock: clock, log: { _ in })
-        let sink = PNGSink(size: size, naming: .latest(output))
-        let session: Session
-        do throws(SystemError) {
-            session = try Session(sink: sink, rotation: settings.rotation, controller: controller, signals: signals, log: { _ in })
-        } catch {
-            log(error.description)
-            return ExitCode.software
-        }
-        // SIGHUP: the configuration again (what is shown, how), the picture's size as it is.
-        let reloader = Reloader(
-            path: configuration, commandLine: commandLine, settings: settings, text: text, clock: clock, data: data, hub: nil,
-            session: session, controller: controller, output: nil, log: log)
-        reloader.adjust = forFile
-        session.onReload = { reloader.reload(now: $0) }
-        session.onFrame = { say("drew \(output) (\(controller.lastChange)): \(shown(controller, data))") }
         do {
             switch try session.run() {
             case .signal: return ExitCode.ok

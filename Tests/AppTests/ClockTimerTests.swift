@@ -90,8 +90,15 @@ struct ClockTimerTests {
         let sink = RecordingSink(size: Size(width: 480, height: 480))
         let wall0 = 15 * 3600 + 59.5  // 15:00:59.5
         let clock = TestClock(Self.today, untilMidnight: 86400 - wall0, wall: wall0)
-        let c = try Self.controller(clock: clock)
-        let session = try Session(sink: sink, rotation: .none, controller: c, signals: nil, log: { _ in })
+        var settings = Settings()
+        settings.name = "A"
+        settings.screens = [.rings, .clock, .gauges]
+        settings.clock.format = .twentyFourHour
+        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
+        let app = try Assembly.make(
+            settings, sink: sink, parts: .init(text: .some(nil), clock: clock, data: FixedData(days: [:]), now: Self.t0),
+            log: { _ in }).get()
+        let c = app.controller, session = app.session
         var now = Self.t0
         var wakes = 0
         var next = try session.turn(now: now, ready: [], signals: [])

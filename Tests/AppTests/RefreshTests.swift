@@ -23,9 +23,10 @@ struct RefreshTests {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
-        let controller = settings.makeController(
-            panel: Size(width: 240, height: 240), text: nil, data: FixedData(days: [:]), hub: nil,
-            clock: FixedClock(day), log: { _ in })
+        let app = try! Assembly.make(
+            settings, sink: RecordingSink(size: Size(width: 240, height: 240)),
+            parts: .init(text: .some(nil), clock: FixedClock(day), data: FixedData(days: [:])), log: { _ in }).get()
+        let controller = app.controller
         controller.refresher = Refresher(commands: commands, timeout: timeout, failureShown: .seconds(2), log: { _ in })
         return controller
     }
@@ -94,8 +95,9 @@ struct RefreshTests {
         var settings = Settings()
         settings.show.ringsOnly = true
         let data = FixedData(days: [:], task: ProgressContent(amount: .determinate(0.5)))
-        let c = settings.makeController(
-            panel: Size(width: 240, height: 240), text: nil, data: data, hub: nil, clock: FixedClock(Self.day), log: { _ in })
+        let c = try Assembly.make(
+            settings, sink: RecordingSink(size: Size(width: 240, height: 240)),
+            parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: data), log: { _ in }).get().controller
         c.refresher = Refresher(commands: [["/bin/true"]], log: { _ in })
         #expect(c.navigation.screen == .progress, "the running task's progress first")
         _ = c.perform(.action(.refresh), now: monotonicNow())

@@ -44,17 +44,15 @@ struct ReloadTests {
             try layer.set(option: "--today", ReloadTests.day.description)
             try layer.set(option: "--time", "10:09")
             let settings = try ConfigurationFile.settings(config, commandLine: layer).get()
-            let clock = settings.makeClock()
-            let data = try settings.openData(today: clock.today(), log: { _ in }).get()
             let log = self.log
-            controller = settings.makeController(
-                panel: sink.size, text: nil, data: data, hub: nil, clock: clock, now: ReloadTests.t0, log: { log.lines.append($0) })
-            session = try Session(sink: sink, rotation: settings.rotation, controller: controller, signals: nil, log: { log.lines.append($0) })
-            reloader = Reloader(
-                path: config, commandLine: layer, settings: settings, text: nil, clock: clock, data: data, hub: nil,
-                session: session, controller: controller, output: nil, log: { log.lines.append($0) })
-            let reloader = reloader!
-            session.onReload = { reloader.reload(now: $0) }
+            // The app as glance run assembles it (its store, its reloader), on a recording sink.
+            var parts = Assembly.Parts(text: .some(nil), now: ReloadTests.t0)
+            parts.configurationPath = config
+            parts.commandLine = layer
+            let app = try Assembly.make(settings, sink: sink, parts: parts, log: { log.lines.append($0) }).get()
+            controller = app.controller
+            session = app.session
+            reloader = app.reloader
         }
 
         func write(_ text: String) { folder.write("config.json", text) }

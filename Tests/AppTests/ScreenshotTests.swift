@@ -35,9 +35,10 @@ struct ScreenshotTests {
         let data = FixedData(days: [day: ActivitySummary(
             activeEnergyBurned: .kilocalories(375), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: 15,
             exerciseTimeGoal: 30, standHours: 6, standHoursGoal: 12)])
-        let controller = settings.makeController(
-            panel: sink.size, text: nil, data: data, hub: nil, clock: FixedClock(day), now: t0, log: { _ in })
-        return try Session(sink: sink, rotation: rotation, controller: controller, signals: nil, log: { _ in })
+        settings.display.rotation = rotation
+        let app = try Assembly.make(
+            settings, sink: sink, parts: .init(text: .some(nil), clock: FixedClock(day), data: data, now: t0), log: { _ in }).get()
+        return app.session
     }
 
     /// Asks over a fresh connection, letting the session take one turn in between.

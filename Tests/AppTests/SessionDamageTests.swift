@@ -25,9 +25,9 @@ struct SessionDamageTests {
         settings.display.rotation = rotation
         if task != nil { settings.screens = [.progress, .rings] }
         let data = FixedData(days: [day: SessionTests.summary], task: task)
-        let controller = settings.makeController(
-            panel: sink.size, text: nil, data: data, hub: nil, clock: FixedClock(day), now: t0, log: { _ in })
-        return try Session(sink: sink, rotation: rotation, controller: controller, signals: nil, log: { _ in })
+        let app = try Assembly.make(
+            settings, sink: sink, parts: .init(text: .some(nil), clock: FixedClock(day), data: data, now: t0), log: { _ in }).get()
+        return app.session
     }
 
     /// Runs the damage-limited session and the whole-frame one through the same turns; every

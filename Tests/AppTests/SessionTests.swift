@@ -29,10 +29,9 @@ struct SessionTests {
         settings.idle = IdleSetting(dimAfter: dimAfter, blankAfter: blankAfter, dimLevel: 0.3)
         settings.show.today = .date(day)
         let data = FixedData(days: [day: summary ?? Self.summary])
-        let controller = settings.makeController(
-            panel: sink.size, text: nil, data: data, hub: nil, clock: FixedClock(day), now: t0, log: { _ in })
-        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { _ in })
-        return (session, controller)
+        let app = try Assembly.make(
+            settings, sink: sink, parts: .init(text: .some(nil), clock: FixedClock(day), data: data, now: t0), log: { _ in }).get()
+        return (app.session, app.controller)
     }
 
     static let summary = ActivitySummary(
@@ -91,10 +90,11 @@ struct SessionTests {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.idle = IdleSetting(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
-        let controller = settings.makeController(
-            panel: sink.size, text: nil, data: FixedData(days: [Self.day: Self.summary]), hub: nil,
-            clock: FixedClock(Self.day), now: Self.t0, log: { _ in })
-        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { told.append($0) })
+        let app = try Assembly.make(
+            settings, sink: sink,
+            parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [Self.day: Self.summary]), now: Self.t0),
+            log: { told.append($0) }).get()
+        let session = app.session
         _ = try session.turn(now: Self.t0, ready: [], signals: [])
         _ = try session.turn(now: Self.t0 + .seconds(10), ready: [], signals: [])
         #expect(Self.brightest(sink.lastFrame!) == 0)
@@ -128,10 +128,10 @@ struct SessionTests {
         var told: [String] = []
         var settings = Settings()
         settings.show.ringsOnly = true
-        let controller = settings.makeController(
-            panel: sink.size, text: nil, data: FixedData(days: [:]), hub: nil, clock: FixedClock(Self.day),
-            now: Self.t0, log: { _ in })
-        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { told.append($0) })
+        let app = try Assembly.make(
+            settings, sink: sink, parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [:]), now: Self.t0),
+            log: { told.append($0) }).get()
+        let session = app.session
         _ = try session.turn(now: Self.t0, ready: [], signals: [])
         _ = try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGUSR1])
         sink.retakesRefused = 3
@@ -168,7 +168,8 @@ struct SessionTests {
         let (session, _) = try Self.session(sink)
         _ = try session.turn(now: Self.t0, ready: [], signals: [SIGUSR1, SIGUSR2])
         #expect(!sink.suspended && sink.frames.count == 1)
-        // SIGHUP without a reloader: told, nothing else.
+        // SIGHUP without a reloader (a session made without the assembly): told, nothing else.
+        session.onReload = nil
         #expect(try session.turn(now: Self.t0, ready: [], signals: [SIGHUP]) == .wait(until: nil))
         var reloads: [Duration] = []
         session.onReload = { now in
@@ -190,10 +191,11 @@ struct SessionTests {
         settings.show.ringsOnly = true
         settings.run.intro = true
         settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
-        let controller = settings.makeController(
-            panel: sink.size, text: nil, data: FixedData(days: [Self.day: Self.summary]), hub: nil,
-            clock: FixedClock(Self.day), now: Self.t0, log: { _ in })
-        return (sink, try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { _ in }))
+        let app = try Assembly.make(
+            settings, sink: sink,
+            parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [Self.day: Self.summary]), now: Self.t0),
+            log: { _ in }).get()
+        return (sink, app.session)
     }
 
     @Test("the intro starts at the first frame, however long the start took before it")

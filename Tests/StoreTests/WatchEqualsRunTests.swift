@@ -34,12 +34,10 @@ struct WatchEqualsRunTests {
         try layer.set(option: "--db", scratch.db)
         try layer.set(option: "--date", day)
         let settings = try Settings(try Configuration().applying(layer))
-        let text = try settings.loadText()
-        let clock = SystemLocalClock()
-        let data = try settings.openData(today: clock.today(), log: { _ in }).get()
+        // The same assembly as watch's (fonts, clock, store, controller, session), on a recording sink.
         let sink = RecordingSink(size: Size(width: 320, height: 240))
-        let controller = settings.makeController(panel: sink.size, text: text, data: data, hub: nil, clock: clock, log: { _ in })
-        let session = try Session(sink: sink, rotation: .none, controller: controller, signals: nil, log: { _ in })
+        let app = try Assembly.make(settings, sink: sink, log: { _ in }).get()
+        let controller = app.controller, session = app.session
         /// Turns the session's loop for a second (long enough for any easing to end).
         func settle() throws {
             let end = monotonicNow() + .seconds(1)

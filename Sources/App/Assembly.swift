@@ -1,0 +1,132 @@
+import CLI
+import Configuration
+import Display
+import Platform
+import Raster
+import Text
+
+/// The app put together, in one place for every command and test: the fonts, the clock, the
+/// data, the controller, the session and the reloader, made from the settings for a sink — the
+/// panel (`glance run`), a PNG file (`glance watch`) or memory (the tests). Whatever a caller
+/// must make earlier or make-believe (the panel's fonts before the display is touched, a fixed
+/// clock, data of its own) it gives in `Parts`; the rest is made here, in this order.
+public final class Assembly {
+    public let settings: Settings
+    public let text: (any TextRenderer)?
+    public let clock: any LocalClock
+    public let data: any DataSource
+    public let controller: DeviceController
+    public let session: Session
+    /// SIGHUP's configuration again, in place; it owns the panel's output from here on.
+    public let reloader: Reloader
+
+    /// What the caller gives instead of what the assembly would make.
+    public struct Parts {
+        /// The fonts, already loaded (.some(nil): none needed); nil: loaded here.
+        public var text: (any TextRenderer)??
+        /// The calendar and the time; nil: the settings' (the system's, or a day fixed with --today).
+        public var clock: (any LocalClock)?
+        /// What is shown; nil: the settings' (the command line's day, gauge or task, else the store).
+        public var data: (any DataSource)?
+        /// When the session starts (a made-up clock's time); nil: now.
+        public var now: Duration?
+        /// The signals the loop takes (nil: none, as in tests).
+        public var signals: SignalReceiver?
+        /// The panel's output, for a reload that changes the display.
+        public var output: DisplayOutput?
+        /// The configuration file a reload reads, and the command line it puts over it again.
+        public var configurationPath: String?
+        public var commandLine = Layer()
+        /// What the command makes of the settings a reload reads (`glance watch`: nothing dims).
+        public var adjust: ((inout Configuration) -> Void)?
+        /// Where the reloader tells what a reload did (nil: the assembly's log): `glance watch`
+        /// keeps the session's own lines to itself but says what SIGHUP did.
+        public var reloadLog: ((String) -> Void)?
+        /// Told as each part is made ("store", "controller", "session"): `glance run --report-startup`.
+        public var mark: ((String) -> Void)?
+
+        public init(
+            text: (any TextRenderer)?? = nil, clock: (any LocalClock)? = nil, data: (any DataSource)? = nil,
+            now: Duration? = nil, signals: SignalReceiver? = nil
+        ) {
+            self.text = text
+            self.clock = clock
+            self.data = data
+            self.now = now
+            self.signals = signals
+        }
+    }
+
+    /// The fonts the settings need (nil: none, the rings alone), or why they cannot be had (69).
+    public static func fonts(_ settings: Settings) -> Result<FreeTypeTextRenderer?, OutputFailure> {
+        do {
+            return .success(try settings.loadText())
+        } catch {
+            return .failure(OutputFailure(error.message, status: ExitCode.unavailable))
+        }
+    }
+
+    /// Makes the app for `sink`; the first thing that cannot be made is the failure (with its
+    /// exit status), and nothing is left running.
+    public static func make(
+        _ settings: Settings, sink: any FrameSink, parts: Parts = Parts(), log: @escaping (String) -> Void
+    ) -> Result<Assembly, OutputFailure> {
+        let text: (any TextRenderer)?
+        if let given = parts.text {
+            text = given
+        } else {
+            switch fonts(settings) {
+            case .success(let t): text = t
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        let clock = parts.clock ?? settings.makeClock()
+        let data: any DataSource
+        if let given = parts.data {
+            data = given
+        } else {
+            switch settings.openData(today: clock.today(), log: log) {
+            case .success(let d): data = d
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        parts.mark?("store")
+        let now = parts.now ?? monotonicNow()
+        // The input devices are opened once the first frame is up (`reloader.openInput()`).
+        let controller = settings.makeController(panel: sink.size, text: text, data: data, hub: nil, clock: clock, now: now, log: log)
+        parts.mark?("controller")
+        let session: Session
+        do throws(SystemError) {
+            session = try Session(sink: sink, rotation: settings.rotation, controller: controller, signals: parts.signals, log: log)
+        } catch {
+            return .failure(OutputFailure(error.description, status: ExitCode.software))
+        }
+        parts.mark?("session")
+        let reloader = Reloader(
+            path: parts.configurationPath, commandLine: parts.commandLine, settings: settings, text: text, clock: clock,
+            data: data, hub: nil, session: session, controller: controller, output: parts.output, log: parts.reloadLog ?? log)
+        reloader.adjust = parts.adjust
+        // The session keeps the reloader (which knows the session unowned): no cycle.
+        session.onReload = { now in reloader.reload(now: now) }
+        session.onFrame = { reloader.framePresented() }
+        return .success(
+            Assembly(settings: settings, text: text, clock: clock, data: data, controller: controller, session: session, reloader: reloader))
+    }
+
+    private init(
+        settings: Settings, text: (any TextRenderer)?, clock: any LocalClock, data: any DataSource,
+        controller: DeviceController, session: Session, reloader: Reloader
+    ) {
+        self.settings = settings
+        self.text = text
+        self.clock = clock
+        self.data = data
+        self.controller = controller
+        self.session = session
+        self.reloader = reloader
+    }
+
+    /// The panel's output now (a reload may have replaced the first): its one owner is the
+    /// reloader.
+    public var output: DisplayOutput? { reloader.output }
+}
