@@ -2,9 +2,10 @@ import Controls
 import Input
 import Screens
 
-/// When the button hint shows: at the first start with buttons (remembered in the store's
-/// preferences, so once per store), and when asked (two buttons held together, KEY_HELP); it
-/// goes after `hintSeconds` or at the first input, which does nothing else.
+/// When the button hint shows: at the first start with buttons (the devices there when input is
+/// opened, not one plugged in later; remembered in the store's preferences, so once per store),
+/// and when asked (two buttons held together, KEY_HELP); it goes after `hintSeconds` or at the
+/// first input, which does nothing else.
 extension DeviceController {
     /// How long the hint stays without input.
     public static let hintSeconds = 12.0

@@ -302,7 +302,6 @@ public final class DeviceController: Controller {
                     router.removed(path: path)
                     fedDevices[path] = nil
                 }
-                if case .added = change, offerFirstHint(now: now) { changed = true }
             }
             for batch in batches {
                 let device = DeviceDescription(path: batch.device.path, capabilities: batch.device.capabilities)
