@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# install-deps.sh -- install the Debian packages listed in tools/debian-packages.txt that are
-# missing, and check that the Swift toolchain is there. Safe to run again: does nothing when
-# everything is installed.
+# install-deps.sh [--build] -- install the Debian packages listed in tools/debian-packages.txt that
+# are missing (with --build only those marked "# build": what building the package takes), and
+# check that the Swift toolchain is there. Safe to run again: does nothing when everything is
+# installed.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -14,7 +15,13 @@ if ! command -v swift >/dev/null 2>&1; then
 	exit 1
 fi
 
-mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$HERE/debian-packages.txt" | grep -v '^$')
+# --build: only the packages building the package takes (marked "# build" in the list).
+case "${1:-}" in
+--build) only='#[[:space:]]*build[[:space:]]*$' ;;
+"") only='' ;;
+*) echo "install-deps: unknown option $1 (--build: only what building the package takes)" >&2; exit 64 ;;
+esac
+mapfile -t wanted < <(grep -e "$only" "$HERE/debian-packages.txt" | sed -e 's/#.*//' -e 's/[[:space:]]//g' | grep -v '^$')
 missing=()
 for p in "${wanted[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -107,14 +107,14 @@ public final class DeviceController: Controller {
     public private(set) var screens: [ScreenKind]
     /// How the data becomes screens (fonts, language, shape, name).
     public private(set) var maker: ScreenMaker
-    private var data: DataSource
+    var data: DataSource
     private var hub: InputHub?
-    private var router: InputRouter
+    var router: InputRouter
     private var schedule: IdleSchedule
     private let clock: LocalClock
     /// Wakes the loop when the wall clock is set, for today and midnight to be asked again.
     private let clockChanges: ClockChangeWatcher?
-    private let log: (String) -> Void
+    let log: (String) -> Void
     /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
     public var backlight: Backlight?
     /// The awake brightness, 0...1 of full (the dim level is a fraction of it); nil: the
@@ -141,6 +141,8 @@ public final class DeviceController: Controller {
     /// would otherwise pass before anything is on the panel).
     private var introPending = false
     private var introStart: Duration?
+    /// The button hint on the panel until then (any input closes it first), and what it says.
+    var hint: (until: Duration, rows: [ButtonHintOverlay.Row], chord: Bool)?
 
     public init(
         screens: [ScreenKind], maker: ScreenMaker, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
@@ -178,6 +180,7 @@ public final class DeviceController: Controller {
         if intro && navigation.screen == .rings { introPending = true }
         navigation.settle(available: available(now: now))
         _ = data.showGauges(navigation.screen == .gauges, now: now)
+        if hub != nil { offerFirstHint(now: now) }
     }
 
     public func sceneClockRestarted(at time: Duration) {
@@ -215,10 +218,20 @@ public final class DeviceController: Controller {
 
     /// Input from `hub` from now on, and the refresh control that goes with it: `glance run` opens
     /// the input devices once its first frame is on the panel (none is needed to draw it).
-    public func use(input hub: InputHub, refresher: Refresher?) {
+    public func use(input hub: InputHub, refresher: Refresher?, now: Duration = monotonicNow()) {
         take(hub)
         self.refresher = refresher
+        offerFirstHint(now: now)
     }
+
+    /// What the input devices open now can do (and those input came from), by path.
+    var inputDevices: [String: InputCapabilities] {
+        var devices = fedDevices
+        for d in hub?.devices ?? [] { devices[d.path] = d.capabilities }
+        return devices
+    }
+    /// Devices input came from (the hub's, or a test's), by path.
+    private var fedDevices: [String: InputCapabilities] = [:]
 
     private func take(_ hub: InputHub?) {
         guard hub !== self.hub else { return }
@@ -288,7 +301,10 @@ public final class DeviceController: Controller {
         if let hub {
             let (deviceChanges, batches) = hub.handle(ready)
             for change in deviceChanges {
-                if case .removed(let path) = change { router.removed(path: path) }
+                if case .removed(let path) = change {
+                    router.removed(path: path)
+                    fedDevices[path] = nil
+                }
             }
             for batch in batches {
                 let device = DeviceDescription(path: batch.device.path, capabilities: batch.device.capabilities)
@@ -315,6 +331,10 @@ public final class DeviceController: Controller {
         if let clockChanges, ready.contains(clockChanges.descriptor), clockChanges.acknowledge() {
             log("the clock was set")
             midnight = Self.midnight(after: now, clock)
+        }
+        if let h = hint, now >= h.until {
+            hint = nil
+            changed = true
         }
         if let m = midnight, now >= m { midnight = Self.midnight(after: now, clock) }
         if navigation.newDay(clock.today()) {
@@ -352,7 +372,9 @@ public final class DeviceController: Controller {
 
     /// One device's events: activity, waking, commands. True when the picture changes.
     func feed(_ events: [InputEvent], from device: DeviceDescription, name: String, now: Duration) -> Bool {
-        let outcome = router.feed(events, from: device, asleep: idle != .awake)
+        // While the hint shows, the first press or touch only closes it (as it would wake the panel).
+        fedDevices[device.path] = device.capabilities
+        let outcome = router.feed(events, from: device, asleep: idle != .awake || hint != nil)
         // On another console the events are that console's: the router follows the devices
         // (touch slots), nothing is acted on.
         if away { return false }
@@ -361,8 +383,12 @@ public final class DeviceController: Controller {
             lastInput = now
             cycle?.input(at: now)
         }
-        if outcome.woke {
+        if outcome.woke, idle == .awake, hint != nil {
+            hint = nil
+            changed = true
+        } else if outcome.woke {
             log("woken by \(name)")
+            hint = nil
             wake(now: now)
             changed = true
         }
@@ -501,6 +527,12 @@ public final class DeviceController: Controller {
             log("cancel asked for the running task")
             data.cancelTask()
             return true
+        case .held(let action):
+            // On the progress screen a long press of any button is its Cancel.
+            if navigation.screen == .progress, data.task()?.cancellable == true { return perform(.action(.cancel), now: now) }
+            return perform(.action(action), now: now)
+        case .action(.help):
+            return showHint(now: now)
         case .action(.brighter): return stepBrightness(1)
         case .action(.darker): return stepBrightness(-1)
         case .action(.refresh):
@@ -544,6 +576,7 @@ public final class DeviceController: Controller {
             deadlines.append(lastInput + .seconds(next))
         }
         if let d = sources.nextDeadline(now: now) { deadlines.append(d) }
+        if let h = hint { deadlines.append(h.until) }
         if let cycle, idle != .blank, !away, navigation.screen != .progress,
             cycle.turns(current: navigation.screen, available: available(now: now))
         {
@@ -569,6 +602,13 @@ public final class DeviceController: Controller {
                 let (screen, animating) = intro.frame(at: now - start)
                 if !animating { introStart = nil }
                 return StillOrMoving(screen: lit(screen), moving: animating)
+            }
+            if let hint {
+                introStart = nil
+                let screen = ButtonHintOverlay(
+                    screen: withRefreshControl(currentScreen(now: now)), rows: hint.rows, chord: hint.chord,
+                    context: maker.context)
+                return StillOrMoving(screen: lit(screen), moving: screen.animates)
             }
             introStart = nil
             let screen = withRefreshControl(currentScreen(now: now))

@@ -6,6 +6,9 @@ import Raster
 /// button on the progress screen; elsewhere it selects).
 public enum Command: Sendable, Equatable {
     case action(Action)
+    /// A key held for the long press, with the action the key map gives it (the progress screen
+    /// makes any of them its Cancel).
+    case held(Action)
     case tap(Point)
 }
 
@@ -24,7 +27,7 @@ public struct DeviceDescription: Sendable, Equatable {
 /// rotation) and gesture recognition. While the panel sleeps, the first press or touch only
 /// wakes it: that key or finger does nothing else until released.
 public final class InputRouter {
-    private let keyMap: KeyMap
+    public let keyMap: KeyMap
     /// Each device's keys: held keys and long presses are the device's own, so one device going
     /// away forgets nothing of another's.
     private var keys: [String: KeyInterpreter] = [:]
@@ -125,7 +128,9 @@ public final class InputRouter {
     /// Long presses (keys and fingers) whose time has come.
     public func tick(time: Double) -> [Command] {
         var commands: [Command] = []
-        for path in keys.keys.sorted() { commands += keys[path]!.tick(time: time).map { Command.action($0) } }
+        // Two keys held together (on any devices) before either one's long press.
+        if let chord = KeyInterpreter.chord(&keys, time: time) { commands.append(.action(chord)) }
+        for path in keys.keys.sorted() { commands += keys[path]!.tick(time: time).map { Command.held($0) } }
         for (path, var t) in touches {
             if !t.waking, let g = t.gestures.tick(time: time) { commands.append(Self.command(g)) }
             touches[path] = t

@@ -34,7 +34,7 @@ public struct Navigation: Sendable, Equatable {
         case .today:
             day = today
             if available.contains(.rings) { screen = .rings }
-        case .cancel, .refresh, .brighter, .darker:
+        case .cancel, .refresh, .brighter, .darker, .help:
             break
         }
         return self != before

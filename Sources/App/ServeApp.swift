@@ -297,11 +297,7 @@ public final class ServeApp {
                 }
                 var summary = before ?? ActivitySummary()
                 changes.apply(to: &summary)
-                if summary.activeEnergyBurnedGoal == nil, summary.moveMode == .activeEnergy, let g = goals.move {
-                    summary.activeEnergyBurnedGoal = .kilocalories(g)
-                }
-                if summary.exerciseTimeGoal == nil, let g = goals.exercise { summary.exerciseTimeGoal = g }
-                if summary.standHoursGoal == nil, let g = goals.stand { summary.standHoursGoal = g }
+                goals.fill(&summary)
                 if summary == before {
                     unchanged += 1
                     continue

@@ -1,5 +1,6 @@
 import Activity
 import CLI
+import Configuration
 import Platform
 import Store
 
@@ -50,7 +51,19 @@ public enum StoreJobs {
 
     // MARK: glance log
 
-    public static func log(_ changes: SummaryChanges, day: CalendarDay?, database: String?) -> Int32 {
+    /// `glance log`: the changes over the day as stored; a new day also gets the configuration's
+    /// goals (`config`, else the default file, else the built-in ones) for the rings whose goal
+    /// the command does not give (`--move-goal -` makes one without).
+    public static func log(_ changes: SummaryChanges, day: CalendarDay?, database: String?, config: String? = nil) -> Int32 {
+        let goals: GoalSetting
+        switch ConfigurationFile.load(config) {
+        case .success(let c): goals = c.goals
+        case .failure(let failure):
+            ConfigurationFile.report(failure)
+            if case .denied = failure { return ExitCode.noPermission }
+            if case .unreadable = failure { return ExitCode.noInput }
+            return ExitCode.config
+        }
         let day = day ?? SystemLocalClock().today()
         return with(database) { store throws(StoreError) in
             if changes.remove {
@@ -58,7 +71,16 @@ public enum StoreJobs {
                 say(dayLine(day, nil))
                 return ExitCode.ok
             }
-            let summary = try store.updateSummary(for: day) { changes.apply(to: &$0) }
+            let summary = try store.transaction { () throws(StoreError) -> ActivitySummary in
+                let before = try store.summary(for: day)
+                var summary = before ?? ActivitySummary()
+                changes.apply(to: &summary)
+                // A new day gets the goals, as a day fed from the phone does (one already stored
+                // keeps what it has: an imported day without a goal had none).
+                if before == nil { goals.fill(&summary, except: changes) }
+                try store.setSummary(summary, for: day)
+                return summary
+            }
             say(dayLine(day, summary))
             return ExitCode.ok
         }
@@ -201,7 +223,8 @@ public enum StoreJobs {
             options.taskName = nil
             let report = try DemoData.load(into: store, endingOn: end ?? SystemLocalClock().today(), options: options)
             let range = report.firstDay.map { " (\($0) to \(report.lastDay!))" } ?? ""
-            say("loaded \(report.days) demo days\(range) and \(try store.metrics().count) metrics into \(store.path)")
+            let names = DemoData.metricNames
+            say("loaded \(report.days) demo days\(range) and \(names.count) metrics (\(names.joined(separator: ", "))) into \(store.path)")
             return ExitCode.ok
         }
     }
@@ -291,4 +314,18 @@ public enum StoreJobs {
 private func fileExists(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0
+}
+
+extension GoalSetting {
+    /// The configured goals on the rings of `summary` that have none (a Move goal only where
+    /// Move measures energy), but not where `changes` give that goal (cleared on purpose).
+    public func fill(_ summary: inout ActivitySummary, except changes: SummaryChanges = SummaryChanges()) {
+        if summary.activeEnergyBurnedGoal == nil, summary.moveMode == .activeEnergy, changes.activeEnergyBurnedGoal == nil,
+            let g = move
+        {
+            summary.activeEnergyBurnedGoal = .kilocalories(g)
+        }
+        if summary.exerciseTimeGoal == nil, changes.exerciseTimeGoal == nil, let g = exercise { summary.exerciseTimeGoal = g }
+        if summary.standHoursGoal == nil, changes.standHoursGoal == nil, let g = stand { summary.standHoursGoal = g }
+    }
 }

@@ -94,14 +94,16 @@ enum DataCommands {
         var changes = SummaryChanges()
         var day: CalendarDay?
         var database: String?
+        var config: String?
     }
 
     static let log = CommandSpec<Log>(
         "log", summary: "set a day's Move, Exercise and Stand figures",
         usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--db PATH]"],
         about: """
-            Sets figures of one day in the store; the figures not given keep their values. A running glance \
-            shows the change by itself. Prints the day as stored.
+            Sets figures of one day in the store; the figures not given keep their values. A new day gets the \
+            configuration's goals ("goals": 500 kcal, 30 min and 12 h by default) for the rings whose goal is \
+            not given. A running glance shows the change by itself. Prints the day as stored.
             """,
         groups: [
             OptionGroup(
@@ -141,10 +143,14 @@ enum DataCommands {
                     ) { $0.changes.moveMode = $1 },
                     .flag("--remove", help: "remove the day's summary (every ring empty)") { $0.changes.remove = true },
                     database(\.database),
+                    PanelCommands.configOption.lifted(\.config),
                 ])
         ],
         epilogue: "Example:\n  glance log --move 420 --move-goal 500 --exercise 25 --exercise-goal 30",
-        exits: storeExits,
+        exits: storeExits + [
+            ExitStatusNote(66, "a configuration named with --config cannot be read"),
+            ExitStatusNote(78, "the configuration (where the goals come from) is invalid"),
+        ],
         finish: { (line) throws(UsageError) in
             let c = line.changes
             if c.remove && !c.onlyRemoves {
@@ -387,9 +393,12 @@ enum DataCommands {
         usage: ["demo-data [--end D] [--print] [--db PATH]"],
         about: """
             Loads the demo data set that ships with Glance into the store: four weeks of an Apple Watch \
-            wearer's days (busy days, rest days, a goal change, today part-way) and a few metrics for \
-            gauges. The days are moved so the last one is today (or D). Loading again replaces the same days; \
-            your other days are left alone. Nothing shows demo data unless this command loads it.
+            wearer's days (busy days, rest days, a goal change, today part-way) and three metrics, \
+            cpu-temperature, living-room and battery. The ring screen shows the days at once; a gauge shows \
+            a metric once the configuration's "gauges" name it (the default configuration has none), e.g. \
+            {"title": "Battery", "unit": "%", "source": {"metric": "battery"}}. The days are moved so the last \
+            one is today (or D). Loading again replaces the same days and metrics; your other days are left \
+            alone. Nothing shows demo data unless this command loads it.
             """,
         groups: [
             OptionGroup(

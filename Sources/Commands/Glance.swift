@@ -66,7 +66,7 @@ public enum Glance {
                     }
                 },
                 Listed("log") {
-                    DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database) }
+                    DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database, config: $0.config) }
                 },
                 Listed("metric") {
                     DataCommands.metric.entry(.init()) {

@@ -228,7 +228,7 @@ public struct Configuration: Sendable, Equatable {
     /// Key names (`KEY_RIGHT`) to actions, over the built-in map; "none" unmaps a key.
     public var keys: [String: String] = [:]
     /// Action on a long press of the key that does `key` (e.g. select → today).
-    public var longPress: [Action: Action] = [.select: .today]
+    public var longPress: [Action: Action] = Action.defaultLongPress
     public var longPressSeconds = 0.8
     /// Take input devices for the app alone (keys do not also reach the console).
     public var grabInput = true

@@ -28,8 +28,9 @@ extension Configuration {
         .value("keys", \.keys, .keys, help: "key names to actions, over the built-in key map", default: "{}", reload: .keys),
         .value(
             "longPress", \.longPress, .longPress,
-            help: "what a long press does, by the action of the key's short press", default: "{\"select\": \"today\"}",
-            reload: .keys),
+            help: "what a long press does, by the action of the key's short press (on the progress screen a hold of any "
+                + "button is its Cancel)",
+            default: "{\"select\": \"today\", \"previousDay\": \"refresh\", \"nextDay\": \"today\"}", reload: .keys),
         .value(
             "longPressSeconds", \.longPressSeconds, .number(0.2...10, what: "seconds"),
             help: "how long a press must be to be long", default: "0.8", reload: .keys),

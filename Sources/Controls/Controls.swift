@@ -11,6 +11,15 @@ public enum Action: String, Sendable, CaseIterable, Hashable {
     case refresh
     /// The panel brighter or darker by a step (kept across restarts).
     case brighter, darker
+    /// What each button does, shown over the screen until the next input (two buttons held
+    /// together, or KEY_HELP).
+    case help
+
+    /// What a long press does, by the action of the key's short press: with two buttons (Left,
+    /// Enter) or three (and Right) every action is a press or a hold away. Holding Left refreshes,
+    /// holding Enter or Right goes to today; on the progress screen any long press cancels the
+    /// task (the controller's rule), and two buttons held together show the help.
+    public static let defaultLongPress: [Action: Action] = [.select: .today, .previousDay: .refresh, .nextDay: .today]
 }
 
 /// The screens the device can show, in the order the configuration lists them.

@@ -45,6 +45,8 @@ public struct Connector: Sendable {
     public var currentCRTC: UInt32?
     public var widthMillimetres: Int
     public var heightMillimetres: Int
+    /// The card it is on, where a list spans several (an error naming every card's connectors).
+    public var card: String?
 
     public init(
         id: UInt32, name: String, status: ConnectionStatus, modes: [DisplayMode], possibleCRTCIndexes: [Int],

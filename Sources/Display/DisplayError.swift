@@ -63,7 +63,9 @@ public enum DisplayError: Error, CustomStringConvertible {
 
     static func list(_ connectors: [Connector]) -> String {
         connectors.isEmpty
-            ? "none" : connectors.map { "\($0.name) (\($0.status.rawValue))" }.joined(separator: ", ")
+            ? "none"
+            : connectors.map { "\($0.name)" + ($0.card.map { " on \($0)" } ?? "") + " (\($0.status.rawValue))" }
+                .joined(separator: ", ")
     }
 
     static func unique(_ items: [String]) -> [String] {

@@ -123,42 +123,50 @@ public final class DisplayOutput {
     /// The console to put back into text mode after the CRTC (set before the first frame).
     public var terminal: VirtualTerminal?
 
-    /// Opens the requested card (or the first that drives a display), makes the choices the request
-    /// leaves open and creates the buffers. Nothing on screen changes until the first `present`.
+    /// Opens the requested card (or the one whose connectors fit the request: `rankCards`), makes
+    /// the choices the request leaves open and creates the buffers. Nothing on screen changes
+    /// until the first `present`.
     public static func open(
         _ request: OutputRequest, singleBuffered: Bool = false
     ) throws(DisplayError) -> DisplayOutput {
         let paths: [String]
         if let card = request.card { paths = [card] } else { paths = try Card.discover() }
-        var failures: [(path: String, error: DisplayError, drivesDisplays: Bool)] = []
+        // Every card read first (no mode set, nothing shown), so the choice is by connectors.
+        var cards: [(card: Card, snapshot: CardSnapshot)] = []
+        var failures: [(path: String, error: DisplayError)] = []
         for path in paths {
             do throws(DisplayError) {
                 let card = try Card(path: path, legacy: request.forceLegacy)
                 guard card.supportsDumbBuffers else { throw DisplayError.noDumbBuffers(card: path) }
-                let snapshot: CardSnapshot
-                do throws(DisplayError) {
-                    snapshot = try card.snapshot(probe: false)
-                } catch {
-                    failures.append((path, error, false))
-                    continue
-                }
-                do throws(DisplayError) {
-                    try card.becomeMaster()
-                    let plan = try OutputPlan.choose(in: snapshot, for: request)
-                    return try DisplayOutput(card: card, snapshot: snapshot, plan: plan, singleBuffered: singleBuffered)
-                } catch {
-                    failures.append((path, error, true))
-                }
+                cards.append((card, try card.snapshot(probe: false)))
             } catch {
-                failures.append((path, error, false))
+                failures.append((path, error))
             }
         }
-        // The most useful error: one a person can act on, then the only display card's.
+        var error: DisplayError?
+        if !cards.isEmpty {
+            do throws(DisplayError) {
+                for i in try OutputPlan.rankCards(cards.map(\.snapshot), for: request) {
+                    let (card, snapshot) = cards[i]
+                    do throws(DisplayError) {
+                        try card.becomeMaster()
+                        let plan = try OutputPlan.choose(in: snapshot, for: request)
+                        return try DisplayOutput(card: card, snapshot: snapshot, plan: plan, singleBuffered: singleBuffered)
+                    } catch let failure {
+                        if error == nil { error = failure }
+                    }
+                }
+            } catch let failure {
+                error = failure
+            }
+        }
+        // The most useful error: one a person can act on (a card this user may not open may be
+        // the one asked for), then the best card's, then why no card could be read.
         if let denied = failures.first(where: { if case .permissionDenied = $0.error { true } else { false } }) {
             throw denied.error
         }
-        let displayCards = failures.filter(\.drivesDisplays)
-        if displayCards.count == 1 || paths.count == 1 { throw (displayCards.first ?? failures[0]).error }
+        if let error { throw error }
+        if failures.count == 1 { throw failures[0].error }
         throw .noUsableCard(reasons: failures.map { "\($0.path): \($0.error)" })
     }
 

@@ -50,6 +50,38 @@ public struct OutputPlan: Sendable {
             connector: connector, mode: mode, kernelMode: kernelMode, crtc: crtc, plane: plane, format: format)
     }
 
+    /// The cards to try, best first, by their connectors, never by their number: with a
+    /// connector named, the cards that have one of that name, where it is connected with modes
+    /// first (a Raspberry Pi 5 has vc4 for HDMI, drm-rp1-dsi for each DSI port and drm-rp1-dpi;
+    /// an SPI panel is a card of its own); without one, the cards with a connected connector
+    /// that has modes (then one whose driver says "unknown"), in number order. None: the error
+    /// lists every card's connectors.
+    public static func rankCards(_ cards: [CardSnapshot], for request: OutputRequest) throws(DisplayError) -> [Int] {
+        func rank(_ card: CardSnapshot) -> Int? {
+            let candidates = card.connectors.filter { c in
+                request.connector.map { c.name.lowercased() == $0.lowercased() } ?? true
+            }
+            if candidates.contains(where: { $0.status == .connected && !$0.modes.isEmpty }) { return 0 }
+            if candidates.contains(where: { $0.status == .unknown && !$0.modes.isEmpty }) { return 1 }
+            // Named but not connected: still this card's to say why (no modes, disconnected).
+            if request.connector != nil && !candidates.isEmpty { return 2 }
+            return nil
+        }
+        let ranked = cards.indices.compactMap { i in rank(cards[i]).map { (i, $0) } }
+        guard !ranked.isEmpty else {
+            let all = cards.flatMap { card in
+                card.connectors.map { c in
+                    var c = c
+                    if cards.count > 1 { c.card = card.path }
+                    return c
+                }
+            }
+            if let name = request.connector { throw .connectorNotFound(requested: name, available: all) }
+            throw .noConnectedConnector(available: all)
+        }
+        return ranked.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.map(\.0)
+    }
+
     /// The named connector (any letter case), else the first connected one that has modes.
     public static func chooseConnector(_ connectors: [Connector], named name: String?) throws(DisplayError) -> Connector
     {

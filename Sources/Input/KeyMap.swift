@@ -11,7 +11,9 @@ public struct KeyMap: Sendable, Equatable {
 
     /// Defaults that work with two buttons (KEY_LEFT, KEY_ENTER), three (KEY_LEFT, KEY_ENTER,
     /// KEY_RIGHT), a five-way switch (and KEY_UP, KEY_DOWN) and a keyboard; gpio-keys buttons
-    /// reporting BTN_0…BTN_4 work too. KEY_POWER is never mapped by default: logind owns it. The
+    /// reporting BTN_0…BTN_4 do what KEY_LEFT, KEY_ENTER, KEY_RIGHT, KEY_UP and KEY_DOWN do (so
+    /// BTN_0 and BTN_1 are the two-button layout). With `Action.defaultLongPress` two buttons
+    /// reach every action but the brightness. KEY_POWER is never mapped by default: logind owns it. The
     /// brightness keys act on devices that have other keys glance uses (a keyboard, a remote);
     /// a device with nothing but them is left to the system (`InputCapabilities.grabPolicy`).
     public static let defaultBindings: [String: Action] = [
@@ -20,7 +22,7 @@ public struct KeyMap: Sendable, Equatable {
         "KEY_ESC": .cancel, "KEY_BACK": .cancel, "KEY_BACKSPACE": .cancel, "KEY_EXIT": .cancel,
         "KEY_PAGEUP": .previousScreen, "KEY_PAGEDOWN": .nextScreen, "KEY_TAB": .nextScreen, "KEY_HOME": .today,
         "KEY_T": .today, "KEY_PREVIOUS": .previousDay, "KEY_NEXT": .nextDay, "KEY_REFRESH": .refresh, "KEY_F5": .refresh,
-        "KEY_BRIGHTNESSUP": .brighter, "KEY_BRIGHTNESSDOWN": .darker,
+        "KEY_BRIGHTNESSUP": .brighter, "KEY_BRIGHTNESSDOWN": .darker, "KEY_HELP": .help,
         "BTN_0": .previousDay, "BTN_1": .select, "BTN_2": .nextDay, "BTN_3": .previousScreen, "BTN_4": .nextScreen,
     ]
 
@@ -29,7 +31,7 @@ public struct KeyMap: Sendable, Equatable {
     public static let repeating: Set<Action> = [.previousDay, .nextDay, .brighter, .darker]
 
     public init(
-        bindings: [UInt16: Action], longPress: [Action: Action] = [.select: .today], longPressSeconds: Double = 0.8
+        bindings: [UInt16: Action], longPress: [Action: Action] = Action.defaultLongPress, longPressSeconds: Double = 0.8
     ) {
         self.bindings = bindings
         self.longPress = longPress
@@ -43,7 +45,7 @@ public struct KeyMap: Sendable, Equatable {
     /// The defaults with `keys` (key names such as `KEY_RIGHT` to action names) on top; "none"
     /// removes a key. Names that are not key names fail, all of them together.
     public static func make(
-        keys: [String: String], longPress: [Action: Action] = [.select: .today], longPressSeconds: Double = 0.8
+        keys: [String: String], longPress: [Action: Action] = Action.defaultLongPress, longPressSeconds: Double = 0.8
     ) -> Result<KeyMap, UnknownKeyNames> {
         var bindings: [UInt16: Action] = [:]
         for (name, action) in defaultBindings {
@@ -76,10 +78,29 @@ public struct UnknownKeyNames: Error, Sendable, Equatable {
 /// Turns key presses, repeats and releases into actions: immediately on press, or, for a key
 /// with a long-press action, on release when tapped and at the deadline when held.
 ///
+/// A key whose action repeats (the days, the brightness) and that also has a long press is a
+/// long press only on a device that does not repeat (gpio-keys buttons): where the device
+/// repeats it (a keyboard, which does within 250 ms, before the long press is due), the first
+/// repeat gives the press and the repeat, and holding it goes on browsing.
+///
 /// Pure: the loop feeds it events and the time, and wakes it at `nextDeadline`.
 public struct KeyInterpreter: Sendable {
     public let map: KeyMap
-    private var held: [UInt16: (since: Double, longDone: Bool)] = [:]
+    private var held: [UInt16: Press] = [:]
+
+    struct Press: Sendable {
+        var since: Double
+        var state: State
+    }
+
+    enum State: Sendable {
+        /// Held, its action (or long press) still to come.
+        case pending
+        /// Its long press was given (or it was part of a chord): its release does nothing.
+        case done
+        /// Repeating (the device repeats it): each repeat acts.
+        case repeating
+    }
 
     public init(map: KeyMap) { self.map = map }
 
@@ -87,16 +108,25 @@ public struct KeyInterpreter: Sendable {
     public mutating func key(_ code: UInt16, value: Int32, time: Double) -> [Action] {
         guard let action = map.bindings[code] else { return [] }
         let hasLong = map.longPress[action] != nil
+        let repeats = KeyMap.repeating.contains(action)
         switch value {
         case 1:
-            held[code] = (time, false)
+            held[code] = Press(since: time, state: .pending)
             return hasLong ? [] : [action]
         case 2:
-            // Held keys repeat only where repeating makes sense, and never a long-press key.
-            return !hasLong && KeyMap.repeating.contains(action) ? [action] : []
+            guard repeats else { return [] }
+            guard hasLong else { return [action] }
+            // The device repeats this key: it browses, as it would without a long press.
+            switch held[code]?.state {
+            case .pending:
+                held[code]?.state = .repeating
+                return [action, action]
+            case .repeating: return [action]
+            case .done, nil: return []
+            }
         case 0:
             guard let press = held.removeValue(forKey: code) else { return [] }
-            return hasLong && !press.longDone ? [action] : []
+            return hasLong && press.state == .pending ? [action] : []
         default:
             return []
         }
@@ -105,11 +135,11 @@ public struct KeyInterpreter: Sendable {
     /// Long presses whose time has come.
     public mutating func tick(time: Double) -> [Action] {
         var result: [Action] = []
-        for (code, press) in held.sorted(by: { $0.key < $1.key }) where !press.longDone {
+        for (code, press) in held.sorted(by: { $0.key < $1.key }) where press.state == .pending {
             guard let action = map.bindings[code], let long = map.longPress[action],
                 time >= press.since + map.longPressSeconds
             else { continue }
-            held[code] = (press.since, true)
+            held[code]?.state = .done
             result.append(long)
         }
         return result
@@ -117,9 +147,41 @@ public struct KeyInterpreter: Sendable {
 
     /// When `tick` has something to do next (a held key reaching its long press), if ever.
     public var nextDeadline: Double? {
-        held.compactMap { code, press -> Double? in
-            guard !press.longDone, let action = map.bindings[code], map.longPress[action] != nil else { return nil }
-            return press.since + map.longPressSeconds
-        }.min()
+        pending.map { $0.since + map.longPressSeconds }.min()
+    }
+
+    /// The keys held still whose long press is to come, and since when.
+    public var pending: [(code: UInt16, since: Double)] {
+        held.compactMap { code, press in
+            guard press.state == .pending, let action = map.bindings[code], map.longPress[action] != nil else {
+                return nil
+            }
+            return (code, press.since)
+        }
+    }
+
+    /// The keys held now were taken by a chord: nothing more comes of them (no long press, no
+    /// action on release).
+    public mutating func chordTaken() {
+        for code in held.keys where held[code]?.state == .pending { held[code]?.state = .done }
+    }
+
+    /// Two or more keys held still together until the first of them is due its long press, on
+    /// one device or several (each gpio-key overlay line is a device of its own): the chord
+    /// (`Action.help`), and the keys give nothing else. To be asked before each `tick`.
+    public static func chord(_ interpreters: inout [String: KeyInterpreter], time: Double) -> Action? {
+        var count = 0
+        var first = Double.infinity
+        var seconds = Double.infinity
+        for k in interpreters.values {
+            for p in k.pending {
+                count += 1
+                first = min(first, p.since)
+            }
+            if !k.pending.isEmpty { seconds = min(seconds, k.map.longPressSeconds) }
+        }
+        guard count >= 2, time >= first + seconds else { return nil }
+        for path in interpreters.keys { interpreters[path]?.chordTaken() }
+        return .help
     }
 }

@@ -1,11 +1,18 @@
 import Activity
 
 /// The bundled demo data set: four weeks of an Apple Watch wearer's days
-/// (`Resources/demo-activity.csv`, the CSV form of an export) and a few gauge metrics
-/// (`Resources/demo-metrics.csv`). Nothing shows it unless `glance demo-data` loads it.
+/// (`Resources/demo-activity.csv`, the CSV form of an export) and three metrics for gauges
+/// (`Resources/demo-metrics.csv`; a gauge shows one once the configuration names it). Nothing
+/// shows it unless `glance demo-data` loads it.
 public enum DemoData {
     public static var activityCSV: [UInt8] { PackageResources.demo_activity_csv }
     public static var metricsCSV: [UInt8] { PackageResources.demo_metrics_csv }
+
+    /// The names of the bundled metrics, in the file's order.
+    public static var metricNames: [String] {
+        String(decoding: metricsCSV, as: UTF8.self).split(separator: "\n").dropFirst()
+            .compactMap { $0.split(separator: ",").first.map(String.init) }
+    }
 
     /// The last date in the bundled days.
     static var lastDay: CalendarDay? {

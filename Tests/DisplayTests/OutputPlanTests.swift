@@ -285,3 +285,101 @@ private let monitor = Connector(
         }
     }
 }
+
+/// A Raspberry Pi 5's cards as they come: `v3d` (3D only: no connectors), `vc4` (the two HDMI
+/// ports), one `drm-rp1-dsi` card per DSI port and an SPI panel's card, in an order that says
+/// nothing about which one has the panel.
+private func pi5Cards(hdmiConnected: Bool = false, spi: Bool = false) -> [CardSnapshot] {
+    func card(_ n: Int, _ driver: String, _ connectors: [Connector]) -> CardSnapshot {
+        CardSnapshot(
+            path: "/dev/dri/card\(n)", driver: driver, connectors: connectors, crtcs: [CRTC(id: 100, index: 0)],
+            planes: [Plane(id: 200, kind: .primary, possibleCRTCs: 0b1, formats: [PixelFormat.xrgb8888.fourCC])])
+    }
+    let panel = [DisplayMode(width: 720, height: 1280, refreshMillihertz: 60_000, isPreferred: true, index: 0)]
+    let hdmiModes = hdmiConnected ? monitorModes : []
+    var cards = [
+        card(0, "v3d", []),
+        card(1, "vc4", [
+            Connector(id: 1, name: "HDMI-A-1", status: hdmiConnected ? .connected : .disconnected, modes: hdmiModes, possibleCRTCIndexes: [0]),
+            Connector(id: 2, name: "HDMI-A-2", status: .disconnected, modes: [], possibleCRTCIndexes: [0]),
+        ]),
+        // Touch Display 2 on CAM/DISP 1, the port Raspberry Pi recommends: DSI-2.
+        card(2, "drm-rp1-dsi", [Connector(id: 3, name: "DSI-2", status: .connected, modes: panel, possibleCRTCIndexes: [0])]),
+    ]
+    if spi {
+        let small = [DisplayMode(width: 240, height: 240, refreshMillihertz: 60_000, isPreferred: true, index: 0)]
+        cards.append(card(3, "panel-mipi-dbi", [Connector(id: 4, name: "SPI-1", status: .connected, modes: small, possibleCRTCIndexes: [0])]))
+    }
+    return cards
+}
+
+@Suite("the card: chosen by a connected connector of the requested name, never by number")
+struct CardChoiceTests {
+    @Test("a named connector picks its card wherever it is: DSI-2 on the third card, SPI-1 on the fourth")
+    func namedConnectorPicksItsCard() throws {
+        let cards = pi5Cards(hdmiConnected: true, spi: true)
+        #expect(try OutputPlan.rankCards(cards, for: OutputRequest(connector: "DSI-2")) == [2])
+        #expect(try OutputPlan.rankCards(cards, for: OutputRequest(connector: "spi-1")) == [3])
+        #expect(try OutputPlan.rankCards(cards, for: OutputRequest(connector: "HDMI-A-1")) == [1])
+        let plan = try OutputPlan.choose(in: cards[2], for: OutputRequest(connector: "DSI-2"))
+        #expect(plan.connector.name == "DSI-2" && plan.mode.width == 720)
+    }
+
+    @Test("without a name: the cards with a connected display, in number order (HDMI unplugged: the panel's card)")
+    func unnamedTakesConnectedCards() throws {
+        #expect(try OutputPlan.rankCards(pi5Cards(), for: OutputRequest()) == [2])
+        #expect(try OutputPlan.rankCards(pi5Cards(hdmiConnected: true, spi: true), for: OutputRequest()) == [1, 2, 3])
+    }
+
+    @Test("a connector of that name connected on one card comes before a disconnected one of the same name")
+    func connectedBeforeDisconnected() throws {
+        var cards = pi5Cards()
+        // Two cards with a DSI-1 (names are the kernel's; a card left over from another overlay).
+        cards[1].connectors.append(Connector(id: 9, name: "DSI-1", status: .disconnected, modes: [], possibleCRTCIndexes: [0]))
+        cards[2].connectors[0].name = "DSI-1"
+        #expect(try OutputPlan.rankCards(cards, for: OutputRequest(connector: "DSI-1")) == [2, 1])
+    }
+
+    @Test("a name no card has: every card's connectors with their card, as the guide's DSI-1 on a Pi 5 would show")
+    func noCardHasIt() {
+        #expect {
+            try OutputPlan.rankCards(pi5Cards(), for: OutputRequest(connector: "DSI-1"))
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("--connector 'DSI-1': no such connector; available: ")
+                && text.contains("HDMI-A-1 on /dev/dri/card1 (disconnected)") && text.contains("DSI-2 on /dev/dri/card2 (connected)")
+        }
+    }
+
+    @Test("one card: the error lists its connectors as before, without the card")
+    func oneCardError() {
+        #expect {
+            try OutputPlan.rankCards([piCard()], for: OutputRequest(connector: "HDMI-A-2"))
+        } throws: { error in
+            "\(error)" == "--connector 'HDMI-A-2': no such connector; available: HDMI-A-1 (disconnected), DSI-1 (connected)"
+        }
+    }
+
+    @Test("a named connector that is there but disconnected: its own card, to say so")
+    func namedDisconnected() throws {
+        let cards = pi5Cards()
+        #expect(try OutputPlan.rankCards(cards, for: OutputRequest(connector: "HDMI-A-2")) == [1])
+        #expect {
+            try OutputPlan.choose(in: cards[1], for: OutputRequest(connector: "HDMI-A-2"))
+        } throws: { error in
+            "\(error)".contains("HDMI-A-2 is disconnected")
+        }
+    }
+
+    @Test("no card with a connected display: every connector listed")
+    func noneConnected() {
+        var cards = pi5Cards()
+        cards[2].connectors[0].status = .disconnected
+        cards[2].connectors[0].modes = []
+        #expect {
+            try OutputPlan.rankCards(cards, for: OutputRequest())
+        } throws: { error in
+            "\(error)".hasPrefix("no connected display; connectors: HDMI-A-1 on /dev/dri/card1 (disconnected)")
+        }
+    }
+}

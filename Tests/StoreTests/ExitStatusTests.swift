@@ -275,6 +275,12 @@ import Testing
             try onAReadOnlyMount(s) { db in try glance(["log", "--move", "5", "--db", db], s) }
         },
         Case(command: "log", situation: .busy) { s in try whileLocked(s) { try glance(["log", "--move", "5", "--db", $0], s) } },
+        Case(command: "log", situation: .missingInput) {
+            try glance(["log", "--move", "5", "--db", $0.db, "--config", $0.file("none.json")], $0)
+        },
+        Case(command: "log", situation: .configuration) {
+            try glance(["log", "--move", "5", "--db", $0.db, "--config", invalidConfiguration($0)], $0)
+        },
         Case(command: "log", situation: .permission) { try asNobody(["log", "--move", "5", "--db", try privateStore($0)], in: $0) },
         // metric
         Case(command: "metric", situation: .badArgument) { try glance(["metric", "set", "cpu", "1e300"], $0) },
@@ -441,10 +447,7 @@ import Testing
             .busy: "takes nothing", .permission: "lists what it may open", .configuration: noConfiguration,
         ])
         add("import", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
-        add("log", [
-            .missingInput: "makes the store it writes to", .unavailable: "needs nothing missing",
-            .configuration: noConfiguration,
-        ])
+        add("log", [.unavailable: "needs nothing missing"])
         add("metric", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
         add("task", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
         add("export", [.unavailable: "needs nothing missing", .busy: reader, .configuration: noConfiguration])

@@ -125,7 +125,8 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
             ["log", "--date", "2023-03-25", "--exercise", "12", "--exercise-goal", "30"] + db, in: scratch)
         #expect(r.status == 0 && r.out == "2023-03-25: move 253/300 kcal, exercise 12/30 min, stand 0/0 h\n")
         r = try GlanceCLI.run(
-            ["log", "--date", "2023-03-26", "--move", "1460kJ", "--move-goal", "-"] + db, in: scratch)
+            ["log", "--date", "2023-03-26", "--move", "1460kJ", "--move-goal", "-"] + db
+                + ["--config", Repository.root + "/device/config.json"], in: scratch)
         #expect(r.status == 0 && r.out.hasPrefix("2023-03-26: move 1460/— kJ"))
 
         r = try GlanceCLI.run(["export", "--csv"] + db, in: scratch)
@@ -137,7 +138,8 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
                 == "dateComponents,activeEnergyBurned,activeEnergyBurnedGoal,activeEnergyBurnedUnit,appleMoveTime,appleMoveTimeGoal,appleExerciseTime,appleExerciseTimeGoal,appleStandHours,appleStandHoursGoal,activeEnergyBurnedGoalUnit,moveMode"
         )
         #expect(lines.contains("2023-03-25,253,300,kcal,0,0,12,30,0,0,,activeEnergy"))
-        #expect(lines.contains("2023-03-26,1460,,kJ,,,,,,,,activeEnergy"))
+        // A new day: the configuration's exercise and stand goals (its Move goal cleared by --move-goal -).
+        #expect(lines.contains("2023-03-26,1460,,kJ,,,,30,,12,,activeEnergy"))
 
         // The export reads back in: the round trip through a file.
         r = try GlanceCLI.run(["export", "--csv", "--output", scratch.file("all.csv")] + db, in: scratch)
@@ -175,15 +177,16 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
 
     @Test func logKeepsTheStoredMoveModeUnlessAGoalOrTheModeIsGiven() throws {
         let scratch = Scratch()
-        let db = ["--db", scratch.db, "--date", "2025-04-01"]
+        // (the installed configuration: a new day gets its goals, 30 min and 12 h here)
+        let db = ["--db", scratch.db, "--date", "2025-04-01", "--config", Repository.root + "/device/config.json"]
         // Move-time mode by choice, though an energy goal is there too (inference would say energy).
         var r = try GlanceCLI.run(
             ["log", "--move-mode", "moveTime", "--move-time", "30", "--move-time-goal", "60", "--move-goal", "500"]
                 + db, in: scratch)
-        #expect(r.out == "2025-04-01: move 30/60 min (move-time mode), exercise —/— min, stand —/— h\n", "\(r.err)")
+        #expect(r.out == "2025-04-01: move 30/60 min (move-time mode), exercise —/30 min, stand —/12 h\n", "\(r.err)")
         // Other figures leave the mode alone.
         r = try GlanceCLI.run(["log", "--exercise", "20", "--move", "310"] + db, in: scratch)
-        #expect(r.out == "2025-04-01: move 30/60 min (move-time mode), exercise 20/— min, stand —/— h\n", "\(r.err)")
+        #expect(r.out == "2025-04-01: move 30/60 min (move-time mode), exercise 20/30 min, stand —/12 h\n", "\(r.err)")
         #expect(try Store(path: scratch.db).summary(for: CalendarDay(iso: "2025-04-01")!)?.moveMode == .moveTime)
         // A goal given is a new setting of the ring: the mode follows the goals, as an import's does.
         r = try GlanceCLI.run(["log", "--move-goal", "600"] + db, in: scratch)

@@ -268,6 +268,14 @@ struct VMBoot {
         ]
     }
 
+    /// `show` step NAME's picture dumped from qemu's display device `screen` (a second card's
+    /// monitor) instead of the first, and `alsoDumping` the first monitor while it shows.
+    mutating func retarget(_ step: String, screen: String, alsoDumping other: String) {
+        guard let i = host.firstIndex(where: { $0.hasPrefix("screendump-until \(step) ") }) else { return }
+        host.insert(contentsOf: ["screen \(screen)"], at: i)
+        host.insert(contentsOf: ["screen default", "screendump \(other)"], at: i + 2)
+    }
+
     /// Where `show` step NAME's expected picture is (without the .ppm vmctl adds).
     func referencePrefix(_ step: String) -> String { VMPaths.scratch + "/" + name + "/ref-" + step }
 

@@ -398,6 +398,50 @@ struct VMEndToEndTests {
         try checkShows(result)
     }
 
+    @Test(
+        "two cards (bochs and virtio-gpu): the card is the one with the connector asked for, never the first by number; the other card's monitor keeps the console"
+    )
+    func twoCards() throws {
+        var boot = VMBoot("two-cards", gpu: "std", width: 480, height: 480)
+        // A second display card after bochs (card0): virtio-gpu, card1, its monitor qemu's "second".
+        boot.harnessExtras += [
+            "--modules", "virtio_pci virtio-gpu", "--qemu-opt", "-device", "--qemu-opt", "virtio-gpu-pci,id=second,xres=480,yres=480",
+        ]
+        boot.expect("devices", "devices")
+        boot.expect("no-connector", "run --connector Virtual-9")
+        boot.console()
+        boot.show("second", "--connector Virtual-2")
+        // The show's picture is dumped from the second monitor; then the first one, which must
+        // still show the console.
+        boot.retarget("second", screen: "second", alsoDumping: "second-primary")
+        let result = try boot.run()
+        #expect(result.status == 0, "\(result.context)")
+        let devices = result.output("devices")
+        #expect(devices.contains("card /dev/dri/card0: driver bochs-drm"), "\(devices)")
+        #expect(devices.contains("card /dev/dri/card1: driver virtio_gpu"), "\(devices)")
+        #expect(devices.contains("connector Virtual-1: connected") && devices.contains("connector Virtual-2: connected"))
+        // A name no card has: every card's connectors, with the card.
+        #expect(result.rc("no-connector") == 78)
+        #expect(
+            result.output("no-connector").contains(
+                "--connector 'Virtual-9': no such connector; available: Virtual-1 on /dev/dri/card0 (connected), Virtual-2 on /dev/dri/card1 (connected)"
+            ), "\(result.output("no-connector"))")
+        // Virtual-2 asked for: card1, though card0 has a connected display too.
+        #expect(result.output("second").contains("Virtual-2 480x480@"), "\(result.output("second"))")
+        #expect(result.output("second").contains("on /dev/dri/card1 (virtio_gpu, atomic"), "\(result.output("second"))")
+        let shown = try #require(result.screendump("second"), "no screendump of the second monitor; \(result.context)")
+        #expect(
+            difference(shown, try result.reference("second"), name: "second", folder: result.folder) == nil,
+            "the second monitor differs from glance render")
+        let console = try #require(result.screendump("console"))
+        let primary = try #require(result.screendump("second-primary"), "no screendump of the first monitor")
+        #expect(
+            difference(primary, console, name: "second-primary", folder: result.folder) == nil,
+            "the first card's monitor changed while the app showed on the second")
+        #expect(result.exitRC("second") == 0 && result.output("second").contains("display restored"))
+        print("vm \(result.boot.name): boot and steps took \(Int(result.seconds)) s")
+    }
+
     @Test("no display device: run says so and points to glance render; devices still lists input")
     func noDisplay() throws {
         var boot = VMBoot("no-display", gpu: "none", width: 640, height: 480)

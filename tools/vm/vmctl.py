@@ -46,6 +46,9 @@ must be taken while it runs.
     touch X Y [HOLD_MS]              move, then left button down, hold, up
     drag X1 Y1 X2 Y2 [STEPS]         press at X1,Y1, move in STEPS, release
     button down|up [left|right|middle]
+    screen DEVICE|default            later screendumps capture the display device of qemu
+                                     id DEVICE (a second card: -device ...,id=DEVICE), or
+                                     the first one again
     screendump NAME                  OUT/NAME.ppm (+ NAME.png)
     screendump-until NAME REF [TIMEOUT_S]
                                      screendump NAME again (every 0.1 s) until it
@@ -102,6 +105,7 @@ class Guest:
         self.events = []
         self.failures = []
         self.shots = []
+        self.screen = None  # the display device screendumps capture (None: the first)
         self.matches = []  # screendump-until: when each became equal to its reference
         self.host_runs = []  # host actions: status and times
         self.exit_rc = None
@@ -225,7 +229,10 @@ class Guest:
         """the picture on the monitor now: OUT/NAME.ppm and .png; returns the host time at
         which qemu had written it (before the PNG's conversion)"""
         ppm = os.path.join(self.a.out, name + ".ppm")
-        self.cmd("screendump", {"filename": os.path.abspath(ppm)})
+        args = {"filename": os.path.abspath(ppm)}
+        if self.screen:
+            args["device"] = self.screen
+        self.cmd("screendump", args)
         taken = self.now()
         w, h, px = read_ppm(ppm)
         write_png(os.path.join(self.a.out, name + ".png"), w, h, px)
@@ -286,6 +293,8 @@ class Guest:
             self.button(False)
         elif op == "button":
             self.button(words[1] == "down", words[2] if len(words) > 2 else "left")
+        elif op == "screen":
+            self.screen = None if words[1] == "default" else words[1]
         elif op == "screendump":
             self.screendump(words[1])
         elif op == "screendump-until":
