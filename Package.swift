@@ -83,10 +83,10 @@ let package = Package(
         .target(name: "CLI"),
         .target(name: "Screens", dependencies: ["Raster", "Activity"]),
         // Actions, screen kinds, touch axes: shared by Input, Configuration and App.
-        .target(name: "Controls"),
+        .target(name: "Controls", dependencies: ["Raster"]),
         // JSON: a strict reader (values with paths for errors) and a writer.
         .target(name: "JSON"),
-        .target(name: "Configuration", dependencies: ["Controls", "JSON", "Raster", "Activity", "Screens"]),
+        .target(name: "Configuration", dependencies: ["Controls", "CLI", "JSON", "Raster", "Activity", "Screens"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),

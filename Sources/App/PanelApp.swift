@@ -111,7 +111,7 @@ public enum PanelApp {
         // SIGHUP (systemctl reload): the configuration again, in place.
         session.onReload = { now in
             // systemctl reload's own command has reset the terminal (TTYReset=): graphics mode again.
-            assembly.output?.terminal?.reassertGraphicsMode()
+            (reloader.output ?? output).terminal?.reassertGraphicsMode()
             return reloader.reload(now: now)
         }
         if settings.run.reportFrames {
@@ -130,8 +130,10 @@ public enum PanelApp {
         if let systemd {
             reloader.onReloaded = { status in tell(systemd, log) { try $0.ready(status: status) } }
         }
-        /// The output on the panel now (a reload may have replaced the first): the reloader's.
-        func current() -> DisplayOutput { assembly.output ?? output }
+        /// The output on the panel now (a reload may have replaced the first): the reloader's. (The
+        /// session's closures capture the reloader, never the assembly, which holds the session:
+        /// a cycle would keep the store open past the end, its write-ahead log not folded in.)
+        func current() -> DisplayOutput { reloader.output ?? output }
         let reportStartup = settings.run.reportStartup
         // What the first frame does not need is set up once it is on the panel, before it is told
         // (a script that waits for "first frame on screen", or systemd for READY=1, finds the

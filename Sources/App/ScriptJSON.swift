@@ -1,3 +1,4 @@
+import Controls
 import Activity
 import CLI
 import Display

@@ -45,9 +45,9 @@ public enum WatchApp {
             log(failure.status == ExitCode.unavailable ? "\(failure.message) (or draw --rings-only)" : failure.message)
             return failure.status
         }
-        let session = assembly.session, controller = assembly.controller, data = assembly.data
-        session.onFrame = { [unowned assembly] in
-            assembly.reloader.framePresented()
+        let session = assembly.session, controller = assembly.controller, data = assembly.data, reloader = assembly.reloader
+        session.onFrame = {
+            reloader.framePresented()
             say("drew \(output) (\(controller.lastChange)): \(shown(controller, data))")
         }
         do {

@@ -1,3 +1,4 @@
+import Controls
 import CEvdev
 import CKernelShims
 import Platform

@@ -1,3 +1,4 @@
+import Controls
 import CEvdev
 
 /// Names of event types and codes (`EV_KEY`, `KEY_RIGHT`, `ABS_MT_SLOT`), from libevdev's tables.

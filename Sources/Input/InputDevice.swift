@@ -1,3 +1,4 @@
+import Controls
 import CKernelShims
 import Platform
 

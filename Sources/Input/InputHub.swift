@@ -1,3 +1,4 @@
+import Controls
 import Platform
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import Controls
 import Configuration
 import Input
 import Testing

@@ -264,3 +264,31 @@ struct SessionTests {
         #expect(try session.turn(now: now + .seconds(1), ready: [], signals: []) == .wait(until: nil))
     }
 }
+
+/// The assembly's parts let go of each other when it goes: nothing holds the store open (its
+/// write-ahead log is folded into the file when the last connection closes).
+@Suite("Assembly")
+struct AssemblyTests {
+    @Test("when the assembly goes, its data, controller, session and reloader go with it")
+    func releases() throws {
+        weak var data: FixedData?
+        weak var session: Session?
+        weak var reloader: Reloader?
+        weak var controller: DeviceController?
+        do {
+            let fixed = FixedData(days: [:])
+            var settings = Settings()
+            settings.show.ringsOnly = true
+            let app = try Assembly.make(
+                settings, sink: RecordingSink(size: Size(width: 32, height: 32)),
+                parts: .init(text: .some(nil), clock: FixedClock(SessionTests.day), data: fixed), log: { _ in }).get()
+            _ = try app.session.turn(now: .seconds(1), ready: [], signals: [])
+            data = fixed
+            session = app.session
+            reloader = app.reloader
+            controller = app.controller
+            #expect(data != nil && session != nil)
+        }
+        #expect(data == nil && session == nil && reloader == nil && controller == nil, "a cycle keeps the app alive")
+    }
+}

@@ -1,3 +1,4 @@
+import Controls
 import Platform
 import Testing
 

@@ -1,3 +1,4 @@
+import Controls
 import Testing
 
 @testable import Input

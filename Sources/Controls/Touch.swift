@@ -1,4 +1,4 @@
-import Controls
+
 import Raster
 
 /// A finger (or the tablet's button) on the surface, in the device's raw coordinates.
