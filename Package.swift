@@ -87,6 +87,9 @@ let package = Package(
         // JSON: a strict reader (values with paths for errors) and a writer.
         .target(name: "JSON"),
         .target(name: "Configuration", dependencies: ["Controls", "CLI", "JSON", "Raster", "Activity", "Screens"]),
+        // The device's logic, pure: navigation, idle, the cycle, the light, input routing, the
+        // controller (its world through ports App gives), how data becomes screens.
+        .target(name: "DeviceLogic", dependencies: ["Activity", "Controls", "Raster", "Screens"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),
@@ -98,7 +101,7 @@ let package = Package(
         // MQTT: a client on libmosquitto for the caller's poll loop (gauges from the home).
         .target(name: "MQTT", dependencies: ["Platform", "CMosquitto", "CDeferred"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
-        .target(name: "Input", dependencies: ["Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
+        .target(name: "Input", dependencies: ["Activity", "Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
             name: "Store",
             dependencies: ["Activity", "Platform", "CSQLite", "CXML", "CArchive", "CDeferred"],
@@ -109,14 +112,14 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store",
+                "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
                 "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "CQREncode", "MQTT", "CMosquitto",
                 "CDeferred",
             ]),
         .target(
             name: "Commands",
             dependencies: [
-                "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls",
+                "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls", "DeviceLogic",
                 "CBuildInfo",
             ]
         ),
@@ -145,11 +148,12 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "CLI", "ImageFile", "Raster", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
+        .testTarget(name: "DeviceLogicTests", dependencies: ["DeviceLogic", "Activity", "Controls", "Raster", "Screens"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Controls", "Raster"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile",
+                "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
                 "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.

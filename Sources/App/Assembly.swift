@@ -1,5 +1,6 @@
 import CLI
 import Configuration
+import DeviceLogic
 import Display
 import Platform
 import Raster
@@ -15,7 +16,7 @@ public final class Assembly {
     public let text: (any TextRenderer)?
     public let clock: any LocalClock
     public let data: any DataSource
-    public let controller: DeviceController
+    public let controller: PanelController
     public let session: Session
     /// SIGHUP's configuration again, in place; it owns the panel's output from here on.
     public let reloader: Reloader
@@ -93,7 +94,7 @@ public final class Assembly {
         parts.mark?("store")
         let now = parts.now ?? monotonicNow()
         // The input devices are opened once the first frame is up (`reloader.openInput()`).
-        let controller = settings.makeController(panel: sink.size, text: text, data: data, hub: nil, clock: clock, now: now, log: log)
+        let controller = settings.makeController(panel: sink.size, text: text, data: data, clock: clock, now: now, log: log)
         parts.mark?("controller")
         let session: Session
         do throws(SystemError) {
@@ -115,7 +116,7 @@ public final class Assembly {
 
     private init(
         settings: Settings, text: (any TextRenderer)?, clock: any LocalClock, data: any DataSource,
-        controller: DeviceController, session: Session, reloader: Reloader
+        controller: PanelController, session: Session, reloader: Reloader
     ) {
         self.settings = settings
         self.text = text

@@ -1,3 +1,4 @@
+import Activity
 import CLI
 import ImageFile
 import Platform

@@ -1,3 +1,4 @@
+import DeviceLogic
 import Platform
 
 /// What the display loop consults besides the display and signals: an event source (its

@@ -1,6 +1,7 @@
 import Activity
 import CLI
 import Configuration
+import DeviceLogic
 import Display
 import Input
 import Platform
@@ -95,13 +96,13 @@ public enum PanelApp {
             return failure.status
         }
         let controller = assembly.controller, session = assembly.session, reloader = assembly.reloader
-        controller.backlight = Backlight.find(log: log)
-        if let light = controller.backlight {
+        if let light = Backlight.find(log: log) {
             log("backlight \(light.path): \(light.original)/\(light.maximum)\(light.onOff ? " (on or off: the picture dims)" : "")")
             // Put back by the fatal-signal handler too, with the display.
             light.armCrashRestore()
+            controller.device.backlight = light
         }
-        controller.setUpBrightness(configured: settings.display.brightness)
+        controller.device.setUpBrightness(configured: settings.display.brightness)
         phases.mark("backlight")
         // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
         let systemd = SystemdNotifier()
@@ -162,12 +163,12 @@ public enum PanelApp {
             ending = try session.run()
             if let systemd { tell(systemd, log) { try $0.stopping() } }
         } catch {
-            controller.backlight?.restore()
+            controller.device.backlight?.restore()
             current().restore()
             log(error.message)
             return error.status
         }
-        controller.backlight?.restore()
+        controller.device.backlight?.restore()
         let problem = current().restore()
         if let problem { log("\(problem)") }
         switch ending {

@@ -1,3 +1,4 @@
+import Activity
 import Platform
 
 #if canImport(Glibc)

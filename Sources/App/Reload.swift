@@ -1,5 +1,6 @@
 import Activity
 import Configuration
+import DeviceLogic
 import Display
 import Input
 import Platform
@@ -23,7 +24,7 @@ public final class Reloader {
     private let clock: LocalClock
     private let log: (String) -> Void
     unowned let session: Session
-    unowned let controller: DeviceController
+    unowned let controller: PanelController
     /// The panel (nil: `glance watch`'s picture, whose size and display do not change).
     public private(set) var output: DisplayOutput?
     /// The outputs display changes replaced, kept until the current one's first frame is on the
@@ -38,7 +39,7 @@ public final class Reloader {
 
     public init(
         path: String?, commandLine: Layer, settings: Settings, text: (any TextRenderer)?, clock: LocalClock,
-        data: any DataSource, hub: InputHub?, session: Session, controller: DeviceController, output: DisplayOutput?,
+        data: any DataSource, hub: InputHub?, session: Session, controller: PanelController, output: DisplayOutput?,
         log: @escaping (String) -> Void
     ) {
         self.path = path
@@ -169,7 +170,7 @@ public final class Reloader {
         text = newText
         data = newData
         let panel = session.sink.size
-        let refresher: Refresher? = reloads.contains(.refresh) ? next.makeRefresher(hub: hub, log: log) : controller.refresher
+        let refresher: Refresher? = reloads.contains(.refresh) ? next.makeRefresher(hub: hub, log: log) : controller.refreshCommands
         controller.reconfigure(
             screens: next.screenOrder, maker: next.maker(text: newText), data: newData, hub: hub,
             router: next.makeRouter(panel: panel), idle: next.idleSchedule, cycle: next.makeCycle(now: now),

@@ -2,6 +2,7 @@ import Raster
 import Activity
 import CLI
 import Configuration
+import DeviceLogic
 import Input
 import Platform
 import Screens
@@ -105,17 +106,16 @@ extension Settings {
     /// from `data`, with the idle times, the intro and the day to start on. `glance run`, `glance
     /// watch` and the tests all make it here.
     func makeController(
-        panel: Size, text: (any TextRenderer)?, data: any DataSource, hub: InputHub?, clock: LocalClock,
-        now: Duration = monotonicNow(), log: @escaping (String) -> Void
-    ) -> DeviceController {
-        let controller = DeviceController(
-            screens: screenOrder, maker: maker(text: text), data: data, hub: hub, router: makeRouter(panel: panel),
-            idle: idleSchedule, clock: clock, watchClockChanges: fixedToday == nil || fixedTime == nil,
-            intro: configuration.run.intro, now: now, log: log)
-        if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() { controller.show(day: day) }
-        controller.refresher = makeRefresher(hub: hub, log: log)
-        controller.cycle = makeCycle(now: now)
-        return controller
+        panel: Size, text: (any TextRenderer)?, data: any DataSource, clock: LocalClock, now: Duration = monotonicNow(),
+        log: @escaping (String) -> Void
+    ) -> PanelController {
+        let device = DeviceController(
+            screens: screenOrder, maker: maker(text: text), data: data, input: nil, router: makeRouter(panel: panel),
+            idle: idleSchedule, clock: clock, intro: configuration.run.intro, now: now, log: log)
+        device.buttonHints = { $0.hints(devices: $1) }
+        if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() { device.show(day: day) }
+        device.cycle = makeCycle(now: now)
+        return PanelController(device: device, data: data, watchClockChanges: fixedToday == nil || fixedTime == nil, log: log)
     }
 
     /// The input devices, when input is read: opened, and watched for new ones.

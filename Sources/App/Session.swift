@@ -1,3 +1,5 @@
+import Activity
+import DeviceLogic
 import Platform
 import Raster
 import Screens

@@ -1,5 +1,6 @@
 import Activity
 import Configuration
+import DeviceLogic
 import Platform
 import Raster
 import Screens
@@ -114,8 +115,17 @@ public final class StoreData: DataSource {
         }
         let metrics = changed ? feed.readMetrics(store) : false
         let gauges = feed.handle(ready: ready, now: now)
+        if changed || metrics {
+            lastChange = .store
+        } else if gauges {
+            lastChange = .gauges
+        }
         return changed || metrics || gauges
     }
+
+    /// What the last change that was found came from: the store, or a gauge's own source (MQTT,
+    /// a file, a command), as `glance watch` says beside each picture.
+    public private(set) var lastChange = DataChange.store
 
     /// Every gauge read again now (files and commands too, when shown), the store's answers
     /// forgotten.

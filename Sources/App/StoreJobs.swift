@@ -1,3 +1,4 @@
+import DeviceLogic
 import Activity
 import CLI
 import Configuration

@@ -1,6 +1,7 @@
 import Activity
 import CLI
 import Configuration
+import DeviceLogic
 import Platform
 import Raster
 import Store
@@ -48,7 +49,7 @@ public enum WatchApp {
         let session = assembly.session, controller = assembly.controller, data = assembly.data, reloader = assembly.reloader
         session.onFrame = {
             reloader.framePresented()
-            say("drew \(output) (\(controller.lastChange)): \(shown(controller, data))")
+            say("drew \(output) (\(controller.lastChange.rawValue)): \(shown(controller, data))")
         }
         do {
             switch try session.run() {
@@ -64,7 +65,7 @@ public enum WatchApp {
     }
 
     /// What the picture shows, in words: the day's figures, the task, or the gauges.
-    static func shown(_ controller: DeviceController, _ data: any DataSource) -> String {
+    static func shown(_ controller: PanelController, _ data: any DataSource) -> String {
         let navigation = controller.navigation
         switch navigation.screen {
         case .rings:

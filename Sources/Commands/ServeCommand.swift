@@ -1,3 +1,4 @@
+import DeviceLogic
 import App
 import CLI
 import Configuration

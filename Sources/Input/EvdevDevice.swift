@@ -1,3 +1,4 @@
+import Activity
 import Controls
 import CEvdev
 import CKernelShims

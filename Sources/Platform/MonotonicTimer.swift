@@ -70,14 +70,6 @@ public func minorPageFaults() -> Int {
     return Int(usage.ru_minflt)
 }
 
-extension Duration {
-    /// The duration in seconds, as a Double.
-    @inlinable public var inSeconds: Double { self / .seconds(1) }
-
-    /// The duration in milliseconds, as a Double.
-    @inlinable public var inMilliseconds: Double { self / .milliseconds(1) }
-}
-
 /// Readable when the wall clock is set (NTP stepping a Pi without a real-time clock forward by
 /// months, `date -s`, a time zone change through settimeofday): a CLOCK_REALTIME timerfd armed
 /// far ahead with TFD_TIMER_CANCEL_ON_SET, which the kernel cancels on a clock change. The app

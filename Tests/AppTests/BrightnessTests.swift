@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Activity
 import Configuration
 import Controls
@@ -43,7 +44,7 @@ struct BrightnessTests {
         data: DataSource = FixedData(days: [:]), idle: IdleSchedule = IdleSchedule(dimAfter: 10, blankAfter: 20, dimLevel: 0.3)
     ) throws -> DeviceController {
         DeviceController(
-            screens: [.rings], maker: ScreenMaker(text: nil, locale: .english), data: data, hub: nil,
+            screens: [.rings], maker: ScreenMaker(text: nil, locale: .english), data: data, input: nil,
             router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
                                 panel: Size(width: 64, height: 64), rotation: .none),
             idle: idle, clock: FixedClock(CalendarDay(year: 2026, month: 11, day: 29)!, time: TimeOfDay(hour: 10, minute: 9)),
@@ -74,16 +75,16 @@ struct BrightnessTests {
         c.backlight = try sysfs.backlight()
         c.setUpBrightness(configured: 0.8)
         #expect(sysfs.brightness == "80" && Self.pictureLevel(c) == 1)
-        #expect(c.handle(ready: [], now: Self.t0 + .seconds(10)) && c.idle == .dimmed(0.3))
+        #expect(c.advance(to: Self.t0 + .seconds(10)) && c.idle == .dimmed(0.3))
         #expect(sysfs.brightness == "24" && Self.pictureLevel(c) == 1, "dimmed to 0.3 of 0.8")
-        #expect(c.handle(ready: [], now: Self.t0 + .seconds(20)) && c.blanked && sysfs.brightness == "0")
+        #expect(c.advance(to: Self.t0 + .seconds(20)) && c.blanked && sysfs.brightness == "0")
         // Without a configured level: as found (40 of 100), dimmed to 12.
         let found = try Self.controller()
         let sysfs2 = FakeSysfs(maximum: 100, brightness: 40)
         found.backlight = try sysfs2.backlight()
         found.setUpBrightness(configured: nil)
         #expect(found.awakeBrightness == 0.4 && sysfs2.brightness == "40")
-        #expect(found.handle(ready: [], now: Self.t0 + .seconds(10)) && sysfs2.brightness == "12")
+        #expect(found.advance(to: Self.t0 + .seconds(10)) && sysfs2.brightness == "12")
         found.backlight?.restore()
         #expect(sysfs2.brightness == "40", "the level found at start is put back at the end")
     }
@@ -93,12 +94,12 @@ struct BrightnessTests {
         let sysfs = FakeSysfs(maximum: 1, brightness: 1)
         let c = try Self.controller()
         c.backlight = try sysfs.backlight()
-        #expect(c.backlight?.onOff == true)
+        #expect((c.backlight as? Backlight)?.onOff == true)
         c.setUpBrightness(configured: 0.8)
         #expect(sysfs.brightness == "1" && abs(Self.pictureLevel(c) - 0.8) < 1e-9)
-        #expect(c.handle(ready: [], now: Self.t0 + .seconds(10)))
+        #expect(c.advance(to: Self.t0 + .seconds(10)))
         #expect(sysfs.brightness == "1" && abs(Self.pictureLevel(c) - 0.24) < 1e-9)
-        #expect(c.handle(ready: [], now: Self.t0 + .seconds(20)) && sysfs.brightness == "0")
+        #expect(c.advance(to: Self.t0 + .seconds(20)) && sysfs.brightness == "0")
         #expect(c.scene(now: Self.t0).frame(at: .zero).screen is BlankScreen)
         // Full: the picture as drawn.
         let full = try Self.controller()

@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Activity
 import Configuration
 import Controls
@@ -22,20 +23,23 @@ final class ButtonHintTests {
     var lines: [String] = []
 
     func controller(_ data: DataSource) throws -> DeviceController {
-        DeviceController(
+        let c = DeviceController(
             screens: [.rings, .gauges, .progress], maker: ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A"),
-            data: data, hub: nil,
+            data: data, input: nil,
             router: InputRouter(
                 keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
                 panel: Size(width: 240, height: 240), rotation: .none),
             idle: IdleSchedule(dimAfter: 60, blankAfter: 300, dimLevel: 0.3), clock: FixedClock(Self.today), intro: false,
             now: .seconds(100), log: { [unowned self] in lines.append($0) })
+        // The buttons' hint rows as the app gives them (Input's key names).
+        c.buttonHints = { $0.hints(devices: $1) }
+        return c
     }
 
     /// `device`'s key pressed (1) or released (0) at `t` seconds, the loop's tick first.
     @discardableResult
     func key(_ c: DeviceController, _ device: DeviceDescription, _ value: Int32, at t: Double) -> Bool {
-        let changed = c.handle(ready: [], now: .seconds(t))
+        let changed = c.advance(to: .seconds(t))
         let code = UInt16(device.capabilities.keys.first!)
         let events = [InputEvent(time: t, type: 1, code: code, value: value), InputEvent(time: t, type: 0, code: 0, value: 0)]
         return c.feed(events, from: device, name: "button", now: .seconds(t)) || changed
@@ -44,7 +48,7 @@ final class ButtonHintTests {
     /// Held from `t` until the long press is due, then released.
     func hold(_ c: DeviceController, _ device: DeviceDescription, at t: Double) {
         key(c, device, 1, at: t)
-        _ = c.handle(ready: [], now: .seconds(t + 0.8))
+        _ = c.advance(to: .seconds(t + 0.8))
         key(c, device, 0, at: t + 1)
     }
 
@@ -116,12 +120,12 @@ final class ButtonHintTests {
         _ = c.feed([InputEvent(time: 100, type: 0, code: 0, value: 0)], from: Self.left, name: "button", now: .seconds(100))
         _ = c.feed([InputEvent(time: 100, type: 0, code: 0, value: 0)], from: Self.enter, name: "button", now: .seconds(100))
         #expect(c.offerFirstHint(now: .seconds(100)))
-        #expect(!c.handle(ready: [], now: .seconds(111)) && c.hint != nil)
-        #expect(c.handle(ready: [], now: .seconds(112)) && c.hint == nil)
+        #expect(!c.advance(to: .seconds(111)) && c.hint != nil)
+        #expect(c.advance(to: .seconds(112)) && c.hint == nil)
         // Both held: the hint, and neither refresh nor today nor a day back.
         key(c, Self.left, 1, at: 120)
         key(c, Self.enter, 1, at: 120.2)
-        #expect(c.handle(ready: [], now: .seconds(120.8)) && c.hint != nil)
+        #expect(c.advance(to: .seconds(120.8)) && c.hint != nil)
         key(c, Self.left, 0, at: 121)
         key(c, Self.enter, 0, at: 121.1)
         #expect(c.hint != nil, "releasing the chord is no input that closes the hint")

@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Activity
 import Configuration
 import Controls
@@ -24,7 +25,7 @@ struct ClockTimerTests {
         var maker = ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A")
         maker.clockFormat = format
         return DeviceController(
-            screens: screens, maker: maker, data: data, hub: nil,
+            screens: screens, maker: maker, data: data, input: nil,
             router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(), panel: panel, rotation: .none),
             idle: idle, clock: clock, intro: false, now: t0, log: { _ in })
     }
@@ -45,14 +46,14 @@ struct ClockTimerTests {
         #expect(c.nextDeadline(now: Self.t0) == Self.t0 + .seconds(30) + DeviceController.minuteMargin)
         // Ten seconds on: still 15:04; nothing to draw, the same deadline.
         var now = Self.advance(clock, to: 10, wall0: wall0)
-        #expect(!c.handle(ready: [], now: now))
+        #expect(!c.advance(to: now))
         #expect(c.nextDeadline(now: now) == Self.t0 + .seconds(30) + DeviceController.minuteMargin)
         // The deadline: 15:05, drawn.
         now = Self.advance(clock, to: 30.002, wall0: wall0)
-        #expect(c.handle(ready: [], now: now) && c.lastChange == "time")
+        #expect(c.advance(to: now) && c.lastChange.rawValue == "time")
         _ = c.scene(now: now)
         #expect(c.nextDeadline(now: now) == now + .milliseconds(59_998) + DeviceController.minuteMargin)
-        #expect(!c.handle(ready: [], now: now), "the same minute twice")
+        #expect(!c.advance(to: now), "the same minute twice")
     }
 
     @Test("no minute wake-ups where no time is shown: the gauge screen, a blank panel, the clock off, a tiny panel")
@@ -79,9 +80,9 @@ struct ClockTimerTests {
         let sleepy = try Self.controller(clock: clock, idle: IdleSchedule(dimAfter: 5, blankAfter: 10, dimLevel: 0.3))
         _ = sleepy.scene(now: Self.t0)
         let dimmed = Self.advance(clock, to: 5, wall0: wall0)
-        #expect(sleepy.handle(ready: [], now: dimmed) && sleepy.idle == .dimmed(0.3) && sleepy.showsTime, "a dimmed clock still ticks")
+        #expect(sleepy.advance(to: dimmed) && sleepy.idle == .dimmed(0.3) && sleepy.showsTime, "a dimmed clock still ticks")
         let blank = Self.advance(clock, to: 10, wall0: wall0)
-        #expect(sleepy.handle(ready: [], now: blank) && sleepy.blanked)
+        #expect(sleepy.advance(to: blank) && sleepy.blanked)
         #expect(!sleepy.showsTime && sleepy.nextDeadline(now: blank) == midnight, "blank: only midnight wakes it")
     }
 

@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Activity
 import Configuration
 import Controls
@@ -65,7 +66,7 @@ struct CycleTests {
         idle: IdleSchedule = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
     ) throws -> DeviceController {
         let c = DeviceController(
-            screens: screens, maker: ScreenMaker(text: nil, locale: .english), data: data, hub: nil,
+            screens: screens, maker: ScreenMaker(text: nil, locale: .english), data: data, input: nil,
             router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
                                 panel: Size(width: 480, height: 480), rotation: .none),
             idle: idle, clock: FixedClock(CalendarDay(year: 2026, month: 11, day: 29)!, time: TimeOfDay(hour: 10, minute: 9)),
@@ -79,25 +80,29 @@ struct CycleTests {
         let data = FixedData(days: [:], gauges: [Gauge(style: .circular, value: 40)])
         let c = try Self.controller(data: data)
         #expect(c.nextDeadline(now: Self.t0) == Self.at(15))
-        #expect(!c.handle(ready: [], now: Self.at(10)) && c.navigation.screen == .rings)
-        #expect(c.handle(ready: [], now: Self.at(15)) && c.navigation.screen == .clock && c.lastChange == "cycle")
-        #expect(c.handle(ready: [], now: Self.at(30)) && c.navigation.screen == .gauges)
+        #expect(!c.advance(to: Self.at(10)) && c.navigation.screen == .rings)
+        #expect(c.advance(to: Self.at(15)) && c.navigation.screen == .clock && c.lastChange.rawValue == "cycle")
+        #expect(c.advance(to: Self.at(30)) && c.navigation.screen == .gauges)
         // Back on the rings, a day browsed by hand: the next turn shows today again.
-        #expect(c.handle(ready: [], now: Self.at(45)) && c.navigation.screen == .rings)
+        #expect(c.advance(to: Self.at(45)) && c.navigation.screen == .rings)
         #expect(c.perform(.action(.previousDay), now: Self.at(46)) && c.navigation.day != c.navigation.today)
-        #expect(c.handle(ready: [], now: Self.at(60)) && c.navigation.screen == .clock && c.navigation.day == c.navigation.today)
+        #expect(c.advance(to: Self.at(60)) && c.navigation.screen == .clock && c.navigation.day == c.navigation.today)
         // A task starts: its progress shows, and nothing turns while it runs.
         data.fixedTask = ProgressContent(amount: .determinate(0.2))
-        data.changed = true
-        #expect(c.handle(ready: [], now: Self.at(61)) && c.navigation.screen == .progress)
+        // The data changed (the session hands it over when the store says so).
+        c.dataChanged(now: Self.at(61))
+        _ = c.advance(to: Self.at(61))
+        #expect(c.navigation.screen == .progress)
         #expect(c.nextDeadline(now: Self.at(61)) == nil, "a deadline while the task runs")
-        #expect(!c.handle(ready: [], now: Self.at(200)) && c.navigation.screen == .progress)
+        #expect(!c.advance(to: Self.at(200)) && c.navigation.screen == .progress)
         // It ends at 300: back to the clock, which stays 15 s from then.
         data.fixedTask = nil
-        data.changed = true
-        #expect(c.handle(ready: [], now: Self.at(300)) && c.navigation.screen == .clock)
+        // The data changed (the session hands it over when the store says so).
+        c.dataChanged(now: Self.at(300))
+        _ = c.advance(to: Self.at(300))
+        #expect(c.navigation.screen == .clock)
         #expect(c.nextDeadline(now: Self.at(300)) == Self.at(315))
-        #expect(c.handle(ready: [], now: Self.at(315)) && c.navigation.screen == .gauges)
+        #expect(c.advance(to: Self.at(315)) && c.navigation.screen == .gauges)
     }
 
     @Test("a key pauses the turning for pauseOnInput seconds; the screen it chose stays")
@@ -114,12 +119,12 @@ struct CycleTests {
         // Down at 10 s: the next screen, and no turn until a minute after it.
         #expect(press(down, at: 10) && c.navigation.screen == .clock)
         #expect(c.nextDeadline(now: Self.at(10)) == Self.at(70))
-        #expect(!c.handle(ready: [], now: Self.at(15)) && !c.handle(ready: [], now: Self.at(69)))
+        #expect(!c.advance(to: Self.at(15)) && !c.advance(to: Self.at(69)))
         #expect(c.navigation.screen == .clock)
         // Another key at 50 s (one that does nothing here): the pause starts again.
         #expect(!press(EventNames.keyCode(named: "KEY_LEFT")!, at: 50))
         #expect(c.nextDeadline(now: Self.at(50)) == Self.at(110))
-        #expect(c.handle(ready: [], now: Self.at(110)) && c.navigation.screen == .gauges)
+        #expect(c.advance(to: Self.at(110)) && c.navigation.screen == .gauges)
         #expect(c.nextDeadline(now: Self.at(110)) == Self.at(125))
     }
 
@@ -127,12 +132,12 @@ struct CycleTests {
     func blankStops() throws {
         let c = try Self.controller(
             data: FixedData(days: [:]), screens: [.rings, .clock], idle: IdleSchedule(dimAfter: 20, blankAfter: 40, dimLevel: 0.3))
-        #expect(c.handle(ready: [], now: Self.at(15)) && c.navigation.screen == .clock)
+        #expect(c.advance(to: Self.at(15)) && c.navigation.screen == .clock)
         // Dimmed at 20: it goes on turning.
-        #expect(c.handle(ready: [], now: Self.at(20)) && c.idle == .dimmed(0.3))
-        #expect(c.handle(ready: [], now: Self.at(30)) && c.navigation.screen == .rings)
-        #expect(c.handle(ready: [], now: Self.at(40)) && c.blanked)
+        #expect(c.advance(to: Self.at(20)) && c.idle == .dimmed(0.3))
+        #expect(c.advance(to: Self.at(30)) && c.navigation.screen == .rings)
+        #expect(c.advance(to: Self.at(40)) && c.blanked)
         #expect(c.nextDeadline(now: Self.at(40)) == nil, "woken while blank to turn a screen nobody sees")
-        #expect(!c.handle(ready: [], now: Self.at(400)) && c.navigation.screen == .rings)
+        #expect(!c.advance(to: Self.at(400)) && c.navigation.screen == .rings)
     }
 }

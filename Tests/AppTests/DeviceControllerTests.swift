@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Controls
 import Activity
 import CKernelShims
@@ -273,7 +274,7 @@ struct DeviceControllerTests {
         idle: IdleSchedule = IdleSchedule(dimAfter: 10, blankAfter: 20, dimLevel: 0.3)
     ) throws -> DeviceController {
         DeviceController(
-            screens: screens, maker: ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A"), data: data, hub: nil,
+            screens: screens, maker: ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A"), data: data, input: nil,
             router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
                                 panel: Size(width: 480, height: 480), rotation: .none),
             idle: idle, clock: clock, intro: false, now: .seconds(100), log: { _ in })
@@ -294,10 +295,10 @@ struct DeviceControllerTests {
     func idle() throws {
         let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         #expect(c.nextDeadline(now: .seconds(101)) == .seconds(110))
-        #expect(!c.handle(ready: [], now: .seconds(105)) && c.idle == .awake)
-        #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
+        #expect(!c.advance(to: .seconds(105)) && c.idle == .awake)
+        #expect(c.advance(to: .seconds(110)) && c.idle == .dimmed(0.3))
         #expect(c.nextDeadline(now: .seconds(111)) == .seconds(120))
-        #expect(c.handle(ready: [], now: .seconds(120)) && c.idle == .blank && c.blanked)
+        #expect(c.advance(to: .seconds(120)) && c.idle == .blank && c.blanked)
         #expect(c.nextDeadline(now: .seconds(121)) == nil, "asleep and nothing to wait for: no wake-ups")
     }
 
@@ -309,19 +310,19 @@ struct DeviceControllerTests {
         let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         let light = try #require(Backlight.find(in: root, log: { _ in }))
         c.backlight = light
-        #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
+        #expect(c.advance(to: .seconds(110)) && c.idle == .dimmed(0.3))
         #expect(brightness() == "60")
         // Switched away while dimmed: the other console gets the full light, and keeps it.
         c.displayReleased(now: .seconds(112))
         #expect(c.away && brightness() == "200")
         #expect(c.nextDeadline(now: .seconds(113)) == nil, "no idle deadline while away")
-        #expect(!c.handle(ready: [], now: .seconds(500)))
+        #expect(!c.advance(to: .seconds(500)))
         #expect(!c.blanked && brightness() == "200", "blanked on another console")
         // Back: awake, and the idle times count from the switch back.
         c.displayRetaken(now: .seconds(600))
         #expect(!c.away && c.idle == .awake && brightness() == "200")
         #expect(c.nextDeadline(now: .seconds(601)) == .seconds(610))
-        #expect(c.handle(ready: [], now: .seconds(610)) && c.idle == .dimmed(0.3) && brightness() == "60")
+        #expect(c.advance(to: .seconds(610)) && c.idle == .dimmed(0.3) && brightness() == "60")
     }
 
     @Test("a backlight whose brightness cannot be written is given up: the picture is dimmed instead")
@@ -334,7 +335,7 @@ struct DeviceControllerTests {
         // The brightness cannot be written any more (a directory: root may write any file).
         unlink(root + "/panel/brightness")
         mkdir(root + "/panel/brightness", 0o755)
-        #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
+        #expect(c.advance(to: .seconds(110)) && c.idle == .dimmed(0.3))
         #expect(c.backlight == nil)
         #expect(c.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
     }
@@ -347,11 +348,11 @@ struct DeviceControllerTests {
         let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         let light = try #require(Backlight.find(in: root, log: { _ in }))
         c.backlight = light
-        #expect(c.handle(ready: [], now: .seconds(110)) && c.idle == .dimmed(0.3))
+        #expect(c.advance(to: .seconds(110)) && c.idle == .dimmed(0.3))
         #expect(brightness() == "1", "dimmed to \(brightness()): the panel went dark at dimAfter")
         #expect(c.backlight != nil, "a switched backlight is kept for blanking")
         #expect(c.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
-        #expect(c.handle(ready: [], now: .seconds(120)) && c.idle == .blank && brightness() == "0")
+        #expect(c.advance(to: .seconds(120)) && c.idle == .blank && brightness() == "0")
         // Handed to another console (as when waking, the light is put back): on again.
         c.displayReleased(now: .seconds(130))
         #expect(brightness() == "1")
@@ -359,7 +360,7 @@ struct DeviceControllerTests {
         fake.set(maximum: 255, brightness: 200)
         let dimmer = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
         dimmer.backlight = try #require(Backlight.find(in: root, log: { _ in }))
-        #expect(dimmer.handle(ready: [], now: .seconds(110)) && brightness() == "60")
+        #expect(dimmer.advance(to: .seconds(110)) && brightness() == "60")
         #expect(!(dimmer.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen), "dimmed twice: light and picture")
     }
 
@@ -371,7 +372,7 @@ struct DeviceControllerTests {
         #expect(c.nextDeadline(now: .seconds(101)) == .seconds(130))
         clock.day = Self.today.adding(days: 1)
         clock.untilMidnight = 86400
-        #expect(c.handle(ready: [], now: .seconds(130)) && c.navigation.day == Self.today.adding(days: 1))
+        #expect(c.advance(to: .seconds(130)) && c.navigation.day == Self.today.adding(days: 1))
         #expect(c.nextDeadline(now: .seconds(131)) == .seconds(130 + 86400))
     }
 
@@ -414,7 +415,7 @@ struct DeviceControllerTests {
         #expect(router.pictureSize == Size(width: 480, height: 800))
         let c = DeviceController(
             screens: [.progress, .rings], maker: ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A"),
-            data: data, hub: nil, router: router, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1),
+            data: data, input: nil, router: router, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1),
             clock: FixedClock(Self.today), intro: false, now: .seconds(100), log: { _ in })
         let button = try Self.drawnButton(task, Size(width: 480, height: 800))
         let square = try Self.drawnButton(task, Size(width: 480, height: 480))
@@ -444,13 +445,15 @@ extension DeviceControllerTests {
         #expect(Self.shownFraction(c, now: .seconds(100)) == 0.4)
         // A ends and B starts before the app looks again.
         data.fixedTask = ProgressContent(amount: .determinate(0.02), label: "B", cancellable: true)
-        data.changed = true
-        #expect(c.handle(ready: [], now: .seconds(101)))
+        // The data changed (the session hands it over when the store says so).
+        c.dataChanged(now: .seconds(101))
+        _ = c.advance(to: .seconds(101))
         #expect(Self.shownFraction(c, now: .seconds(101)) == 0.02)
         // Within one task the bar never goes back.
         data.fixedTask = ProgressContent(amount: .determinate(0.01), label: "B", cancellable: true)
-        data.changed = true
-        _ = c.handle(ready: [], now: .seconds(102))
+        // The data changed (the session hands it over when the store says so).
+        c.dataChanged(now: .seconds(102))
+        _ = c.advance(to: .seconds(102))
         #expect((Self.shownFraction(c, now: .seconds(102)) ?? 0) >= 0.02)
     }
 
@@ -460,8 +463,10 @@ extension DeviceControllerTests {
         let c = try Self.controller(data: data, screens: [.rings, .progress], clock: FixedClock(Self.today))
         #expect(c.navigation.screen == .progress)
         data.fixedTask = nil
-        data.changed = true
-        #expect(c.handle(ready: [], now: .seconds(101)) && c.navigation.screen == .rings)
+        // The data changed (the session hands it over when the store says so).
+        c.dataChanged(now: .seconds(101))
+        _ = c.advance(to: .seconds(101))
+        #expect(c.navigation.screen == .rings)
     }
 
     @Test("today is asked on every wake-up: a clock set forward shows the new day before midnight comes")
@@ -470,7 +475,7 @@ extension DeviceControllerTests {
         let c = try Self.controller(
             data: FixedData(days: [:]), clock: clock, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1))
         clock.day = Self.today.adding(days: 40)
-        #expect(c.handle(ready: [], now: .seconds(101)))
+        #expect(c.advance(to: .seconds(101)))
         #expect(c.navigation.today == Self.today.adding(days: 40) && c.navigation.day == c.navigation.today)
     }
 

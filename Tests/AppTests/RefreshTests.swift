@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Activity
 import Controls
 import Platform
@@ -19,7 +20,7 @@ import Configuration
 struct RefreshTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 30)!
 
-    static func controller(_ commands: [[String]], timeout: Duration = .seconds(60)) -> DeviceController {
+    static func controller(_ commands: [[String]], timeout: Duration = .seconds(60)) -> PanelController {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
@@ -27,12 +28,12 @@ struct RefreshTests {
             settings, sink: RecordingSink(size: Size(width: 240, height: 240)),
             parts: .init(text: .some(nil), clock: FixedClock(day), data: FixedData(days: [:])), log: { _ in }).get()
         let controller = app.controller
-        controller.refresher = Refresher(commands: commands, timeout: timeout, failureShown: .seconds(2), log: { _ in })
+        controller.refreshCommands = Refresher(commands: commands, timeout: timeout, failureShown: .seconds(2), log: { _ in })
         return controller
     }
 
     /// Turns the controller's handling until `condition` (real time: the commands are processes).
-    static func wait(_ c: DeviceController, seconds: Double = 10, until condition: () -> Bool) -> Bool {
+    static func wait(_ c: PanelController, seconds: Double = 10, until condition: () -> Bool) -> Bool {
         let end = monotonicNow() + .milliseconds(Int64(seconds * 1000))
         while monotonicNow() < end {
             if condition() { return true }
@@ -42,7 +43,7 @@ struct RefreshTests {
         return condition()
     }
 
-    static func overlay(_ c: DeviceController) -> RefreshOverlay.State? {
+    static func overlay(_ c: PanelController) -> RefreshOverlay.State? {
         (c.scene(now: monotonicNow()).frame(at: .zero).screen as? RefreshOverlay)?.state
     }
 
@@ -55,13 +56,13 @@ struct RefreshTests {
             ["/bin/sh", "-c", "sleep 0.3; echo one > \(folder)/first"],
             ["/bin/sh", "-c", "test -f \(folder)/first && echo two > \(folder)/second"],
         ])
-        #expect(c.perform(.action(.refresh), now: monotonicNow()))
+        #expect(c.device.perform(.action(.refresh), now: monotonicNow()))
         #expect(Self.overlay(c) == .spinning)
-        #expect(c.refresher?.isRunning == true)
+        #expect(c.refreshCommands?.isRunning == true)
         // Input is not held up: the day moves while the command runs.
-        #expect(c.perform(.action(.previousDay), now: monotonicNow()))
+        #expect(c.device.perform(.action(.previousDay), now: monotonicNow()))
         #expect(c.navigation.day == Self.day.adding(days: -1))
-        #expect(Self.wait(c) { c.refresher?.isRunning == false })
+        #expect(Self.wait(c) { c.refreshCommands?.isRunning == false })
         #expect(access("\(folder)/second", F_OK) == 0, "the second ran after the first")
         #expect(Self.overlay(c) == nil, "the spinner has gone")
     }
@@ -73,7 +74,7 @@ struct RefreshTests {
             ([["/bin/sleep", "30"]], .milliseconds(300)),
         ] {
             let c = Self.controller(commands, timeout: timeout)
-            _ = c.perform(.action(.refresh), now: monotonicNow())
+            _ = c.device.perform(.action(.refresh), now: monotonicNow())
             #expect(Self.wait(c) { Self.overlay(c) == .failed }, "\(commands)")
             #expect(Self.wait(c) { Self.overlay(c) == nil }, "\(commands): the line goes")
         }
@@ -84,8 +85,8 @@ struct RefreshTests {
         let receiver = try SignalReceiver([SIGTERM, SIGINT])  // as the session does: blocked here
         // grep reads its own signal mask: it must block nothing.
         let c = Self.controller([["/bin/grep", "-q", "^SigBlk:[[:space:]]*0*$", "/proc/self/status"]])
-        _ = c.perform(.action(.refresh), now: monotonicNow())
-        #expect(Self.wait(c) { c.refresher?.isRunning == false })
+        _ = c.device.perform(.action(.refresh), now: monotonicNow())
+        #expect(Self.wait(c) { c.refreshCommands?.isRunning == false })
         #expect(Self.overlay(c) == nil, "the command succeeded: nothing blocked in it")
         _ = receiver
     }
@@ -98,14 +99,14 @@ struct RefreshTests {
         let c = try Assembly.make(
             settings, sink: RecordingSink(size: Size(width: 240, height: 240)),
             parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: data), log: { _ in }).get().controller
-        c.refresher = Refresher(commands: [["/bin/true"]], log: { _ in })
+        c.refreshCommands = Refresher(commands: [["/bin/true"]], log: { _ in })
         #expect(c.navigation.screen == .progress, "the running task's progress first")
-        _ = c.perform(.action(.refresh), now: monotonicNow())
+        _ = c.device.perform(.action(.refresh), now: monotonicNow())
         #expect(c.navigation.screen == .rings)
-        #expect(c.refresher?.isRunning == false, "nothing ran")
+        #expect(c.refreshCommands?.isRunning == false, "nothing ran")
         let plain = Self.controller([])
-        plain.refresher = nil
-        _ = plain.perform(.action(.refresh), now: monotonicNow())
+        plain.refreshCommands = nil
+        _ = plain.device.perform(.action(.refresh), now: monotonicNow())
         #expect(Self.overlay(plain) == nil)
     }
 }

@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Activity
 import Configuration
 import Controls
@@ -26,7 +27,7 @@ struct ReloadTests {
         var db: String { folder.path + "/glance.db" }
         let sink = RecordingSink(size: Size(width: 120, height: 80))
         var session: Session!
-        var controller: DeviceController!
+        var controller: PanelController!
         var reloader: Reloader!
         let log: Log = Log()
 
@@ -84,12 +85,12 @@ struct ReloadTests {
         try rig.turn(1, signals: [SIGHUP])
         #expect(rig.sink.frames.count == 2, "no new frame after the reload")
         #expect(rig.controller.navigation.screen == .gauges)
-        #expect(rig.controller.screens == [.gauges, .rings, .clock])
+        #expect(rig.controller.device.screens == [.gauges, .rings, .clock])
         #expect(rig.session.composer.rotation == .half)
-        #expect(rig.controller.maker.clockFormat == .twelveHour)
+        #expect(rig.controller.device.maker.clockFormat == .twelveHour)
         // The new idle time: awake at 31 s (the old file dimmed at 30).
         _ = rig.controller.handle(ready: [], now: Self.t0 + .seconds(31))
-        #expect(rig.controller.idle == .awake)
+        #expect(rig.controller.device.idle == .awake)
         let after = try #require(rig.sink.lastFrame)
         #expect(!samePixels(before, after), "the picture did not change")
         #expect(rig.log.lines.contains { $0.hasPrefix("configuration reloaded: ") && $0.contains("data") && $0.contains("rotation 180") },
@@ -107,7 +108,7 @@ struct ReloadTests {
         rig.write(#"{"screens": ["rings", "dials"], "idle": {"dimAfter": -1}}"#)
         try rig.turn(1, signals: [SIGHUP])
         #expect(rig.sink.frames.count == 1)
-        #expect(rig.controller.screens == [.gauges, .rings])
+        #expect(rig.controller.device.screens == [.gauges, .rings])
         let lines = rig.log.lines
         #expect(lines.contains { $0.contains("2 problems in the configuration") }, "\(lines)")
         #expect(lines.contains { $0.contains("$.screens[1]") } && lines.contains { $0.contains("$.idle.dimAfter") }, "\(lines)")
@@ -119,21 +120,21 @@ struct ReloadTests {
         try rig.turn(3, signals: [SIGHUP])
         #expect(rig.log.lines.filter { $0 == "keeping the running configuration" }.count == 3)
         #expect(rig.log.lines.contains { $0.contains("cannot read the configuration") }, "\(rig.log.lines)")
-        #expect(rig.sink.frames.count == 1 && rig.controller.screens == [.gauges, .rings])
+        #expect(rig.sink.frames.count == 1 && rig.controller.device.screens == [.gauges, .rings])
         // The old idle time goes on: dimmed at 30 s.
-        #expect(rig.controller.handle(ready: [], now: Self.t0 + .seconds(30)) && rig.controller.idle == .dimmed(0.3))
+        #expect(rig.controller.handle(ready: [], now: Self.t0 + .seconds(30)) && rig.controller.device.idle == .dimmed(0.3))
     }
 
     @Test("a day browsed stays browsed; a screen no longer configured gives way to the first one")
     func navigationKept() throws {
         let rig = try Rig(#"{"screens": ["rings", "clock"]}"#)
         try rig.turn(0)
-        #expect(rig.controller.perform(.action(.previousDay), now: Self.t0))
-        #expect(rig.controller.perform(.action(.nextScreen), now: Self.t0) && rig.controller.navigation.screen == .clock)
+        #expect(rig.controller.device.perform(.action(.previousDay), now: Self.t0))
+        #expect(rig.controller.device.perform(.action(.nextScreen), now: Self.t0) && rig.controller.navigation.screen == .clock)
         rig.write(#"{"screens": ["rings"], "name": "Ann"}"#)
         try rig.turn(1, signals: [SIGHUP])
         #expect(rig.controller.navigation.screen == .rings)
         #expect(rig.controller.navigation.day == Self.day.adding(days: -1))
-        #expect(rig.controller.maker.name == "Ann")
+        #expect(rig.controller.device.maker.name == "Ann")
     }
 }

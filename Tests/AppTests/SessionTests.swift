@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Activity
 import Configuration
 import Input
@@ -23,7 +24,7 @@ struct SessionTests {
     /// A session showing a fixed day (rings only: no fonts), with the idle times given.
     static func session(
         _ sink: RecordingSink, dimAfter: Double? = nil, blankAfter: Double? = nil, summary: ActivitySummary? = nil
-    ) throws -> (Session, DeviceController) {
+    ) throws -> (Session, PanelController) {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.idle = IdleSetting(dimAfter: dimAfter, blankAfter: blankAfter, dimLevel: 0.3)
@@ -111,14 +112,14 @@ struct SessionTests {
         // Away for ten minutes: longer than both idle times.
         #expect(try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGUSR1]) == .wait(until: nil))
         #expect(sink.suspended && sink.events.last == "release")
-        #expect(controller.away)
+        #expect(controller.device.away)
         _ = try session.turn(now: Self.t0 + .seconds(600), ready: [], signals: [])
         #expect(sink.frames.count == 1, "nothing presented while away")
         // Back: acknowledged, taken, drawn at full brightness (the switch back counts as input).
         _ = try session.turn(now: Self.t0 + .seconds(601), ready: [], signals: [SIGUSR2])
         #expect(!sink.suspended)
         #expect(Array(sink.events.suffix(3)) == ["acknowledge", "retake", "present"])
-        #expect(controller.idle == .awake)
+        #expect(controller.device.idle == .awake)
         #expect(Self.brightest(sink.lastFrame!) == Self.brightest(sink.frames[0].picture))
     }
 
@@ -274,7 +275,7 @@ struct AssemblyTests {
         weak var data: FixedData?
         weak var session: Session?
         weak var reloader: Reloader?
-        weak var controller: DeviceController?
+        weak var controller: PanelController?
         do {
             let fixed = FixedData(days: [:])
             var settings = Settings()

@@ -1,3 +1,5 @@
+@testable import DeviceLogic
+import Raster
 import Activity
 import Configuration
 import Foundation
@@ -49,7 +51,12 @@ struct StoreDataTests {
         let folder = Folder("app-test")
         let db = folder.path + "/glance.db"
         let data = try StoreData(path: db, gauges: [], log: { _ in })
-        let controller = try DeviceControllerTests.controller(data: data, clock: FixedClock(Self.day))
+        // The controller the session runs (the store's watcher polled in its turns).
+        var settings = Settings()
+        settings.show.ringsOnly = true
+        let controller = try Assembly.make(
+            settings, sink: RecordingSink(size: Size(width: 32, height: 32)),
+            parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: data), log: { _ in }).get().controller
         #expect(data.endReason == nil && controller.endReason == nil)
         let restored = folder.path + "/restored.db"
         try Store(path: restored).setSummary(ActivitySummary(standHours: 5, standHoursGoal: 12), for: Self.day)
@@ -99,6 +106,16 @@ struct StoreDataTests {
         #expect(!data.handle(ready: [], now: t0 + .milliseconds(500)))
         #expect(data.handle(ready: [], now: t0 + .seconds(1)))
         #expect(data.gauges(now: t0).first?.value == 7)
+        #expect(data.lastChange == .gauges, "a gauge's own source changed, not the store")
+        // A change in the store is the store's.
+        try Store(path: folder.path + "/glance.db").setSummary(ActivitySummary(standHours: 1, standHoursGoal: 12), for: CalendarDay(year: 2026, month: 1, day: 1)!)
+        var seen = false
+        for _ in 0..<250 where !seen {
+            seen = data.handle(ready: [], now: t0 + .seconds(1))
+            if !seen { usleep(20_000) }
+        }
+        #expect(seen, "the store's change was not seen")
+        #expect(data.lastChange == .store)
         // Off the screen (or blank): the file is left alone.
         #expect(!data.showGauges(false, now: t0 + .seconds(2)))
         #expect(data.nextDeadline(now: t0 + .seconds(2)) == nil)

@@ -28,8 +28,9 @@ struct ArchitectureTests {
         return table
     }
 
-    /// The modules a module's sources import (the C library modules of the libc aside).
-    static func imports(of module: String) throws -> [String: Set<String>] {
+    /// The modules a module's sources import (the C library modules of the libc aside, unless
+    /// `libc`).
+    static func imports(of module: String, libc: Bool = false) throws -> [String: Set<String>] {
         let folder = root + "/Sources/" + module
         var found: [String: Set<String>] = [:]
         let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
@@ -41,7 +42,7 @@ struct ArchitectureTests {
                     words[..<i].allSatisfy({ $0.hasPrefix("@") || ["internal", "public", "package", "private", "fileprivate"].contains($0) })
                 else { continue }
                 let name = String(words[i + 1])
-                if name == "Glibc" || name == "Musl" { continue }
+                if (name == "Glibc" || name == "Musl") && !libc { continue }
                 found[name, default: []].insert(file)
             }
         }
@@ -69,6 +70,38 @@ struct ArchitectureTests {
         for module in table.keys where !modules.contains(module) {
             Issue.record("docs/architecture.md has a row for \(module), which is not a module")
         }
+    }
+
+    /// The pure modules: their rows list no C target (a name in parentheses), so they import no
+    /// C library at all, the C library (Glibc, Musl) included: what they decide can be tested
+    /// without the OS.
+    static func pureModules() throws -> [String] {
+        let text = try String(contentsOfFile: root + "/docs/architecture.md", encoding: .utf8)
+        var pure: [String] = []
+        for line in text.split(separator: "\n") where line.hasPrefix("| ") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 5, cells[1] != "module", !cells[1].hasPrefix("---") else { continue }
+            if !cells[3].contains("(") { pure.append(cells[1]) }
+        }
+        return pure
+    }
+
+    @Test("the pure modules (rows without a C target) import no C library, not even Glibc")
+    func pureModulesImportNoLibc() throws {
+        let pure = try Self.pureModules()
+        for module in ["Raster", "Activity", "Controls", "JSON", "Feeds", "CLI", "Screens", "Configuration", "DeviceLogic"] {
+            #expect(pure.contains(module), "\(module) should be pure")
+        }
+        for module in pure {
+            for name in ["Glibc", "Musl"] {
+                if let files = try Self.imports(of: module, libc: true)[name] {
+                    Issue.record("Sources/\(module) is pure but imports \(name) (\(files.sorted().joined(separator: ", ")))")
+                }
+            }
+        }
+        // The check finds the C library where it is imported.
+        #expect(try Self.imports(of: "Platform", libc: true)["Glibc"] != nil)
+        #expect(!pure.contains("Platform") && !pure.contains("App"))
     }
 
     @Test("the table would catch an import it does not allow")

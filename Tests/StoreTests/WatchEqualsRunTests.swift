@@ -1,3 +1,4 @@
+@testable import DeviceLogic
 import Activity
 import App
 import Configuration

@@ -31,17 +31,17 @@ public struct ScreenMaker {
         self.ringsOnly = ringsOnly
     }
 
-    var context: ScreenContext { ScreenContext(text: text, locale: locale, shape: shape, drawsText: drawsText) }
+    public var context: ScreenContext { ScreenContext(text: text, locale: locale, shape: shape, drawsText: drawsText) }
 
     /// The summary the ring screen shows for `day`: none for a day still to come.
-    public static func shownSummary(day: CalendarDay, today: CalendarDay, data: any DataSource) -> ActivitySummary? {
+    public static func shownSummary(day: CalendarDay, today: CalendarDay, data: any ShownData) -> ActivitySummary? {
         day > today ? nil : data.summary(for: day)
     }
 
     /// The ring screen for `day` with `summary` (the day's, or a stage of the intro), and the
     /// week strip's other days up to today from `data`.
     public func ringScreen(
-        day: CalendarDay, today: CalendarDay, summary: ActivitySummary?, data: any DataSource, time: TimeOfDay? = nil
+        day: CalendarDay, today: CalendarDay, summary: ActivitySummary?, data: any ShownData, time: TimeOfDay? = nil
     ) -> any Screen {
         if ringsOnly { return RingScreen(summary: summary) }
         var content = RingScreenContent(name: name, day: day, today: today, summary: summary)

@@ -1,127 +1,32 @@
 import Activity
 import Controls
-import Input
-import Platform
 import Raster
 import Screens
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
-/// The local calendar and wall clock: what today is, what time it is, and how long until the
-/// next day and the next minute.
-public protocol LocalClock {
-    func today() -> CalendarDay
-    /// Seconds until the next local midnight (∞: a day that never ends).
-    func secondsUntilMidnight() -> Double
-    /// The time of day now, to the minute.
-    func timeOfDay() -> TimeOfDay
-    /// Seconds until the next minute begins (∞: a time that never changes).
-    func secondsUntilNextMinute() -> Double
-}
-
-/// The system's clock in the local time zone (TZ).
-public struct SystemLocalClock: LocalClock {
-    public init() {}
-
-    public func today() -> CalendarDay {
-        let (now, parts) = Self.local()
-        return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-            ?? CalendarDay(daysSinceEpoch: Int(now.tv_sec / 86400))
-    }
-
-    /// Until tomorrow's 00:00 as the time zone has it (mktime: a day of 23 or 25 hours when
-    /// daylight saving time starts or ends).
-    public func secondsUntilMidnight() -> Double { secondsUntilMidnight(from: time(nil)) }
-
-    func secondsUntilMidnight(from now: time_t) -> Double {
-        var now = now
-        var parts = tm()
-        localtime_r(&now, &parts)
-        parts.tm_mday += 1
-        parts.tm_hour = 0
-        parts.tm_min = 0
-        parts.tm_sec = 0
-        parts.tm_isdst = -1
-        let midnight = mktime(&parts)
-        guard midnight != -1, midnight > now else { return 3600 }
-        return Double(midnight - now)
-    }
-
-    public func timeOfDay() -> TimeOfDay {
-        let (_, parts) = Self.local()
-        return TimeOfDay(hour: Int(parts.tm_hour), minute: Int(parts.tm_min)) ?? TimeOfDay(hour: 0, minute: 0)!
-    }
-
-    /// Time zones are whole minutes from UTC today, so a local minute ends when a UTC one does.
-    public func secondsUntilNextMinute() -> Double {
-        let (now, _) = Self.local()
-        let into = Double(now.tv_sec % 60) + Double(now.tv_nsec) / 1e9
-        return 60 - into
-    }
-
-    /// The wall clock and its local calendar fields.
-    static func local() -> (timespec, tm) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        return (now, parts)
-    }
-}
-
-/// A day that never ends, a time that never changes, or both (`--today`, `--time`, tests); what
-/// is not fixed is the system's.
-public struct FixedClock: LocalClock {
-    /// nil: the system's today (and its midnight).
-    public var day: CalendarDay?
-    /// nil: the system's time of day.
-    public var time: TimeOfDay?
-    private let system = SystemLocalClock()
-
-    public init(_ day: CalendarDay, time: TimeOfDay? = nil) {
-        self.day = day
-        self.time = time
-    }
-
-    public init(day: CalendarDay?, time: TimeOfDay?) {
-        self.day = day
-        self.time = time
-    }
-
-    public func today() -> CalendarDay { day ?? system.today() }
-    public func secondsUntilMidnight() -> Double { day == nil ? system.secondsUntilMidnight() : .infinity }
-    public func timeOfDay() -> TimeOfDay { time ?? system.timeOfDay() }
-    public func secondsUntilNextMinute() -> Double { time == nil ? system.secondsUntilNextMinute() : .infinity }
-}
-
 /// The device's brain: input becomes navigation, time becomes dimming and new days, data
-/// becomes screens. The display loop draws what `scene()` returns.
-public final class DeviceController: Controller {
+/// becomes screens; the display loop draws what `scene()` returns. Pure: the world comes in as
+/// calls (input, a change in the data, the time) and goes out through its ports (`ShownData`,
+/// `InputDevices`, `PanelLight`, `RefreshCommands`, `LocalClock`); App's `PanelController`
+/// wires it to the poll loop, evdev, the store, sysfs and child processes.
+public final class DeviceController {
     public private(set) var navigation: Navigation
     public private(set) var idle: IdleLevel = .awake
     public private(set) var screens: [ScreenKind]
     /// How the data becomes screens (fonts, language, shape, name).
     public private(set) var maker: ScreenMaker
-    var data: DataSource
-    private var hub: InputHub?
+    var data: any ShownData
+    private var input: (any InputDevices)?
     var router: InputRouter
     private var schedule: IdleSchedule
     private let clock: LocalClock
-    /// Wakes the loop when the wall clock is set, for today and midnight to be asked again.
-    private let clockChanges: ClockChangeWatcher?
     let log: (String) -> Void
     /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
-    public var backlight: Backlight?
+    public var backlight: (any PanelLight)?
     /// The awake brightness, 0...1 of full (the dim level is a fraction of it); nil: the
     /// backlight's as found at start (full without one).
     public private(set) var brightness: Double?
     /// Runs the refresh commands when fresh data is asked for (a pull down, the refresh key).
-    public var refresher: Refresher?
+    public var refresher: (any RefreshCommands)?
     /// Turns the screens by themselves (the configuration's "cycle"); nil: they stay.
     public var cycle: ScreenCycle?
     private var lastInput: Duration
@@ -141,32 +46,24 @@ public final class DeviceController: Controller {
     /// would otherwise pass before anything is on the panel).
     private var introPending = false
     private var introStart: Duration?
+    /// What each button of these devices does, for the hint (the key names are the input
+    /// library's: App gives Input's `KeyMap.hints`); nil: no hint.
+    public var buttonHints: (@Sendable (KeyMap, [InputCapabilities]) -> [KeyHint])?
     /// The button hint on the panel until then (any input closes it first), and what it says.
     var hint: (until: Duration, rows: [ButtonHintOverlay.Row], chord: Bool)?
 
     public init(
-        screens: [ScreenKind], maker: ScreenMaker, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
-        clock: LocalClock = SystemLocalClock(), watchClockChanges: Bool = false, intro: Bool = true,
-        now: Duration = monotonicNow(), log: @escaping (String) -> Void
+        screens: [ScreenKind], maker: ScreenMaker, data: any ShownData, input: (any InputDevices)?, router: InputRouter,
+        idle: IdleSchedule, clock: LocalClock, intro: Bool = true, now: Duration, log: @escaping (String) -> Void
     ) {
         self.screens = screens.isEmpty ? [.rings] : screens
         self.maker = maker
         self.data = data
-        self.hub = hub
+        self.input = input
         self.router = router
         schedule = idle
         self.clock = clock
         self.log = log
-        if watchClockChanges {
-            do {
-                clockChanges = try ClockChangeWatcher()
-            } catch {
-                log("\(error); a change of the clock shows at the next midnight or input")
-                clockChanges = nil
-            }
-        } else {
-            clockChanges = nil
-        }
         lastInput = now
         navigation = Navigation(screen: self.screens.first ?? .rings, today: clock.today())
         midnight = Self.midnight(after: now, clock)
@@ -180,7 +77,7 @@ public final class DeviceController: Controller {
         if intro && navigation.screen == .rings { introPending = true }
         navigation.settle(available: available(now: now))
         _ = data.showGauges(navigation.screen == .gauges, now: now)
-        if hub != nil { offerFirstHint(now: now) }
+        if input != nil { offerFirstHint(now: now) }
     }
 
     public func sceneClockRestarted(at time: Duration) {
@@ -192,13 +89,13 @@ public final class DeviceController: Controller {
     /// the brightness. What stays: the screen shown (if it is still configured and has something
     /// to show), the day, how awake the panel is, the console it is on, the backlight.
     public func reconfigure(
-        screens: [ScreenKind], maker: ScreenMaker, data: DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
-        cycle: ScreenCycle?, refresher: Refresher?, brightness: Double?, now: Duration
+        screens: [ScreenKind], maker: ScreenMaker, data: any ShownData, input: (any InputDevices)?, router: InputRouter,
+        idle: IdleSchedule, cycle: ScreenCycle?, refresher: (any RefreshCommands)?, brightness: Double?, now: Duration
     ) {
         self.screens = screens.isEmpty ? [.rings] : screens
         self.maker = maker
         self.data = data
-        take(hub)
+        take(input)
         self.router = router
         schedule = idle
         self.cycle = cycle
@@ -213,13 +110,13 @@ public final class DeviceController: Controller {
         navigation.settle(available: available(now: now))
         _ = data.showGauges(navigation.screen == .gauges && idle.level(idleFor: (now - lastInput).inSeconds) != .blank && !away, now: now)
         setUpBrightness(configured: brightness)
-        lastChange = "reload"
+        lastChange = .reload
     }
 
-    /// Input from `hub` from now on, and the refresh control that goes with it: `glance run` opens
-    /// the input devices once its first frame is on the panel (none is needed to draw it).
-    public func use(input hub: InputHub, refresher: Refresher?, now: Duration = monotonicNow()) {
-        take(hub)
+    /// Input from `devices` from now on, and the refresh control that goes with it: `glance run`
+    /// opens the input devices once its first frame is on the panel (none is needed to draw it).
+    public func use(input devices: any InputDevices, refresher: (any RefreshCommands)?, now: Duration) {
+        take(devices)
         self.refresher = refresher
         offerFirstHint(now: now)
     }
@@ -227,16 +124,16 @@ public final class DeviceController: Controller {
     /// What the input devices open now can do (and those input came from), by path.
     var inputDevices: [String: InputCapabilities] {
         var devices = fedDevices
-        for d in hub?.devices ?? [] { devices[d.path] = d.capabilities }
+        for d in input?.openDevices ?? [] { devices[d.path] = d.capabilities }
         return devices
     }
     /// Devices input came from (the hub's, or a test's), by path.
     private var fedDevices: [String: InputCapabilities] = [:]
 
-    private func take(_ hub: InputHub?) {
-        guard hub !== self.hub else { return }
-        self.hub = hub
-        if away { hub?.setGrabbing(false) }
+    private func take(_ devices: (any InputDevices)?) {
+        guard devices !== input else { return }
+        input = devices
+        if away { devices?.setGrabbing(false) }
     }
 
     /// Starts on another day than today (the command line's --date).
@@ -256,14 +153,6 @@ public final class DeviceController: Controller {
         }
     }
 
-    /// The sources of events the controller follows besides the input devices and the clock: the
-    /// data, and the refresh commands while they run.
-    private var sources: [any EventSource] { [data] + (refresher.map { [$0] } ?? []) }
-
-    public var descriptors: [FileDescriptor] {
-        (hub?.descriptors ?? []) + sources.descriptors + (clockChanges.map { [$0.descriptor] } ?? [])
-    }
-
     public var blanked: Bool { idle == .blank }
 
     public var endReason: String? { data.endReason }
@@ -275,7 +164,7 @@ public final class DeviceController: Controller {
     public func displayReleased(now: Duration) {
         guard !away else { return }
         away = true
-        hub?.setGrabbing(false)
+        input?.setGrabbing(false)
         backlight?.restore()
     }
 
@@ -284,69 +173,85 @@ public final class DeviceController: Controller {
     public func displayRetaken(now: Duration) {
         guard away else { return }
         away = false
-        hub?.setGrabbing(true)
+        input?.setGrabbing(true)
         router.reset()
         lastInput = now
         idle = .awake
         applyBacklight()
     }
 
-    /// What changed last, for a log of the frames drawn ("start", "store changed", "new day",
-    /// "input", "idle", "time"): `glance watch` prints it with each picture.
-    public private(set) var lastChange = "start"
+    /// What changed last, for a log of the frames drawn: `glance watch` prints it with each picture.
+    public private(set) var lastChange = Change.start
 
-    public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
-        var changed = false
+    // MARK: What happens, as it comes (App's PanelController calls these in this order)
+
+    /// Time passing to `now` with nothing else happening: long presses, then what time does
+    /// (`tick`, then `update`). True when the picture changes.
+    public func advance(to now: Duration) -> Bool {
         let screenBefore = navigation.screen
-        if let hub {
-            let (deviceChanges, batches) = hub.handle(ready)
-            for change in deviceChanges {
-                if case .removed(let path) = change {
-                    router.removed(path: path)
-                    fedDevices[path] = nil
-                }
-            }
-            for batch in batches {
-                let device = DeviceDescription(path: batch.device.path, capabilities: batch.device.capabilities)
-                if feed(batch.events, from: device, name: batch.device.name, now: now) { changed = true }
-            }
-        }
-        if !away {
-            for command in router.tick(time: now.inSeconds) where perform(command, now: now) {
-                changed = true
-                lastChange = "input"
-            }
-        }
-        if let refresher, refresher.handle(ready: ready, now: now) {
+        let ticked = tick(now: now)
+        return update(now: now, screenBefore: screenBefore) || ticked
+    }
+
+    /// Input devices that went away: the router forgets their keys and touches.
+    public func removed(device path: String) {
+        router.removed(path: path)
+        fedDevices[path] = nil
+    }
+
+    /// Long presses and gestures whose time has come; true when the picture changes.
+    public func tick(now: Duration) -> Bool {
+        guard !away else { return false }
+        var changed = false
+        for command in router.tick(time: now.inSeconds) where perform(command, now: now) {
             changed = true
-            lastChange = "refresh"
+            lastChange = .input
         }
-        if data.handle(ready: ready, now: now) {
-            changed = true
-            lastChange = "store changed"
-            followTask(now: now)
-        }
-        // A new day: at midnight, or when the clock was set (checked against the calendar every
-        // time; the timer only makes sure the loop wakes).
-        if let clockChanges, ready.contains(clockChanges.descriptor), clockChanges.acknowledge() {
-            log("the clock was set")
-            midnight = Self.midnight(after: now, clock)
-        }
+        return changed
+    }
+
+    /// The refresh commands changed what the control shows (the spinner went, a failure came).
+    public func refreshChanged() {
+        lastChange = .refresh
+    }
+
+    /// The data changed (the store, a gauge's source): a task's progress comes or goes.
+    public func dataChanged(now: Duration) {
+        lastChange = Change(data.lastChange)
+        let before = navigation.screen
+        followTask(now: now)
+        // A task's progress came or went: the cycle counts from this screen.
+        if navigation.screen != before { cycle?.shown(at: now) }
+    }
+
+    /// The wall clock was set (NTP, `date -s`): today and midnight are asked again.
+    public func clockWasSet(now: Duration) {
+        log("the clock was set")
+        midnight = Self.midnight(after: now, clock)
+    }
+
+    /// What time does: the hint going, a new day, a new minute, dimming and blanking, the cycle,
+    /// gauges followed while shown. True when the picture changes.
+    public func update(now: Duration, screenBefore: ScreenKind? = nil) -> Bool {
+        var changed = false
+        let screenBefore = screenBefore ?? navigation.screen
         if let h = hint, now >= h.until {
             hint = nil
             changed = true
         }
         if let m = midnight, now >= m { midnight = Self.midnight(after: now, clock) }
+        // A new day: at midnight, or when the clock was set (checked against the calendar every
+        // time; the timer only makes sure the loop wakes).
         if navigation.newDay(clock.today()) {
             log("a new day: \(navigation.today)")
             changed = true
-            lastChange = "new day"
+            lastChange = .newDay
         }
         // A new minute on a screen that shows the time (woken by its deadline, or by anything
         // else once it has passed).
         if showsTime, let shown = minuteShown, clock.timeOfDay() != shown {
             changed = true
-            if lastChange != "new day" { lastChange = "time" }
+            if lastChange != .newDay { lastChange = .time }
         }
         // Dim and blank after the last input (not while on another console).
         let level = away ? idle : schedule.level(idleFor: (now - lastInput).inSeconds)
@@ -354,24 +259,24 @@ public final class DeviceController: Controller {
             idle = level
             log("idle: \(level)")
             changed = true
-            lastChange = "idle"
+            lastChange = .idle
             applyBacklight()
         }
         if navigation.settle(available: available(now: now)) { changed = true }
         if turnCycle(now: now, screenBefore: screenBefore) {
             changed = true
-            lastChange = "cycle"
+            lastChange = .cycle
         }
         // Gauges read from files are followed while they are on the panel.
         if data.showGauges(navigation.screen == .gauges && idle != .blank && !away, now: now) {
             changed = true
-            lastChange = "gauges read"
+            lastChange = .gaugesRead
         }
         return changed
     }
 
     /// One device's events: activity, waking, commands. True when the picture changes.
-    func feed(_ events: [InputEvent], from device: DeviceDescription, name: String, now: Duration) -> Bool {
+    public func feed(_ events: [InputEvent], from device: DeviceDescription, name: String, now: Duration) -> Bool {
         // While the hint shows, the first press or touch only closes it (as it would wake the panel).
         fedDevices[device.path] = device.capabilities
         let outcome = router.feed(events, from: device, asleep: idle != .awake || hint != nil)
@@ -393,7 +298,7 @@ public final class DeviceController: Controller {
             changed = true
         }
         for command in outcome.commands { changed = perform(command, now: now) || changed }
-        if changed { lastChange = "input" }
+        if changed { lastChange = .input }
         return changed
     }
 
@@ -503,16 +408,15 @@ public final class DeviceController: Controller {
     /// brightness cannot be written is given up: the picture itself is dimmed then, as without a
     /// backlight.
     private func applyBacklight() {
-        guard let backlight, let value = light.backlight else { return }
-        guard !backlight.set(value: value) else { return }
+        guard let backlight, let value = light.backlight, let problem = backlight.set(level: value) else { return }
         log(
-            "backlight \(backlight.path): cannot write its brightness (\(Errno.current)); dimming the picture "
+            "backlight \(backlight.path): cannot write its brightness (\(problem)); dimming the picture "
                 + "instead (60-glance-backlight.rules lets group video write it)")
         self.backlight = nil
     }
 
     /// Does what a command asks; true when the picture changes.
-    func perform(_ command: Command, now: Duration) -> Bool {
+    public func perform(_ command: Command, now: Duration) -> Bool {
         switch command {
         case .tap(let p):
             if navigation.screen == .progress, let task = data.task(), task.cancellable,
@@ -575,7 +479,6 @@ public final class DeviceController: Controller {
         if !away, let next = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
             deadlines.append(lastInput + .seconds(next))
         }
-        if let d = sources.nextDeadline(now: now) { deadlines.append(d) }
         if let h = hint { deadlines.append(h.until) }
         if let cycle, idle != .blank, !away, navigation.screen != .progress,
             cycle.turns(current: navigation.screen, available: available(now: now))
@@ -640,7 +543,7 @@ public final class DeviceController: Controller {
     /// spinner) or when that failed (a line).
     func withRefreshControl(_ screen: any Screen) -> any Screen {
         guard let refresher, navigation.screen != .progress else { return screen }
-        switch refresher.state {
+        switch refresher.shownState {
         case .idle: return screen
         case .running: return RefreshOverlay(screen: screen, state: .spinning, context: maker.context)
         case .failed: return RefreshOverlay(screen: screen, state: .failed, context: maker.context)

@@ -1,5 +1,4 @@
 import Controls
-import Input
 import Screens
 
 /// When the button hint shows: at the first start with buttons (the devices there when input is
@@ -14,7 +13,8 @@ extension DeviceController {
 
     /// The hint for the buttons there are now (none: no hint, e.g. only a keyboard or touch).
     func hintContent() -> (rows: [ButtonHintOverlay.Row], chord: Bool)? {
-        let hints = router.keyMap.hints(devices: inputDevices.sorted { $0.key < $1.key }.map(\.value))
+        guard let buttonHints else { return nil }
+        let hints = buttonHints(router.keyMap, inputDevices.sorted { $0.key < $1.key }.map(\.value))
         let rows = hints.compactMap(Self.row)
         guard !rows.isEmpty else { return nil }
         return (rows, rows.filter { $0.hold != nil }.count >= 2)

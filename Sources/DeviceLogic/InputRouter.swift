@@ -1,5 +1,4 @@
 import Controls
-import Input
 import Raster
 
 /// What input asks of the app: an action, or a tap the current screen interprets (the Cancel

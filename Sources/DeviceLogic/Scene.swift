@@ -1,5 +1,4 @@
 import Activity
-import Platform
 import Screens
 
 /// What the display shows over time: the screen for a moment, and whether a later frame differs.

@@ -1,0 +1,115 @@
+// What the device's logic asks of the world, as protocols: the data shown, the input devices,
+// the panel's light, the refresh commands and the local clock. App gives the real ones (the
+// store, evdev, sysfs, child processes, the C library's calendar); the tests give their own.
+// Nothing here touches the operating system.
+import Activity
+import Controls
+import Screens
+
+/// Where the numbers come from: day summaries for the rings, gauges, the running task; and the
+/// few things the device keeps (its brightness, that the button hint was shown).
+public protocol ShownData: AnyObject {
+    func summary(for day: CalendarDay) -> ActivitySummary?
+    /// Summaries of the days in `days` that have one.
+    func summaries(_ days: [CalendarDay]) -> [CalendarDay: ActivitySummary]
+    /// The gauges with their current values (empty: the gauge screen has nothing to show).
+    func gauges(now: Duration) -> [Gauge]
+    /// The task in progress, if any (the progress screen shows it).
+    func task() -> ProgressContent?
+    /// Asks the running task to stop (its Cancel).
+    func cancelTask()
+    /// The gauge screen is on the panel (or no longer): gauges read from files are read, and
+    /// wake the loop, only while it is. True when that changed a gauge.
+    func showGauges(_ shown: Bool, now: Duration) -> Bool
+    /// Fresh data asked for now (the refresh control): read again whatever can be; true when that
+    /// changed something.
+    func refresh(now: Duration) -> Bool
+    /// Set when the data can no longer be followed and the app should end (the store's file was
+    /// replaced): what to tell the person.
+    var endReason: String? { get }
+    /// What changed at the last look that found a change: the store, or a gauge's own source.
+    var lastChange: DataChange { get }
+    /// A value kept for the device (its brightness, say); nil when none is.
+    func preference(_ name: String) -> String?
+    /// Keeps `values` (nil forgets the name), all together, where that can be done.
+    func keep(_ values: [(name: String, value: String?)])
+}
+
+extension ShownData {
+    public var endReason: String? { nil }
+    public var lastChange: DataChange { .store }
+    /// Fresh data asked for now: sources read again whatever they can (gauge files). True when
+    /// that changed something.
+    public func refresh(now: Duration) -> Bool { false }
+    public func preference(_ name: String) -> String? { nil }
+    public func keep(_ values: [(name: String, value: String?)]) {}
+}
+
+/// What changed in the data.
+public enum DataChange: String, Sendable, Equatable {
+    /// The store (another process's commit, an import).
+    case store = "store changed"
+    /// A gauge's value from its own source (MQTT, a file, a command).
+    case gauges = "gauge values"
+}
+
+/// The input devices open now: what each can do, and whether they are the app's alone.
+public protocol InputDevices: AnyObject {
+    var openDevices: [(path: String, capabilities: InputCapabilities)] { get }
+    /// Grabs the devices for the app (EVIOCGRAB), or lets them go (another console has the panel).
+    func setGrabbing(_ grab: Bool)
+}
+
+/// The panel's light, where it has one that can be set.
+public protocol PanelLight: AnyObject {
+    /// Where it is (`/sys/class/backlight/10-0045`), for what is told.
+    var path: String { get }
+    /// Its levels: 1 for a light that is only on or off.
+    var maximum: Int { get }
+    /// The brightness it had when the app found it, 0...1.
+    var foundLevel: Double { get }
+    /// Sets it; nil when done, else why not (the light is then given up).
+    func set(level: Int) -> String?
+    /// Puts back the brightness it had.
+    func restore()
+}
+
+/// The refresh commands (the configuration's "refresh"), run when fresh data is asked for.
+public protocol RefreshCommands: AnyObject {
+    /// What the refresh control shows.
+    var shownState: RefreshState { get }
+    /// Starts them (true: the refresh control shows; false: they are running already).
+    func start(now: Duration) -> Bool
+}
+
+/// Where the refresh commands are.
+public enum RefreshState: Equatable, Sendable {
+    case idle
+    case running
+    /// The last run failed: the control says so until `until`.
+    case failed(until: Duration)
+}
+
+/// The local calendar and wall clock: what today is, what time it is, and how long until the
+/// next day and the next minute.
+public protocol LocalClock {
+    func today() -> CalendarDay
+    /// Seconds until the next local midnight (∞: a day that never ends).
+    func secondsUntilMidnight() -> Double
+    /// The time of day now, to the minute.
+    func timeOfDay() -> TimeOfDay
+    /// Seconds until the next minute begins (∞: a time that never changes).
+    func secondsUntilNextMinute() -> Double
+}
+
+/// What changed last, as `glance watch` says it beside each picture.
+public enum Change: String, Sendable, Equatable {
+    case start, input, idle, time, cycle, reload
+    case newDay = "new day"
+    case refresh
+    case store = "store changed"
+    case gauges = "gauge values"
+    case gaugesRead = "gauges read"
+
+    init(_ data: DataChange) { self = data == .store ? .store : .gauges }
+}
