@@ -101,6 +101,8 @@ let package = Package(
         // MQTT: a client on libmosquitto for the caller's poll loop (gauges from the home).
         .target(name: "MQTT", dependencies: ["Platform", "CMosquitto", "CDeferred"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
+        // The panel's light: a backlight under /sys/class/backlight.
+        .target(name: "Backlight", dependencies: ["Platform", "CKernelShims"]),
         .target(name: "Input", dependencies: ["Activity", "Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
             name: "Store",
@@ -113,6 +115,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
+                "Backlight",
                 "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "CQREncode", "MQTT", "CMosquitto",
                 "CDeferred",
             ]),
@@ -154,6 +157,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
+                "Backlight",
                 "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.

@@ -1,3 +1,4 @@
+import Backlight
 import Activity
 import CLI
 import Configuration

@@ -1,3 +1,4 @@
+import Backlight
 import Controls
 import DeviceLogic
 import Input

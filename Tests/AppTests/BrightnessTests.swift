@@ -1,4 +1,5 @@
 @testable import DeviceLogic
+import Backlight
 import Activity
 import Configuration
 import Controls

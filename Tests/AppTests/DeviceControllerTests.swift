@@ -1,4 +1,5 @@
 @testable import DeviceLogic
+import Backlight
 import Controls
 import Activity
 import CKernelShims
