@@ -1,3 +1,4 @@
+import Activity
 import JSON
 
 /// A request body that is not what the endpoint takes: where (a JSON path such as
@@ -40,7 +41,7 @@ public struct Located: Sendable {
 
     public func members() throws(FeedError) -> [(key: String, value: Located)] {
         guard case .object(let members) = value else { throw expected("an object") }
-        return members.map { ($0.key, Located($0.value, path: path + "." + $0.key)) }
+        return members.map { ($0.key, Located($0.value, path: path + "." + Quote.clip($0.key))) }
     }
 
     /// The member `key`, nil when absent.
@@ -64,6 +65,14 @@ public struct Located: Sendable {
         return s
     }
 
+    /// A string the store keeps and the panel may draw: no control character (a NUL would cut it
+    /// short further on), at most `characters` characters or `bytes` bytes.
+    public func text(characters: Int? = nil, bytes: Int? = nil) throws(FeedError) -> String {
+        let s = try string()
+        if let problem = TextLimit.problem(s, characters: characters, bytes: bytes) { throw FeedError(path: path, problem) }
+        return s
+    }
+
     public func number() throws(FeedError) -> Double {
         guard case .number(let x) = value, x.isFinite else { throw expected("a number") }
         return x
@@ -80,7 +89,7 @@ public struct Located: Sendable {
     public func only(_ known: Set<String>) throws(FeedError) {
         for (key, _) in try members() where !known.contains(key) {
             throw FeedError(
-                path: path + "." + key, "unknown field (the fields are \(known.sorted().joined(separator: ", ")))")
+                path: path + "." + Quote.clip(key), "unknown field (the fields are \(known.sorted().joined(separator: ", ")))")
         }
     }
 }

@@ -48,6 +48,7 @@ extension Store {
     {
         try Self.checkName(name, what: "task")
         try Self.checkAmount(total, name: name, what: "total")
+        try Self.checkText(description, "task \(name): description", characters: TextLimit.description)
         return try transaction { () throws(StoreError) -> ProgressTask in
             if let old = try task(named: name), old.state == .running, Self.isAlive(old.pid) {
                 let owner = old.pid.map { " (process \($0))" } ?? ""
@@ -77,6 +78,7 @@ extension Store {
     ) throws(StoreError) -> ProgressTask {
         try Self.checkAmount(done, name: name, what: "done")
         if case .set(let t) = total { try Self.checkAmount(t, name: name, what: "total") }
+        if case .set(let d) = description { try Self.checkText(d, "task \(name): description", characters: TextLimit.description) }
         return try transaction { () throws(StoreError) -> ProgressTask in
             guard var task = try task(named: name) else {
                 throw StoreError(.notFound, "no task \(name) (start it with glance task start \(name))")
@@ -104,6 +106,7 @@ extension Store {
         throws(StoreError) -> ProgressTask
     {
         precondition(state != .running, "finishTask ends a task")
+        if case .set(let d) = description { try Self.checkText(d, "task \(name): description", characters: TextLimit.description) }
         return try transaction { () throws(StoreError) -> ProgressTask in
             guard var task = try task(named: name) else { throw StoreError(.notFound, "no task \(name)") }
             if state == .done, let total = task.total { task.done = total }
