@@ -623,7 +623,14 @@ struct Reader {
             case "maxBody":
                 if let n = number(v, p, range: 1024...268_435_456, what: "bytes") { s.maxBody = Int(n) }
             case "timeout": if let n = number(v, p, range: 1...3600, what: "seconds") { s.timeout = n }
-            case "perSecond": if let n = number(v, p, range: 0...10000, what: "requests a second (0: no limit)") { s.perSecond = n }
+            case "perSecond":
+                // A bucket under one request never lets one through: 0 (no limit), or 1 and up.
+                guard let n = number(v, p, range: 0...10000, what: "requests a second (0: no limit)") else { continue }
+                guard n == 0 || n >= 1 else {
+                    issue(p, "expected 0 (no limit) or from 1 to 10000 requests a second, found \(format(n)): under 1, no request would ever be let through")
+                    continue
+                }
+                s.perSecond = n
             case "tls":
                 if v == .null {
                     s.tlsCertificate = nil
@@ -647,8 +654,15 @@ struct Reader {
         guard let members = members(json, path, known: ["move", "exercise", "stand"]) else { return g }
         for (k, v) in members {
             let p = "\(path).\(k)"
-            let value: Double?? =
-                v == .null ? .some(nil) : number(v, p, range: 0...100_000, what: "a goal (or null for none)").map { .some($0) }
+            // As the store takes goals (FigureRange): a goal the store refused would fail every
+            // day written later, and blame the phone.
+            let range: FigureRange = k == "move" ? .energy : k == "exercise" ? .minutes : .hours
+            var value: Double?? = nil
+            if v == .null {
+                value = .some(nil)
+            } else if let x = number(v, p, what: "a goal (or null for none)") {
+                if let problem = range.problem(x, goal: true) { issue(p, "\(format(x)) \(problem)") } else { value = .some(x) }
+            }
             guard let value else { continue }
             switch k {
             case "move": g.move = value
