@@ -17,7 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard let located = try? Located.parse(Array(body)) else { return 0 }
     if let export = try? HealthAutoExport.decode(located) {
         // As glance serve does, with UTC for the board's time zone.
-        _ = export.days { seconds in CalendarDay(daysSinceEpoch: Int(seconds / 86400)) }
+        _ = try? export.days { seconds in CalendarDay(daysSinceEpoch: Int(seconds / 86400)) }
     }
     _ = try? Bodies.day(located)
     _ = try? Bodies.days(located)
