@@ -60,7 +60,7 @@ public final class HTTPServer {
         public var requestSeconds: Int = 30
         /// Connections at once, in all and from one address (more are closed at once).
         public var connections: Int = 512
-        public var connectionsPerAddress: Int = 64
+        public var connectionsPerAddress: Int = 256
         /// Bytes of bodies held at once, over every connection (default: twice `maxBody`).
         public var bodiesInFlight: Int
 

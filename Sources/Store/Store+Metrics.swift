@@ -110,6 +110,6 @@ extension Store {
     private static func metric(from row: Statement) -> Metric {
         Metric(
             name: row.text(0) ?? "", value: row.double(1), minimum: row.double(2), maximum: row.double(3),
-            unit: row.text(4), updated: row.int64(5) ?? 0)
+            unit: row.text(4).map { String(decoding: $0.utf8.prefix(TextLimit.unit), as: UTF8.self) }, updated: row.int64(5) ?? 0)
     }
 }
