@@ -89,7 +89,8 @@ public final class GaugeFeed {
             let reading = GaugeSource.metric(name: name).read(store: store)
             if reading != slots[i].reading { changed = true }
             slots[i].reading = reading
-            slots[i].at = reading.updated.map(Double.init)
+            // Any Int64 another writer left (2^63 - 1): a moment in the years 1 to 9999.
+            slots[i].at = reading.updated.map(StoredTime.seconds)
             if let problem = reading.problem { once("gauge \(i + 1) (\(slots[i].setting.title)): \(problem)") }
         }
         return changed
