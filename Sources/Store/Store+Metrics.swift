@@ -26,7 +26,7 @@ public struct Metric: Sendable, Equatable {
 extension Metric {
     /// The largest magnitude of a metric's value, min and max (and of a task's amounts): far
     /// beyond any reading, small enough that no difference or ratio of two overflows.
-    public static let limit = 1e15
+    public static let limit = GaugeValue.limit
 }
 
 extension Store {
