@@ -44,7 +44,7 @@ public struct HealthAutoExport: Sendable, Equatable {
         let data = try body.required("data")
         var metrics: [Metric] = []
         var ignored = Set<String>()
-        for (index, item) in try (data.member("metrics")?.elements() ?? []).enumerated() {
+        for (index, item) in try (data.member("metrics")?.elements() ?? Located.Elements(items: [], path: data.path)).enumerated() {
             let name = try item.required("name").string()
             guard let ring = Ring(rawValue: name) else {
                 // Listed in the reply: bounded, like any text a client sends back to itself.
