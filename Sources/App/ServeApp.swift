@@ -24,6 +24,19 @@ public final class ServeApp {
     private var limiter: RateLimiter
     /// Refusals (4xx) logged only so far: a flood of bad requests fills the journal no further.
     private var refusals = LogBudget()
+    /// What the store's files were when last checked or written by this server: when they differ,
+    /// someone else wrote them (or damaged them), and the file is checked before it is used.
+    private var checkedFiles: [Int64]?
+    /// Why the store is refused, once it was found damaged: every request but health gets 503
+    /// until the file is replaced (a restored backup).
+    private var damage: String?
+    /// After a write found the store locked by another process, writes until then get 503 at once
+    /// instead of each waiting its turn: the server goes on answering everyone else.
+    private var busyUntil: Duration?
+    /// How long one write waits for another process's lock: a bounded wait, then 503 with
+    /// Retry-After. (Writes off the loop would need a thread and a second connection for a case
+    /// that lasts the seconds of an import's merge; the phone retries either way.)
+    static let busyWait = 250
     private let log: (String) -> Void
 
     /// Opens the store and reads the token; told and an exit status when either fails.
@@ -37,9 +50,11 @@ public final class ServeApp {
             log(failure.message)
             return .failure(ExitStatus(failure.status))
         }
-        // As the unit runs it (UMask=0007): a store made here, and its -wal and -shm, are for the
-        // owner and group glance only, whatever umask the shell that started it had.
-        umask(0o007)
+        // As the unit runs it (UMask=0007): a store made here, its folder, -wal and -shm (SQLite
+        // gives them the database's mode) are for the owner and group glance only, whatever umask
+        // the shell that started it had.
+        let mask = umask(0o007)
+        defer { umask(mask) }
         do throws(OutputFailure) {
             let path = try storePath(database ?? configuration.database)
             do throws(StoreError) {
@@ -61,6 +76,8 @@ public final class ServeApp {
         self.token = token
         limiter = RateLimiter(perSecond: configuration.serve.perSecond)
         self.log = log
+        store.setBusyTimeout(milliseconds: Self.busyWait)
+        checkedFiles = Store.fileState(path)  // Store(path:) checked it as it opened it
     }
 
     /// The token file's first line, without spaces; at least 16 characters. A file others may
@@ -205,55 +222,112 @@ public final class ServeApp {
         guard case .success(let route) = Route.resolve(method: request.method, path: request.path, query: request.query) else {
             return answer(request, 404, error: "no such endpoint")
         }
+        let now = monotonicNow()
         do {
-            if store.isReplaced() { try reopen() }
+            try checkStore(route, now: now)
             let (reply, summary) = try handle(route, body)
+            // This server's own write: not a reason to check the file again.
+            if route.writes { checkedFiles = Store.fileState(path) }
             return answer(request, 200, reply, summary: summary)
         } catch {
             let failure: RequestFailure =
                 switch error {
                 case let e as RequestFailure: e
                 case let e as FeedError: RequestFailure(e)
-                case let e as StoreError: RequestFailure(e)
+                case let e as StoreError: storeFailure(e, now: now)
                 default: RequestFailure(500, "\(error)")
                 }
+            if route == .health, failure.status == 503, let damage {
+                let reply: JSON = .object([
+                    ("ok", .bool(false)), ("schema", .number(Double(Schema.currentVersion))), ("error", .string(Self.damaged(damage))),
+                ])
+                return answer(request, 503, reply)
+            }
             return answer(
-                request, failure.status, error: failure.message, headers: failure.retry ? [("Retry-After", "1")] : [])
+                request, failure.status, error: failure.message, detail: failure.detail,
+                headers: failure.retry ? [("Retry-After", "1")] : [])
+        }
+    }
+
+    /// Before a request uses the store: a replaced file is opened again; a file someone else
+    /// changed is checked (on a connection of its own, so no cached page hides damage); a damaged
+    /// one is refused (503) until it is replaced; a write soon after the store was found locked is
+    /// answered 503 at once.
+    private func checkStore(_ route: Route, now: Duration) throws {
+        if store.isReplaced() {
+            damage = nil
+            checkedFiles = nil
+            do throws(StoreError) {
+                store = try Store(path: path)
+                store.setBusyTimeout(milliseconds: Self.busyWait)
+                checkedFiles = Store.fileState(path)
+                log("the store \(path) was replaced: opened the new file")
+            } catch {
+                throw storeFailure(error, now: now)
+            }
+        }
+        if damage == nil {
+            let files = Store.fileState(path)
+            if files != checkedFiles {
+                do throws(StoreError) {
+                    try Store.checkFile(path)
+                    checkedFiles = files
+                } catch where error.isDamage {
+                    throw storeFailure(error, now: now)
+                } catch {
+                    // Not opened to check (busy, say): checked at the next request.
+                }
+            }
+        }
+        if let damage { throw RequestFailure(503, Self.damaged(damage)) }
+        if route.writes, let busyUntil, now < busyUntil {
+            throw RequestFailure(503, Self.busy, retry: true)
+        }
+    }
+
+    static let busy = "the store is busy (another process is writing: an import being merged, say); retry"
+
+    static func damaged(_ why: String) -> String {
+        "the store is damaged (\(why)): nothing is read or written until it is restored (the server's log says how)"
+    }
+
+    /// A store error as the client is told it (the store's path left out) and as it is logged;
+    /// damage and a lock taken note.
+    private func storeFailure(_ error: StoreError, now: Duration) -> RequestFailure {
+        let client = RequestLog.forClient(error.message, hiding: path)
+        if error.isDamage {
+            if damage == nil { log("\(error.message); writes and reads refused until the file is replaced") }
+            damage = "SQLite's check failed"
+            return RequestFailure(503, Self.damaged(damage!), detail: error.message)
+        }
+        switch error.kind {
+        case .busy:
+            busyUntil = now + .seconds(1)
+            return RequestFailure(503, Self.busy, retry: true, detail: error.message)
+        case .badData, .invalidArgument: return RequestFailure(400, client, detail: error.message)
+        case .notFound, .missing: return RequestFailure(404, client, detail: error.message)
+        case .cancelled: return RequestFailure(409, client, detail: error.message)
+        case .io, .permission, .cannotCreate:
+            return RequestFailure(500, "the store could not be used (the server's log says why)", detail: error.message)
         }
     }
 
     struct RequestFailure: Error {
         let status: Int
+        /// What the client is told.
         let message: String
         var retry = false
+        /// What the log says (the message when nil).
+        var detail: String?
 
-        init(_ status: Int, _ message: String, retry: Bool = false) {
+        init(_ status: Int, _ message: String, retry: Bool = false, detail: String? = nil) {
             self.status = status
             self.message = message
             self.retry = retry
+            self.detail = detail
         }
 
         init(_ error: FeedError) { self.init(400, error.description) }
-
-        init(_ error: StoreError) {
-            switch error.kind {
-            case .busy: self.init(503, "the store is busy (an import is being merged, say); retry", retry: true)
-            case .badData, .invalidArgument: self.init(400, error.message)
-            case .notFound, .missing: self.init(404, error.message)
-            case .cancelled: self.init(409, error.message)
-            case .io, .permission, .cannotCreate: self.init(500, error.message)
-            }
-        }
-    }
-
-    /// The store's file was replaced (restored from a backup): writes go to the new one.
-    private func reopen() throws(RequestFailure) {
-        do throws(StoreError) {
-            store = try Store(path: path)
-            log("the store \(path) was replaced: opened the new file")
-        } catch {
-            throw RequestFailure(error)
-        }
     }
 
     /// The reply and a few words for the log.
@@ -361,8 +435,8 @@ public final class ServeApp {
     }
 
     func answer(
-        _ request: HTTPServer.Request, _ status: Int, _ reply: JSON? = nil, error: String? = nil, summary: String = "",
-        headers: [(String, String)] = []
+        _ request: HTTPServer.Request, _ status: Int, _ reply: JSON? = nil, error: String? = nil, detail: String? = nil,
+        summary: String = "", headers: [(String, String)] = []
     ) -> HTTPServer.Response {
         let body = reply ?? .object([("error", .string(error ?? ""))])
         // The path as received (escaped), the query without its values, nothing that starts a line
@@ -376,7 +450,8 @@ public final class ServeApp {
         if say {
             let target = RequestLog.target(path: request.path, query: request.query)
             let method = request.method.count > 16 ? request.method.prefix(16) + "…" : request.method
-            let line = "\(method) \(target) \(status) from \(request.address)\(summary.isEmpty ? "" : ": \(summary)")\(error.map { ": \($0)" } ?? "")"
+            let said = detail ?? error
+            let line = "\(method) \(target) \(status) from \(request.address)\(summary.isEmpty ? "" : ": \(summary)")\(said.map { ": \($0)" } ?? "")"
             log(RequestLog.line(line, secret: token))
         }
         return HTTPServer.Response(status: status, body: body.text + "\n", headers: headers)

@@ -46,6 +46,13 @@ public enum RequestLog {
         return line
     }
 
+    /// A message of the server's own as the client is told it: `hidden` (the store's path) left
+    /// out, control characters escaped.
+    public static func forClient(_ message: String, hiding hidden: String) -> String {
+        guard !hidden.isEmpty else { return Quote.logLine(message) }
+        return Quote.logLine(message.replacingAll("store " + hidden, with: "the store").replacingAll(hidden, with: "the store"))
+    }
+
     static func percentEncodedAll(_ bytes: [UInt8]) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         return String(decoding: bytes.flatMap { [37, hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)

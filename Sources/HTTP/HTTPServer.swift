@@ -18,8 +18,10 @@ import Platform
 /// What a client can hold is bounded: a request must be whole within `requestSeconds` (an idle
 /// timeout alone lets a client that sends a byte now and then keep its connection for ever); the
 /// bodies being received take at most `bodiesInFlight` bytes together (more: 503 with Retry-After);
-/// and when the connections near their limit, the oldest one still waiting for its request, from
-/// the address that holds the most, is closed to make room, so slow clients cannot shut others out.
+/// and past an address's share, or when all connections near their limit, the oldest connection
+/// (of that address, or of the address holding the most) is closed to make room: slow clients
+/// cannot shut out others, not even others behind the same address. A good client's request
+/// takes milliseconds, so the oldest connection is a slow one's.
 public final class HTTPServer {
     public struct Request: Sendable {
         public let method: String
@@ -58,7 +60,7 @@ public final class HTTPServer {
         /// Seconds a request may take from the connection's start (or the end of the request
         /// before it on the connection) to its answer, however busy the client keeps it.
         public var requestSeconds: Int = 30
-        /// Connections at once, in all and from one address (more are closed at once).
+        /// Connections at once, in all and from one address (past them, the oldest goes).
         public var connections: Int = 512
         public var connectionsPerAddress: Int = 256
         /// Bytes of bodies held at once, over every connection (default: twice `maxBody`).
@@ -158,7 +160,8 @@ public final class HTTPServer {
                     (tls?.certificate ?? "").withCString { certificate in
                         var settings = glance_httpd_settings(
                             address: address, timeout_seconds: UInt32(limits.timeoutSeconds),
-                            connection_limit: UInt32(limits.connections), per_ip_limit: UInt32(limits.connectionsPerAddress),
+                            // The share per address is this server's to keep (the oldest goes, not the new one).
+                            connection_limit: UInt32(limits.connections), per_ip_limit: UInt32(limits.connections),
                             key_pem: tls == nil ? nil : key, cert_pem: tls == nil ? nil : certificate,
                             handler: accessHandler, handler_context: context, completed: completedHandler,
                             completed_context: context, notify: connectionHandler, notify_context: context,
@@ -252,7 +255,7 @@ public final class HTTPServer {
             requestSeconds: limits.requestSeconds)
         context.pointee = Unmanaged.passRetained(state).toOpaque()
         connections[ObjectIdentifier(state)] = state
-        makeRoom()
+        makeRoom(for: state)
     }
 
     func connectionClosed(_ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
@@ -262,15 +265,21 @@ public final class HTTPServer {
         context.pointee = nil
     }
 
-    /// Near the limit, the oldest connection still in its request, of the address holding the
-    /// most, goes (a good client's request takes milliseconds; a slow one's has waited longest).
-    private func makeRoom() {
+    /// Past its address's share, that address's oldest connection goes; near the limit in all,
+    /// the oldest of the address holding the most (a good client's request takes milliseconds; a
+    /// slow one's has waited longest).
+    private func makeRoom(for new: Connection) {
         let open = connections.values.filter { !$0.closed }
+        let same = open.filter { $0.address == new.address }
+        if same.count > limits.connectionsPerAddress, let oldest = same.min(by: { $0.since < $1.since }), oldest !== new {
+            oldest.close()
+            closedForRoom += 1
+        }
         guard open.count > limits.connections - limits.headroom else { return }
         var perAddress: [String: Int] = [:]
-        for c in open { perAddress[c.address, default: 0] += 1 }
+        for c in open where !c.closed { perAddress[c.address, default: 0] += 1 }
         guard let crowded = perAddress.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key,
-            let oldest = open.filter({ $0.address == crowded }).min(by: { $0.since < $1.since })
+            let oldest = open.filter({ $0.address == crowded && !$0.closed }).min(by: { $0.since < $1.since }), oldest !== new
         else { return }
         oldest.close()
         closedForRoom += 1

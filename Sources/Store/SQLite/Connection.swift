@@ -106,7 +106,7 @@ final class Connection {
             return StoreError.damaged(path, "\(call): \(message)")
         }
         if primary == SQLITE_NOTADB {
-            return StoreError(.badData, "not a Glance store: \(path) (\(message); give the Glance store with --db)")
+            return StoreError(.badData, isDamage: true, "not a Glance store: \(path) (\(message); give the Glance store with --db)")
         }
         if primary == SQLITE_CONSTRAINT {
             return StoreError(.invalidArgument, "store \(path): \(call): \(message)")
