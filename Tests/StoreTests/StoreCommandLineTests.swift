@@ -391,7 +391,10 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         let (process, finish) = try GlanceCLI.startAsFromAShell(["import", csv, "--no-task"] + db, in: scratch)
         let read = eventually(seconds: 30) { Self.hasReadToTheEnd(process.processIdentifier, csv) }
         #expect(read, "the import should read the file")
-        usleep(300_000)  // from the last byte to the merge's BEGIN IMMEDIATE is a moment
+        // From the last byte to the merge's BEGIN IMMEDIATE is a moment: polled for, not slept
+        // through. The merge waits for the lock in SQLite's busy handler, which sleeps.
+        let merging = eventually(seconds: 20) { Self.sleepsInASyscall(process.processIdentifier) }
+        #expect(merging, "the import should wait for the store's lock to merge")
         kill(process.processIdentifier, SIGINT)
         usleep(100_000)
         try holder.db.execute("ROLLBACK")
@@ -403,6 +406,13 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
             result.err
                 == "glance: SIGINT (Ctrl-C) came when the import was already complete; its days are in the store\n")
         #expect(try holder.dayCount() == 2)
+    }
+
+    /// Whether process `pid` is asleep in nanosleep or clock_nanosleep (x86-64's numbers: the
+    /// machine's, also for a program an emulator runs), as SQLite's busy handler is between tries.
+    static func sleepsInASyscall(_ pid: Int32) -> Bool {
+        let call = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8))?.split(separator: " ").first
+        return call == "35" || call == "230"
     }
 
     /// Whether process `pid` has `path` open and has read all of it (its offset is the file's size).
