@@ -299,4 +299,20 @@ struct ServeLimitsTests {
         let log = server.expectAnswersAndStops()
         #expect(log.contains("damaged"), "the log says why: \(log.suffix(600))")
     }
+
+    /// The soak of issue 24's "Done when" (tools/bench/hostile.py), a fifth of its size, on the
+    /// glance the tests run: memory flat, every good request answered, nothing a client chose in
+    /// the logs unescaped, the store holding only what the good requests wrote. The good
+    /// requests may take 2 s here (a debug build beside the other tests); the script's own run on
+    /// the release build holds them to 1 s.
+    @Test("2,000 hostile requests beside good ones: memory flat, good ones answered, logs clean, the store as the good ones left it",
+        .disabled(if: emulated, measuredNatively))
+    func hostileSoak() throws {
+        let scratch = Scratch()
+        let result = try GlanceCLI.run(
+            [Repository.root + "/tools/bench/hostile.py", "--glance", GlanceExecutable.path, "--requests", "2000", "--latency", "2"],
+            in: scratch, program: "/usr/bin/python3")
+        print(result.out.split(separator: "\n").filter { $0.hasPrefix("hostile:") }.joined(separator: "\n"))
+        #expect(result.status == 0 && result.out.contains("hostile: passed"), "\(result.out.suffix(1500)) \(result.err.suffix(800))")
+    }
 }
