@@ -28,6 +28,34 @@ public final class GaugeFeed {
         /// When a file or command was last read or started (the loop's clock).
         var lastRead: Duration?
         var running: (process: ChildProcess, since: Duration)?
+        /// What came from the source and could not be used (payloads with no number, numbers out
+        /// of range after the scale): how many, and the last one's problem. A record of fixed size
+        /// however many distinct junk messages anyone publishes.
+        var unusable = 0
+        var lastUnusable: String?
+        var complaints = Complaints()
+    }
+
+    /// What is logged of one gauge's problems: a problem once (the same again is not repeated);
+    /// another within a minute of the last line counted, not logged, and said with the next line.
+    struct Complaints {
+        var said: String?
+        var saidAt: Duration?
+        var unsaid = 0
+
+        mutating func line(_ message: String, now: Duration) -> String? {
+            guard message != said else { return nil }
+            if let saidAt, now - saidAt < .seconds(60) {
+                unsaid += 1
+                return nil
+            }
+            defer {
+                said = message
+                saidAt = now
+                unsaid = 0
+            }
+            return unsaid > 0 ? "\(message) (and \(unsaid) other problem\(unsaid == 1 ? "" : "s") in the last minute, not logged)" : message
+        }
     }
 
     private var slots: [Slot]
@@ -36,7 +64,6 @@ public final class GaugeFeed {
     public private(set) var shown = false
     private let wallClock: () -> Double
     private let log: (String) -> Void
-    private var reported: Set<String> = []
     /// Counts what came from the sources (a value, a failure): a message with the same value as
     /// before still renews a stale gauge, which the panel must show.
     private var revision = 0
@@ -70,13 +97,20 @@ public final class GaugeFeed {
         }
     }
 
-    /// "glance-" and the host name (a broker drops an older client with the same id).
+    /// "glance-", the host name and a part of this process's own: a broker drops an older client
+    /// with the same id, and the service and glance watch on one host must not knock each other
+    /// off for ever. At most 23 bytes (MQTT 3.1.1 brokers may take no more).
     static func clientId() -> String {
         var name = [CChar](repeating: 0, count: 64)
         gethostname(&name, name.count)
         let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // MQTT 3.1 allows 23 bytes.
-        return String(decoding: Array(("glance-" + host).utf8.prefix(23)), as: UTF8.self)
+            .filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        let pid = String(UInt32(getpid()), radix: 36)
+        let random = String(UInt32.random(in: 0..<46656), radix: 36)  // 36^3
+        let own: String = pid + random
+        let room = max(0, 23 - 8 - own.utf8.count)
+        let kept: String = String(decoding: Array(host.utf8.prefix(room)), as: UTF8.self)
+        return "glance-" + kept + "-" + own
     }
 
     /// Starts what runs all the time (the MQTT connection).
@@ -90,8 +124,9 @@ public final class GaugeFeed {
             let reading = GaugeSource.metric(name: name).read(store: store)
             if reading != slots[i].reading { changed = true }
             slots[i].reading = reading
-            slots[i].at = reading.updated.map(Double.init)
-            if let problem = reading.problem { once("gauge \(i + 1) (\(slots[i].setting.title)): \(problem)") }
+            // Any Int64 another writer left (2^63 - 1): a moment in the years 1 to 9999.
+            slots[i].at = reading.updated.map(StoredTime.seconds)
+            if let problem = reading.problem { complain(i, problem) }
         }
         return changed
     }
@@ -152,7 +187,11 @@ public final class GaugeFeed {
                 changed = fail(i, "\(arguments[0]): no number in its output\(pattern.map { " matching \($0)" } ?? "")") || changed
                 continue
             }
-            changed = receive(i, number * scale) || changed
+            guard let value = scaled(i, number, scale: scale) else {
+                changed = fail(i, "\(arguments[0]): \(NumberText.plain(number)) is out of range after the scale") || changed
+                continue
+            }
+            changed = receive(i, value) || changed
         }
         if shown { changed = readDue(now: now) || changed }
         return changed
@@ -223,8 +262,10 @@ public final class GaugeFeed {
                 guard source.isDue(lastRead: slots[i].lastRead, now: now, storeChanged: false) else { continue }
                 slots[i].lastRead = now
                 let reading = source.read(store: nil)
-                if let v = reading.value {
+                if let v = reading.value, scaled(i, v, scale: 1) != nil {
                     changed = receive(i, v) || changed
+                } else if let v = reading.value {
+                    changed = fail(i, "\(path): \(NumberText.plain(v)) is out of range after the offset") || changed
                 } else if let problem = reading.problem {
                     changed = fail(i, problem) || changed
                 }
@@ -245,12 +286,40 @@ public final class GaugeFeed {
     private func message(topic: String, payload: [UInt8]) {
         for i in slots.indices {
             guard case .mqtt(let t, let field, let scale, _) = slots[i].setting.source, t == topic else { continue }
+            let problem: String
             switch Payload.number(payload, field: field) {
-            case .success(let x): _ = receive(i, x * scale)
-            case .failure(let problem): once("gauge \(i + 1) (\(slots[i].setting.title)): topic \(topic): \(problem); ignored")
+            case .success(let x):
+                if let value = scaled(i, x, scale: scale) {
+                    _ = receive(i, value)
+                    continue
+                }
+                problem = "\(NumberText.plain(x)) is out of range after the scale and offset"
+            case .failure(let p): problem = p.message
             }
+            // Kept as a count and the last one; logged as complaints are.
+            slots[i].unusable += 1
+            slots[i].lastUnusable = problem
+            complain(i, "topic \(topic): \(problem); ignored")
         }
     }
+
+    /// `x × scale` when that and the gauge's offset give a number a gauge takes (GaugeValue), else
+    /// nil: 1e308 × 10 is refused, and the last good value stays.
+    private func scaled(_ i: Int, _ x: Double, scale: Double) -> Double? {
+        var offset = 0.0
+        switch slots[i].setting.source {
+        case .file(_, _, let o, _), .mqtt(_, _, _, let o), .command(_, _, _, let o, _, _): offset = o
+        case .metric: break
+        }
+        guard GaugeValue.scaled(x, scale: scale, offset: offset) != nil, let value = GaugeValue.scaled(x, scale: scale) else { return nil }
+        return value
+    }
+
+    /// Connections to the broker lost or refused since the start.
+    public var connectionLosses: Int { mqtt?.losses ?? 0 }
+
+    /// How many unusable values gauge `i`'s source sent, and the last one's problem.
+    public func unusable(_ i: Int) -> (count: Int, last: String?) { (slots[i].unusable, slots[i].lastUnusable) }
 
     /// A new value for gauge `i`: fresh again.
     private func receive(_ i: Int, _ value: Double) -> Bool {
@@ -267,7 +336,7 @@ public final class GaugeFeed {
 
     /// Gauge `i`'s source failed: its last value (if any) shows stale; said once.
     private func fail(_ i: Int, _ why: String) -> Bool {
-        once("gauge \(i + 1) (\(slots[i].setting.title)): \(why)")
+        complain(i, why)
         guard !slots[i].failing else { return false }
         slots[i].failing = true
         revision += 1
@@ -294,7 +363,9 @@ public final class GaugeFeed {
         return Payload.firstNumber(in: text[...])
     }
 
-    private func once(_ message: String) {
-        if reported.insert(message).inserted { log(message) }
+    /// A problem of gauge `i`'s, logged as `Complaints` allows, on one line whatever it quotes.
+    private func complain(_ i: Int, _ problem: String) {
+        let message = "gauge \(i + 1) (\(slots[i].setting.title)): \(problem)"
+        if let line = slots[i].complaints.line(message, now: monotonicNow()) { log(Quote.logLine(line)) }
     }
 }

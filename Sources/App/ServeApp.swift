@@ -22,6 +22,21 @@ public final class ServeApp {
     private var store: Store
     private let token: [UInt8]
     private var limiter: RateLimiter
+    /// Refusals (4xx) logged only so far: a flood of bad requests fills the journal no further.
+    private var refusals = LogBudget()
+    /// What the store's files were when last checked or written by this server: when they differ,
+    /// someone else wrote them (or damaged them), and the file is checked before it is used.
+    private var checkedFiles: [Int64]?
+    /// Why the store is refused, once it was found damaged: every request but health gets 503
+    /// until the file is replaced (a restored backup).
+    private var damage: String?
+    /// After a write found the store locked by another process, writes until then get 503 at once
+    /// instead of each waiting its turn: the server goes on answering everyone else.
+    private var busyUntil: Duration?
+    /// How long one write waits for another process's lock: a bounded wait, then 503 with
+    /// Retry-After. (Writes off the loop would need a thread and a second connection for a case
+    /// that lasts the seconds of an import's merge; the phone retries either way.)
+    static let busyWait = 250
     private let log: (String) -> Void
 
     /// Opens the store and reads the token; told and an exit status when either fails.
@@ -35,6 +50,11 @@ public final class ServeApp {
             log(failure.message)
             return .failure(ExitStatus(failure.status))
         }
+        // As the unit runs it (UMask=0007): a store made here, its folder, -wal and -shm (SQLite
+        // gives them the database's mode) are for the owner and group glance only, whatever umask
+        // the shell that started it had.
+        let mask = umask(0o007)
+        defer { umask(mask) }
         do throws(OutputFailure) {
             let path = try storePath(database ?? configuration.database)
             do throws(StoreError) {
@@ -56,11 +76,15 @@ public final class ServeApp {
         self.token = token
         limiter = RateLimiter(perSecond: configuration.serve.perSecond)
         self.log = log
+        store.setBusyTimeout(milliseconds: Self.busyWait)
+        checkedFiles = Store.fileState(path)  // Store(path:) checked it as it opened it
     }
 
-    /// The token file's first line, without spaces; at least 16 characters.
+    /// The token file's first line, without spaces; at least 16 characters. A file others may
+    /// read or write is refused: the token in it may be known or replaced by anyone on the board.
     public static func readToken(_ file: String) -> Result<[UInt8], OutputFailure> {
-        guard let text = readSmallFile(file, limit: 4096) else {
+        var mode: mode_t = 0
+        guard let text = readSmallFile(file, limit: 4096, mode: &mode) else {
             let denied = errno == EACCES
             return .failure(
                 OutputFailure(
@@ -69,6 +93,14 @@ public final class ServeApp {
                             ? " (the service's token is readable by root and group glance: sudo adduser $USER glance)"
                             : " (the package makes it at install; or write one: head -c 24 /dev/urandom | base64 > \(file))"),
                     status: denied ? ExitCode.noPermission : ExitCode.noInput))
+        }
+        if mode & 0o006 != 0 {
+            return .failure(
+                OutputFailure(
+                    "\(file): others may \(mode & 0o004 != 0 ? "read" : "write") the token (mode \(String(mode & 0o777, radix: 8))); "
+                        + "it is for root and group glance only: sudo chmod 640 \(file) && sudo chown root:glance \(file), "
+                        + "then make a new token, since the old one may be known: head -c 24 /dev/urandom | base64 | sudo tee \(file)",
+                    status: ExitCode.noPermission))
         }
         let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
         let token = line.filter { !$0.isWhitespace }
@@ -106,13 +138,17 @@ public final class ServeApp {
         }
         var limits = HTTPServer.Limits(maxBody: serve.maxBody)
         limits.timeoutSeconds = Int(serve.timeout.rounded(.up))
+        // A request whole within three idle timeouts (30 s by default): an 8 MiB body at 3 Mbit/s.
+        limits.requestSeconds = 3 * limits.timeoutSeconds
         let server: HTTPServer
         do {
             server = try HTTPServer(
                 listen: address, tls: tls, limits: limits,
-                head: { [unowned self] in self.head($0) }, complete: { [unowned self] in self.complete($0, $1) })
+                head: { [unowned self] in self.head($0) }, complete: { [unowned self] in self.complete($0, $1) },
+                log: { [unowned self] in self.libraryMessage($0) })
         } catch {
-            log("\(error) (is another glance serve running? another port: \"serve\": {\"listen\": …})")
+            let taken = error.errno.rawValue == EADDRINUSE
+            log("\(error)" + (taken ? " (is another glance serve running? another port: \"serve\": {\"listen\": …} or --listen)" : ""))
             return error.errno.rawValue == EACCES ? ExitCode.noPermission : ExitCode.unavailable
         }
         log("listening on \(address.host):\(server.port)\(tls == nil ? "" : " (HTTPS)") for the store \(path)")
@@ -130,39 +166,51 @@ public final class ServeApp {
             }
             if let signals, ready.contains(signals.descriptor), let signal = try? signals.next() {
                 server.stop()
+                if let unsaid = refusals.flush() { log(unsaid) }
                 log("\(SignalReceiver.name(signal)): stopped")
                 return ExitCode.ok
             }
             if let stop, ready.contains(stop) {
                 server.stop()
+                if let unsaid = refusals.flush() { log(unsaid) }
                 return ExitCode.ok
             }
             server.run()
         }
     }
 
+    /// A message of libmicrohttpd's (a client's broken TLS handshake, say): a client can cause
+    /// them, so they are bounded like refusals, and escaped.
+    func libraryMessage(_ text: String) {
+        let (allowed, unsaid) = refusals.take(now: monotonicNow().inSeconds)
+        if let unsaid { log(unsaid) }
+        if allowed { log(RequestLog.line("libmicrohttpd: " + Quote.clip(text, 200), secret: token)) }
+    }
+
     // MARK: Requests
 
     func head(_ request: HTTPServer.Request) -> HTTPServer.Response? {
+        // Every request counts against its address's rate, whatever it asks and whether its token
+        // is right: a client guessing tokens or probing paths is slowed down like any other.
+        guard limiter.allow(request.address, now: monotonicNow().inSeconds) else {
+            return answer(
+                request, 429, error: "more than \(NumberText.plain(configuration.serve.perSecond)) requests a second",
+                headers: [("Retry-After", "1")])
+        }
         let route: Route
         switch Route.resolve(method: request.method, path: request.path, query: request.query) {
-        case .failure(let refusal): return answer(request, refusal.status, error: refusal.message)
+        case .failure(let refusal):
+            return answer(request, refusal.status, error: refusal.message, headers: refusal.allow.map { [("Allow", $0)] } ?? [])
         case .success(let r): route = r
         }
         if !route.isPublic {
-            let given = request.authorization.flatMap { $0.hasPrefix("Bearer ") ? Array($0.utf8.dropFirst(7)) : nil }
-            guard let given, constantTimeEqual(given, token) else {
+            guard let given = bearerToken(request.authorization), constantTimeEqual(given, token) else {
                 return answer(
                     request, 401,
                     error: request.authorization == nil
                         ? "a token is needed: Authorization: Bearer TOKEN (glance serve token shows it)"
                         : "wrong token", headers: [("WWW-Authenticate", "Bearer")])
             }
-        }
-        guard limiter.allow(request.address, now: monotonicNow().inSeconds) else {
-            return answer(
-                request, 429, error: "more than \(NumberText.plain(configuration.serve.perSecond)) requests a second",
-                headers: [("Retry-After", "1")])
         }
         if let length = request.contentLength, length > configuration.serve.maxBody {
             return answer(request, 413, error: "the body is larger than \(configuration.serve.maxBody) bytes")
@@ -174,55 +222,112 @@ public final class ServeApp {
         guard case .success(let route) = Route.resolve(method: request.method, path: request.path, query: request.query) else {
             return answer(request, 404, error: "no such endpoint")
         }
+        let now = monotonicNow()
         do {
-            if store.isReplaced() { try reopen() }
+            try checkStore(route, now: now)
             let (reply, summary) = try handle(route, body)
+            // This server's own write: not a reason to check the file again.
+            if route.writes { checkedFiles = Store.fileState(path) }
             return answer(request, 200, reply, summary: summary)
         } catch {
             let failure: RequestFailure =
                 switch error {
                 case let e as RequestFailure: e
                 case let e as FeedError: RequestFailure(e)
-                case let e as StoreError: RequestFailure(e)
+                case let e as StoreError: storeFailure(e, now: now)
                 default: RequestFailure(500, "\(error)")
                 }
+            if route == .health, failure.status == 503, let damage {
+                let reply: JSON = .object([
+                    ("ok", .bool(false)), ("schema", .number(Double(Schema.currentVersion))), ("error", .string(Self.damaged(damage))),
+                ])
+                return answer(request, 503, reply)
+            }
             return answer(
-                request, failure.status, error: failure.message, headers: failure.retry ? [("Retry-After", "1")] : [])
+                request, failure.status, error: failure.message, detail: failure.detail,
+                headers: failure.retry ? [("Retry-After", "1")] : [])
+        }
+    }
+
+    /// Before a request uses the store: a replaced file is opened again; a file someone else
+    /// changed is checked (on a connection of its own, so no cached page hides damage); a damaged
+    /// one is refused (503) until it is replaced; a write soon after the store was found locked is
+    /// answered 503 at once.
+    private func checkStore(_ route: Route, now: Duration) throws {
+        if store.isReplaced() {
+            damage = nil
+            checkedFiles = nil
+            do throws(StoreError) {
+                store = try Store(path: path)
+                store.setBusyTimeout(milliseconds: Self.busyWait)
+                checkedFiles = Store.fileState(path)
+                log("the store \(path) was replaced: opened the new file")
+            } catch {
+                throw storeFailure(error, now: now)
+            }
+        }
+        if damage == nil {
+            let files = Store.fileState(path)
+            if files != checkedFiles {
+                do throws(StoreError) {
+                    try Store.checkFile(path)
+                    checkedFiles = files
+                } catch where error.isDamage {
+                    throw storeFailure(error, now: now)
+                } catch {
+                    // Not opened to check (busy, say): checked at the next request.
+                }
+            }
+        }
+        if let damage { throw RequestFailure(503, Self.damaged(damage)) }
+        if route.writes, let busyUntil, now < busyUntil {
+            throw RequestFailure(503, Self.busy, retry: true)
+        }
+    }
+
+    static let busy = "the store is busy (another process is writing: an import being merged, say); retry"
+
+    static func damaged(_ why: String) -> String {
+        "the store is damaged (\(why)): nothing is read or written until it is restored (the server's log says how)"
+    }
+
+    /// A store error as the client is told it (the store's path left out) and as it is logged;
+    /// damage and a lock taken note.
+    private func storeFailure(_ error: StoreError, now: Duration) -> RequestFailure {
+        let client = RequestLog.forClient(error.message, hiding: path)
+        if error.isDamage {
+            if damage == nil { log("\(error.message); writes and reads refused until the file is replaced") }
+            damage = "SQLite's check failed"
+            return RequestFailure(503, Self.damaged(damage!), detail: error.message)
+        }
+        switch error.kind {
+        case .busy:
+            busyUntil = now + .seconds(1)
+            return RequestFailure(503, Self.busy, retry: true, detail: error.message)
+        case .badData, .invalidArgument: return RequestFailure(400, client, detail: error.message)
+        case .notFound, .missing: return RequestFailure(404, client, detail: error.message)
+        case .cancelled: return RequestFailure(409, client, detail: error.message)
+        case .io, .permission, .cannotCreate:
+            return RequestFailure(500, "the store could not be used (the server's log says why)", detail: error.message)
         }
     }
 
     struct RequestFailure: Error {
         let status: Int
+        /// What the client is told.
         let message: String
         var retry = false
+        /// What the log says (the message when nil).
+        var detail: String?
 
-        init(_ status: Int, _ message: String, retry: Bool = false) {
+        init(_ status: Int, _ message: String, retry: Bool = false, detail: String? = nil) {
             self.status = status
             self.message = message
             self.retry = retry
+            self.detail = detail
         }
 
         init(_ error: FeedError) { self.init(400, error.description) }
-
-        init(_ error: StoreError) {
-            switch error.kind {
-            case .busy: self.init(503, "the store is busy (an import is being merged, say); retry", retry: true)
-            case .badData, .invalidArgument: self.init(400, error.message)
-            case .notFound, .missing: self.init(404, error.message)
-            case .cancelled: self.init(409, error.message)
-            case .io, .permission, .cannotCreate: self.init(500, error.message)
-            }
-        }
-    }
-
-    /// The store's file was replaced (restored from a backup): writes go to the new one.
-    private func reopen() throws(RequestFailure) {
-        do throws(StoreError) {
-            store = try Store(path: path)
-            log("the store \(path) was replaced: opened the new file")
-        } catch {
-            throw RequestFailure(error)
-        }
     }
 
     /// The reply and a few words for the log.
@@ -233,7 +338,7 @@ public final class ServeApp {
             return (.object([("ok", .bool(true)), ("schema", .number(Double(Schema.currentVersion)))]), "")
         case .healthAutoExport:
             let payload = try HealthAutoExport.decode(try parse())
-            let days = payload.days(localDay: Self.localDay).map { ($0.key, $0.value) }
+            let days = try payload.days(localDay: Self.localDay).map { ($0.key, $0.value) }
             var reply = try merge(days)
             reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
             return (.object(reply), Self.counts(reply))
@@ -246,7 +351,7 @@ public final class ServeApp {
             let reply = try merge(days.map { ($0.day, $0.changes) })
             return (.object(reply), Self.counts(reply))
         case .getDays(let from, let to):
-            let last = to ?? Self.localDay(Int64(time(nil)))
+            let last = to ?? Self.localDay(Int64(time(nil))) ?? CalendarDay(daysSinceEpoch: Int(time(nil) / 86400))
             let first = from ?? last.adding(days: -6)
             guard first <= last, last.days(since: first) <= 366 else {
                 throw RequestFailure(400, "from/to: at most 367 days, from before to")
@@ -317,23 +422,34 @@ public final class ServeApp {
         return "days \(n("new")) new, \(n("changed")) changed, \(n("unchanged")) unchanged"
     }
 
-    /// The day of a moment in the board's time zone (TZ).
-    static func localDay(_ seconds: Int64) -> CalendarDay {
+    /// The day of a moment in the board's time zone (TZ); nil outside the years 1 to 9999.
+    static func localDay(_ seconds: Int64) -> CalendarDay? {
         var t = time_t(seconds)
         var parts = tm()
-        localtime_r(&t, &parts)
+        guard localtime_r(&t, &parts) != nil else { return nil }
         return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-            ?? CalendarDay(daysSinceEpoch: Int(seconds / 86400))
     }
 
     func answer(
-        _ request: HTTPServer.Request, _ status: Int, _ reply: JSON? = nil, error: String? = nil, summary: String = "",
-        headers: [(String, String)] = []
+        _ request: HTTPServer.Request, _ status: Int, _ reply: JSON? = nil, error: String? = nil, detail: String? = nil,
+        summary: String = "", headers: [(String, String)] = []
     ) -> HTTPServer.Response {
         let body = reply ?? .object([("error", .string(error ?? ""))])
-        // The target is logged without its query's values beyond a few characters; never a token.
-        let target = request.target.count > 80 ? request.target.prefix(80) + "…" : request.target
-        log("\(request.method) \(target) \(status) from \(request.address)\(summary.isEmpty ? "" : ": \(summary)")\(error.map { ": \($0)" } ?? "")")
+        // The path as received (escaped), the query without its values, nothing that starts a line
+        // or reaches a terminal, never the token; refusals only so far.
+        var say = true
+        if (400..<500).contains(status) {
+            let (allowed, unsaid) = refusals.take(now: monotonicNow().inSeconds)
+            if let unsaid { log(unsaid) }
+            say = allowed
+        }
+        if say {
+            let target = RequestLog.target(path: request.path, query: request.query)
+            let method = request.method.count > 16 ? request.method.prefix(16) + "…" : request.method
+            let said = detail ?? error
+            let line = "\(method) \(target) \(status) from \(request.address)\(summary.isEmpty ? "" : ": \(summary)")\(said.map { ": \($0)" } ?? "")"
+            log(RequestLog.line(line, secret: token))
+        }
         return HTTPServer.Response(status: status, body: body.text + "\n", headers: headers)
     }
 
@@ -373,6 +489,12 @@ public final class ServeApp {
 
 /// A small file's text (a token, a certificate), nil when it cannot be read (errno says why).
 func readSmallFile(_ path: String, limit: Int) -> String? {
+    var mode: mode_t = 0
+    return readSmallFile(path, limit: limit, mode: &mode)
+}
+
+/// A small file's text and its permission bits (those of the file read, not of a name swapped since).
+func readSmallFile(_ path: String, limit: Int, mode: inout mode_t) -> String? {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -381,6 +503,7 @@ func readSmallFile(_ path: String, limit: Int) -> String? {
         errno = EINVAL
         return nil
     }
+    mode = st.st_mode & 0o7777
     var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
     let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     guard n >= 0 else { return nil }

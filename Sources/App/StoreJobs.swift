@@ -256,6 +256,10 @@ public enum StoreJobs {
         options.shouldStop = stopped
         options.wake = signals.descriptor.rawValue
         let shown = file == "-" ? "standard input" : file
+        // A store this import makes is removed again when the import fails: "the store is
+        // unchanged" must leave no empty store behind where there was none.
+        let target = try? storePath(database)
+        let existed = target.map(fileExists) ?? true
         var bar = ProgressBar(label: "importing \(file == "-" ? shown : file.split(separator: "/").last.map(String.init) ?? file)")
         let drawsBar = showProgress && ProgressBar.isAvailable
         let status = with(database) { store throws(StoreError) in
@@ -286,6 +290,9 @@ public enum StoreJobs {
             }
             return ExitCode.ok
         }
+        if status != ExitCode.ok, !existed, let target, holdsNothing(target, but: taskName) {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target + suffix) }
+        }
         // One that came after the last check (during the merge, say) is taken here, not delivered
         // when the mask is restored: its default action would kill us after the work was done.
         _ = stopped()
@@ -309,6 +316,15 @@ public enum StoreJobs {
     static func signalName(_ signal: Int32) -> String {
         signal == SIGINT ? "SIGINT (Ctrl-C)" : SignalReceiver.name(signal)
     }
+}
+
+/// Whether the store at `path` holds no day and no metric, and no task but the import's own (so
+/// nobody else has written to the store the import made in the meantime).
+private func holdsNothing(_ path: String, but task: String?) -> Bool {
+    guard let store = try? Store(path: path, access: .read), (try? store.dayCount()) == 0,
+        (try? store.metrics())?.isEmpty == true, let tasks = try? store.tasks()
+    else { return false }
+    return tasks.allSatisfy { $0.name == (task ?? "") }
 }
 
 /// Whether `path` names something (stat(2) follows links, as access(2) does).

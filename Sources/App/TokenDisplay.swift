@@ -1,5 +1,6 @@
 import CQREncode
 import Configuration
+import HTTP
 
 #if canImport(Glibc)
     import Glibc
@@ -18,24 +19,38 @@ extension ServeApp {
             log(failure.message)
             return failure.status
         }
-        if let picture = qrText(token) { say(picture) }
+        if let picture = qrText(token, colours: isatty(STDOUT_FILENO) == 1) { say(picture) }
         say("token: \(token)")
         say("header: Authorization: Bearer \(token)")
         let serve = configuration.serve
-        let port = serve.listen.split(separator: ":").last.map(String.init) ?? "8127"
         let scheme = serve.tlsCertificate == nil ? "http" : "https"
-        if serve.listen.hasPrefix("127.") || serve.listen.hasPrefix("[::1]") {
-            say("listening on \(serve.listen) only (this machine): set \"serve\": {\"listen\": \"0.0.0.0:\(port)\"} for the network")
-        }
-        for address in localAddresses() {
-            say("URL: \(scheme)://\(address):\(port)/v1/health-auto-export")
-        }
+        for url in urls(listen: serve.listen, scheme: scheme, local: localAddresses()) { say(url) }
         return 0
     }
 
-    /// The QR code of `text` in half blocks (two rows a line), light modules drawn, for a dark
-    /// terminal; with a quiet zone of two modules. nil when libqrencode cannot encode it.
-    public static func qrText(_ text: String) -> String? {
+    /// The URLs to give the phone for what `listen` listens on: the loopback address alone when
+    /// it is loopback (said so, with how to open it to the network), the address itself when it
+    /// is one of the machine's, every address of the machine's for 0.0.0.0 or [::].
+    static func urls(listen: String, scheme: String, local: [String]) -> [String] {
+        guard let address = HTTPServer.Address(listen) else { return [] }
+        let port = address.port
+        func url(_ host: String) -> String {
+            "URL: \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)/v1/health-auto-export"
+        }
+        if address.host.hasPrefix("127.") || address.host == "::1" || address.host == "localhost" {
+            return [
+                "listening on \(listen) only (this machine): set \"serve\": {\"listen\": \"0.0.0.0:\(port)\"} for the network",
+                url(address.host),
+            ]
+        }
+        if address.host == "0.0.0.0" || address.host == "::" { return local.map(url) }
+        return [url(address.host)]
+    }
+
+    /// The QR code of `text` in half blocks (two rows a line), with a quiet zone of two modules.
+    /// With `colours`, black modules on white whatever the terminal's own colours (a dark or a
+    /// light theme); without (a file, a pipe), dark modules drawn, as on paper.
+    public static func qrText(_ text: String, colours: Bool = false) -> String? {
         guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)
@@ -49,10 +64,13 @@ extension ServeApp {
         }
         var out = ""
         for y in stride(from: 0, to: size, by: 2) {
+            // SGR 30;107: black on bright white; 0: the terminal's own again.
+            if colours { out += "\u{1B}[30;107m" }
             for x in 0..<size {
-                let top = !dark(x, y), bottom = y + 1 < size ? !dark(x, y + 1) : false
+                let top = dark(x, y), bottom = y + 1 < size ? dark(x, y + 1) : false
                 out += top ? (bottom ? "█" : "▀") : (bottom ? "▄" : " ")
             }
+            if colours { out += "\u{1B}[0m" }
             out += "\n"
         }
         return String(out.dropLast())

@@ -123,6 +123,15 @@ VOID_STUB(H, MHD_stop_daemon, (struct MHD_Daemon *d), (d))
 // libmosquitto: gauges from MQTT.
 #define M GLANCE_DEFERRED_MOSQUITTO
 STUB(M, const char *, mosquitto_connack_string, (int code), (code))
+STUB(M, int, mosquitto_connect_bind_v5,
+     (struct mosquitto *m, const char *host, int port, int keepalive, const char *bind_address,
+      const mosquitto_property *properties),
+     (m, host, port, keepalive, bind_address, properties))
+STUB(M, int, mosquitto_int_option, (struct mosquitto *m, enum mosq_opt_t option, int value), (m, option, value))
+STUB(M, int, mosquitto_property_add_int32, (mosquitto_property **list, int identifier, uint32_t value),
+     (list, identifier, value))
+VOID_STUB(M, mosquitto_property_free_all, (mosquitto_property **list), (list))
+STUB(M, const char *, mosquitto_reason_string, (int code), (code))
 STUB(M, int, mosquitto_connect_async, (struct mosquitto *m, const char *host, int port, int keepalive),
      (m, host, port, keepalive))
 VOID_STUB(M, mosquitto_connect_callback_set, (struct mosquitto *m, void (*cb)(struct mosquitto *, void *, int)), (m, cb))

@@ -1,2 +1,3 @@
 #include <stdbool.h>
 #include <mosquitto.h>
+#include <mqtt_protocol.h>

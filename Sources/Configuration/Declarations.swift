@@ -298,7 +298,7 @@ extension ServeSetting {
             help: "the largest request body; a larger one is answered 413 before it is read", default: "8388608",
             reload: .serve),
         .value(
-            "perSecond", \.perSecond, .number(0...10000, what: "requests a second (0: no limit)"),
+            "perSecond", \.perSecond, .requestRate,
             help: "requests a second from one address (bursts of as many); more are answered 429; 0: no limit",
             default: "10", reload: .serve),
         .value(
@@ -349,12 +349,55 @@ extension Form where Value == FilePair? {
 
 extension GoalSetting {
     static let settings: [Setting<GoalSetting>] = [
-        .value("move", \.move, goal, help: "kcal", default: "500", reload: .serve),
-        .value("exercise", \.exercise, goal, help: "minutes", default: "30", reload: .serve),
-        .value("stand", \.stand, goal, help: "hours", default: "12", reload: .serve),
+        .value("move", \.move, goal(.energy), help: "kcal", default: "500", reload: .serve),
+        .value("exercise", \.exercise, goal(.minutes), help: "minutes", default: "30", reload: .serve),
+        .value("stand", \.stand, goal(.hours), help: "hours", default: "12", reload: .serve),
     ]
 
-    static var goal: Form<Double?> { .optionalNumber(0...100_000, what: "a goal", null: "none") }
+    /// A goal as the store takes goals (`FigureRange`: 0 for none, or 1 up to the top), or null for
+    /// none: a goal the store refused would fail every day written later, and blame the phone.
+    static func goal(_ range: FigureRange) -> Form<Double?> {
+        Form<Double?>(
+            "G", expected: "0 (no goal) or from 1 to \(NumberText.plain(range.maximum)), or null for none",
+            json: { json, at, reader in
+                if json == .null { return .some(nil) }
+                guard let x = reader.number(json, at, what: "a goal (or null for none)") else { return nil }
+                if let problem = range.problem(x, goal: true) {
+                    reader.issue(at, "\(NumberText.plain(x)) \(problem)")
+                    return nil
+                }
+                return .some(x)
+            },
+            text: { (text, option) throws(UsageError) in
+                .some(try FigureText.figure(Substring(text), option: option, whole: text, range: range, goal: true))
+            })
+    }
+}
+
+extension Form where Value == Double {
+    /// Requests a second from one address: 0 (no limit), or 1 to 10000 (a bucket under one request
+    /// never lets one through).
+    static var requestRate: Form<Double> {
+        Form<Double>(
+            "N", expected: "0 (no limit), or from 1 to 10000 requests a second",
+            json: { json, at, reader in
+                guard let n = reader.number(json, at, range: 0...10000, what: "requests a second (0: no limit)") else { return nil }
+                guard n == 0 || n >= 1 else {
+                    reader.issue(
+                        at, "expected 0 (no limit) or from 1 to 10000 requests a second, found \(NumberText.plain(n)): under 1, "
+                            + "no request would ever be let through")
+                    return nil
+                }
+                return n
+            },
+            text: { (text, option) throws(UsageError) in
+                let n = try Form<Double>.number(text, option: option, range: 0...10000, what: "requests a second")
+                guard n == 0 || n >= 1 else {
+                    throw UsageError("\(option) '\(Quote.clip(text))': 0 (no limit) or at least 1 request a second")
+                }
+                return n
+            })
+    }
 }
 
 extension GaugeSetting {

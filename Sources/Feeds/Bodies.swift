@@ -88,8 +88,7 @@ public enum Bodies {
             if f.isNull {
                 m.unit = .clear
             } else {
-                let unit = try f.string()
-                guard unit.utf8.count <= 16 else { throw FeedError(path: f.path, "at most 16 bytes") }
+                let unit = try f.text(bytes: TextLimit.unit)
                 m.unit = unit.isEmpty ? .clear : .set(unit)
             }
         }
@@ -120,9 +119,11 @@ public enum Bodies {
     /// POST /v1/tasks: `{"name": "sync", "total": 200, "description": "Syncing", "cancellable": true}`.
     public static func startTask(_ body: Located) throws(FeedError) -> TaskStart {
         try body.only(["name", "total", "description", "cancellable"])
-        let name = try body.required("name").string()
+        let name = try body.required("name").text(bytes: TextLimit.name)
         let total = try body.member("total").flatMap { f throws(FeedError) in try amount(f) }
-        let description = try body.member("description").map { f throws(FeedError) in try f.string() }
+        let description = try body.member("description").flatMap { f throws(FeedError) in
+            f.isNull ? nil : try f.text(characters: TextLimit.description)
+        }
         let cancellable = try body.member("cancellable")?.bool() ?? false
         return TaskStart(name: name, total: total, description: description, cancellable: cancellable)
     }
@@ -133,7 +134,7 @@ public enum Bodies {
         try body.only(["done", "total", "description", "state"])
         var description = FieldChange<String>.keep
         if let f = try body.member("description") {
-            description = f.isNull ? .clear : .set(try f.string())
+            description = f.isNull ? .clear : .set(try f.text(characters: TextLimit.description))
         }
         if let state = try body.member("state") {
             let text = try state.string()

@@ -15,11 +15,18 @@ public struct HealthAutoExport: Sendable, Equatable {
         /// In the ring's unit: kilocalories, minutes, hours.
         public var quantity: Double
         public var time: Timestamp
+        /// Where it is in its metric's `data` (for an error's JSON path).
+        public var index = 0
     }
 
     public struct Metric: Sendable, Equatable {
         public var ring: Ring
         public var samples: [Sample]
+        /// Where it is in the body's `metrics`.
+        public var index = 0
+
+        /// The JSON path of sample `i`'s date.
+        func datePath(_ sample: Sample) -> String { "$.data.metrics[\(index)].data[\(sample.index)].date" }
 
         /// One sample a day, each at midnight: the app aggregated by day, and a sample belongs to
         /// the date written on it (its moment in the board's time zone could fall on the day before).
@@ -37,16 +44,17 @@ public struct HealthAutoExport: Sendable, Equatable {
         let data = try body.required("data")
         var metrics: [Metric] = []
         var ignored = Set<String>()
-        for item in try (data.member("metrics")?.elements() ?? []) {
+        for (index, item) in try (data.member("metrics")?.elements() ?? Located.Elements(items: [], path: data.path)).enumerated() {
             let name = try item.required("name").string()
             guard let ring = Ring(rawValue: name) else {
-                ignored.insert(name)
+                // Listed in the reply: bounded, like any text a client sends back to itself.
+                if ignored.count < 64 { ignored.insert(Quote.clip(name)) }
                 continue
             }
             let unitsField = try item.required("units")
             let factor = try Self.factor(ring, units: try unitsField.string(), at: unitsField.path)
             var samples: [Sample] = []
-            for entry in try item.required("data").elements() {
+            for (sampleIndex, entry) in try item.required("data").elements().enumerated() {
                 let qty = try entry.required("qty")
                 let quantity = try qty.number()
                 guard quantity >= 0 else { throw FeedError(path: qty.path, "expected a number of 0 or more") }
@@ -54,9 +62,9 @@ public struct HealthAutoExport: Sendable, Equatable {
                 guard let time = Timestamp(try dateField.string()) else {
                     throw FeedError(path: dateField.path, "expected a date as 2026-11-30 10:00:00 +0100")
                 }
-                samples.append(Sample(quantity: quantity * factor, time: time))
+                samples.append(Sample(quantity: quantity * factor, time: time, index: sampleIndex))
             }
-            metrics.append(Metric(ring: ring, samples: samples))
+            metrics.append(Metric(ring: ring, samples: samples, index: index))
         }
         return HealthAutoExport(metrics: metrics, ignored: ignored.sorted())
     }
@@ -86,14 +94,21 @@ public struct HealthAutoExport: Sendable, Equatable {
     }
 
     /// Each ring's samples summed per day: samples at moments into the board's day of their
-    /// moment (`localDay` of the seconds since 1970), daily samples into their written date. A day
-    /// gets only the figures whose metric has samples on it; goals are left as they are.
-    public func days(localDay: (Int64) -> CalendarDay) -> [CalendarDay: SummaryChanges] {
+    /// moment (`localDay` of the seconds since 1970; nil when it has none), daily samples into
+    /// their written date. A day gets only the figures whose metric has samples on it; goals are
+    /// left as they are. A sample whose day is outside the years 1 to 9999 (`9999-12-31 23:59:59
+    /// -1400` is in the year 10000 in most places) is an error at its date's JSON path.
+    public func days(localDay: (Int64) -> CalendarDay?) throws(FeedError) -> [CalendarDay: SummaryChanges] {
         var sums: [CalendarDay: [Ring: Double]] = [:]
         for metric in metrics {
             let daily = metric.isDaily
             for sample in metric.samples {
-                let day = daily ? sample.time.day : localDay(sample.time.epochSeconds)
+                guard let day = daily ? sample.time.day : localDay(sample.time.epochSeconds),
+                    day >= .earliest && day <= .latest
+                else {
+                    throw FeedError(
+                        path: metric.datePath(sample), "the moment falls outside the years 1 to 9999 where the board is")
+                }
                 sums[day, default: [:]][metric.ring, default: 0] += sample.quantity
             }
         }

@@ -1,6 +1,7 @@
-/// At most `perSecond` requests a second from one address, with bursts of as many: a token
-/// bucket per address. Pure: the server says when; addresses silent for a minute are forgotten,
-/// and at most `capacity` are remembered (the oldest goes).
+/// At most `perSecond` requests a second from one address, with bursts of as many (and never of
+/// less than one request, or none would ever pass): a token bucket per address. Pure: the server
+/// says when; addresses silent for a minute are forgotten, and at most `capacity` are remembered
+/// (the oldest goes).
 public struct RateLimiter: Sendable {
     public let perSecond: Double
     public let capacity: Int
@@ -14,8 +15,9 @@ public struct RateLimiter: Sendable {
     /// Whether a request from `address` at `now` (seconds, monotonic) may go ahead.
     public mutating func allow(_ address: String, now: Double) -> Bool {
         guard perSecond > 0 else { return true }
-        var bucket = buckets[address] ?? (perSecond, now)
-        bucket.tokens = min(perSecond, bucket.tokens + (now - bucket.at) * perSecond)
+        let burst = max(1, perSecond)
+        var bucket = buckets[address] ?? (burst, now)
+        bucket.tokens = min(burst, bucket.tokens + max(0, now - bucket.at) * perSecond)
         bucket.at = now
         let allowed = bucket.tokens >= 1
         if allowed { bucket.tokens -= 1 }

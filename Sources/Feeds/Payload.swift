@@ -1,3 +1,4 @@
+import Activity
 import JSON
 
 /// The number in a message from the home (an MQTT payload, a command's output).
@@ -77,7 +78,8 @@ public enum Payload {
         return nil
     }
 
-    static func clip(_ s: some StringProtocol) -> String { s.count > 30 ? s.prefix(30) + "…" : String(s) }
+    /// What the message held, briefly and on one line.
+    static func clip(_ s: some StringProtocol) -> String { Quote.clip(s, 30) }
 }
 
 extension StringProtocol {

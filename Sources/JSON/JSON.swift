@@ -1,5 +1,9 @@
 /// A parsed JSON value, with where each value started in the text (for error messages).
-public indirect enum JSON: Sendable, Equatable {
+///
+/// Not `indirect`: arrays and objects already hold their elements out of line, so a value is 24
+/// bytes in place rather than a box of its own (an array of a million numbers was a million
+/// allocations).
+public enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -50,9 +54,23 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
 public struct JSONParser {
     private let bytes: [UInt8]
     private var i = 0
+    /// Values still allowed (`maxValues` counts down).
+    private var budget: Int
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
-        var p = JSONParser(bytes: Array(text.utf8))
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Parses UTF-8 bytes (the caller has checked they are UTF-8: a request body, in place). At
+    /// most `maxValues` values (every number, string, literal, array and object counts): a text
+    /// of tiny values cannot become a tree many times its size.
+    public static func parse(bytes: [UInt8], maxValues: Int = .max) throws(JSONSyntaxError) -> JSON {
+        var p = JSONParser(bytes: bytes, budget: maxValues)
+        // Refused before any tree is built when it surely holds too many: a value is followed by a
+        // comma or closes its container, so there are at most commas + containers + 1 of them.
+        if maxValues < .max && Self.mostValues(bytes) > maxValues {
+            throw JSONSyntaxError(line: 1, column: 1, message: "more values than a text of \(bytes.count) bytes may hold here")
+        }
         p.skipSpace()
         let value = try p.value(depth: 0)
         p.skipSpace()
@@ -60,7 +78,73 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8], budget: Int) {
+        self.bytes = bytes
+        self.budget = budget
+    }
+
+    /// An upper bound of the values in `bytes`, counted in one pass: commas, `[` and `{` outside
+    /// strings, and one.
+    public static func mostValues(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { b in
+            var count = 1
+            var inString = false
+            var escaped = false
+            for c in b {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if c == 0x5C {
+                        escaped = true
+                    } else if c == 0x22 {
+                        inString = false
+                    }
+                } else if c == 0x22 {
+                    inString = true
+                } else if c == 0x2C || c == 0x5B || c == 0x7B {
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// Whether `bytes` are UTF-8 (no overlong form, surrogate or value past U+10FFFF), checked in
+    /// place in one pass.
+    public static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            var i = 0
+            let n = b.count
+            while i < n {
+                let c = b[i]
+                if c < 0x80 {
+                    i += 1
+                    continue
+                }
+                var need = 0
+                var v: UInt32 = 0
+                var least: UInt32 = 0
+                if c & 0xE0 == 0xC0 {
+                    (need, v, least) = (1, UInt32(c & 0x1F), 0x80)
+                } else if c & 0xF0 == 0xE0 {
+                    (need, v, least) = (2, UInt32(c & 0x0F), 0x800)
+                } else if c & 0xF8 == 0xF0 {
+                    (need, v, least) = (3, UInt32(c & 0x07), 0x10000)
+                } else {
+                    return false
+                }
+                guard i + need < n else { return false }
+                for k in 1...need {
+                    let d = b[i + k]
+                    guard d & 0xC0 == 0x80 else { return false }
+                    v = v << 6 | UInt32(d & 0x3F)
+                }
+                guard v >= least, v <= 0x10FFFF, !(0xD800...0xDFFF).contains(v) else { return false }
+                i += need + 1
+            }
+            return true
+        }
+    }
 
     /// A name as a message quotes it: 40 characters at most, control characters as `?`.
     static func clip(_ text: String) -> String {
@@ -86,11 +170,18 @@ public struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default: return
+            }
+        }
     }
 
     private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSON {
         guard depth < 64 else { throw error("nested too deeply") }
+        budget -= 1
+        guard budget >= 0 else { throw error("more values than a text of \(bytes.count) bytes may hold here") }
         guard i < bytes.count else { throw error("expected a value, found the end of the file") }
         switch bytes[i] {
         case UInt8(ascii: "{"): return try object(depth: depth)
@@ -106,7 +197,7 @@ public struct JSONParser {
 
     private mutating func literal(_ word: String, _ value: JSON) throws(JSONSyntaxError) -> JSON {
         let w = Array(word.utf8)
-        guard i + w.count <= bytes.count, Array(bytes[i..<(i + w.count)]) == w else {
+        guard i + w.count <= bytes.count, bytes[i..<(i + w.count)].elementsEqual(w) else {
             throw error("expected \(word)")
         }
         i += w.count
@@ -261,6 +352,19 @@ public struct JSONParser {
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard digits(&self) > 0 else { throw error("expected digits in the exponent") }
+        }
+        // Up to 15 digits without a point or exponent: exact in a Double, made without a String.
+        if i - start <= 15 {
+            var n: Int64 = 0
+            var plain = true
+            for b in bytes[(bytes[start] == UInt8(ascii: "-") ? start + 1 : start)..<i] {
+                guard b >= 48 && b <= 57 else {
+                    plain = false
+                    break
+                }
+                n = n * 10 + Int64(b - 48)
+            }
+            if plain { return .number(bytes[start] == UInt8(ascii: "-") ? -Double(n) : Double(n)) }
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         guard let v = Double(text), v.isFinite else {

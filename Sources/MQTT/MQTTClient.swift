@@ -14,6 +14,15 @@ import Platform
 ///
 /// The broker going away is told once; it is tried again with backoff (1 s doubling to 60 s) and
 /// the subscriptions are made again on every connect.
+///
+/// Messages are bounded before they arrive: the client speaks MQTT 5 and tells the broker its
+/// Maximum Packet Size, so the broker drops a larger message for it instead of sending it
+/// (libmosquitto 2.0's own client takes in a whole packet, up to 256 MB, whatever its size; it
+/// has no option to bound that). libmosquitto 2.0 sends CONNECT properties only from its blocking
+/// connect, so the TCP connection is first tried without blocking, in the caller's loop, and the
+/// blocking connect is made only once the broker answered (it then takes a moment, not a TCP
+/// timeout). A broker that speaks only MQTT 3.1.1 is spoken to in 3.1.1, said once: then a large
+/// message is taken in before it is dropped.
 public final class MQTTClient {
     public struct Options: Sendable {
         public var host: String
@@ -26,6 +35,9 @@ public final class MQTTClient {
         public var password: String?
         public var clientId: String
         public var keepAlive: Int
+        /// The largest packet taken from the broker (MQTT 5's Maximum Packet Size): a payload of
+        /// 64 KiB (what the client hands on) with its topic and headers.
+        public var maximumPacket = 65536 + 4096
 
         public init(host: String, port: Int, tls: Bool, clientId: String, keepAlive: Int = 60) {
             self.host = host
@@ -50,6 +62,13 @@ public final class MQTTClient {
     /// Told that the broker is away (once an outage).
     private var toldAway = false
     private var refusal: String?
+    /// MQTT 5 (with the Maximum Packet Size) until a broker says it speaks only 3.1.1.
+    public private(set) var speaksV5 = true
+    /// The TCP connection tried without blocking before the blocking MQTT 5 connect.
+    private var probe: (fd: Int32, since: Duration)?
+    /// Connections lost or refused since the start (a broker that keeps dropping the client, say
+    /// for another with the same client id).
+    public private(set) var losses = 0
 
     public init(
         _ options: Options, topics: [String], onMessage: @escaping (String, [UInt8]) -> Void,
@@ -66,6 +85,7 @@ public final class MQTTClient {
             log("MQTT: cannot make a client (out of memory?)")
             return
         }
+        _ = mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
         mosquitto_connect_callback_set(m, connectCallback)
         mosquitto_disconnect_callback_set(m, disconnectCallback)
         mosquitto_message_callback_set(m, messageCallback)
@@ -80,6 +100,7 @@ public final class MQTTClient {
     }
 
     deinit {
+        if let probe { close(probe.fd) }
         if let m = handle_ {
             if connected { mosquitto_disconnect(m) }
             mosquitto_destroy(m)
@@ -90,7 +111,7 @@ public final class MQTTClient {
 
     /// The socket to wait on, while there is one.
     public var descriptor: FileDescriptor? {
-        guard let m = handle_ else { return nil }
+        guard let m = handle_, probe == nil else { return nil }
         let fd = mosquitto_socket(m)
         return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
     }
@@ -99,7 +120,77 @@ public final class MQTTClient {
     public func start(now: Duration) {
         guard let m = handle_, !connected, !connecting else { return }
         connecting = true
-        let rc = mosquitto_connect_async(m, options.host, Int32(options.port), Int32(options.keepAlive))
+        guard speaksV5 else {
+            let rc = mosquitto_connect_async(m, options.host, Int32(options.port), Int32(options.keepAlive))
+            if rc != 0 {
+                connecting = false
+                lost("cannot connect: \(Self.text(rc))", now: now)
+                return
+            }
+            lastMisc = now
+            flush()
+            return
+        }
+        switch Self.tcpConnect(options.host, options.port) {
+        case .failed(let why):
+            connecting = false
+            lost("cannot connect: \(why)", now: now)
+        case .started(let fd):
+            probe = (fd, now)
+            checkProbe(now: now)
+        }
+    }
+
+    /// A TCP connection to `host`:`port` started without blocking (a name is looked up, as
+    /// libmosquitto would): its socket, or why it failed at once.
+    enum TCPConnect { case started(Int32), failed(String) }
+
+    static func tcpConnect(_ host: String, _ port: Int) -> TCPConnect {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        var found: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &found)
+        guard rc == 0, let first = found else { return .failed(String(cString: gai_strerror(rc))) }
+        defer { freeaddrinfo(found) }
+        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .failed(String(cString: strerror(errno))) }
+        if connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) != 0 && errno != EINPROGRESS {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            return .failed(why)
+        }
+        return .started(fd)
+    }
+
+    /// The probe's outcome, if it has one: the broker answered (the MQTT 5 connect follows at
+    /// once), it refused, or it did not answer within 10 s.
+    private func checkProbe(now: Duration) {
+        guard let (fd, since) = probe, let m = handle_ else { return }
+        var item = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        let ready = poll(&item, 1, 0) == 1
+        if !ready {
+            guard now - since >= .seconds(10) else { return }
+            close(fd)
+            probe = nil
+            connecting = false
+            lost("cannot connect: no answer within 10 s", now: now)
+            return
+        }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+        close(fd)
+        probe = nil
+        guard error == 0 else {
+            connecting = false
+            lost("cannot connect: \(String(cString: strerror(error)))", now: now)
+            return
+        }
+        var properties: OpaquePointer?
+        _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), UInt32(options.maximumPacket))
+        let rc = mosquitto_connect_bind_v5(m, options.host, Int32(options.port), Int32(options.keepAlive), nil, properties)
+        mosquitto_property_free_all(&properties)
         if rc != 0 {
             connecting = false
             lost("cannot connect: \(Self.text(rc))", now: now)
@@ -125,6 +216,10 @@ public final class MQTTClient {
     /// Keep-alives, a reconnect that is due, writes still queued.
     public func service(now: Duration) {
         guard let m = handle_ else { return }
+        if probe != nil {
+            checkProbe(now: now)
+            return
+        }
         if let retryAt, now >= retryAt, !connected, !connecting {
             self.retryAt = nil
             start(now: now)
@@ -145,6 +240,7 @@ public final class MQTTClient {
     /// When `service` must run: the next keep-alive (half the interval), a retry, or soon while
     /// writes wait.
     public func nextDeadline(now: Duration) -> Duration? {
+        if let probe { return min(now + .milliseconds(20), probe.since + .seconds(10)) }
         if let retryAt { return retryAt }
         guard let m = handle_, connected || connecting else { return nil }
         if mosquitto_want_write(m) { return now + .milliseconds(20) }
@@ -157,6 +253,7 @@ public final class MQTTClient {
     }
 
     private func lost(_ why: String, now: Duration) {
+        losses += 1
         if !toldAway {
             toldAway = true
             log("MQTT broker \(options.host):\(options.port): \(why); trying again, the gauges keep their last values")
@@ -168,8 +265,21 @@ public final class MQTTClient {
 
     func connectResult(_ rc: Int32) {
         connecting = false
+        if speaksV5, rc == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) || rc == Int32(CONNACK_REFUSED_PROTOCOL_VERSION.rawValue),
+            let m = handle_
+        {
+            // A 3.1.1 broker: spoken to in 3.1.1 from now on, at once.
+            speaksV5 = false
+            _ = mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+            log("MQTT broker \(options.host):\(options.port) speaks MQTT 3.1.1 only: messages over \(options.maximumPacket) bytes are taken in before they are dropped")
+            retryAt = monotonicNow()
+            retryDelay = .seconds(1)
+            mosquitto_disconnect(m)
+            return
+        }
         guard rc == 0 else {
-            refusal = "the broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))"
+            let reason = speaksV5 ? mosquitto_reason_string(rc) : mosquitto_connack_string(rc)
+            refusal = "the broker refused the connection: \(reason.map { String(cString: $0) } ?? "code \(rc)")"
             return
         }
         connected = true

@@ -40,7 +40,7 @@ public struct Strings: Sendable {
     /// How old a stale value is: "· 40 s", "· 12 min", "· 3 h", "· 2 d" (under or after the
     /// value); seconds in tens, so the label changes at most every ten seconds.
     public func age(seconds: Double) -> String {
-        let s = max(0, Int(seconds))
+        let s = max(0, StoredTime.whole(seconds))
         let (n, english, chinese): (Int, String, String) =
             s < 60 ? (s / 10 * 10, "s", "秒") : s < 3600 ? (s / 60, "min", "分钟") : s < 86400 ? (s / 3600, "h", "小时") : (s / 86400, "d", "天")
         return "· " + pick("\(n) \(english)", "\(n) \(chinese)")

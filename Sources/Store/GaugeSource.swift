@@ -1,4 +1,5 @@
 import Activity
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -65,8 +66,7 @@ public enum GaugeSource: Sendable, Equatable {
     public static func number(from text: some StringProtocol, scale: Double) -> Double? {
         let s = text.trimmingWhitespace
         guard DecimalText.isDecimal(s), let x = Double(s), x.isFinite else { return nil }
-        let scaled = x * scale
-        return scaled.isFinite && abs(scaled) <= Metric.limit ? scaled : nil
+        return GaugeValue.scaled(x, scale: scale)
     }
 }
 

@@ -26,20 +26,24 @@ public struct Metric: Sendable, Equatable {
 extension Metric {
     /// The largest magnitude of a metric's value, min and max (and of a task's amounts): far
     /// beyond any reading, small enough that no difference or ratio of two overflows.
-    public static let limit = 1e15
+    public static let limit = GaugeValue.limit
 }
 
 extension Store {
     /// Checks a metric or task name: 1 to 64 characters, no control characters, no edge spaces.
     public static func checkName(_ name: String, what: String) throws(StoreError) {
-        guard !name.isEmpty, name.utf8.count <= 64 else {
-            throw StoreError(.invalidArgument, "\(what) name '\(name)': give 1 to 64 characters")
+        guard !name.isEmpty, name.utf8.count <= TextLimit.name else {
+            throw StoreError(.invalidArgument, "\(what) name '\(Quote.clip(name))': give 1 to \(TextLimit.name) characters")
         }
-        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
-            name.first != " ", name.last != " "
-        else {
-            throw StoreError(.invalidArgument, "\(what) name '\(name)': no control characters or spaces at the ends")
+        guard !Quote.hasControl(name), name.first != " ", name.last != " " else {
+            throw StoreError(.invalidArgument, "\(what) name '\(Quote.clip(name))': no control characters or spaces at the ends")
         }
+    }
+
+    /// Checks a text the panel draws (a unit, a description): its `TextLimit`, no control character.
+    static func checkText(_ text: String?, _ what: String, characters: Int? = nil, bytes: Int? = nil) throws(StoreError) {
+        guard let text, let problem = TextLimit.problem(text, characters: characters, bytes: bytes) else { return }
+        throw StoreError(.invalidArgument, "\(what) '\(Quote.clip(text))': \(problem)")
     }
 
     /// Sets a metric's value; range and unit change only where asked (a cron job that sends the
@@ -60,6 +64,7 @@ extension Store {
             m.minimum = minimum.applied(to: old?.minimum)
             m.maximum = maximum.applied(to: old?.maximum)
             m.unit = unit.applied(to: old?.unit)
+            if case .set(let given) = unit { try Self.checkText(given, "metric \(name): unit", bytes: TextLimit.unit) }
             for bound in [m.minimum, m.maximum] {
                 if let bound, !(bound.isFinite && abs(bound) <= Metric.limit) {
                     throw StoreError(.invalidArgument, "metric \(name): min and max must be numbers from -10^15 to 10^15")
@@ -105,6 +110,6 @@ extension Store {
     private static func metric(from row: Statement) -> Metric {
         Metric(
             name: row.text(0) ?? "", value: row.double(1), minimum: row.double(2), maximum: row.double(3),
-            unit: row.text(4), updated: row.int64(5) ?? 0)
+            unit: row.text(4).map { String(decoding: $0.utf8.prefix(TextLimit.unit), as: UTF8.self) }, updated: row.int64(5) ?? 0)
     }
 }

@@ -48,6 +48,7 @@ extension Store {
     {
         try Self.checkName(name, what: "task")
         try Self.checkAmount(total, name: name, what: "total")
+        try Self.checkText(description, "task \(name): description", characters: TextLimit.description)
         return try transaction { () throws(StoreError) -> ProgressTask in
             if let old = try task(named: name), old.state == .running, Self.isAlive(old.pid) {
                 let owner = old.pid.map { " (process \($0))" } ?? ""
@@ -77,6 +78,7 @@ extension Store {
     ) throws(StoreError) -> ProgressTask {
         try Self.checkAmount(done, name: name, what: "done")
         if case .set(let t) = total { try Self.checkAmount(t, name: name, what: "total") }
+        if case .set(let d) = description { try Self.checkText(d, "task \(name): description", characters: TextLimit.description) }
         return try transaction { () throws(StoreError) -> ProgressTask in
             guard var task = try task(named: name) else {
                 throw StoreError(.notFound, "no task \(name) (start it with glance task start \(name))")
@@ -104,6 +106,7 @@ extension Store {
         throws(StoreError) -> ProgressTask
     {
         precondition(state != .running, "finishTask ends a task")
+        if case .set(let d) = description { try Self.checkText(d, "task \(name): description", characters: TextLimit.description) }
         return try transaction { () throws(StoreError) -> ProgressTask in
             guard var task = try task(named: name) else { throw StoreError(.notFound, "no task \(name)") }
             if state == .done, let total = task.total { task.done = total }
@@ -205,7 +208,8 @@ extension Store {
 
     private static func task(from row: Statement) -> ProgressTask {
         var task = ProgressTask(
-            name: row.text(0) ?? "", done: row.double(1) ?? 0, total: row.double(2), description: row.text(3),
+            name: row.text(0) ?? "", done: row.double(1) ?? 0, total: row.double(2),
+            description: row.text(3).map(Self.readText),
             cancellable: row.int64(4) == 1, cancelRequested: row.int64(5) == 1,
             state: row.text(6).flatMap { ProgressTask.State(rawValue: $0) } ?? .failed,
             pid: row.int64(7).map { Int32(truncatingIfNeeded: $0) }, started: row.int64(8) ?? 0,
@@ -215,6 +219,17 @@ extension Store {
             task.description = "stopped unexpectedly (process \(task.pid ?? 0) is gone)"
         }
         return task
+    }
+
+    /// A description as the store hands it out: at most `TextLimit.description` characters, its
+    /// control characters shown as `?`, whatever wrote it (sqlite3, an older Glance).
+    static func readText(_ text: String) -> String {
+        guard TextLimit.problem(text, characters: TextLimit.description) != nil else { return text }
+        var out = ""
+        for c in text.prefix(TextLimit.description) {
+            out += c.unicodeScalars.contains(where: Quote.isControl) ? "?" : String(c)
+        }
+        return out
     }
 
     /// Whether the owner is alive (a task without an owner process counts as alive).

@@ -144,6 +144,37 @@ public final class Store {
         return (UInt64(st.st_dev), UInt64(st.st_ino))
     }
 
+    /// How long a write waits for another process's lock before it fails with `.busy` (5 s
+    /// unless set: an import's merge is short; a server that must answer others sets less).
+    public func setBusyTimeout(milliseconds: Int) {
+        sqlite3_busy_timeout(db.handle, Int32(clamping: milliseconds))
+    }
+
+    /// What the store's files are now (the database and its WAL: device, inode, size, times of
+    /// change): when it differs from before, something wrote them (or damaged them).
+    public static func fileState(_ path: String) -> [Int64] {
+        var state: [Int64] = []
+        for file in [path, path + "-wal"] {
+            var st = stat()
+            if stat(file, &st) == 0 {
+                state += [
+                    Int64(st.st_dev), Int64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec),
+                    Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec),
+                ]
+            } else {
+                state.append(-1)
+            }
+        }
+        return state
+    }
+
+    /// Checks the file as it is on disk now (`PRAGMA quick_check` on a connection of its own, so
+    /// no page this connection has cached hides damage written under it). Throws the damage
+    /// (`isDamage`), or another error opening it.
+    public static func checkFile(_ path: String) throws(StoreError) {
+        _ = try Store(path: path, access: .read)
+    }
+
     /// Changes whenever another connection commits (`PRAGMA data_version`).
     public func dataVersion() throws(StoreError) -> Int64 {
         try db.integer("PRAGMA data_version") ?? 0

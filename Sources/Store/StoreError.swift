@@ -28,6 +28,9 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
     public let message: String
     /// A bad row that `--skip-invalid` would have skipped (not a broken file).
     public let isSkippableRow: Bool
+    /// The store's file is damaged (or no longer a database at all): nothing more should be
+    /// written to it until it is restored.
+    public let isDamage: Bool
 
     /// What a person refused by the store's permissions can do.
     static let permissionHint =
@@ -36,16 +39,17 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
     /// A store SQLite finds damaged: refused for writing, with the ways back.
     static func damaged(_ path: String, _ detail: String) -> StoreError {
         StoreError(
-            .badData,
+            .badData, isDamage: true,
             "store \(path) is damaged (\(Quote.clip(detail, 120))); nothing was written to it. To recover: restore a "
                 + "backup of it, or move it aside and glance import your Health export into a new store (sqlite3's "
                 + ".recover may save days the export does not have)")
     }
 
-    public init(_ kind: Kind, _ message: String, isSkippableRow: Bool = false) {
+    public init(_ kind: Kind, isDamage: Bool = false, _ message: String, isSkippableRow: Bool = false) {
         self.kind = kind
         self.message = message
         self.isSkippableRow = isSkippableRow
+        self.isDamage = isDamage
     }
 
     public var description: String { message }

@@ -67,10 +67,15 @@ public final class FreeTypeTextRenderer: TextRenderer {
         var face: Int
         var id: UInt32
         var embolden: Int32
-        /// Pen position in 1/64 px.
-        var x: Int32
+        /// Pen position in 1/64 px (64-bit: no line can overflow it).
+        var x: Int
         var y: Int32
     }
+
+    /// The most characters (Unicode scalars) of a line laid out: thousands of pixels past the
+    /// edge of any panel. A longer text (a description of megabytes that something wrote into
+    /// the store) is drawn as its beginning, never in time or memory that grows with it.
+    public static let longestLine = 2000
 
     struct ShapedLine {
         var glyphs: [ShapedGlyph]
@@ -142,16 +147,18 @@ public final class FreeTypeTextRenderer: TextRenderer {
     public func draw(
         _ text: String, _ style: TextStyle, color: Color, at origin: Point, into target: PixelBuffer, clip: IntRect?
     ) {
-        guard target.format == .xrgb8888, origin.x.isFinite, origin.y.isFinite else { return }
+        guard target.format == .xrgb8888, origin.x.isFinite, abs(origin.y) < 1e9 else { return }
         let line = shape(text, style)
         let size64 = Self.size64(style)
         let baseline = Int((origin.y + 0.5).rounded(.down))
         // A glyph's ink stays within an em of its pen position, left and up, and two ems right:
         // one that far from where the buffer draws is not looked up at all (a frame that redraws
         // part of a line).
-        let em = Int(style.size) + 2
+        let em = Int(size64) / 64 + 2
         for g in line.glyphs {
             let x = origin.x + Float(g.x) / 64
+            // Far outside any buffer (and any Int a Float converts to without trapping).
+            guard abs(x) < 1e9 else { continue }
             var whole = Int(x.rounded(.down))
             var subpixel = Int(((x - Float(whole)) * 4).rounded())
             if subpixel == 4 {
@@ -172,7 +179,16 @@ public final class FreeTypeTextRenderer: TextRenderer {
         }
     }
 
-    static func size64(_ style: TextStyle) -> Int32 { Int32(max(1, (style.size * 64).rounded())) }
+    /// The size in 1/64 px, between 1/64 and 2,048 px (a size from any layout, however wrong, is a
+    /// size FreeType renders in bounded memory).
+    static func size64(_ style: TextStyle) -> Int32 { Int32(fixed64(style.size, in: 1...(2048 * 64))) }
+
+    /// `pixels` in 1/64 px, clamped into `range` (NaN: its lower end), never trapping.
+    static func fixed64(_ pixels: Float, in range: ClosedRange<Int>) -> Int {
+        let x = (pixels * 64).rounded()
+        guard x.isFinite else { return x > 0 ? range.upperBound : range.lowerBound }
+        return min(max(Int(max(min(x, 1e12), -1e12)), range.lowerBound), range.upperBound)
+    }
 
     /// How much to grow a regular face's outlines for `weight` (1/64 px).
     static func emboldening(_ weight: FontWeight, size64: Int32) -> Int32 {
@@ -185,7 +201,14 @@ public final class FreeTypeTextRenderer: TextRenderer {
     }
 
     /// Shapes a line, once per text and style.
-    func shape(_ text: String, _ style: TextStyle) -> ShapedLine {
+    func shape(_ whole: String, _ style: TextStyle) -> ShapedLine {
+        var text = whole
+        if let end = whole.unicodeScalars.index(
+            whole.unicodeScalars.startIndex, offsetBy: Self.longestLine, limitedBy: whole.unicodeScalars.endIndex),
+            end != whole.unicodeScalars.endIndex
+        {
+            text = String(whole.unicodeScalars[..<end])
+        }
         let key = LineKey(text: text, style: style)
         // A frame measures and draws the same few lines again and again: compared before hashed.
         for i in recent.indices where recent[i].key == key { return recent[i].line }
@@ -196,7 +219,7 @@ public final class FreeTypeTextRenderer: TextRenderer {
         let stack = stacks[style.weight] ?? stacks[.regular] ?? []
         let size64 = Self.size64(style)
         var glyphsOut: [ShapedGlyph] = []
-        var pen: Int32 = 0
+        var pen = 0
         var ascent: Float = 0, descent: Float = 0
         // Runs of characters that take the same face.
         var runs: [(face: Int, text: Substring)] = []
@@ -216,7 +239,7 @@ public final class FreeTypeTextRenderer: TextRenderer {
             index = next
         }
         if runFace >= 0 { runs.append((runFace, text[runStart..<text.endIndex])) }
-        let tracking64 = Int32((style.tracking * 64).rounded())
+        let tracking64 = Self.fixed64(style.tracking, in: -(1 << 20)...(1 << 20))
         for run in runs where !faces.isEmpty {
             let face = faces[run.face]
             // A fallback face has one weight: heavier styles embolden its outlines.
@@ -241,8 +264,8 @@ public final class FreeTypeTextRenderer: TextRenderer {
             for i in 0..<Int(count) {
                 let p = positions[i]
                 glyphsOut.append(
-                    ShapedGlyph(face: run.face, id: infos[i].codepoint, embolden: embolden, x: pen + p.x_offset, y: p.y_offset))
-                pen += p.x_advance + tracking64 + embolden
+                    ShapedGlyph(face: run.face, id: infos[i].codepoint, embolden: embolden, x: pen + Int(p.x_offset), y: p.y_offset))
+                pen += Int(p.x_advance) + tracking64 + Int(embolden)
             }
         }
         if !glyphsOut.isEmpty { pen -= tracking64 }  // no tracking after the last letter

@@ -25,6 +25,7 @@ struct ServeInProcessTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let token = "in-process-token-0123456789"
         try (token + "\n").write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        chmod(folder + "/token", 0o600)  // serve refuses a token others may read
         var configuration = Configuration()
         configuration.serve.tokenFile = folder + "/token"
         // Port 0: the kernel picks a free one (a random port once met another test's socket).

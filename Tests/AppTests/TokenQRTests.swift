@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import App
@@ -12,8 +13,21 @@ struct TokenQRTests {
         // 21 modules and two of quiet zone each side: 25 columns, 13 lines of two rows.
         #expect(lines.count == 13)
         #expect(lines.allSatisfy { $0.count == 25 })
-        #expect(lines.first.map { $0.allSatisfy { $0 == "█" } } == true, "the quiet zone is light")
-        #expect(text.contains(" ") && text.contains("▀") && text.contains("▄"))
+        #expect(lines.first.map { $0.allSatisfy { $0 == " " } } == true, "the quiet zone is light: nothing drawn")
+        #expect(text.contains("█") && text.contains("▀") && text.contains("▄"))
         #expect(ServeApp.qrText("glance") == text)
+    }
+
+    /// Issue 24: the code read only on a light-on-dark terminal. On a terminal it is black on white
+    /// whatever the terminal's colours: every line sets both, and gives the terminal's back.
+    @Test("on a terminal, black modules on white set by the code itself, for dark and light themes alike")
+    func colours() throws {
+        let plain = try #require(ServeApp.qrText("glance"))
+        let coloured = try #require(ServeApp.qrText("glance", colours: true))
+        let lines = coloured.split(separator: "\n")
+        #expect(lines.count == 13)
+        #expect(lines.allSatisfy { $0.hasPrefix("\u{1B}[30;107m") && $0.hasSuffix("\u{1B}[0m") })
+        let stripped = lines.map { $0.replacingOccurrences(of: "\u{1B}[30;107m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "") }
+        #expect(stripped.joined(separator: "\n") == plain, "the same modules: dark ones drawn in black")
     }
 }

@@ -79,6 +79,27 @@ struct ConfigurationTests {
         #expect(issues.first { $0.path == "$.name" }?.message.contains("expected a string") == true)
     }
 
+    /// Issue 24, W1 and W2: a setting `config check` accepts never makes every later request fail.
+    @Test("perSecond under 1 and goals the store would refuse are errors with their path")
+    func rangesTheServerNeeds() {
+        for (text, path) in [
+            ("{\"serve\": {\"perSecond\": 0.5}}", "$.serve.perSecond"), ("{\"goals\": {\"stand\": 0.5}}", "$.goals.stand"),
+            ("{\"goals\": {\"stand\": 25}}", "$.goals.stand"), ("{\"goals\": {\"exercise\": 1441}}", "$.goals.exercise"),
+            ("{\"goals\": {\"move\": 0.2}}", "$.goals.move"),
+        ] {
+            guard case .failure(let found) = Configuration.parse(text) else {
+                Issue.record("accepted \(text)")
+                continue
+            }
+            #expect(found.issues.map(\.path) == [path], "\(text): \(found.issues)")
+        }
+        for text in [
+            "{\"serve\": {\"perSecond\": 0}}", "{\"serve\": {\"perSecond\": 1}}", "{\"goals\": {\"stand\": 0, \"exercise\": 1, \"move\": null}}",
+        ] {
+            if case .failure(let found) = Configuration.parse(text) { Issue.record("refused \(text): \(found.issues)") }
+        }
+    }
+
     @Test("the locale takes the spellings --locale takes; anything else is an error naming the two")
     func localeSpellings() throws {
         #expect(try Configuration.parse(#"{"locale": "zh-CN"}"#).get().locale == .simplifiedChinese)

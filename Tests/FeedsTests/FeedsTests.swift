@@ -59,7 +59,7 @@ struct FeedsTests {
             """
         let payload = try HealthAutoExport.decode(try Self.body(text))
         #expect(payload.ignored == ["heart_rate", "step_count"])
-        let days = payload.days(localDay: Self.berlin)
+        let days = try payload.days(localDay: Self.berlin)
         let first = try #require(days[CalendarDay(year: 2026, month: 11, day: 29)!])
         let second = try #require(days[CalendarDay(year: 2026, month: 11, day: 30)!])
         #expect(abs((first.activeEnergyBurned??.kilocalories ?? 0) - 120) < 1e-9, "120 minutes of 1 kcal")
@@ -144,6 +144,24 @@ struct FeedsTests {
         #expect(status("GET", "/v1/days?from=yesterday") == 400)
         #expect(status("GET", "/v1/days?limit=3") == 400)
         #expect(status("PUT", "/v1/metrics/%zz") == 400)
+        // Issue 24, W4: one decoding, of what was sent; + is itself in a path, a space in a query.
+        #expect(try Route.resolve(method: "PUT", target: "/v1/metrics/50%25").get() == .putMetric("50%"))
+        #expect(try Route.resolve(method: "PUT", target: "/v1/metrics/%2541").get() == .putMetric("%41"))
+        #expect(try Route.resolve(method: "PUT", target: "/v1/metrics/a+b").get() == .putMetric("a+b"))
+        #expect(try Route.resolve(method: "GET", target: "/v1/days?from=2026-11-01&to=2026-11-3%30").get()
+            == .getDays(from: CalendarDay(year: 2026, month: 11, day: 1), to: CalendarDay(year: 2026, month: 11, day: 30)))
+        for bad in ["abc%00def", "a%0Ab", "a%1B", "a%C2%85", "%FF", "%C3", "a%2", "a%"] {
+            #expect(status("PUT", "/v1/metrics/\(bad)") == 400, "\(bad)")
+            #expect(status("PATCH", "/v1/tasks/\(bad)") == 400, "\(bad)")
+        }
+        #expect(Route.decode("a+b", plusIsSpace: true) == "a b" && Route.decode("a+b") == "a+b")
+        // HEAD is GET; a 405 says what the path takes.
+        #expect(try Route.resolve(method: "HEAD", target: "/v1/health").get() == .health)
+        if case .failure(let r) = Route.resolve(method: "POST", target: "/v1/metrics") {
+            #expect(r.status == 405 && r.allow == "GET, HEAD")
+        } else {
+            Issue.record("POST /v1/metrics accepted")
+        }
         #expect(Route.healthAutoExport.writes && !Route.getMetrics.writes && Route.health.isPublic && !Route.getDays(from: nil, to: nil).isPublic)
     }
 
@@ -161,6 +179,75 @@ struct FeedsTests {
         #expect(later, "a third of a second later: one more")
         for i in 0..<500 { _ = limiter.allow("host\(i)", now: 100 + Double(i)) }
         #expect(limiter.count <= 100)
+    }
+
+    @Test("rate limit under one a second still lets one request through (a burst is never less than one)")
+    func rateLimitUnderOne() {
+        var limiter = RateLimiter(perSecond: 0.5)
+        let answers = [limiter.allow("a", now: 0), limiter.allow("a", now: 0.5), limiter.allow("a", now: 2.1)]
+        #expect(answers == [true, false, true], "one at once, and one two seconds later")
+    }
+
+    @Test("the Bearer scheme in any case, one or more spaces, the token without white space around it")
+    func bearer() {
+        let token = Array("0123456789abcdef".utf8)
+        for header in ["Bearer 0123456789abcdef", "bearer 0123456789abcdef", "BEARER  0123456789abcdef ", "bEaReR\t0123456789abcdef"] {
+            #expect(bearerToken(header) == token, "\(header)")
+        }
+        for header in ["Basic 0123456789abcdef", "Bearer", "Bearerx 0123456789abcdef", "Bearer0123456789abcdef", ""] {
+            #expect(bearerToken(header) == nil || bearerToken(header) != token, "\(header)")
+        }
+        #expect(bearerToken(nil) == nil)
+    }
+
+    @Test("log lines: the path as received, query values left out, control characters escaped, never the token")
+    func logLines() {
+        #expect(RequestLog.target(path: "/v1/days", query: [("from", "2026-11-01"), ("token", "abc")]) == "/v1/days?from=…&token=…")
+        #expect(RequestLog.target(path: "/v1/%0Aforged", query: []) == "/v1/%0Aforged")
+        #expect(RequestLog.target(path: String(repeating: "a", count: 500), query: []).count == 121)
+        let secret = Array("s3cret+token/0123456789".utf8)
+        let line = RequestLog.line("GET /v1/tasks/s3cret+token/0123456789 404 from 1.2.3.4: no task s3cret%2Btoken%2F0123456789", secret: secret)
+        #expect(!line.contains("s3cret"), "\(line)")
+        #expect(RequestLog.line("a\nb\u{1B}[2J\u{85}\u{202E}c\\u{a}", secret: []) == "a\\u{a}b\\u{1b}[2J\\u{85}\\u{202e}c\\\\u{a}")
+    }
+
+    @Test("refusals logged: a burst, then one in a while; the rest counted in one line")
+    func logBudget() {
+        var budget = LogBudget(burst: 3, perSecond: 0.1)
+        var logged = 0
+        for i in 0..<100 {
+            if budget.take(now: Double(i) * 0.01).log { logged += 1 }
+        }
+        #expect(logged == 3)
+        #expect(budget.unsaid == 97)
+        let later = budget.take(now: 20)
+        #expect(later.log && later.unsaid == "97 more refused requests not logged")
+        let none = budget.flush()
+        #expect(none == nil)
+    }
+
+    @Test("texts the panel draws: a control character or too long a description is refused with its JSON path")
+    func texts() throws {
+        #expect(Self.error { _ = try Bodies.startTask(try Self.body("{\"name\": \"b\", \"description\": \"a\\u0000b\"}")) }
+            .hasPrefix("$.description: a control character (U+0000)"))
+        #expect(Self.error { _ = try Bodies.metric(try Self.body("{\"value\": 1, \"unit\": \"C\\u0000F\"}")) }.hasPrefix("$.unit: a control character"))
+        let long = String(repeating: "é", count: TextLimit.description + 1)
+        #expect(Self.error { _ = try Bodies.changeTask(try Self.body("{\"description\": \"\(long)\"}")) } == "$.description: at most 200 characters")
+        let most = String(repeating: "é", count: TextLimit.description)
+        #expect(try Bodies.changeTask(try Self.body("{\"description\": \"\(most)\"}")) == .update(done: nil, total: .keep, description: .set(most)))
+        #expect(Self.error { _ = try Bodies.startTask(try Self.body("{\"\(String(repeating: "k", count: 100_000))\": 1}")) }.count < 400,
+            "an unknown key is quoted briefly")
+    }
+
+    @Test("a sample whose day is outside the years 1 to 9999 is an error at its date")
+    func sampleOutsideTheYears() throws {
+        let text = """
+            {"data": {"metrics": [{"name": "active_energy", "units": "kcal", "data": [{"qty": 1, "date": "2026-11-30 10:00:00 +0000"},
+            {"qty": 5, "date": "9999-12-31 23:59:59 -1400"}]}]}}
+            """
+        let export = try HealthAutoExport.decode(try Self.body(text))
+        let found = Self.error { _ = try export.days { CalendarDay(daysSinceEpoch: Int($0 / 86400)) } }
+        #expect(found.hasPrefix("$.data.metrics[0].data[1].date: "), "\(found)")
     }
 
     @Test("tokens compare in constant time, and only equal ones match")

@@ -25,4 +25,25 @@ struct JSONTests {
             #expect(error.line == line && error.column == column, "\(text): \(error)")
         }
     }
+
+    /// Issue 24, X4: an 8 MiB body of [0, 0, …] peaked at 270 MB while parsed (a boxed value for
+    /// each number). Values are unboxed now, and a caller may bound how many a text holds.
+    @Test("a value is 24 bytes in place; maxValues refuses a text of too many, before building them")
+    func valueBudget() throws {
+        #expect(MemoryLayout<JSON>.stride <= 24, "\(MemoryLayout<JSON>.stride)")
+        let many = Array(("[" + String(repeating: "0,", count: 999) + "0]").utf8)
+        #expect(try JSONParser.parse(bytes: many, maxValues: 1001) == .array(Array(repeating: .number(0), count: 1000)))
+        do {
+            _ = try JSONParser.parse(bytes: many, maxValues: 1000)
+            Issue.record("1001 values taken with a budget of 1000")
+        } catch {
+            #expect(error.message.contains("more values"), "\(error)")
+        }
+        // Commas inside strings are not values.
+        let strings = Array("[\"a,b,c,d,e,f\", \"\\\",\"]".utf8)
+        #expect(try JSONParser.parse(bytes: strings, maxValues: 3) == .array([.string("a,b,c,d,e,f"), .string("\",")]))
+        #expect(try JSONParser.parse(bytes: Array("[-12, 123456789012345, 1234567890123456, 1.5]".utf8))
+            == .array([.number(-12), .number(123456789012345), .number(1234567890123456), .number(1.5)]))
+        #expect(JSONParser.isUTF8(Array("café".utf8)) && !JSONParser.isUTF8([0x7B, 0xFF, 0x7D]) && !JSONParser.isUTF8([0xC3]))
+    }
 }

@@ -13,82 +13,80 @@ import Testing
 
     static func day(_ s: String) -> CalendarDay { CalendarDay(iso: s)! }
 
-    // MARK: the real files
+    // MARK: the real files, and synthetic ones of the same shapes
 
-    @Test func dogsheepExportImportsItsTwoDays() throws {
-        guard Fixtures.available else { return }
+    @Test func syntheticPlainExportImportsItsTwoDays() throws { try plainExport(.synthetic) }
+    @Test(.enabled(if: Fixtures.available, Fixtures.absent)) func dogsheepExportImportsItsTwoDays() throws { try plainExport(.real) }
+
+    func plainExport(_ set: FixtureSet) throws {
         let scratch = Scratch()
-        let report = try Self.importFile(Fixtures.path("dogsheep-export.xml"), into: scratch.db)
+        let report = try Self.importFile(set.path(set.plainXML), into: scratch.db)
         #expect(report.format == .xml && report.days == 2 && report.newDays == 2)
         let store = try Store(path: scratch.db)
         #expect(try store.dayCount() == 2)
-        #expect(
-            try store.summary(for: Self.day("2016-11-15"))
-                == ActivitySummary(
-                    activeEnergyBurned: .kilocalories(590.252), activeEnergyBurnedGoal: .kilocalories(630),
-                    exerciseTime: 68, exerciseTimeGoal: 30, standHours: 13, standHoursGoal: 12))
-        #expect(
-            try store.summary(for: Self.day("2016-11-16"))
-                == ActivitySummary(
-                    activeEnergyBurned: .kilocalories(323.513), activeEnergyBurnedGoal: .kilocalories(630),
-                    exerciseTime: 39, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12))
+        for (day, summary) in set.plainDays {
+            #expect(try store.summary(for: Self.day(day)) == summary, "\(day)")
+        }
     }
 
-    @Test func grllExportV14WithDTDImportsCalAndZeroMoveTime() throws {
-        guard Fixtures.available else { return }
+    @Test func syntheticExportV14WithDTDImportsCalAndZeroMoveTime() throws { try exportV14(.synthetic) }
+    @Test(.enabled(if: Fixtures.available, Fixtures.absent)) func grllExportV14WithDTDImportsCalAndZeroMoveTime() throws {
+        try exportV14(.real)
+    }
+
+    func exportV14(_ set: FixtureSet) throws {
         let scratch = Scratch()
-        let report = try Self.importFile(Fixtures.path("grll-export-v14.xml"), into: scratch.db)
+        let report = try Self.importFile(set.path(set.dtdXML), into: scratch.db)
         #expect(report.days == 3)
         let store = try Store(path: scratch.db)
-        let expected: [(String, Double, Double, Double)] = [
-            ("2025-05-08", 547.163, 44, 10), ("2025-05-09", 732.037, 55, 14), ("2025-05-10", 824.261, 53, 15),
-        ]
-        for (date, energy, exercise, stand) in expected {
+        for (date, energy, exercise, stand) in set.dtdDays {
             let s = try store.summary(for: Self.day(date))
             #expect(
                 s
                     == ActivitySummary(
                         activeEnergyBurned: Energy(energy, .largeCalorie),
-                        activeEnergyBurnedGoal: Energy(680, .largeCalorie),
+                        activeEnergyBurnedGoal: Energy(set.dtdEnergyGoal, .largeCalorie),
                         moveTime: 0, moveTimeGoal: 0, exerciseTime: exercise, exerciseTimeGoal: 30,
                         standHours: stand, standHoursGoal: 12, moveMode: .activeEnergy))
         }
         #expect(try store.dayCount() == 3)
     }
 
-    @Test func karanjainCSVImportsAll194IPhoneOnlyDays() throws {
-        guard Fixtures.available else { return }
+    @Test func syntheticCSVImportsEveryIPhoneOnlyDay() throws { try iPhoneOnlyCSV(.synthetic) }
+    @Test(.enabled(if: Fixtures.available, Fixtures.absent)) func karanjainCSVImportsAll194IPhoneOnlyDays() throws {
+        try iPhoneOnlyCSV(.real)
+    }
+
+    func iPhoneOnlyCSV(_ set: FixtureSet) throws {
         let scratch = Scratch()
-        let report = try Self.importFile(Fixtures.path("karanjain-activitysummary.csv"), into: scratch.db)
-        #expect(report.format == .csv && report.days == 194)
-        #expect(report.firstDay == Self.day("2022-09-13") && report.lastDay == Self.day("2023-03-25"))
+        let report = try Self.importFile(set.path(set.csv), into: scratch.db)
+        #expect(report.format == .csv && report.days == set.csvDays)
+        #expect(report.firstDay == Self.day(set.csvFirst) && report.lastDay == Self.day(set.csvLast))
         let store = try Store(path: scratch.db)
-        let all = try store.summaries(from: Self.day("2022-01-01"), through: Self.day("2023-12-31"))
-        #expect(all.count == 194)
-        #expect(all.reduce(0) { $0 + ($1.summary.activeEnergyBurned?.kilocalories ?? 0) } == 50855)
+        let all = try store.summaries(from: Self.day(set.csvFirst), through: Self.day(set.csvLast))
+        #expect(all.count == set.csvDays)
+        #expect(all.reduce(0) { $0 + ($1.summary.activeEnergyBurned?.kilocalories ?? 0) } == set.csvEnergy)
         // Zero goals are kept as data; the model draws the Move ring alone.
-        let first = try #require(try store.summary(for: Self.day("2022-09-13")))
-        #expect(
-            first
-                == ActivitySummary(
-                    activeEnergyBurned: .kilocalories(313), activeEnergyBurnedGoal: .kilocalories(300),
-                    moveTime: 0, moveTimeGoal: 0, exerciseTime: 0, exerciseTimeGoal: 0, standHours: 0, standHoursGoal: 0
-                ))
-        #expect(RingSet(first) == .moveOnly(.progress(313.0 / 300)))
-        #expect(try store.summary(for: Self.day("2022-12-20"))?.activeEnergyBurned == .kilocalories(442))
+        let first = try #require(try store.summary(for: Self.day(set.csvFirst)))
+        #expect(first.moveTime == 0 && first.moveTimeGoal == 0 && first.exerciseTimeGoal == 0 && first.standHoursGoal == 0)
+        #expect(first.activeEnergyBurnedGoal == .kilocalories(set.csvGoal))
+        #expect(RingSet(first) == .moveOnly(.progress((first.activeEnergyBurned?.kilocalories ?? 0) / set.csvGoal)))
+        #expect(try store.summary(for: Self.day(set.csvLast))?.activeEnergyBurned == .kilocalories(set.csvLastEnergy))
         #expect(
             all.allSatisfy {
-                $0.summary.activeEnergyBurnedGoal == .kilocalories(300) && $0.summary.moveMode == .activeEnergy
+                $0.summary.activeEnergyBurnedGoal == .kilocalories(set.csvGoal) && $0.summary.moveMode == .activeEnergy
             })
     }
 
-    @Test func reimportIsIdempotent() throws {
-        guard Fixtures.available else { return }
+    @Test func syntheticReimportIsIdempotent() throws { try reimport(.synthetic) }
+    @Test(.enabled(if: Fixtures.available, Fixtures.absent)) func reimportIsIdempotent() throws { try reimport(.real) }
+
+    func reimport(_ set: FixtureSet) throws {
         let scratch = Scratch()
-        _ = try Self.importFile(Fixtures.path("karanjain-activitysummary.csv"), into: scratch.db)
+        _ = try Self.importFile(set.path(set.csv), into: scratch.db)
         let before = try snapshot(scratch.db)
-        let again = try Self.importFile(Fixtures.path("karanjain-activitysummary.csv"), into: scratch.db)
-        #expect(again.unchangedDays == 194 && again.newDays == 0 && again.changedDays == 0)
+        let again = try Self.importFile(set.path(set.csv), into: scratch.db)
+        #expect(again.unchangedDays == set.csvDays && again.newDays == 0 && again.changedDays == 0)
         #expect(try snapshot(scratch.db) == before)
     }
 
@@ -120,8 +118,12 @@ import Testing
         #expect(empty.days == 0 && empty.newDays == 0 && empty.unchangedDays == 0 && empty.firstDay == nil)
     }
 
-    @Test func theZipFromTheHealthAppImportsLikeItsXML() throws {
-        guard Fixtures.available else { return }
+    @Test func theZipFromTheHealthAppImportsLikeItsXMLSynthetic() throws { try zipLikeItsXML(.synthetic) }
+    @Test(.enabled(if: Fixtures.available, Fixtures.absent)) func theZipFromTheHealthAppImportsLikeItsXML() throws {
+        try zipLikeItsXML(.real)
+    }
+
+    func zipLikeItsXML(_ set: FixtureSet) throws {
         let scratch = Scratch()
         let zip = try makeZip(
             in: scratch,
@@ -129,24 +131,28 @@ import Testing
                 ("apple_health_export/export_cda.xml", "<ClinicalDocument/>"),
                 (
                     "apple_health_export/export.xml",
-                    try String(contentsOfFile: Fixtures.path("grll-export-v14.xml"), encoding: .utf8)
+                    try String(contentsOfFile: set.path(set.dtdXML), encoding: .utf8)
                 ),
                 ("apple_health_export/workout-routes/route_1.gpx", "<gpx/>"),
             ])
         let report = try Self.importFile(zip, into: scratch.db)
         #expect(report.format == .zip && report.days == 3)
         let other = scratch.file("xml.db")
-        _ = try Self.importFile(Fixtures.path("grll-export-v14.xml"), into: other)
+        _ = try Self.importFile(set.path(set.dtdXML), into: other)
         #expect(
             try snapshot(scratch.db).split(separator: "\n").filter { !$0.hasPrefix("task") }
                 == snapshot(other).split(separator: "\n").filter { !$0.hasPrefix("task") })
     }
 
-    @Test func exportedCSVImportsBackToTheSameStore() throws {
-        guard Fixtures.available else { return }
+    @Test func syntheticExportsExportAsCSVThatImportsBackToTheSameStore() throws { try roundTrip(.synthetic) }
+    @Test(.enabled(if: Fixtures.available, Fixtures.absent)) func exportedCSVImportsBackToTheSameStore() throws {
+        try roundTrip(.real)
+    }
+
+    func roundTrip(_ set: FixtureSet) throws {
         let scratch = Scratch()
-        for name in ["dogsheep-export.xml", "grll-export-v14.xml", "karanjain-activitysummary.csv"] {
-            _ = try Self.importFile(Fixtures.path(name), into: scratch.db)
+        for name in [set.plainXML, set.dtdXML, set.csv] {
+            _ = try Self.importFile(set.path(name), into: scratch.db)
         }
         let store = try Store(path: scratch.db)
         try store.setSummary(
@@ -197,39 +203,48 @@ import Testing
             csvBadNumber, csvMissingCells, empty
     }
 
-    /// Makes a damaged input; returns its path and what the error must say.
-    func damaged(_ damage: Damage, in scratch: Scratch) throws -> (path: String, mentions: [String]) {
-        let good = try String(contentsOfFile: Fixtures.path("dogsheep-export.xml"), encoding: .utf8)
+    /// The 1-based line of the first `needle` in `text`.
+    static func line(of needle: String, in text: String) -> Int {
+        guard let range = text.range(of: needle) else { return 0 }
+        return text[..<range.lowerBound].filter { $0 == "\n" }.count + 1
+    }
+
+    /// Makes a damaged input from `set`'s files; returns its path and what the error must say
+    /// (for the real files the exact line and column, for the synthetic ones the line).
+    func damaged(_ damage: Damage, _ set: FixtureSet, in scratch: Scratch) throws -> (path: String, mentions: [String]) {
+        let good = try String(contentsOfFile: set.path(set.plainXML), encoding: .utf8)
+        let real = set.name == FixtureSet.real.name
+        /// `good` with `old` replaced by `new` (the first occurrence), and where.
+        func changed(_ old: String, _ new: String) -> (String, Int) {
+            guard let range = good.range(of: old) else { return (good, 0) }
+            return (good.replacingCharacters(in: range, with: new), Self.line(of: old, in: good))
+        }
         switch damage {
         case .truncated:
-            return (scratch.write("cut.xml", String(good.prefix(2500))), ["cut.xml:", "cut short"])
+            return (scratch.write("cut.xml", String(good.prefix(real ? 2500 : good.count * 5 / 6))), ["cut.xml:", "cut short"])
         case .truncatedInDTD:
-            let v14 = try String(contentsOfFile: Fixtures.path("grll-export-v14.xml"), encoding: .utf8)
+            let v14 = try String(contentsOfFile: set.path(set.dtdXML), encoding: .utf8)
+            let cut = real ? 2000 : v14.distance(from: v14.startIndex, to: v14.range(of: "<!ELEMENT ActivitySummary")!.lowerBound)
             return (
-                scratch.write("cut14.xml", String(v14.prefix(2000))),
+                scratch.write("cut14.xml", String(v14.prefix(cut))),
                 ["cut14.xml:", "the file ends before the document does"]
             )
         case .invalidXML:
-            return (
-                scratch.write("bad.xml", good.replacingOccurrences(of: "<Workout ", with: "<Workout <")),
-                ["bad.xml:14:", "not a complete, well-formed"]
-            )
+            let (text, line) = changed("<Workout ", "<Workout <")
+            return (scratch.write("bad.xml", text), [real ? "bad.xml:14:" : "bad.xml:\(line):", "not a complete, well-formed"])
         case .badNumber:
-            return (
-                scratch.write("num.xml", good.replacingOccurrences(of: "\"590.252\"", with: "\"5x0\"")),
-                ["num.xml:23:70:", "activeEnergyBurned '5x0' is not a number"]
-            )
+            let value = real ? "\"590.252\"" : "\"512.125\""
+            let (text, line) = changed(value, "\"5x0\"")
+            return (scratch.write("num.xml", text), [real ? "num.xml:23:70:" : "num.xml:\(line):", "activeEnergyBurned '5x0' is not a number"])
         case .badDate:
-            return (
-                scratch.write("date.xml", good.replacingOccurrences(of: "2016-11-16", with: "2016-13-16")),
-                ["date.xml:24:38:", "'2016-13-16' is not a date"]
-            )
+            let date = real ? "2016-11-16" : "2021-03-02"
+            let wrong = real ? "2016-13-16" : "2021-13-02"
+            let (text, line) = changed("dateComponents=\"\(date)\"", "dateComponents=\"\(wrong)\"")
+            return (scratch.write("date.xml", text), [real ? "date.xml:24:38:" : "date.xml:\(line):", "'\(wrong)' is not a date"])
         case .negative:
-            return (
-                scratch.write(
-                    "neg.xml", good.replacingOccurrences(of: "appleStandHours=\"13\"", with: "appleStandHours=\"-13\"")),
-                ["neg.xml:23:", "appleStandHours '-13' is negative"]
-            )
+            let hours = real ? "13" : "11"
+            let (text, line) = changed("appleStandHours=\"\(hours)\"", "appleStandHours=\"-\(hours)\"")
+            return (scratch.write("neg.xml", text), [real ? "neg.xml:23:" : "neg.xml:\(line):", "appleStandHours '-\(hours)' is negative"])
         case .zipWithoutExport:
             return (
                 try makeZip(in: scratch, entries: [("apple_health_export/export_cda.xml", "<x/>")]),
@@ -261,13 +276,21 @@ import Testing
     }
 
     @Test(arguments: Damage.allCases)
+    func badInputIsAClearErrorAndLeavesTheStoreUnchangedSynthetic(damage: Damage) throws {
+        try badInput(damage, .synthetic)
+    }
+
+    @Test(.enabled(if: Fixtures.available, Fixtures.absent), arguments: Damage.allCases)
     func badInputIsAClearErrorAndLeavesTheStoreUnchanged(damage: Damage) throws {
-        guard Fixtures.available else { return }
+        try badInput(damage, .real)
+    }
+
+    func badInput(_ damage: Damage, _ set: FixtureSet) throws {
         let scratch = Scratch()
-        _ = try Self.importFile(Fixtures.path("karanjain-activitysummary.csv"), into: scratch.db)
+        _ = try Self.importFile(set.path(set.csv), into: scratch.db)
         try Store(path: scratch.db).setMetric("cpu", value: 41)
         let before = try snapshot(scratch.db)
-        let (path, mentions) = try damaged(damage, in: scratch)
+        let (path, mentions) = try damaged(damage, set, in: scratch)
         let error = expectError(StoreError.self) { try Self.importFile(path, into: scratch.db) }
         #expect(error?.kind == .badData)
         for text in mentions {

@@ -11,11 +11,8 @@ import Testing
 /// ("no such file") or 74.
 @Suite("Permission problems are 77")
 struct PermissionTests {
-    @Test func aStoreTheUserMayNotOpenOrWriteIs77() throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            print("skipped: needs root and setpriv (util-linux) to run glance as another user; CI runs as root")
-            return
-        }
+    @Test(.enabled(if: Privilege.canActAsOthers, "needs root and setpriv (util-linux) to run glance as another user; CI runs as root"))
+    func aStoreTheUserMayNotOpenOrWriteIs77() throws {
         let scratch = Scratch()
         let folder = scratch.file("private")
         #expect(try GlanceCLI.run(["log", "--db", folder + "/glance.db", "--move", "5"], in: scratch).status == 0)
@@ -59,11 +56,8 @@ struct SharedStoreTests {
         #expect(StoreLocation.defaultPath(isRoot: true, environment: env) == StoreLocation.systemPath)
     }
 
-    @Test func aStoreMadeInASetgidFolderIsWritableByItsGroupAndAMemberWritesIt() throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            print("skipped: needs root and setpriv (util-linux) to run glance as a group member; CI runs as root")
-            return
-        }
+    @Test(.enabled(if: Privilege.canActAsOthers, "needs root and setpriv (util-linux) to run glance as a group member; CI runs as root"))
+    func aStoreMadeInASetgidFolderIsWritableByItsGroupAndAMemberWritesIt() throws {
         let scratch = Scratch()
         chmod(scratch.path, 0o755)
         let folder = scratch.file("lib")

@@ -89,11 +89,8 @@ import Testing
 
     /// Reproducer 9: a store this user may read but whose folder it may not write is read
     /// (it was 74, "attempt to write a readonly database").
-    @Test func aStoreInAFolderTheUserMayNotWriteCanBeRead() throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            print("skipped: needs root and setpriv (util-linux) to run glance as another user; CI runs as root")
-            return
-        }
+    @Test(.enabled(if: Privilege.canActAsOthers, "needs root and setpriv (util-linux) to run glance as another user; CI runs as root"))
+    func aStoreInAFolderTheUserMayNotWriteCanBeRead() throws {
         let scratch = Scratch()
         chmod(scratch.path, 0o755)
         let folder = scratch.file("store")
@@ -118,11 +115,8 @@ import Testing
 
     /// Reproducer 9: on a full disk the reading commands still work and the writing ones fail
     /// with 74 saying why; on a read-only mount the same, and a new store there is 73.
-    @Test func aFullDiskOrAReadOnlyMountStillLetsTheStoreBeRead() throws {
-        guard getuid() == 0 else {
-            print("skipped: needs root to mount a small tmpfs; CI runs as root")
-            return
-        }
+    @Test(.enabled(if: Privilege.isRoot, "needs root to mount a small tmpfs; CI runs as root"))
+    func aFullDiskOrAReadOnlyMountStillLetsTheStoreBeRead() throws {
         let scratch = Scratch()
         let disk = scratch.file("disk")
         mkdir(disk, 0o755)

@@ -20,13 +20,67 @@ enum Fixtures {
 
     static let folder = repository + "/../shared/data/apple-health"
 
-    static var available: Bool {
-        let ok = FileManager.default.fileExists(atPath: folder + "/README.md")
-        if !ok { print("skipping: \(folder) is absent (the real Apple Health files live beside the repository)") }
-        return ok
-    }
+    /// Whether the real files are there; a test that reads them is enabled by it (and reported
+    /// as skipped, with `absent`, where they are not). The synthetic set runs everywhere.
+    static let available = FileManager.default.fileExists(atPath: folder + "/README.md")
+    static let absent: Comment = "../shared/data/apple-health is absent (the real exports live beside the repository); the synthetic set ran instead"
 
     static func path(_ name: String) -> String { "\(folder)/\(name)" }
+}
+
+/// The files the import tests read and what is known of them: the real exports, and synthetic
+/// ones of the same shapes committed in Tests/Fixtures/apple-health (written for the tests).
+struct FixtureSet: Sendable, CustomTestStringConvertible {
+    let name: String
+    let folder: String
+    /// An export without a DTD: Records with MetadataEntry children, a Workout, 2 days in kcal.
+    let plainXML: String
+    let plainDays: [(day: String, summary: ActivitySummary)]
+    /// An export of version 14: an inline DTD, comments, 3 days in Cal with move time 0.
+    let dtdXML: String
+    let dtdDays: [(day: String, energy: Double, exercise: Double, stand: Double)]
+    let dtdEnergyGoal: Double
+    /// An iPhone-only user's CSV: Move only, exercise and stand values and goals 0.
+    let csv: String
+    let csvDays: Int
+    let csvFirst: String, csvLast: String
+    let csvEnergy: Double
+    let csvGoal: Double
+    /// The last day's energy.
+    let csvLastEnergy: Double
+
+    var testDescription: String { name }
+    func path(_ file: String) -> String { folder + "/" + file }
+
+    static let real = FixtureSet(
+        name: "real exports", folder: Fixtures.folder, plainXML: "dogsheep-export.xml",
+        plainDays: [
+            ("2016-11-15", ActivitySummary(
+                activeEnergyBurned: .kilocalories(590.252), activeEnergyBurnedGoal: .kilocalories(630),
+                exerciseTime: 68, exerciseTimeGoal: 30, standHours: 13, standHoursGoal: 12)),
+            ("2016-11-16", ActivitySummary(
+                activeEnergyBurned: .kilocalories(323.513), activeEnergyBurnedGoal: .kilocalories(630),
+                exerciseTime: 39, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12)),
+        ],
+        dtdXML: "grll-export-v14.xml",
+        dtdDays: [("2025-05-08", 547.163, 44, 10), ("2025-05-09", 732.037, 55, 14), ("2025-05-10", 824.261, 53, 15)],
+        dtdEnergyGoal: 680, csv: "karanjain-activitysummary.csv", csvDays: 194, csvFirst: "2022-09-13", csvLast: "2023-03-25",
+        csvEnergy: 50855, csvGoal: 300, csvLastEnergy: 253)
+
+    static let synthetic = FixtureSet(
+        name: "synthetic exports", folder: Repository.root + "/Tests/Fixtures/apple-health", plainXML: "synthetic-export.xml",
+        plainDays: [
+            ("2021-03-01", ActivitySummary(
+                activeEnergyBurned: .kilocalories(512.125), activeEnergyBurnedGoal: .kilocalories(550),
+                exerciseTime: 47, exerciseTimeGoal: 30, standHours: 11, standHoursGoal: 12)),
+            ("2021-03-02", ActivitySummary(
+                activeEnergyBurned: .kilocalories(287.75), activeEnergyBurnedGoal: .kilocalories(550),
+                exerciseTime: 21, exerciseTimeGoal: 30, standHours: 8, standHoursGoal: 12)),
+        ],
+        dtdXML: "synthetic-export-v14.xml",
+        dtdDays: [("2024-07-02", 611.25, 36, 9), ("2024-07-03", 805.5, 62, 13), ("2024-07-04", 402.75, 18, 7)],
+        dtdEnergyGoal: 720, csv: "synthetic-activitysummary.csv", csvDays: 12, csvFirst: "2023-01-28", csvLast: "2023-02-08",
+        csvEnergy: 3282, csvGoal: 250, csvLastEnergy: 367)
 }
 
 /// The error of type `E` that `body` throws, recorded as an issue when it throws none or another

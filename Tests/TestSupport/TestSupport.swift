@@ -181,3 +181,12 @@ public func samePixels(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
     }
     return true
 }
+
+/// What the tests that act as the system does need, for `.enabled(if:)` traits: a test that
+/// cannot run here is reported as skipped, with the reason, never as passed.
+public enum Privilege {
+    /// Root: to mount a tmpfs, make a device node.
+    public static let isRoot = getuid() == 0
+    /// Root and setpriv (util-linux): to run glance as another user or group member.
+    public static let canActAsOthers = isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+}

@@ -57,6 +57,23 @@ struct TextRendererTests {
         #expect(abs(spaced - plain - 6) < 0.05)
     }
 
+    /// Issue 24, C1: a 3,000,000-character description crashed glance run and watch (exit 132):
+    /// the pen position, in 1/64 px, overflowed an Int32. Whatever reaches the renderer, a line is
+    /// laid out up to `longestLine` characters (far past any panel's edge) in 64-bit positions.
+    @Test("a line of 3,000,000 characters is measured and drawn without overflowing, as its first longestLine characters")
+    func hugeLine() throws {
+        let r = try FreeTypeTextRenderer()
+        let style = TextStyle(size: 30, weight: .bold)
+        let huge = String(repeating: "W", count: 3_000_000)
+        let width = r.measure(huge, style).width
+        let prefix = r.measure(String(repeating: "W", count: FreeTypeTextRenderer.longestLine), style).width
+        #expect(width == prefix && width > 1000, "\(width) \(prefix)")
+        let b = PixelBuffer(width: 240, height: 60)
+        r.draw(huge, style, color: .white, at: Point(x: -1e6, y: 40), into: b, clip: nil)
+        r.draw(huge, TextStyle(size: 1e9, weight: .regular, tracking: 1e30), color: .white, at: Point(x: 0, y: 40), into: b, clip: nil)
+        #expect(r.measure(huge, TextStyle(size: 1e9, tracking: 1e30)).width.isFinite)
+    }
+
     @Test("drawing is anti-aliased, repeatable, and lands where measured")
     func drawing() throws {
         let r = try FreeTypeTextRenderer(fonts: .init(languages: [.simplifiedChinese]))

@@ -78,11 +78,19 @@ extension VMEndToEndTests {
             #expect(imageOutput.contains(check), "no '\(check)' check in device-image.sh's output")
         }
 
-        // The boot: a screendump at each stage the guest waits at; Left in between.
+        // Yesterday as the x86 glance render draws it, for the screendump after Left to be polled
+        // against (the emulated machine's speed varies: no fixed wait; the checks below decide).
+        let expectedYesterday = try DeviceBoot.render(
+            store: store, date: today, name: "arm64-expected-yesterday", folder: folder,
+            extra: ["--date", DeviceBoot.dayBefore(today)])
+        try writePPM(expectedYesterday, to: folder + "/expected-yesterday.ppm")
+        // The boot: a screendump at each stage the guest waits at; Left in between, polled until
+        // yesterday shows; after SIGTERM, polled until the console (text) shows.
         let host = [
             "wait-console STEP first waiting 300", "screendump first", "send go",
-            "wait-console STEP input waiting 60", "key left", "sleep 2500", "screendump yesterday", "send go",
-            "wait-console STEP stopped waiting 90", "sleep 1000", "screendump stopped", "send go",
+            "wait-console STEP input waiting 60", "key left", "screendump-until yesterday \(folder)/expected-yesterday 20",
+            "send go",
+            "wait-console STEP stopped waiting 90", "screendump-until-console stopped yesterday 500 20", "send go",
             "wait-exit 60",
         ]
         let qmp = folder + "/host.qmp"

@@ -10,7 +10,8 @@
 # `suites` runs the suites on the package's glance (make test runs them beside `swift test`,
 # whose boots of qemu keep one core busy and the other mostly idle).
 #
-# GLANCE_SKIP_ARM64=1 skips them. Exit status: 0, or 1 when the build or a suite failed.
+# GLANCE_SKIP_ARM64=1 skips them. Exit status: 0, or 1 when the build or a suite failed, or when
+# they were skipped while GLANCE_REQUIRE_ALL_PARTS=1 (make test's default: a skip is a failure).
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -29,6 +30,11 @@ elif [ "$(uname -m)" != x86_64 ]; then why="the arm64 parts cross-build on x86-6
 elif [ "$(id -u)" != 0 ]; then why="the trixie build root needs root (debootstrap, chroot), as CI has"
 fi
 if [ -n "$why" ]; then
+	if [ "${GLANCE_REQUIRE_ALL_PARTS:-}" = 1 ]; then
+		say "arm64 package, suites and boot cannot run: $why; every part is required (GLANCE_REQUIRE_ALL_PARTS=1): failed"
+		echo
+		exit 1
+	fi
 	say "arm64 package, suites and boot skipped: $why"
 	echo
 	exit 0

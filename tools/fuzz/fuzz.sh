@@ -16,6 +16,8 @@
 #   fuzz TARGET: runs=N seconds=S exec_per_s=E cov=C features=F corpus=K crashes=0
 # A crash, a timeout (10 s on one input) or a leak of memory past 512 MB stops the target: its
 # input is copied into tools/fuzz/regressions/TARGET/ (commit it with the fix) and the status is 1.
+# A target that ran fewer inputs than asked (--runs), ran none, or reached no coverage fails too:
+# a fuzzer that did not fuzz is not a pass.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -85,6 +87,15 @@ for target in "${TARGETS[@]}"; do
 	rate=$(grep -oE 'exec/s: [0-9]+' "$log" | tail -1 | sed 's/exec\/s: //' || true)
 	crashes=$(find "$OUT/artifacts/$target" -type f | wc -l)
 	echo "fuzz $target: runs=${runs:-0} seconds=$seconds exec_per_s=${rate:-0} cov=${cov:-0} features=${ft:-0} corpus=${corp:-0} crashes=$crashes"
+	short=""
+	if [ "${runs:-0}" -eq 0 ]; then short="it ran no input"
+	elif [ "$MODE" = runs ] && [ "$runs" -lt "$AMOUNT" ]; then short="it ran $runs inputs of the $AMOUNT asked"
+	elif [ "${cov:-0}" -eq 0 ]; then short="it reached no coverage (is the target instrumented?)"
+	fi
+	if [ -n "$short" ]; then
+		echo "fuzz $target: failed: $short (the whole log is $log)"
+		status=1
+	fi
 	if [ "$rc" -ne 0 ] || [ "$crashes" -gt 0 ]; then
 		mkdir -p "$HERE/regressions/$target"
 		for artifact in "$OUT/artifacts/$target/"*; do

@@ -58,6 +58,12 @@ must be taken while it runs.
                                      for pictures the guest redraws asynchronously.
                                      result.json's "matches" says when it became
                                      equal (host seconds, as "t" of the screendumps)
+    screendump-until-console NAME REF MIN_LIT [TIMEOUT_S]
+                                     screendump NAME again (every 0.1 s) until it
+                                     differs from screendump REF and at least
+                                     MIN_LIT pixels are lit (console text, not a
+                                     blank frame between) or TIMEOUT_S (default 10)
+                                     has passed; never fails (compare afterwards)
     host NAME TIMEOUT_S COMMAND      run COMMAND (sh -c, in --out) on the host, e.g.
                                      curl against a port qemu forwards to the guest;
                                      its output goes to OUT/NAME.out, its status and
@@ -315,6 +321,27 @@ class Guest:
                                  "t": taken if equal else None, "dumps": dumps})
             print("vmctl: screendump-until %s: %s after %d dump(s), %.3f s" %
                   (name, "equal" if equal else "NOT equal", dumps, taken - started), flush=True)
+        elif op == "screendump-until-console":
+            name, ref, least = words[1], words[2], int(words[3])
+            tmo = float(words[4]) if len(words) > 4 else 10.0
+            app = read_ppm(os.path.join(self.a.out, ref + ".ppm"))
+            started = self.now()
+            deadline = time.monotonic() + tmo
+            dumps = 0
+            while True:
+                taken = self.screendump(name)
+                dumps += 1
+                now = read_ppm(os.path.join(self.a.out, name + ".ppm"))
+                rgb = now[2]
+                lit = sum(1 for i in range(0, len(rgb), 3) if rgb[i] or rgb[i + 1] or rgb[i + 2])
+                shown = now != app and lit >= least
+                if shown or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)
+            self.matches.append({"name": name, "ref": ref, "equal": shown, "started": started,
+                                 "t": taken if shown else None, "dumps": dumps})
+            print("vmctl: screendump-until-console %s: %s after %d dump(s), %.3f s" %
+                  (name, "console shown" if shown else "NOT shown", dumps, taken - started), flush=True)
         elif op == "host":
             name, tmo = words[1], float(words[2])
             command = raw.split(None, 3)[3]

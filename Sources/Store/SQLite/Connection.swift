@@ -106,7 +106,7 @@ final class Connection {
             return StoreError.damaged(path, "\(call): \(message)")
         }
         if primary == SQLITE_NOTADB {
-            return StoreError(.badData, "not a Glance store: \(path) (\(message); give the Glance store with --db)")
+            return StoreError(.badData, isDamage: true, "not a Glance store: \(path) (\(message); give the Glance store with --db)")
         }
         if primary == SQLITE_CONSTRAINT {
             return StoreError(.invalidArgument, "store \(path): \(call): \(message)")
@@ -190,7 +190,18 @@ final class Statement {
             case nil: sqlite3_bind_null(handle, index)
             case .real(let d): sqlite3_bind_double(handle, index, d)
             case .integer(let n): sqlite3_bind_int64(handle, index, n)
-            case .text(let s): sqlite3_bind_text(handle, index, s, -1, sqliteTransient)
+            case .text(let s):
+                // With its length: a NUL inside is kept, not where the text is cut.
+                var copy = s
+                copy.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { chars in
+                        if let base = chars.baseAddress {
+                            _ = sqlite3_bind_text(handle, index, base, Int32(clamping: chars.count), sqliteTransient)
+                        } else {
+                            _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                        }
+                    }
+                }
             }
         }
         return self
@@ -221,7 +232,9 @@ final class Statement {
 
     func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
-        return String(cString: p)
+        // Its whole length (after the pointer, as SQLite documents): a NUL inside does not end it.
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
     }
 }
 
