@@ -54,10 +54,10 @@ extension ArcRasterizer {
                     // A half outside the area's columns has nothing to draw (asked only of an
                     // area narrower than the band: a whole frame pays nothing for it).
                     if wide || (halves[0].p3 > area.x && halves[0].p0 < area.maxX) {
-                        drawHalf(pixels, v, halves, splits, count, area.x, area.maxX)
+                        drawHalf(pixels, v, halves, spans.tailDistance, splits, count, area.x, area.maxX)
                     }
                     if wide || (halves[1].p3 > area.x && halves[1].p0 < area.maxX) {
-                        drawHalf(pixels, v, halves + 1, splits, count, area.x, area.maxX)
+                        drawHalf(pixels, v, halves + 1, spans.tailDistance, splits, count, area.x, area.maxX)
                     }
                 }
             }
@@ -69,8 +69,8 @@ extension ArcRasterizer {
     /// depend on the clip: a clipped draw gives the pixels a whole one gives.
     @inline(never)
     func drawHalf(
-        _ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ half: UnsafePointer<BandSpans.HalfRow>,
-        _ splits: UnsafePointer<Int>, _ splitCount: Int, _ clipA: Int, _ clipB: Int
+        _ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ half: UnsafeMutablePointer<BandSpans.HalfRow>,
+        _ tailDistance: Int, _ splits: UnsafePointer<Int>, _ splitCount: Int, _ clipA: Int, _ clipB: Int
     ) {
         let h = half.pointee
         guard h.p0 < h.p3 else { return }
@@ -78,7 +78,7 @@ extension ArcRasterizer {
         while i < splitCount && splits[i] <= h.p0 { i &+= 1 }
         if i == splitCount || splits[i] >= h.p3 {
             // No boundary inside: one piece, whose class is kept with the spans.
-            drawPiece(row, h, h.p0, h.p3, source(diamond: h.midDiamond), clipA, clipB)
+            drawPiece(row, half, v, tailDistance, h.p0, h.p3, source(diamond: h.midDiamond), clipA, clipB)
             return
         }
         var a = h.p0
@@ -87,17 +87,19 @@ extension ArcRasterizer {
             while i < splitCount && splits[i] <= a { i &+= 1 }
             let b = i < splitCount && splits[i] < h.p3 ? splits[i] : h.p3
             let u = Float((a &+ b) / 2) + 0.5 - cx
-            drawPiece(row, h, a, b, source(diamond: DiamondAngle.of(u: u, v: v)), clipA, clipB)
+            drawPiece(row, half, v, tailDistance, a, b, source(diamond: DiamondAngle.of(u: u, v: v)), clipA, clipB)
             a = b
         }
     }
 
-    /// The piece [a, b) of a half-row from `source`, within [clipA, clipB).
+    /// The piece [a, b) of a half-row from `source`, within [clipA, clipB); the half-row's angles
+    /// are worked out when a colour table first draws it.
     @inline(__always)
     func drawPiece(
-        _ row: UnsafeMutablePointer<UInt32>, _ h: BandSpans.HalfRow, _ a: Int, _ b: Int, _ source: Source,
-        _ clipA: Int, _ clipB: Int
+        _ row: UnsafeMutablePointer<UInt32>, _ half: UnsafeMutablePointer<BandSpans.HalfRow>, _ v: Float,
+        _ tailDistance: Int, _ a: Int, _ b: Int, _ source: Source, _ clipA: Int, _ clipB: Int
     ) {
+        let h = half.pointee
         let ca = max(a, clipA)
         let cb = min(b, clipB)
         guard source != .none && ca < cb else { return }
@@ -113,6 +115,8 @@ extension ArcRasterizer {
             if i0 < i1 { fillRow32(row + i0, count: i1 &- i0, value: color) }
             if e2 < cb { paintEdges(row + e2, h.alpha2 + e2, cb &- e2, color) }
         } else {
+            if !h.anglesReady { BandSpans.fillAngles(half, tailDistance: tailDistance, cx: cx, v: v) }
+            let h = half.pointee
             let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + h.quadrantBase
             if ca < e1 { paintEdges(row + ca, h.angle + ca, h.alpha1 + ca, e1 &- ca, table) }
             if i0 < i1 {

@@ -6,29 +6,27 @@
 /// (and the buffer's size, which clips it), so it is worked out once per geometry and kept in the
 /// buffer's `DrawingCache`: a frame of the same rings is then colour lookups and edge blends.
 ///
+/// Made cheaply, since a panel's first frame, a reload and every `glance render` pay for it: the
+/// zones and edge coverage of a row mirrored about the centre are the same numbers (exactly, when
+/// the centre lies on a whole or half pixel), so they are worked out for one row of the pair, and
+/// for the right half of a row when the left mirrors it; the angles, a division per pixel, sixteen
+/// pixels at a time, and only for the half-rows a colour table draws, when it first does (a track
+/// or a solid paint needs none).
+///
 /// Every value is computed exactly as the rasterizer computed it per frame before (the same
 /// expressions on the same operands), so the pixels are the same bit for bit.
 final class BandSpans {
     typealias Edge = ArcRasterizer.Edge
-
-    /// One row: each half (the left, angle falling with x, and the right, angle rising) is three
-    /// adjacent zones `[p.0, p.1)` edge, `[p.1, p.2)` wholly inside, `[p.2, p.3)` edge, clipped to
-    /// the buffer. `angles` and `alphas` are where the half's first pixel and first edge pixel are
-    /// in those arrays.
-    struct Row {
-        var left: SIMD4<Int32>
-        var right: SIMD4<Int32>
-        var leftAngles: Int32, rightAngles: Int32
-        var leftAlphas: Int32, rightAlphas: Int32
-    }
 
     /// What one half-row is drawn from: its zones `[p0, p1)` edge, `[p1, p2)` inside, `[p2, p3)`
     /// edge; pixel x's angle is `angle[x]`, an edge pixel's alpha `alpha1[x]` or `alpha2[x]`; the
     /// first colour-table bin of its quadrant.
     struct HalfRow {
         var p0, p1, p2, p3: Int
+        /// Filled on first use (`fillAngles`): until then `anglesReady` is false.
         var angle: UnsafeMutablePointer<UInt8>
-        /// The angle as the last (run length mod 4) pixels of a run inside the band take it.
+        /// The angle as the last (run length mod 4) pixels of a run inside the band take it: the
+        /// same memory as `angle` unless a pixel of the half-row rounds apart.
         var tailAngle: UnsafeMutablePointer<UInt8>
         var alpha1: UnsafeMutablePointer<UInt16>
         var alpha2: UnsafeMutablePointer<UInt16>
@@ -36,27 +34,30 @@ final class BandSpans {
         /// The diamond angle of the middle pixel of [p0, p3): the class of a half-row no class
         /// boundary cuts.
         var midDiamond: Float
+        var anglesReady: Bool
+        /// The right half (angle rising with x).
+        var right: Bool
     }
 
     /// Rows `[firstRow, firstRow + rowCount)`.
     let firstRow: Int
     let rowCount: Int
-    let rows: UnsafeMutablePointer<Row>
-    /// Per band pixel: its colour-table bin less its quadrant's first bin (0...128); then the
-    /// same again as the gradient's loop has always rounded it for the last pixels of a run that
-    /// are not a group of four (rounded twice: once in a while one bin apart).
+    /// Per band pixel: its colour-table bin less its quadrant's first bin (0...128), each
+    /// half-row's from a multiple of 16 bytes with room for a whole last group of 16; then
+    /// (`tailDistance` bytes on) the same again as the gradient's loop has always rounded it for
+    /// the last pixels of a run that are not a group of four (rounded twice: once in a while one
+    /// bin apart), written only for the half-rows where it differs.
     let angles: UnsafeMutablePointer<UInt8>
-    /// Per edge pixel: the band's coverage as an alpha in 0...256.
+    let tailDistance: Int
+    /// Per edge pixel: the band's coverage as an alpha in 0...256 (a row's mirror image about the
+    /// centre's row shares its row's).
     let alphas: UnsafeMutablePointer<UInt16>
-    let angleCount: Int
     let alphaCount: Int
     /// Per row its right half, then its left half (the order they are drawn in).
     let halves: UnsafeMutablePointer<HalfRow>
 
     /// Bytes held (for the cache's budget).
-    var bytes: Int {
-        rowCount * (MemoryLayout<Row>.stride + 2 * MemoryLayout<HalfRow>.stride) + 2 * angleCount + 2 * alphaCount
-    }
+    var bytes: Int { rowCount * 2 * MemoryLayout<HalfRow>.stride + 2 * tailDistance + 2 * alphaCount }
 
     /// The first colour-table bin of the quadrant a half-row lies in.
     @inline(__always)
@@ -65,155 +66,208 @@ final class BandSpans {
         return right ? (v > 0 ? 0 : n) : (v >= 0 ? 3 * n : 2 * n)
     }
 
+    /// Whether `2c` is a whole number (small enough for the pixel maths): then pixel `i` and pixel
+    /// `2c − 1 − i` lie at exactly opposite offsets from `c` (both differences are exact).
+    @inline(__always)
+    static func mirror(_ c: Float) -> Int? {
+        let twice = 2 * c
+        return abs(twice) < 1e6 && Float(Int(twice)) == twice ? Int(twice) : nil
+    }
+
     init(_ r: ArcRasterizer, width: Int, height: Int) {
         let cx = r.cx, cy = r.cy
-        let twiceX = 2 * cx
-        let mirrorX = abs(twiceX) < 1e6 && Float(Int(twiceX)) == twiceX
-        let k = mirrorX ? Int(twiceX) : 0
+        let mirrorX = Self.mirror(cx)
+        let k = mirrorX ?? 0
+        let mirrorY = Self.mirror(cy)
         // Rows whose centres can meet the band (the rest are empty).
         let reach = (r.outerOut2).squareRoot() + 1
         let top = max(0, floorToInt(cy - reach))
         let bottom = min(height, max(top, ceilToInt(cy + reach)))
         firstRow = top
         rowCount = bottom - top
-        rows = .allocate(capacity: max(1, rowCount))
         let origin = floorToInt(cx - r.ro - 2)
         let lo = origin
         let hi = origin + r.bandWidth
         let mid = ceilToInt(cx - 0.5)  // first pixel with u ≥ 0
+        /// A row's zones and edges, where its angles and alphas go, and the row whose alphas it
+        /// shares (its mirror image), if any.
+        struct Zones {
+            var left = SIMD4<Int32>.zero, right = SIMD4<Int32>.zero
+            var full = false
+            var leftAngles = 0, rightAngles = 0
+            var leftAlphas = 0, rightAlphas = 0
+            var mirrored = false
+            /// The left half is the right half mirrored (its alphas are the right's, reversed).
+            var leftMirrorsRight = false
+        }
         // First pass: the zones of every row, and how many pixels they hold.
         var angleCount = 0
         var alphaCount = 0
-        var edges: [(left: (Edge, Edge), right: (Edge, Edge))] = []
-        edges.reserveCapacity(rowCount)
+        var zones = [Zones](repeating: Zones(), count: rowCount)
         for y in top..<bottom {
-            let v = cy - (Float(y) + 0.5)
-            let v2 = v * v
-            var row = Row(left: .zero, right: .zero, leftAngles: 0, rightAngles: 0, leftAlphas: 0, rightAlphas: 0)
-            var kinds: (left: (Edge, Edge), right: (Edge, Edge)) = ((.none, .none), (.none, .none))
-            if v2 < r.outerOut2 {
-                // |u| where pixel centres cross each circle of the band's edge zones.
-                let outer = (r.outerOut2 - v2).squareRoot()
-                let fullOuter: Float = v2 < r.outerIn2 ? (r.outerIn2 - v2).squareRoot() : -1
-                let fullInner: Float = v2 < r.innerOut2 ? (r.innerOut2 - v2).squareRoot() : 0
-                let hole: Float = v2 < r.innerIn2 ? (r.innerIn2 - v2).squareRoot() : 0
-                let hasFull = fullOuter >= fullInner
-                func right(_ t: Float) -> Int { min(max(ceilToInt(cx + t - 0.5), mid, lo), hi) }
-                let a = right(hole)
-                let d = right(outer)
-                let b = hasFull ? right(fullInner) : d
-                let c = hasFull ? right(fullOuter) : d
-                var la: Int
-                var lb: Int
-                var lc: Int
-                var ld: Int
-                if mirrorX {
-                    (la, lb, lc, ld) = (k - d, k - c, k - b, k - a)
-                } else {
-                    func left(_ t: Float) -> Int { max(min(floorToInt(cx - t - 0.5) + 1, mid, hi), lo) }
-                    la = left(outer)
-                    ld = left(hole)
-                    lb = hasFull ? left(fullOuter) : ld
-                    lc = hasFull ? left(fullInner) : ld
+            var z = Zones()
+            let ym = mirrorY.map { $0 - 1 - y } ?? Int.max
+            if ym >= top && ym < y {
+                // The mirror image of a row already done: the same zones and alphas.
+                z = zones[ym - top]
+                z.mirrored = true
+            } else {
+                let v = cy - (Float(y) + 0.5)
+                let v2 = v * v
+                if v2 < r.outerOut2 {
+                    // |u| where pixel centres cross each circle of the band's edge zones.
+                    let outer = (r.outerOut2 - v2).squareRoot()
+                    let fullOuter: Float = v2 < r.outerIn2 ? (r.outerIn2 - v2).squareRoot() : -1
+                    let fullInner: Float = v2 < r.innerOut2 ? (r.innerOut2 - v2).squareRoot() : 0
+                    let hole: Float = v2 < r.innerIn2 ? (r.innerIn2 - v2).squareRoot() : 0
+                    let hasFull = fullOuter >= fullInner
+                    func right(_ t: Float) -> Int { min(max(ceilToInt(cx + t - 0.5), mid, lo), hi) }
+                    let a = right(hole)
+                    let d = right(outer)
+                    let b = hasFull ? right(fullInner) : d
+                    let c = hasFull ? right(fullOuter) : d
+                    var la: Int
+                    var lb: Int
+                    var lc: Int
+                    var ld: Int
+                    if mirrorX != nil {
+                        (la, lb, lc, ld) = (k - d, k - c, k - b, k - a)
+                    } else {
+                        func left(_ t: Float) -> Int { max(min(floorToInt(cx - t - 0.5) + 1, mid, hi), lo) }
+                        la = left(outer)
+                        ld = left(hole)
+                        lb = hasFull ? left(fullOuter) : ld
+                        lc = hasFull ? left(fullInner) : ld
+                    }
+                    la = min(max(la, lo), mid)
+                    lb = min(max(lb, la), mid)
+                    lc = min(max(lc, lb), mid)
+                    ld = min(max(ld, lc), mid)
+                    // Clipped to the buffer (the zones stay adjacent and in order).
+                    func clip(_ x: Int) -> Int32 { Int32(min(max(x, 0), width)) }
+                    z.full = hasFull
+                    if hasFull {
+                        z.right = SIMD4(clip(a), clip(b), clip(c), clip(d))
+                        z.left = SIMD4(clip(la), clip(lb), clip(lc), clip(ld))
+                    } else {
+                        z.right = SIMD4(clip(a), clip(d), clip(d), clip(d))
+                        z.left = SIMD4(clip(la), clip(ld), clip(ld), clip(ld))
+                    }
+                    // Unclipped by the buffer, the left half is the right one mirrored pixel for pixel.
+                    if mirrorX != nil {
+                        let m = Int32(k)
+                        z.leftMirrorsRight = z.left == SIMD4(m - z.right[3], m - z.right[2], m - z.right[1], m - z.right[0])
+                    }
                 }
-                la = min(max(la, lo), mid)
-                lb = min(max(lb, la), mid)
-                lc = min(max(lc, lb), mid)
-                ld = min(max(ld, lc), mid)
-                // Clipped to the buffer (the zones stay adjacent and in order).
-                func clip(_ x: Int) -> Int32 { Int32(min(max(x, 0), width)) }
-                if hasFull {
-                    row.right = SIMD4(clip(a), clip(b), clip(c), clip(d))
-                    row.left = SIMD4(clip(la), clip(lb), clip(lc), clip(ld))
-                    kinds = ((.outer, .inner), (.inner, .outer))
-                } else {
-                    row.right = SIMD4(clip(a), clip(d), clip(d), clip(d))
-                    row.left = SIMD4(clip(la), clip(ld), clip(ld), clip(ld))
-                    kinds = ((.both, .none), (.both, .none))
-                }
+                z.leftAlphas = alphaCount
+                alphaCount += Int(z.left[1] - z.left[0] + z.left[3] - z.left[2])
+                z.rightAlphas = alphaCount
+                alphaCount += Int(z.right[1] - z.right[0] + z.right[3] - z.right[2])
             }
-            row.leftAngles = Int32(angleCount)
-            angleCount += Int(row.left[3] - row.left[0])
-            row.rightAngles = Int32(angleCount)
-            angleCount += Int(row.right[3] - row.right[0])
-            row.leftAlphas = Int32(alphaCount)
-            alphaCount += Int(row.left[1] - row.left[0] + row.left[3] - row.left[2])
-            row.rightAlphas = Int32(alphaCount)
-            alphaCount += Int(row.right[1] - row.right[0] + row.right[3] - row.right[2])
-            (rows + (y - top)).initialize(to: row)
-            edges.append(kinds)
+            // Angles are per half-row, from a 16-byte boundary, rounded up to whole groups of 16.
+            z.leftAngles = angleCount
+            angleCount += (Int(z.left[3] - z.left[0]) + 15) & ~15
+            z.rightAngles = angleCount
+            angleCount += (Int(z.right[3] - z.right[0]) + 15) & ~15
+            zones[y - top] = z
         }
-        self.angleCount = angleCount
         self.alphaCount = alphaCount
-        angles = .allocate(capacity: max(1, 2 * angleCount))
+        tailDistance = angleCount
+        angles = .allocate(capacity: max(16, 2 * angleCount))
         alphas = .allocate(capacity: max(1, alphaCount))
         halves = .allocate(capacity: max(1, 2 * rowCount))
-        // Second pass: every pixel's angle, and every edge pixel's coverage.
-        for i in 0..<rowCount {
-            let row = rows[i]
-            let v = cy - (Float(top + i) + 0.5)
-            let av = abs(v)
-            func half(
-                _ right: Bool, _ zones: SIMD4<Int32>, _ kinds: (Edge, Edge), _ angleStart: Int32, _ alphaStart: Int32
-            ) {
-                let p0 = Int(zones[0]), p1 = Int(zones[1]), p2 = Int(zones[2]), p3 = Int(zones[3])
-                guard p0 < p3 else { return }
-                Self.fillAngles(
-                    angles + Int(angleStart), tails: angles + angleCount + Int(angleStart), from: p0, to: p3, cx: cx, v: v,
-                    right: right)
-                let alpha = alphas + Int(alphaStart)
-                r.fillAlphas(alpha, from: p0, to: p1, av: av, kinds.0)
-                r.fillAlphas(alpha + (p1 - p0), from: p2, to: p3, av: av, kinds.1)
+        // Second pass: every edge pixel's coverage (a mirrored row's is its row's).
+        for i in 0..<rowCount where !zones[i].mirrored {
+            let z = zones[i]
+            let av = abs(cy - (Float(top + i) + 0.5))
+            let kinds: (left: (Edge, Edge), right: (Edge, Edge)) =
+                z.full ? ((.outer, .inner), (.inner, .outer)) : ((.both, .none), (.both, .none))
+            let right = alphas + z.rightAlphas
+            let r0 = Int(z.right[0]), r1 = Int(z.right[1]), r2 = Int(z.right[2]), r3 = Int(z.right[3])
+            r.fillAlphas(right, from: r0, to: r1, av: av, kinds.right.0)
+            r.fillAlphas(right + (r1 - r0), from: r2, to: r3, av: av, kinds.right.1)
+            let left = alphas + z.leftAlphas
+            if z.leftMirrorsRight {
+                // The right half's alphas in reverse order: [p0, p1) mirrors [r2, r3), [p2, p3) [r0, r1).
+                let n = (r1 - r0) + (r3 - r2)
+                for j in 0..<n { left[j] = right[n - 1 - j] }
+            } else {
+                let l0 = Int(z.left[0]), l1 = Int(z.left[1]), l2 = Int(z.left[2]), l3 = Int(z.left[3])
+                r.fillAlphas(left, from: l0, to: l1, av: av, kinds.left.0)
+                r.fillAlphas(left + (l1 - l0), from: l2, to: l3, av: av, kinds.left.1)
             }
-            half(false, row.left, edges[i].left, row.leftAngles, row.leftAlphas)
-            half(true, row.right, edges[i].right, row.rightAngles, row.rightAlphas)
         }
-        // What the drawing needs per half-row, ready to use.
+        // What the drawing needs per half-row, ready to use (the angles when first drawn).
         for i in 0..<rowCount {
-            let row = rows[i]
+            let z = zones[i]
             let v = cy - (Float(top + i) + 0.5)
-            func half(_ p: SIMD4<Int32>, _ angleStart: Int32, _ alphaStart: Int32, right: Bool) -> HalfRow {
+            func half(_ p: SIMD4<Int32>, _ angleStart: Int, _ alphaStart: Int, right: Bool) -> HalfRow {
                 let p0 = Int(p[0]), p1 = Int(p[1]), p2 = Int(p[2]), p3 = Int(p[3])
-                let alpha = alphas + Int(alphaStart)
+                let alpha = alphas + alphaStart
                 return HalfRow(
-                    p0: p0, p1: p1, p2: p2, p3: p3, angle: angles + Int(angleStart) - p0,
-                    tailAngle: angles + angleCount + Int(angleStart) - p0, alpha1: alpha - p0,
+                    p0: p0, p1: p1, p2: p2, p3: p3, angle: angles + angleStart - p0,
+                    tailAngle: angles + angleStart - p0, alpha1: alpha - p0,
                     alpha2: alpha + (p1 - p0) - p2, quadrantBase: Self.quadrantBase(right: right, v: v),
-                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) / 2) + 0.5 - cx, v: v))
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) / 2) + 0.5 - cx, v: v), anglesReady: false,
+                    right: right)
             }
-            (halves + 2 * i).initialize(to: half(row.right, row.rightAngles, row.rightAlphas, right: true))
-            (halves + 2 * i + 1).initialize(to: half(row.left, row.leftAngles, row.leftAlphas, right: false))
+            (halves + 2 * i).initialize(to: half(z.right, z.rightAngles, z.rightAlphas, right: true))
+            (halves + 2 * i + 1).initialize(to: half(z.left, z.leftAngles, z.leftAlphas, right: false))
         }
     }
 
     deinit {
-        rows.deallocate()
         halves.deallocate()
         angles.deallocate()
         alphas.deallocate()
     }
 
-    /// The bins of pixels [x0, x1) on the row at `v`, less the quadrant's first bin: the diamond
-    /// angle base ± 128·|u| / (|u| + |v|), rounded through the mantissa as the conic gradient's
-    /// loop rounds it (`out`), and as its tail rounds it (`tails`: the sum rounded to a float
-    /// first).
-    static func fillAngles(
-        _ out: UnsafeMutablePointer<UInt8>, tails: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int, cx: Float,
-        v: Float, right: Bool
-    ) {
+    /// The bins of the half-row `h` at `v`, less the quadrant's first bin: the diamond angle
+    /// base ± 128·|u| / (|u| + |v|), rounded through the mantissa as the conic gradient's loop
+    /// rounds it, and as its tail rounds it (the sum rounded to a float first), sixteen pixels at
+    /// a time (lane by lane the scalar expressions, so the same bits).
+    static func fillAngles(_ h: UnsafeMutablePointer<HalfRow>, tailDistance: Int, cx: Float, v: Float) {
+        let p0 = h.pointee.p0, p3 = h.pointee.p3
+        let right = h.pointee.right
         let n = DiamondAngle.binsPerQuadrant
         let (qBase, scale): (Float, Float) =
             right ? (v > 0 ? (0, n) : (2 * n, -n)) : (v >= 0 ? (4 * n, -n) : (2 * n, n))
-        let base = quadrantBase(right: right, v: v)
+        let base = SIMD16<UInt32>(repeating: UInt32(quadrantBase(right: right, v: v)))
         let av = abs(v) + 1e-30
         let b = qBase + 0x1p23
-        for x in x0..<x1 {
-            let t = abs(Float(x) + 0.5 - cx)
-            let q = t / (t + av)
-            let bin = Int((b + scale * q).bitPattern & 0x7F_FFFF)
-            out[x - x0] = UInt8(truncatingIfNeeded: bin - base)
-            tails[x - x0] = UInt8(truncatingIfNeeded: DiamondAngle.index(scaled: qBase + scale * q) - base)
+        let mantissa = SIMD16<UInt32>(repeating: 0x7F_FFFF)
+        let out = h.pointee.angle + p0
+        let lanes = SIMD16<Float>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        @inline(__always) func scaled(_ x: SIMD16<Float>) -> SIMD16<Float> {
+            let u = (x + 0.5) - cx
+            // |u|: the sign bit cleared, as abs does.
+            let t = unsafeBitCast(unsafeBitCast(u, to: SIMD16<UInt32>.self) & 0x7FFF_FFFF, to: SIMD16<Float>.self)
+            return scale * (t / (t + av))
         }
+        @inline(__always) func bins(_ sum: SIMD16<Float>) -> SIMD16<UInt32> {
+            (unsafeBitCast(sum, to: SIMD16<UInt32>.self) & mantissa) &- base
+        }
+        var differs = SIMD16<UInt32>.zero
+        var i = 0
+        while i < p3 - p0 {
+            let s = scaled(lanes + Float(p0 + i))
+            let main = bins(b + s)
+            differs |= main ^ bins((qBase + s) + 0x1p23)
+            UnsafeMutableRawPointer(out + i).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: main), as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        h.pointee.anglesReady = true
+        guard differs != .zero else { return }
+        // Some pixel rounds one bin apart in the tail's way: the tail's bins of their own.
+        let tails = out + tailDistance
+        i = 0
+        while i < p3 - p0 {
+            let s = scaled(lanes + Float(p0 + i))
+            UnsafeMutableRawPointer(tails + i).storeBytes(
+                of: SIMD16<UInt8>(truncatingIfNeeded: bins((qBase + s) + 0x1p23)), as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        h.pointee.tailAngle = h.pointee.angle + tailDistance
     }
 }
 
