@@ -6,15 +6,17 @@
 /// (and the buffer's size, which clips it), so it is worked out once per geometry and kept in the
 /// buffer's `DrawingCache`: a frame of the same rings is then colour lookups and edge blends.
 ///
-/// Made cheaply, since a panel's first frame, a reload and every `glance render` pay for it: the
-/// zones and edge coverage of a row mirrored about the centre are the same numbers (exactly, when
-/// the centre lies on a whole or half pixel), so they are worked out for one row of the pair, and
-/// for the right half of a row when the left mirrors it; the angles, a division per pixel, sixteen
-/// pixels at a time, and only for the half-rows a colour table draws, when it first does (a track
-/// or a solid paint needs none).
+/// Made cheaply, since a panel's first frame, a reload and every `glance render` pay for it:
+/// - the angles (a division per pixel) sixteen pixels at a time, and only for the half-rows a
+///   colour table draws, when it first does (a track or a solid paint needs none);
+/// - when the centre lies on a whole or half pixel (`symmetric`), pixel offsets from it are exact
+///   and the band is its own mirror image: a row below the centre has the zones and edge coverage
+///   of its mirror row above (shared), and its bins are 128 less those of that row's (see
+///   `fillAngles`); a row's left half has the right half's coverage in reverse order.
 ///
 /// Every value is computed exactly as the rasterizer computed it per frame before (the same
-/// expressions on the same operands), so the pixels are the same bit for bit.
+/// expressions on the same operands, or provably equal ones), so the pixels are the same bit for
+/// bit.
 final class BandSpans {
     typealias Edge = ArcRasterizer.Edge
 
@@ -26,17 +28,24 @@ final class BandSpans {
         /// Filled on first use (`fillAngles`): until then `anglesReady` is false.
         var angle: UnsafeMutablePointer<UInt8>
         /// The angle as the last (run length mod 4) pixels of a run inside the band take it: the
-        /// same memory as `angle` unless a pixel of the half-row rounds apart.
+        /// same memory as `angle` unless a pixel of the half-row rounds apart (until filled, where
+        /// such angles would go).
         var tailAngle: UnsafeMutablePointer<UInt8>
         var alpha1: UnsafeMutablePointer<UInt16>
         var alpha2: UnsafeMutablePointer<UInt16>
-        var quadrantBase: Int
+        var quadrantBase: Int32
         /// The diamond angle of the middle pixel of [p0, p3): the class of a half-row no class
         /// boundary cuts.
         var midDiamond: Float
+        /// Half-rows from this one to its mirror image above the centre, whose bins give its own
+        /// (0: none, its bins are computed).
+        var mirror: Int32
         var anglesReady: Bool
         /// The right half (angle rising with x).
         var right: Bool
+        /// Whether the tail's rounding can differ from the loop's here (not about a symmetric
+        /// centre).
+        var tails: Bool
     }
 
     /// Rows `[firstRow, firstRow + rowCount)`.
@@ -49,12 +58,13 @@ final class BandSpans {
     /// bin apart), written only for the half-rows where it differs.
     let angles: UnsafeMutablePointer<UInt8>
     let tailDistance: Int
-    /// Per edge pixel: the band's coverage as an alpha in 0...256 (a row's mirror image about the
-    /// centre's row shares its row's).
+    /// Per edge pixel: the band's coverage as an alpha in 0...256.
     let alphas: UnsafeMutablePointer<UInt16>
     let alphaCount: Int
     /// Per row its right half, then its left half (the order they are drawn in).
     let halves: UnsafeMutablePointer<HalfRow>
+    /// The centre lies on a whole or half pixel both ways (and the band is not huge).
+    let symmetric: Bool
 
     /// Bytes held (for the cache's budget).
     var bytes: Int { rowCount * 2 * MemoryLayout<HalfRow>.stride + 2 * tailDistance + 2 * alphaCount }
@@ -66,8 +76,8 @@ final class BandSpans {
         return right ? (v > 0 ? 0 : n) : (v >= 0 ? 3 * n : 2 * n)
     }
 
-    /// Whether `2c` is a whole number (small enough for the pixel maths): then pixel `i` and pixel
-    /// `2c − 1 − i` lie at exactly opposite offsets from `c` (both differences are exact).
+    /// `2c` when it is a whole number (and small enough for the pixel maths): then pixel `i` and
+    /// pixel `2c − 1 − i` lie at exactly opposite offsets from `c` (both differences are exact).
     @inline(__always)
     static func mirror(_ c: Float) -> Int? {
         let twice = 2 * c
@@ -77,41 +87,51 @@ final class BandSpans {
     init(_ r: ArcRasterizer, width: Int, height: Int) {
         let cx = r.cx, cy = r.cy
         let mirrorX = Self.mirror(cx)
-        let k = mirrorX ?? 0
+        let k = Int32(truncatingIfNeeded: mirrorX ?? 0)
         let mirrorY = Self.mirror(cy)
+        // Exact offsets both ways, and |u| + |v| < 8192 (see `fillAngles`).
+        symmetric = mirrorX != nil && mirrorY != nil && r.ro < 4000
         // Rows whose centres can meet the band (the rest are empty).
         let reach = (r.outerOut2).squareRoot() + 1
         let top = max(0, floorToInt(cy - reach))
         let bottom = min(height, max(top, ceilToInt(cy + reach)))
         firstRow = top
         rowCount = bottom - top
+        let rows = rowCount
         let origin = floorToInt(cx - r.ro - 2)
         let lo = origin
         let hi = origin + r.bandWidth
         let mid = ceilToInt(cx - 0.5)  // first pixel with u ≥ 0
-        /// A row's zones and edges, where its angles and alphas go, and the row whose alphas it
-        /// shares (its mirror image), if any.
-        struct Zones {
-            var left = SIMD4<Int32>.zero, right = SIMD4<Int32>.zero
-            var full = false
-            var leftAngles = 0, rightAngles = 0
-            var leftAlphas = 0, rightAlphas = 0
-            var mirrored = false
-            /// The left half is the right half mirrored (its alphas are the right's, reversed).
-            var leftMirrorsRight = false
+        // Per row: the zones of its right and left halves; whether it has a full zone; the row it
+        // mirrors (its index, or −1); where its alphas start.
+        let zones = UnsafeMutablePointer<SIMD4<Int32>>.allocate(capacity: max(1, 2 * rows))
+        let full = UnsafeMutablePointer<Bool>.allocate(capacity: max(1, rows))
+        let source = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows))
+        let alphaStart = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows))
+        defer {
+            zones.deallocate()
+            full.deallocate()
+            source.deallocate()
+            alphaStart.deallocate()
         }
+        func clip(_ x: Int) -> Int32 { Int32(truncatingIfNeeded: min(max(x, 0), width)) }
         // First pass: the zones of every row, and how many pixels they hold.
         var angleCount = 0
         var alphaCount = 0
-        var zones = [Zones](repeating: Zones(), count: rowCount)
-        for y in top..<bottom {
-            var z = Zones()
-            let ym = mirrorY.map { $0 - 1 - y } ?? Int.max
+        for i in 0..<rows {
+            let y = top &+ i
+            let ym = mirrorY.map { $0 &- 1 &- y } ?? Int.max
             if ym >= top && ym < y {
                 // The mirror image of a row already done: the same zones and alphas.
-                z = zones[ym - top]
-                z.mirrored = true
+                let j = ym &- top
+                zones[2 &* i] = zones[2 &* j]
+                zones[2 &* i &+ 1] = zones[2 &* j &+ 1]
+                full[i] = full[j]
+                source[i] = j
+                alphaStart[i] = alphaStart[j]
             } else {
+                var right = SIMD4<Int32>.zero, left = SIMD4<Int32>.zero
+                var hasFull = false
                 let v = cy - (Float(y) + 0.5)
                 let v2 = v * v
                 if v2 < r.outerOut2 {
@@ -120,18 +140,18 @@ final class BandSpans {
                     let fullOuter: Float = v2 < r.outerIn2 ? (r.outerIn2 - v2).squareRoot() : -1
                     let fullInner: Float = v2 < r.innerOut2 ? (r.innerOut2 - v2).squareRoot() : 0
                     let hole: Float = v2 < r.innerIn2 ? (r.innerIn2 - v2).squareRoot() : 0
-                    let hasFull = fullOuter >= fullInner
-                    func right(_ t: Float) -> Int { min(max(ceilToInt(cx + t - 0.5), mid, lo), hi) }
-                    let a = right(hole)
-                    let d = right(outer)
-                    let b = hasFull ? right(fullInner) : d
-                    let c = hasFull ? right(fullOuter) : d
+                    hasFull = fullOuter >= fullInner
+                    func rightEdge(_ t: Float) -> Int { min(max(ceilToInt(cx + t - 0.5), mid, lo), hi) }
+                    let a = rightEdge(hole)
+                    let d = rightEdge(outer)
+                    let b = hasFull ? rightEdge(fullInner) : d
+                    let c = hasFull ? rightEdge(fullOuter) : d
                     var la: Int
                     var lb: Int
                     var lc: Int
                     var ld: Int
                     if mirrorX != nil {
-                        (la, lb, lc, ld) = (k - d, k - c, k - b, k - a)
+                        (la, lb, lc, ld) = (Int(k) &- d, Int(k) &- c, Int(k) &- b, Int(k) &- a)
                     } else {
                         func left(_ t: Float) -> Int { max(min(floorToInt(cx - t - 0.5) + 1, mid, hi), lo) }
                         la = left(outer)
@@ -144,75 +164,68 @@ final class BandSpans {
                     lc = min(max(lc, lb), mid)
                     ld = min(max(ld, lc), mid)
                     // Clipped to the buffer (the zones stay adjacent and in order).
-                    func clip(_ x: Int) -> Int32 { Int32(min(max(x, 0), width)) }
-                    z.full = hasFull
                     if hasFull {
-                        z.right = SIMD4(clip(a), clip(b), clip(c), clip(d))
-                        z.left = SIMD4(clip(la), clip(lb), clip(lc), clip(ld))
+                        right = SIMD4(clip(a), clip(b), clip(c), clip(d))
+                        left = SIMD4(clip(la), clip(lb), clip(lc), clip(ld))
                     } else {
-                        z.right = SIMD4(clip(a), clip(d), clip(d), clip(d))
-                        z.left = SIMD4(clip(la), clip(ld), clip(ld), clip(ld))
-                    }
-                    // Unclipped by the buffer, the left half is the right one mirrored pixel for pixel.
-                    if mirrorX != nil {
-                        let m = Int32(k)
-                        z.leftMirrorsRight = z.left == SIMD4(m - z.right[3], m - z.right[2], m - z.right[1], m - z.right[0])
+                        right = SIMD4(clip(a), clip(d), clip(d), clip(d))
+                        left = SIMD4(clip(la), clip(ld), clip(ld), clip(ld))
                     }
                 }
-                z.leftAlphas = alphaCount
-                alphaCount += Int(z.left[1] - z.left[0] + z.left[3] - z.left[2])
-                z.rightAlphas = alphaCount
-                alphaCount += Int(z.right[1] - z.right[0] + z.right[3] - z.right[2])
+                zones[2 &* i] = right
+                zones[2 &* i &+ 1] = left
+                full[i] = hasFull
+                source[i] = -1
+                alphaStart[i] = alphaCount
+                alphaCount &+= Int(right[1] &- right[0] &+ right[3] &- right[2] &+ left[1] &- left[0] &+ left[3] &- left[2])
             }
             // Angles are per half-row, from a 16-byte boundary, rounded up to whole groups of 16.
-            z.leftAngles = angleCount
-            angleCount += (Int(z.left[3] - z.left[0]) + 15) & ~15
-            z.rightAngles = angleCount
-            angleCount += (Int(z.right[3] - z.right[0]) + 15) & ~15
-            zones[y - top] = z
+            angleCount &+= (Int(zones[2 &* i][3] &- zones[2 &* i][0]) &+ 15) & ~15
+            angleCount &+= (Int(zones[2 &* i &+ 1][3] &- zones[2 &* i &+ 1][0]) &+ 15) & ~15
         }
         self.alphaCount = alphaCount
         tailDistance = angleCount
         angles = .allocate(capacity: max(16, 2 * angleCount))
         alphas = .allocate(capacity: max(1, alphaCount))
-        halves = .allocate(capacity: max(1, 2 * rowCount))
-        // Second pass: every edge pixel's coverage (a mirrored row's is its row's).
-        for i in 0..<rowCount where !zones[i].mirrored {
-            let z = zones[i]
-            let av = abs(cy - (Float(top + i) + 0.5))
-            let kinds: (left: (Edge, Edge), right: (Edge, Edge)) =
-                z.full ? ((.outer, .inner), (.inner, .outer)) : ((.both, .none), (.both, .none))
-            let right = alphas + z.rightAlphas
-            let r0 = Int(z.right[0]), r1 = Int(z.right[1]), r2 = Int(z.right[2]), r3 = Int(z.right[3])
-            r.fillAlphas(right, from: r0, to: r1, av: av, kinds.right.0)
-            r.fillAlphas(right + (r1 - r0), from: r2, to: r3, av: av, kinds.right.1)
-            let left = alphas + z.leftAlphas
-            if z.leftMirrorsRight {
-                // The right half's alphas in reverse order: [p0, p1) mirrors [r2, r3), [p2, p3) [r0, r1).
-                let n = (r1 - r0) + (r3 - r2)
-                for j in 0..<n { left[j] = right[n - 1 - j] }
-            } else {
-                let l0 = Int(z.left[0]), l1 = Int(z.left[1]), l2 = Int(z.left[2]), l3 = Int(z.left[3])
-                r.fillAlphas(left, from: l0, to: l1, av: av, kinds.left.0)
-                r.fillAlphas(left + (l1 - l0), from: l2, to: l3, av: av, kinds.left.1)
-            }
-        }
-        // What the drawing needs per half-row, ready to use (the angles when first drawn).
-        for i in 0..<rowCount {
-            let z = zones[i]
-            let v = cy - (Float(top + i) + 0.5)
-            func half(_ p: SIMD4<Int32>, _ angleStart: Int, _ alphaStart: Int, right: Bool) -> HalfRow {
+        halves = .allocate(capacity: max(1, 2 * rows))
+        // Second pass: the half-rows, and every edge pixel's coverage (a mirrored row's is its
+        // row's).
+        var angleStart = 0
+        for i in 0..<rows {
+            let v = cy - (Float(top &+ i) + 0.5)
+            let right = zones[2 &* i], left = zones[2 &* i &+ 1]
+            let rightAlphas = alphas + alphaStart[i]
+            let leftAlphas = rightAlphas + Int(right[1] &- right[0] &+ right[3] &- right[2])
+            let mirror = source[i] >= 0 && symmetric ? Int32(truncatingIfNeeded: 2 &* (source[i] &- i)) : 0
+            func half(_ p: SIMD4<Int32>, _ alpha: UnsafeMutablePointer<UInt16>, right: Bool) -> HalfRow {
                 let p0 = Int(p[0]), p1 = Int(p[1]), p2 = Int(p[2]), p3 = Int(p[3])
-                let alpha = alphas + alphaStart
+                let angle = angles + (angleStart &- p0)
+                angleStart &+= (p3 &- p0 &+ 15) & ~15
                 return HalfRow(
-                    p0: p0, p1: p1, p2: p2, p3: p3, angle: angles + angleStart - p0,
-                    tailAngle: angles + angleStart - p0, alpha1: alpha - p0,
-                    alpha2: alpha + (p1 - p0) - p2, quadrantBase: Self.quadrantBase(right: right, v: v),
-                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) / 2) + 0.5 - cx, v: v), anglesReady: false,
-                    right: right)
+                    p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: angle + tailDistance, alpha1: alpha - p0,
+                    alpha2: alpha + (p1 &- p0 &- p2), quadrantBase: Int32(Self.quadrantBase(right: right, v: v)),
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) / 2) + 0.5 - cx, v: v), mirror: mirror,
+                    anglesReady: false, right: right, tails: !symmetric)
             }
-            (halves + 2 * i).initialize(to: half(z.right, z.rightAngles, z.rightAlphas, right: true))
-            (halves + 2 * i + 1).initialize(to: half(z.left, z.leftAngles, z.leftAlphas, right: false))
+            (halves + 2 &* i).initialize(to: half(right, rightAlphas, right: true))
+            (halves + (2 &* i &+ 1)).initialize(to: half(left, leftAlphas, right: false))
+            guard source[i] < 0 else { continue }
+            let av = abs(v)
+            let kinds: (left: (Edge, Edge), right: (Edge, Edge)) =
+                full[i] ? ((.outer, .inner), (.inner, .outer)) : ((.both, .none), (.both, .none))
+            let r0 = Int(right[0]), r1 = Int(right[1]), r2 = Int(right[2]), r3 = Int(right[3])
+            r.fillAlphas(rightAlphas, from: r0, to: r1, av: av, kinds.right.0)
+            r.fillAlphas(rightAlphas + (r1 &- r0), from: r2, to: r3, av: av, kinds.right.1)
+            if mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0]) {
+                // Unclipped by the buffer, the left half is the right one mirrored pixel for pixel:
+                // its alphas are the right's in reverse order ([p0, p1) mirrors [r2, r3)).
+                let n = (r1 &- r0) &+ (r3 &- r2)
+                for j in 0..<n { leftAlphas[j] = rightAlphas[n &- 1 &- j] }
+            } else {
+                let l0 = Int(left[0]), l1 = Int(left[1]), l2 = Int(left[2]), l3 = Int(left[3])
+                r.fillAlphas(leftAlphas, from: l0, to: l1, av: av, kinds.left.0)
+                r.fillAlphas(leftAlphas + (l1 &- l0), from: l2, to: l3, av: av, kinds.left.1)
+            }
         }
     }
 
@@ -226,8 +239,37 @@ final class BandSpans {
     /// base ± 128·|u| / (|u| + |v|), rounded through the mantissa as the conic gradient's loop
     /// rounds it, and as its tail rounds it (the sum rounded to a float first), sixteen pixels at
     /// a time (lane by lane the scalar expressions, so the same bits).
-    static func fillAngles(_ h: UnsafeMutablePointer<HalfRow>, tailDistance: Int, cx: Float, v: Float) {
+    ///
+    /// About a symmetric centre:
+    /// - A row below the centre takes 128 less the bins of its mirror row above: its pixels have
+    ///   the same |u| and |v|, so the same q = |u| / (|u| + |v|), and its quadrant's base and sign
+    ///   turn 2²³ + 128·q into 2²³ + 256 − 128·q (right) or 2²³ + 256 + 128·q (left, from 512 −
+    ///   128·q above): rounding to nearest, ties to even, commutes with adding an even number and
+    ///   with negation, so the bins are 128 − b of the row above's b, bit for bit.
+    /// - The tail's bins are the loop's: with |u| = a/2 and |v| = c/2 (whole a, c; a + c < 2¹⁴),
+    ///   128·a / (a + c) lies at least 1 / (2(a + c)) > 2⁻¹⁵ from any half-integer unless it is
+    ///   one; the float q is within 2⁻¹⁸/128 of it and the tail's first rounding moves the sum by
+    ///   at most 2⁻¹⁶, so only an exact half-integer could round to one, and then q, 128·q and
+    ///   the sum are exact (a/(a + c) = (2m + 1)/256): both roundings see the same number.
+    static func fillAngles(_ h: UnsafeMutablePointer<HalfRow>, cx: Float, v: Float) {
         let p0 = h.pointee.p0, p3 = h.pointee.p3
+        let out = h.pointee.angle + p0
+        h.pointee.anglesReady = true
+        let tails = h.pointee.tailAngle + p0
+        h.pointee.tailAngle = h.pointee.angle
+        if h.pointee.mirror != 0 {
+            let above = h + Int(h.pointee.mirror)
+            if !above.pointee.anglesReady { fillAngles(above, cx: cx, v: -v) }
+            let from = UnsafeRawPointer(above.pointee.angle + p0)
+            let full = SIMD16<UInt8>(repeating: 128)
+            var i = 0
+            while i < p3 &- p0 {
+                UnsafeMutableRawPointer(out + i).storeBytes(
+                    of: full &- from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                i &+= 16
+            }
+            return
+        }
         let right = h.pointee.right
         let n = DiamondAngle.binsPerQuadrant
         let (qBase, scale): (Float, Float) =
@@ -236,38 +278,47 @@ final class BandSpans {
         let av = abs(v) + 1e-30
         let b = qBase + 0x1p23
         let mantissa = SIMD16<UInt32>(repeating: 0x7F_FFFF)
-        let out = h.pointee.angle + p0
-        let lanes = SIMD16<Float>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        @inline(__always) func scaled(_ x: SIMD16<Float>) -> SIMD16<Float> {
-            let u = (x + 0.5) - cx
+        let sign = SIMD16<UInt32>(repeating: 0x7FFF_FFFF)
+        // Pixel centres x + 0.5 (exact), sixteen at a time.
+        let first = SIMD16<Float>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) + (Float(p0) + 0.5)
+        @inline(__always) func scaled(_ centre: SIMD16<Float>) -> SIMD16<Float> {
+            let u = centre - cx
             // |u|: the sign bit cleared, as abs does.
-            let t = unsafeBitCast(unsafeBitCast(u, to: SIMD16<UInt32>.self) & 0x7FFF_FFFF, to: SIMD16<Float>.self)
+            let t = unsafeBitCast(unsafeBitCast(u, to: SIMD16<UInt32>.self) & sign, to: SIMD16<Float>.self)
             return scale * (t / (t + av))
         }
-        @inline(__always) func bins(_ sum: SIMD16<Float>) -> SIMD16<UInt32> {
-            (unsafeBitCast(sum, to: SIMD16<UInt32>.self) & mantissa) &- base
+        @inline(__always) func bins(_ sum: SIMD16<Float>) -> SIMD16<UInt8> {
+            SIMD16<UInt8>(truncatingIfNeeded: (unsafeBitCast(sum, to: SIMD16<UInt32>.self) & mantissa) &- base)
         }
-        var differs = SIMD16<UInt32>.zero
+        var centre = first
         var i = 0
-        while i < p3 - p0 {
-            let s = scaled(lanes + Float(p0 + i))
+        guard h.pointee.tails else {
+            while i < p3 &- p0 {
+                UnsafeMutableRawPointer(out + i).storeBytes(of: bins(b + scaled(centre)), as: SIMD16<UInt8>.self)
+                centre += 16
+                i &+= 16
+            }
+            return
+        }
+        var differs = false
+        while i < p3 &- p0 {
+            let s = scaled(centre)
             let main = bins(b + s)
-            differs |= main ^ bins((qBase + s) + 0x1p23)
-            UnsafeMutableRawPointer(out + i).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: main), as: SIMD16<UInt8>.self)
-            i += 16
+            differs = differs || main != bins((qBase + s) + 0x1p23)
+            UnsafeMutableRawPointer(out + i).storeBytes(of: main, as: SIMD16<UInt8>.self)
+            centre += 16
+            i &+= 16
         }
-        h.pointee.anglesReady = true
-        guard differs != .zero else { return }
+        guard differs else { return }
         // Some pixel rounds one bin apart in the tail's way: the tail's bins of their own.
-        let tails = out + tailDistance
+        centre = first
         i = 0
-        while i < p3 - p0 {
-            let s = scaled(lanes + Float(p0 + i))
-            UnsafeMutableRawPointer(tails + i).storeBytes(
-                of: SIMD16<UInt8>(truncatingIfNeeded: bins((qBase + s) + 0x1p23)), as: SIMD16<UInt8>.self)
-            i += 16
+        while i < p3 &- p0 {
+            UnsafeMutableRawPointer(tails + i).storeBytes(of: bins((qBase + scaled(centre)) + 0x1p23), as: SIMD16<UInt8>.self)
+            centre += 16
+            i &+= 16
         }
-        h.pointee.tailAngle = h.pointee.angle + tailDistance
+        h.pointee.tailAngle = tails - p0
     }
 }
 
