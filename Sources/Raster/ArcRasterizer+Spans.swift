@@ -186,7 +186,7 @@ final class BandSpans {
         self.alphaCount = alphaCount
         tailDistance = angleCount
         angles = .allocate(capacity: max(16, 2 * angleCount))
-        alphas = .allocate(capacity: max(1, alphaCount))
+        alphas = .allocate(capacity: alphaCount + 4)  // four at a time
         halves = .allocate(capacity: max(1, 2 * rows))
         // Second pass: the half-rows, and every edge pixel's coverage (a mirrored row's is its
         // row's).
@@ -325,9 +325,39 @@ final class BandSpans {
 extension ArcRasterizer {
     /// The coverage of edge pixels [x0, x1) at |v| = `av`, as alphas (what `fillEdges` computed
     /// per frame before, then `alpha256` per pixel).
+    ///
+    /// An outer or inner zone four pixels at a time (writing up to three alphas past its end,
+    /// which the next zone's overwrite: the buffer has room for them past the last).
     func fillAlphas(_ out: UnsafeMutablePointer<UInt16>, from x0: Int, to x1: Int, av: Float, _ edge: Edge) {
         guard x0 < x1 else { return }
         let v2 = av * av
+        if edge == .outer || edge == .inner {
+            let outer = edge == .outer
+            let curvature: Float = outer ? 1 / ro : -1 / ri
+            var centre = Float4(0, 1, 2, 3) + (Float(x0) + 0.5)
+            var i = 0
+            while i < x1 &- x0 {
+                let u = centre - cx
+                let d2 = u * u + v2
+                let dist = d2.squareRoot()
+                let inv = 1 / dist
+                let coverage: Float4
+                if outer {
+                    let edge = halfPlaneCoverage(ro - dist, u * inv, av * inv, curvature: curvature)
+                    coverage = select(
+                        d2 .>= outerOut2, Float4(repeating: 0), select(d2 .<= outerIn2, Float4(repeating: 1), edge))
+                } else {
+                    let edge = halfPlaneCoverage(dist - ri, u * inv, av * inv, curvature: curvature)
+                    coverage = select(
+                        d2 .<= innerIn2, Float4(repeating: 0), select(d2 .>= innerOut2, Float4(repeating: 1), edge))
+                }
+                UnsafeMutableRawPointer(out + i).storeBytes(
+                    of: SIMD4<UInt16>(truncatingIfNeeded: alpha256(coverage)), as: SIMD4<UInt16>.self)
+                centre += 4
+                i &+= 4
+            }
+            return
+        }
         for x in x0..<x1 {
             let u = Float(x) + 0.5 - cx
             let d2 = u * u + v2
