@@ -40,6 +40,8 @@ final class BandSpans {
         /// Half-rows from this one to its mirror image above the centre, whose bins give its own
         /// (0: none, its bins are computed).
         var mirror: Int32
+        /// A left half whose bins are its row's right half's, mirrored (see `fillAngles`).
+        var reversed: Bool
         var anglesReady: Bool
         /// The right half (angle rising with x).
         var right: Bool
@@ -57,6 +59,7 @@ final class BandSpans {
     /// the last pixels of a run that are not a group of four (rounded twice: once in a while one
     /// bin apart), written only for the half-rows where it differs.
     let angles: UnsafeMutablePointer<UInt8>
+    private let angleMemory: UnsafeMutablePointer<UInt8>
     let tailDistance: Int
     /// Per edge pixel: the band's coverage as an alpha in 0...256.
     let alphas: UnsafeMutablePointer<UInt16>
@@ -185,7 +188,10 @@ final class BandSpans {
         }
         self.alphaCount = alphaCount
         tailDistance = angleCount
-        angles = .allocate(capacity: max(16, 2 * angleCount))
+        // Sixteen bytes ahead of the first half-row's: a left half reads its right half's bins
+        // sixteen at a time backwards.
+        angleMemory = .allocate(capacity: 16 &+ 2 &* angleCount)
+        angles = angleMemory + 16
         alphas = .allocate(capacity: alphaCount + 4)  // four at a time
         halves = .allocate(capacity: max(1, 2 * rows))
         // Second pass: the half-rows, and every edge pixel's coverage (a mirrored row's is its
@@ -197,6 +203,9 @@ final class BandSpans {
             let rightAlphas = alphas + alphaStart[i]
             let leftAlphas = rightAlphas + Int(right[1] &- right[0] &+ right[3] &- right[2])
             let mirror = source[i] >= 0 && symmetric ? Int32(truncatingIfNeeded: 2 &* (source[i] &- i)) : 0
+            // The left half the right one mirrored pixel for pixel (unclipped by the buffer).
+            let mirrorsRight = mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0])
+            let reversed = symmetric && mirrorsRight && v != 0
             func half(_ p: SIMD4<Int32>, _ alpha: UnsafeMutablePointer<UInt16>, right: Bool) -> HalfRow {
                 let p0 = Int(p[0]), p1 = Int(p[1]), p2 = Int(p[2]), p3 = Int(p[3])
                 let angle = angles + (angleStart &- p0)
@@ -204,8 +213,8 @@ final class BandSpans {
                 return HalfRow(
                     p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: angle + tailDistance, alpha1: alpha - p0,
                     alpha2: alpha + (p1 &- p0 &- p2), quadrantBase: Int32(Self.quadrantBase(right: right, v: v)),
-                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) / 2) + 0.5 - cx, v: v), mirror: mirror,
-                    anglesReady: false, right: right, tails: !symmetric)
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), mirror: mirror,
+                    reversed: !right && reversed, anglesReady: false, right: right, tails: !symmetric)
             }
             (halves + 2 &* i).initialize(to: half(right, rightAlphas, right: true))
             (halves + (2 &* i &+ 1)).initialize(to: half(left, leftAlphas, right: false))
@@ -216,9 +225,8 @@ final class BandSpans {
             let r0 = Int(right[0]), r1 = Int(right[1]), r2 = Int(right[2]), r3 = Int(right[3])
             r.fillAlphas(rightAlphas, from: r0, to: r1, av: av, kinds.right.0)
             r.fillAlphas(rightAlphas + (r1 &- r0), from: r2, to: r3, av: av, kinds.right.1)
-            if mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0]) {
-                // Unclipped by the buffer, the left half is the right one mirrored pixel for pixel:
-                // its alphas are the right's in reverse order ([p0, p1) mirrors [r2, r3)).
+            if mirrorsRight {
+                // The left half's alphas are the right's in reverse order ([p0, p1) mirrors [r2, r3)).
                 let n = (r1 &- r0) &+ (r3 &- r2)
                 for j in 0..<n { leftAlphas[j] = rightAlphas[n &- 1 &- j] }
             } else {
@@ -231,7 +239,7 @@ final class BandSpans {
 
     deinit {
         halves.deallocate()
-        angles.deallocate()
+        angleMemory.deallocate()
         alphas.deallocate()
     }
 
@@ -240,12 +248,16 @@ final class BandSpans {
     /// rounds it, and as its tail rounds it (the sum rounded to a float first), sixteen pixels at
     /// a time (lane by lane the scalar expressions, so the same bits).
     ///
-    /// About a symmetric centre:
-    /// - A row below the centre takes 128 less the bins of its mirror row above: its pixels have
-    ///   the same |u| and |v|, so the same q = |u| / (|u| + |v|), and its quadrant's base and sign
-    ///   turn 2²³ + 128·q into 2²³ + 256 − 128·q (right) or 2²³ + 256 + 128·q (left, from 512 −
-    ///   128·q above): rounding to nearest, ties to even, commutes with adding an even number and
-    ///   with negation, so the bins are 128 − b of the row above's b, bit for bit.
+    /// About a symmetric centre, the mirror images of a pixel about the centre's row and column
+    /// have the same |u| and |v|, so the same q = |u| / (|u| + |v|), and each quadrant's base and
+    /// sign make its bin R = round(128·q) or 128 − R: R above the centre on the right (base 0,
+    /// 2²³ + 128·q) and below it on the left (2²³ + 256 + 128·q, less 256), 128 − R in the other
+    /// two (2²³ + 256 − 128·q less 128, 2²³ + 512 − 128·q less 384) and on the centre's own row.
+    /// Rounding to nearest, ties to even, commutes with adding an even number and with negation,
+    /// so these are exact:
+    /// - a row below the centre takes 128 less the bins of its mirror row above;
+    /// - a left half off the centre's row that mirrors its right half takes 128 less the right's
+    ///   bins in reverse order.
     /// - The tail's bins are the loop's: with |u| = a/2 and |v| = c/2 (whole a, c; a + c < 2¹⁴),
     ///   128·a / (a + c) lies at least 1 / (2(a + c)) > 2⁻¹⁵ from any half-integer unless it is
     ///   one; the float q is within 2⁻¹⁸/128 of it and the tail's first rounding moves the sum by
@@ -266,6 +278,22 @@ final class BandSpans {
             while i < p3 &- p0 {
                 UnsafeMutableRawPointer(out + i).storeBytes(
                     of: full &- from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                i &+= 16
+            }
+            return
+        }
+        if h.pointee.reversed {
+            // x mirrors k − 1 − x of the right half: from its last pixel back.
+            let right = h - 1
+            if !right.pointee.anglesReady { fillAngles(right, cx: cx, v: v) }
+            let last = UnsafeRawPointer(right.pointee.angle + (right.pointee.p3 &- 1))
+            let full = SIMD16<UInt8>(repeating: 128)
+            var i = 0
+            while i < p3 &- p0 {
+                let b = last.loadUnaligned(fromByteOffset: -15 &- i, as: SIMD16<UInt8>.self)
+                let reversed = SIMD16<UInt8>(
+                    b[15], b[14], b[13], b[12], b[11], b[10], b[9], b[8], b[7], b[6], b[5], b[4], b[3], b[2], b[1], b[0])
+                UnsafeMutableRawPointer(out + i).storeBytes(of: full &- reversed, as: SIMD16<UInt8>.self)
                 i &+= 16
             }
             return
