@@ -16,14 +16,15 @@ extension ArcRasterizer {
         let gapMiddle = range.hi + (1 - (range.hi - range.lo)) / 2
         let hi = base.color(at: range.hi)
         let lo = base.color(at: range.lo)
+        let rel = base.rel, colors = base.colors
         for i in 0...n {
-            let rel = base.rel[i]
-            if rel > range.hi {
-                table[i] = rel < gapMiddle ? hi : lo
-            } else if rel < range.lo {
-                table[i] = rel + 1 < gapMiddle ? hi : lo
+            let r = rel[i]
+            if r > range.hi {
+                table[i] = r < gapMiddle ? hi : lo
+            } else if r < range.lo {
+                table[i] = r + 1 < gapMiddle ? hi : lo
             } else {
-                table[i] = base.colors[i]
+                table[i] = colors[i]
             }
         }
     }
@@ -46,9 +47,9 @@ extension ArcRasterizer {
 /// it).
 final class BaseTable {
     /// Each bin's angle relative to the start, in turns (the last bin is the turn's end).
-    let rel: [Double]
+    let rel: UnsafeMutablePointer<Double>
     /// The paint's colour there.
-    let colors: [UInt32]
+    let colors: UnsafeMutablePointer<UInt32>
     let paint: ArcPaint
     let ramp: RampEvaluator?
     let offset: Double
@@ -56,22 +57,32 @@ final class BaseTable {
     init(paint: ArcPaint, start: Double, offset: Double) {
         let n = DiamondAngle.bins
         let ramp = RampEvaluator(paint)
-        var rel = [Double](repeating: 0, count: n + 1)
-        var colors = [UInt32](repeating: 0, count: n + 1)
+        let rel = UnsafeMutablePointer<Double>.allocate(capacity: n + 1)
+        let colors = UnsafeMutablePointer<UInt32>.allocate(capacity: n + 1)
         DiamondAngle.binTurns.withUnsafeBufferPointer { binTurns in
             for i in 0...n {
                 var r = binTurns[i] - start
                 if r < 0 { r += 1 }
-                if i == n && r == 0 { r = 1 }  // the end of the turn, reached from the left
                 rel[i] = r
-                colors[i] = ramp?.xrgb(at: r + offset) ?? paint.color(at: r + offset).xrgb
             }
+        }
+        if rel[n] == 0 { rel[n] = 1 }  // the end of the turn, reached from the left
+        // The colours in a loop of their own, the two-stop ramp's without a branch per bin.
+        if let ramp {
+            for i in 0...n { colors[i] = ramp.xrgb(at: rel[i] + offset) }
+        } else {
+            for i in 0...n { colors[i] = paint.color(at: rel[i] + offset).xrgb }
         }
         self.rel = rel
         self.colors = colors
         self.paint = paint
         self.ramp = ramp
         self.offset = offset
+    }
+
+    deinit {
+        rel.deallocate()
+        colors.deallocate()
     }
 
     /// The colour at relative angle `rel`.
