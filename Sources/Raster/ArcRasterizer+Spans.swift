@@ -199,10 +199,25 @@ final class BandSpans {
         var angleStart = 0
         for i in 0..<rows {
             let v = cy - (Float(top &+ i) + 0.5)
+            if source[i] >= 0 {
+                // A mirrored row: its mirror row's half-rows (zones, alphas, flags), with angles of
+                // its own.
+                let j = source[i]
+                for side in 0..<2 {
+                    var h = halves[2 &* j &+ side]
+                    h.angle = angles + (angleStart &- h.p0)
+                    h.tailAngle = h.angle + tailDistance
+                    angleStart &+= (h.p3 &- h.p0 &+ 15) & ~15
+                    h.quadrantBase = Int32(Self.quadrantBase(right: side == 0, v: v))
+                    h.midDiamond = DiamondAngle.of(u: Float((h.p0 &+ h.p3) >> 1) + 0.5 - cx, v: v)
+                    h.mirror = symmetric ? Int32(truncatingIfNeeded: 2 &* (j &- i)) : 0
+                    (halves + (2 &* i &+ side)).initialize(to: h)
+                }
+                continue
+            }
             let right = zones[2 &* i], left = zones[2 &* i &+ 1]
             let rightAlphas = alphas + alphaStart[i]
             let leftAlphas = rightAlphas + Int(right[1] &- right[0] &+ right[3] &- right[2])
-            let mirror = source[i] >= 0 && symmetric ? Int32(truncatingIfNeeded: 2 &* (source[i] &- i)) : 0
             // The left half the right one mirrored pixel for pixel (unclipped by the buffer).
             let mirrorsRight = mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0])
             let reversed = symmetric && mirrorsRight && v != 0
@@ -213,12 +228,11 @@ final class BandSpans {
                 return HalfRow(
                     p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: angle + tailDistance, alpha1: alpha - p0,
                     alpha2: alpha + (p1 &- p0 &- p2), quadrantBase: Int32(Self.quadrantBase(right: right, v: v)),
-                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), mirror: mirror,
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), mirror: 0,
                     reversed: !right && reversed, anglesReady: false, right: right, tails: !symmetric)
             }
             (halves + 2 &* i).initialize(to: half(right, rightAlphas, right: true))
             (halves + (2 &* i &+ 1)).initialize(to: half(left, leftAlphas, right: false))
-            guard source[i] < 0 else { continue }
             let av = abs(v)
             let kinds: (left: (Edge, Edge), right: (Edge, Edge)) =
                 full[i] ? ((.outer, .inner), (.inner, .outer)) : ((.both, .none), (.both, .none))
