@@ -68,6 +68,14 @@ func scale(_ c: UInt32, by a: UInt32) -> UInt32 {
     return (rb & 0xFF00FF) | (g & 0x00FF00)
 }
 
+/// `scale` of four pixels.
+@inline(__always)
+func scale(_ c: SIMD4<UInt32>, by a: SIMD4<UInt32>) -> SIMD4<UInt32> {
+    let rb = ((c & 0xFF00FF) &* a) &>> 8
+    let g = ((c & 0x00FF00) &* a) &>> 8
+    return (rb & 0xFF00FF) | (g & 0x00FF00)
+}
+
 /// ⌊x⌋ without a C library call (x86-64's baseline has no rounding instruction); x is clamped
 /// to ±1e9 first, far outside any buffer.
 @inlinable @inline(__always)
