@@ -144,7 +144,7 @@ final class BandSpans {
                     let fullInner: Float = v2 < r.innerOut2 ? (r.innerOut2 - v2).squareRoot() : 0
                     let hole: Float = v2 < r.innerIn2 ? (r.innerIn2 - v2).squareRoot() : 0
                     hasFull = fullOuter >= fullInner
-                    func rightEdge(_ t: Float) -> Int { min(max(ceilToInt(cx + t - 0.5), mid, lo), hi) }
+                    func rightEdge(_ t: Float) -> Int { min(max(ceilSmall(cx + t - 0.5), mid, lo), hi) }
                     let a = rightEdge(hole)
                     let d = rightEdge(outer)
                     let b = hasFull ? rightEdge(fullInner) : d
@@ -156,7 +156,7 @@ final class BandSpans {
                     if mirrorX != nil {
                         (la, lb, lc, ld) = (Int(k) &- d, Int(k) &- c, Int(k) &- b, Int(k) &- a)
                     } else {
-                        func left(_ t: Float) -> Int { max(min(floorToInt(cx - t - 0.5) + 1, mid, hi), lo) }
+                        func left(_ t: Float) -> Int { max(min(floorSmall(cx - t - 0.5) + 1, mid, hi), lo) }
                         la = left(outer)
                         ld = left(hole)
                         lb = hasFull ? left(fullOuter) : ld

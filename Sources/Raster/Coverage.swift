@@ -85,6 +85,21 @@ func floorToInt(_ x: Float) -> Int {
     return Float(i) > c ? i - 1 : i
 }
 
+/// ⌊x⌋ for |x| ≤ 2²² − 1 (every pixel position of a drawable arc lies within ±1.2·10⁶), in a few
+/// instructions: x rounded to the nearest whole number through the mantissa of 1.5·2²³ + x, one
+/// less when that lies above x. The same value as `floorToInt` there, without its clamp and the
+/// conversion's checks.
+@inline(__always)
+func floorSmall(_ x: Float) -> Int {
+    let shifted = x + 0x1.8p23
+    let nearest = Int(shifted.bitPattern & 0x7F_FFFF) &- 0x40_0000
+    return shifted - 0x1.8p23 > x ? nearest &- 1 : nearest
+}
+
+/// ⌈x⌉ for |x| ≤ 2²² − 1 (see `floorSmall`).
+@inline(__always)
+func ceilSmall(_ x: Float) -> Int { 0 &- floorSmall(-x) }
+
 /// ⌈x⌉ without a C library call.
 @inlinable @inline(__always)
 func ceilToInt(_ x: Float) -> Int { -floorToInt(-x) }
