@@ -383,16 +383,11 @@ extension ArcRasterizer {
                 let d2 = u * u + v2
                 let dist = d2.squareRoot()
                 let inv = 1 / dist
-                let coverage: Float4
-                if outer {
-                    let edge = halfPlaneCoverage(ro - dist, u * inv, av * inv, curvature: curvature)
-                    coverage = select(
-                        d2 .>= outerOut2, Float4(repeating: 0), select(d2 .<= outerIn2, Float4(repeating: 1), edge))
-                } else {
-                    let edge = halfPlaneCoverage(dist - ri, u * inv, av * inv, curvature: curvature)
-                    coverage = select(
-                        d2 .<= innerIn2, Float4(repeating: 0), select(d2 .>= innerOut2, Float4(repeating: 1), edge))
-                }
+                let edge = halfPlaneCoverage(outer ? ro - dist : dist - ri, u * inv, av * inv, curvature: curvature)
+                let coverage =
+                    outer
+                    ? select(d2 .>= outerOut2, Float4(repeating: 0), select(d2 .<= outerIn2, Float4(repeating: 1), edge))
+                    : select(d2 .<= innerIn2, Float4(repeating: 0), select(d2 .>= innerOut2, Float4(repeating: 1), edge))
                 UnsafeMutableRawPointer(out + i).storeBytes(
                     of: SIMD4<UInt16>(truncatingIfNeeded: alpha256(coverage)), as: SIMD4<UInt16>.self)
                 centre += 4

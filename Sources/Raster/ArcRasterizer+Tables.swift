@@ -69,7 +69,7 @@ final class BaseTable {
         if rel[n] == 0 { rel[n] = 1 }  // the end of the turn, reached from the left
         // The colours in a loop of their own, the two-stop ramp's without a branch per bin.
         if let ramp {
-            for i in 0...n { colors[i] = ramp.xrgb(at: rel[i] + offset) }
+            ramp.fill(colors, rel: rel, offset: offset, count: n + 1)
         } else {
             for i in 0...n { colors[i] = paint.color(at: rel[i] + offset).xrgb }
         }
@@ -107,6 +107,32 @@ struct RampEvaluator {
         dr = Float(last.color.red) - r0
         dg = Float(last.color.green) - g0
         db = Float(last.color.blue) - b0
+    }
+
+    /// `colors[i] = xrgb(at: rel[i] + offset)` for `i < count`, four at a time (lane by lane the
+    /// same operations, `min` and `max` as the standard library picks them, so the same bits).
+    func fill(_ colors: UnsafeMutablePointer<UInt32>, rel: UnsafePointer<Double>, offset: Double, count: Int) {
+        var i = 0
+        if span > 0 {
+            let zero = SIMD4<Double>(repeating: 0), one = SIMD4<Double>(repeating: 1)
+            @inline(__always) func channel(_ c0: Float, _ dc: Float, _ t: SIMD4<Float>) -> SIMD4<UInt32> {
+                unsafeBitCast(c0 + dc * t + 0x1p23, to: SIMD4<UInt32>.self) & 0xFF
+            }
+            while i &+ 4 <= count {
+                let s = UnsafeRawPointer(rel + i).loadUnaligned(as: SIMD4<Double>.self) + offset
+                var x = (s - from) / span
+                x = x.replacing(with: zero, where: zero .>= x)  // max(x, 0)
+                x = x.replacing(with: one, where: one .< x)  // min(x, 1)
+                let t = SIMD4<Float>(x)
+                let c = channel(r0, dr, t) &<< 16 | channel(g0, dg, t) &<< 8 | channel(b0, db, t)
+                UnsafeMutableRawPointer(colors + i).storeBytes(of: c, as: SIMD4<UInt32>.self)
+                i &+= 4
+            }
+        }
+        while i < count {
+            colors[i] = xrgb(at: rel[i] + offset)
+            i &+= 1
+        }
     }
 
     @inline(__always)
