@@ -30,6 +30,9 @@ public struct Benchmark: Sendable {
     /// Frames drawn into a picture in memory and copied onto the buffers, as a panel's session
     /// draws them (false: drawn into the buffers in place).
     public var shadow = true
+    /// Every frame drawn into a new view of the buffer's pixels, with nothing kept from earlier
+    /// frames (`--cold`: a panel's first frame, a reload, a rotation, every `glance render`).
+    public var cold = false
 
     /// The animations `--animated` draws.
     public enum Animation: String, Sendable, CaseIterable {
@@ -223,6 +226,10 @@ public struct Benchmark: Sendable {
         var maker = self.maker(text: text, locale: locale, show: request)
         let today = SystemLocalClock().today()
         let screen = request.makeScreen(with: maker, today: today)
+        // Cold: the same pixels, but a buffer of its own each frame (nothing cached with it).
+        let frameTarget = {
+            cold ? PixelBuffer(wrapping: target.base, width: size.width, height: size.height, stride: target.stride, format: target.format) : target
+        }
         maker.drawsText = false
         let bare = request.makeScreen(with: maker, today: today)
         // Alternate the two in rounds and keep each one's fastest round: the machine is shared
@@ -233,16 +240,16 @@ public struct Benchmark: Sendable {
         for round in 0..<rounds {
             let n = frames / rounds + (round < frames % rounds ? 1 : 0)
             let start = done
-            best = min(best, Self.measure { for i in start..<(start + n) { composer.compose(screen, into: target, at: Double(i) / 60) } } / Double(n))
+            best = min(best, Self.measure { for i in start..<(start + n) { composer.compose(screen, into: frameTarget(), at: Double(i) / 60) } } / Double(n))
             if withText {
                 bestBare = min(
-                    bestBare, Self.measure { for i in start..<(start + n) { composer.compose(bare, into: target, at: Double(i) / 60) } } / Double(n))
+                    bestBare, Self.measure { for i in start..<(start + n) { composer.compose(bare, into: frameTarget(), at: Double(i) / 60) } } / Double(n))
             }
             done += n
         }
         let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
         var line = "bench screen=\(kind.rawValue)\(request.ringsOnly && kind == .rings ? " rings_only=1" : "")"
-            + "\(noText ? " text=0" : "") size=\(size) frames=\(frames)"
+            + "\(noText ? " text=0" : "")\(cold ? " cold=1" : "") size=\(size) frames=\(frames)"
         line += " ms_per_frame=\(ms(best))"
         if withText { line += " text_ms_per_frame=\(ms(max(0, best - bestBare)))" }
         if fill {

@@ -107,6 +107,7 @@ enum PictureCommands {
         var buffers = 2
         var whole = false
         var inPlace = false
+        var cold = false
     }
 
     static let bench = CommandSpec<Bench>(
@@ -149,6 +150,9 @@ enum PictureCommands {
                     },
                     .flag("--no-fill", help: "skip the fill timing (for instruction counts under callgrind)") { $0.fill = false },
                     .flag("--no-text", help: "draw each screen without its labels (layout unchanged)") { $0.noText = true },
+                    .flag("--cold", help: "draw every frame into a new buffer, nothing kept from the frames before") {
+                        $0.cold = true
+                    },
                     .flag("--animated", help: "frames of each animation through the damage path") { $0.animated = true },
                     .value("--animation", as: Value.choice(Benchmark.Animation.self), help: "one animation (repeatable)",
                            default: "all four") { $0.animations.append($1) },
@@ -185,6 +189,7 @@ enum PictureCommands {
         bench.buffers = line.buffers
         bench.whole = line.whole
         bench.shadow = !line.inPlace
+        bench.cold = line.cold
         return bench.run()
     }
 

@@ -20,24 +20,33 @@ extension ArcRasterizer {
         // The boundary half-lines' sines and cosines, and where they cross the current row: plain
         // memory (a SIMD lane picked by a variable goes through the stack every time).
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { lineMemory in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 4) { splitMemory in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 12) { splitMemory in
                 let lineS = lineMemory.baseAddress!
                 let lineC = lineS + 4
-                for i in 0..<4 {
-                    lineS[i] = self.lineS[i]
-                    lineC[i] = self.lineC[i]
-                }
                 let splits = splitMemory.baseAddress!
-                let lines = lineCount
+                // The rows where each line can cross the band: a crossing farther than a pixel
+                // from the band's zones cuts no half-row, so it is not worked out (those rows
+                // draw exactly as with it).
+                let lineFirst = splits + 4, lineLast = splits + 8
+                var lines = 0
+                for i in 0..<lineCount where abs(self.lineC[i]) > 1e-6 {
+                    let c = self.lineC[i]
+                    lineS[lines] = self.lineS[i]
+                    lineC[lines] = c
+                    // t from just inside the hole to just past the outer circle: rows at v = t·c.
+                    let near = cy - 0.5 - c * max(0, ri - 3), far = cy - 0.5 - c * (ro + 3)
+                    lineFirst[lines] = floorToInt(min(near, far)) - 1
+                    lineLast[lines] = ceilToInt(max(near, far)) + 1
+                    lines += 1
+                }
                 for y in y0..<y1 {
                     let v = cy - (Float(y) + 0.5)
                     // Where the class boundaries cross the row (pixels from there on lie past
                     // them), sorted.
                     var count = 0
-                    for i in 0..<lines {
+                    for i in 0..<lines where y >= lineFirst[i] && y <= lineLast[i] {
                         // The half-line t·(sin, −cos), t ≥ 0, meets the row where t·cos = v.
                         let c = lineC[i]
-                        guard abs(c) > 1e-6 else { continue }
                         let t = v / c
                         guard t >= 0 else { continue }
                         let x = ceilToInt(cx + t * lineS[i] - 0.5)
@@ -69,62 +78,70 @@ extension ArcRasterizer {
     /// depend on the clip: a clipped draw gives the pixels a whole one gives.
     @inline(never)
     func drawHalf(
-        _ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ half: UnsafePointer<BandSpans.HalfRow>,
+        _ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ half: UnsafeMutablePointer<BandSpans.HalfRow>,
         _ splits: UnsafePointer<Int>, _ splitCount: Int, _ clipA: Int, _ clipB: Int
     ) {
-        let h = half.pointee
-        guard h.p0 < h.p3 else { return }
+        let p0 = half.pointee.p0, p3 = half.pointee.p3
+        guard p0 < p3 else { return }
         var i = 0
-        while i < splitCount && splits[i] <= h.p0 { i &+= 1 }
-        if i == splitCount || splits[i] >= h.p3 {
+        while i < splitCount && splits[i] <= p0 { i &+= 1 }
+        if i == splitCount || splits[i] >= p3 {
             // No boundary inside: one piece, whose class is kept with the spans.
-            drawPiece(row, h, h.p0, h.p3, source(diamond: h.midDiamond), clipA, clipB)
+            drawPiece(row, half, v, p0, p3, source(diamond: half.pointee.midDiamond), clipA, clipB)
             return
         }
-        var a = h.p0
-        while a < h.p3 {
+        var a = p0
+        while a < p3 {
             // The piece [a, b): up to the next boundary past a.
             while i < splitCount && splits[i] <= a { i &+= 1 }
-            let b = i < splitCount && splits[i] < h.p3 ? splits[i] : h.p3
+            let b = i < splitCount && splits[i] < p3 ? splits[i] : p3
             let u = Float((a &+ b) / 2) + 0.5 - cx
-            drawPiece(row, h, a, b, source(diamond: DiamondAngle.of(u: u, v: v)), clipA, clipB)
+            drawPiece(row, half, v, a, b, source(diamond: DiamondAngle.of(u: u, v: v)), clipA, clipB)
             a = b
         }
     }
 
-    /// The piece [a, b) of a half-row from `source`, within [clipA, clipB).
+    /// The piece [a, b) of a half-row from `source`, within [clipA, clipB); the half-row's angles
+    /// are worked out when a colour table first draws it.
     @inline(__always)
     func drawPiece(
-        _ row: UnsafeMutablePointer<UInt32>, _ h: BandSpans.HalfRow, _ a: Int, _ b: Int, _ source: Source,
-        _ clipA: Int, _ clipB: Int
+        _ row: UnsafeMutablePointer<UInt32>, _ half: UnsafeMutablePointer<BandSpans.HalfRow>, _ v: Float,
+        _ a: Int, _ b: Int, _ source: Source, _ clipA: Int, _ clipB: Int
     ) {
         let ca = max(a, clipA)
         let cb = min(b, clipB)
         guard source != .none && ca < cb else { return }
         // Zones within the piece and the clip: edge [ca, e1), inside [i0, i1), edge [e2, cb).
-        let e1 = min(cb, h.p1)
-        let i0 = max(ca, h.p1)
-        let i1 = min(cb, h.p2)
-        let e2 = max(ca, h.p2)
+        let p1 = half.pointee.p1, p2 = half.pointee.p2
+        let e1 = min(cb, p1)
+        let i0 = max(ca, p1)
+        let i1 = min(cb, p2)
+        let e2 = max(ca, p2)
         if source == .track || solid != nil {
             // One colour: the track's, or a solid paint's (whose table would hold it in every bin).
             let color = source == .track ? trackColor : solid.unsafelyUnwrapped
-            if ca < e1 { paintEdges(row + ca, h.alpha1 + ca, e1 &- ca, color) }
+            if ca < e1 { paintEdges(row + ca, half.pointee.alpha1 + ca, e1 &- ca, color) }
             if i0 < i1 { fillRow32(row + i0, count: i1 &- i0, value: color) }
-            if e2 < cb { paintEdges(row + e2, h.alpha2 + e2, cb &- e2, color) }
+            if e2 < cb { paintEdges(row + e2, half.pointee.alpha2 + e2, cb &- e2, color) }
         } else {
-            let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + h.quadrantBase
-            if ca < e1 { paintEdges(row + ca, h.angle + ca, h.alpha1 + ca, e1 &- ca, table) }
+            if !half.pointee.anglesReady { BandSpans.fillAngles(half, cx: cx, v: v) }
+            let angle = half.pointee.angle, tailAngle = half.pointee.tailAngle
+            let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.quadrantBase)
+            if ca < e1 { paintEdges(row + ca, angle + ca, half.pointee.alpha1 + ca, e1 &- ca, table) }
             if i0 < i1 {
-                // The last (length mod 4) pixels of the piece's whole inside run take the angle as
-                // the gradient's tail rounds it.
-                let r0 = max(a, h.p1)
-                let r1 = min(b, h.p2)
-                let tail = min(max(r1 &- ((r1 &- r0) & 3), i0), i1)
-                paintGradient(row + i0, h.angle + i0, tail &- i0, table)
-                paintGradient(row + tail, h.tailAngle + tail, i1 &- tail, table)
+                if tailAngle == angle {
+                    paintGradient(row + i0, angle + i0, i1 &- i0, table)
+                } else {
+                    // The last (length mod 4) pixels of the piece's whole inside run take the
+                    // angle as the gradient's tail rounds it.
+                    let r0 = max(a, p1)
+                    let r1 = min(b, p2)
+                    let tail = min(max(r1 &- ((r1 &- r0) & 3), i0), i1)
+                    paintGradient(row + i0, angle + i0, tail &- i0, table)
+                    paintGradient(row + tail, tailAngle + tail, i1 &- tail, table)
+                }
             }
-            if e2 < cb { paintEdges(row + e2, h.angle + e2, h.alpha2 + e2, cb &- e2, table) }
+            if e2 < cb { paintEdges(row + e2, angle + e2, half.pointee.alpha2 + e2, cb &- e2, table) }
         }
     }
 }

@@ -6,57 +6,71 @@
 /// (and the buffer's size, which clips it), so it is worked out once per geometry and kept in the
 /// buffer's `DrawingCache`: a frame of the same rings is then colour lookups and edge blends.
 ///
+/// Made cheaply, since a panel's first frame, a reload and every `glance render` pay for it:
+/// - the angles (a division per pixel) sixteen pixels at a time, and only for the half-rows a
+///   colour table draws, when it first does (a track or a solid paint needs none);
+/// - when the centre lies on a whole or half pixel (`symmetric`), pixel offsets from it are exact
+///   and the band is its own mirror image: a row below the centre has the zones and edge coverage
+///   of its mirror row above (shared), and its bins are 128 less those of that row's (see
+///   `fillAngles`); a row's left half has the right half's coverage in reverse order.
+///
 /// Every value is computed exactly as the rasterizer computed it per frame before (the same
-/// expressions on the same operands), so the pixels are the same bit for bit.
+/// expressions on the same operands, or provably equal ones), so the pixels are the same bit for
+/// bit.
 final class BandSpans {
     typealias Edge = ArcRasterizer.Edge
-
-    /// One row: each half (the left, angle falling with x, and the right, angle rising) is three
-    /// adjacent zones `[p.0, p.1)` edge, `[p.1, p.2)` wholly inside, `[p.2, p.3)` edge, clipped to
-    /// the buffer. `angles` and `alphas` are where the half's first pixel and first edge pixel are
-    /// in those arrays.
-    struct Row {
-        var left: SIMD4<Int32>
-        var right: SIMD4<Int32>
-        var leftAngles: Int32, rightAngles: Int32
-        var leftAlphas: Int32, rightAlphas: Int32
-    }
 
     /// What one half-row is drawn from: its zones `[p0, p1)` edge, `[p1, p2)` inside, `[p2, p3)`
     /// edge; pixel x's angle is `angle[x]`, an edge pixel's alpha `alpha1[x]` or `alpha2[x]`; the
     /// first colour-table bin of its quadrant.
     struct HalfRow {
         var p0, p1, p2, p3: Int
+        /// Filled on first use (`fillAngles`): until then `anglesReady` is false.
         var angle: UnsafeMutablePointer<UInt8>
-        /// The angle as the last (run length mod 4) pixels of a run inside the band take it.
+        /// The angle as the last (run length mod 4) pixels of a run inside the band take it: the
+        /// same memory as `angle` unless a pixel of the half-row rounds apart (until filled, where
+        /// such angles would go).
         var tailAngle: UnsafeMutablePointer<UInt8>
         var alpha1: UnsafeMutablePointer<UInt16>
         var alpha2: UnsafeMutablePointer<UInt16>
-        var quadrantBase: Int
+        var quadrantBase: Int32
         /// The diamond angle of the middle pixel of [p0, p3): the class of a half-row no class
         /// boundary cuts.
         var midDiamond: Float
+        /// Half-rows from this one to its mirror image above the centre, whose bins give its own
+        /// (0: none, its bins are computed).
+        var mirror: Int32
+        /// A left half whose bins are its row's right half's, mirrored (see `fillAngles`).
+        var reversed: Bool
+        var anglesReady: Bool
+        /// The right half (angle rising with x).
+        var right: Bool
+        /// Whether the tail's rounding can differ from the loop's here (not about a symmetric
+        /// centre).
+        var tails: Bool
     }
 
     /// Rows `[firstRow, firstRow + rowCount)`.
     let firstRow: Int
     let rowCount: Int
-    let rows: UnsafeMutablePointer<Row>
-    /// Per band pixel: its colour-table bin less its quadrant's first bin (0...128); then the
-    /// same again as the gradient's loop has always rounded it for the last pixels of a run that
-    /// are not a group of four (rounded twice: once in a while one bin apart).
+    /// Per band pixel: its colour-table bin less its quadrant's first bin (0...128), each
+    /// half-row's from a multiple of 16 bytes with room for a whole last group of 16; then
+    /// (`tailDistance` bytes on) the same again as the gradient's loop has always rounded it for
+    /// the last pixels of a run that are not a group of four (rounded twice: once in a while one
+    /// bin apart), written only for the half-rows where it differs.
     let angles: UnsafeMutablePointer<UInt8>
+    private let angleMemory: UnsafeMutablePointer<UInt8>
+    let tailDistance: Int
     /// Per edge pixel: the band's coverage as an alpha in 0...256.
     let alphas: UnsafeMutablePointer<UInt16>
-    let angleCount: Int
     let alphaCount: Int
     /// Per row its right half, then its left half (the order they are drawn in).
     let halves: UnsafeMutablePointer<HalfRow>
+    /// The centre lies on a whole or half pixel both ways (and the band is not huge).
+    let symmetric: Bool
 
     /// Bytes held (for the cache's budget).
-    var bytes: Int {
-        rowCount * (MemoryLayout<Row>.stride + 2 * MemoryLayout<HalfRow>.stride) + 2 * angleCount + 2 * alphaCount
-    }
+    var bytes: Int { rowCount * 2 * MemoryLayout<HalfRow>.stride + 2 * tailDistance + 2 * alphaCount }
 
     /// The first colour-table bin of the quadrant a half-row lies in.
     @inline(__always)
@@ -65,164 +79,322 @@ final class BandSpans {
         return right ? (v > 0 ? 0 : n) : (v >= 0 ? 3 * n : 2 * n)
     }
 
+    /// `2c` when it is a whole number (and small enough for the pixel maths): then pixel `i` and
+    /// pixel `2c − 1 − i` lie at exactly opposite offsets from `c` (both differences are exact).
+    @inline(__always)
+    static func mirror(_ c: Float) -> Int? {
+        let twice = 2 * c
+        return abs(twice) < 1e6 && Float(Int(twice)) == twice ? Int(twice) : nil
+    }
+
     init(_ r: ArcRasterizer, width: Int, height: Int) {
         let cx = r.cx, cy = r.cy
-        let twiceX = 2 * cx
-        let mirrorX = abs(twiceX) < 1e6 && Float(Int(twiceX)) == twiceX
-        let k = mirrorX ? Int(twiceX) : 0
+        let mirrorX = Self.mirror(cx)
+        let k = Int32(truncatingIfNeeded: mirrorX ?? 0)
+        let mirrorY = Self.mirror(cy)
+        // Exact offsets both ways, and |u| + |v| < 8192 (see `fillAngles`).
+        symmetric = mirrorX != nil && mirrorY != nil && r.ro < 4000
         // Rows whose centres can meet the band (the rest are empty).
         let reach = (r.outerOut2).squareRoot() + 1
         let top = max(0, floorToInt(cy - reach))
         let bottom = min(height, max(top, ceilToInt(cy + reach)))
         firstRow = top
         rowCount = bottom - top
-        rows = .allocate(capacity: max(1, rowCount))
+        let rows = rowCount
         let origin = floorToInt(cx - r.ro - 2)
         let lo = origin
         let hi = origin + r.bandWidth
         let mid = ceilToInt(cx - 0.5)  // first pixel with u ≥ 0
+        // Per row: the zones of its right and left halves; whether it has a full zone; the row it
+        // mirrors (its index, or −1); where its alphas start.
+        let zones = UnsafeMutablePointer<SIMD4<Int32>>.allocate(capacity: max(1, 2 * rows))
+        let full = UnsafeMutablePointer<Bool>.allocate(capacity: max(1, rows))
+        let source = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows))
+        let alphaStart = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows))
+        defer {
+            zones.deallocate()
+            full.deallocate()
+            source.deallocate()
+            alphaStart.deallocate()
+        }
+        func clip(_ x: Int) -> Int32 { Int32(truncatingIfNeeded: min(max(x, 0), width)) }
         // First pass: the zones of every row, and how many pixels they hold.
         var angleCount = 0
         var alphaCount = 0
-        var edges: [(left: (Edge, Edge), right: (Edge, Edge))] = []
-        edges.reserveCapacity(rowCount)
-        for y in top..<bottom {
-            let v = cy - (Float(y) + 0.5)
-            let v2 = v * v
-            var row = Row(left: .zero, right: .zero, leftAngles: 0, rightAngles: 0, leftAlphas: 0, rightAlphas: 0)
-            var kinds: (left: (Edge, Edge), right: (Edge, Edge)) = ((.none, .none), (.none, .none))
-            if v2 < r.outerOut2 {
-                // |u| where pixel centres cross each circle of the band's edge zones.
-                let outer = (r.outerOut2 - v2).squareRoot()
-                let fullOuter: Float = v2 < r.outerIn2 ? (r.outerIn2 - v2).squareRoot() : -1
-                let fullInner: Float = v2 < r.innerOut2 ? (r.innerOut2 - v2).squareRoot() : 0
-                let hole: Float = v2 < r.innerIn2 ? (r.innerIn2 - v2).squareRoot() : 0
-                let hasFull = fullOuter >= fullInner
-                func right(_ t: Float) -> Int { min(max(ceilToInt(cx + t - 0.5), mid, lo), hi) }
-                let a = right(hole)
-                let d = right(outer)
-                let b = hasFull ? right(fullInner) : d
-                let c = hasFull ? right(fullOuter) : d
-                var la: Int
-                var lb: Int
-                var lc: Int
-                var ld: Int
-                if mirrorX {
-                    (la, lb, lc, ld) = (k - d, k - c, k - b, k - a)
-                } else {
-                    func left(_ t: Float) -> Int { max(min(floorToInt(cx - t - 0.5) + 1, mid, hi), lo) }
-                    la = left(outer)
-                    ld = left(hole)
-                    lb = hasFull ? left(fullOuter) : ld
-                    lc = hasFull ? left(fullInner) : ld
+        for i in 0..<rows {
+            let y = top &+ i
+            let ym = mirrorY.map { $0 &- 1 &- y } ?? Int.max
+            if ym >= top && ym < y {
+                // The mirror image of a row already done: the same zones and alphas.
+                let j = ym &- top
+                zones[2 &* i] = zones[2 &* j]
+                zones[2 &* i &+ 1] = zones[2 &* j &+ 1]
+                full[i] = full[j]
+                source[i] = j
+                alphaStart[i] = alphaStart[j]
+            } else {
+                var right = SIMD4<Int32>.zero, left = SIMD4<Int32>.zero
+                var hasFull = false
+                let v = cy - (Float(y) + 0.5)
+                let v2 = v * v
+                if v2 < r.outerOut2 {
+                    // |u| where pixel centres cross each circle of the band's edge zones.
+                    let outer = (r.outerOut2 - v2).squareRoot()
+                    let fullOuter: Float = v2 < r.outerIn2 ? (r.outerIn2 - v2).squareRoot() : -1
+                    let fullInner: Float = v2 < r.innerOut2 ? (r.innerOut2 - v2).squareRoot() : 0
+                    let hole: Float = v2 < r.innerIn2 ? (r.innerIn2 - v2).squareRoot() : 0
+                    hasFull = fullOuter >= fullInner
+                    func rightEdge(_ t: Float) -> Int { min(max(ceilSmall(cx + t - 0.5), mid, lo), hi) }
+                    let a = rightEdge(hole)
+                    let d = rightEdge(outer)
+                    let b = hasFull ? rightEdge(fullInner) : d
+                    let c = hasFull ? rightEdge(fullOuter) : d
+                    var la: Int
+                    var lb: Int
+                    var lc: Int
+                    var ld: Int
+                    if mirrorX != nil {
+                        (la, lb, lc, ld) = (Int(k) &- d, Int(k) &- c, Int(k) &- b, Int(k) &- a)
+                    } else {
+                        func left(_ t: Float) -> Int { max(min(floorSmall(cx - t - 0.5) + 1, mid, hi), lo) }
+                        la = left(outer)
+                        ld = left(hole)
+                        lb = hasFull ? left(fullOuter) : ld
+                        lc = hasFull ? left(fullInner) : ld
+                    }
+                    la = min(max(la, lo), mid)
+                    lb = min(max(lb, la), mid)
+                    lc = min(max(lc, lb), mid)
+                    ld = min(max(ld, lc), mid)
+                    // Clipped to the buffer (the zones stay adjacent and in order).
+                    if hasFull {
+                        right = SIMD4(clip(a), clip(b), clip(c), clip(d))
+                        left = SIMD4(clip(la), clip(lb), clip(lc), clip(ld))
+                    } else {
+                        right = SIMD4(clip(a), clip(d), clip(d), clip(d))
+                        left = SIMD4(clip(la), clip(ld), clip(ld), clip(ld))
+                    }
                 }
-                la = min(max(la, lo), mid)
-                lb = min(max(lb, la), mid)
-                lc = min(max(lc, lb), mid)
-                ld = min(max(ld, lc), mid)
-                // Clipped to the buffer (the zones stay adjacent and in order).
-                func clip(_ x: Int) -> Int32 { Int32(min(max(x, 0), width)) }
-                if hasFull {
-                    row.right = SIMD4(clip(a), clip(b), clip(c), clip(d))
-                    row.left = SIMD4(clip(la), clip(lb), clip(lc), clip(ld))
-                    kinds = ((.outer, .inner), (.inner, .outer))
-                } else {
-                    row.right = SIMD4(clip(a), clip(d), clip(d), clip(d))
-                    row.left = SIMD4(clip(la), clip(ld), clip(ld), clip(ld))
-                    kinds = ((.both, .none), (.both, .none))
-                }
+                zones[2 &* i] = right
+                zones[2 &* i &+ 1] = left
+                full[i] = hasFull
+                source[i] = -1
+                alphaStart[i] = alphaCount
+                alphaCount &+= Int(right[1] &- right[0] &+ right[3] &- right[2] &+ left[1] &- left[0] &+ left[3] &- left[2])
             }
-            row.leftAngles = Int32(angleCount)
-            angleCount += Int(row.left[3] - row.left[0])
-            row.rightAngles = Int32(angleCount)
-            angleCount += Int(row.right[3] - row.right[0])
-            row.leftAlphas = Int32(alphaCount)
-            alphaCount += Int(row.left[1] - row.left[0] + row.left[3] - row.left[2])
-            row.rightAlphas = Int32(alphaCount)
-            alphaCount += Int(row.right[1] - row.right[0] + row.right[3] - row.right[2])
-            (rows + (y - top)).initialize(to: row)
-            edges.append(kinds)
+            // Angles are per half-row, from a 16-byte boundary, rounded up to whole groups of 16.
+            angleCount &+= (Int(zones[2 &* i][3] &- zones[2 &* i][0]) &+ 15) & ~15
+            angleCount &+= (Int(zones[2 &* i &+ 1][3] &- zones[2 &* i &+ 1][0]) &+ 15) & ~15
         }
-        self.angleCount = angleCount
         self.alphaCount = alphaCount
-        angles = .allocate(capacity: max(1, 2 * angleCount))
-        alphas = .allocate(capacity: max(1, alphaCount))
-        halves = .allocate(capacity: max(1, 2 * rowCount))
-        // Second pass: every pixel's angle, and every edge pixel's coverage.
-        for i in 0..<rowCount {
-            let row = rows[i]
-            let v = cy - (Float(top + i) + 0.5)
-            let av = abs(v)
-            func half(
-                _ right: Bool, _ zones: SIMD4<Int32>, _ kinds: (Edge, Edge), _ angleStart: Int32, _ alphaStart: Int32
-            ) {
-                let p0 = Int(zones[0]), p1 = Int(zones[1]), p2 = Int(zones[2]), p3 = Int(zones[3])
-                guard p0 < p3 else { return }
-                Self.fillAngles(
-                    angles + Int(angleStart), tails: angles + angleCount + Int(angleStart), from: p0, to: p3, cx: cx, v: v,
-                    right: right)
-                let alpha = alphas + Int(alphaStart)
-                r.fillAlphas(alpha, from: p0, to: p1, av: av, kinds.0)
-                r.fillAlphas(alpha + (p1 - p0), from: p2, to: p3, av: av, kinds.1)
+        tailDistance = angleCount
+        // Sixteen bytes ahead of the first half-row's: a left half reads its right half's bins
+        // sixteen at a time backwards.
+        angleMemory = .allocate(capacity: 16 &+ 2 &* angleCount)
+        angles = angleMemory + 16
+        alphas = .allocate(capacity: alphaCount + 4)  // four at a time
+        halves = .allocate(capacity: max(1, 2 * rows))
+        // Second pass: the half-rows, and every edge pixel's coverage (a mirrored row's is its
+        // row's).
+        var angleStart = 0
+        for i in 0..<rows {
+            let v = cy - (Float(top &+ i) + 0.5)
+            if source[i] >= 0 {
+                // A mirrored row: its mirror row's half-rows (zones, alphas, flags), with angles of
+                // its own.
+                let j = source[i]
+                for side in 0..<2 {
+                    var h = halves[2 &* j &+ side]
+                    h.angle = angles + (angleStart &- h.p0)
+                    h.tailAngle = h.angle + tailDistance
+                    angleStart &+= (h.p3 &- h.p0 &+ 15) & ~15
+                    h.quadrantBase = Int32(Self.quadrantBase(right: side == 0, v: v))
+                    h.midDiamond = DiamondAngle.of(u: Float((h.p0 &+ h.p3) >> 1) + 0.5 - cx, v: v)
+                    h.mirror = symmetric ? Int32(truncatingIfNeeded: 2 &* (j &- i)) : 0
+                    (halves + (2 &* i &+ side)).initialize(to: h)
+                }
+                continue
             }
-            half(false, row.left, edges[i].left, row.leftAngles, row.leftAlphas)
-            half(true, row.right, edges[i].right, row.rightAngles, row.rightAlphas)
-        }
-        // What the drawing needs per half-row, ready to use.
-        for i in 0..<rowCount {
-            let row = rows[i]
-            let v = cy - (Float(top + i) + 0.5)
-            func half(_ p: SIMD4<Int32>, _ angleStart: Int32, _ alphaStart: Int32, right: Bool) -> HalfRow {
+            let right = zones[2 &* i], left = zones[2 &* i &+ 1]
+            let rightAlphas = alphas + alphaStart[i]
+            let leftAlphas = rightAlphas + Int(right[1] &- right[0] &+ right[3] &- right[2])
+            // The left half the right one mirrored pixel for pixel (unclipped by the buffer).
+            let mirrorsRight = mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0])
+            let reversed = symmetric && mirrorsRight && v != 0
+            func half(_ p: SIMD4<Int32>, _ alpha: UnsafeMutablePointer<UInt16>, right: Bool) -> HalfRow {
                 let p0 = Int(p[0]), p1 = Int(p[1]), p2 = Int(p[2]), p3 = Int(p[3])
-                let alpha = alphas + Int(alphaStart)
+                let angle = angles + (angleStart &- p0)
+                angleStart &+= (p3 &- p0 &+ 15) & ~15
                 return HalfRow(
-                    p0: p0, p1: p1, p2: p2, p3: p3, angle: angles + Int(angleStart) - p0,
-                    tailAngle: angles + angleCount + Int(angleStart) - p0, alpha1: alpha - p0,
-                    alpha2: alpha + (p1 - p0) - p2, quadrantBase: Self.quadrantBase(right: right, v: v),
-                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) / 2) + 0.5 - cx, v: v))
+                    p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: angle + tailDistance, alpha1: alpha - p0,
+                    alpha2: alpha + (p1 &- p0 &- p2), quadrantBase: Int32(Self.quadrantBase(right: right, v: v)),
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), mirror: 0,
+                    reversed: !right && reversed, anglesReady: false, right: right, tails: !symmetric)
             }
-            (halves + 2 * i).initialize(to: half(row.right, row.rightAngles, row.rightAlphas, right: true))
-            (halves + 2 * i + 1).initialize(to: half(row.left, row.leftAngles, row.leftAlphas, right: false))
+            (halves + 2 &* i).initialize(to: half(right, rightAlphas, right: true))
+            (halves + (2 &* i &+ 1)).initialize(to: half(left, leftAlphas, right: false))
+            let av = abs(v)
+            let kinds: (left: (Edge, Edge), right: (Edge, Edge)) =
+                full[i] ? ((.outer, .inner), (.inner, .outer)) : ((.both, .none), (.both, .none))
+            let r0 = Int(right[0]), r1 = Int(right[1]), r2 = Int(right[2]), r3 = Int(right[3])
+            r.fillAlphas(rightAlphas, from: r0, to: r1, av: av, kinds.right.0)
+            r.fillAlphas(rightAlphas + (r1 &- r0), from: r2, to: r3, av: av, kinds.right.1)
+            if mirrorsRight {
+                // The left half's alphas are the right's in reverse order ([p0, p1) mirrors [r2, r3)).
+                let n = (r1 &- r0) &+ (r3 &- r2)
+                for j in 0..<n { leftAlphas[j] = rightAlphas[n &- 1 &- j] }
+            } else {
+                let l0 = Int(left[0]), l1 = Int(left[1]), l2 = Int(left[2]), l3 = Int(left[3])
+                r.fillAlphas(leftAlphas, from: l0, to: l1, av: av, kinds.left.0)
+                r.fillAlphas(leftAlphas + (l1 &- l0), from: l2, to: l3, av: av, kinds.left.1)
+            }
         }
     }
 
     deinit {
-        rows.deallocate()
         halves.deallocate()
-        angles.deallocate()
+        angleMemory.deallocate()
         alphas.deallocate()
     }
 
-    /// The bins of pixels [x0, x1) on the row at `v`, less the quadrant's first bin: the diamond
-    /// angle base ± 128·|u| / (|u| + |v|), rounded through the mantissa as the conic gradient's
-    /// loop rounds it (`out`), and as its tail rounds it (`tails`: the sum rounded to a float
-    /// first).
-    static func fillAngles(
-        _ out: UnsafeMutablePointer<UInt8>, tails: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int, cx: Float,
-        v: Float, right: Bool
-    ) {
+    /// The bins of the half-row `h` at `v`, less the quadrant's first bin: the diamond angle
+    /// base ± 128·|u| / (|u| + |v|), rounded through the mantissa as the conic gradient's loop
+    /// rounds it, and as its tail rounds it (the sum rounded to a float first), sixteen pixels at
+    /// a time (lane by lane the scalar expressions, so the same bits).
+    ///
+    /// About a symmetric centre, the mirror images of a pixel about the centre's row and column
+    /// have the same |u| and |v|, so the same q = |u| / (|u| + |v|), and each quadrant's base and
+    /// sign make its bin R = round(128·q) or 128 − R: R above the centre on the right (base 0,
+    /// 2²³ + 128·q) and below it on the left (2²³ + 256 + 128·q, less 256), 128 − R in the other
+    /// two (2²³ + 256 − 128·q less 128, 2²³ + 512 − 128·q less 384) and on the centre's own row.
+    /// Rounding to nearest, ties to even, commutes with adding an even number and with negation,
+    /// so these are exact:
+    /// - a row below the centre takes 128 less the bins of its mirror row above;
+    /// - a left half off the centre's row that mirrors its right half takes 128 less the right's
+    ///   bins in reverse order.
+    /// - The tail's bins are the loop's: with |u| = a/2 and |v| = c/2 (whole a, c; a + c < 2¹⁴),
+    ///   128·a / (a + c) lies at least 1 / (2(a + c)) > 2⁻¹⁵ from any half-integer unless it is
+    ///   one; the float q is within 2⁻¹⁸/128 of it and the tail's first rounding moves the sum by
+    ///   at most 2⁻¹⁶, so only an exact half-integer could round to one, and then q, 128·q and
+    ///   the sum are exact (a/(a + c) = (2m + 1)/256): both roundings see the same number.
+    static func fillAngles(_ h: UnsafeMutablePointer<HalfRow>, cx: Float, v: Float) {
+        let p0 = h.pointee.p0, p3 = h.pointee.p3
+        let out = h.pointee.angle + p0
+        h.pointee.anglesReady = true
+        let tails = h.pointee.tailAngle + p0
+        h.pointee.tailAngle = h.pointee.angle
+        if h.pointee.mirror != 0 {
+            let above = h + Int(h.pointee.mirror)
+            if !above.pointee.anglesReady { fillAngles(above, cx: cx, v: -v) }
+            let from = UnsafeRawPointer(above.pointee.angle + p0)
+            let full = SIMD16<UInt8>(repeating: 128)
+            var i = 0
+            while i < p3 &- p0 {
+                UnsafeMutableRawPointer(out + i).storeBytes(
+                    of: full &- from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+                i &+= 16
+            }
+            return
+        }
+        if h.pointee.reversed {
+            // x mirrors k − 1 − x of the right half: from its last pixel back.
+            let right = h - 1
+            if !right.pointee.anglesReady { fillAngles(right, cx: cx, v: v) }
+            let last = UnsafeRawPointer(right.pointee.angle + (right.pointee.p3 &- 1))
+            let full = SIMD16<UInt8>(repeating: 128)
+            var i = 0
+            while i < p3 &- p0 {
+                let b = last.loadUnaligned(fromByteOffset: -15 &- i, as: SIMD16<UInt8>.self)
+                let reversed = SIMD16<UInt8>(
+                    b[15], b[14], b[13], b[12], b[11], b[10], b[9], b[8], b[7], b[6], b[5], b[4], b[3], b[2], b[1], b[0])
+                UnsafeMutableRawPointer(out + i).storeBytes(of: full &- reversed, as: SIMD16<UInt8>.self)
+                i &+= 16
+            }
+            return
+        }
+        let right = h.pointee.right
         let n = DiamondAngle.binsPerQuadrant
         let (qBase, scale): (Float, Float) =
             right ? (v > 0 ? (0, n) : (2 * n, -n)) : (v >= 0 ? (4 * n, -n) : (2 * n, n))
-        let base = quadrantBase(right: right, v: v)
+        let base = SIMD16<UInt32>(repeating: UInt32(quadrantBase(right: right, v: v)))
         let av = abs(v) + 1e-30
         let b = qBase + 0x1p23
-        for x in x0..<x1 {
-            let t = abs(Float(x) + 0.5 - cx)
-            let q = t / (t + av)
-            let bin = Int((b + scale * q).bitPattern & 0x7F_FFFF)
-            out[x - x0] = UInt8(truncatingIfNeeded: bin - base)
-            tails[x - x0] = UInt8(truncatingIfNeeded: DiamondAngle.index(scaled: qBase + scale * q) - base)
+        let mantissa = SIMD16<UInt32>(repeating: 0x7F_FFFF)
+        let sign = SIMD16<UInt32>(repeating: 0x7FFF_FFFF)
+        // Pixel centres x + 0.5 (exact), sixteen at a time.
+        let first = SIMD16<Float>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) + (Float(p0) + 0.5)
+        @inline(__always) func scaled(_ centre: SIMD16<Float>) -> SIMD16<Float> {
+            let u = centre - cx
+            // |u|: the sign bit cleared, as abs does.
+            let t = unsafeBitCast(unsafeBitCast(u, to: SIMD16<UInt32>.self) & sign, to: SIMD16<Float>.self)
+            return scale * (t / (t + av))
         }
+        @inline(__always) func bins(_ sum: SIMD16<Float>) -> SIMD16<UInt8> {
+            SIMD16<UInt8>(truncatingIfNeeded: (unsafeBitCast(sum, to: SIMD16<UInt32>.self) & mantissa) &- base)
+        }
+        var centre = first
+        var i = 0
+        guard h.pointee.tails else {
+            while i < p3 &- p0 {
+                UnsafeMutableRawPointer(out + i).storeBytes(of: bins(b + scaled(centre)), as: SIMD16<UInt8>.self)
+                centre += 16
+                i &+= 16
+            }
+            return
+        }
+        var differs = false
+        while i < p3 &- p0 {
+            let s = scaled(centre)
+            let main = bins(b + s)
+            differs = differs || main != bins((qBase + s) + 0x1p23)
+            UnsafeMutableRawPointer(out + i).storeBytes(of: main, as: SIMD16<UInt8>.self)
+            centre += 16
+            i &+= 16
+        }
+        guard differs else { return }
+        // Some pixel rounds one bin apart in the tail's way: the tail's bins of their own.
+        centre = first
+        i = 0
+        while i < p3 &- p0 {
+            UnsafeMutableRawPointer(tails + i).storeBytes(of: bins((qBase + scaled(centre)) + 0x1p23), as: SIMD16<UInt8>.self)
+            centre += 16
+            i &+= 16
+        }
+        h.pointee.tailAngle = tails - p0
     }
 }
 
 extension ArcRasterizer {
     /// The coverage of edge pixels [x0, x1) at |v| = `av`, as alphas (what `fillEdges` computed
     /// per frame before, then `alpha256` per pixel).
+    ///
+    /// An outer or inner zone four pixels at a time (writing up to three alphas past its end,
+    /// which the next zone's overwrite: the buffer has room for them past the last).
     func fillAlphas(_ out: UnsafeMutablePointer<UInt16>, from x0: Int, to x1: Int, av: Float, _ edge: Edge) {
         guard x0 < x1 else { return }
         let v2 = av * av
+        if edge == .outer || edge == .inner {
+            let outer = edge == .outer
+            let curvature: Float = outer ? 1 / ro : -1 / ri
+            var centre = Float4(0, 1, 2, 3) + (Float(x0) + 0.5)
+            var i = 0
+            while i < x1 &- x0 {
+                let u = centre - cx
+                let d2 = u * u + v2
+                let dist = d2.squareRoot()
+                let inv = 1 / dist
+                let edge = halfPlaneCoverage(outer ? ro - dist : dist - ri, u * inv, av * inv, curvature: curvature)
+                let coverage =
+                    outer
+                    ? select(d2 .>= outerOut2, Float4(repeating: 0), select(d2 .<= outerIn2, Float4(repeating: 1), edge))
+                    : select(d2 .<= innerIn2, Float4(repeating: 0), select(d2 .>= innerOut2, Float4(repeating: 1), edge))
+                UnsafeMutableRawPointer(out + i).storeBytes(
+                    of: SIMD4<UInt16>(truncatingIfNeeded: alpha256(coverage)), as: SIMD4<UInt16>.self)
+                centre += 4
+                i &+= 4
+            }
+            return
+        }
         for x in x0..<x1 {
             let u = Float(x) + 0.5 - cx
             let d2 = u * u + v2

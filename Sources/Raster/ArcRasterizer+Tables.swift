@@ -16,14 +16,15 @@ extension ArcRasterizer {
         let gapMiddle = range.hi + (1 - (range.hi - range.lo)) / 2
         let hi = base.color(at: range.hi)
         let lo = base.color(at: range.lo)
+        let rel = base.rel, colors = base.colors
         for i in 0...n {
-            let rel = base.rel[i]
-            if rel > range.hi {
-                table[i] = rel < gapMiddle ? hi : lo
-            } else if rel < range.lo {
-                table[i] = rel + 1 < gapMiddle ? hi : lo
+            let r = rel[i]
+            if r > range.hi {
+                table[i] = r < gapMiddle ? hi : lo
+            } else if r < range.lo {
+                table[i] = r + 1 < gapMiddle ? hi : lo
             } else {
-                table[i] = base.colors[i]
+                table[i] = colors[i]
             }
         }
     }
@@ -46,9 +47,9 @@ extension ArcRasterizer {
 /// it).
 final class BaseTable {
     /// Each bin's angle relative to the start, in turns (the last bin is the turn's end).
-    let rel: [Double]
+    let rel: UnsafeMutablePointer<Double>
     /// The paint's colour there.
-    let colors: [UInt32]
+    let colors: UnsafeMutablePointer<UInt32>
     let paint: ArcPaint
     let ramp: RampEvaluator?
     let offset: Double
@@ -56,22 +57,32 @@ final class BaseTable {
     init(paint: ArcPaint, start: Double, offset: Double) {
         let n = DiamondAngle.bins
         let ramp = RampEvaluator(paint)
-        var rel = [Double](repeating: 0, count: n + 1)
-        var colors = [UInt32](repeating: 0, count: n + 1)
+        let rel = UnsafeMutablePointer<Double>.allocate(capacity: n + 1)
+        let colors = UnsafeMutablePointer<UInt32>.allocate(capacity: n + 1)
         DiamondAngle.binTurns.withUnsafeBufferPointer { binTurns in
             for i in 0...n {
                 var r = binTurns[i] - start
                 if r < 0 { r += 1 }
-                if i == n && r == 0 { r = 1 }  // the end of the turn, reached from the left
                 rel[i] = r
-                colors[i] = ramp?.xrgb(at: r + offset) ?? paint.color(at: r + offset).xrgb
             }
+        }
+        if rel[n] == 0 { rel[n] = 1 }  // the end of the turn, reached from the left
+        // The colours in a loop of their own, the two-stop ramp's without a branch per bin.
+        if let ramp {
+            ramp.fill(colors, rel: rel, offset: offset, count: n + 1)
+        } else {
+            for i in 0...n { colors[i] = paint.color(at: rel[i] + offset).xrgb }
         }
         self.rel = rel
         self.colors = colors
         self.paint = paint
         self.ramp = ramp
         self.offset = offset
+    }
+
+    deinit {
+        rel.deallocate()
+        colors.deallocate()
     }
 
     /// The colour at relative angle `rel`.
@@ -96,6 +107,32 @@ struct RampEvaluator {
         dr = Float(last.color.red) - r0
         dg = Float(last.color.green) - g0
         db = Float(last.color.blue) - b0
+    }
+
+    /// `colors[i] = xrgb(at: rel[i] + offset)` for `i < count`, four at a time (lane by lane the
+    /// same operations, `min` and `max` as the standard library picks them, so the same bits).
+    func fill(_ colors: UnsafeMutablePointer<UInt32>, rel: UnsafePointer<Double>, offset: Double, count: Int) {
+        var i = 0
+        if span > 0 {
+            let zero = SIMD4<Double>(repeating: 0), one = SIMD4<Double>(repeating: 1)
+            @inline(__always) func channel(_ c0: Float, _ dc: Float, _ t: SIMD4<Float>) -> SIMD4<UInt32> {
+                unsafeBitCast(c0 + dc * t + 0x1p23, to: SIMD4<UInt32>.self) & 0xFF
+            }
+            while i &+ 4 <= count {
+                let s = UnsafeRawPointer(rel + i).loadUnaligned(as: SIMD4<Double>.self) + offset
+                var x = (s - from) / span
+                x = x.replacing(with: zero, where: zero .>= x)  // max(x, 0)
+                x = x.replacing(with: one, where: one .< x)  // min(x, 1)
+                let t = SIMD4<Float>(x)
+                let c = channel(r0, dr, t) &<< 16 | channel(g0, dg, t) &<< 8 | channel(b0, db, t)
+                UnsafeMutableRawPointer(colors + i).storeBytes(of: c, as: SIMD4<UInt32>.self)
+                i &+= 4
+            }
+        }
+        while i < count {
+            colors[i] = xrgb(at: rel[i] + offset)
+            i &+= 1
+        }
     }
 
     @inline(__always)

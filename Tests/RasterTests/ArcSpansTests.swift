@@ -222,3 +222,24 @@ struct ArcSpansTests {
         #expect(copy.cache === buffer.cache)
     }
 }
+
+/// The floor and ceiling the band spans take in a few instructions give what `floorToInt` and
+/// `ceilToInt` give over the range they are used in (every pixel position of a drawable arc).
+@Suite("Whole-number rounding through the mantissa")
+struct SmallRoundingTests {
+    @Test("floorSmall and ceilSmall equal floorToInt and ceilToInt for |x| ≤ 2^22 − 1")
+    func equalsChecked() {
+        var g = ArcSpansTests.Generator(state: 22)
+        var values: [Float] = [0, -0.0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2.5, -2.5, 0x1p22 - 1, -(0x1p22 - 1), 4_194_302.5, -4_194_302.5]
+        values += [Float.leastNonzeroMagnitude, -Float.leastNonzeroMagnitude, 0.49999997, -0.49999997, 1e6 + 0.25]
+        for _ in 0..<20000 {
+            let magnitude = Float(g.unit()) * Float(1 << (g.int(23)))
+            values.append(g.int(2) == 0 ? magnitude : -magnitude)
+            values.append(Float(g.int(1 << 22)) + [0, 0.5, 0.25, 0.75][g.int(4)])
+        }
+        for x in values where abs(x) <= 0x1p22 - 1 {
+            #expect(floorSmall(x) == floorToInt(x), "floor of \(x)")
+            #expect(ceilSmall(x) == ceilToInt(x), "ceiling of \(x)")
+        }
+    }
+}

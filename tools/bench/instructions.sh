@@ -3,13 +3,14 @@
 # time), for the release build: callgrind for this machine's build, qemu's user mode with an
 # instruction-count plugin for the arm64 build.
 #
-#   tools/bench/instructions.sh [--arch arm64] [SIZE ...]      (default: 480x480)
+#   tools/bench/instructions.sh [--arch arm64] [--goals] [SIZE ...]      (default: 480x480)
 #
 # --arch arm64: the arm64 release build (.build/arm64-release, cross-built with Debian 13's
 # Swift 6.0.3 as for the package) run by Debian 12's qemu-aarch64 (package qemu-user, installed
 # when missing; its binfmt registration is not) with tools/bench/qemu-insn-count.c as a plugin,
 # the trixie build root as its library prefix (-L). Every aarch64 instruction the program
 # executes is counted, as callgrind counts every x86-64 one.
+# --goals: only issue 27's table (the "goal" lines below), not the per-size lines.
 #
 # Every count is taken twice, rendering 1 and 11 frames, and the difference / 10 is the cost
 # of one frame without start-up. Prints, per size:
@@ -20,9 +21,11 @@
 #   instructions arch=x86_64 screen=rings size=480x480 per_frame=… text_per_frame=…
 #     each screen with its labels, and what the labels cost (the same frame without text subtracted)
 #   instructions arch=x86_64 floor=fill size=480x480 per_frame=…
-#     a full-frame colour fill of the same buffer (the memset floor), counted the same way
+#     a full-frame colour fill of the same buffer (PixelBuffer.fill: sixteen-byte stores, not
+#     memset, whose `rep stosb` callgrind counts as one instruction per byte), counted the same way
 #   instructions arch=x86_64 screen=rings rings_only=1 size=480x480 per_frame=… blend2d=2900000 ratio_to_blend2d=… ratio_to_floor=…
-#     the rings-only frame against Blend2D's recorded figure and against the floor (480x480 only)
+#     the rings-only frame against Blend2D's figure as issue 15 recorded it and against the floor
+#     (480x480 only)
 #   instructions arch=x86_64 animated=spinner size=480x480 per_frame=… whole_per_frame=… ratio_to_progress=… target=0.10 changed_percent=…
 #     a spinner frame through the damage path (glance bench --animated: drawn into the picture
 #     in memory, copied onto two buffers in turn, frames 3 to 12: both buffers drawn once
@@ -31,10 +34,35 @@
 #   instructions arch=x86_64 animated=intro size=480x480 total=… whole_total=… ratio_to_whole=… recorded=107000000 ratio_to_recorded=… target=0.50
 #     the intro's 54 frames after the first (60 fps until the rings stop), damaged and whole, and
 #     (x86-64, 480x480) against the 107 M the issue recorded for it drawn whole (its target: half)
+# then issue 27's table, one line per figure with its goal and ratio_to_goal (≤ 1 is met):
+#   goal arch=x86_64 figure=warm size=480x480 per_frame=… goal=1200000 ratio_to_goal=… blend2d=3230000 ratio_to_blend2d=… floor=… ratio_to_floor=…
+#   goal arch=x86_64 figure=cold size=480x480 per_frame=… goal=2000000 …
+#   goal arch=x86_64 figure=cold size=1920x1080 per_frame=… goal=8000000 blend2d=9500000 …
+#     the rings-only frame of one geometry drawn again (warm), and drawn into a new buffer with
+#     nothing kept (cold: glance bench --cold); against Blend2D, which builds everything every
+#     frame (3.23 M at 480x480 as issue 27 re-measured it; 9.5 M at 1920x1080, issue 27's 27.6 M
+#     over its 2.9×), and against the fill floor of the same size
+#   goal arch=x86_64 figure=render size=800x480 total=… goal=90000000 ratio_to_goal=… png_bytes=…
+#     glance render of the ring screen (the benchmark day, text, the PNG file), the whole process
+#   goal arch=x86_64 figure=watch size=480x480 per_frame=… goal=25000000 … note="…"
+#     a glance watch frame (the store changed by glance log, the screen drawn, the PNG written),
+#     frames 2 to 11
+#   goal arch=x86_64 figure=spinner size=480x480 ratio_to_progress=… goal=0.10 … note="…"
+#     the spinner line's figure (through the painter; through the whole session is issue 27's
+#     item 3)
+#   goal arch=x86_64 figure=first_frame goal=300ms note="…"
+#     milliseconds after exec in the VM: make bench-startup, not counted here
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ARCH=""
-if [ "${1:-}" = --arch ]; then ARCH=$2; shift 2; fi
+GOALS_ONLY=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--arch) ARCH=$2; shift 2 ;;
+	--goals) GOALS_ONLY=1; shift ;;
+	*) break ;;
+	esac
+done
 [ "$ARCH" = "$(dpkg --print-architecture)" ] && ARCH=""
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(480x480)
@@ -51,6 +79,7 @@ case "$ARCH" in
 	# ("Possibly corrupted debuginfo file"): count on a copy without it (the symbols stay).
 	objcopy --strip-debug "$BIN" "$tmp/glance"
 	RUNNER=(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$tmp/glance")
+	PLAIN=("$tmp/glance")
 	;;
 arm64)
 	NAME=aarch64
@@ -72,25 +101,32 @@ arm64)
 	gcc -O2 -shared -fPIC -o "$tmp/insn.so" tools/bench/qemu-insn-count.c ||
 		{ echo "instructions.sh: gcc could not build tools/bench/qemu-insn-count.c" >&2; exit 1; }
 	RUNNER=(qemu-aarch64 -L "$SYSROOT" -plugin "$tmp/insn.so" -d plugin -D "$tmp/insn.log" "$BIN")
+	PLAIN=(qemu-aarch64 -L "$SYSROOT" "$BIN")
 	;;
 *) echo "instructions.sh: --arch $ARCH: only arm64 besides this machine's own" >&2; exit 1 ;;
 esac
-count() { # FRAMES ARGS...
-	local frames=$1 n
-	shift
-	rm -f "$tmp/insn.log"
-	"${RUNNER[@]}" bench --frames "$frames" "$@" 2>"$tmp/run.log" >"$tmp/out" || true
+# The count of the run that just ended (callgrind's summary on its standard error, in
+# $tmp/run.log; the plugin's line in $tmp/insn.log).
+counted() { # WHAT
+	local n
 	if [ -z "$ARCH" ]; then
 		n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/run.log")
 	else
 		n=$(sed -n 's/^insns \([0-9]*\)$/\1/p' "$tmp/insn.log" 2>/dev/null)
 	fi
 	if [ -z "$n" ]; then
-		echo "instructions.sh: nothing counted for: glance bench --frames $frames $* (${RUNNER[0]})" >&2
+		echo "instructions.sh: nothing counted for: glance $1 (${RUNNER[0]})" >&2
 		tail -5 "$tmp/run.log" >&2
 		exit 1
 	fi
 	echo "$n"
+}
+count() { # FRAMES ARGS...
+	local frames=$1
+	shift
+	rm -f "$tmp/insn.log"
+	"${RUNNER[@]}" bench --frames "$frames" "$@" 2>"$tmp/run.log" >"$tmp/out" || true
+	counted "bench --frames $frames $*"
 }
 per_frame() { # ARGS...
 	local one eleven
@@ -98,6 +134,7 @@ per_frame() { # ARGS...
 	eleven=$(count 11 "$@")
 	echo $(((eleven - one) / 10))
 }
+[ -n "$GOALS_ONLY" ] && sizes=()
 for size in "${sizes[@]}"; do
 	per=$(per_frame --rings-only --size "$size" --no-fill)
 	ratio=$(awk -v a="$per" -v b="$TARGET" 'BEGIN { printf "%.2f", a / b }')
@@ -112,8 +149,8 @@ for size in "${sizes[@]}"; do
 	filled=$(per_frame --rings-only --size "$size")
 	floor=$((filled - per))
 	echo "instructions arch=$NAME floor=fill size=$size per_frame=$floor"
-	# The rings-only frame against Blend2D's recorded figure (2.9 M at 480x480, x86-64: README)
-	# and against the floor: how many full-frame fills one ring frame costs.
+	# The rings-only frame against Blend2D's figure as issue 15 recorded it (2.9 M at 480x480,
+	# x86-64) and against the floor: how many full-frame fills one ring frame costs.
 	if [ "$size" = 480x480 ]; then
 		echo "instructions arch=$NAME screen=rings rings_only=1 size=$size per_frame=$per blend2d=2900000" \
 			"ratio_to_blend2d=$(awk -v a="$per" 'BEGIN { printf "%.2f", a / 2900000 }')" \
@@ -139,3 +176,64 @@ for size in "${sizes[@]}"; do
 	fi
 	echo "$line target=0.50"
 done
+
+# Issue 27's table. Ratios: x / y to two decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+# The rings-only frame warm and cold, its floor, against the goal and Blend2D.
+rings_goal() { # FIGURE SIZE GOAL BLEND2D [--cold]
+	local figure=$1 size=$2 goal=$3 blend=$4 per filled floor
+	shift 4
+	per=$(per_frame --rings-only --size "$size" --no-fill "$@")
+	filled=$(per_frame --rings-only --size "$size")
+	floor=$((filled - $(per_frame --rings-only --size "$size" --no-fill)))
+	echo "goal arch=$NAME figure=$figure size=$size per_frame=$per goal=$goal ratio_to_goal=$(ratio "$per" "$goal")" \
+		"blend2d=$blend ratio_to_blend2d=$(ratio "$per" "$blend") floor=$floor ratio_to_floor=$(ratio "$per" "$floor")"
+}
+rings_goal warm 480x480 1200000 3230000
+rings_goal cold 480x480 2000000 3230000 --cold
+rings_goal cold 1920x1080 8000000 9500000 --cold
+# glance render of the ring screen, the whole process (start, fonts, the frame, the PNG file).
+DAY=(--move 450/600 --exercise 15/30 --stand 12/10 --name Karan --date 2026-11-01 --today 2026-11-01 --time 10:09)
+rm -f "$tmp/insn.log"
+"${RUNNER[@]}" render --size 800x480 "${DAY[@]}" -o "$tmp/render.png" 2>"$tmp/run.log" >"$tmp/out" ||
+	{ echo "instructions.sh: glance render failed" >&2; tail -5 "$tmp/run.log" >&2; exit 1; }
+total=$(counted "render --size 800x480")
+echo "goal arch=$NAME figure=render size=800x480 total=$total goal=90000000 ratio_to_goal=$(ratio "$total" 90000000)" \
+	"png_bytes=$(stat -c %s "$tmp/render.png")"
+# A glance watch frame: the store changed by glance log (run without counting), glance watch's
+# picture drawn and written; frames 2 to 11 (the first waits for nothing: it is start-up).
+"${PLAIN[@]}" log --db "$tmp/watch.db" --date 2026-11-01 --move 300 --move-goal 600 --exercise 10 --exercise-goal 30 \
+	--stand 5 --stand-goal 12 >/dev/null
+watch_count() { # CHANGES
+	local dir=$tmp/watch-$1 pid line i
+	mkdir "$dir"
+	cp "$tmp/watch.db" "$dir/w.db"
+	mkfifo "$dir/out"
+	rm -f "$tmp/insn.log"
+	"${RUNNER[@]}" watch --db "$dir/w.db" --date 2026-11-01 --size 480x480 --render-to "$dir/o.png" \
+		>"$dir/out" 2>"$tmp/run.log" &
+	pid=$!
+	exec 7<"$dir/out"
+	# One line per picture: the first, then one after each change.
+	read -r -t 600 line <&7 || { echo "instructions.sh: glance watch drew nothing" >&2; tail -5 "$tmp/run.log" >&2; exit 1; }
+	for i in $(seq 1 "$1"); do
+		"${PLAIN[@]}" log --db "$dir/w.db" --date 2026-11-01 --move $((300 + i)) >/dev/null
+		read -r -t 600 line <&7 || { echo "instructions.sh: glance watch stopped" >&2; tail -5 "$tmp/run.log" >&2; exit 1; }
+	done
+	kill -TERM "$pid"
+	wait "$pid" || true
+	exec 7<&-
+	counted "watch (+$1 changes)"
+}
+one=$(watch_count 0)
+per=$((($(watch_count 10) - one) / 10))
+echo "goal arch=$NAME figure=watch size=480x480 per_frame=$per goal=25000000 ratio_to_goal=$(ratio "$per" 25000000)" \
+	'note="the session and controller as they are now (their own work per frame: issue 22, issue 27 item 3)"'
+# The spinner, as the per-size line measures it (through the painter, not yet the session).
+two=$(count 2 --no-fill --animated --animation spinner --size 480x480)
+spin=$((($(count 12 --no-fill --animated --animation spinner --size 480x480) - two) / 10))
+progress=$(($(per_frame --screen progress --size 480x480 --no-fill) - $(per_frame --screen progress --size 480x480 --no-text --no-fill)))
+echo "goal arch=$NAME figure=spinner size=480x480 per_frame=$spin progress_per_frame=$progress" \
+	"ratio_to_progress=$(awk -v a="$spin" -v b="$progress" 'BEGIN { printf "%.3f", a / b }') goal=0.10" \
+	'note="through FramePainter, as glance bench --animated draws it; through the session: issue 27 item 3"'
+echo "goal arch=$NAME figure=first_frame goal=300ms" 'note="milliseconds after exec in the VM: make bench-startup (not an instruction count)"'
