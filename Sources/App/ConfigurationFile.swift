@@ -117,7 +117,12 @@ extension ConfigurationFile {
     public static func check(_ path: String?) -> Int32 {
         switch load(path) {
         case .success:
-            say("\(path ?? Configuration.defaultPath): valid")
+            // No file at the default place is no configuration at all: say so, not "valid".
+            if path == nil, access(Configuration.defaultPath, F_OK) != 0 {
+                say("\(Configuration.defaultPath): no such file; the built-in defaults apply (glance config settings lists them)")
+            } else {
+                say("\(path ?? Configuration.defaultPath): valid")
+            }
             return ExitCode.ok
         case .failure(let failure):
             report(failure)

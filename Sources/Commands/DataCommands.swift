@@ -1,3 +1,4 @@
+import Configuration
 import DeviceLogic
 import Activity
 import App

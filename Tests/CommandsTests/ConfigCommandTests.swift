@@ -22,6 +22,17 @@ struct ConfigCommandTests {
         #expect(verb.status == 64)
     }
 
+    @Test(
+        "without a file at the default place, check says so and that the defaults apply (not \"valid\"); settings lists them",
+        .enabled(if: !FileManager.default.fileExists(atPath: "/etc/glance/config.json"), "this machine has /etc/glance/config.json"))
+    func noDefaultFile() throws {
+        let check = try Executable.run(["config", "check"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("no such file; the built-in defaults apply") && !check.stdout.contains("valid"), "\(check.stdout)")
+        let settings = try Executable.run(["config", "settings"])
+        #expect(settings.status == 0 && settings.stdout.contains("| `display.mode`") == false && settings.stdout.contains("| `mode` | `--mode`"))
+    }
+
     /// Issue 16, 7: a configuration that is a named pipe nobody writes to hung `config check` and
     /// `run` in open(); now it is refused at once.
     @Test func aPipeIsRefusedAtOnceNotWaitedOn() throws {

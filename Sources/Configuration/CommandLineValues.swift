@@ -1,15 +1,12 @@
-import DeviceLogic
+// The forms values take on the command line (and wherever a person types them) beside the
+// settings' own (Forms.swift): sizes, counts, numbers, a day's figures, a task's amounts. Each
+// error names the option and the form expected.
 import Activity
 import CLI
-import Configuration
 import Controls
-import Display
 import Raster
-import Screens
-import Store
 
-/// The forms values take on the command line (and wherever a person types them): each error
-/// names the option and the form expected.
+/// The command line's value forms.
 public enum Value {
     public static let maxSide = 8192
 
@@ -23,14 +20,6 @@ public enum Value {
     public static let database = ValueParser<String>("PATH", completion: .file(extensions: ["db"])) { (text, option) throws(UsageError) in
         guard !text.isEmpty else { throw UsageError("\(option) needs a file path") }
         return text
-    }
-
-    /// A path where a file can be created or replaced.
-    public static func output(_ placeholder: String, extensions: [String] = []) -> ValueParser<String> {
-        ValueParser(placeholder, completion: .file(extensions: extensions)) { (text, option) throws(UsageError) in
-            if let error = outputUsageError(text, option: option) { throw error }
-            return text
-        }
     }
 
     /// One of the words of a raw-value enum (in any letter case with `anyCase`).
@@ -104,15 +93,6 @@ public enum Value {
         return v
     }
 
-    /// `today`, `yesterday` or `YYYY-MM-DD`.
-    public static let day = ValueParser<CalendarDay>("D", completion: .choices(["today", "yesterday"])) {
-        (text, option) throws(UsageError) in
-        guard let day = DaySpec(parsing: text) else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected YYYY-MM-DD, today or yesterday")
-        }
-        return day.day(today: SystemLocalClock().today())
-    }
-
     /// A day's figure in `range` (a goal with `goal`), or `-` for missing (nil).
     public static func optionalFigure(_ range: FigureRange, goal: Bool = false) -> ValueParser<Double?> {
         ValueParser(goal ? "G" : "V") { (text, option) throws(UsageError) in
@@ -134,18 +114,6 @@ public enum Value {
 }
 
 extension Value {
-    /// A store name (a task's, a metric's): 1 to 64 bytes.
-    public static func storeName(_ what: String) -> ValueParser<String> {
-        ValueParser("NAME") { (text, option) throws(UsageError) in
-            do throws(StoreError) {
-                try Store.checkName(text, what: what)
-            } catch {
-                throw UsageError("\(option): \(error.message)")
-            }
-            return text
-        }
-    }
-
     public static func clearableReal(_ placeholder: String) -> ValueParser<FieldChange<Double>> {
         ValueParser(placeholder) { (text, option) throws(UsageError) in text == "-" ? .clear : .set(try real(text, option: option)) }
     }
@@ -174,10 +142,5 @@ extension Value {
 }
 
 
-#if compiler(>=6.2)
-    /// An enum whose cases are the words of a choice.
-    public typealias ChoiceValue = RawRepresentable & CaseIterable & Sendable & SendableMetatype
-#else
-    /// An enum whose cases are the words of a choice.
-    public typealias ChoiceValue = RawRepresentable & CaseIterable & Sendable
-#endif
+/// An enum whose cases are the words of a choice.
+public typealias ChoiceValue = ChoiceWords

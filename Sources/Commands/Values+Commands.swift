@@ -1,0 +1,39 @@
+import App
+import Activity
+import CLI
+import Configuration
+import Store
+
+// The command line's value forms that need more than the pure ones: a path to write to (the file
+// system's say), a store's names (the store's rules), a day as today's calendar has it.
+extension Value {
+    /// A path where a file can be created or replaced.
+    public static func output(_ placeholder: String, extensions: [String] = []) -> ValueParser<String> {
+        ValueParser(placeholder, completion: .file(extensions: extensions)) { (text, option) throws(UsageError) in
+            if let error = outputUsageError(text, option: option) { throw error }
+            return text
+        }
+    }
+
+    /// `today`, `yesterday` or `YYYY-MM-DD`.
+    public static let day = ValueParser<CalendarDay>("D", completion: .choices(["today", "yesterday"])) {
+        (text, option) throws(UsageError) in
+        guard let day = DaySpec(parsing: text) else {
+            throw UsageError("\(option) '\(Quote.clip(text))': expected YYYY-MM-DD, today or yesterday")
+        }
+        return day.day(today: SystemLocalClock().today())
+    }
+
+    /// A store name (a task's, a metric's): 1 to 64 bytes.
+    public static func storeName(_ what: String) -> ValueParser<String> {
+        ValueParser("NAME") { (text, option) throws(UsageError) in
+            do throws(StoreError) {
+                try Store.checkName(text, what: what)
+            } catch {
+                throw UsageError("\(option): \(error.message)")
+            }
+            return text
+        }
+    }
+
+}
