@@ -38,6 +38,8 @@ extension NumberText {
     /// (`12,845`, `123,456.5`; `1050` stays as it is, as four-digit numbers are usually written).
     public static func grouped(_ value: Double, decimals: Int, trimmingZeros: Bool = false) -> String {
         let text = fixed(value, decimals: decimals, trimmingZeros: trimmingZeros)
+        // Under five digits (however it rounds) there is nothing to group.
+        guard abs(value) >= 9999 else { return text }
         let sign = text.hasPrefix("-") ? "-" : ""
         let unsigned = text.dropFirst(sign.count)
         let whole = unsigned.prefix { $0.isASCII && $0.isNumber }

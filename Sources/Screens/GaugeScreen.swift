@@ -95,8 +95,8 @@ public struct Gauge: Sendable, Hashable {
     /// false leaves a unit written apart out (a range end: the value says it).
     func number(_ v: Double?, locale: AppLocale, suffix: String = "", unit withUnit: Bool = true) -> NumberLine {
         guard let v, v.isFinite else { return NumberLine(forms: ["—"], unit: "", suffix: suffix) }
-        return NumberLine(forms: NumberLine.forms(v, decimals: Self.decimals(v), locale: locale),
-                          unit: withUnit || unitAttached ? unit : "", attached: unitAttached, suffix: suffix)
+        return NumberLine(v, decimals: Self.decimals(v), locale: locale, unit: withUnit || unitAttached ? unit : "",
+                          attached: unitAttached, suffix: suffix)
     }
 
     /// The value's unit, when written apart, as a smaller run after the number (`style` the

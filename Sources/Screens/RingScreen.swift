@@ -111,8 +111,24 @@ struct RingFigure {
         return Color.mix(c.start, c.end, 0.5)
     }
 
-    /// The element a figure's part is named by: `rings.figure.move.value`.
-    func element(_ part: String) -> String { "rings.figure.\(ring).\(part)" }
+    /// The parts of a figure.
+    enum Part { case label, value, unit }
+
+    /// The element a figure's part is named by: `rings.figure.move.value` (literals: no string
+    /// is built for it on a frame).
+    func element(_ part: Part) -> String {
+        switch (ring, part) {
+        case (.move, .label): "rings.figure.move.label"
+        case (.move, .value): "rings.figure.move.value"
+        case (.move, .unit): "rings.figure.move.unit"
+        case (.exercise, .label): "rings.figure.exercise.label"
+        case (.exercise, .value): "rings.figure.exercise.value"
+        case (.exercise, .unit): "rings.figure.exercise.unit"
+        case (.stand, .label): "rings.figure.stand.label"
+        case (.stand, .value): "rings.figure.stand.value"
+        case (.stand, .unit): "rings.figure.stand.unit"
+        }
+    }
 
     /// The figures of a day: all three, or Move alone on a Move-only day.
     static func figures(_ summary: ActivitySummary?, _ strings: Strings) -> [RingFigure] {
@@ -175,6 +191,7 @@ struct RingScreenPainter {
         w = Float(size.width)
         h = Float(size.height)
         u = scale.u
+        figures = RingFigure.figures(content.summary, strings)
     }
 
     // MARK: Styles
@@ -189,7 +206,8 @@ struct RingScreenPainter {
         NumberLine(forms: [strings.dayLabel(content.day, today: content.today),
                            strings.compactDayLabel(content.day, today: content.today)])
     }
-    var figures: [RingFigure] { RingFigure.figures(content.summary, strings) }
+    /// The day's figures (worked out once: every layout reads them more than once).
+    let figures: [RingFigure]
 
     func draw(into buffer: PixelBuffer) {
         switch kind {
@@ -277,11 +295,11 @@ struct RingScreenPainter {
         for (f, value) in zip(list, fitted) {
             let lm = text.measure(f.label, ls)
             text.drawCut(f.label, ls, color: f.color, baseline: y + lm.ascent, from: x0, to: x1, align: .leading,
-                         element: f.element("label"), into: buffer)
+                         element: f.element(.label), into: buffer)
             let vm = text.measure(value.text, value.style)
             let baseline = y + lm.height + 1 * u + vm.ascent
             text.draw(value, color: f.color, baseline: baseline, from: x0, to: x1, align: .leading,
-                      element: f.element("value"), unitElement: f.element("unit"), into: buffer)
+                      element: f.element(.value), unitElement: { f.element(.unit) }, into: buffer)
             y += figureInlineHeight(labelSize: labelSize, valueSize: valueSize) + spacing
         }
     }
@@ -296,7 +314,7 @@ struct RingScreenPainter {
     /// A row of figures across [x0, x1], each a centred column of label (where every label fits
     /// its column), value and unit; every value at one size. Returns the bottom.
     @discardableResult
-    func figureRow(top: Float, x0: Float, x1: Float, labelSize: Float?, valueSize: Float, into buffer: PixelBuffer)
+    func figureRow(top: Float, x0: Float, x1: Float, labels: RowLabels?, valueSize: Float, into buffer: PixelBuffer)
         -> Float
     {
         let list = figures
@@ -304,33 +322,34 @@ struct RingScreenPainter {
         let column = (x1 - x0 - gap * Float(2)) / 3
         // One figure (Move only) sits in the middle column.
         let first = list.count == 1 ? 1 : 0
-        let ls = labelSize.map { labelStyle($0) }
-        let labels = ls.map { s in list.map { text.fitting($0.label, s, width: column) } }
-        let showLabels = labels.map { styles in zip(list, styles).allSatisfy { text.measure($0.label, $1).width <= column } }
-            ?? false
+        let labelSize = labels?.size
         let vs = valueStyle(valueSize)
-        let values = text.fitTogether(list.map { NumberLine(forms: $0.number.forms) }, vs, minimum: vs.size * 0.6,
+        let values = text.fitTogether(list.map(\.number.bare), vs, minimum: vs.size * 0.6,
                                       widths: list.map { _ in column })
         let us = style(labelSize ?? valueSize * 0.5, .semibold, caps: true)
         for (i, f) in list.enumerated() {
             let c0 = x0 + Float(first + i) * (column + gap), c1 = c0 + column
             var y = top
-            if showLabels, let labels {
-                let lm = text.measure(f.label, labels[i])
-                text.draw(f.label, labels[i], color: f.color, baseline: y + lm.ascent, from: c0, to: c1, align: .center,
-                          element: f.element("label"), into: buffer)
+            if let labels {
+                let lm = text.measure(f.label, labels.styles[i])
+                text.draw(f.label, labels.styles[i], color: f.color, baseline: y + lm.ascent, from: c0, to: c1, align: .center,
+                          element: f.element(.label), into: buffer)
                 y += lm.height
             }
             let vm = text.measure(values[i].text, values[i].style)
             text.draw(values[i], color: f.color, baseline: y + vm.ascent, from: c0, to: c1, align: .center,
-                      element: f.element("value"), into: buffer)
+                      element: f.element(.value), into: buffer)
             y += vm.height
-            let unit = text.fitted(f.unit, us, minimum: us.size * 0.7, width: column)
-            let um = text.measure(unit.text, unit.style)
+            var unit = (text: f.unit, style: us)
+            var um = text.measure(f.unit, us)
+            if um.width > column {
+                unit = text.fitted(f.unit, us, minimum: us.size * 0.7, width: column)
+                um = text.measure(unit.text, unit.style)
+            }
             text.draw(unit.text, unit.style, color: f.color, baseline: y + um.ascent, from: c0, to: c1, align: .center,
-                      element: f.element("unit"), full: f.unit, into: buffer)
+                      element: f.element(.unit), full: f.unit, into: buffer)
         }
-        return top + figureRowHeight(labelSize: showLabels ? labelSize : nil, valueSize: valueSize)
+        return top + figureRowHeight(labelSize: labelSize, valueSize: valueSize)
     }
 
     func figureRowHeight(labelSize: Float?, valueSize: Float) -> Float {
@@ -339,11 +358,25 @@ struct RingScreenPainter {
         return (labelSize == nil ? 1 : 2) * um.height + vm.height
     }
 
-    /// Whether a row of figures in [x0, x1] has room for every label at `labelSize`.
-    func rowShowsLabels(x0: Float, x1: Float, labelSize: Float) -> Bool {
+    /// The ring names over a row of figures: their design size and each one's style, fitted to
+    /// its column.
+    struct RowLabels {
+        var size: Float
+        var styles: [TextStyle]
+    }
+
+    /// The names over a row of figures in [x0, x1] at `labelSize`, when every one fits its column
+    /// (else none: the colours say which figure is which).
+    func rowLabels(x0: Float, x1: Float, labelSize: Float) -> RowLabels? {
         let column = (x1 - x0 - 20 * u) / 3
         let s = labelStyle(labelSize)
-        return figures.allSatisfy { text.measure($0.label, text.fitting($0.label, s, width: column)).width <= column }
+        var styles: [TextStyle] = []
+        for f in figures {
+            let fitted = text.fitting(f.label, s, width: column)
+            guard text.measure(f.label, fitted).width <= column else { return nil }
+            styles.append(fitted)
+        }
+        return RowLabels(size: labelSize, styles: styles)
     }
 
     // MARK: The week strip
@@ -426,8 +459,8 @@ struct RingScreenPainter {
         // when they do not fit their columns (the colours say which is which).
         let showWeek = w >= 300 && weekFits(width: w - 2 * pad, letterSize: 13, ringSize: 46)
         let weekH = showWeek ? weekHeight(letterSize: 13, ringSize: 46) : 0
-        let labelSize: Float? = rowShowsLabels(x0: pad, x1: w - pad, labelSize: 14) ? 14 : nil
-        let figureH = figureRowHeight(labelSize: labelSize, valueSize: 28)
+        let labels = rowLabels(x0: pad, x1: w - pad, labelSize: 14)
+        let figureH = figureRowHeight(labelSize: labels?.size, valueSize: 28)
         let gap = 22 * u
         let blocks: Float = showWeek ? 3 : 2
         var side = w - 2 * pad
@@ -438,7 +471,7 @@ struct RingScreenPainter {
         var y = headerBottom + gap + slack
         rings(Rect(x: (w - side) / 2, y: y, width: side, height: side), into: buffer)
         y += side + gap + slack
-        figureRow(top: y, x0: pad, x1: w - pad, labelSize: labelSize, valueSize: 28, into: buffer)
+        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 28, into: buffer)
         y += figureH + gap + slack
         if showWeek {
             week(Rect(x: pad, y: y, width: w - 2 * pad, height: weekH), letterSize: 13, into: buffer)
@@ -477,8 +510,8 @@ struct RingScreenPainter {
         let headerBottom = baseline + dm.descent
         let showWeek = min(w, h) >= 600 && weekFits(width: w - 2 * pad, letterSize: 12, ringSize: 40)
         let weekH = showWeek ? weekHeight(letterSize: 12, ringSize: 40) : 0
-        let labelSize: Float? = rowShowsLabels(x0: pad, x1: w - pad, labelSize: 13) ? 13 : nil
-        let figureH = figureRowHeight(labelSize: labelSize, valueSize: 24)
+        let labels = rowLabels(x0: pad, x1: w - pad, labelSize: 13)
+        let figureH = figureRowHeight(labelSize: labels?.size, valueSize: 24)
         let gap = 14 * u
         let bottom = h - pad
         var y = bottom - weekH
@@ -487,7 +520,7 @@ struct RingScreenPainter {
             y -= gap
         }
         y -= figureH
-        figureRow(top: y, x0: pad, x1: w - pad, labelSize: labelSize, valueSize: 24, into: buffer)
+        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 24, into: buffer)
         let side = min(w - 2 * pad, y - gap - headerBottom - gap)
         rings(Rect(x: (w - side) / 2, y: headerBottom + gap + (y - gap - headerBottom - gap - side) / 2, width: side,
                    height: side), into: buffer)
@@ -505,7 +538,7 @@ struct RingScreenPainter {
     @discardableResult
     func chordLine(_ line: NumberLine, _ s: TextStyle, minimum: Float, top: Float, r: Float, c: Point, margin: Float,
                    color: Color, element: String, into buffer: PixelBuffer) -> Float {
-        let m = text.measure(line.forms[0], s)
+        let m = text.measure(line.exact, s)
         let half = chord(top, top + m.height, radius: r, center: c, margin: margin)
         var f = text.fit(line, s, minimum: minimum, width: 2 * half, formsFirst: true)
         if !f.fits {
@@ -549,15 +582,15 @@ struct RingScreenPainter {
         let gap = 8 * u
         let column = (2 * rowHalf - 2 * gap) / 3
         let first = list.count == 1 ? 1 : 0
-        let values = text.fitTogether(list.map { NumberLine(forms: $0.number.forms) }, vs, minimum: vs.size * 0.6,
+        let values = text.fitTogether(list.map(\.number.bare), vs, minimum: vs.size * 0.6,
                                       widths: list.map { _ in column })
         for (i, f) in list.enumerated() {
             let x0 = c.x - rowHalf + Float(first + i) * (column + gap)
             text.draw(values[i], color: f.color, baseline: rowTop + vm.ascent, from: x0, to: x0 + column, align: .center,
-                      element: f.element("value"), into: buffer)
+                      element: f.element(.value), into: buffer)
             let fu = text.fitted(f.unit, us, minimum: us.size * 0.7, width: column)
             text.draw(fu.text, fu.style, color: f.color, baseline: rowTop + vm.height + um.ascent, from: x0,
-                      to: x0 + column, align: .center, element: f.element("unit"), full: f.unit, into: buffer)
+                      to: x0 + column, align: .center, element: f.element(.unit), full: f.unit, into: buffer)
         }
         // Rings between, centred on the panel's centre line.
         let top = headerBottom + 12 * u, bottom = rowTop - 12 * u
@@ -579,7 +612,7 @@ struct RingScreenPainter {
         let valueSize: Float = 36
         let rowH = figureRowHeight(labelSize: nil, valueSize: valueSize)
         let rowTop = h - pad - rowH
-        figureRow(top: rowTop, x0: pad, x1: w - pad, labelSize: nil, valueSize: valueSize, into: buffer)
+        figureRow(top: rowTop, x0: pad, x1: w - pad, labels: nil, valueSize: valueSize, into: buffer)
         let top = pad + dm.height + 4 * u
         let side = max(0, min(w - 2 * pad, rowTop - 6 * u - top))
         rings(Rect(x: (w - side) / 2, y: top, width: side, height: side), into: buffer)
@@ -611,7 +644,7 @@ struct RingScreenPainter {
         for (i, f) in list.enumerated() {
             let y0 = top + Float((3 - list.count + 1) / 2 + i) * vm.height
             text.draw(values[i], color: f.color, baseline: y0 + vm.ascent, from: c.x - widths[i] / 2,
-                      to: c.x + widths[i] / 2, align: .center, element: f.element("value"), unitElement: f.element("unit"),
+                      to: c.x + widths[i] / 2, align: .center, element: f.element(.value), unitElement: { f.element(.unit) },
                       into: buffer)
         }
         let ringsTop = labelBottom + 4 * u, ringsBottom = top - 4 * u

@@ -41,10 +41,14 @@ public struct TypeScale: Sendable {
 }
 
 /// A number as a screen may write it, with its unit: the exact form first, then shorter ones
-/// that say the same more roughly (`NumberText.grouped`, `fixed`, `compact`).
+/// that say the same more roughly (`NumberText.grouped`, `fixed`, `compact`). The shorter forms
+/// are worked out only when the exact one does not fit (a frame of the intro writes every figure
+/// anew).
 struct NumberLine: Sendable {
-    /// The number alone, exact first ("12,845", "12845", "12.8k").
-    var forms: [String]
+    /// The number alone, exact ("12,845").
+    let exact: String
+    /// All its forms, exact first ("12,845", "12845", "12.8k").
+    private let all: @Sendable () -> [String]
     var unit: String = ""
     /// The unit follows the number without a space ("72°", "41%").
     var attached = false
@@ -52,7 +56,18 @@ struct NumberLine: Sendable {
     var suffix = ""
 
     init(forms: [String], unit: String = "", attached: Bool = false, suffix: String = "") {
-        self.forms = forms.isEmpty ? ["—"] : forms
+        let forms = forms.isEmpty ? ["—"] : forms
+        exact = forms[0]
+        all = { forms }
+        self.unit = unit
+        self.attached = attached
+        self.suffix = suffix
+    }
+
+    init(exact: String, all: @escaping @Sendable () -> [String], unit: String = "", attached: Bool = false,
+         suffix: String = "") {
+        self.exact = exact
+        self.all = all
         self.unit = unit
         self.attached = attached
         self.suffix = suffix
@@ -60,9 +75,19 @@ struct NumberLine: Sendable {
 
     /// `value` rounded to `decimals` places (trailing zeros dropped), and its shorter forms:
     /// without grouping, without the fraction, compact (thousands, or myriads in Chinese).
-    init(_ value: Double?, decimals: Int, locale: AppLocale, unit: String = "", attached: Bool = false) {
-        self.init(forms: Self.forms(value, decimals: decimals, locale: locale), unit: unit, attached: attached)
+    init(_ value: Double?, decimals: Int, locale: AppLocale, unit: String = "", attached: Bool = false,
+         suffix: String = "") {
+        guard let v = value, v.isFinite else {
+            self.init(forms: [locale.strings.missing], unit: unit, attached: attached, suffix: suffix)
+            return
+        }
+        self.init(exact: NumberText.grouped(v, decimals: decimals, trimmingZeros: true),
+                  all: { Self.forms(v, decimals: decimals, locale: locale) }, unit: unit, attached: attached,
+                  suffix: suffix)
     }
+
+    /// Every form, exact first.
+    var forms: [String] { all() }
 
     static func forms(_ value: Double?, decimals: Int, locale: AppLocale) -> [String] {
         guard let v = value, v.isFinite else { return [locale.strings.missing] }
@@ -79,30 +104,45 @@ struct NumberLine: Sendable {
         let scale: NumberText.CompactScale = locale == .simplifiedChinese ? .myriads : .thousands
         add(NumberText.compact(v, significant: 3, scale: scale))
         // Two significant digits at the least: 1013 is never "1k".
-        if let two = NumberText.compact(v, significant: 2, scale: scale), two.filter { $0.isASCII && $0.isNumber }.count >= 2 { add(two) }
+        if let two = NumberText.compact(v, significant: 2, scale: scale),
+            two.filter({ $0.isASCII && $0.isNumber }).count >= 2
+        {
+            add(two)
+        }
         return forms
     }
 
     /// "value/goal", form by form: both exact, then both shorter.
     static func pair(_ a: NumberLine, _ b: NumberLine, unit: String) -> NumberLine {
-        let n = max(a.forms.count, b.forms.count)
-        var forms: [String] = []
-        for i in 0..<n {
-            let s = a.forms[min(i, a.forms.count - 1)] + "/" + b.forms[min(i, b.forms.count - 1)]
-            if !forms.contains(s) { forms.append(s) }
-        }
-        return NumberLine(forms: forms, unit: unit)
+        NumberLine(exact: a.exact + "/" + b.exact, all: {
+            let fa = a.forms, fb = b.forms
+            var forms: [String] = []
+            for i in 0..<max(fa.count, fb.count) {
+                let s = fa[min(i, fa.count - 1)] + "/" + fb[min(i, fb.count - 1)]
+                if !forms.contains(s) { forms.append(s) }
+            }
+            return forms
+        }, unit: unit)
     }
 
-    /// Form `i` with or without the unit (when the unit is part of the same run).
-    func text(_ i: Int, unit withUnit: Bool) -> String {
-        var text = forms[min(i, forms.count - 1)]
+    /// The number alone, without its unit.
+    var bare: NumberLine { NumberLine(exact: exact, all: all, suffix: suffix) }
+
+    /// The same number and unit, with `suffix` after them.
+    func with(suffix: String) -> NumberLine {
+        NumberLine(exact: exact, all: all, unit: unit, attached: attached, suffix: suffix)
+    }
+
+    /// `number` (one of the forms) with or without the unit (when the unit is part of the same
+    /// run), and the suffix.
+    func text(_ number: String, unit withUnit: Bool) -> String {
+        var text = number
         if withUnit && !unit.isEmpty { text += attached ? unit : " " + unit }
         return suffix.isEmpty ? text : text + " " + suffix
     }
 
     /// The exact form with its unit.
-    var full: String { text(0, unit: true) }
+    var full: String { text(exact, unit: true) }
 }
 
 /// A unit drawn as a run of its own after its number (smaller, spaced), shrinking with it.
@@ -232,27 +272,32 @@ struct TextLayout {
         _ n: NumberLine, _ style: TextStyle, minimum: Float, width: Float, unit: UnitRun? = nil, formsFirst: Bool = false
     ) -> FittedNumber {
         let minimum = min(style.size, max(TypeScale.floor, minimum))
-        let withUnit = n.unit.isEmpty ? [false] : [true, false]
-        var last: FittedNumber?
+        // The exact form at full size: what fits nearly always, without working out the others.
+        let first = fitted(n, n.exact, exact: true, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
+        if first.width <= width { return first }
+        let forms = n.forms
         if formsFirst {
-            for i in n.forms.indices {
-                let top = fitted(n, form: i, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
+            for (i, form) in forms.enumerated().dropFirst() {
+                let top = fitted(n, form, exact: i == 0, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
                 if top.width <= width { return top }
             }
-            let shortest = NumberLine(forms: [n.forms[n.forms.count - 1]], unit: n.unit, attached: n.attached,
+            let shortest = NumberLine(forms: [forms[forms.count - 1]], unit: n.unit, attached: n.attached,
                                       suffix: n.suffix)
             var f = fit(shortest, style, minimum: minimum, width: width, unit: unit)
             f.full = n.full
-            f.exact = false
+            f.exact = forms.count == 1 && f.exact
             return f
         }
-        for shown in withUnit {
-            for i in n.forms.indices {
-                let top = fitted(n, form: i, unit: shown, run: unit, style: style, base: style)
+        var last: FittedNumber?
+        for shown in n.unit.isEmpty ? [false] : [true, false] {
+            for (i, form) in forms.enumerated() {
+                let exact = i == 0 && (shown || n.unit.isEmpty)
+                let top = i == 0 && shown == !n.unit.isEmpty
+                    ? first : fitted(n, form, exact: exact, unit: shown, run: unit, style: style, base: style)
                 if top.width <= width { return top }
                 var s = style
                 s.size = minimum
-                let bottom = fitted(n, form: i, unit: shown, run: unit, style: s, base: style)
+                let bottom = fitted(n, form, exact: exact, unit: shown, run: unit, style: s, base: style)
                 last = bottom
                 guard bottom.width <= width else { continue }
                 // It fits somewhere between: the largest 6 % step that does.
@@ -260,7 +305,7 @@ struct TextLayout {
                 while candidate.width > width && s.size < candidate.style.size {
                     var next = candidate.style
                     next.size = max(minimum, next.size * 0.94)
-                    candidate = fitted(n, form: i, unit: shown, run: unit, style: next, base: style)
+                    candidate = fitted(n, form, exact: exact, unit: shown, run: unit, style: next, base: style)
                 }
                 return candidate
             }
@@ -293,28 +338,28 @@ struct TextLayout {
         }
     }
 
-    /// Form `i` of `n` in `style` (the unit's run scaled as the number is from `base`).
+    /// `form` of `n` in `style` (the unit's run scaled as the number is from `base`).
     private func fitted(
-        _ n: NumberLine, form i: Int, unit shown: Bool, run: UnitRun?, style: TextStyle, base: TextStyle
+        _ n: NumberLine, _ form: String, exact: Bool, unit shown: Bool, run: UnitRun?, style: TextStyle,
+        base: TextStyle
     ) -> FittedNumber {
         var s = style
         if base.tracking > 0 { s.tracking = s.size * base.tracking / base.size }
         let scale = s.size / base.size
         if let run, shown, !n.unit.isEmpty {
             // The number alone, then the unit's run (with what follows it).
-            let text = n.forms[min(i, n.forms.count - 1)]
             let unitText = n.suffix.isEmpty ? n.unit : n.unit + " " + n.suffix
             var us = run.style
             us.size = max(TypeScale.floor, run.minimum, run.style.size * scale)
             if run.style.tracking > 0 { us.tracking = us.size * run.style.tracking / run.style.size }
             let gap = run.gap * scale
-            let width = measure(text, s).width + gap + measure(unitText, us).width
-            return FittedNumber(text: text, unit: unitText, style: s, unitStyle: us, gap: gap, width: width, full: n.full,
-                                fits: true, exact: i == 0)
+            let width = measure(form, s).width + gap + measure(unitText, us).width
+            return FittedNumber(text: form, unit: unitText, style: s, unitStyle: us, gap: gap, width: width, full: n.full,
+                                fits: true, exact: exact)
         }
-        let text = n.text(i, unit: shown && run == nil)
+        let text = n.text(form, unit: shown && run == nil)
         return FittedNumber(text: text, unit: nil, style: s, unitStyle: s, gap: 0, width: measure(text, s).width,
-                            full: n.full, fits: true, exact: i == 0 && (shown || n.unit.isEmpty))
+                            full: n.full, fits: true, exact: exact && (shown || n.unit.isEmpty))
     }
 
     /// Draws a fitted number (and its unit's run) on `baseline` within [x0, x1], aligned as one;
@@ -322,7 +367,8 @@ struct TextLayout {
     @discardableResult
     func draw(
         _ f: FittedNumber, color: Color, unitColor: Color? = nil, baseline: Float, from x0: Float, to x1: Float,
-        align: TextAlignment, element: String, unitElement: String? = nil, number: Bool = true, into buffer: PixelBuffer
+        align: TextAlignment, element: @autoclosure () -> String, unitElement: (() -> String)? = nil, number: Bool = true,
+        into buffer: PixelBuffer
     ) -> Rect {
         let start: Float
         switch align {
@@ -332,11 +378,11 @@ struct TextLayout {
         }
         let full = f.exact ? nil : f.full
         let box = draw(f.text, f.style, color: color, baseline: baseline, from: start, to: start + f.width, align: .leading,
-                       element: element, full: full, number: number, into: buffer)
+                       element: element(), full: full, number: number, into: buffer)
         guard let unit = f.unit else { return box }
         let ux = box.maxX + f.gap
         let ubox = draw(unit, f.unitStyle, color: unitColor ?? color, baseline: baseline, from: ux, to: ux + f.width,
-                        align: .leading, element: unitElement ?? element + ".unit", into: buffer)
+                        align: .leading, element: unitElement?() ?? element() + ".unit", into: buffer)
         let top = min(box.y, ubox.y), bottom = max(box.maxY, ubox.maxY)
         return Rect(x: box.x, y: top, width: ubox.maxX - box.x, height: bottom - top)
     }
@@ -438,7 +484,8 @@ struct TextLayout {
     @discardableResult
     func draw(
         _ text: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, to x1: Float,
-        align: TextAlignment, element: String, full: String? = nil, number: Bool = false, into buffer: PixelBuffer
+        align: TextAlignment, element: @autoclosure () -> String, full: String? = nil, number: Bool = false,
+        into buffer: PixelBuffer
     ) -> Rect {
         let m = measure(text, style)
         let x: Float
@@ -455,7 +502,7 @@ struct TextLayout {
             renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil)
         }
         if !text.isEmpty, let probe {
-            probe.run(TextRun(element: element, text: text, full: full.flatMap { $0 == text ? nil : $0 }, style: style,
+            probe.run(TextRun(element: element(), text: text, full: full.flatMap { $0 == text ? nil : $0 }, style: style,
                               box: box, isNumber: number))
         }
         return box
@@ -465,10 +512,10 @@ struct TextLayout {
     @discardableResult
     func drawCut(
         _ text: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, to x1: Float,
-        align: TextAlignment, element: String, into buffer: PixelBuffer
+        align: TextAlignment, element: @autoclosure () -> String, into buffer: PixelBuffer
     ) -> Rect {
         let shown = truncated(text, style, width: x1 - x0)
-        return draw(shown, style, color: color, baseline: baseline, from: x0, to: x1, align: align, element: element,
+        return draw(shown, style, color: color, baseline: baseline, from: x0, to: x1, align: align, element: element(),
                     full: text, into: buffer)
     }
 }
