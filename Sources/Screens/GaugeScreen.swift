@@ -314,8 +314,13 @@ struct GaugePainter {
         /// The value fitted inside the ring, its baseline; whether the age fits under it there.
         func inside(_ g: Dial, centre c: Point) -> (FittedNumber, TextStyle, Float, Bool) {
             let vs = scale.style(px: g.d * (accessory ? 0.27 : 0.22), .semibold)
-            let room = valueRoom(g, vs, closed: closed, marker: marker)
-            let value = text.fit(gauge.number(gauge.value, locale: locale), vs, minimum: vs.size * 0.6, width: room,
+            // The chord of the hole at the value's line: a smaller value has more room.
+            let value = text.fit(gauge.number(gauge.value, locale: locale), vs, minimum: vs.size * 0.5,
+                                 room: { size in
+                                     var style = vs
+                                     style.size = size
+                                     return valueRoom(g, style, closed: closed, marker: marker)
+                                 },
                                  unit: gauge.unitRun(vs))
             let vm = text.measure(value.text, value.style)
             let baseline = c.y + (vm.ascent - vm.descent) / 2 - (closed ? 0 : g.d * 0.02)
@@ -387,7 +392,7 @@ struct GaugePainter {
                 buffer.fillDisc(center: p, radius: g.lineWidth * 0.55, color: markerColor(gauge, fraction))
             }
         }
-        let room = valueRoom(g, vs, closed: closed, marker: marker)
+        let room = valueRoom(g, value.style, closed: closed, marker: marker)
         text.draw(value, color: valueColor(gauge, fraction), baseline: valueBaseline, from: c.x - room / 2,
                   to: c.x + room / 2, align: .center, element: e + ".value", into: buffer)
         if let ageText, ageInside {

@@ -288,7 +288,7 @@ struct RingScreenPainter {
                       valueSize: Float, into buffer: PixelBuffer) {
         let ls = labelStyle(labelSize)
         let vs = valueStyle(valueSize)
-        let unit = UnitRun(style: style(valueSize * 0.52, .semibold, caps: true), minimum: TypeScale.floor, gap: 5 * u)
+        let unit = UnitRun(style: style(valueSize * 0.52, .semibold, caps: true), minimum: TypeScale.floor, gap: max(3, 5 * u))
         let fitted = text.fitTogether(list.map(\.number), vs, minimum: vs.size * 0.6,
                                       widths: list.map { _ in x1 - x0 }, unit: unit)
         var y = top
@@ -632,7 +632,7 @@ struct RingScreenPainter {
         // The figures, one to a line, from the bottom of the circle up.
         let list = figures
         let vs = style(30, .semibold, minimum: 15)
-        let unit = UnitRun(style: style(24, .semibold, caps: true), minimum: TypeScale.floor, gap: 4 * u)
+        let unit = UnitRun(style: style(24, .semibold, caps: true), minimum: TypeScale.floor, gap: max(3, 5 * u))
         let vm = text.measure("0", vs)
         let bottom = c.y + 0.86 * r
         let top = bottom - 3 * vm.height

@@ -271,19 +271,29 @@ struct TextLayout {
     func fit(
         _ n: NumberLine, _ style: TextStyle, minimum: Float, width: Float, unit: UnitRun? = nil, formsFirst: Bool = false
     ) -> FittedNumber {
+        fit(n, style, minimum: minimum, room: { _ in width }, unit: unit, formsFirst: formsFirst)
+    }
+
+    /// As `fit(_:_:minimum:width:)`, in a room whose width depends on the size drawn (the chord
+    /// of a circle at the height of the line: a smaller line has more room).
+    func fit(
+        _ n: NumberLine, _ style: TextStyle, minimum: Float, room: (Float) -> Float, unit: UnitRun? = nil,
+        formsFirst: Bool = false
+    ) -> FittedNumber {
+        func fits(_ f: FittedNumber) -> Bool { f.width <= room(f.style.size) }
         let minimum = min(style.size, max(TypeScale.floor, minimum))
         // The exact form at full size: what fits nearly always, without working out the others.
         let first = fitted(n, n.exact, exact: true, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
-        if first.width <= width { return first }
+        if fits(first) { return first }
         let forms = n.forms
         if formsFirst {
             for (i, form) in forms.enumerated().dropFirst() {
                 let top = fitted(n, form, exact: i == 0, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
-                if top.width <= width { return top }
+                if fits(top) { return top }
             }
             let shortest = NumberLine(forms: [forms[forms.count - 1]], unit: n.unit, attached: n.attached,
                                       suffix: n.suffix)
-            var f = fit(shortest, style, minimum: minimum, width: width, unit: unit)
+            var f = fit(shortest, style, minimum: minimum, room: room, unit: unit)
             f.full = n.full
             f.exact = forms.count == 1 && f.exact
             return f
@@ -294,15 +304,15 @@ struct TextLayout {
                 let exact = i == 0 && (shown || n.unit.isEmpty)
                 let top = i == 0 && shown == !n.unit.isEmpty
                     ? first : fitted(n, form, exact: exact, unit: shown, run: unit, style: style, base: style)
-                if top.width <= width { return top }
+                if fits(top) { return top }
                 var s = style
                 s.size = minimum
                 let bottom = fitted(n, form, exact: exact, unit: shown, run: unit, style: s, base: style)
                 last = bottom
-                guard bottom.width <= width else { continue }
+                guard fits(bottom) else { continue }
                 // It fits somewhere between: the largest 6 % step that does.
                 var candidate = top
-                while candidate.width > width && s.size < candidate.style.size {
+                while !fits(candidate) && s.size < candidate.style.size {
                     var next = candidate.style
                     next.size = max(minimum, next.size * 0.94)
                     candidate = fitted(n, form, exact: exact, unit: shown, run: unit, style: next, base: style)

@@ -92,6 +92,15 @@ struct NumberFitTests {
         #expect(!none.fits && !none.text.contains("…") && none.style.size == 14)
     }
 
+    @Test("a room that widens as the line gets smaller (a chord): the exact form, smaller, before a shorter one")
+    func chordRoom() {
+        let n = NumberLine(123_456, decimals: 0, locale: .english, unit: "kWh")
+        // "123,456 kWh" is 99 px at 20 px; a room of 90 px at 20 px and 10 px more per pixel less.
+        let f = layout.fit(n, Self.style, minimum: 14, room: { 90 + (20 - $0) * 10 })
+        #expect(f.exact && f.text == "123,456 kWh" && f.style.size < 20, "\(f.text) at \(f.style.size)")
+        #expect(f.width <= 90 + (20 - f.style.size) * 10)
+    }
+
     @Test("never under the floor, whatever minimum is asked")
     func floor() {
         let n = NumberLine(123_456, decimals: 0, locale: .english)
