@@ -10,7 +10,9 @@ extension ProgressScreen {
             before.content.cancelNote == content.cancelNote, before.content.cancelling == content.cancelling,
             context.drawsLike(before.context)
         else { return nil }
-        let layout = layout(for: size)
+        // The same layout as the frame before (what differs is the amount): taken from it.
+        let layout = before.layout(for: size)
+        if memo.entry == nil { memo.entry = before.memo.entry }
         switch (before.content.amount, content.amount) {
         case (.indeterminate, .indeterminate):
             switch layout.indicator {

@@ -99,6 +99,8 @@ public struct ProgressScreen: ContextScreen {
         self.context = context
     }
 
+    let memo = LayoutMemo()
+
     /// An indeterminate indicator always moves; a determinate one is drawn as given (the device
     /// controller eases its fraction between reports).
     public var animates: Bool {
@@ -163,7 +165,35 @@ public struct ProgressScreen: ContextScreen {
 
     /// The layout of this screen on a picture of `size`.
     public func layout(for size: Size) -> Layout {
-        context.shape == .round ? roundLayout(size) : rectangleLayout(size)
+        let key = LayoutMemo.Key(size: size, content: content, context: context)
+        if let entry = memo.entry, entry.key.same(as: key) { return entry.layout }
+        let layout = context.shape == .round ? roundLayout(size) : rectangleLayout(size)
+        memo.entry = (key, layout)
+        return layout
+    }
+
+    /// A layout once worked out, with what it was worked out for: the size, the content but its
+    /// amount (which never moves anything), the context. A frame of an animation takes the one
+    /// the frame before worked out (`changes`), so a spinner's frames lay nothing out again.
+    final class LayoutMemo {
+        struct Key {
+            var size: Size
+            var content: ProgressContent
+            var context: ScreenContext
+
+            init(size: Size, content: ProgressContent, context: ScreenContext) {
+                self.size = size
+                self.content = content
+                self.content.amount = .indeterminate
+                self.context = context
+            }
+
+            func same(as other: Key) -> Bool {
+                size == other.size && content == other.content && context.drawsLike(other.context)
+            }
+        }
+
+        var entry: (key: Key, layout: Layout)?
     }
 
     func styles(_ size: Size) -> (TypeScale, label: TextStyle, small: TextStyle, cancel: TextStyle) {
