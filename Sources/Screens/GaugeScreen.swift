@@ -312,7 +312,7 @@ struct GaugePainter {
             return (g, rect.y + (rect.height - total) / 2 + aboveH)
         }
         /// The value fitted inside the ring, its baseline; whether the age fits under it there.
-        func inside(_ g: Dial, centre c: Point) -> (FittedNumber, TextStyle, Float, Bool) {
+        func inside(_ g: Dial, centre c: Point) -> (FittedNumber, Float, Bool) {
             let vs = scale.style(px: g.d * (accessory ? 0.27 : 0.22), .semibold)
             // The chord of the hole at the value's line: a smaller value has more room.
             let value = text.fit(gauge.number(gauge.value, locale: locale), vs, minimum: vs.size * 0.5,
@@ -324,11 +324,11 @@ struct GaugePainter {
                                  unit: gauge.unitRun(vs))
             let vm = text.measure(value.text, value.style)
             let baseline = c.y + (vm.ascent - vm.descent) / 2 - (closed ? 0 : g.d * 0.02)
-            guard let ageText else { return (value, vs, baseline, false) }
+            guard let ageText else { return (value, baseline, false) }
             let am = text.measure(ageText, g.endStyle)
             let y0 = baseline + vm.descent + g.d * 0.01
             let box = Rect(x: c.x - am.width / 2, y: y0, width: am.width, height: am.height)
-            return (value, vs, baseline, clearOfPath(box, g, centre: c, closed: closed, marker: marker))
+            return (value, baseline, clearOfPath(box, g, centre: c, closed: closed, marker: marker))
         }
         // The captions: the title, and the age when it is not inside the ring, beside the title
         // when both fit one line. Where the dial left would be too small for its value, the age
@@ -352,7 +352,7 @@ struct GaugePainter {
         var g = dial(gauge, d: 0), top: Float = 0, c = Point(x: 0, y: 0)
         var value = FittedNumber(text: "", unit: nil, style: titleStyle, unitStyle: titleStyle, gap: 0, width: 0,
                                  full: "", fits: false, exact: false)
-        var vs = titleStyle, valueBaseline: Float = 0, ageInside = false
+        var valueBaseline: Float = 0, ageInside = false
         let options: [(title: Bool, age: Bool, inside: Bool)] =
             age == nil ? [(true, false, false), (false, false, false)]
             : [(true, false, true), (true, true, false), (true, false, false), (false, false, false)]
@@ -361,7 +361,7 @@ struct GaugePainter {
             (g, top) = layout(above: above.count, below: below.count)
             c = Point(x: rect.center.x, y: top + g.d / 2)
             let fitsInside: Bool
-            (value, vs, valueBaseline, fitsInside) = inside(g, centre: c)
+            (value, valueBaseline, fitsInside) = inside(g, centre: c)
             ageInside = option.inside && fitsInside
             if value.fits && (!option.inside || fitsInside) { break }
         }
