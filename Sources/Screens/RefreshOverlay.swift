@@ -12,9 +12,16 @@ public struct RefreshOverlay: Screen {
         case failed
     }
 
-    public var screen: any Screen
-    public var state: State
-    public var context: ScreenContext
+    public var screen: any Screen { didSet { memo = PlacementMemo() } }
+    public var state: State { didSet { memo = PlacementMemo() } }
+    public var context: ScreenContext { didSet { memo = PlacementMemo() } }
+    /// Where the control went, once worked out (the screen under it laid out for that): kept for
+    /// the frame, and taken by the next one when nothing changed underneath.
+    private var memo = PlacementMemo()
+
+    final class PlacementMemo {
+        var entry: (size: Size, placement: Placement)?
+    }
 
     public init(screen: any Screen, state: State, context: ScreenContext) {
         self.screen = screen
@@ -43,6 +50,13 @@ public struct RefreshOverlay: Screen {
     /// (then from the bottom), each row from its middle outwards, where it covers none of the
     /// screen's text, rings, arcs or shapes and stays inside the panel (a round panel's circle).
     public func placement(in size: Size) -> Placement {
+        if let entry = memo.entry, entry.size == size { return entry.placement }
+        let p = place(in: size)
+        memo.entry = (size, p)
+        return p
+    }
+
+    func place(in size: Size) -> Placement {
         let probe = LayoutProbe()
         screen.explain(into: probe, size: size, at: 0)
         let w = Float(size.width), h = Float(size.height)
@@ -182,9 +196,11 @@ public struct RefreshOverlay: Screen {
         guard let before = previous as? RefreshOverlay, before.state == state, context.drawsLike(before.context),
             var d = screen.changes(since: before.screen, at: previousTime, now: time, size: size)
         else { return nil }
+        let q = before.placement(in: size)
+        // Nothing changed underneath: the control stays where it was.
+        if d.isEmpty, memo.entry == nil { memo.entry = (size, q) }
         let p = placement(in: size)
         // The control moved (what is under it changed): both places.
-        let q = before.placement(in: size)
         if p != q {
             d.add(p.box.insetBy(-2).enclosingPixels)
             d.add(q.box.insetBy(-2).enclosingPixels)
