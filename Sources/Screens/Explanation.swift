@@ -65,7 +65,8 @@ public final class LayoutProbe {
 ///
 /// Elements are named `screen.part`: `rings.name`, `rings.day`, `rings.date`, `rings.time`,
 /// `rings.figure.move.label|value|unit`, `rings.week.N`; `clock.time`, `clock.period`,
-/// `clock.date`; `gauge.N.title|value|minimum|maximum|age` (N from 1, in the screen's order);
+/// `clock.date`; `gauge.N.title|value|minimum|maximum|age` and `gauge.N.value.unit` (a unit
+/// drawn apart, smaller; N from 1, in the screen's order);
 /// `progress.label.N` (its lines), `progress.percent`, `progress.note.N`, `progress.cancel`,
 /// `progress.cancelling`; `refresh.failed`. Boxes are in the picture's coordinates (the panel's
 /// turned by its rotation: `FrameComposer.pictureSize`).

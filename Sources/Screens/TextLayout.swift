@@ -47,27 +47,29 @@ public struct TypeScale: Sendable {
 struct NumberLine: Sendable {
     /// The number alone, exact ("12,845").
     let exact: String
-    /// All its forms, exact first ("12,845", "12845", "12.8k").
-    private let all: @Sendable () -> [String]
+    /// Where its other forms come from.
+    private let source: Source
     var unit: String = ""
     /// The unit follows the number without a space ("72°", "41%").
     var attached = false
     /// Kept after the number and its unit in every form ("· 12 min", a stale value's age).
     var suffix = ""
 
-    init(forms: [String], unit: String = "", attached: Bool = false, suffix: String = "") {
-        let forms = forms.isEmpty ? ["—"] : forms
-        exact = forms[0]
-        all = { forms }
-        self.unit = unit
-        self.attached = attached
-        self.suffix = suffix
+    /// Its forms as given, a value's (worked out when asked), or two lines' side by side.
+    private enum Source: Sendable {
+        case forms([String])
+        case value(Double, decimals: Int, locale: AppLocale)
+        indirect case pair(NumberLine, NumberLine)
     }
 
-    init(exact: String, all: @escaping @Sendable () -> [String], unit: String = "", attached: Bool = false,
-         suffix: String = "") {
+    init(forms: [String], unit: String = "", attached: Bool = false, suffix: String = "") {
+        let forms = forms.isEmpty ? ["—"] : forms
+        self.init(exact: forms[0], source: .forms(forms), unit: unit, attached: attached, suffix: suffix)
+    }
+
+    private init(exact: String, source: Source, unit: String = "", attached: Bool = false, suffix: String = "") {
         self.exact = exact
-        self.all = all
+        self.source = source
         self.unit = unit
         self.attached = attached
         self.suffix = suffix
@@ -82,12 +84,24 @@ struct NumberLine: Sendable {
             return
         }
         self.init(exact: NumberText.grouped(v, decimals: decimals, trimmingZeros: true),
-                  all: { Self.forms(v, decimals: decimals, locale: locale) }, unit: unit, attached: attached,
-                  suffix: suffix)
+                  source: .value(v, decimals: decimals, locale: locale), unit: unit, attached: attached, suffix: suffix)
     }
 
     /// Every form, exact first.
-    var forms: [String] { all() }
+    var forms: [String] {
+        switch source {
+        case .forms(let forms): return forms
+        case .value(let v, let decimals, let locale): return Self.forms(v, decimals: decimals, locale: locale)
+        case .pair(let a, let b):
+            let fa = a.forms, fb = b.forms
+            var forms: [String] = []
+            for i in 0..<max(fa.count, fb.count) {
+                let s = fa[min(i, fa.count - 1)] + "/" + fb[min(i, fb.count - 1)]
+                if !forms.contains(s) { forms.append(s) }
+            }
+            return forms
+        }
+    }
 
     static func forms(_ value: Double?, decimals: Int, locale: AppLocale) -> [String] {
         guard let v = value, v.isFinite else { return [locale.strings.missing] }
@@ -114,24 +128,11 @@ struct NumberLine: Sendable {
 
     /// "value/goal", form by form: both exact, then both shorter.
     static func pair(_ a: NumberLine, _ b: NumberLine, unit: String) -> NumberLine {
-        NumberLine(exact: a.exact + "/" + b.exact, all: {
-            let fa = a.forms, fb = b.forms
-            var forms: [String] = []
-            for i in 0..<max(fa.count, fb.count) {
-                let s = fa[min(i, fa.count - 1)] + "/" + fb[min(i, fb.count - 1)]
-                if !forms.contains(s) { forms.append(s) }
-            }
-            return forms
-        }, unit: unit)
+        NumberLine(exact: a.exact + "/" + b.exact, source: .pair(a, b), unit: unit)
     }
 
     /// The number alone, without its unit.
-    var bare: NumberLine { NumberLine(exact: exact, all: all, suffix: suffix) }
-
-    /// The same number and unit, with `suffix` after them.
-    func with(suffix: String) -> NumberLine {
-        NumberLine(exact: exact, all: all, unit: unit, attached: attached, suffix: suffix)
-    }
+    var bare: NumberLine { NumberLine(exact: exact, source: source, suffix: suffix) }
 
     /// `number` (one of the forms) with or without the unit (when the unit is part of the same
     /// run), and the suffix.
@@ -170,6 +171,21 @@ struct FittedNumber {
     var fits: Bool
     /// Drawn in its exact form with its unit.
     var exact: Bool
+}
+
+/// The width a number may take when drawn at a size.
+protocol NumberRoom {
+    func width(at size: Float) -> Float
+}
+
+struct FixedRoom: NumberRoom {
+    let width: Float
+    func width(at size: Float) -> Float { width }
+}
+
+struct SizedRoom: NumberRoom {
+    let width: (Float) -> Float
+    func width(at size: Float) -> Float { width(size) }
 }
 
 /// Text placement for the screens: measuring, fitting a width, aligning on a baseline.
@@ -271,7 +287,7 @@ struct TextLayout {
     func fit(
         _ n: NumberLine, _ style: TextStyle, minimum: Float, width: Float, unit: UnitRun? = nil, formsFirst: Bool = false
     ) -> FittedNumber {
-        fit(n, style, minimum: minimum, room: { _ in width }, unit: unit, formsFirst: formsFirst)
+        fit(n, style, minimum: minimum, in: FixedRoom(width: width), unit: unit, formsFirst: formsFirst)
     }
 
     /// As `fit(_:_:minimum:width:)`, in a room whose width depends on the size drawn (the chord
@@ -280,7 +296,16 @@ struct TextLayout {
         _ n: NumberLine, _ style: TextStyle, minimum: Float, room: (Float) -> Float, unit: UnitRun? = nil,
         formsFirst: Bool = false
     ) -> FittedNumber {
-        func fits(_ f: FittedNumber) -> Bool { f.width <= room(f.style.size) }
+        withoutActuallyEscaping(room) { room in
+            fit(n, style, minimum: minimum, in: SizedRoom(width: room), unit: unit, formsFirst: formsFirst)
+        }
+    }
+
+    /// The fitting itself, for either room (specialised for each: a fixed width costs no call).
+    func fit<R: NumberRoom>(
+        _ n: NumberLine, _ style: TextStyle, minimum: Float, in room: R, unit: UnitRun?, formsFirst: Bool
+    ) -> FittedNumber {
+        func fits(_ f: FittedNumber) -> Bool { f.width <= room.width(at: f.style.size) }
         let minimum = min(style.size, max(TypeScale.floor, minimum))
         // The exact form at full size: what fits nearly always, without working out the others.
         let first = fitted(n, n.exact, exact: true, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
@@ -293,7 +318,7 @@ struct TextLayout {
             }
             let shortest = NumberLine(forms: [forms[forms.count - 1]], unit: n.unit, attached: n.attached,
                                       suffix: n.suffix)
-            var f = fit(shortest, style, minimum: minimum, room: room, unit: unit)
+            var f = fit(shortest, style, minimum: minimum, in: room, unit: unit, formsFirst: false)
             f.full = n.full
             f.exact = forms.count == 1 && f.exact
             return f
