@@ -90,7 +90,8 @@ public final class StoreData: DataSource {
         let amount: ProgressAmount = task.fraction.map { .determinate($0) } ?? .indeterminate
         let label = task.description ?? task.name
         return ProgressContent(
-            amount: amount, style: .circular, label: label, cancellable: task.cancellable && !task.cancelRequested)
+            amount: amount, style: .circular, label: label, cancellable: task.cancellable && !task.cancelRequested,
+            cancelling: task.cancelRequested)
     }
 
     public func cancelTask() {

@@ -42,8 +42,8 @@ public struct ButtonHintOverlay: Screen {
 
     public var animates: Bool { screen.animates }
 
-    /// The smallest text drawn: about 1 mm on a 1.3" 240x240 panel.
-    public static let smallestText: Float = 11
+    /// The smallest text drawn: the type scale's floor (docs/design/type.md).
+    public static let smallestText: Float = TypeScale.floor
 
     /// Where everything goes in a picture of `size`.
     public struct Layout: Sendable, Equatable {
@@ -92,14 +92,21 @@ public struct ButtonHintOverlay: Screen {
             area = Rect(x: m, y: m, width: w - 2 * m, height: h - 2 * m)
         }
         let text = TextLayout(context)
-        var base = min(30, max(13, short * 0.065))
+        var base = min(30, max(Self.smallestText, short * 0.065))
         var notes = noteLines
-        // Smaller until it fits the height (never under the smallest text), then fewer notes.
+        var titled = true
+        // Smaller until it fits the height (never under the floor), then without the progress
+        // screen's note, then without the title, then without how to bring the hint back: what
+        // each button does is the hint, and stays whole.
         while true {
-            let candidate = place(base: base, area: area, notes: notes, text: text)
+            let candidate = place(base: base, area: area, notes: notes, titled: titled, text: text)
             if candidate.height <= area.height { return candidate.layout }
-            if base > Self.smallestText * 1.2 {
-                base = max(Self.smallestText * 1.2, base * 0.92)
+            if base > Self.smallestText {
+                base = max(Self.smallestText, base * 0.92)
+            } else if notes.count > 1 {
+                notes.removeLast()
+            } else if titled {
+                titled = false
             } else if !notes.isEmpty {
                 notes.removeLast()
             } else {
@@ -109,7 +116,7 @@ public struct ButtonHintOverlay: Screen {
     }
 
     /// The layout at `base` (the press lines' size), centred in `area`, and its height.
-    private func place(base: Float, area: Rect, notes: [String], text: TextLayout) -> (layout: Layout, height: Float) {
+    private func place(base: Float, area: Rect, notes: [String], titled: Bool, text: TextLayout) -> (layout: Layout, height: Float) {
         let titleSize = base * 1.1
         let holdSize = max(Self.smallestText, base * 0.8)
         let noteSize = max(Self.smallestText, base * 0.8)
@@ -119,9 +126,12 @@ public struct ButtonHintOverlay: Screen {
         let rowHeights = rows.map { row in
             max(badge, lineHeight(base) + (row.hold == nil ? 0 : lineHeight(holdSize)))
         }
-        var height = lineHeight(titleSize) + base * 0.5
+        // A note too long for a line at the floor goes on two (never cut while two hold it).
+        let noteStyle = TextStyle(size: noteSize)
+        let noteLines = notes.flatMap { text.wrapped($0, noteStyle, widths: [area.width, area.width]) }
+        var height = titled ? lineHeight(titleSize) + base * 0.5 : 0
         height += rowHeights.reduce(0, +) + rowGap * Float(max(0, rows.count - 1))
-        if !notes.isEmpty { height += base * 0.6 + lineHeight(noteSize) * Float(notes.count) }
+        if !noteLines.isEmpty { height += base * 0.6 + lineHeight(noteSize) * Float(noteLines.count) }
         // The rows' column: as wide as its longest text, centred.
         let s = context.strings
         let widest = rows.map { row -> Float in
@@ -132,8 +142,8 @@ public struct ButtonHintOverlay: Screen {
         let column = min(area.width, badge + base * 0.6 + widest)
         let x0 = area.x + (area.width - column) / 2
         var y = area.y + max(0, (area.height - height) / 2)
-        let title = (baseline: y + titleSize * 1.05, size: titleSize)
-        y += lineHeight(titleSize) + base * 0.5
+        let title = (baseline: titled ? y + titleSize * 1.05 : -1, size: titled ? titleSize : 0)
+        if titled { y += lineHeight(titleSize) + base * 0.5 }
         var places: [Layout.RowPlace] = []
         for (row, rowHeight) in zip(rows, rowHeights) {
             let box = Rect(x: x0, y: y + (rowHeight - badge) / 2, width: badge, height: badge)
@@ -146,7 +156,7 @@ public struct ButtonHintOverlay: Screen {
         }
         y += base * 0.6 - rowGap
         var placedNotes: [(text: String, baseline: Float, size: Float)] = []
-        for note in notes {
+        for note in noteLines {
             placedNotes.append((note, y + noteSize * 1.05, noteSize))
             y += lineHeight(noteSize)
         }
@@ -173,11 +183,13 @@ public struct ButtonHintOverlay: Screen {
             fitted.size = max(Self.smallestText, fitted.size)
             text.draw(
                 text.truncated(string, fitted, width: width), fitted, color: color, baseline: baseline, from: x0,
-                to: area.maxX, align: align, into: buffer)
+                to: area.maxX, align: align, element: "hint.line", full: string, into: buffer)
         }
-        line(
-            s.hintTitle, TextStyle(size: layout.title.size, weight: .semibold), color: TextLayout.primary,
-            baseline: layout.title.baseline, from: area.x, align: .center)
+        if layout.title.size > 0 {
+            line(
+                s.hintTitle, TextStyle(size: layout.title.size, weight: .semibold), color: TextLayout.primary,
+                baseline: layout.title.baseline, from: area.x, align: .center)
+        }
         for (row, place) in zip(rows, layout.rows) {
             drawBadge(row.symbol, in: place.badge, into: buffer, text: text)
             context.probe?.shape("button-\(row.press.rawValue)", place.badge)
@@ -232,7 +244,7 @@ public struct ButtonHintOverlay: Screen {
             let m = text.measure(label, style)
             text.draw(
                 label, style, color: TextLayout.primary, baseline: c.y + (m.ascent - m.descent) / 2, from: box.x,
-                to: box.maxX, align: .center, into: buffer)
+                to: box.maxX, align: .center, element: "hint.button", into: buffer)
         }
     }
 

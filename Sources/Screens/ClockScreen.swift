@@ -17,7 +17,7 @@ public struct ClockScreenContent: Sendable {
 
 /// The clock screen, the wrist's face: the time as large as the panel allows, the date under it
 /// and the day's three rings small, laid out for the panel's size and shape.
-public struct ClockScreen: Screen {
+public struct ClockScreen: ContextScreen {
     public var content: ClockScreenContent
     public var context: ScreenContext
 
@@ -43,6 +43,7 @@ struct ClockScreenPainter {
     /// Pixels per 1/480 of the short side.
     let u: Float
     let clock: ClockText
+    let scale: TypeScale
 
     init(content: ClockScreenContent, context: ScreenContext, size: Size) {
         self.content = content
@@ -54,6 +55,7 @@ struct ClockScreenPainter {
         h = Float(size.height)
         u = min(w, h) / 480
         clock = context.strings.clockText(content.face)
+        scale = TypeScale(size: size, locale: context.locale)
     }
 
     var chinese: Bool { context.locale == .simplifiedChinese }
@@ -61,7 +63,7 @@ struct ClockScreenPainter {
     /// The digits' style at `size`, and the part of the day's beside them (a third as large).
     func digitsStyle(_ size: Float) -> TextStyle { TextStyle(size: size, weight: .semibold) }
     func periodStyle(_ size: Float) -> TextStyle {
-        TextStyle(size: max(10, size * (chinese ? 0.3 : 0.32)), weight: .semibold)
+        TextStyle(size: max(TypeScale.floor, size * (chinese ? 0.3 : 0.32)), weight: .semibold)
     }
     func periodGap(_ size: Float) -> Float { size * 0.08 }
 
@@ -95,33 +97,38 @@ struct ClockScreenPainter {
             let pw = text.measure(period, ps).width
             if clock.periodFirst {
                 text.draw(period, ps, color: TextLayout.secondary, baseline: baseline, from: x, to: x + pw, align: .leading,
-                          into: buffer)
+                          element: "clock.period", into: buffer)
                 x += pw + periodGap(size)
                 text.draw(clock.digits, ds, color: TextLayout.primary, baseline: baseline, from: x, to: x + dm.width,
-                          align: .leading, into: buffer)
+                          align: .leading, element: "clock.time", into: buffer)
             } else {
                 text.draw(clock.digits, ds, color: TextLayout.primary, baseline: baseline, from: x, to: x + dm.width,
-                          align: .leading, into: buffer)
+                          align: .leading, element: "clock.time", into: buffer)
                 x += dm.width + periodGap(size)
                 text.draw(period, ps, color: TextLayout.secondary, baseline: baseline, from: x, to: x + pw, align: .leading,
-                          into: buffer)
+                          element: "clock.period", into: buffer)
             }
         } else {
             text.draw(clock.digits, ds, color: TextLayout.primary, baseline: baseline, from: x, to: x + dm.width,
-                      align: .leading, into: buffer)
+                      align: .leading, element: "clock.time", into: buffer)
         }
         return baseline + dm.descent
     }
 
-    /// The date under the time: "Sunday, November 29" / "11月29日 星期日", short where it must be.
-    func dateLine(fitting width: Float, _ style: TextStyle) -> (String, TextStyle) {
-        let long = strings.date(content.day)
-        if text.measure(long, style).width <= width { return (long, style) }
-        let short = strings.compactDate(content.day)
-        return (short, text.fitting(short, style, width: width))
+    /// The date under the time: "Sunday, November 29" / "11月29日 星期日", short where it must be
+    /// (then smaller, down to 70 %).
+    func dateLine(fitting width: Float, _ style: TextStyle) -> FittedNumber {
+        text.fit(NumberLine(forms: [strings.date(content.day), strings.compactDate(content.day)]), style,
+                 minimum: style.size * 0.7, width: width, formsFirst: true)
     }
 
-    func dateStyle(_ size: Float) -> TextStyle { TextStyle(size: max(11, size * u), weight: .medium) }
+    func dateStyle(_ size: Float) -> TextStyle { scale.style(size, .medium) }
+
+    /// Draws the date line, centred in [x0, x1] on `baseline`.
+    func drawDate(_ date: FittedNumber, baseline: Float, from x0: Float, to x1: Float, into buffer: PixelBuffer) {
+        text.draw(date, color: TextLayout.secondary, baseline: baseline, from: x0, to: x1, align: .center,
+                  element: "clock.date", number: false, into: buffer)
+    }
 
     func rings(_ rect: Rect, into buffer: PixelBuffer) {
         context.probe?.rings(rect)
@@ -132,6 +139,7 @@ struct ClockScreenPainter {
         switch kind {
         case .landscape: landscape(buffer)
         case .round: round(buffer)
+        case .tiny where context.shape == .round: round(buffer)
         case .portrait, .square, .tiny: stacked(buffer)
         }
     }
@@ -143,8 +151,8 @@ struct ClockScreenPainter {
         let size = timeSize(min(w, h) * (tiny ? 0.25 : 0.27), fitting: w - 2 * pad)
         let tm = timeMetrics(size)
         let ds = dateStyle(tiny ? 20 : 24)
-        let (date, dateFitted) = dateLine(fitting: w - 2 * pad, ds)
-        let dm = text.measure(date, dateFitted)
+        let date = dateLine(fitting: w - 2 * pad, ds)
+        let dm = text.measure(date.text, date.style)
         let gap = (tiny ? 10 : 20) * u
         // The rings take what is left, up to two fifths of the short side.
         let ringGap = 16 * u
@@ -153,8 +161,7 @@ struct ClockScreenPainter {
         let total = tm.height + 4 * u + dm.height + ringGap + side
         var y = max(pad, (h - total) / 2 - gap / 2)
         y = drawTime(size: size, centerX: w / 2, top: y, into: buffer) + 4 * u
-        text.draw(date, dateFitted, color: TextLayout.secondary, baseline: y + dm.ascent, from: pad, to: w - pad,
-                  align: .center, into: buffer)
+        drawDate(date, baseline: y + dm.ascent, from: pad, to: w - pad, into: buffer)
         y += dm.height + ringGap
         if side > 8 { rings(Rect(x: (w - side) / 2, y: y, width: side, height: side), into: buffer) }
     }
@@ -168,14 +175,13 @@ struct ClockScreenPainter {
         let size = timeSize(h * 0.36, fitting: columnRight - pad)
         let tm = timeMetrics(size)
         let ds = dateStyle(26)
-        let (date, dateFitted) = dateLine(fitting: columnRight - pad, ds)
-        let dm = text.measure(date, dateFitted)
+        let date = dateLine(fitting: columnRight - pad, ds)
+        let dm = text.measure(date.text, date.style)
         let total = tm.height + 6 * u + dm.height
         var y = (h - total) / 2
         let cx = (pad + columnRight) / 2
         y = drawTime(size: size, centerX: cx, top: y, into: buffer) + 6 * u
-        text.draw(date, dateFitted, color: TextLayout.secondary, baseline: y + dm.ascent, from: pad, to: columnRight,
-                  align: .center, into: buffer)
+        drawDate(date, baseline: y + dm.ascent, from: pad, to: columnRight, into: buffer)
         rings(Rect(x: ringsX, y: (h - side) / 2, width: side, height: side), into: buffer)
     }
 
@@ -197,11 +203,9 @@ struct ClockScreenPainter {
         let dm0 = text.measure("M", ds)
         let dateBottom = ringsTop - 12 * u
         let dateTop = dateBottom - dm0.height
-        let (date, dateFitted) = dateLine(
-            fitting: 2 * chord(dateTop, dateBottom, radius: r, center: c, margin: margin), ds)
-        let dm = text.measure(date, dateFitted)
-        text.draw(date, dateFitted, color: TextLayout.secondary, baseline: dateTop + dm.ascent, from: c.x - r, to: c.x + r,
-                  align: .center, into: buffer)
+        let date = dateLine(fitting: 2 * chord(dateTop, dateBottom, radius: r, center: c, margin: margin), ds)
+        let dm = text.measure(date.text, date.style)
+        drawDate(date, baseline: dateTop + dm.ascent, from: c.x - r, to: c.x + r, into: buffer)
         // The time above the date, as large as the circle's chord there allows.
         var size = r * 0.5
         for _ in 0..<4 {

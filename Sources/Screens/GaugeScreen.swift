@@ -80,21 +80,36 @@ public struct Gauge: Sendable, Hashable {
         return ArcPaint(stops: tint.enumerated().map { ArcPaint.Stop(n == 1 ? 0 : Double($0.offset) / Double(n - 1), $0.element) })
     }
 
-    /// The value with its unit, concise: "30°", "72 %", "1.5 kW", or — without a value.
-    public func label(_ v: Double?) -> String {
-        guard let v, v.isFinite else { return "—" }
-        // Whole numbers as they are; otherwise one decimal (two below 10), never rounding a
-        // fraction away.
-        let decimals = v == v.rounded() ? 0 : (abs(v) >= 10 ? 1 : 2)
-        let number = NumberText.fixed(v, decimals: decimals, trimmingZeros: true)
-        if unit.isEmpty { return number }
-        let attached = unit.count == 1 && "°%′″".contains(unit)
-        return attached ? number + unit : number + " " + unit
+    /// The value with its unit, concise: "30°", "72 %", "1.5 kW", "123,456 kWh", or — without a
+    /// value.
+    public func label(_ v: Double?) -> String { number(v, locale: .english).full }
+
+    /// The places a value is written to: whole numbers as they are; otherwise one decimal (two
+    /// below 10), never rounding a fraction away.
+    static func decimals(_ v: Double) -> Int { v == v.rounded() ? 0 : (abs(v) >= 10 ? 1 : 2) }
+
+    /// A unit of one sign (°, %) is written on the number; any other after it, apart.
+    var unitAttached: Bool { unit.count == 1 && "°%′″".contains(unit) }
+
+    /// A value (or a range end) with the gauge's unit, in every form it may be written; `unit`
+    /// false leaves a unit written apart out (a range end: the value says it).
+    func number(_ v: Double?, locale: AppLocale, suffix: String = "", unit withUnit: Bool = true) -> NumberLine {
+        guard let v, v.isFinite else { return NumberLine(forms: ["—"], unit: "", suffix: suffix) }
+        return NumberLine(v, decimals: Self.decimals(v), locale: locale, unit: withUnit || unitAttached ? unit : "",
+                          attached: unitAttached, suffix: suffix)
+    }
+
+    /// The value's unit, when written apart, as a smaller run after the number (`style` the
+    /// number's).
+    func unitRun(_ style: TextStyle) -> UnitRun? {
+        guard !unit.isEmpty, !unitAttached else { return nil }
+        return UnitRun(style: TextStyle(size: style.size * 0.5, weight: .semibold), minimum: TypeScale.floor,
+                       gap: style.size * 0.15)
     }
 }
 
 /// The gauge screen: one large gauge, or a grid of accessory gauges.
-public struct GaugeScreen: Screen {
+public struct GaugeScreen: ContextScreen {
     public var gauges: [Gauge]
     public var context: ScreenContext
 
@@ -107,13 +122,16 @@ public struct GaugeScreen: Screen {
         buffer.fill(.black)
         let painter = GaugePainter(context: context, size: buffer.size)
         var area = Rect(x: 0, y: 0, width: Float(buffer.width), height: Float(buffer.height))
-        if context.shape == .round {
+        let round = context.shape == .round
+        let diameter = min(area.width, area.height)
+        if round {
             // The square inscribed in the circle, so corners stay visible.
-            let side = min(area.width, area.height) * 0.7071
+            let side = diameter * 0.7071
             area = Rect(x: area.center.x - side / 2, y: area.center.y - side / 2, width: side, height: side)
         }
         if gauges.count == 1 {
-            painter.draw(gauges[0], in: area.insetBy(min(area.width, area.height) * 0.05), large: true, into: buffer)
+            painter.draw(gauges[0], in: area.insetBy(min(area.width, area.height) * 0.05), large: true,
+                         element: "gauge.1", into: buffer)
             return
         }
         // A grid, cells as square as the panel allows.
@@ -124,17 +142,33 @@ public struct GaugeScreen: Screen {
             let cell = (area.width / Float(columns), area.height / Float(rows))
             let aspect = cell.0 / cell.1
             let score = max(aspect, 1 / aspect) + Float(columns * rows - n) * 0.3
-            if score < best.score { best = (columns, rows, score) }
+            // Between two as square, the taller cells (a gauge carries its title under it).
+            let taller = abs(score - best.score) < 1e-4 && aspect < 1
+            if score < best.score - 1e-4 || taller { best = (columns, rows, score) }
         }
-        // Cells at most square: on a tall panel the grid is one block in the middle, not rows
-        // spread over the whole height with each gauge alone in a tall cell.
-        let cw = area.width / Float(best.columns)
-        let ch = min(area.height / Float(best.rows), cw)
+        // On a tall panel the grid is one block in the middle, not rows spread over the whole
+        // height with each gauge alone in a tall cell.
+        // Cells at most square, or a fifth taller than wide when a dial has a line under it.
+        let captioned = gauges.contains { $0.style.isCircular && (!$0.title.isEmpty || $0.isStale) }
+        let tall: Float = captioned ? 1.2 : 1
+        var cw = area.width / Float(best.columns)
+        var ch = min(area.height / Float(best.rows), cw * tall)
+        if round && best.columns != best.rows {
+            // On a round panel, the block of cells inscribed in the circle (cells a fifth taller
+            // than wide when the grid is wider than tall): wider than the square for 3x2.
+            let ratio: Float = best.rows < best.columns ? tall : 1
+            let c = Float(best.columns), r = Float(best.rows)
+            cw = diameter / (c * c + ratio * ratio * r * r).squareRoot()
+            ch = cw * ratio
+            area = Rect(x: Float(buffer.width) / 2 - cw * c / 2, y: Float(buffer.height) / 2 - ch * r / 2, width: cw * c,
+                        height: ch * r)
+        }
         let top = area.y + (area.height - ch * Float(best.rows)) / 2
         for (i, gauge) in gauges.enumerated() {
             let cell = Rect(x: area.x + Float(i % best.columns) * cw, y: top + Float(i / best.columns) * ch,
                             width: cw, height: ch)
-            painter.draw(gauge, in: cell.insetBy(min(cw, ch) * 0.06), large: false, into: buffer)
+            painter.draw(gauge, in: cell.insetBy(min(cw, ch) * 0.06), large: false, element: "gauge.\(i + 1)",
+                         into: buffer)
         }
     }
 }
@@ -143,7 +177,7 @@ public struct GaugeScreen: Screen {
 struct GaugePainter {
     let context: ScreenContext
     let text: TextLayout
-    let u: Float
+    let scale: TypeScale
 
     static let track = Color(hex: 0x3A3A3C)
     /// The open ring's opening: 90° at the bottom; the path runs clockwise from lower left.
@@ -153,107 +187,266 @@ struct GaugePainter {
     init(context: ScreenContext, size: Size) {
         self.context = context
         text = TextLayout(context)
-        u = Float(min(size.width, size.height)) / 480
+        scale = TypeScale(size: size, locale: context.locale)
     }
 
-    func style(_ size: Float, _ weight: FontWeight, minimum: Float = 10) -> TextStyle {
-        TextStyle(size: max(minimum, size), weight: weight)
-    }
+    var locale: AppLocale { context.locale }
 
-    func draw(_ gauge: Gauge, in rect: Rect, large: Bool, into buffer: PixelBuffer) {
+    func draw(_ gauge: Gauge, in rect: Rect, large: Bool, element: String, into buffer: PixelBuffer) {
         if gauge.style.isCircular {
-            circular(gauge, in: rect, large: large, into: buffer)
+            circular(gauge, in: rect, large: large, element: element, into: buffer)
         } else {
-            linear(gauge, in: rect, large: large, into: buffer)
+            linear(gauge, in: rect, large: large, element: element, into: buffer)
         }
     }
 
     // MARK: Circular
 
-    func circular(_ gauge: Gauge, in rect: Rect, large: Bool, into buffer: PixelBuffer) {
+    /// Where a circular gauge of diameter `d` puts its parts, relative to its centre.
+    struct Dial {
+        var d: Float
+        var lineWidth: Float
+        var radius: Float
+        /// The range ends' style and metrics, and their baseline below the centre.
+        var endStyle: TextStyle
+        var endMetrics: TextMetrics
+        var endBaseline: Float
+        /// How far the gauge reaches below its centre (its ring, or the range ends under it).
+        var below: Float
+    }
+
+    func dial(_ gauge: Gauge, d: Float) -> Dial {
         let closed = gauge.style == .accessoryCircularCapacity
         let accessory = gauge.style.isAccessory
-        let side = min(rect.width, rect.height)
-        // Title above (standard and accessory have none; capacity puts it below).
-        var area = rect
-        let titleStyle = style(side * (large ? 0.075 : 0.1), .semibold)
-        let showTitle = !gauge.title.isEmpty && !accessory
-        let titleBelow = gauge.style == .circularCapacity
-        let titleH = showTitle ? text.measure(gauge.title, titleStyle).height + side * 0.03 : 0
-        if showTitle && !titleBelow {
-            area = Rect(x: rect.x, y: rect.y + titleH, width: rect.width, height: rect.height - titleH)
-        } else if showTitle {
-            area = Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height - titleH)
-        }
-        let d = min(area.width, area.height)
         let lineWidth = d * (accessory ? 0.1 : 0.085)
         let radius = d / 2 - lineWidth / 2 - d * 0.04
-        let c = Point(x: area.center.x, y: area.center.y)
+        let ls = scale.style(px: d * (accessory ? 0.1 : 0.07), .medium)
+        let lm = text.measure("0", ls)
+        // Below the path's ends and below a marker pinned there.
+        let endBaseline = radius * 0.7071 + lineWidth * (gauge.style.isCapacity ? 0.6 : 0.8) + lm.ascent
+        let below = closed ? d / 2 : max(d / 2, endBaseline + lm.descent)
+        return Dial(d: d, lineWidth: lineWidth, radius: radius, endStyle: ls, endMetrics: lm, endBaseline: endBaseline,
+                    below: below)
+    }
+
+    /// The width the value may take inside the ring: the chord of the ring's hole (less a pixel)
+    /// at the top of the value's line in `style`, which sits a little above the centre on an
+    /// open ring.
+    func valueRoom(_ g: Dial, _ style: TextStyle, closed: Bool, marker: Bool) -> Float {
+        // A marker's black ring reaches into the hole.
+        let hole = g.radius - g.lineWidth * (marker ? 0.78 : 0.5) - 1
+        let m = text.measure("0", style)
+        let reach = m.height / 2 + (closed ? 0 : g.d * 0.02)
+        return 2 * (max(0, hole * hole - reach * reach)).squareRoot()
+    }
+
+    /// Whether `box` stays off the dial's path: inside its hole (less a marker's reach, wherever
+    /// the marker may be), or in the opening at the bottom, at every point of its edges.
+    func clearOfPath(_ box: Rect, _ g: Dial, centre c: Point, closed: Bool, marker: Bool) -> Bool {
+        let hole = g.radius - g.lineWidth * (marker ? 0.78 : 0.5) - 1
+        let outer = g.radius + g.lineWidth * (marker ? 0.78 : 0.5) + 1
+        let start = closed ? 0 : Self.openStart, sweep = closed ? 1 : Self.openSweep
+        func clear(_ x: Float, _ y: Float) -> Bool {
+            let dx = Double(x - c.x), dy = Double(y - c.y)
+            let d = Float((dx * dx + dy * dy).squareRoot())
+            if d <= hole { return true }
+            // Past the path's band (and its caps) is outside the dial: not inside it.
+            if d > outer { return false }
+            var rel = Trigonometry.turnsClockwiseFromUp(dx: dx, dy: dy) - start
+            rel -= rel.rounded(.down)
+            if closed || rel <= sweep { return false }
+            // In the opening: clear of the path's round ends (and a marker pinned there).
+            let reach = g.lineWidth * (marker ? 0.78 : 0.5) + 1
+            for end in [start, start + sweep] {
+                let at = Trigonometry.direction(turns: end)
+                let ex = c.x + g.radius * Float(at.dx) - x, ey = c.y + g.radius * Float(at.dy) - y
+                if ex * ex + ey * ey < reach * reach { return false }
+            }
+            return true
+        }
+        let step: Float = 2
+        var t: Float = 0
+        while t <= 1 {
+            let x = box.x + box.width * t, y = box.y + box.height * t
+            if !clear(x, box.y) || !clear(x, box.maxY) || !clear(box.x, y) || !clear(box.maxX, y) { return false }
+            t += step / max(box.width, box.height, 1)
+        }
+        return clear(box.maxX, box.maxY)
+    }
+
+    /// A line of text over or under a dial: its runs (text, element, whether a number).
+    typealias Caption = [(text: String, element: String, number: Bool)]
+
+    /// A circular gauge and its title as one block, centred in `rect`: the title above
+    /// (`circular`) or under it (the others, as watch complications carry their label), the
+    /// value in the middle, the range ends in the opening, a stale value's age under the value
+    /// when it fits inside the ring, else beside the title or on a line of its own.
+    func circular(_ gauge: Gauge, in rect: Rect, large: Bool, element e: String, into buffer: PixelBuffer) {
+        let closed = gauge.style == .accessoryCircularCapacity
+        let accessory = gauge.style.isAccessory
+        let marker = !gauge.style.isCapacity
+        let side = min(rect.width, rect.height)
+        let titleStyle = scale.style(px: side * (large ? 0.075 : 0.1), .semibold)
+        let titleAbove = gauge.style == .circular
+        let tm = text.measure(gauge.title.isEmpty ? "M" : gauge.title, titleStyle)
+        let titleGap = side * 0.03
+        let fraction = gauge.fraction
+        let ageText = gauge.isStale ? gauge.age.map { context.strings.age(seconds: $0) } : nil
+        let title: (text: String, element: String, number: Bool)? =
+            gauge.title.isEmpty ? nil : (gauge.title, e + ".title", false)
+        let age: (text: String, element: String, number: Bool)? = ageText.map { ($0, e + ".age", true) }
+
+        /// The dial as large as the rect allows with the caption lines over and under it.
+        func layout(above: Int, below: Int) -> (Dial, top: Float) {
+            let aboveH = above > 0 ? Float(above) * tm.height + titleGap : 0
+            let belowH = below > 0 ? Float(below) * tm.height + titleGap : 0
+            var d = min(rect.width, rect.height - aboveH - belowH)
+            var g = dial(gauge, d: d)
+            for _ in 0..<3 {
+                let total = aboveH + d / 2 + g.below + belowH
+                guard total > rect.height + 0.01 else { break }
+                d = max(0, d - (total - rect.height))
+                g = dial(gauge, d: d)
+            }
+            let total = aboveH + d / 2 + g.below + belowH
+            return (g, rect.y + (rect.height - total) / 2 + aboveH)
+        }
+        /// The value fitted inside the ring, its baseline; whether the age fits under it there.
+        func inside(_ g: Dial, centre c: Point) -> (FittedNumber, Float, Bool) {
+            let vs = scale.style(px: g.d * (accessory ? 0.27 : 0.22), .semibold)
+            // The chord of the hole at the value's line: a smaller value has more room.
+            let value = text.fit(gauge.number(gauge.value, locale: locale), vs, minimum: vs.size * 0.5,
+                                 room: { size in
+                                     var style = vs
+                                     style.size = size
+                                     return valueRoom(g, style, closed: closed, marker: marker)
+                                 },
+                                 unit: gauge.unitRun(vs))
+            let vm = text.measure(value.text, value.style)
+            let baseline = c.y + (vm.ascent - vm.descent) / 2 - (closed ? 0 : g.d * 0.02)
+            guard let ageText else { return (value, baseline, false) }
+            let am = text.measure(ageText, g.endStyle)
+            let y0 = baseline + vm.descent + g.d * 0.01
+            let box = Rect(x: c.x - am.width / 2, y: y0, width: am.width, height: am.height)
+            return (value, baseline, clearOfPath(box, g, centre: c, closed: closed, marker: marker))
+        }
+        // The captions: the title, and the age when it is not inside the ring, beside the title
+        // when both fit one line. Where the dial left would be too small for its value, the age
+        // is left out, then the title (the value stays; a stale one is still dimmed).
+        var above: [Caption] = [], below: [Caption] = []
+        func captions(title: (text: String, element: String, number: Bool)?,
+                      age: (text: String, element: String, number: Bool)?) {
+            above = []
+            below = []
+            if titleAbove {
+                if let title { above.append([title]) }
+                if let age { below.append([age]) }
+            } else if let title, let age {
+                let w = text.measure(title.text, titleStyle).width + titleStyle.size * 0.4
+                    + text.measure(age.text, titleStyle).width
+                below = w <= rect.width ? [[title, age]] : [[title], [age]]
+            } else if let line = title ?? age {
+                below.append([line])
+            }
+        }
+        var g = dial(gauge, d: 0), top: Float = 0, c = Point(x: 0, y: 0)
+        var value = FittedNumber(text: "", unit: nil, style: titleStyle, unitStyle: titleStyle, gap: 0, width: 0,
+                                 full: "", fits: false, exact: false)
+        var valueBaseline: Float = 0, ageInside = false
+        let options: [(title: Bool, age: Bool, inside: Bool)] =
+            age == nil ? [(true, false, false), (false, false, false)]
+            : [(true, false, true), (true, true, false), (true, false, false), (false, false, false)]
+        for option in options {
+            captions(title: option.title ? title : nil, age: option.age ? age : nil)
+            (g, top) = layout(above: above.count, below: below.count)
+            c = Point(x: rect.center.x, y: top + g.d / 2)
+            let fitsInside: Bool
+            (value, valueBaseline, fitsInside) = inside(g, centre: c)
+            ageInside = option.inside && fitsInside
+            if value.fits && (!option.inside || fitsInside) { break }
+        }
+
         let start = closed ? 0 : Self.openStart
         let sweep = closed ? 1 : Self.openSweep
-        let fraction = gauge.fraction
         if gauge.style.isCapacity {
             // The track fills from the start up to the value, in the colour along the path.
             let paint = gauge.paint
             let valuePaint = ArcPaint(stops: paint.stops, from: 0, to: sweep)
-            let arc = ArcStroke(center: c, radius: radius, width: lineWidth, start: start,
+            let arc = ArcStroke(center: c, radius: g.radius, width: g.lineWidth, start: start,
                                 sweep: fraction.map { $0 * sweep }, paint: valuePaint, track: Self.track,
                                 trackSweep: sweep)
             context.probe?.arc(arc, sweep: sweep)
             buffer.stroke(arc)
         } else {
             // The whole path in its colours, and a marker at the value.
-            let arc = ArcStroke(center: c, radius: radius, width: lineWidth, start: start, sweep: sweep,
+            let arc = ArcStroke(center: c, radius: g.radius, width: g.lineWidth, start: start, sweep: sweep,
                                 paint: ArcPaint(stops: gauge.paint.stops, from: 0, to: sweep))
             context.probe?.arc(arc, sweep: sweep)
             buffer.stroke(arc)
             if let fraction {
                 let at = Trigonometry.direction(turns: start + fraction * sweep)
-                let p = Point(x: c.x + radius * Float(at.dx), y: c.y + radius * Float(at.dy))
-                let r = lineWidth * 0.78
+                let p = Point(x: c.x + g.radius * Float(at.dx), y: c.y + g.radius * Float(at.dy))
+                let r = g.lineWidth * 0.78
                 context.probe?.shape("marker", Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r))
-                buffer.fillDisc(center: p, radius: lineWidth * 0.78, color: .black)
-                buffer.fillDisc(center: p, radius: lineWidth * 0.55, color: markerColor(gauge, fraction))
+                buffer.fillDisc(center: p, radius: g.lineWidth * 0.78, color: .black)
+                buffer.fillDisc(center: p, radius: g.lineWidth * 0.55, color: markerColor(gauge, fraction))
             }
         }
-        // Value in the centre.
-        let valueText = gauge.label(gauge.value)
-        let inner = 2 * (radius - lineWidth / 2) * 0.82
-        let vs = text.fitting(valueText, style(d * (accessory ? 0.27 : 0.22), .semibold, minimum: 11), width: inner)
-        let vm = text.measure(valueText, vs)
-        let valueColor = valueColor(gauge, fraction)
-        let valueBaseline = c.y + (vm.ascent - vm.descent) / 2 - (closed ? 0 : d * 0.02)
-        text.draw(text.truncated(valueText, vs, width: inner), vs, color: valueColor,
-                  baseline: valueBaseline, from: c.x - inner / 2,
-                  to: c.x + inner / 2, align: .center, into: buffer)
-        // Range ends in the opening, under each end of the path.
-        let ls = style(d * (accessory ? 0.1 : 0.07), .medium, minimum: 9)
-        let lm = text.measure("0", ls)
-        if gauge.isStale, let age = gauge.age {
-            // How old the value is, under it.
-            let ageText = context.strings.age(seconds: age)
-            text.draw(text.truncated(ageText, ls, width: inner), ls, color: TextLayout.secondary,
-                      baseline: valueBaseline + vm.descent + lm.ascent + d * 0.01, from: c.x - inner / 2,
-                      to: c.x + inner / 2, align: .center, into: buffer)
+        let room = valueRoom(g, value.style, closed: closed, marker: marker)
+        text.draw(value, color: valueColor(gauge, fraction), baseline: valueBaseline, from: c.x - room / 2,
+                  to: c.x + room / 2, align: .center, element: e + ".value", into: buffer)
+        if let ageText, ageInside {
+            let vm = text.measure(value.text, value.style), am = text.measure(ageText, g.endStyle)
+            text.draw(ageText, g.endStyle, color: TextLayout.secondary,
+                      baseline: valueBaseline + vm.descent + am.ascent + g.d * 0.01, from: c.x - room / 2,
+                      to: c.x + room / 2, align: .center, element: e + ".age", number: true, into: buffer)
         }
-        // Below the path's ends and below a marker pinned there.
-        let endY = c.y + radius * 0.7071 + lineWidth * (gauge.style.isCapacity ? 0.6 : 0.8) + lm.ascent
-        if !closed && gauge.style != .accessoryCircularCapacity {
-            let minText = gauge.label(gauge.minimum), maxText = gauge.label(gauge.maximum)
-            let leftX = c.x - radius * 0.7071, rightX = c.x + radius * 0.7071
-            let room = radius * 0.7071
-            text.draw(text.truncated(minText, ls, width: room), ls, color: TextLayout.secondary, baseline: endY,
-                      from: leftX - room / 2, to: leftX + room / 2, align: .center, into: buffer)
-            text.draw(text.truncated(maxText, ls, width: room), ls, color: TextLayout.secondary, baseline: endY,
-                      from: rightX - room / 2, to: rightX + room / 2, align: .center, into: buffer)
+        // Range ends in the opening, under each end of the path; both left out when either does
+        // not fit its room at the smallest size.
+        if !closed {
+            let room = g.radius * 0.7071
+            let ends = text.fitTogether(
+                [gauge.number(gauge.minimum, locale: locale, unit: false),
+                 gauge.number(gauge.maximum, locale: locale, unit: false)], g.endStyle,
+                minimum: TypeScale.floor, widths: [room, room])
+            if ends.allSatisfy(\.fits) {
+                for (f, x, name) in [(ends[0], c.x - room, e + ".minimum"), (ends[1], c.x + room, e + ".maximum")] {
+                    text.draw(f, color: TextLayout.secondary, baseline: c.y + g.endBaseline, from: x - room / 2,
+                              to: x + room / 2, align: .center, element: name, into: buffer)
+                }
+            }
         }
-        if showTitle {
-            let ts = text.fitting(gauge.title, titleStyle, width: rect.width)
-            let tm = text.measure(gauge.title, ts)
-            let baseline = titleBelow ? max(endY + lm.descent, c.y + d / 2) + side * 0.03 + tm.ascent : rect.y + tm.ascent
-            text.draw(text.truncated(gauge.title, ts, width: rect.width), ts, color: TextLayout.secondary,
-                      baseline: baseline, from: rect.x, to: rect.maxX, align: .center, into: buffer)
+        // The captions, each line centred.
+        func draw(_ lines: [Caption], top: Float) {
+            for (i, line) in lines.enumerated() {
+                let baseline = top + Float(i) * tm.height + tm.ascent
+                let gap = titleStyle.size * 0.4
+                // A title shares its line with what follows it: it is cut to leave that room.
+                let others = line.dropFirst().reduce(Float(0)) { $0 + gap + text.measure($1.text, titleStyle).width }
+                var runs: [(String, String?, String, Bool, TextStyle, Float)] = []
+                for (j, run) in line.enumerated() {
+                    var style = titleStyle
+                    var shown = run.text
+                    if !run.number && j == 0 {
+                        // A title alone on its line is first made smaller (down to 70 %), then cut.
+                        let room = max(0, rect.width - others)
+                        if line.count == 1 { style = text.fitting(run.text, titleStyle, width: room) }
+                        shown = text.truncated(run.text, style, width: room)
+                    }
+                    runs.append((shown, run.text, run.element, run.number, style, text.measure(shown, style).width))
+                }
+                let total = runs.reduce(Float(0)) { $0 + $1.5 } + gap * Float(runs.count - 1)
+                var x = rect.center.x - total / 2
+                for (shown, full, element, number, style, width) in runs where !shown.isEmpty {
+                    text.draw(shown, style, color: TextLayout.secondary, baseline: baseline, from: x, to: x + width,
+                              align: .leading, element: element, full: full, number: number, into: buffer)
+                    x += width + gap
+                }
+            }
         }
+        let aboveH = above.isEmpty ? 0 : Float(above.count) * tm.height + titleGap
+        draw(above, top: top - aboveH)
+        draw(below, top: c.y + g.below + titleGap)
     }
 
     /// The value's colour: the path's colour at the value when out of range, dimmed when stale.
@@ -272,55 +465,81 @@ struct GaugePainter {
     // MARK: Linear
 
     /// Rows, top to bottom: title; the value (above the bar for `linear`); the bar (with the value
-    /// leading it for accessories, and the range ends beside it for `linearCapacity`); the range
-    /// ends under the bar; the value (below for `linearCapacity`).
-    func linear(_ gauge: Gauge, in rect: Rect, large: Bool, into buffer: PixelBuffer) {
+    /// leading it for accessories, and the range ends beside it for `linearCapacity` when they
+    /// fit there); the range ends under the bar; the value (below for `linearCapacity`).
+    func linear(_ gauge: Gauge, in rect: Rect, large: Bool, element e: String, into buffer: PixelBuffer) {
         let accessory = gauge.style.isAccessory
         let capacity = gauge.style.isCapacity
         let side = min(rect.width, max(rect.height, rect.width * 0.4))
-        let ts = style(side * (accessory ? 0.075 : 0.06), .semibold)
-        let vs = style(side * (accessory ? 0.1 : 0.12), .semibold, minimum: 11)
-        let ls = style(side * (accessory ? 0.06 : 0.05), .medium, minimum: 9)
+        let ts = scale.style(px: side * (accessory ? 0.075 : 0.06), .semibold)
+        let vs = scale.style(px: side * (accessory ? 0.1 : 0.12), .semibold)
+        let ls = scale.style(px: side * (accessory ? 0.06 : 0.05), .medium)
         let barH = max(3, side * (accessory ? 0.035 : 0.05))
-        let tm = text.measure("M", ts), vm = text.measure("0", vs), lm = text.measure("0", ls)
+        let tm = text.measure("M", ts), lm = text.measure("0", ls)
         let gap = side * 0.025
-        var valueText = gauge.label(gauge.value)
-        if gauge.isStale, let age = gauge.age { valueText += " " + context.strings.age(seconds: age) }
-        let minText = gauge.label(gauge.minimum), maxText = gauge.label(gauge.maximum)
-        let endsBeside = capacity && !accessory
+        let ageText = gauge.isStale ? gauge.age.map { context.strings.age(seconds: $0) } : nil
+        // A value leading the bar takes at most half the row; elsewhere the whole width. A stale
+        // value's age follows it, unless that leaves no room for the value (it is still dimmed).
+        let valueRoom = accessory ? rect.width * 0.5 : rect.width
+        var value = text.fit(gauge.number(gauge.value, locale: locale, suffix: ageText ?? ""), vs,
+                             minimum: vs.size * 0.7, width: valueRoom, unit: gauge.unitRun(vs))
+        if !value.fits && ageText != nil {
+            value = text.fit(gauge.number(gauge.value, locale: locale), vs, minimum: vs.size * 0.7, width: valueRoom,
+                             unit: gauge.unitRun(vs))
+        }
+        let vm = text.measure(value.text, value.style)
+        let minLine = gauge.number(gauge.minimum, locale: locale, unit: false)
+        let maxLine = gauge.number(gauge.maximum, locale: locale, unit: false)
+        var endsBeside = capacity && !accessory
+        var ends: (FittedNumber, FittedNumber)?
+        // Beside the bar (a quarter of the row each), else under it (half each), else not at all.
+        for beside in endsBeside ? [true, false] : [false] {
+            // Under the bar: half of the bar each (a value leading it takes its part of the row).
+            let bar = accessory ? rect.width - value.width - 2 * gap : rect.width
+            let room = beside ? rect.width * 0.25 : bar / 2 - gap
+            let f = text.fitTogether([minLine, maxLine], ls, minimum: TypeScale.floor, widths: [room, room])
+            if f.allSatisfy(\.fits) {
+                ends = (f[0], f[1])
+                endsBeside = beside
+                break
+            }
+            endsBeside = false
+        }
         let valueAbove = !capacity && !accessory
         let valueBelow = capacity && !accessory
-        let barRowH = accessory ? max(barH, vm.height) : (endsBeside ? max(barH, lm.height) : barH)
+        // A marker stands out of its bar: the row keeps room for it.
+        let markerRow = capacity ? barH : 2 * barH * 1.15 + 2
+        let barRowH = accessory ? max(markerRow, vm.height) : (endsBeside ? max(barH, lm.height) : markerRow)
         var blockH = barRowH
         if !gauge.title.isEmpty { blockH += tm.height + gap }
         if valueAbove || valueBelow { blockH += vm.height + gap }
-        if !endsBeside { blockH += lm.height + gap }
+        if !endsBeside && ends != nil { blockH += lm.height + gap }
         var y = rect.y + (rect.height - blockH) / 2
         let valueColor = valueColor(gauge, gauge.fraction)
         if !gauge.title.isEmpty {
-            let fitted = text.fitting(gauge.title, ts, width: rect.width)
-            text.draw(text.truncated(gauge.title, fitted, width: rect.width), fitted, color: TextLayout.secondary,
-                      baseline: y + tm.ascent, from: rect.x, to: rect.maxX, align: .leading, into: buffer)
+            let fitted = text.fitted(gauge.title, ts, minimum: ts.size * 0.7, width: rect.width)
+            text.draw(fitted.text, fitted.style, color: TextLayout.secondary, baseline: y + tm.ascent, from: rect.x,
+                      to: rect.maxX, align: .leading, element: e + ".title", full: gauge.title, into: buffer)
             y += tm.height + gap
         }
         if valueAbove {
-            text.draw(valueText, vs, color: valueColor, baseline: y + vm.ascent, from: rect.x, to: rect.maxX,
-                      align: .leading, into: buffer)
+            text.draw(value, color: valueColor, baseline: y + vm.ascent, from: rect.x, to: rect.maxX, align: .leading,
+                      element: e + ".value", into: buffer)
             y += vm.height + gap
         }
         // The bar row.
         var x0 = rect.x, x1 = rect.maxX
         if accessory {
-            text.draw(valueText, vs, color: valueColor, baseline: y + (barRowH + vm.ascent - vm.descent) / 2,
-                      from: x0, to: x1, align: .leading, into: buffer)
-            x0 += text.measure(valueText, vs).width + 2 * gap
+            let box = text.draw(value, color: valueColor, baseline: y + (barRowH + vm.ascent - vm.descent) / 2,
+                                from: x0, to: x1, align: .leading, element: e + ".value", into: buffer)
+            x0 = box.maxX + 2 * gap
         }
-        if endsBeside {
+        if endsBeside, let (low, high) = ends {
             let baseline = y + (barRowH + lm.ascent - lm.descent) / 2
-            let left = text.draw(minText, ls, color: TextLayout.secondary, baseline: baseline, from: x0, to: x1,
-                                 align: .leading, into: buffer)
-            let right = text.draw(maxText, ls, color: TextLayout.secondary, baseline: baseline, from: x0, to: x1,
-                                  align: .trailing, into: buffer)
+            let left = text.draw(low, color: TextLayout.secondary, baseline: baseline, from: x0, to: x1, align: .leading,
+                                 element: e + ".minimum", into: buffer)
+            let right = text.draw(high, color: TextLayout.secondary, baseline: baseline, from: x0, to: x1,
+                                  align: .trailing, element: e + ".maximum", into: buffer)
             x0 = left.maxX + 2 * gap
             x1 = right.x - 2 * gap
         }
@@ -345,16 +564,16 @@ struct GaugePainter {
             }
         }
         y += barRowH + gap
-        if !endsBeside {
-            text.draw(minText, ls, color: TextLayout.secondary, baseline: y + lm.ascent, from: bar.x, to: bar.maxX,
-                      align: .leading, into: buffer)
-            text.draw(maxText, ls, color: TextLayout.secondary, baseline: y + lm.ascent, from: bar.x, to: bar.maxX,
-                      align: .trailing, into: buffer)
+        if !endsBeside, let (low, high) = ends {
+            text.draw(low, color: TextLayout.secondary, baseline: y + lm.ascent, from: bar.x, to: bar.maxX,
+                      align: .leading, element: e + ".minimum", into: buffer)
+            text.draw(high, color: TextLayout.secondary, baseline: y + lm.ascent, from: bar.x, to: bar.maxX,
+                      align: .trailing, element: e + ".maximum", into: buffer)
             y += lm.height + gap
         }
         if valueBelow {
-            text.draw(valueText, vs, color: valueColor, baseline: y + vm.ascent, from: rect.x, to: rect.maxX,
-                      align: .center, into: buffer)
+            text.draw(value, color: valueColor, baseline: y + vm.ascent, from: rect.x, to: rect.maxX, align: .center,
+                      element: e + ".value", into: buffer)
         }
     }
 }

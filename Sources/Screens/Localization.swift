@@ -37,6 +37,8 @@ public struct Strings: Sendable {
     /// Shown for a missing figure or value.
     public var missing: String { "—" }
     public var cancel: String { pick("Cancel", "取消") }
+    /// Where Cancel was, once stopping was asked for, until the task ends.
+    public var cancelling: String { pick("Cancelling…", "正在取消…") }
     /// How old a stale value is: "· 40 s", "· 12 min", "· 3 h", "· 2 d" (under or after the
     /// value); seconds in tens, so the label changes at most every ten seconds.
     public func age(seconds: Double) -> String {
@@ -133,6 +135,15 @@ public struct Strings: Sendable {
         switch locale {
         case .english: return "\(month(day.month)) \(day.day)" + (sameYear ? "" : ", \(day.year)")
         case .simplifiedChinese: return (sameYear ? "" : "\(day.year)年") + "\(day.month)月\(day.day)日"
+        }
+    }
+
+    /// `dateLine` short: "Nov 25", "Nov 25, 2025" / "11月25日", "2025年11月25日".
+    public func shortDateLine(_ day: CalendarDay, today: CalendarDay) -> String {
+        let sameYear = day.year == today.year
+        switch locale {
+        case .english: return shortDate(day) + (sameYear ? "" : ", \(day.year)")
+        case .simplifiedChinese: return dateLine(day, today: today)
         }
     }
 

@@ -7,54 +7,36 @@ extension ProgressScreen {
     public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
         guard let before = previous as? ProgressScreen, before.content.style == content.style,
             before.content.label == content.label, before.content.cancellable == content.cancellable,
-            before.content.cancelNote == content.cancelNote, context.drawsLike(before.context)
+            before.content.cancelNote == content.cancelNote, before.content.cancelling == content.cancelling,
+            context.drawsLike(before.context)
         else { return nil }
-        let layout = layout(for: size)
-        let w = Float(size.width)
+        // The same layout as the frame before (what differs is the amount): taken from it.
+        let layout = before.layout(for: size)
+        if memo.entry == nil { memo.entry = before.memo.entry }
         switch (before.content.amount, content.amount) {
         case (.indeterminate, .indeterminate):
-            switch content.style {
-            case .circular:
-                let (center, radius, lineWidth, _, _) = circle(layout, width: w)
+            switch layout.indicator {
+            case .circle(let center, let radius, let lineWidth):
                 return ScreenDamage.spinner(
                     center: center, radius: radius, width: lineWidth, sweep: Self.spinnerSweep,
                     period: Self.spinnerPeriod, from: previousTime, to: time)
-            case .bar:
-                return segmentChange(barPlace(layout).0, from: previousTime, to: time)
-            case .toolbar:
-                return segmentChange(toolbarPlace(layout, width: w), from: previousTime, to: time)
+            case .bar(let bar), .toolbar(let bar):
+                return segmentChange(bar, from: previousTime, to: time)
             }
         case (.determinate, .determinate):
             guard let f0 = before.fraction(at: previousTime), let f1 = fraction(at: time) else { return nil }
             if f0 == f1 { return Damage() }
-            let text = TextLayout(context)
-            let strings = context.strings
-            switch content.style {
-            case .circular:
-                let (center, radius, lineWidth, side, _) = circle(layout, width: w)
-                var d = ScreenDamage.arcGrowth(center: center, radius: radius, width: lineWidth, from: f0, to: f1)
-                for percent in [strings.percent(f0), strings.percent(f1)] {
-                    let style = percentStyle(percent, side: side, radius: radius)
-                    let m = text.measure(percent, style)
-                    let box = Rect(
-                        x: center.x - m.width / 2, y: center.y + (m.ascent - m.descent) / 2 - m.ascent, width: m.width,
-                        height: m.height)
-                    d.add(ScreenDamage.text(box))
-                }
-                return d
-            case .bar:
-                // The bar and the line over it (the percentage, and the label cut to leave it room).
-                let (bar, top, _) = barPlace(layout)
-                let grow = layout.labelStyle.size / 4 + 2
-                return Damage(
-                    Rect(x: 0, y: top - grow, width: w, height: bar.maxY - top + 2 * grow).enclosingPixels)
-            case .toolbar:
-                // The bar and the line under it.
-                let bar = toolbarPlace(layout, width: w)
-                let sm = text.measure(shownLabel, layout.smallStyle)
-                let bottom = bar.maxY + 10 * layout.u + sm.height + layout.smallStyle.size / 4 + 2
-                return Damage(Rect(x: 0, y: bar.y - 2, width: w, height: bottom - bar.y + 2).enclosingPixels)
+            var d: Damage
+            switch layout.indicator {
+            case .circle(let center, let radius, let lineWidth):
+                d = ScreenDamage.arcGrowth(center: center, radius: radius, width: lineWidth, from: f0, to: f1)
+            case .bar(let bar), .toolbar(let bar):
+                // The bar's filled part (and its anti-aliased edge).
+                d = Damage(bar.insetBy(-2).enclosingPixels)
             }
+            // The percentage, before and after.
+            for f in [f0, f1] { d.add(ScreenDamage.text(percentBox(f, layout))) }
+            return d
         default:
             return nil
         }

@@ -27,16 +27,19 @@ public struct ProgressContent: Sendable, Hashable {
     public var cancellable: Bool
     /// What stopping costs, if anything ("The import so far is kept").
     public var cancelNote: String?
+    /// Stopping was asked for and the task has not ended yet: "Cancelling…" where Cancel was.
+    public var cancelling: Bool
 
     public init(
         amount: ProgressAmount, style: ProgressStyle = .bar, label: String = "", cancellable: Bool = false,
-        cancelNote: String? = nil
+        cancelNote: String? = nil, cancelling: Bool = false
     ) {
         self.amount = amount
         self.style = style
         self.label = label
         self.cancellable = cancellable
         self.cancelNote = cancelNote
+        self.cancelling = cancelling
     }
 }
 
@@ -81,7 +84,7 @@ public struct ProgressEasing: Sendable, Hashable {
 }
 
 /// The progress screen: the app is working, not stuck.
-public struct ProgressScreen: Screen {
+public struct ProgressScreen: ContextScreen {
     public var content: ProgressContent
     public var context: ScreenContext
 
@@ -95,6 +98,8 @@ public struct ProgressScreen: Screen {
         self.content = content
         self.context = context
     }
+
+    let memo = LayoutMemo()
 
     /// An indeterminate indicator always moves; a determinate one is drawn as given (the device
     /// controller eases its fraction between reports).
@@ -112,173 +117,393 @@ public struct ProgressScreen: Screen {
     static let accent = Color(hex: 0x0A84FF)
     static let track = Color(hex: 0x3A3A3C)
 
-    /// Where the screen's fixed parts go in a picture of a given size: its margins and the
-    /// Cancel block along the bottom; the indicator and its label take the space above.
+    /// A line of text and where it goes.
+    struct Line {
+        var text: String
+        var baseline: Float
+        var x0: Float
+        var x1: Float
+    }
+
+    /// The indicator's shape, fixed by the style and the picture (never by the amount).
+    enum Indicator {
+        case circle(center: Point, radius: Float, width: Float)
+        case bar(Rect)
+        case toolbar(Rect)
+    }
+
+    /// Where everything goes in a picture of a given size: a pure function of the size, the
+    /// panel's shape and the content (the amount aside), which `draw` follows and taps are
+    /// hit-tested against.
     public struct Layout {
         /// The Cancel button, which a tap on cancels the task (nil when it cannot be cancelled).
         public var cancelButton: Rect?
         /// Pixels per pixel of the 480-pixel design.
         var u: Float
-        /// Margins of the inscribed circle's square on a round panel (0 on a rectangle).
-        var insetX, insetY: Float
-        /// The text column's edges.
-        var x0, x1: Float
         var labelStyle, smallStyle, cancelStyle: TextStyle
-        /// The baselines of what stopping costs (nil when there is no note) and of the button's label.
-        var noteBaseline: Float?
-        var cancelBaseline: Float
-        /// The bottom of the space above the Cancel block.
-        var bottom: Float
+        var indicator: Indicator
+        /// The label's lines (the working line when there is none), aligned as `labelAlign`.
+        var label: [Line]
+        var labelAlign: TextAlignment
+        /// Where the percentage goes: its baseline and room, and how it aligns there; its style.
+        var percent: Line
+        var percentAlign: TextAlignment
+        var percentStyle: TextStyle
+        /// The percentage sits on the circle's centre (its baseline set by its fitted size).
+        var percentCentered: Bool
+        /// The Cancel button's label, or "Cancelling…" in its place.
+        var cancel: Line?
+        /// What stopping costs, in lines.
+        var note: [Line]
     }
 
-    /// The layout of this screen on a picture of `size`: a pure function of the size, the panel's
-    /// shape and the content, which `draw` follows and taps are hit-tested against.
+    /// The label as shown (the working line when there is none).
+    var shownLabel: String { content.label.isEmpty ? context.strings.working : content.label }
+
+    /// The bottom block: Cancel (or "Cancelling…") over what stopping costs.
+    var showsCancelBlock: Bool { content.cancellable || content.cancelling }
+
+    /// The layout of this screen on a picture of `size`.
     public func layout(for size: Size) -> Layout {
-        let w = Float(size.width), h = Float(size.height)
-        let u = min(w, h) / 480
-        let text = TextLayout(context)
-        // Round panels: stay inside the square inscribed in the circle, centred on the picture.
-        let inset: Float = context.shape == .round ? min(w, h) * 0.146 : 0
-        let insetX = context.shape == .round ? inset + (w - min(w, h)) / 2 : 0
-        let insetY = context.shape == .round ? inset + (h - min(w, h)) / 2 : 0
-        let smallStyle = TextStyle(size: max(10, 17 * u), weight: .medium)
-        let cancelStyle = TextStyle(size: max(11, 19 * u), weight: .semibold)
-        var layout = Layout(
-            cancelButton: nil, u: u, insetX: insetX, insetY: insetY, x0: insetX + 24 * u, x1: w - insetX - 24 * u,
-            labelStyle: TextStyle(size: max(12, 24 * u), weight: .semibold), smallStyle: smallStyle,
-            cancelStyle: cancelStyle, noteBaseline: nil, cancelBaseline: 0, bottom: h - insetY - 24 * u)
-        guard content.cancellable else { return layout }
-        // Cancel at the bottom, under what stopping costs.
-        if let note = content.cancelNote, !note.isEmpty {
-            let nm = text.measure(note, smallStyle)
-            layout.noteBaseline = layout.bottom - nm.descent
-            layout.bottom -= nm.height + 10 * u
-        }
-        let bm = text.measure(context.strings.cancel, cancelStyle)
-        let bw = bm.width + 44 * u, bh = bm.height + 18 * u
-        let button = Rect(x: (w - bw) / 2, y: layout.bottom - bh, width: bw, height: bh)
-        layout.cancelButton = button
-        layout.cancelBaseline = button.y + (bh + bm.ascent - bm.descent) / 2
-        layout.bottom = button.y - 16 * u
+        let key = LayoutMemo.Key(size: size, content: content, context: context)
+        if let entry = memo.entry, entry.key.same(as: key) { return entry.layout }
+        let layout = context.shape == .round ? roundLayout(size) : rectangleLayout(size)
+        memo.entry = (key, layout)
         return layout
     }
 
-    public func draw(into buffer: PixelBuffer, at time: Double) {
-        buffer.fill(.black)
-        let w = Float(buffer.width)
+    /// A layout once worked out, with what it was worked out for: the size, the content but its
+    /// amount (which never moves anything), the context. A frame of an animation takes the one
+    /// the frame before worked out (`changes`), so a spinner's frames lay nothing out again.
+    final class LayoutMemo {
+        struct Key {
+            var size: Size
+            var content: ProgressContent
+            var context: ScreenContext
+
+            init(size: Size, content: ProgressContent, context: ScreenContext) {
+                self.size = size
+                self.content = content
+                self.content.amount = .indeterminate
+                self.context = context
+            }
+
+            func same(as other: Key) -> Bool {
+                size == other.size && content == other.content && context.drawsLike(other.context)
+            }
+        }
+
+        var entry: (key: Key, layout: Layout)?
+    }
+
+    func styles(_ size: Size) -> (TypeScale, label: TextStyle, small: TextStyle, cancel: TextStyle) {
+        let scale = TypeScale(size: size, locale: context.locale)
+        return (scale, scale.style(24, .semibold), scale.style(17, .medium), scale.style(19, .semibold))
+    }
+
+    /// A rectangle: the indicator and its label in the middle, Cancel and the note along the
+    /// bottom.
+    func rectangleLayout(_ size: Size) -> Layout {
+        let w = Float(size.width), h = Float(size.height)
         let text = TextLayout(context)
-        let strings = context.strings
-        let layout = layout(for: buffer.size)
-        let u = layout.u
-        let insetY = layout.insetY
-        let x0 = layout.x0, x1 = layout.x1
-        let fraction = fraction(at: time)
-        let percent = fraction.map { strings.percent($0) }
-        let labelStyle = layout.labelStyle
-        let smallStyle = layout.smallStyle
-        let label = content.label.isEmpty ? strings.working : content.label
-
-        // Cancel hint at the bottom, with what stopping costs.
-        if let note = content.cancelNote, let baseline = layout.noteBaseline {
-            text.draw(text.truncated(note, smallStyle, width: x1 - x0), smallStyle, color: TextLayout.secondary,
-                      baseline: baseline, from: x0, to: x1, align: .center, into: buffer)
+        let (scale, labelStyle, smallStyle, cancelStyle) = styles(size)
+        let u = scale.u
+        let x0 = 24 * u, x1 = w - 24 * u
+        var bottom = h - 24 * u
+        var note: [Line] = []
+        var cancel: Line?
+        var button: Rect?
+        if showsCancelBlock {
+            // Cancel at the bottom, over what stopping costs (two lines at most).
+            if let n = content.cancelNote, !n.isEmpty {
+                let lines = text.wrapped(n, smallStyle, widths: [x1 - x0, x1 - x0])
+                let nm = text.measure(n, smallStyle)
+                for line in lines.reversed() {
+                    note.insert(Line(text: line, baseline: bottom - nm.descent, x0: x0, x1: x1), at: 0)
+                    bottom -= nm.height
+                }
+                bottom -= 10 * u
+            }
+            let bm = text.measure(cancelLabel, cancelStyle)
+            let bw = bm.width + 44 * u, bh = bm.height + 18 * u
+            let box = Rect(x: (w - bw) / 2, y: bottom - bh, width: bw, height: bh)
+            if content.cancellable && !content.cancelling { button = box }
+            cancel = Line(text: cancelLabel, baseline: box.y + (bh + bm.ascent - bm.descent) / 2, x0: box.x, x1: box.maxX)
+            bottom = box.y - 16 * u
         }
-        if let button = layout.cancelButton {
-            context.probe?.shape("button", button)
-            buffer.fillRoundedRect(button, radius: button.height / 2, color: Color(hex: 0x2C2C2E))
-            text.draw(strings.cancel, layout.cancelStyle, color: Color(hex: 0xFF453A), baseline: layout.cancelBaseline,
-                      from: button.x, to: button.maxX, align: .center, into: buffer)
-        }
-
+        let lm = text.measure(shownLabel, labelStyle)
+        let hundred = context.strings.percent(1)
         switch content.style {
         case .circular:
-            let (center, radius, lineWidth, side, lm) = circle(layout, width: w)
+            let lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0, x1 - x0])
+            let labelH = Float(max(1, lines.count)) * lm.height
+            let room = bottom - 24 * u - labelH - 20 * u
+            let side = max(0, min(x1 - x0, room) * 0.78)
+            let center = Point(x: w / 2, y: 24 * u + room / 2)
+            let lineWidth = max(3, side * 0.07)
+            let radius = side / 2 - lineWidth / 2
+            let top = center.y + side / 2 + 20 * u
+            let label = lines.enumerated().map {
+                Line(text: $0.element, baseline: top + lm.ascent + Float($0.offset) * lm.height, x0: x0, x1: x1)
+            }
+            let ps = TextStyle(size: max(TypeScale.floor, side * 0.2), weight: .semibold)
+            let pm = text.measure(hundred, ps)
+            return Layout(
+                cancelButton: button, u: u, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
+                indicator: .circle(center: center, radius: radius, width: lineWidth), label: label, labelAlign: .center,
+                percent: Line(text: "", baseline: center.y + (pm.ascent - pm.descent) / 2, x0: center.x - radius * 0.75,
+                              x1: center.x + radius * 0.75),
+                percentAlign: .center, percentStyle: ps, percentCentered: true, cancel: cancel, note: note)
+        case .bar:
+            // The label leading (its first line leaves the percentage room), the percentage
+            // trailing, the bar under them.
+            let pw = text.measure(hundred, labelStyle).width + 16 * u
+            let lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0 - pw, x1 - x0])
+            let barH = max(4, 12 * u)
+            let labelH = Float(max(1, lines.count)) * lm.height
+            let blockH = labelH + 14 * u + barH
+            let top = (bottom - blockH) / 2
+            let label = lines.enumerated().map {
+                Line(text: $0.element, baseline: top + lm.ascent + Float($0.offset) * lm.height, x0: x0,
+                     x1: $0.offset == 0 ? x1 - pw : x1)
+            }
+            return Layout(
+                cancelButton: button, u: u, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
+                indicator: .bar(Rect(x: x0, y: top + labelH + 14 * u, width: x1 - x0, height: barH)), label: label,
+                labelAlign: .leading, percent: Line(text: "", baseline: top + lm.ascent, x0: x0, x1: x1),
+                percentAlign: .trailing, percentStyle: labelStyle, percentCentered: false, cancel: cancel, note: note)
+        case .toolbar:
+            // Thin, along the top; the label and percentage under it in small grey text.
+            let bar = Rect(x: 0, y: 0, width: w, height: max(3, 5 * u))
+            let sm = text.measure(shownLabel, smallStyle)
+            let baseline = bar.maxY + 10 * u + sm.ascent
+            let pw = text.measure(hundred, smallStyle).width + 12 * u
+            let line = text.truncated(shownLabel, smallStyle, width: x1 - x0 - pw)
+            return Layout(
+                cancelButton: button, u: u, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
+                indicator: .toolbar(bar), label: [Line(text: line, baseline: baseline, x0: x0, x1: x1 - pw)],
+                labelAlign: .leading, percent: Line(text: "", baseline: baseline, x0: x0, x1: x1), percentAlign: .trailing,
+                percentStyle: smallStyle, percentCentered: false, cancel: cancel, note: note)
+        }
+    }
+
+    /// A round panel: one column centred in the circle, each line as wide as the circle's chord
+    /// where it sits; a circular indicator runs round the panel's edge with the column inside it.
+    func roundLayout(_ size: Size) -> Layout {
+        let w = Float(size.width), h = Float(size.height)
+        let text = TextLayout(context)
+        let (scale, labelStyle, smallStyle, cancelStyle) = styles(size)
+        let u = scale.u
+        let c = Point(x: w / 2, y: h / 2)
+        let r = min(w, h) / 2
+        let margin = max(6, 14 * u)
+        let circular = content.style == .circular
+        // The circle the column stays in: the panel's, or inside the indicator running round it.
+        let lineWidth = max(4, 0.045 * 2 * r)
+        let ringRadius = r - max(3, 6 * u) - lineWidth / 2
+        let inner = circular ? ringRadius - lineWidth / 2 - margin : r - margin
+        let lm = text.measure(shownLabel, labelStyle), sm = text.measure("M", smallStyle)
+        let bm = text.measure(cancelLabel, cancelStyle)
+        let labelFace = content.style == .toolbar ? smallStyle : labelStyle
+        let faceM = content.style == .toolbar ? sm : lm
+        let hundred = context.strings.percent(1)
+        let ps: TextStyle = circular ? scale.style(64, .semibold) : labelFace
+        let pm = text.measure(hundred, ps)
+        let barH: Float = content.style == .toolbar ? max(3, 5 * u) : max(4, 12 * u)
+        let gap = 10 * u
+        let bh = bm.height + 18 * u
+        let hasNote = showsCancelBlock && !(content.cancelNote ?? "").isEmpty
+
+        /// Half the chord of the column's circle over [y0, y1].
+        func half(_ y0: Float, _ y1: Float) -> Float {
+            let dy = max(abs(y0 - c.y), abs(y1 - c.y))
+            return max(0, (max(0, inner * inner - dy * dy)).squareRoot())
+        }
+        let labelCount = min(2, max(1, text.wrapped(shownLabel, labelFace, widths: [2 * inner * 0.8, 2 * inner]).count))
+        let noteCount = hasNote
+            ? min(2, text.wrapped(content.cancelNote ?? "", smallStyle, widths: [2 * inner * 0.8, 2 * inner]).count) : 0
+        // Lines of the label and note at most two each; the heights are known before the breaks,
+        // so the column is placed once with two lines each, then the lines broken to their chords.
+        func labelLines(top: Float) -> [Line] {
+            let widths = (0..<labelCount).map { i -> Float in
+                let y0 = top + Float(i) * faceM.height
+                return 2 * half(y0, y0 + faceM.height)
+            }
+            return text.wrapped(shownLabel, labelFace, widths: widths).enumerated().map {
+                let y0 = top + Float($0.offset) * faceM.height
+                let hw = widths[$0.offset] / 2
+                return Line(text: $0.element, baseline: y0 + faceM.ascent, x0: c.x - hw, x1: c.x + hw)
+            }
+        }
+        // The column, top to bottom.
+        var rows: [Float] = []
+        switch content.style {
+        case .circular: rows = [pm.height, Float(labelCount) * lm.height]
+        case .bar: rows = [Float(labelCount) * lm.height, barH, pm.height]
+        case .toolbar: rows = [barH, Float(labelCount) * sm.height, sm.height]
+        }
+        if showsCancelBlock { rows.append(bh) }
+        if hasNote { rows.append(Float(noteCount) * sm.height) }
+        let total = rows.reduce(0, +) + gap * Float(rows.count - 1)
+        var y = c.y - total / 2
+        var row = 0
+        func next() -> Float {
+            let top = y
+            y += rows[row] + gap
+            row += 1
+            return top
+        }
+        var indicator: Indicator
+        var label: [Line] = []
+        var percent: Line
+        let percentAlign = TextAlignment.center
+        switch content.style {
+        case .circular:
+            indicator = .circle(center: c, radius: ringRadius, width: lineWidth)
+            let t = next()
+            let hw = half(t, t + pm.height)
+            percent = Line(text: "", baseline: t + pm.ascent, x0: c.x - hw, x1: c.x + hw)
+            label = labelLines(top: next())
+        case .bar, .toolbar:
+            var bar = Rect(x: 0, y: 0, width: 0, height: barH)
+            if content.style == .toolbar {
+                let t = next()
+                let hw = half(t, t + barH)
+                bar = Rect(x: c.x - hw, y: t, width: 2 * hw, height: barH)
+                label = labelLines(top: next())
+                let p = next()
+                let phw = half(p, p + sm.height)
+                percent = Line(text: "", baseline: p + sm.ascent, x0: c.x - phw, x1: c.x + phw)
+                indicator = .toolbar(bar)
+            } else {
+                label = labelLines(top: next())
+                let t = next()
+                let hw = half(t, t + barH)
+                bar = Rect(x: c.x - hw, y: t, width: 2 * hw, height: barH)
+                let p = next()
+                let phw = half(p, p + pm.height)
+                percent = Line(text: "", baseline: p + pm.ascent, x0: c.x - phw, x1: c.x + phw)
+                indicator = .bar(bar)
+            }
+        }
+        var cancel: Line?
+        var button: Rect?
+        var note: [Line] = []
+        if showsCancelBlock {
+            let t = next()
+            let bw = bm.width + 44 * u
+            let box = Rect(x: c.x - bw / 2, y: t, width: bw, height: bh)
+            if content.cancellable && !content.cancelling { button = box }
+            cancel = Line(text: cancelLabel, baseline: box.y + (bh + bm.ascent - bm.descent) / 2, x0: box.x, x1: box.maxX)
+        }
+        if hasNote {
+            let t = next()
+            let widths = (0..<2).map { i -> Float in
+                let y0 = t + Float(i) * sm.height
+                return 2 * half(y0, y0 + sm.height)
+            }
+            note = text.wrapped(content.cancelNote ?? "", smallStyle, widths: Array(widths.prefix(noteCount)))
+                .enumerated().map {
+                    let y0 = t + Float($0.offset) * sm.height
+                    let hw = widths[$0.offset] / 2
+                    return Line(text: $0.element, baseline: y0 + sm.ascent, x0: c.x - hw, x1: c.x + hw)
+                }
+        }
+        return Layout(
+            cancelButton: button, u: u, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
+            indicator: indicator, label: label, labelAlign: .center, percent: percent, percentAlign: percentAlign,
+            percentStyle: ps, percentCentered: false, cancel: cancel, note: note)
+    }
+
+    /// Cancel, or "Cancelling…" once that was asked.
+    var cancelLabel: String { content.cancelling ? context.strings.cancelling : context.strings.cancel }
+
+    public func draw(into buffer: PixelBuffer, at time: Double) {
+        buffer.fill(.black)
+        let text = TextLayout(context)
+        let layout = layout(for: buffer.size)
+        let fraction = fraction(at: time)
+        let labelFace = content.style == .toolbar ? layout.smallStyle : layout.labelStyle
+        let labelColor = content.style == .toolbar ? TextLayout.secondary : TextLayout.primary
+
+        for (i, line) in layout.note.enumerated() {
+            text.draw(line.text, layout.smallStyle, color: TextLayout.secondary, baseline: line.baseline, from: line.x0,
+                      to: line.x1, align: .center, element: "progress.note.\(i + 1)", full: content.cancelNote,
+                      into: buffer)
+        }
+        if let cancel = layout.cancel {
+            if let button = layout.cancelButton {
+                context.probe?.shape("button", button)
+                buffer.fillRoundedRect(button, radius: button.height / 2, color: Color(hex: 0x2C2C2E))
+                text.draw(cancel.text, layout.cancelStyle, color: Color(hex: 0xFF453A), baseline: cancel.baseline,
+                          from: cancel.x0, to: cancel.x1, align: .center, element: "progress.cancel", into: buffer)
+            } else {
+                text.draw(cancel.text, layout.cancelStyle, color: TextLayout.secondary, baseline: cancel.baseline,
+                          from: cancel.x0, to: cancel.x1, align: .center, element: "progress.cancelling", into: buffer)
+            }
+        }
+        for (i, line) in layout.label.enumerated() {
+            text.draw(line.text, labelFace, color: labelColor, baseline: line.baseline, from: line.x0, to: line.x1,
+                      align: layout.labelAlign, element: "progress.label.\(i + 1)", full: shownLabel, into: buffer)
+        }
+        switch layout.indicator {
+        case .circle(let center, let radius, let lineWidth):
             context.probe?.arc(ArcStroke(center: center, radius: radius, width: lineWidth, sweep: nil,
                                          paint: .solid(Self.accent)), sweep: 1)
             if let fraction {
                 buffer.stroke(ArcStroke(center: center, radius: radius, width: lineWidth, start: 0,
                                         sweep: fraction > 0 ? fraction : nil, paint: .solid(Self.accent),
                                         track: Self.track))
-                if let percent {
-                    let ps = percentStyle(percent, side: side, radius: radius)
-                    let pm = text.measure(percent, ps)
-                    text.draw(percent, ps, color: TextLayout.primary, baseline: center.y + (pm.ascent - pm.descent) / 2,
-                              from: center.x - radius, to: center.x + radius, align: .center, into: buffer)
-                }
             } else {
                 // A quarter-turn arc going round once a second, over the dim track.
                 let phase = Self.phase(time, period: Self.spinnerPeriod)
                 buffer.stroke(ArcStroke(center: center, radius: radius, width: lineWidth, start: phase, sweep: Self.spinnerSweep,
                                         paint: .solid(Self.accent), track: Self.track))
             }
-            text.draw(text.truncated(label, labelStyle, width: x1 - x0), labelStyle, color: TextLayout.primary,
-                      baseline: center.y + side / 2 + 20 * u + lm.ascent, from: x0, to: x1, align: .center, into: buffer)
-
-        case .bar:
-            let (bar, top, lm) = barPlace(layout)
-            let pw = percent.map { text.measure($0, labelStyle).width + 16 * u } ?? 0
-            text.draw(text.truncated(label, labelStyle, width: x1 - x0 - pw), labelStyle, color: TextLayout.primary,
-                      baseline: top + lm.ascent, from: x0, to: x1, align: .leading, into: buffer)
-            if let percent {
-                text.draw(percent, labelStyle, color: TextLayout.secondary, baseline: top + lm.ascent, from: x0, to: x1,
-                          align: .trailing, into: buffer)
-            }
+        case .bar(let bar):
             context.probe?.shape("bar", bar)
             buffer.fillRoundedRect(bar, radius: bar.height / 2, color: Self.track)
             drawFill(bar, fraction: fraction, time: time, into: buffer)
-
-        case .toolbar:
-            // Thin, along the top, no track: only the done part (or the sliding segment) shows.
-            let bar = toolbarPlace(layout, width: w)
-            let barH = bar.height
+        case .toolbar(let bar):
+            // No track: only the done part (or the sliding segment) shows.
             context.probe?.shape("bar", bar)
             drawFill(bar, fraction: fraction, time: time, into: buffer)
-            let sm = text.measure(label, smallStyle)
-            let baseline = insetY + barH + 10 * u + sm.ascent
-            let pw = percent.map { text.measure($0, smallStyle).width + 12 * u } ?? 0
-            text.draw(text.truncated(label, smallStyle, width: x1 - x0 - pw), smallStyle, color: TextLayout.secondary,
-                      baseline: baseline, from: x0, to: x1, align: .leading, into: buffer)
-            if let percent {
-                text.draw(percent, smallStyle, color: TextLayout.secondary, baseline: baseline, from: x0, to: x1,
-                          align: .trailing, into: buffer)
-            }
+        }
+        if let fraction {
+            let percent = context.strings.percent(fraction)
+            let (style, line) = percentPlace(percent, layout)
+            let color = content.style == .circular ? TextLayout.primary : TextLayout.secondary
+            text.draw(percent, style, color: color, baseline: line.baseline, from: line.x0, to: line.x1,
+                      align: layout.percentAlign, element: "progress.percent", number: true, into: buffer)
         }
     }
 
-    /// The circular indicator: its centre, the radius of its centre line, its line width, the
-    /// side of its square and the metrics of the label under it.
-    func circle(_ layout: Layout, width w: Float) -> (Point, Float, Float, Float, TextMetrics) {
-        let u = layout.u, insetY = layout.insetY, bottom = layout.bottom
-        let lm = TextLayout(context).measure(shownLabel, layout.labelStyle)
-        let side = min(layout.x1 - layout.x0, bottom - insetY - 24 * u - lm.height - 20 * u) * 0.78
-        let center = Point(x: w / 2, y: insetY + 24 * u + (bottom - insetY - 24 * u - lm.height - 20 * u) / 2)
-        let lineWidth = max(3, side * 0.07)
-        let radius = side / 2 - lineWidth / 2
-        return (center, radius, lineWidth, side, lm)
+    /// The percentage's style and line: inside the circle, fitted to its room.
+    func percentPlace(_ percent: String, _ layout: Layout) -> (TextStyle, Line) {
+        var line = layout.percent
+        guard content.style == .circular else { return (layout.percentStyle, line) }
+        let text = TextLayout(context)
+        let style = text.fitting(percent, layout.percentStyle, minimum: TypeScale.floor, width: line.x1 - line.x0)
+        if layout.percentCentered, case .circle(let center, _, _) = layout.indicator {
+            let m = text.measure(percent, style)
+            line.baseline = center.y + (m.ascent - m.descent) / 2
+        }
+        return (style, line)
     }
 
-    /// The style of the percentage inside the circle.
-    func percentStyle(_ percent: String, side: Float, radius: Float) -> TextStyle {
-        TextLayout(context).fitting(percent, TextStyle(size: max(12, side * 0.2), weight: .semibold), width: radius * 1.5)
+    /// The percentage's box at `fraction`.
+    func percentBox(_ fraction: Double, _ layout: Layout) -> Rect {
+        let percent = context.strings.percent(fraction)
+        let (style, line) = percentPlace(percent, layout)
+        let m = TextLayout(context).measure(percent, style)
+        let x: Float
+        switch layout.percentAlign {
+        case .leading: x = line.x0
+        case .center: x = (line.x0 + line.x1 - m.width) / 2
+        case .trailing: x = line.x1 - m.width
+        }
+        return Rect(x: x, y: line.baseline - m.ascent, width: m.width, height: m.height)
     }
-
-    /// The bar's track, the top of the label over it and the label's metrics.
-    func barPlace(_ layout: Layout) -> (Rect, Float, TextMetrics) {
-        let u = layout.u
-        let barH = max(4, 12 * u)
-        let lm = TextLayout(context).measure(shownLabel, layout.labelStyle)
-        let blockH = lm.height + 14 * u + barH
-        let top = layout.insetY + (layout.bottom - layout.insetY - blockH) / 2
-        return (Rect(x: layout.x0, y: top + lm.height + 14 * u, width: layout.x1 - layout.x0, height: barH), top, lm)
-    }
-
-    /// The thin bar along the top.
-    func toolbarPlace(_ layout: Layout, width w: Float) -> Rect {
-        Rect(x: layout.insetX, y: layout.insetY, width: w - 2 * layout.insetX, height: max(3, 5 * layout.u))
-    }
-
-    /// The label as shown (the working line when there is none).
-    var shownLabel: String { content.label.isEmpty ? context.strings.working : content.label }
 
     /// The sliding segment of an indeterminate bar at `time`, if it shows.
     func segment(_ bar: Rect, time: Double) -> Rect? {

@@ -19,12 +19,12 @@ extension RingScreen {
             if c0.summary == c1.summary { return Damage() }
             let a = before.layout(size)
             let b = layout(size)
-            guard a.texts.count == b.texts.count, a.ringGroups.count == b.ringGroups.count,
+            guard a.runs.count == b.runs.count, a.ringGroups.count == b.ringGroups.count,
                 a.shapes.count == b.shapes.count, a.arcs.count == b.arcs.count,
                 zip(a.shapes, b.shapes).allSatisfy({ $0.name == $1.name && $0.box == $1.box })
             else { return nil }
             var d = Damage()
-            for (x, y) in zip(a.texts, b.texts) where x.text != y.text || x.box != y.box {
+            for (x, y) in zip(a.runs, b.runs) where x.text != y.text || x.box != y.box {
                 d.add(ScreenDamage.text(x.box))
                 d.add(ScreenDamage.text(y.box))
             }

@@ -10,8 +10,8 @@ public struct RingScreenContent: Sendable {
     public var summary: ActivitySummary?
     /// Summaries of other days for the week strip; a day not here has no data.
     public var week: [CalendarDay: ActivitySummary]
-    /// The time in the header (nil: no clock). A tiny panel has room for one line above its
-    /// rings: the day, or the time when `clockOnTiny`.
+    /// The time in the header (nil: no clock). A tiny panel (240x240, round or square) has room
+    /// for one line above its rings: the day, or the time when `clockOnTiny`.
     public var clock: ClockFace?
     public var clockOnTiny: Bool
 
@@ -43,7 +43,7 @@ public struct RingScreenContent: Sendable {
 
 /// The ring screen: a day's Activity rings on black, with whose they are, which day, the three
 /// figures and the week, laid out for the panel's size and shape.
-public struct RingScreen: Screen {
+public struct RingScreen: ContextScreen {
     enum Mode {
         case ringsOnly(ActivitySummary?)
         case full(RingScreenContent)
@@ -70,6 +70,7 @@ public struct RingScreen: Screen {
         let all = Rect(x: 0, y: 0, width: Float(buffer.width), height: Float(buffer.height))
         switch mode {
         case .ringsOnly(let summary):
+            context.probe?.rings(all, RingSet(summary))
             ActivityRingsView(rings: RingSet(summary)).draw(into: buffer, in: all)
         case .full(let content):
             RingScreenPainter(content: content, context: context, size: buffer.size).draw(into: buffer)
@@ -81,11 +82,14 @@ public struct RingScreen: Screen {
 public enum RingLayoutKind: String, Sendable, CaseIterable {
     case landscape, portrait, square, round, tiny
 
+    /// `tiny` for a panel under 300 px that is about square or round (240x240); otherwise round,
+    /// landscape (width / height ≥ 1.25: 800x480, 320x240), portrait (≤ 0.8: 720x1280, 240x320)
+    /// or square.
     public static func choose(for size: Size, shape: PanelShape) -> RingLayoutKind {
         let short = min(size.width, size.height)
-        if short < 300 { return .tiny }
-        if shape == .round { return .round }
         let aspect = Float(size.width) / Float(size.height)
+        if short < 300 && (shape == .round || (aspect < 1.25 && aspect > 0.8)) { return .tiny }
+        if shape == .round { return .round }
         if aspect >= 1.25 { return .landscape }
         if aspect <= 0.8 { return .portrait }
         return .square
@@ -96,7 +100,8 @@ public enum RingLayoutKind: String, Sendable, CaseIterable {
 struct RingFigure {
     var ring: Ring
     var label: String
-    var value: String
+    /// "value/goal", in every form it may be written.
+    var number: NumberLine
     var unit: String
     var color: Color
 
@@ -106,36 +111,57 @@ struct RingFigure {
         return Color.mix(c.start, c.end, 0.5)
     }
 
+    /// The parts of a figure.
+    enum Part { case label, value, unit }
+
+    /// The element a figure's part is named by: `rings.figure.move.value` (literals: no string
+    /// is built for it on a frame).
+    func element(_ part: Part) -> String {
+        switch (ring, part) {
+        case (.move, .label): "rings.figure.move.label"
+        case (.move, .value): "rings.figure.move.value"
+        case (.move, .unit): "rings.figure.move.unit"
+        case (.exercise, .label): "rings.figure.exercise.label"
+        case (.exercise, .value): "rings.figure.exercise.value"
+        case (.exercise, .unit): "rings.figure.exercise.unit"
+        case (.stand, .label): "rings.figure.stand.label"
+        case (.stand, .value): "rings.figure.stand.value"
+        case (.stand, .unit): "rings.figure.stand.unit"
+        }
+    }
+
     /// The figures of a day: all three, or Move alone on a Move-only day.
     static func figures(_ summary: ActivitySummary?, _ strings: Strings) -> [RingFigure] {
-        func pair(_ value: Double?, _ goal: Double?) -> String {
-            if value == nil && goal == nil { return strings.missing }
-            let v = value.map { NumberText.fixed($0, decimals: 0, trimmingZeros: true) } ?? strings.missing
-            let g = goal.map { NumberText.fixed($0, decimals: 0, trimmingZeros: true) } ?? strings.missing
-            return "\(v)/\(g)"
+        func pair(_ value: Double?, _ goal: Double?, unit: String) -> NumberLine {
+            if value == nil && goal == nil { return NumberLine(forms: [strings.missing], unit: unit) }
+            return NumberLine.pair(
+                NumberLine(value, decimals: 0, locale: strings.locale), NumberLine(goal, decimals: 0, locale: strings.locale),
+                unit: unit)
         }
         let s = summary
         let move: RingFigure
         if s?.moveMode == .moveTime {
             move = RingFigure(
-                ring: .move, label: strings.ringName(.move), value: pair(s?.moveTime, s?.moveTimeGoal),
+                ring: .move, label: strings.ringName(.move), number: pair(s?.moveTime, s?.moveTimeGoal, unit: strings.minutesUnit),
                 unit: strings.minutesUnit, color: color(.move))
         } else {
             let unit = s?.activeEnergyBurned?.unit ?? s?.activeEnergyBurnedGoal?.unit ?? .kilocalorie
             // Both sides in the value's unit.
             let goal = s?.activeEnergyBurnedGoal.map { $0.kilocalories / unit.kilocalories }
             move = RingFigure(
-                ring: .move, label: strings.ringName(.move), value: pair(s?.activeEnergyBurned?.value, goal),
+                ring: .move, label: strings.ringName(.move),
+                number: pair(s?.activeEnergyBurned?.value, goal, unit: strings.energyUnit(unit)),
                 unit: strings.energyUnit(unit), color: color(.move))
         }
         if case .moveOnly = RingSet(summary) { return [move] }
         return [
             move,
             RingFigure(
-                ring: .exercise, label: strings.ringName(.exercise), value: pair(s?.exerciseTime, s?.exerciseTimeGoal),
-                unit: strings.minutesUnit, color: color(.exercise)),
+                ring: .exercise, label: strings.ringName(.exercise),
+                number: pair(s?.exerciseTime, s?.exerciseTimeGoal, unit: strings.minutesUnit), unit: strings.minutesUnit,
+                color: color(.exercise)),
             RingFigure(
-                ring: .stand, label: strings.ringName(.stand), value: pair(s?.standHours, s?.standHoursGoal),
+                ring: .stand, label: strings.ringName(.stand), number: pair(s?.standHours, s?.standHoursGoal, unit: strings.hoursUnit),
                 unit: strings.hoursUnit, color: color(.stand)),
         ]
     }
@@ -149,6 +175,7 @@ struct RingScreenPainter {
     let text: TextLayout
     let strings: Strings
     let kind: RingLayoutKind
+    let scale: TypeScale
     /// Pixels per 1/480 of the short side.
     let u: Float
     let w: Float, h: Float
@@ -160,29 +187,27 @@ struct RingScreenPainter {
         text = TextLayout(context)
         strings = context.strings
         kind = RingLayoutKind.choose(for: size, shape: context.shape)
+        scale = TypeScale(size: size, locale: context.locale)
         w = Float(size.width)
         h = Float(size.height)
-        u = min(w, h) / 480
+        u = scale.u
+        figures = RingFigure.figures(content.summary, strings)
     }
 
     // MARK: Styles
 
-    var chinese: Bool { context.locale == .simplifiedChinese }
-    /// A style scaled to the panel; Chinese characters need about a tenth more size than Latin
-    /// capitals to read as well, and never get letter spacing.
-    func style(_ size: Float, _ weight: FontWeight, minimum: Float, caps: Bool = false) -> TextStyle {
-        let s = chinese && caps ? max(minimum + 1, size * u * 1.12) : max(minimum, size * u)
-        return TextStyle(size: s, weight: weight, tracking: caps && !chinese ? s * 0.06 : 0)
+    /// A style scaled to the panel, never under the floor nor `minimum` (`TypeScale`).
+    func style(_ size: Float, _ weight: FontWeight, minimum: Float = 0, caps: Bool = false) -> TextStyle {
+        scale.style(size, weight, minimum: minimum, caps: caps)
     }
 
-    var dayLabel: String { strings.dayLabel(content.day, today: content.today) }
-    var compactDayLabel: String { strings.compactDayLabel(content.day, today: content.today) }
-
-    /// The full day label when it fits `width` in `style`, else the compact one.
-    func dayLabel(fitting width: Float, _ style: TextStyle) -> String {
-        text.measure(dayLabel, style).width <= width ? dayLabel : compactDayLabel
+    /// The day on one line, in its full and compact wording.
+    var dayLabelLine: NumberLine {
+        NumberLine(forms: [strings.dayLabel(content.day, today: content.today),
+                           strings.compactDayLabel(content.day, today: content.today)])
     }
-    var figures: [RingFigure] { RingFigure.figures(content.summary, strings) }
+    /// The day's figures (worked out once: every layout reads them more than once).
+    let figures: [RingFigure]
 
     func draw(into buffer: PixelBuffer) {
         switch kind {
@@ -190,7 +215,7 @@ struct RingScreenPainter {
         case .portrait: portrait(buffer)
         case .square: square(buffer)
         case .round: round(buffer)
-        case .tiny: tiny(buffer)
+        case .tiny: context.shape == .round ? tinyRound(buffer) : tiny(buffer)
         }
     }
 
@@ -203,158 +228,197 @@ struct RingScreenPainter {
     var clockLine: String? { content.clock.map { strings.clockText($0).line } }
 
     /// The header's time: semibold white, a little larger than the name beside it.
-    func clockStyle(_ nameSize: Float) -> TextStyle { style(nameSize * 1.1, .semibold, minimum: 12) }
+    func clockStyle(_ nameSize: Float) -> TextStyle { style(nameSize * 1.1, .semibold) }
 
     /// Name, then the day's title ("Today", "Wednesday"), then its date, from `top` in [x0, x1];
     /// the time, when shown, on the name's line at the other end. Returns the bottom.
     func header(top: Float, x0: Float, x1: Float, nameSize: Float, daySize: Float, align: TextAlignment,
                 into buffer: PixelBuffer) -> Float {
         var y = top
-        let small = style(nameSize, .medium, minimum: 11)
+        let small = style(nameSize, .medium)
         let clock = clockLine
         if !content.name.isEmpty || clock != nil {
             let m = text.measure(content.name.isEmpty ? "M" : content.name, small)
             var line = m.height
-            var nameRight = x1
             if let clock {
                 let cs = clockStyle(nameSize)
                 let cm = text.measure(clock, cs)
                 // On the name's baseline, at the far end.
                 let baseline = y + max(m.ascent, cm.ascent)
                 let box = text.draw(clock, cs, color: TextLayout.primary, baseline: baseline, from: x0, to: x1,
-                                    align: align == .leading ? .trailing : .leading, into: buffer)
-                nameRight = box.x - 12 * u
+                                    align: align == .leading ? .trailing : .leading, element: "rings.time", into: buffer)
+                let nameRight = box.x - 12 * u
                 line = max(m.ascent, cm.ascent) + max(m.descent, cm.descent)
                 if !content.name.isEmpty {
-                    let name = text.truncated(content.name, small, width: max(0, nameRight - x0))
-                    text.draw(name, small, color: TextLayout.secondary, baseline: baseline, from: x0, to: nameRight,
-                              align: .leading, into: buffer)
+                    text.drawCut(content.name, small, color: TextLayout.secondary, baseline: baseline, from: x0,
+                                 to: max(x0, nameRight), align: .leading, element: "rings.name", into: buffer)
                 }
             } else {
-                let name = text.truncated(content.name, small, width: x1 - x0)
-                text.draw(name, small, color: TextLayout.secondary, baseline: y + m.ascent, from: x0, to: x1, align: align,
-                          into: buffer)
+                text.drawCut(content.name, small, color: TextLayout.secondary, baseline: y + m.ascent, from: x0, to: x1,
+                             align: align, element: "rings.name", into: buffer)
             }
             y += line + 2 * u
         }
         let title = strings.dayTitle(content.day, today: content.today)
-        let d = text.fitting(title, style(daySize, .semibold, minimum: 14), width: x1 - x0)
+        let d = text.fitting(title, style(daySize, .semibold), width: x1 - x0)
         let m = text.measure(title, d)
-        text.draw(text.truncated(title, d, width: x1 - x0), d, color: TextLayout.primary, baseline: y + m.ascent,
-                  from: x0, to: x1, align: align, into: buffer)
+        text.drawCut(title, d, color: TextLayout.primary, baseline: y + m.ascent, from: x0, to: x1, align: align,
+                     element: "rings.day", into: buffer)
         y += m.height
-        let date = strings.dateLine(content.day, today: content.today)
-        let dm = text.measure(date, small)
-        text.draw(text.truncated(date, small, width: x1 - x0), small, color: TextLayout.secondary, baseline: y + dm.ascent,
-                  from: x0, to: x1, align: align, into: buffer)
+        let date = text.fit(
+            NumberLine(forms: [strings.dateLine(content.day, today: content.today),
+                               strings.shortDateLine(content.day, today: content.today)]),
+            small, minimum: small.size, width: x1 - x0, formsFirst: true)
+        let dm = text.measure(date.text, date.style)
+        text.draw(date, color: TextLayout.secondary, baseline: y + dm.ascent, from: x0, to: x1, align: align,
+                  element: "rings.date", number: false, into: buffer)
         return y + dm.height
     }
 
-    /// A figure as label over "value unit", from `top` in [x0, x1]; returns the bottom.
-    @discardableResult
-    func figureInline(_ f: RingFigure, top: Float, x0: Float, x1: Float, labelSize: Float, valueSize: Float,
-                      align: TextAlignment, into buffer: PixelBuffer) -> Float {
-        let ls = style(labelSize, .semibold, minimum: 10, caps: true)
-        let lm = text.measure(f.label, ls)
-        text.draw(f.label, ls, color: f.color, baseline: top + lm.ascent, from: x0, to: x1, align: align, into: buffer)
-        var vs = style(valueSize, .semibold, minimum: 13)
-        var us = style(valueSize * 0.52, .semibold, minimum: 10, caps: true)
-        let gap = 5 * u
-        // Shrink value and unit together until the pair fits.
-        for _ in 0..<8 {
-            if text.measure(f.value, vs).width + gap + text.measure(f.unit, us).width <= x1 - x0 { break }
-            vs.size *= 0.92
-            us.size *= 0.92
+    // MARK: Figures
+
+    /// Figure label, value and unit styles at design sizes (in 1/480 of the short side), with
+    /// the minimums that keep a value larger than its label on small panels.
+    func labelStyle(_ size: Float) -> TextStyle { style(size, .semibold, caps: true) }
+    func valueStyle(_ size: Float) -> TextStyle { style(size, .semibold, minimum: 17) }
+
+    /// The figures as label over "value unit", one under the other in [x0, x1] from `top`,
+    /// `spacing` apart; every value at the size the widest needs.
+    func figureColumn(_ list: [RingFigure], top: Float, spacing: Float, x0: Float, x1: Float, labelSize: Float,
+                      valueSize: Float, into buffer: PixelBuffer) {
+        let ls = labelStyle(labelSize)
+        let vs = valueStyle(valueSize)
+        let unit = UnitRun(style: style(valueSize * 0.52, .semibold, caps: true), minimum: TypeScale.floor, gap: max(3, 5 * u))
+        let fitted = text.fitTogether(list.map(\.number), vs, minimum: vs.size * 0.6,
+                                      widths: list.map { _ in x1 - x0 }, unit: unit)
+        var y = top
+        for (f, value) in zip(list, fitted) {
+            let lm = text.measure(f.label, ls)
+            text.drawCut(f.label, ls, color: f.color, baseline: y + lm.ascent, from: x0, to: x1, align: .leading,
+                         element: f.element(.label), into: buffer)
+            let vm = text.measure(value.text, value.style)
+            let baseline = y + lm.height + 1 * u + vm.ascent
+            text.draw(value, color: f.color, baseline: baseline, from: x0, to: x1, align: .leading,
+                      element: f.element(.value), unitElement: { f.element(.unit) }, into: buffer)
+            y += figureInlineHeight(labelSize: labelSize, valueSize: valueSize) + spacing
         }
-        let vm = text.measure(f.value, vs), um = text.measure(f.unit, us)
-        let baseline = top + lm.height + 1 * u + vm.ascent
-        let total = vm.width + gap + um.width
-        let start: Float
-        switch align {
-        case .leading: start = x0
-        case .center: start = (x0 + x1 - total) / 2
-        case .trailing: start = x1 - total
-        }
-        text.draw(f.value, vs, color: f.color, baseline: baseline, from: start, to: start + vm.width, align: .leading, into: buffer)
-        text.draw(f.unit, us, color: f.color, baseline: baseline, from: start + vm.width + gap, to: x1, align: .leading,
-                  into: buffer)
-        return baseline + vm.descent
     }
 
-    /// Height `figureInline` takes.
+    /// Height a label over "value unit" takes.
     func figureInlineHeight(labelSize: Float, valueSize: Float) -> Float {
-        let lm = text.measure("M", style(labelSize, .semibold, minimum: 10, caps: true))
-        let vm = text.measure("0", style(valueSize, .semibold, minimum: 13))
+        let lm = text.measure("M", labelStyle(labelSize))
+        let vm = text.measure("0", valueStyle(valueSize))
         return lm.height + 1 * u + vm.height
     }
 
-    /// A figure as three centred lines (label, value, unit) in a column; returns the bottom.
+    /// A row of figures across [x0, x1], each a centred column of label (where every label fits
+    /// its column), value and unit; every value at one size. Returns the bottom.
     @discardableResult
-    func figureStacked(_ f: RingFigure, top: Float, x0: Float, x1: Float, labelSize: Float, valueSize: Float,
-                       into buffer: PixelBuffer) -> Float {
-        let ls = text.fitting(f.label, style(labelSize, .semibold, minimum: 9, caps: true), width: x1 - x0)
-        let vs = text.fitting(f.value, style(valueSize, .semibold, minimum: 12), width: x1 - x0)
-        let us = text.fitting(f.unit, style(labelSize, .semibold, minimum: 9, caps: true), width: x1 - x0)
-        var y = top
-        let lm = text.measure(f.label, ls)
-        text.draw(f.label, ls, color: f.color, baseline: y + lm.ascent, from: x0, to: x1, align: .center, into: buffer)
-        y += lm.height
-        let vm = text.measure(f.value, vs)
-        text.draw(text.truncated(f.value, vs, width: x1 - x0), vs, color: f.color, baseline: y + vm.ascent, from: x0,
-                  to: x1, align: .center, into: buffer)
-        y += vm.height
-        let um = text.measure(f.unit, us)
-        text.draw(f.unit, us, color: f.color, baseline: y + um.ascent, from: x0, to: x1, align: .center, into: buffer)
-        return y + um.height
-    }
-
-    func figureStackedHeight(labelSize: Float, valueSize: Float) -> Float {
-        let lm = text.measure("M", style(labelSize, .semibold, minimum: 9, caps: true))
-        let vm = text.measure("0", style(valueSize, .semibold, minimum: 12))
-        return 2 * lm.height + vm.height
-    }
-
-    /// A row of stacked figures across [x0, x1].
-    func figureRow(top: Float, x0: Float, x1: Float, labelSize: Float, valueSize: Float, into buffer: PixelBuffer) {
+    func figureRow(top: Float, x0: Float, x1: Float, labels: RowLabels?, valueSize: Float, into buffer: PixelBuffer)
+        -> Float
+    {
         let list = figures
         let gap = 10 * u
         let column = (x1 - x0 - gap * Float(2)) / 3
         // One figure (Move only) sits in the middle column.
         let first = list.count == 1 ? 1 : 0
+        let labelSize = labels?.size
+        let vs = valueStyle(valueSize)
+        let values = text.fitTogether(list.map(\.number.bare), vs, minimum: vs.size * 0.6,
+                                      widths: list.map { _ in column })
+        let us = style(labelSize ?? valueSize * 0.5, .semibold, caps: true)
         for (i, f) in list.enumerated() {
-            let c = Float(first + i)
-            figureStacked(f, top: top, x0: x0 + c * (column + gap), x1: x0 + c * (column + gap) + column,
-                          labelSize: labelSize, valueSize: valueSize, into: buffer)
+            let c0 = x0 + Float(first + i) * (column + gap), c1 = c0 + column
+            var y = top
+            if let labels {
+                let lm = text.measure(f.label, labels.styles[i])
+                text.draw(f.label, labels.styles[i], color: f.color, baseline: y + lm.ascent, from: c0, to: c1, align: .center,
+                          element: f.element(.label), into: buffer)
+                y += lm.height
+            }
+            let vm = text.measure(values[i].text, values[i].style)
+            text.draw(values[i], color: f.color, baseline: y + vm.ascent, from: c0, to: c1, align: .center,
+                      element: f.element(.value), into: buffer)
+            y += vm.height
+            var unit = (text: f.unit, style: us)
+            var um = text.measure(f.unit, us)
+            if um.width > column {
+                unit = text.fitted(f.unit, us, minimum: us.size * 0.7, width: column)
+                um = text.measure(unit.text, unit.style)
+            }
+            text.draw(unit.text, unit.style, color: f.color, baseline: y + um.ascent, from: c0, to: c1, align: .center,
+                      element: f.element(.unit), full: f.unit, into: buffer)
         }
+        return top + figureRowHeight(labelSize: labelSize, valueSize: valueSize)
+    }
+
+    func figureRowHeight(labelSize: Float?, valueSize: Float) -> Float {
+        let um = text.measure("M", style(labelSize ?? valueSize * 0.5, .semibold, caps: true))
+        let vm = text.measure("0", valueStyle(valueSize))
+        return (labelSize == nil ? 1 : 2) * um.height + vm.height
+    }
+
+    /// The ring names over a row of figures: their design size and each one's style, fitted to
+    /// its column.
+    struct RowLabels {
+        var size: Float
+        var styles: [TextStyle]
+    }
+
+    /// The names over a row of figures in [x0, x1] at `labelSize`, when every one fits its column
+    /// (else none: the colours say which figure is which).
+    func rowLabels(x0: Float, x1: Float, labelSize: Float) -> RowLabels? {
+        let column = (x1 - x0 - 20 * u) / 3
+        let s = labelStyle(labelSize)
+        var styles: [TextStyle] = []
+        for f in figures {
+            let fitted = text.fitting(f.label, s, width: column)
+            guard text.measure(f.label, fitted).width <= column else { return nil }
+            styles.append(fitted)
+        }
+        return RowLabels(size: labelSize, styles: styles)
     }
 
     // MARK: The week strip
 
     func weekHeight(letterSize: Float, ringSize: Float) -> Float {
-        text.measure("M", style(letterSize, .semibold, minimum: 9)).height + 6 * u + ringSize * u
+        text.measure("M", style(letterSize, .semibold)).height + 6 * u + ringSize * u
+    }
+
+    /// Whether a week strip `width` wide has room for its letters and for rings of at least 20 px
+    /// (smaller, a day's rings cannot be told apart: the strip is left out).
+    func weekFits(width: Float, letterSize: Float, ringSize: Float) -> Bool {
+        let lm = text.measure("M", style(letterSize, .semibold))
+        let cell = width / 7
+        return lm.height * 1.3 <= cell && min(cell - 4 * u, ringSize * u) >= 20
     }
 
     /// Seven days, Monday first: the weekday letter over the day's small rings; the selected day's
-    /// letter on a white disc.
+    /// letter on a white disc. Letters that would not fit their cells at the floor are left out.
     func week(_ rect: Rect, letterSize: Float, into buffer: PixelBuffer) {
-        let s = style(letterSize, .semibold, minimum: 9)
+        let s = style(letterSize, .semibold)
         let lm = text.measure("M", s)
         let cell = rect.width / 7
-        let side = min(cell - 4 * u, rect.height - lm.height - 6 * u)
+        let letters = lm.height * 1.3 <= cell
+        let top = letters ? lm.height + 6 * u : 0
+        let side = min(cell - 4 * u, rect.height - top)
         guard side > 8 else { return }
         for (i, d) in content.weekDays.enumerated() {
             let x0 = rect.x + Float(i) * cell
-            let letter = strings.weekdayInitial(d.weekday)
-            let baseline = rect.y + lm.ascent
-            var color = d == content.today ? TextLayout.primary : TextLayout.secondary
-            if d == content.day {
-                let r = lm.height * 0.62
-                buffer.fillDisc(center: Point(x: x0 + cell / 2, y: baseline - lm.ascent / 2 + lm.descent / 2 - 0.5 * u),
-                                radius: r, color: .white)
-                color = .black
+            if letters {
+                let letter = strings.weekdayInitial(d.weekday)
+                let baseline = rect.y + lm.ascent
+                var color = d == content.today ? TextLayout.primary : TextLayout.secondary
+                if d == content.day {
+                    let r = lm.height * 0.62
+                    buffer.fillDisc(center: Point(x: x0 + cell / 2, y: baseline - lm.ascent / 2 + lm.descent / 2 - 0.5 * u),
+                                    radius: r, color: .white)
+                    color = .black
+                }
+                text.draw(letter, s, color: color, baseline: baseline, from: x0, to: x0 + cell, align: .center,
+                          element: "rings.week.\(i + 1)", into: buffer)
             }
-            text.draw(letter, s, color: color, baseline: baseline, from: x0, to: x0 + cell, align: .center, into: buffer)
-            let ringRect = Rect(x: x0 + (cell - side) / 2, y: rect.y + lm.height + 6 * u, width: side, height: side)
+            let ringRect = Rect(x: x0 + (cell - side) / 2, y: rect.y + top, width: side, height: side)
             context.probe?.rings(ringRect, RingSet(content.summary(for: d)))
             ActivityRingsView(rings: RingSet(content.summary(for: d))).draw(into: buffer, in: ringRect)
         }
@@ -376,71 +440,78 @@ struct RingScreenPainter {
         let figuresH = Float(list.count) * figureH
         var bottom = h - pad
         let room = bottom - headerBottom - 16 * u
-        if room >= figuresH + Float(list.count) * 12 * u + weekH + 16 * u {
+        if room >= figuresH + Float(list.count) * 12 * u + weekH + 16 * u
+            && weekFits(width: x1 - x0, letterSize: 13, ringSize: 40)
+        {
             week(Rect(x: x0, y: bottom - weekH, width: x1 - x0, height: weekH), letterSize: 13, into: buffer)
             bottom -= weekH + 16 * u
         }
         // Spaced as three figures would be, so Move alone sits where it always does.
         let spacing = max(8 * u, (bottom - headerBottom - 16 * u - 3 * figureH) / 3)
-        var y = headerBottom + 16 * u + spacing / 2
-        for f in list {
-            figureInline(f, top: y, x0: x0, x1: x1, labelSize: 15, valueSize: 32, align: .leading, into: buffer)
-            y += figureH + spacing
-        }
+        figureColumn(list, top: headerBottom + 16 * u + spacing / 2, spacing: spacing, x0: x0, x1: x1, labelSize: 15,
+                     valueSize: 32, into: buffer)
     }
 
     func portrait(_ buffer: PixelBuffer) {
         let pad = 28 * u
         let headerBottom = header(top: pad, x0: pad, x1: w - pad, nameSize: 20, daySize: 34, align: .leading, into: buffer)
-        let weekH = weekHeight(letterSize: 13, ringSize: 46)
-        let figureH = figureStackedHeight(labelSize: 14, valueSize: 28)
+        // A narrow panel (240 px) leaves the week out, for rings of a size, and the ring names
+        // when they do not fit their columns (the colours say which is which).
+        let showWeek = w >= 300 && weekFits(width: w - 2 * pad, letterSize: 13, ringSize: 46)
+        let weekH = showWeek ? weekHeight(letterSize: 13, ringSize: 46) : 0
+        let labels = rowLabels(x0: pad, x1: w - pad, labelSize: 14)
+        let figureH = figureRowHeight(labelSize: labels?.size, valueSize: 28)
         let gap = 22 * u
+        let blocks: Float = showWeek ? 3 : 2
         var side = w - 2 * pad
-        let available = h - pad - headerBottom - 3 * gap - figureH - weekH
+        let available = h - pad - headerBottom - blocks * gap - figureH - weekH
         side = min(side, available)
         // Spread what is left evenly between the blocks.
-        let slack = max(0, available - side) / 4
+        let slack = max(0, available - side) / (blocks + 1)
         var y = headerBottom + gap + slack
         rings(Rect(x: (w - side) / 2, y: y, width: side, height: side), into: buffer)
         y += side + gap + slack
-        figureRow(top: y, x0: pad, x1: w - pad, labelSize: 14, valueSize: 28, into: buffer)
+        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 28, into: buffer)
         y += figureH + gap + slack
-        week(Rect(x: pad, y: y, width: w - 2 * pad, height: weekH), letterSize: 13, into: buffer)
+        if showWeek {
+            week(Rect(x: pad, y: y, width: w - 2 * pad, height: weekH), letterSize: 13, into: buffer)
+        }
     }
 
     func square(_ buffer: PixelBuffer) {
         let pad = 18 * u
         // Day label leading, name trailing, on one baseline.
-        let ds = style(28, .semibold, minimum: 14)
+        let ds = style(28, .semibold)
         // Leave the name at least a third of the width.
-        let label = dayLabel(fitting: (w - 2 * pad) * 0.66, ds)
-        let dm = text.measure(label, ds)
+        let label = text.fit(dayLabelLine, ds, minimum: ds.size, width: (w - 2 * pad) * 0.66, formsFirst: true)
+        let dm = text.measure(label.text, label.style)
         let baseline = pad + dm.ascent
-        let dayBox = text.draw(text.truncated(label, ds, width: w - 2 * pad), ds, color: TextLayout.primary,
-                               baseline: baseline, from: pad, to: w - pad, align: .leading, into: buffer)
+        let dayBox = text.draw(label, color: TextLayout.primary, baseline: baseline, from: pad, to: w - pad,
+                               align: .leading, element: "rings.day", number: false, into: buffer)
         // The time at the trailing end, the name before it (what room is left).
         var nameRight = w - pad
         if let clock = clockLine {
             let cs = clockStyle(18)
             if text.measure(clock, cs).width <= w - pad - dayBox.maxX - 16 * u {
                 let box = text.draw(clock, cs, color: TextLayout.primary, baseline: baseline, from: pad, to: w - pad,
-                                    align: .trailing, into: buffer)
+                                    align: .trailing, element: "rings.time", into: buffer)
                 nameRight = box.x - 12 * u
             }
         }
         if !content.name.isEmpty {
-            let ns = style(18, .medium, minimum: 11)
+            let ns = style(18, .medium)
             let room = nameRight - dayBox.maxX - 16 * u
             let name = text.truncated(content.name, ns, width: room)
             if !name.isEmpty {
                 text.draw(name, ns, color: TextLayout.secondary, baseline: baseline, from: pad, to: nameRight,
-                          align: .trailing, into: buffer)
+                          align: .trailing, element: "rings.name", full: content.name, into: buffer)
             }
         }
         let headerBottom = baseline + dm.descent
-        let showWeek = min(w, h) >= 600
+        let showWeek = min(w, h) >= 600 && weekFits(width: w - 2 * pad, letterSize: 12, ringSize: 40)
         let weekH = showWeek ? weekHeight(letterSize: 12, ringSize: 40) : 0
-        let figureH = figureStackedHeight(labelSize: 13, valueSize: 24)
+        let labels = rowLabels(x0: pad, x1: w - pad, labelSize: 13)
+        let figureH = figureRowHeight(labelSize: labels?.size, valueSize: 24)
         let gap = 14 * u
         let bottom = h - pad
         var y = bottom - weekH
@@ -449,7 +520,7 @@ struct RingScreenPainter {
             y -= gap
         }
         y -= figureH
-        figureRow(top: y, x0: pad, x1: w - pad, labelSize: 13, valueSize: 24, into: buffer)
+        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 24, into: buffer)
         let side = min(w - 2 * pad, y - gap - headerBottom - gap)
         rings(Rect(x: (w - side) / 2, y: headerBottom + gap + (y - gap - headerBottom - gap - side) / 2, width: side,
                    height: side), into: buffer)
@@ -461,6 +532,25 @@ struct RingScreenPainter {
         return max(0, (max(0, r * r - dy * dy)).squareRoot() - margin)
     }
 
+    /// A line centred on the circle's chord at its height: fitted (its shorter wordings, then
+    /// smaller down to `minimum`), a name or a day cut with "…" when even that is too wide.
+    /// Returns its bottom.
+    @discardableResult
+    func chordLine(_ line: NumberLine, _ s: TextStyle, minimum: Float, top: Float, r: Float, c: Point, margin: Float,
+                   color: Color, element: String, into buffer: PixelBuffer) -> Float {
+        let m = text.measure(line.exact, s)
+        let half = chord(top, top + m.height, radius: r, center: c, margin: margin)
+        var f = text.fit(line, s, minimum: minimum, width: 2 * half, formsFirst: true)
+        if !f.fits {
+            f.text = text.truncated(f.text, f.style, width: 2 * half)
+            f.width = text.measure(f.text, f.style).width
+        }
+        let fm = text.measure(f.text, f.style)
+        text.draw(f, color: color, baseline: top + fm.ascent, from: c.x - half, to: c.x + half, align: .center,
+                  element: element, number: false, into: buffer)
+        return top + fm.height
+    }
+
     func round(_ buffer: PixelBuffer) {
         let r = min(w, h) / 2
         let c = Point(x: w / 2, y: h / 2)
@@ -469,35 +559,22 @@ struct RingScreenPainter {
         // it sits.
         var y = c.y - (content.clock == nil ? 0.74 : 0.82) * r
         if let clock = clockLine {
-            let s = clockStyle(20)
-            let m = text.measure(clock, s)
-            let half = chord(y, y + m.height, radius: r, center: c, margin: margin)
-            text.draw(text.truncated(clock, s, width: 2 * half), s, color: TextLayout.primary, baseline: y + m.ascent,
-                      from: c.x - half, to: c.x + half, align: .center, into: buffer)
-            y += m.height + 2 * u
+            let cs = clockStyle(20)
+            y = chordLine(NumberLine(forms: [clock]), cs, minimum: cs.size, top: y, r: r, c: c, margin: margin,
+                          color: TextLayout.primary, element: "rings.time", into: buffer) + 2 * u
         }
         if !content.name.isEmpty {
-            let s = style(16, .medium, minimum: 11)
-            let m = text.measure(content.name, s)
-            let half = chord(y, y + m.height, radius: r, center: c, margin: margin)
-            text.draw(text.truncated(content.name, s, width: 2 * half), s, color: TextLayout.secondary,
-                      baseline: y + m.ascent, from: c.x - half, to: c.x + half, align: .center, into: buffer)
-            y += m.height
+            let ns = style(16, .medium)
+            y = chordLine(NumberLine(forms: [content.name]), ns, minimum: ns.size, top: y, r: r, c: c, margin: margin,
+                          color: TextLayout.secondary, element: "rings.name", into: buffer)
         }
-        var ds = style(26, .semibold, minimum: 14)
-        var dm = text.measure(dayLabel, ds)
-        var half = chord(y, y + dm.height, radius: r, center: c, margin: margin)
-        let label = dayLabel(fitting: 2 * half, ds)
-        ds = text.fitting(label, ds, width: 2 * half)
-        dm = text.measure(label, ds)
-        half = chord(y, y + dm.height, radius: r, center: c, margin: margin)
-        text.draw(text.truncated(label, ds, width: 2 * half), ds, color: TextLayout.primary, baseline: y + dm.ascent,
-                  from: c.x - half, to: c.x + half, align: .center, into: buffer)
-        let headerBottom = y + dm.height
+        let ds = style(26, .semibold)
+        let headerBottom = chordLine(dayLabelLine, ds, minimum: ds.size * 0.7, top: y, r: r, c: c, margin: margin,
+                                     color: TextLayout.primary, element: "rings.day", into: buffer)
         // Figures: a row of value over unit, under the rings.
         let list = figures
-        let vs = style(22, .semibold, minimum: 12)
-        let us = style(11, .semibold, minimum: 9, caps: true)
+        let vs = valueStyle(22)
+        let us = style(11, .semibold, caps: true)
         let vm = text.measure("0", vs), um = text.measure("M", us)
         let rowBottom = c.y + 0.80 * r
         let rowTop = rowBottom - vm.height - um.height
@@ -505,14 +582,15 @@ struct RingScreenPainter {
         let gap = 8 * u
         let column = (2 * rowHalf - 2 * gap) / 3
         let first = list.count == 1 ? 1 : 0
+        let values = text.fitTogether(list.map(\.number.bare), vs, minimum: vs.size * 0.6,
+                                      widths: list.map { _ in column })
         for (i, f) in list.enumerated() {
             let x0 = c.x - rowHalf + Float(first + i) * (column + gap)
-            let fv = text.fitting(f.value, vs, width: column)
-            text.draw(text.truncated(f.value, fv, width: column), fv, color: f.color, baseline: rowTop + vm.ascent,
-                      from: x0, to: x0 + column, align: .center, into: buffer)
-            let fu = text.fitting(f.unit, us, width: column)
-            text.draw(f.unit, fu, color: f.color, baseline: rowTop + vm.height + um.ascent, from: x0, to: x0 + column,
-                      align: .center, into: buffer)
+            text.draw(values[i], color: f.color, baseline: rowTop + vm.ascent, from: x0, to: x0 + column, align: .center,
+                      element: f.element(.value), into: buffer)
+            let fu = text.fitted(f.unit, us, minimum: us.size * 0.7, width: column)
+            text.draw(fu.text, fu.style, color: f.color, baseline: rowTop + vm.height + um.ascent, from: x0,
+                      to: x0 + column, align: .center, element: f.element(.unit), full: f.unit, into: buffer)
         }
         // Rings between, centred on the panel's centre line.
         let top = headerBottom + 12 * u, bottom = rowTop - 12 * u
@@ -520,16 +598,57 @@ struct RingScreenPainter {
         rings(Rect(x: c.x - side / 2, y: top + (bottom - top - side) / 2, width: side, height: side), into: buffer)
     }
 
+    /// A 240x240 panel: the day (or the time) over the rings, the three figures in a row under
+    /// them, value over unit in the ring's colour.
     func tiny(_ buffer: PixelBuffer) {
         let pad = max(4, 10 * u)
-        let base = style(34, .semibold, minimum: 15)
-        let label = content.clockOnTiny ? clockLine ?? dayLabel(fitting: w - 2 * pad, base) : dayLabel(fitting: w - 2 * pad, base)
-        let ds = text.fitting(label, base, width: w - 2 * pad)
-        let dm = text.measure(label, ds)
-        text.draw(text.truncated(label, ds, width: w - 2 * pad), ds, color: TextLayout.primary,
-                  baseline: pad + dm.ascent, from: pad, to: w - pad, align: .center, into: buffer)
+        let base = style(34, .semibold, minimum: 18)
+        let line = content.clockOnTiny ? clockLine.map { NumberLine(forms: [$0]) } ?? dayLabelLine : dayLabelLine
+        let label = text.fit(line, base, minimum: TypeScale.floor, width: w - 2 * pad, formsFirst: true)
+        let dm = text.measure(label.text, label.style)
+        text.draw(label, color: TextLayout.primary, baseline: pad + dm.ascent, from: pad, to: w - pad, align: .center,
+                  element: content.clockOnTiny && content.clock != nil ? "rings.time" : "rings.day", number: false,
+                  into: buffer)
+        let valueSize: Float = 36
+        let rowH = figureRowHeight(labelSize: nil, valueSize: valueSize)
+        let rowTop = h - pad - rowH
+        figureRow(top: rowTop, x0: pad, x1: w - pad, labels: nil, valueSize: valueSize, into: buffer)
         let top = pad + dm.height + 4 * u
-        let side = max(0, min(w - 2 * pad, h - top - pad))
+        let side = max(0, min(w - 2 * pad, rowTop - 6 * u - top))
         rings(Rect(x: (w - side) / 2, y: top, width: side, height: side), into: buffer)
+    }
+
+    /// A 240 px round panel: the day (or the time) on the chord at the top, the rings, and the
+    /// three figures as lines ("375/500 KCAL") on the chords under them.
+    func tinyRound(_ buffer: PixelBuffer) {
+        let r = min(w, h) / 2
+        let c = Point(x: w / 2, y: h / 2)
+        let margin = max(4, 8 * u)
+        let base = style(34, .semibold, minimum: 18)
+        let line = content.clockOnTiny ? clockLine.map { NumberLine(forms: [$0]) } ?? dayLabelLine : dayLabelLine
+        let labelBottom = chordLine(
+            line, base, minimum: TypeScale.floor, top: c.y - 0.80 * r, r: r, c: c, margin: margin, color: TextLayout.primary,
+            element: content.clockOnTiny && content.clock != nil ? "rings.time" : "rings.day", into: buffer)
+        // The figures, one to a line, from the bottom of the circle up.
+        let list = figures
+        let vs = style(30, .semibold, minimum: 15)
+        let unit = UnitRun(style: style(24, .semibold, caps: true), minimum: TypeScale.floor, gap: max(3, 5 * u))
+        let vm = text.measure("0", vs)
+        let bottom = c.y + 0.86 * r
+        let top = bottom - 3 * vm.height
+        let widths = (0..<list.count).map { i -> Float in
+            let y0 = top + Float((3 - list.count + 1) / 2 + i) * vm.height
+            return 2 * chord(y0, y0 + vm.height, radius: r, center: c, margin: margin)
+        }
+        let values = text.fitTogether(list.map(\.number), vs, minimum: TypeScale.floor, widths: widths, unit: unit)
+        for (i, f) in list.enumerated() {
+            let y0 = top + Float((3 - list.count + 1) / 2 + i) * vm.height
+            text.draw(values[i], color: f.color, baseline: y0 + vm.ascent, from: c.x - widths[i] / 2,
+                      to: c.x + widths[i] / 2, align: .center, element: f.element(.value), unitElement: { f.element(.unit) },
+                      into: buffer)
+        }
+        let ringsTop = labelBottom + 4 * u, ringsBottom = top - 4 * u
+        let side = max(0, ringsBottom - ringsTop)
+        rings(Rect(x: c.x - side / 2, y: ringsTop, width: side, height: side), into: buffer)
     }
 }

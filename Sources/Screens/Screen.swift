@@ -8,31 +8,6 @@ public enum PanelShape: String, Sendable, CaseIterable {
     case round
 }
 
-/// What a screen placed where: every line of text and every group of rings (for layout tests).
-public final class LayoutProbe {
-    public private(set) var texts: [(text: String, box: Rect)] = []
-    /// Rects the ring groups were fitted into, and the groups' outer diameter and gap.
-    public private(set) var ringGroups: [(rect: Rect, geometry: RingGeometry)] = []
-    /// What each ring group showed (nil where the drawing did not say).
-    public private(set) var ringSets: [RingSet?] = []
-    /// Other drawn elements (bars, markers, buttons) by their bounding boxes.
-    public private(set) var shapes: [(name: String, box: Rect)] = []
-    /// Arcs drawn (gauge paths, progress circles): the band from `start` over `sweep` turns.
-    public private(set) var arcs: [(center: Point, inner: Float, outer: Float, start: Double, sweep: Double)] = []
-
-    public init() {}
-
-    func text(_ text: String, _ box: Rect) { texts.append((text, box)) }
-    func rings(_ rect: Rect, _ set: RingSet? = nil) {
-        ringGroups.append((rect, RingGeometry(fitting: rect)))
-        ringSets.append(set)
-    }
-    func shape(_ name: String, _ box: Rect) { shapes.append((name, box)) }
-    func arc(_ a: ArcStroke, sweep: Double) {
-        arcs.append((a.center, a.radius - a.width / 2, a.radius + a.width / 2, a.start, sweep))
-    }
-}
-
 /// What every screen draws with: fonts, language, the panel's outline.
 public struct ScreenContext {
     /// Draws text; nil draws every screen without its text (the benchmark's baseline).
@@ -72,6 +47,10 @@ public protocol Screen {
     /// `size`: outside the damage the two pictures are the same pixel for pixel. nil when the
     /// screen cannot tell (another kind of screen, other content): then all of it is drawn.
     func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage?
+    /// Lays the screen out for a picture of `size` at `time` as `draw` does, drawing nothing, and
+    /// records every line of text and shape into `probe` (`Explanation`). A screen that cannot
+    /// say records nothing.
+    func explain(into probe: LayoutProbe, size: Size, at time: Double)
 }
 
 extension Screen {
@@ -79,6 +58,7 @@ extension Screen {
     public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
         nil
     }
+    public func explain(into probe: LayoutProbe, size: Size, at time: Double) {}
 }
 
 extension ScreenContext {

@@ -4,6 +4,7 @@ import Activity
 import Configuration
 import Foundation
 import Platform
+import Raster
 import Screens
 import Store
 import TestSupport
@@ -44,6 +45,32 @@ struct StoreDataTests {
         #expect(seen)
         #expect(data.summary(for: Self.day)?.standHours == 5)
         #expect(data.queries == asked + 1)
+    }
+
+    @Test("Cancel asked: the task shows \"Cancelling…\" instead of the button from then until it ends")
+    func cancelling() throws {
+        let folder = Folder("app-test")
+        let db = folder.path + "/glance.db"
+        try Store(path: db).startTask("import", total: nil, description: "Importing", cancellable: true)
+        let data = try StoreData(path: db, gauges: [], log: { _ in })
+        let before = try #require(data.task())
+        #expect(before.cancellable && !before.cancelling)
+        data.cancelTask()
+        let asked = try #require(data.task())
+        #expect(!asked.cancellable && asked.cancelling, "\(asked)")
+        let drawn = Explanation(of: ProgressScreen(content: asked, context: ScreenContext(text: nil)),
+                                size: Size(width: 240, height: 240))
+        #expect(drawn.shapes.allSatisfy { $0.name != "button" })
+        #expect(drawn.texts.contains { $0.text == "Cancelling…" && $0.element == "progress.cancelling" })
+        // Still cancelling while the task runs; gone when it ends.
+        try Store(path: db).finishTask("import", state: .cancelled)
+        var ended = false
+        for _ in 0..<50 where !ended {
+            usleep(20_000)
+            _ = data.handle(ready: [], now: monotonicNow())
+            ended = data.task() == nil
+        }
+        #expect(ended)
     }
 
     @Test("a store file replaced by another asks the app to end, through the device controller")

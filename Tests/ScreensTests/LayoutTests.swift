@@ -5,13 +5,28 @@ import Testing
 import Text
 
 /// Every screen at every panel size, in both languages: nothing clipped, nothing overlapping,
-/// rings never crowded, round panels respected. Screens report what they placed to a probe.
+/// rings never crowded, round panels respected, nothing under the type scale's floor, no
+/// number cut. Screens report what they placed (`Explanation`, from the drawing code itself).
 enum LayoutCheck {
+    /// The sizes the goldens are drawn at.
     static let sizes: [(Size, PanelShape)] = [
         (Size(width: 800, height: 480), .rectangle), (Size(width: 720, height: 1280), .rectangle),
         (Size(width: 480, height: 480), .rectangle), (Size(width: 720, height: 720), .rectangle),
         (Size(width: 480, height: 480), .round), (Size(width: 240, height: 240), .rectangle),
-        (Size(width: 320, height: 240), .rectangle),
+        (Size(width: 320, height: 240), .rectangle), (Size(width: 240, height: 240), .round),
+        (Size(width: 240, height: 320), .rectangle),
+    ]
+
+    /// The panels the layout check covers: the small SPI panels (240x240 square and round,
+    /// 240x320, 320x240), 480x320, square and round 480 ones, the official Pi panels and the
+    /// HDMI sizes.
+    static let matrix: [(Size, PanelShape)] = [
+        (Size(width: 240, height: 240), .rectangle), (Size(width: 240, height: 240), .round),
+        (Size(width: 240, height: 320), .rectangle), (Size(width: 320, height: 240), .rectangle),
+        (Size(width: 480, height: 320), .rectangle), (Size(width: 480, height: 480), .rectangle),
+        (Size(width: 480, height: 480), .round), (Size(width: 800, height: 480), .rectangle),
+        (Size(width: 720, height: 1280), .rectangle), (Size(width: 1024, height: 600), .rectangle),
+        (Size(width: 1280, height: 720), .rectangle), (Size(width: 1920, height: 1080), .rectangle),
     ]
 
     static func renderer(_ locale: AppLocale) throws -> FreeTypeTextRenderer {
@@ -28,81 +43,154 @@ enum LayoutCheck {
         return (dx * dx + dy * dy).squareRoot()
     }
 
-    static func check(_ probe: LayoutProbe, size: Size, shape: PanelShape, _ what: String) {
-        let w = Float(size.width), h = Float(size.height)
-        let texts = probe.texts
-        #expect(!texts.isEmpty || what.contains("no text"), "\(what): nothing drawn")
-        for (text, box) in texts {
-            #expect(box.x >= -0.5 && box.y >= -0.5 && box.maxX <= w + 0.5 && box.maxY <= h + 0.5,
-                    "\(what): '\(text)' at \(box) leaves the \(size) panel")
-            if shape == .round {
-                let c = Point(x: w / 2, y: h / 2), r = min(w, h) / 2
-                for corner in [(box.x, box.y), (box.maxX, box.y), (box.x, box.maxY), (box.maxX, box.maxY)] {
-                    let dx = corner.0 - c.x, dy = corner.1 - c.y
-                    #expect((dx * dx + dy * dy).squareRoot() <= r + 1, "\(what): '\(text)' leaves the round panel")
+    static func check(_ probe: LayoutProbe, size: Size, shape: PanelShape, _ what: String,
+                      sourceLocation: SourceLocation = #_sourceLocation) {
+        check(Explanation(probe, size: size, shape: shape), what, sourceLocation: sourceLocation)
+    }
+
+    /// Whether `box` crosses the band of `arc` within its sweep (a point every pixel).
+    static func onArc(_ box: Rect, _ arc: Explanation.Arc) -> Bool {
+        // Wholly inside the band's hole or outside its circle: no.
+        let far = [(box.x, box.y), (box.maxX, box.y), (box.x, box.maxY), (box.maxX, box.maxY)].map {
+            let dx = $0.0 - arc.center.x, dy = $0.1 - arc.center.y
+            return (dx * dx + dy * dy).squareRoot()
+        }.max()!
+        if far < arc.inner || distance(arc.center, box) > arc.outer { return false }
+        var y = box.y + 0.5
+        while y < box.maxY {
+            var x = box.x + 0.5
+            while x < box.maxX {
+                let dx = Double(x - arc.center.x), dy = Double(y - arc.center.y)
+                let d = Float((dx * dx + dy * dy).squareRoot())
+                if d >= arc.inner && d <= arc.outer {
+                    var rel = Trigonometry.turnsClockwiseFromUp(dx: dx, dy: dy) - arc.start
+                    rel -= rel.rounded(.down)
+                    if rel <= arc.sweep { return true }
                 }
+                x += 1
             }
+            y += 1
+        }
+        return false
+    }
+
+    /// Every rule of the layout check on what a screen drew.
+    static func check(_ e: Explanation, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let w = Float(e.size.width), h = Float(e.size.height)
+        let texts = e.texts
+        #expect(!texts.isEmpty || what.contains("no text"), "\(what): nothing drawn", sourceLocation: sourceLocation)
+        let c = Point(x: w / 2, y: h / 2), r = min(w, h) / 2
+        func insideCircle(_ box: Rect) -> Bool {
+            [(box.x, box.y), (box.maxX, box.y), (box.x, box.maxY), (box.maxX, box.maxY)].allSatisfy {
+                let dx = $0.0 - c.x, dy = $0.1 - c.y
+                return (dx * dx + dy * dy).squareRoot() <= r + 1
+            }
+        }
+        for run in texts {
+            let box = run.box
+            #expect(box.x >= -0.5 && box.y >= -0.5 && box.maxX <= w + 0.5 && box.maxY <= h + 0.5,
+                    "\(what): \(run.element) '\(run.text)' at \(box) leaves the \(e.size) panel", sourceLocation: sourceLocation)
+            if e.shape == .round {
+                #expect(insideCircle(box), "\(what): \(run.element) '\(run.text)' \(box) leaves the round panel",
+                        sourceLocation: sourceLocation)
+            }
+            // Legible: nothing under the floor.
+            #expect(run.style.size >= TypeScale.floor - 0.01,
+                    "\(what): \(run.element) '\(run.text)' at \(run.style.size) px, under the floor", sourceLocation: sourceLocation)
+            // A number is never cut: none has an ellipsis, and no text is cut right after a digit.
+            let cutAfterDigit = run.text.split(separator: "…", omittingEmptySubsequences: false).dropLast().contains {
+                $0.reversed().first { $0 != " " }.map { $0.isASCII && $0.isNumber } ?? false
+            }
+            #expect(!(run.isNumber && run.text.contains("…")) && !cutAfterDigit,
+                    "\(what): \(run.element) '\(run.text)' is a number cut short", sourceLocation: sourceLocation)
         }
         for i in texts.indices {
             for j in texts.indices where j > i {
                 #expect(!intersects(texts[i].box, texts[j].box),
-                        "\(what): '\(texts[i].text)' \(texts[i].box) overlaps '\(texts[j].text)' \(texts[j].box)")
+                        "\(what): \(texts[i].element) '\(texts[i].text)' \(texts[i].box) overlaps \(texts[j].element) '\(texts[j].text)' \(texts[j].box)",
+                        sourceLocation: sourceLocation)
             }
         }
         // Rings: inside the panel with their margin, and no text within a gap of them.
-        for group in probe.ringGroups {
+        for group in e.rings {
             let g = group.geometry
             let reach = g.diameter / 2 + g.gap
             #expect(g.center.x - g.diameter / 2 >= -0.01 && g.center.x + g.diameter / 2 <= w + 0.01
                     && g.center.y - g.diameter / 2 >= -0.01 && g.center.y + g.diameter / 2 <= h + 0.01,
-                    "\(what): rings leave the panel")
-            if shape == .round {
+                    "\(what): rings leave the panel", sourceLocation: sourceLocation)
+            if e.shape == .round {
                 let dx = g.center.x - w / 2, dy = g.center.y - h / 2
                 #expect((dx * dx + dy * dy).squareRoot() + g.diameter / 2 <= min(w, h) / 2,
-                        "\(what): rings leave the round panel")
+                        "\(what): rings leave the round panel", sourceLocation: sourceLocation)
             }
-            for (text, box) in texts {
-                #expect(distance(g.center, box) >= reach - 0.5,
-                        "\(what): '\(text)' crowds the rings (\(distance(g.center, box)) < \(reach))")
+            for run in texts {
+                #expect(distance(g.center, run.box) >= reach - 0.5,
+                        "\(what): \(run.element) '\(run.text)' crowds the rings (\(distance(g.center, run.box)) < \(reach))",
+                        sourceLocation: sourceLocation)
             }
         }
-        // Other shapes: bars and markers never under text; a button holds its own label.
-        for (name, shapeBox) in probe.shapes {
-            for (text, box) in texts {
-                if name == "button" {
-                    if intersects(shapeBox, box) {
-                        #expect(box.x >= shapeBox.x && box.maxX <= shapeBox.maxX, "\(what): '\(text)' spills out of the button")
+        // Other shapes: bars, markers and the refresh control never under text (but their own);
+        // a button holds its own label.
+        for shape in e.shapes {
+            if e.shape == .round && shape.name != "marker" {
+                #expect(insideCircle(shape.box), "\(what): the \(shape.name) \(shape.box) leaves the round panel",
+                        sourceLocation: sourceLocation)
+            }
+            for run in texts {
+                if shape.name == "button" {
+                    if intersects(shape.box, run.box) {
+                        #expect(run.box.x >= shape.box.x && run.box.maxX <= shape.box.maxX,
+                                "\(what): '\(run.text)' spills out of the button", sourceLocation: sourceLocation)
                     }
+                } else if shape.name == "refresh" && run.element.hasPrefix("refresh.") {
+                    #expect(run.box.x >= shape.box.x - 0.5 && run.box.maxX <= shape.box.maxX + 0.5,
+                            "\(what): '\(run.text)' spills out of the refresh control", sourceLocation: sourceLocation)
+                } else if shape.name == "marker" {
+                    // A marker is a disc.
+                    #expect(distance(shape.box.center, run.box) >= shape.box.width / 2 - 0.5,
+                            "\(what): \(run.element) '\(run.text)' \(run.box) lies on the marker \(shape.box)",
+                            sourceLocation: sourceLocation)
                 } else {
-                    #expect(!intersects(shapeBox, box, slack: 1), "\(what): '\(text)' \(box) lies on the \(name) \(shapeBox)")
+                    #expect(!intersects(shape.box, run.box, slack: 1),
+                            "\(what): \(run.element) '\(run.text)' \(run.box) lies on the \(shape.name) \(shape.box)",
+                            sourceLocation: sourceLocation)
+                }
+            }
+            if shape.name == "refresh" {
+                for group in e.rings {
+                    let g = group.geometry
+                    #expect(distance(g.center, shape.box) >= g.diameter / 2,
+                            "\(what): the refresh control \(shape.box) covers rings", sourceLocation: sourceLocation)
+                }
+                for arc in e.arcs {
+                    #expect(!onArc(shape.box, arc), "\(what): the refresh control \(shape.box) covers an arc",
+                            sourceLocation: sourceLocation)
                 }
             }
         }
         // Arcs: no text point on the band within its sweep.
-        for arc in probe.arcs {
-            for (text, box) in texts {
-                var hit = false
-                var y = box.y + 0.5
-                while y < box.maxY && !hit {
-                    var x = box.x + 0.5
-                    while x < box.maxX {
-                        let dx = Double(x - arc.center.x), dy = Double(y - arc.center.y)
-                        let d = Float((dx * dx + dy * dy).squareRoot())
-                        if d >= arc.inner && d <= arc.outer {
-                            var rel = Trigonometry.turnsClockwiseFromUp(dx: dx, dy: dy) - arc.start
-                            rel -= rel.rounded(.down)
-                            if rel <= arc.sweep {
-                                hit = true
-                                break
-                            }
-                        }
-                        x += 1
-                    }
-                    y += 1
-                }
-                #expect(!hit, "\(what): '\(text)' \(box) lies on an arc")
+        for arc in e.arcs {
+            for run in texts {
+                #expect(!onArc(run.box, arc), "\(what): \(run.element) '\(run.text)' \(run.box) lies on an arc",
+                        sourceLocation: sourceLocation)
             }
         }
+    }
+
+    /// Lit pixels of `frame` outside the circle inscribed in it (pixel centres farther than its
+    /// radius from its centre).
+    static func litOutsideCircle(_ frame: PixelBuffer) -> Int {
+        let w = Float(frame.width), h = Float(frame.height)
+        let r = min(w, h) / 2
+        var count = 0
+        for y in 0..<frame.height {
+            let dy = Float(y) + 0.5 - h / 2
+            for x in 0..<frame.width {
+                let dx = Float(x) + 0.5 - w / 2
+                if dx * dx + dy * dy > r * r && frame.row32(y)[x] & 0xFF_FFFF != 0 { count += 1 }
+            }
+        }
+        return count
     }
 }
 

@@ -31,25 +31,29 @@ struct RefreshOverlayTests {
         }
     }
 
-    @Test("only the top of the screen changes, inside a round panel's circle; the spinner turns with time")
+    @Test("only the control's place changes, near the top, inside a round panel's circle; the spinner turns with time")
     func onlyTheTop() throws {
         for shape in [PanelShape.rectangle, .round] {
             let size = Size(width: 480, height: 480)
             let base = try Self.ringScreen(.english, shape: shape)
             let plain = FrameComposer(panel: size).render(base)
             for state in [RefreshOverlay.State.spinning, .failed] {
-                let drawn = FrameComposer(panel: size).render(RefreshOverlay(screen: base, state: state, context: base.context), at: 0.25)
-                let (center, radius) = RefreshOverlay.placement(in: size, shape: shape)
-                var lowest = 0, outside = 0
+                let overlay = RefreshOverlay(screen: base, state: state, context: base.context)
+                let drawn = FrameComposer(panel: size).render(overlay, at: 0.25)
+                let box = overlay.placement(in: size).box
+                var changed = 0, astray = 0, outside = 0
                 for y in 0..<size.height {
                     for x in 0..<size.width where drawn.color(x: x, y: y) != plain.color(x: x, y: y) {
-                        lowest = max(lowest, y)
+                        changed += 1
+                        let px = Float(x) + 0.5, py = Float(y) + 0.5
+                        if px < box.x - 1 || px > box.maxX + 1 || py < box.y - 1 || py > box.maxY + 1 { astray += 1 }
                         let dx = Float(x) - 240, dy = Float(y) - 240
                         if shape == .round && dx * dx + dy * dy > 240 * 240 { outside += 1 }
                     }
                 }
-                #expect(lowest > 0, "\(shape) \(state): the control is drawn")
-                #expect(Float(lowest) <= center.y + radius * 2, "\(shape) \(state): only the top changes (to y \(lowest))")
+                #expect(changed > 0, "\(shape) \(state): the control is drawn")
+                #expect(astray == 0, "\(shape) \(state): \(astray) pixels changed outside the control's box \(box)")
+                #expect(box.maxY <= Float(size.height) / 2, "\(shape) \(state): the control sits at the top (\(box))")
                 #expect(outside == 0, "\(shape) \(state): \(outside) pixels outside the circle")
             }
             let a = FrameComposer(panel: size).render(RefreshOverlay(screen: base, state: .spinning, context: base.context), at: 0)

@@ -146,6 +146,66 @@ struct ScreenGoldenTests {
                                   named: "screen-progress-\(Self.sizeName(size, shape))-\(locale.rawValue)")
     }
 
+    @Test("issue 23's hard cases on the small panels: whole numbers, the six-gauge grid, Cancelling…, a long task")
+    func smallPanels() throws {
+        let en = try Self.renderer(.english), zh = try Self.renderer(.simplifiedChinese)
+        let small240 = Size(width: 240, height: 240), wide = Size(width: 320, height: 240), tall = Size(width: 240, height: 320)
+        let six: (AppLocale) -> [Gauge] = { locale in
+            let en = locale == .english
+            return [
+                Gauge(style: .accessoryCircular, value: -10, minimum: -20, maximum: 40, title: en ? "Outside" : "室外", unit: "°"),
+                Gauge(style: .accessoryCircularCapacity, value: 100, minimum: 0, maximum: 100, title: en ? "Battery" : "电池", unit: "%"),
+                Gauge(style: .accessoryCircular, value: 54, minimum: 30, maximum: 90, title: "CPU", unit: "°", age: 180),
+                Gauge(style: .accessoryCircular, value: 1013.25, minimum: 950, maximum: 1050, title: en ? "Pressure" : "气压", unit: "hPa"),
+                Gauge(style: .accessoryLinear, value: 3.4, minimum: 0, maximum: 8, title: en ? "Load" : "负载"),
+                Gauge(style: .accessoryLinearCapacity, value: 41, minimum: 0, maximum: 100, title: en ? "Disk" : "磁盘", unit: "%"),
+            ]
+        }
+        let longLabel: (AppLocale) -> String = {
+            $0 == .english ? "Importing 14 years of Apple Health records from export.zip"
+                : "正在从 export.zip 导入十四年的健康记录"
+        }
+        let cases: [(String, Size, PanelShape, AppLocale, any Screen)] = [
+            ("screen-gauge-pressure-240x240-en", small240, .rectangle, .english, GaugeScreen(gauges: [
+                Gauge(style: .accessoryCircular, value: 1013.25, minimum: 950, maximum: 1050, title: "Pressure", unit: "hPa"),
+            ], context: ScreenContext(text: en))),
+            ("screen-gauge-energy-320x240-zh-Hans", wide, .rectangle, .simplifiedChinese, GaugeScreen(gauges: [
+                Gauge(style: .circular, value: 123_456, minimum: 0, maximum: 200_000, title: "今年用电", unit: "kWh"),
+            ], context: ScreenContext(text: zh, locale: .simplifiedChinese))),
+            ("screen-gauge-outside-240x320-en", tall, .rectangle, .english, GaugeScreen(gauges: [
+                Gauge(style: .linear, value: -12.5, minimum: -20, maximum: 40, title: "Outside", unit: "°"),
+            ], context: ScreenContext(text: en))),
+            ("screen-gauge-six-240x240-en", small240, .rectangle, .english,
+             GaugeScreen(gauges: six(.english), context: ScreenContext(text: en))),
+            ("screen-gauge-six-240x240-round-zh-Hans", small240, .round, .simplifiedChinese,
+             GaugeScreen(gauges: six(.simplifiedChinese), context: ScreenContext(text: zh, locale: .simplifiedChinese, shape: .round))),
+            ("screen-progress-cancelling-240x240-round-zh-Hans", small240, .round, .simplifiedChinese, ProgressScreen(
+                content: ProgressContent(amount: .determinate(0.41), style: .circular, label: longLabel(.simplifiedChinese),
+                                         cancelNote: Self.note(.simplifiedChinese), cancelling: true),
+                context: ScreenContext(text: zh, locale: .simplifiedChinese, shape: .round))),
+            ("screen-progress-cancelling-320x240-en", wide, .rectangle, .english, ProgressScreen(
+                content: ProgressContent(amount: .indeterminate, style: .bar, label: longLabel(.english),
+                                         cancelNote: Self.note(.english), cancelling: true),
+                context: ScreenContext(text: en))),
+        ]
+        for (name, size, shape, _, screen) in cases {
+            let frame = FrameComposer(panel: size).render(screen, at: 0.3)
+            LayoutCheck.check(Explanation(of: screen, size: size, shape: shape, at: 0.3), name)
+            GoldenImage.expectMatches(frame, named: name)
+        }
+        // The refresh control over the smallest ring screens, where it finds room beside the day.
+        for (locale, size, shape, state) in [
+            (AppLocale.english, small240, PanelShape.rectangle, RefreshOverlay.State.failed),
+            (.simplifiedChinese, small240, .round, .spinning), (.english, wide, .rectangle, .failed),
+        ] {
+            let base = try RefreshOverlayTests.ringScreen(locale, shape: shape)
+            let overlay = RefreshOverlay(screen: base, state: state, context: base.context)
+            let name = "refresh-\(state == .spinning ? "spinning" : "failed")-\(Self.sizeName(size, shape))-\(locale.rawValue)"
+            LayoutCheck.check(Explanation(of: overlay, size: size, shape: shape, at: 0.25), name)
+            GoldenImage.expectMatches(FrameComposer(panel: size).render(overlay, at: 0.25), named: name)
+        }
+    }
+
     @Test("spinner frames at fixed times", arguments: [0.0, 0.25, 0.5, 0.75])
     func spinnerFrames(time: Double) throws {
         let content = ProgressContent(amount: .indeterminate, style: .circular, label: "Reading export.zip")
