@@ -210,6 +210,9 @@ struct ServeTests {
         let big = try server.request(
             "POST", "/v1/days", nil, extra: ["-H", "Content-Length: 100000000", "-H", "Expect: 100-continue", "--data-binary", "x"])
         #expect(big.status == 413 && big.body.contains("larger than 4096 bytes"), "\(big)")
+        // And without waiting for "100 Continue": the refusal is still the answer, not a closed connection.
+        let sent = try server.request("POST", "/v1/days", nil, extra: ["-H", "Content-Length: 100000000", "--data-binary", "x"])
+        #expect(sent.status == 413, "\(sent)")
         #expect(try server.snapshot() == before)
         let log = server.expectAnswersAndStops()
         #expect(!log.contains("wrong-token") && !log.contains(server.token), "no token in the log")
