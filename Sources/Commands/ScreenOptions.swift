@@ -28,10 +28,11 @@ enum ScreenOptions {
     static func groups<Target>(
         _ layer: WritableKeyPath<Target, Layer> & Sendable, config: (WritableKeyPath<Target, String?> & Sendable)?
     ) -> [OptionGroup<Target>] {
-        [
-            OptionGroup(
-                "What to show (glance run, watch and render take the same)",
-                Configuration.options(look, into: layer) + (config.map { [configOption.lifted($0)] } ?? [])),
+        // Built in steps: Swift 6.0.3 (Debian 13's) crashes on the closure over `config` in one expression.
+        var what = Configuration.options(look, into: layer)
+        if let config { what.append(configOption.lifted(config)) }
+        return [
+            OptionGroup("What to show (glance run, watch and render take the same)", what),
             OptionGroup(
                 "A day instead of the store's (the ring and clock screens). VALUE/GOAL, either side may be - for missing; "
                     + "an omitted ring quantity is missing, and a ring whose value or goal is missing is empty",
