@@ -13,14 +13,14 @@
 #                                   installs everything (about 1 GB downloaded), then `make run`
 #                                   builds and draws the demo screens (minutes; not in make test)
 #
-# The root is made once into the cache (about a minute, 190 MB) and kept minimal: the simulations
-# change nothing in it but apt's package lists (read again when a day old). A pass is remembered
-# with what it depended on (install-deps.sh, the package list, apt's lists): while they are the
-# same, the check says when it passed and is not run again. The clone is the
-# checkout's committed tree with its install-deps.sh and package list as they are now, committed
-# or not. arm64 is simulated natively: apt of the same root told that its architecture is arm64,
-# with the arm64 package lists and the root's installed packages as arm64 ones (the same minimal
-# set), so no emulation is needed.
+# The root is made once into the cache (about a minute; 190 MB, 500 MB with apt's lists) and kept
+# minimal: the simulations change nothing in it but apt's package lists (read again when a day
+# old). A pass is remembered with what it depended on (install-deps.sh, the package list, apt's
+# lists): while they are the same, the check says when it passed and is not run again. The clone
+# is the checkout's committed tree with its install-deps.sh and package list as they are now,
+# committed or not. arm64 is simulated natively: apt of the same root told that its architecture
+# is arm64, with the arm64 package lists and the root's installed packages as arm64 ones (the same
+# minimal set), so no emulation is needed.
 #
 # Needs root (debootstrap and chroot); without root it says so and does nothing (exit 0), as do
 # the arm64 parts of make test. GLANCE_SKIP_INSTALL_CHECK=1 skips it, saying so.
