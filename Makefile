@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release/glance
 
-.PHONY: deps build release run test bench instructions sim vm-test bench-startup bench-import deb footprint security
+.PHONY: deps build release run test bench instructions sim vm-test bench-startup bench-import deb footprint security install-check
 
 deps:
 	@tools/install-deps.sh
@@ -18,12 +18,15 @@ release: deps
 run: release
 	tools/run.sh
 
-# Every test: unit, golden, command-line and VM end-to-end tests. The package is built first:
-# the device boot test installs it into a Debian image and boots it. Then the arm64 package
-# (tools/arm64/make-test.sh package), and swift test, whose arm64 boot test boots that package,
-# with the suites as arm64 code built with Swift 6.0.3 beside it (make-test.sh suites, one build
-# job: swift test's qemu boots, one at a time, leave a core mostly idle; their report follows
-# swift test's). A failed arm64 part still lets swift test run, then fails make test.
+# Every test: unit, golden, command-line and VM end-to-end tests. First the install step on a
+# minimal Debian 13 (install-check), and the fonts the goldens were drawn with (tools/test-fonts.sh:
+# fetched once into ~/.cache/glance-fonts; GLANCE_FONT_ROOT, so the tests draw the same pixels on
+# Debian 12 and 13). The package is built first: the device boot test installs it into a Debian
+# image and boots it. Then the arm64 package (tools/arm64/make-test.sh package), and swift test,
+# whose arm64 boot test boots that package, with the suites as arm64 code built with Swift 6.0.3
+# beside it (make-test.sh suites, one build job: swift test's qemu boots, one at a time, leave a
+# core mostly idle; their report follows swift test's). A failed arm64 part still lets swift test
+# run, then fails make test.
 #
 # Every part must run: with GLANCE_REQUIRE_ALL_PARTS=1 (the default here, and .ci/run's) a part
 # that cannot run (the VM suites, the device boot, the arm64 package, suites or boot: off with
@@ -32,8 +35,9 @@ run: release
 # (said, and not a pass of the whole).
 GLANCE_REQUIRE_ALL_PARTS ?= 1
 export GLANCE_REQUIRE_ALL_PARTS
-test: deps
+test: deps install-check
 	$(SWIFT) build
+	GLANCE_FONT_ROOT="$$(tools/test-fonts.sh)" || exit 1; export GLANCE_FONT_ROOT; \
 	deb="$$(tools/build-deb.sh)" && GLANCE_DEB="$$(echo "$$deb" | tail -1)" && export GLANCE_DEB && \
 	mkdir -p .build && tools/arm64/make-test.sh package >.build/arm64-deb.txt; arm=$$?; \
 	tools/arm64/make-test.sh suites --jobs 1 >.build/arm64-suites.txt 2>&1 & suites=$$!; \
@@ -47,7 +51,15 @@ test: deps
 # the package in Debian, which needs the package built).
 vm-test: deps
 	$(SWIFT) build
+	GLANCE_FONT_ROOT="$$(tools/test-fonts.sh)" || exit 1; export GLANCE_FONT_ROOT; \
 	deb="$$(tools/build-deb.sh)" && GLANCE_DEB="$$(echo "$$deb" | tail -1)" && export GLANCE_DEB && $(SWIFT) test --filter VMTests
+
+# The install step of a fresh clone on a minimal Debian 13 (amd64 and arm64), simulated: the
+# package list and swiftlang resolve there (tools/install-check.sh: its root is made once into
+# ~/.cache/glance-install-check; a pass is remembered until the list, the script or Debian's lists
+# change). INSTALL_CHECK_ARGS=--full installs for real in a copy of the root and runs make run there.
+install-check: deps
+	tools/install-check.sh $(INSTALL_CHECK_ARGS)
 
 # Time from process start to the first frame on screen, in the VM (tools/vm/bench-startup.sh).
 bench-startup: release

@@ -89,10 +89,24 @@ public struct PackagedFonts: Sendable, Hashable {
     /// What fontconfig reads its configuration from when told otherwise than by default.
     public static let fontconfigVariables = ["FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT"]
 
-    /// The known files for an environment (`value` reads a variable): Debian's, unless fontconfig
-    /// is pointed at another configuration, which then decides every font as it always did.
+    /// Names a folder the font packages are unpacked in (`dpkg-deb -x`): the known files are
+    /// looked up under it instead of at `/` (how the tests draw with the fonts their goldens were
+    /// drawn with, whichever release's are installed: tools/test-fonts.sh).
+    public static let rootVariable = "GLANCE_FONT_ROOT"
+
+    /// The same files under `root`.
+    public func rooted(at root: String) -> PackagedFonts {
+        let under = { (file: FontFile) in FontFile(path: root + file.path, index: file.index) }
+        return PackagedFonts(families: families.mapValues { $0.mapValues(under) }, languages: languages.mapValues(under))
+    }
+
+    /// The known files for an environment (`value` reads a variable): Debian's (under
+    /// `GLANCE_FONT_ROOT` when it is set), unless fontconfig is pointed at another configuration,
+    /// which then decides every font as it always did.
     public static func forEnvironment(_ value: (String) -> String?) -> PackagedFonts {
-        fontconfigVariables.contains { !(value($0) ?? "").isEmpty } ? .none : .debian
+        if fontconfigVariables.contains(where: { !(value($0) ?? "").isEmpty }) { return .none }
+        guard let root = value(rootVariable), !root.isEmpty else { return .debian }
+        return debian.rooted(at: root)
     }
 
     /// The known files for this process's environment.

@@ -17,7 +17,8 @@ struct TextRendererTests {
         #expect(regular.path.hasSuffix(".otf") || regular.path.hasSuffix(".ttf"))
         #expect(regular != bold, "each weight has its own face")
         let chinese = try FontLocator.find(language: .simplifiedChinese)
-        let r = try FreeTypeTextRenderer(fonts: .init(languages: [.simplifiedChinese]))
+        // (the installed files: under GLANCE_FONT_ROOT the renderer would open the pinned ones)
+        let r = try FreeTypeTextRenderer(fonts: .init(languages: [.simplifiedChinese], packaged: .debian))
         #expect(r.files.contains(chinese))
         #expect(r.canRender("今天 活动 Today"))
     }

@@ -51,8 +51,8 @@ extension VMEndToEndTests {
         let config = folder + "/config.json"
         try #"{"clock": {"format": "off"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
 
-        // The image: the package through dpkg, the driver, and the host's font files in place of
-        // trixie's (the x86 render draws with Debian 12's Inter; trixie's 4.1 has other glyphs).
+        // The image: the package through dpkg, the driver, and the font files the host's render
+        // draws with in place of trixie's (the pinned Debian 12 Inter; trixie's 4.1 has other glyphs).
         var arguments = [
             "--deb", deb, "--image", folder + "/root.img",
             "--add", e2e + "/driver.sh:/usr/local/lib/glance-vmtest/driver.sh",
@@ -62,7 +62,7 @@ extension VMEndToEndTests {
             "--add", store + ":/var/lib/glance/glance.db", "--add", config + ":/etc/glance/config.json",
             "--enable", "glance-vmtest.service", "--enable", "glance-vmtest-banner.service",
         ]
-        for folder in ARM64Boot.fontFolders() { arguments += ["--add", folder + ":" + folder] }
+        arguments += imageFontAdditions()
         // The harness's lines are virtio consoles here: no login prompt may take hvc0 over (systemd
         // starts one on hvc0 by itself), and fontconfig's cache for the fonts put in.
         arguments += ["--run", "systemctl mask serial-getty@hvc0.service serial-getty@hvc1.service", "--run", "fc-cache -f"]
@@ -196,19 +196,5 @@ enum ARM64Boot {
             let b = (try? FileManager.default.attributesOfItem(atPath: $1)[.modificationDate] as? Date) ?? .distantPast
             return a < b
         }
-    }
-
-    /// The folders of the host's font files (fonts-inter, fonts-wqy-microhei).
-    static func fontFolders() -> [String] {
-        var folders = Set<String>()
-        for package in fontPackages.split(separator: " ") {
-            let (status, list) = (try? runTool("/usr/bin/dpkg", ["-L", String(package)])) ?? (1, "")
-            guard status == 0 else { continue }
-            for line in list.split(separator: "\n")
-            where line.hasSuffix(".otf") || line.hasSuffix(".ttf") || line.hasSuffix(".ttc") {
-                folders.insert(String(line[..<line.lastIndex(of: "/")!]))
-            }
-        }
-        return folders.sorted()
     }
 }

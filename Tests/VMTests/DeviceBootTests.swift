@@ -96,11 +96,13 @@ extension VMEndToEndTests {
         }
 
         // The image: the package through dpkg (install, remove, purge, install), the test's driver,
-        // glance serve enabled on a DHCP network (systemd-networkd), user pi in group glance.
+        // glance serve enabled on a DHCP network (systemd-networkd), user pi in group glance, and
+        // the fonts the host's render draws with in place of the release's (Debian 13's Inter 4.1
+        // draws other pixels than the pinned Debian 12 one).
         let image = folder + "/root.img"
         let (imageStatus, imageOutput) = try runTool(
             VMPaths.root + "/tools/vm/device-image.sh",
-            [
+            imageFontAdditions() + [
                 "--deb", deb, "--image", image,
                 "--add", e2e + "/driver.sh:/usr/local/lib/glance-vmtest/driver.sh",
                 "--add", e2e + "/glance-vmtest.service:/etc/systemd/system/glance-vmtest.service",

@@ -43,8 +43,31 @@ let demoDay = ["--move", "375/500", "--exercise", "15/30", "--stand", "14.4/12"]
 /// cannot differ by the calendar, the time of day or the language of either machine.
 let fixedDayAndLanguage = ["--today", "2026-11-29", "--locale", "en", "--time", "10:09", "--clock", "24h"]
 
-/// The fonts the screens use, copied into the VM (fontconfig finds the same files as the host).
+/// The fonts the screens use, copied into the VM (fontconfig finds the same files as the host;
+/// with GLANCE_FONT_ROOT set, run-in-vm.sh copies the pinned fonts under it instead).
 let fontPackages = "fonts-inter fonts-wqy-microhei"
+
+/// What a Debian image gets in place of its own font folders (device-image.sh `--add SRC:DEST`), so
+/// the guest draws with the fonts the host's `glance render` draws with: the tests' pinned fonts
+/// (GLANCE_FONT_ROOT, tools/test-fonts.sh) at their Debian paths, else the host's font packages'.
+func imageFontAdditions() -> [String] {
+    let root = ProcessInfo.processInfo.environment["GLANCE_FONT_ROOT"] ?? ""
+    var files: [String] = []
+    if !root.isEmpty {
+        let fonts = root + "/usr/share/fonts"
+        let found = FileManager.default.enumerator(atPath: fonts)?.compactMap { $0 as? String } ?? []
+        files = found.map { "/usr/share/fonts/" + $0 }
+    } else {
+        for package in fontPackages.split(separator: " ") {
+            let (status, list) = (try? runTool("/usr/bin/dpkg", ["-L", String(package)])) ?? (1, "")
+            if status == 0 { files += list.split(separator: "\n").map(String.init) }
+        }
+    }
+    let folders = Set(
+        files.filter { $0.hasSuffix(".otf") || $0.hasSuffix(".ttf") || $0.hasSuffix(".ttc") }
+            .map { String($0[..<$0.lastIndex(of: "/")!]) })
+    return folders.sorted().flatMap { ["--add", root + $0 + ":" + $0] }
+}
 
 /// `glance run` options that choose the display, not the picture (not passed to render).
 let displayOnlyOptions: [String: Bool] = [

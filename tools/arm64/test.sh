@@ -12,8 +12,9 @@
 #   --no-build run what was built last
 #   --jobs N   build with N jobs (default: as many as cores; make test gives 1, beside swift test)
 #
-# The fonts are the host's (its fonts-inter and fonts-wqy-microhei, bound over the root's): the
-# goldens were drawn with them, and trixie's Inter 4.1 differs from Debian 12's 4.0 beta.
+# The fonts are the ones the goldens were drawn with (Debian 12's fonts-inter and
+# fonts-wqy-microhei; trixie's Inter 4.1 draws other pixels): GLANCE_FONT_ROOT, else
+# tools/test-fonts.sh's folder, bound into the root and named to the tests by GLANCE_FONT_ROOT.
 # Prints swift-testing's report; exits with its status.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -58,16 +59,14 @@ BUNDLE=$BIN/GlancePackageTests.xctest
 GLANCE=${GLANCE:-$BIN/glance}
 [ -x "$GLANCE" ] || die "no arm64 glance at $GLANCE"
 
-BINDS=()
-for p in fonts-inter fonts-wqy-microhei; do
-	dpkg-query -W "$p" >/dev/null 2>&1 || die "the host's $p is needed (the goldens were drawn with it): tools/install-deps.sh"
-	while read -r d; do BINDS+=(--bind "$d"); done < <(dpkg -L "$p" | grep -E '\.(ttf|otf|ttc)$' | xargs -n1 dirname | sort -u)
-done
+FONTS=${GLANCE_FONT_ROOT:-}
+[ -n "$FONTS" ] || FONTS=$("$HERE/../test-fonts.sh") || die "no pinned fonts (tools/test-fonts.sh failed)"
+FONT_ARGS=(--bind "$FONTS" --env GLANCE_FONT_ROOT="$FONTS")
 FILTER=$(echo "$SUITES" | tr ' ' '\n' | grep -v '^$' | paste -sd'|')
 say "running $SUITES under qemu-aarch64 (glance: ${GLANCE#"$REPO"/})"
 T=$(date +%s)
 set +e
-"$HERE/in-root.sh" "${BINDS[@]}" --env GLANCE_EXECUTABLE="$GLANCE" --env GLANCE_EMULATOR=qemu-aarch64 \
+"$HERE/in-root.sh" "${FONT_ARGS[@]}" --env GLANCE_EXECUTABLE="$GLANCE" --env GLANCE_EMULATOR=qemu-aarch64 \
 	-- qemu-aarch64 "$BUNDLE" --testing-library swift-testing --filter "^($FILTER)\\."
 rc=$?
 set -e

@@ -27,6 +27,10 @@
 #                        /usr/share/fontconfig) and every font file of these
 #                        installed Debian packages into the guest, at the same
 #                        paths, so fontconfig finds the same fonts as on the host.
+#                        With GLANCE_FONT_ROOT set (a folder of unpacked font
+#                        packages: the tests' pinned fonts, tools/test-fonts.sh),
+#                        the font files under it instead, at their paths there,
+#                        so the guest draws with what the host's glance does.
 #   --tools              also copy modetest (libdrm-tests) and evtest into
 #                        the guest's /usr/bin for debugging.
 #   --gpu virtio|std|cirrus|none
@@ -433,7 +437,13 @@ for a in "${ADDS[@]}"; do
 	[ -e "$src" ] || die "--add: no such file $src"
 	add_file "$src" "$dst"
 done
-if [ ${#FONT_PKGS[@]} -gt 0 ]; then
+if [ ${#FONT_PKGS[@]} -gt 0 ] && [ -n "${GLANCE_FONT_ROOT:-}" ]; then
+	for d in /etc/fonts /usr/share/fontconfig; do [ -d "$d" ] && add_file "$d" "$d"; done
+	[ -d "$GLANCE_FONT_ROOT/usr/share/fonts" ] || die "--fonts: GLANCE_FONT_ROOT=$GLANCE_FONT_ROOT has no usr/share/fonts"
+	while read -r f; do
+		add_file "$f" "${f#"$GLANCE_FONT_ROOT"}"
+	done < <(find "$GLANCE_FONT_ROOT/usr/share/fonts" -type f \( -name '*.ttf' -o -name '*.otf' -o -name '*.ttc' \))
+elif [ ${#FONT_PKGS[@]} -gt 0 ]; then
 	for d in /etc/fonts /usr/share/fontconfig; do [ -d "$d" ] && add_file "$d" "$d"; done
 	for p in "${FONT_PKGS[@]}"; do
 		dpkg -L "$p" >/dev/null 2>&1 || die "--fonts: package $p is not installed"
