@@ -154,29 +154,37 @@ public final class ServeApp {
         log("listening on \(address.host):\(server.port)\(tls == nil ? "" : " (HTTPS)") for the store \(path)")
         onReady(address, server.port)
         if let systemd = SystemdNotifier() { try? systemd.ready(status: "listening on \(serve.listen)") }
-        while true {
-            let deadline = server.nextTimeout(now: monotonicNow())
-            let ready: [FileDescriptor]
-            do {
-                let wait = deadline.map { max($0 - monotonicNow(), .zero) }
-                ready = try waitForReadable([signals?.descriptor, stop, server.descriptor].compactMap { $0 }, timeout: wait)
-            } catch {
-                log(error.description)
-                return ExitCode.ioError
-            }
-            if let signals, ready.contains(signals.descriptor), let signal = try? signals.next() {
-                server.stop()
-                if let unsaid = refusals.flush() { log(unsaid) }
-                log("\(SignalReceiver.name(signal)): stopped")
-                return ExitCode.ok
-            }
-            if let stop, ready.contains(stop) {
-                server.stop()
-                if let unsaid = refusals.flush() { log(unsaid) }
-                return ExitCode.ok
-            }
-            server.run()
+        // The one poll loop type (the panel's session runs on it too): the server's descriptor,
+        // its next timeout, the signals.
+        let loop: EventLoop
+        do {
+            loop = try EventLoop(signals: signals)
+        } catch {
+            log(error.description)
+            return ExitCode.software
         }
+        let ended: Int32? = try? loop.run(
+            watching: { [server.descriptor] + (stop.map { [$0] } ?? []) },
+            turn: { (wakeup) throws(SystemError) -> EventLoop.Next<Int32> in
+                if let signal = wakeup.signals.first {
+                    server.stop()
+                    if let unsaid = refusals.flush() { log(unsaid) }
+                    log("\(SignalReceiver.name(signal)): stopped")
+                    return .end(ExitCode.ok)
+                }
+                if let stop, wakeup.ready.contains(stop) {
+                    server.stop()
+                    if let unsaid = refusals.flush() { log(unsaid) }
+                    return .end(ExitCode.ok)
+                }
+                server.run()
+                return .wait(until: server.nextTimeout(now: monotonicNow()))
+            },
+            failed: { [log] error in
+                log(error.description)
+                return error
+            })
+        return ended ?? ExitCode.ioError
     }
 
     /// A message of libmicrohttpd's (a client's broken TLS handshake, say): a client can cause
