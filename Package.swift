@@ -101,6 +101,8 @@ let package = Package(
         // MQTT: a client on libmosquitto for the caller's poll loop (gauges from the home).
         .target(name: "MQTT", dependencies: ["Platform", "CMosquitto", "CDeferred"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
+        // QR codes as text (libqrencode, opened on first use).
+        .target(name: "QRCode", dependencies: ["CQREncode", "CDeferred"]),
         // The panel's light: a backlight under /sys/class/backlight.
         .target(name: "Backlight", dependencies: ["Platform", "CKernelShims"]),
         .target(name: "Input", dependencies: ["Activity", "Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
@@ -116,7 +118,7 @@ let package = Package(
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
                 "Backlight",
-                "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "CQREncode", "MQTT", "CMosquitto",
+                "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "QRCode", "MQTT", "CMosquitto",
                 "CDeferred",
             ]),
         .target(
@@ -157,7 +159,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
-                "Backlight",
+                "Backlight", "QRCode",
                 "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
