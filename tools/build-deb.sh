@@ -189,6 +189,10 @@ else
 fi
 DEPENDS=${SHLIBS#shlibs:Depends=}
 [ -n "$DEPENDS" ] || die "dpkg-shlibdeps found no libraries in $BINARY"
+# A library opened on first use is looked up by name, so dpkg-shlibdeps sees none of the symbols
+# Glance calls and gives the oldest version: libmosquitto's MQTT 5 calls (the maximum packet size
+# the broker is told) came with 1.6.
+DEPENDS=$(printf '%s' "$DEPENDS" | sed 's/libmosquitto1 ([^)]*)/libmosquitto1 (>= 1.6)/')
 DEPENDS+=", $FONT_PACKAGES"
 
 SIZE=$(du -sk --exclude=DEBIAN "$PKG" | cut -f1)
