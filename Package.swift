@@ -118,7 +118,7 @@ let package = Package(
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
                 "Backlight",
-                "CKernelShims", "CLI", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "QRCode", "MQTT", "CMosquitto",
+                "CKernelShims", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "QRCode", "MQTT", "CMosquitto",
                 "CDeferred",
             ]),
         .target(

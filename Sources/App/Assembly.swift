@@ -1,4 +1,3 @@
-import CLI
 import Configuration
 import DeviceLogic
 import Display
@@ -63,7 +62,7 @@ public final class Assembly {
         do {
             return .success(try settings.loadText())
         } catch {
-            return .failure(OutputFailure(error.message, status: ExitCode.unavailable))
+            return .failure(OutputFailure(error.message, status: Outcome.unavailable))
         }
     }
 
@@ -100,7 +99,7 @@ public final class Assembly {
         do throws(SystemError) {
             session = try Session(sink: sink, rotation: settings.rotation, controller: controller, signals: parts.signals, log: log)
         } catch {
-            return .failure(OutputFailure(error.description, status: ExitCode.software))
+            return .failure(OutputFailure(error.description, status: Outcome.software))
         }
         parts.mark?("session")
         let reloader = Reloader(

@@ -1,6 +1,5 @@
 import DeviceLogic
 import Activity
-import CLI
 import Configuration
 import Controls
 import Platform
@@ -104,31 +103,31 @@ public struct Benchmark: Sendable {
     var rotation: Rotation { configuration.display.rotation }
     var format: PixelFormat { configuration.display.format ?? .xrgb8888 }
 
-    public func run() -> Int32 {
+    public func run(console: Console) -> Outcome {
         let locale = configuration.locale ?? AppLocale(environment: environmentLanguage())
         var text: FreeTypeTextRenderer?
         if screens.contains(where: { request(for: $0).needsText }) {
             do {
                 text = try loadFonts(file: configuration.fontFile, cjkFile: configuration.cjkFontFile, locale: locale)
             } catch {
-                complain(error.message)
-                return ExitCode.unavailable
+                console.complain(error.message)
+                return Outcome.unavailable
             }
         }
         if animated {
             let list = animations.isEmpty ? Animation.allCases : animations
             for animation in list {
-                for size in sizes { say(animatedLine(animation, size, text: text, locale: locale)) }
+                for size in sizes { console.say(animatedLine(animation, size, text: text, locale: locale)) }
             }
-            return ExitCode.ok
+            return Outcome.ok
         }
         for screen in screens {
             for size in sizes {
-                let status = printResult(line(screen, size, text: text, locale: locale))
-                if status != ExitCode.ok { return status }
+                let status = console.result(line(screen, size, text: text, locale: locale))
+                if status != Outcome.ok { return status }
             }
         }
-        return ExitCode.ok
+        return Outcome.ok
     }
 
     /// The frames of `animation` at `fps`: the screen of frame i and its time.

@@ -1,4 +1,3 @@
-import CLI
 import Configuration
 
 #if canImport(Glibc)
@@ -90,13 +89,12 @@ public enum ConfigurationFile {
     }
 
     /// Prints a failure as the lines a person needs to fix the file.
-    public static func report(_ failure: Failure) {
+    public static func report(_ failure: Failure, console: Console) {
         switch failure {
-        case .unreadable(let message), .denied(let message): complain(message)
+        case .unreadable(let message), .denied(let message): console.complain(message)
         case .invalid(let path, let found):
-            complain("\(path): \(found.issues.count) problem\(found.issues.count == 1 ? "" : "s") in the configuration:")
-            var err = StandardError()
-            for issue in found.issues { print("  \(issue)", to: &err) }
+            console.complain("\(path): \(found.issues.count) problem\(found.issues.count == 1 ? "" : "s") in the configuration:")
+            for issue in found.issues { console.writeError("  \(issue)\n") }
         }
     }
 
@@ -114,60 +112,60 @@ public enum ConfigurationFile {
 extension ConfigurationFile {
     /// `glance config check`: 0 valid, 78 invalid, 66 the named file cannot be read, 77 this user
     /// may not read it.
-    public static func check(_ path: String?) -> Int32 {
+    public static func check(_ path: String?, console: Console) -> Outcome {
         switch load(path) {
         case .success:
             // No file at the default place is no configuration at all: say so, not "valid".
             if path == nil, access(Configuration.defaultPath, F_OK) != 0 {
-                say("\(Configuration.defaultPath): no such file; the built-in defaults apply (glance config settings lists them)")
+                console.say("\(Configuration.defaultPath): no such file; the built-in defaults apply (glance config settings lists them)")
             } else {
-                say("\(path ?? Configuration.defaultPath): valid")
+                console.say("\(path ?? Configuration.defaultPath): valid")
             }
-            return ExitCode.ok
+            return Outcome.ok
         case .failure(let failure):
-            report(failure)
-            if case .unreadable = failure { return ExitCode.noInput }
-            if case .denied = failure { return ExitCode.noPermission }
-            return ExitCode.config
+            report(failure, console: console)
+            if case .unreadable = failure { return Outcome.noInput }
+            if case .denied = failure { return Outcome.noPermission }
+            return Outcome.config
         }
     }
 
     /// The settings: the defaults, the file (`path`, else the default one when it exists) and the
     /// command line. Told and an exit status when the file is unreadable (66 for the default
     /// file, 78 for a named one) or invalid (78), or the command line does not fit it (64).
-    public static func settings(_ path: String?, commandLine: Layer) -> Result<Settings, ExitStatus> {
+    public static func settings(_ path: String?, commandLine: Layer, console: Console) -> Result<Settings, ExitStatus> {
         let configuration: Configuration
         switch load(path) {
         case .success(let c): configuration = c
         case .failure(let failure):
-            report(failure)
-            if case .unreadable = failure, path == nil { return .failure(ExitStatus(ExitCode.noInput)) }
-            return .failure(ExitStatus(ExitCode.config))
+            report(failure, console: console)
+            if case .unreadable = failure, path == nil { return .failure(ExitStatus(Outcome.noInput)) }
+            return .failure(ExitStatus(Outcome.config))
         }
         do {
             _ = try Settings(configuration)
         } catch {
-            report(.invalid(path: path ?? Configuration.defaultPath, error))
-            return .failure(ExitStatus(ExitCode.config))
+            report(.invalid(path: path ?? Configuration.defaultPath, error), console: console)
+            return .failure(ExitStatus(Outcome.config))
         }
         let layered: Configuration
         do {
             layered = try configuration.applying(commandLine)
         } catch {
-            complain(error.message)
-            return .failure(ExitStatus(ExitCode.usage))
+            console.complain(error.message)
+            return .failure(ExitStatus(Outcome.usage))
         }
         do {
             return .success(try Settings(layered))
         } catch {
-            report(.invalid(path: path ?? Configuration.defaultPath, error))
-            return .failure(ExitStatus(ExitCode.config))
+            report(.invalid(path: path ?? Configuration.defaultPath, error), console: console)
+            return .failure(ExitStatus(Outcome.config))
         }
     }
 }
 
 /// An exit status as an Error, so `Result` can carry it.
 public struct ExitStatus: Error {
-    public let code: Int32
-    public init(_ code: Int32) { self.code = code }
+    public let code: Outcome
+    public init(_ code: Outcome) { self.code = code }
 }

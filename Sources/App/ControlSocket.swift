@@ -1,5 +1,4 @@
 import Activity
-import CLI
 import ImageFile
 import Platform
 import Raster
@@ -168,7 +167,7 @@ public enum Screenshot {
     /// Asks the app at `socket` (else the usual places) and writes `output`. Exit statuses: 0
     /// written; 69 no app answers; 77 not allowed to ask; 75 the app has no picture now; 74 a bad
     /// answer; 73 the file cannot be written.
-    public static func run(output: String, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Int32 {
+    public static func run(output: String, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Outcome {
         let candidates = socket.map { [$0] } ?? ControlServer.clientPaths()
         var connection: PacketSocket?
         var problems: [(String, SystemError)] = []
@@ -185,12 +184,12 @@ public enum Screenshot {
                 log(
                     "\(denied.0): permission denied: the running glance's socket is for root and group glance "
                         + "(sudo adduser $USER glance, then log in again)")
-                return ExitCode.noPermission
+                return Outcome.noPermission
             }
             log(
                 "no running glance answers (" + problems.map { "\($0.0): \($0.1.errno)" }.joined(separator: "; ")
                     + "); start it (glance run, or systemctl start glance), or give --socket PATH")
-            return ExitCode.unavailable
+            return Outcome.unavailable
         }
         let picture: PixelBuffer
         do throws(OutputFailure) {
@@ -203,10 +202,10 @@ public enum Screenshot {
             try PNGFile.write(picture, to: output)
         } catch {
             log("--output '\(output)': \(error)")
-            return error.denied ? ExitCode.noPermission : error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError
+            return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
         }
         say("\(output): \(picture.width)x\(picture.height), the frame on the panel")
-        return ExitCode.ok
+        return Outcome.ok
     }
 
     /// The request and its answer, waiting at most `timeout` for it.
@@ -217,11 +216,11 @@ public enum Screenshot {
             answer = try waitForReadable([connection.descriptor], timeout: timeout).isEmpty
                 ? nil : try connection.receive(capacity: 512)
         } catch {
-            throw OutputFailure("glance screenshot: \(error)", status: ExitCode.ioError)
+            throw OutputFailure("glance screenshot: \(error)", status: Outcome.ioError)
         }
         guard let (bytes, fd) = answer else {
             throw OutputFailure(
-                "the running glance did not answer within \(Int(timeout.inSeconds)) s", status: ExitCode.temporaryFailure)
+                "the running glance did not answer within \(Int(timeout.inSeconds)) s", status: Outcome.temporaryFailure)
         }
         defer { fd?.close() }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -229,7 +228,7 @@ public enum Screenshot {
         if words.first == "refused" {
             throw OutputFailure(
                 "the running glance has no picture to give: \(words.dropFirst().joined(separator: " "))",
-                status: ExitCode.temporaryFailure)
+                status: Outcome.temporaryFailure)
         }
         guard words.count == 3, words[0] == "picture", let w = Int(words[1]), let h = Int(words[2]), (1...8192).contains(w),
             (1...8192).contains(h), let fd
@@ -237,13 +236,13 @@ public enum Screenshot {
             throw OutputFailure(
                 bytes.isEmpty
                     ? "the running glance closed the connection without an answer"
-                    : "the running glance answered '\(text.prefix(80))'", status: ExitCode.ioError)
+                    : "the running glance answered '\(text.prefix(80))'", status: Outcome.ioError)
         }
         let pixels: [UInt8]
         do throws(SystemError) {
             pixels = try MemoryFile.read(fd, count: w * h * 4)
         } catch {
-            throw OutputFailure("glance screenshot: \(error)", status: ExitCode.ioError)
+            throw OutputFailure("glance screenshot: \(error)", status: Outcome.ioError)
         }
         let picture = PixelBuffer(width: w, height: h)
         pixels.withUnsafeBytes { raw in

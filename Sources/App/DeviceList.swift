@@ -1,4 +1,3 @@
-import CLI
 import Display
 import Input
 import Platform
@@ -6,37 +5,37 @@ import Platform
 /// `glance devices`: the cards, connectors, modes, planes and input devices of this machine, with
 /// the names `glance run` and the configuration take.
 public enum DeviceList {
-    public static func run(directory: String = "/dev/dri", inputDirectory: String = "/dev/input") -> Int32 {
-        var status = ExitCode.ok
+    public static func run(directory: String = "/dev/dri", inputDirectory: String = "/dev/input", console: Console) -> Outcome {
+        var status = Outcome.ok
         do throws(DisplayError) {
-            for path in try Card.discover(in: directory) { describeCard(path) }
+            for path in try Card.discover(in: directory) { describeCard(path, console: console) }
         } catch {
-            say("cards: none: \(error)")
-            complain("no display card: \(error)")
-            status = ExitCode.unavailable
+            console.say("cards: none: \(error)")
+            console.complain("no display card: \(error)")
+            status = Outcome.unavailable
         }
         let inputs = InputDevice.scan(inputDirectory)
-        if inputs.isEmpty { say("input: none in \(inputDirectory)") }
+        if inputs.isEmpty { console.say("input: none in \(inputDirectory)") }
         for result in inputs {
             switch result {
-            case .success(let device): say("input \(device.path) \"\(device.name)\": \(device.capabilities.summary)")
-            case .failure(let error): say("input \(error)")
+            case .success(let device): console.say("input \(device.path) \"\(device.name)\": \(device.capabilities.summary)")
+            case .failure(let error): console.say("input \(error)")
             }
         }
         return status
     }
 
-    static func describeCard(_ path: String) {
+    static func describeCard(_ path: String, console: Console) {
         let card: Card
         let snapshot: CardSnapshot
         do throws(DisplayError) {
             card = try Card(path: path)
             snapshot = try card.snapshot()
         } catch {
-            say("card \(path): \(error)")
+            console.say("card \(path): \(error)")
             return
         }
-        say(
+        console.say(
             "card \(path): driver \(snapshot.driver), dumb buffers \(snapshot.supportsDumbBuffers ? "yes" : "no"), "
                 + "atomic \(snapshot.supportsAtomic ? "yes" : "no")")
         for c in snapshot.connectors {
@@ -45,27 +44,27 @@ public enum DeviceList {
                 line += ", \(c.widthMillimetres)x\(c.heightMillimetres) mm"
             }
             if let crtc = c.currentCRTC { line += ", on crtc \(crtc)" }
-            say(line)
+            console.say(line)
             var seen = Set<String>()
             let modes = c.modes.compactMap { m -> String? in
                 let text = m.description + (m.isPreferred ? " (preferred)" : "")
                 return seen.insert(text).inserted ? text : nil
             }
-            say("    modes: " + (modes.isEmpty ? "none" : modes.joined(separator: ", ")))
+            console.say("    modes: " + (modes.isEmpty ? "none" : modes.joined(separator: ", ")))
         }
         for crtc in snapshot.crtcs {
             let state = crtc.mode.map { "\($0), framebuffer \(crtc.framebuffer)" } ?? "off"
-            say("  crtc \(crtc.id) (index \(crtc.index)): \(state)")
+            console.say("  crtc \(crtc.id) (index \(crtc.index)): \(state)")
         }
         for p in snapshot.planes {
             let crtcs = (0..<32).filter { p.canDrive(crtcIndex: $0) }.map(String.init).joined(separator: ",")
-            say(
+            console.say(
                 "  plane \(p.id) \(p.kind.rawValue), crtc index \(crtcs): "
                     + p.formats.map(fourCCName).joined(separator: " ")
                     + (p.acceptsDamageClips ? "; damage clips" : ""))
         }
         if let plan = try? OutputPlan.choose(in: snapshot, for: OutputRequest()) {
-            say("  try: glance run --card \(path) --connector \(plan.connector.name) --mode \(plan.mode)")
+            console.say("  try: glance run --card \(path) --connector \(plan.connector.name) --mode \(plan.mode)")
         }
     }
 }

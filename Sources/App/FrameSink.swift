@@ -1,4 +1,3 @@
-import CLI
 import Display
 import Platform
 import Raster
@@ -6,8 +5,8 @@ import Raster
 /// Why an output failed, with the exit status it ends the program with (sysexits).
 public struct OutputFailure: Error, CustomStringConvertible {
     public let message: String
-    public let status: Int32
-    public init(_ message: String, status: Int32) {
+    public let status: Outcome
+    public init(_ message: String, status: Outcome) {
         self.message = message
         self.status = status
     }
@@ -16,14 +15,14 @@ public struct OutputFailure: Error, CustomStringConvertible {
     /// A DRM error and its status: 69 no display, 77 permission, 75 held by another program, 78
     /// no such connector/mode/format, 74 a call failed.
     public init(_ error: DisplayError) {
-        let status: Int32
+        let status: Outcome
         switch error {
         case .noDisplayDevice, .noUsableCard, .noDumbBuffers, .noConnectedConnector, .connectorWithoutModes, .noCRTC:
-            status = ExitCode.unavailable
-        case .permissionDenied: status = ExitCode.noPermission
-        case .anotherMaster: status = ExitCode.temporaryFailure
-        case .connectorNotFound, .modeNotFound, .formatNotOffered, .noUsableFormat: status = ExitCode.config
-        case .system: status = ExitCode.ioError
+            status = Outcome.unavailable
+        case .permissionDenied: status = Outcome.noPermission
+        case .anotherMaster: status = Outcome.temporaryFailure
+        case .connectorNotFound, .modeNotFound, .formatNotOffered, .noUsableFormat: status = Outcome.config
+        case .system: status = Outcome.ioError
         }
         self.init(error.description, status: status)
     }

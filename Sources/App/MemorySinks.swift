@@ -1,4 +1,3 @@
-import CLI
 import ImageFile
 import Raster
 
@@ -42,7 +41,7 @@ public final class PNGSink: FrameSink {
         } catch {
             throw OutputFailure(
                 error.reason,
-                status: error.denied ? ExitCode.noPermission : error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError)
+                status: error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError)
         }
         written += 1
         onWrite?(path)

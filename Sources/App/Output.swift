@@ -1,5 +1,4 @@
 import Activity
-import CLI
 import Platform
 import Store
 #if canImport(Glibc)
@@ -8,27 +7,45 @@ import Store
     import Musl
 #endif
 
-/// Standard error as a text stream.
-public struct StandardError: TextOutputStream {
-    public init() {}
-    public mutating func write(_ string: String) {
-        var s = string
-        s.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = writeStandardError(bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return }
-                offset += n
-            }
-        }
-    }
-}
+/// Where a command's words go: its result and reports on standard output, its complaints on
+/// standard error. Given to every command's work by its caller (`Commands` gives `standard`; a
+/// test may give one that keeps the words), so nothing in App writes to a descriptor of its own.
+public struct Console: Sendable {
+    /// Writes text to standard output: nil when all of it went, else why not.
+    public let write: @Sendable (String) -> StoreError?
+    /// Writes text to standard error.
+    public let writeError: @Sendable (String) -> Void
 
-/// Prints `glance: message` on standard error.
-public func complain(_ message: String) {
-    var err = StandardError()
-    print("glance: \(message)", to: &err)
+    public init(write: @escaping @Sendable (String) -> StoreError?, writeError: @escaping @Sendable (String) -> Void) {
+        self.write = write
+        self.writeError = writeError
+    }
+
+    /// The process's standard output and standard error, written straight (no buffering surprises
+    /// when piped).
+    public static let standard = Console(
+        write: { writeDescriptor(1, $0) },
+        writeError: { _ = writeDescriptor(2, $0) })
+
+    /// A line on standard output (a report), ignoring a failure to write it.
+    public func say(_ line: String) { _ = write(line + "\n") }
+
+    /// `glance: message` on standard error.
+    public func complain(_ message: String) { writeError("glance: \(message)\n") }
+
+    /// Output that is the command's whole result (a list, the demo CSV, bench figures), a line
+    /// break added: ok, or an I/O error after saying why standard output did not take it.
+    public func result(_ line: String) -> Outcome {
+        guard let error = write(line + "\n") else { return .ok }
+        complain(error.message)
+        return .ioError
+    }
+
+    /// Writes output that is part of the command's result; throws when it cannot, so a full disk or
+    /// a closed file never passes for a complete result.
+    public func writeResult(_ text: String) throws(StoreError) {
+        if let error = write(text) { throw error }
+    }
 }
 
 /// Why no output file can be written at `path` (nil: it can be). See Platform's `OutputFile`:
@@ -36,32 +53,18 @@ public func complain(_ message: String) {
 /// standard output; a folder, a socket or a link to nothing is refused.
 public func isWritableOutput(_ path: String) -> String? { OutputFile.problem(path) }
 
-/// The error for an output that cannot be written at `path` (nil: it can), with its status: 77
-/// when the system said permission denied, else 73.
-public func outputUsageError(_ path: String, option: String) -> UsageError? {
-    guard let failure = OutputFile.check(path) else { return nil }
-    return UsageError("\(option) '\(Quote.clip(path, 80))': cannot write there: \(failure.reason)", status: failure.status)
-}
-
 extension OutputFile.Failure {
-    /// The exit status: 77 permission denied, 73 the file cannot be made, 74 it could not be written whole.
-    public var status: Int32 { denied ? ExitCode.noPermission : cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError }
+    /// The outcome: permission denied, the file cannot be made, or it could not be written whole.
+    public var status: Outcome { denied ? .noPermission : cannotCreate ? .cannotCreate : .ioError }
 }
 
-/// write(2) to standard error by its C name (Glibc or Musl): inside StandardError the plain
-/// name is its own method.
-private func writeStandardError(_ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(2, bytes, count) }
-
-/// Writes text straight to standard output (no buffering surprises when piped). Returns nil when
-/// all of it was written, else why not (`standard output: No space left on device`). A line
-/// reporting what was done may ignore that; output that is the result uses `writeResult`.
-@discardableResult
-public func writeOut(_ text: String) -> StoreError? {
+/// Writes all of `text` to descriptor `fd` (EINTR retried): nil, or why not.
+private func writeDescriptor(_ fd: Int32, _ text: String) -> StoreError? {
     var s = text
     let failure: Int32 = s.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {
-            let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
             if n < 0 { return errno }
             if n == 0 { return EIO }
@@ -70,22 +73,5 @@ public func writeOut(_ text: String) -> StoreError? {
         return 0
     }
     guard failure != 0 else { return nil }
-    return StoreError(.io, "standard output: \(String(cString: strerror(failure)))")
+    return StoreError(.io, "\(fd == 1 ? "standard output" : "standard error"): \(String(cString: strerror(failure)))")
 }
-
-/// Writes output that is the command's result (an export, a list) to standard output; throws
-/// when it cannot, so a full disk or a closed file never passes for a complete result (exit 74).
-public func writeResult(_ text: String) throws(StoreError) {
-    if let error = writeOut(text) { throw error }
-}
-
-/// Output that is the command's whole result (help, a completion script, the demo CSV, bench
-/// figures), a line break added: 0, or 74 after saying why standard output took it not.
-public func printResult(_ line: String) -> Int32 {
-    guard let error = writeOut(line + "\n") else { return ExitCode.ok }
-    complain(error.message)
-    return ExitCode.ioError
-}
-
-/// A line on standard output (results, reports), ignoring a failure to write it.
-public func say(_ line: String) { writeOut(line + "\n") }

@@ -1,6 +1,5 @@
 import Backlight
 import Activity
-import CLI
 import Configuration
 import DeviceLogic
 import Display
@@ -28,7 +27,7 @@ public enum PanelApp {
     public static func run(
         _ settings: Settings, started: Duration, configuration: String? = nil, commandLine: Layer = Layer(),
         log: @escaping (String) -> Void, say: @escaping (String) -> Void
-    ) -> Int32 {
+    ) -> Outcome {
         let text: FreeTypeTextRenderer?
         switch Assembly.fonts(settings) {
         case .success(let t): text = t
@@ -42,7 +41,7 @@ public enum PanelApp {
             signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
         } catch {
             log(error.description)
-            return ExitCode.software
+            return Outcome.software
         }
         // The console: its switching ours first (a switch away from here on waits for the loop,
         // which gives the display up), then in front before the display is opened (the display
@@ -175,15 +174,15 @@ public enum PanelApp {
         switch ending {
         case .signal(let signal):
             log("\(SignalReceiver.name(signal)): display restored after \(session.framesDrawn) frames")
-            return problem == nil ? ExitCode.ok : ExitCode.ioError
+            return problem == nil ? Outcome.ok : Outcome.ioError
         case .ended(let reason):
             log("\(reason): display restored after \(session.framesDrawn) frames")
-            return problem == nil ? ExitCode.temporaryFailure : ExitCode.ioError
+            return problem == nil ? Outcome.temporaryFailure : Outcome.ioError
         }
     }
 
     /// Brings the app's console to the front; an exit status when it cannot be.
-    static func bringToFront(_ terminal: VirtualTerminal, log: (String) -> Void) -> Int32? {
+    static func bringToFront(_ terminal: VirtualTerminal, log: (String) -> Void) -> Outcome? {
         guard let number = terminal.number else { return nil }
         switch terminal.bringToFront(timeout: .seconds(5)) {
         case .inFront: break
@@ -192,7 +191,7 @@ public enum PanelApp {
             log(
                 "tty\(number) is not the console in front and could not be brought there (tty\(front) "
                     + "stays: \(reason)); switch to it with chvt \(number) or Ctrl+Alt+F\(number), then start again")
-            return ExitCode.temporaryFailure
+            return Outcome.temporaryFailure
         case .notAllowed(let front, let reason):
             log(
                 "tty\(number) is not the console in front (tty\(front) is) and may not be brought there "

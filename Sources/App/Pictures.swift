@@ -1,6 +1,5 @@
 import DeviceLogic
 import Activity
-import CLI
 import Configuration
 import ImageFile
 import Platform
@@ -41,7 +40,7 @@ public enum Pictures {
         }
     }
 
-    public static func render(_ job: Render) -> Int32 {
+    public static func render(_ job: Render, console: Console) -> Outcome {
         let settings = job.settings
         let show = settings.show
         let screen = show.screen ?? .rings
@@ -51,8 +50,8 @@ public enum Pictures {
                 text = try loadFonts(
                     file: settings.fontFile, cjkFile: settings.cjkFontFile, locale: settings.resolvedLocale)
             } catch {
-                complain(error.message)
-                return ExitCode.unavailable
+                console.complain(error.message)
+                return Outcome.unavailable
             }
         }
         let maker = settings.maker(text: text)
@@ -64,23 +63,23 @@ public enum Pictures {
         let data: any DataSource
         if job.fromStore {
             guard !show.summaryGiven, !show.noSummary, !show.gaugeGiven, !show.progressGiven else {
-                complain(
+                console.complain(
                     "--db draws the store's day, gauges and task: drop --move/--exercise/--stand/--no-summary and the gauge "
                         + "and progress options")
-                return ExitCode.usage
+                return Outcome.usage
             }
             do throws(StoreError) {
                 let store = try StoreData(
-                    path: settings.database ?? "", access: .read, gauges: settings.gauges, log: { complain($0) })
+                    path: settings.database ?? "", access: .read, gauges: settings.gauges, log: { console.complain($0) })
                 // Files and commands are read once, as the panel reads them when the gauges are shown.
                 if screen == .gauges { _ = store.showGauges(true, now: monotonicNow()) }
                 data = store
             } catch {
-                return StoreJobs.fail(error)
+                return StoreJobs.fail(error, console: console)
             }
             if screen == .progress && data.task() == nil {
-                complain("--db: no task is running in the store, so there is no progress to draw")
-                return ExitCode.dataError
+                console.complain("--db: no task is running in the store, so there is no progress to draw")
+                return Outcome.dataError
             }
         } else {
             var days: [CalendarDay: ActivitySummary] = [:]
@@ -111,12 +110,12 @@ public enum Pictures {
             do {
                 try sink.present(damage: IntRect(x: 0, y: 0, width: job.size.width, height: job.size.height))
             } catch {
-                complain("--output '\(job.output)': \(error.message)")
+                console.complain("--output '\(job.output)': \(error.message)")
                 return error.status
             }
-            if job.frames != nil { say(PNGSink.numbered(job.output, i + 1)) }
+            if job.frames != nil { console.say(PNGSink.numbered(job.output, i + 1)) }
         }
-        return ExitCode.ok
+        return Outcome.ok
     }
 
     // MARK: glance demo
@@ -146,19 +145,19 @@ public enum Pictures {
 
     /// `glance demo`: the ring screen through the demo week in English and Simplified Chinese, a
     /// grid of gauges and the progress screen, into `folder`.
-    public static func demo(folder: String, size: Size) -> Int32 {
+    public static func demo(folder: String, size: Size, console: Console) -> Outcome {
         if mkdir(folder, 0o755) != 0 && errno != EEXIST {
             let denied = errno == EACCES || errno == EPERM
-            complain("--output '\(folder)': cannot create the folder: \(String(cString: strerror(errno)))")
-            return denied ? ExitCode.noPermission : ExitCode.cannotCreate
+            console.complain("--output '\(folder)': cannot create the folder: \(String(cString: strerror(errno)))")
+            return denied ? Outcome.noPermission : Outcome.cannotCreate
         }
         let english: FreeTypeTextRenderer, chinese: FreeTypeTextRenderer
         do {
             english = try FreeTypeTextRenderer()
             chinese = try FreeTypeTextRenderer(fonts: .init(languages: [.simplifiedChinese]))
         } catch {
-            complain(error.message)
-            return ExitCode.unavailable
+            console.complain(error.message)
+            return Outcome.unavailable
         }
         let composer = FrameComposer(panel: size)
         let today = SystemLocalClock().today()
@@ -196,11 +195,11 @@ public enum Pictures {
             do {
                 try PNGFile.write(composer.render(screen), to: path)
             } catch {
-                complain(error.description)
-                return error.denied ? ExitCode.noPermission : error.cannotCreate ? ExitCode.cannotCreate : ExitCode.ioError
+                console.complain(error.description)
+                return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
             }
-            say(path)
+            console.say(path)
         }
-        return ExitCode.ok
+        return Outcome.ok
     }
 }

@@ -9,7 +9,12 @@ import Store
 
 /// A one-line progress bar on a terminal (standard error): fraction, bytes, rate and time left.
 public struct ProgressBar {
-    public init(label: String) { self.label = label }
+    /// Where the bar is drawn (standard error).
+    let console: Console
+    public init(console: Console, label: String) {
+        self.console = console
+        self.label = label
+    }
 
     public let label: String
     var drawn = false
@@ -36,16 +41,14 @@ public struct ProgressBar {
             line += "  \(Self.bytes(p.bytesDone))  \(Self.bytes(Int64(rate)))/s  \(Self.clock(p.elapsed))"
         }
         line += "  \(p.days) days"
-        var err = StandardError()
-        print("\r\u{1B}[K" + line, terminator: "", to: &err)
+        console.writeError("\r\u{1B}[K" + line)
         drawn = true
     }
 
     /// Ends the bar's line.
     public mutating func finish() {
         guard drawn else { return }
-        var err = StandardError()
-        print("", to: &err)
+        console.writeError("\n")
         drawn = false
     }
 

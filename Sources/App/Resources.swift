@@ -1,6 +1,5 @@
 import Raster
 import Activity
-import CLI
 import Configuration
 import DeviceLogic
 import Input
@@ -44,15 +43,15 @@ public func loadFonts(file: String?, cjkFile: String?, locale: AppLocale) throws
 
 extension StoreError {
     /// The exit status for a store error (sysexits).
-    public var exitStatus: Int32 {
+    public var exitStatus: Outcome {
         switch kind {
-        case .badData, .notFound: ExitCode.dataError
-        case .io: ExitCode.ioError
-        case .missing: ExitCode.noInput
-        case .busy, .cancelled: ExitCode.temporaryFailure
-        case .invalidArgument: ExitCode.usage
-        case .permission: ExitCode.noPermission
-        case .cannotCreate: ExitCode.cannotCreate
+        case .badData, .notFound: Outcome.dataError
+        case .io: Outcome.ioError
+        case .missing: Outcome.noInput
+        case .busy, .cancelled: Outcome.temporaryFailure
+        case .invalidArgument: Outcome.usage
+        case .permission: Outcome.noPermission
+        case .cannotCreate: Outcome.cannotCreate
         }
     }
 }
@@ -61,7 +60,7 @@ extension StoreError {
 public func storePath(_ given: String?) throws(OutputFailure) -> String {
     if let given { return given }
     guard let path = StoreLocation.defaultPath() else {
-        throw OutputFailure("no store path: set HOME or XDG_DATA_HOME, or give --db PATH", status: ExitCode.usage)
+        throw OutputFailure("no store path: set HOME or XDG_DATA_HOME, or give --db PATH", status: Outcome.usage)
     }
     return path
 }

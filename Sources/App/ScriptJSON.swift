@@ -1,6 +1,5 @@
 import Controls
 import Activity
-import CLI
 import Display
 import Feeds
 import Input
@@ -18,21 +17,21 @@ import Store
 /// "For scripts" lists them; they do not change). Times are seconds since 1970, UTC.
 public enum ScriptJSON {
     /// `{"metrics": [{"name", "value", "min", "max", "unit", "updated"}, …]}`.
-    public static func metrics(database: String?) -> Int32 {
-        StoreJobs.with(database, access: .read) { store throws(StoreError) in
+    public static func metrics(database: String?, console: Console) -> Outcome {
+        StoreJobs.with(database, access: .read, console: console) { store throws(StoreError) in
             let items = try store.metrics().map(metric)
-            try writeResult(JSON.object([("metrics", .array(items))]).text + "\n")
-            return ExitCode.ok
+            try console.writeResult(JSON.object([("metrics", .array(items))]).text + "\n")
+            return Outcome.ok
         }
     }
 
     /// `{"tasks": [{"name", "state", "done", "total", "fraction", "description", "cancellable",
     /// "cancelRequested", "pid", "started", "updated"}, …]}`.
-    public static func tasks(database: String?) -> Int32 {
-        StoreJobs.with(database, access: .read) { store throws(StoreError) in
+    public static func tasks(database: String?, console: Console) -> Outcome {
+        StoreJobs.with(database, access: .read, console: console) { store throws(StoreError) in
             let items = try store.tasks().map(task)
-            try writeResult(JSON.object([("tasks", .array(items))]).text + "\n")
-            return ExitCode.ok
+            try console.writeResult(JSON.object([("tasks", .array(items))]).text + "\n")
+            return Outcome.ok
         }
     }
 
@@ -77,8 +76,8 @@ public enum ScriptJSON {
 
     /// `{"cards": [...], "inputs": [...], "problems": [...]}` (README.md lists the fields); 69
     /// without a card, as without --json.
-    public static func devices(directory: String = "/dev/dri", inputDirectory: String = "/dev/input") -> Int32 {
-        var status = ExitCode.ok
+    public static func devices(directory: String = "/dev/dri", inputDirectory: String = "/dev/input", console: Console) -> Outcome {
+        var status = Outcome.ok
         var cards: [JSON] = []
         var problems: [JSON] = []
         do throws(DisplayError) {
@@ -92,7 +91,7 @@ public enum ScriptJSON {
             }
         } catch {
             problems.append(.object([("path", .string(directory)), ("problem", .string(error.description))]))
-            status = ExitCode.unavailable
+            status = Outcome.unavailable
         }
         var inputs: [JSON] = []
         for result in InputDevice.scan(inputDirectory) {
@@ -103,7 +102,7 @@ public enum ScriptJSON {
             }
         }
         let document = JSON.object([("cards", .array(cards)), ("inputs", .array(inputs)), ("problems", .array(problems))])
-        say(document.text)
+        console.say(document.text)
         return status
     }
 

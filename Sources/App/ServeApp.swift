@@ -1,5 +1,4 @@
 import Activity
-import CLI
 import Configuration
 import Feeds
 import HTTP
@@ -92,7 +91,7 @@ public final class ServeApp {
                         + (denied
                             ? " (the service's token is readable by root and group glance: sudo adduser $USER glance)"
                             : " (the package makes it at install; or write one: head -c 24 /dev/urandom | base64 > \(file))"),
-                    status: denied ? ExitCode.noPermission : ExitCode.noInput))
+                    status: denied ? Outcome.noPermission : Outcome.noInput))
         }
         if mode & 0o006 != 0 {
             return .failure(
@@ -100,12 +99,12 @@ public final class ServeApp {
                     "\(file): others may \(mode & 0o004 != 0 ? "read" : "write") the token (mode \(String(mode & 0o777, radix: 8))); "
                         + "it is for root and group glance only: sudo chmod 640 \(file) && sudo chown root:glance \(file), "
                         + "then make a new token, since the old one may be known: head -c 24 /dev/urandom | base64 | sudo tee \(file)",
-                    status: ExitCode.noPermission))
+                    status: Outcome.noPermission))
         }
         let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
         let token = line.filter { !$0.isWhitespace }
         guard token.utf8.count >= 16 else {
-            return .failure(OutputFailure("\(file): the token must be at least 16 characters", status: ExitCode.config))
+            return .failure(OutputFailure("\(file): the token must be at least 16 characters", status: Outcome.config))
         }
         return .success(Array(token.utf8))
     }
@@ -113,17 +112,17 @@ public final class ServeApp {
     /// Listens until SIGINT, SIGTERM or SIGHUP (0) — or `stop` becomes readable (a test running the
     /// server in its own process) — or fails (its exit status). `onReady` gets the address and
     /// port once listening.
-    public func run(stop: FileDescriptor? = nil, onReady: (HTTPServer.Address, Int) -> Void = { _, _ in }) -> Int32 {
+    public func run(stop: FileDescriptor? = nil, onReady: (HTTPServer.Address, Int) -> Void = { _, _ in }) -> Outcome {
         let serve = configuration.serve
         guard let address = HTTPServer.Address(serve.listen) else {
             log("serve.listen \"\(serve.listen)\": expected HOST:PORT")
-            return ExitCode.config
+            return Outcome.config
         }
         var tls: (key: String, certificate: String)?
         if let certFile = serve.tlsCertificate, let keyFile = serve.tlsKey {
             guard let cert = readSmallFile(certFile, limit: 1 << 20), let key = readSmallFile(keyFile, limit: 1 << 20) else {
                 log("serve.tls: cannot read \(certFile) or \(keyFile): \(String(cString: strerror(errno)))")
-                return errno == EACCES ? ExitCode.noPermission : ExitCode.noInput
+                return errno == EACCES ? Outcome.noPermission : Outcome.noInput
             }
             tls = (key, cert)
         }
@@ -133,7 +132,7 @@ public final class ServeApp {
                 signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
             } catch {
                 log(error.description)
-                return ExitCode.software
+                return Outcome.software
             }
         }
         var limits = HTTPServer.Limits(maxBody: serve.maxBody)
@@ -149,7 +148,7 @@ public final class ServeApp {
         } catch {
             let taken = error.errno.rawValue == EADDRINUSE
             log("\(error)" + (taken ? " (is another glance serve running? another port: \"serve\": {\"listen\": …} or --listen)" : ""))
-            return error.errno.rawValue == EACCES ? ExitCode.noPermission : ExitCode.unavailable
+            return error.errno.rawValue == EACCES ? Outcome.noPermission : Outcome.unavailable
         }
         log("listening on \(address.host):\(server.port)\(tls == nil ? "" : " (HTTPS)") for the store \(path)")
         onReady(address, server.port)
@@ -161,21 +160,21 @@ public final class ServeApp {
             loop = try EventLoop(signals: signals)
         } catch {
             log(error.description)
-            return ExitCode.software
+            return Outcome.software
         }
-        let ended: Int32? = try? loop.run(
+        let ended: Outcome? = try? loop.run(
             watching: { [server.descriptor] + (stop.map { [$0] } ?? []) },
-            turn: { (wakeup) throws(SystemError) -> EventLoop.Next<Int32> in
+            turn: { (wakeup) throws(SystemError) -> EventLoop.Next<Outcome> in
                 if let signal = wakeup.signals.first {
                     server.stop()
                     if let unsaid = refusals.flush() { log(unsaid) }
                     log("\(SignalReceiver.name(signal)): stopped")
-                    return .end(ExitCode.ok)
+                    return .end(Outcome.ok)
                 }
                 if let stop, wakeup.ready.contains(stop) {
                     server.stop()
                     if let unsaid = refusals.flush() { log(unsaid) }
-                    return .end(ExitCode.ok)
+                    return .end(Outcome.ok)
                 }
                 server.run()
                 return .wait(until: server.nextTimeout(now: monotonicNow()))
@@ -184,7 +183,7 @@ public final class ServeApp {
                 log(error.description)
                 return error
             })
-        return ended ?? ExitCode.ioError
+        return ended ?? Outcome.ioError
     }
 
     /// A message of libmicrohttpd's (a client's broken TLS handshake, say): a client can cause

@@ -100,7 +100,7 @@ public final class Session {
         try loop.run(
             watching: { [sink.descriptor].compactMap { $0 } + controller.descriptors + (control?.descriptors ?? []) },
             turn: { (wakeup) throws(OutputFailure) in try turn(now: wakeup.now, ready: wakeup.ready, signals: wakeup.signals) },
-            failed: { OutputFailure($0.description, status: 74) })
+            failed: { OutputFailure($0.description, status: .ioError) })
     }
 
     /// One turn of the loop at `now`: handles the signals that came and the descriptors that

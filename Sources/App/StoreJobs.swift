@@ -1,6 +1,5 @@
 import DeviceLogic
 import Activity
-import CLI
 import Configuration
 import Platform
 import Store
@@ -18,35 +17,35 @@ public enum StoreJobs {
     /// Opens the store at `path` (the default place when nil) and runs `body`; a store error,
     /// opening or in `body`, is told and becomes the exit status.
     public static func with(
-        _ path: String?, access: Store.Access = .create, _ body: (Store) throws(StoreError) -> Int32
-    ) -> Int32 {
+        _ path: String?, access: Store.Access = .create, console: Console, _ body: (Store) throws(StoreError) -> Outcome
+    ) -> Outcome {
         do throws(OutputFailure) {
             let file = try storePath(path)
             do throws(StoreError) {
                 let status = try body(try Store(path: file, access: access))
                 // A user feeding the service's store says so (the personal store is the other one).
-                if access == .create && path == nil && status == ExitCode.ok && geteuid() != 0 {
+                if access == .create && path == nil && status == Outcome.ok && geteuid() != 0 {
                     if file == StoreLocation.systemPath {
-                        complain("wrote to the system store \(file) (as a member of group glance)")
+                        console.complain("wrote to the system store \(file) (as a member of group glance)")
                     } else if fileExists(StoreLocation.systemPath) {
-                        complain(
+                        console.complain(
                             "wrote to your own store \(file); the panel shows \(StoreLocation.systemPath): "
                                 + "sudo adduser $USER glance (then log in again) to feed it")
                     }
                 }
                 return status
             } catch {
-                return fail(error)
+                return fail(error, console: console)
             }
         } catch {
-            complain(error.message)
+            console.complain(error.message)
             return error.status
         }
     }
 
     /// Tells a store error (and a hint) and returns its exit status.
-    public static func fail(_ error: StoreError, _ hint: String? = nil) -> Int32 {
-        complain(hint.map { "\(error.message)\n\($0)" } ?? error.message)
+    public static func fail(_ error: StoreError, _ hint: String? = nil, console: Console) -> Outcome {
+        console.complain(hint.map { "\(error.message)\n\($0)" } ?? error.message)
         return error.exitStatus
     }
 
@@ -55,22 +54,22 @@ public enum StoreJobs {
     /// `glance log`: the changes over the day as stored; a new day also gets the configuration's
     /// goals (`config`, else the default file, else the built-in ones) for the rings whose goal
     /// the command does not give (`--move-goal -` makes one without).
-    public static func log(_ changes: SummaryChanges, day: CalendarDay?, database: String?, config: String? = nil) -> Int32 {
+    public static func log(_ changes: SummaryChanges, day: CalendarDay?, database: String?, config: String? = nil, console: Console) -> Outcome {
         let goals: GoalSetting
         switch ConfigurationFile.load(config) {
         case .success(let c): goals = c.goals
         case .failure(let failure):
-            ConfigurationFile.report(failure)
-            if case .denied = failure { return ExitCode.noPermission }
-            if case .unreadable = failure { return ExitCode.noInput }
-            return ExitCode.config
+            ConfigurationFile.report(failure, console: console)
+            if case .denied = failure { return Outcome.noPermission }
+            if case .unreadable = failure { return Outcome.noInput }
+            return Outcome.config
         }
         let day = day ?? SystemLocalClock().today()
-        return with(database) { store throws(StoreError) in
+        return with(database, console: console) { store throws(StoreError) in
             if changes.remove {
                 try store.setSummary(nil, for: day)
-                say(dayLine(day, nil))
-                return ExitCode.ok
+                console.say(dayLine(day, nil))
+                return Outcome.ok
             }
             let summary = try store.transaction { () throws(StoreError) -> ActivitySummary in
                 let before = try store.summary(for: day)
@@ -82,8 +81,8 @@ public enum StoreJobs {
                 try store.setSummary(summary, for: day)
                 return summary
             }
-            say(dayLine(day, summary))
-            return ExitCode.ok
+            console.say(dayLine(day, summary))
+            return Outcome.ok
         }
     }
 
@@ -95,23 +94,23 @@ public enum StoreJobs {
         case remove(String)
     }
 
-    public static func metric(_ job: MetricJob, database: String?) -> Int32 {
+    public static func metric(_ job: MetricJob, database: String?, console: Console) -> Outcome {
         let access: Store.Access
         switch job {
         case .set: access = .create
         case .list: access = .read
         case .remove: access = .write
         }
-        return with(database, access: access) { store throws(StoreError) in
+        return with(database, access: access, console: console) { store throws(StoreError) in
             switch job {
             case .set(let name, let value, let minimum, let maximum, let unit):
-                say(describe(try store.setMetric(name, value: value, minimum: minimum, maximum: maximum, unit: unit)))
+                console.say(describe(try store.setMetric(name, value: value, minimum: minimum, maximum: maximum, unit: unit)))
             case .list:
-                for m in try store.metrics() { try writeResult(describe(m) + "\n") }
+                for m in try store.metrics() { try console.writeResult(describe(m) + "\n") }
             case .remove(let name):
                 guard try store.removeMetric(named: name) else { throw StoreError(.notFound, "no metric \(name)") }
             }
-            return ExitCode.ok
+            return Outcome.ok
         }
     }
 
@@ -135,35 +134,35 @@ public enum StoreJobs {
         case remove(String)
     }
 
-    public static func task(_ job: TaskJob, database: String?) -> Int32 {
+    public static func task(_ job: TaskJob, database: String?, console: Console) -> Outcome {
         let access: Store.Access
         switch job {
         case .start: access = .create
         case .list: access = .read
         case .update, .finish, .cancel, .remove: access = .write
         }
-        return with(database, access: access) { store throws(StoreError) in
+        return with(database, access: access, console: console) { store throws(StoreError) in
             switch job {
             case .start(let name, let total, let description, let cancellable, let pid):
                 try store.startTask(name, total: total, description: description, cancellable: cancellable, pid: pid)
             case .update(let name, let done, let total, let description):
                 let task = try store.updateTask(name, done: done, total: total, description: description)
                 if task.cancelRequested {
-                    complain(
+                    console.complain(
                         "task \(task.name): cancel requested; stop the work and run glance task finish \(task.name) --failed")
-                    return ExitCode.temporaryFailure
+                    return Outcome.temporaryFailure
                 }
             case .finish(let name, let failed, let description):
                 try store.finishTask(name, state: failed ? .failed : .done, description: description)
             case .cancel(let name):
                 try store.requestCancel(name)
-                say("asked task \(name) to stop")
+                console.say("asked task \(name) to stop")
             case .list:
-                for t in try store.tasks() { try writeResult(describe(t) + "\n") }
+                for t in try store.tasks() { try console.writeResult(describe(t) + "\n") }
             case .remove(let name):
                 guard try store.removeTask(named: name) else { throw StoreError(.notFound, "no task \(name)") }
             }
-            return ExitCode.ok
+            return Outcome.ok
         }
     }
 
@@ -180,20 +179,20 @@ public enum StoreJobs {
 
     /// A table as CSV (or JSON), to standard output or into `output` through `OutputFile` (a file
     /// written whole or not at all, never through a planted link; a device or FIFO written in place).
-    public static func export(_ table: Store.Table, output: String?, database: String?, json: Bool = false) -> Int32 {
-        with(database, access: .read) { store throws(StoreError) in
+    public static func export(_ table: Store.Table, output: String?, database: String?, json: Bool = false, console: Console) -> Outcome {
+        with(database, access: .read, console: console) { store throws(StoreError) in
             func export(_ write: (String) throws(StoreError) -> Void) throws(StoreError) {
                 if json { try ScriptJSON.export(table, store: store, write: write) } else { try store.exportCSV(table, write: write) }
             }
             guard let output else {
-                try export(writeResult)
-                return ExitCode.ok
+                try export(console.writeResult)
+                return Outcome.ok
             }
             let file: OutputFile
             do throws(OutputFile.Failure) {
                 file = try OutputFile(output)
             } catch {
-                complain("--output '\(output)': cannot create: \(error.reason)")
+                console.complain("--output '\(output)': cannot create: \(error.reason)")
                 return error.status
             }
             try export { (text) throws(StoreError) in
@@ -208,25 +207,25 @@ public enum StoreJobs {
             } catch {
                 throw StoreError(.io, "--output '\(output)': \(error.reason)")
             }
-            return ExitCode.ok
+            return Outcome.ok
         }
     }
 
     // MARK: glance demo-data
 
-    public static func demoData(end: CalendarDay?, printOnly: Bool, database: String?) -> Int32 {
+    public static func demoData(end: CalendarDay?, printOnly: Bool, database: String?, console: Console) -> Outcome {
         if printOnly {
             let csv = String(decoding: DemoData.activityCSV, as: UTF8.self)
-            return printResult(csv.hasSuffix("\n") ? String(csv.dropLast()) : csv)
+            return console.result(csv.hasSuffix("\n") ? String(csv.dropLast()) : csv)
         }
-        return with(database) { store throws(StoreError) in
+        return with(database, console: console) { store throws(StoreError) in
             var options = ImportOptions()
             options.taskName = nil
             let report = try DemoData.load(into: store, endingOn: end ?? SystemLocalClock().today(), options: options)
             let range = report.firstDay.map { " (\($0) to \(report.lastDay!))" } ?? ""
             let names = DemoData.metricNames
-            say("loaded \(report.days) demo days\(range) and \(names.count) metrics (\(names.joined(separator: ", "))) into \(store.path)")
-            return ExitCode.ok
+            console.say("loaded \(report.days) demo days\(range) and \(names.count) metrics (\(names.joined(separator: ", "))) into \(store.path)")
+            return Outcome.ok
         }
     }
 
@@ -236,14 +235,14 @@ public enum StoreJobs {
     /// noticed between chunks, so the import stops cleanly (exit 75, the days unchanged) instead of
     /// dying mid-way; one that comes too late to stop it is taken, not delivered afterwards.
     public static func importFile(
-        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?
-    ) -> Int32 {
+        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?, console: Console
+    ) -> Outcome {
         let signals: SignalReceiver
         do {
             signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
         } catch {
-            complain(error.description)
-            return ExitCode.software
+            console.complain(error.description)
+            return Outcome.software
         }
         var stop: Int32?
         let stopped = { () -> Bool in
@@ -260,9 +259,9 @@ public enum StoreJobs {
         // unchanged" must leave no empty store behind where there was none.
         let target = try? storePath(database)
         let existed = target.map(fileExists) ?? true
-        var bar = ProgressBar(label: "importing \(file == "-" ? shown : file.split(separator: "/").last.map(String.init) ?? file)")
+        var bar = ProgressBar(console: console, label: "importing \(file == "-" ? shown : file.split(separator: "/").last.map(String.init) ?? file)")
         let drawsBar = showProgress && ProgressBar.isAvailable
-        let status = with(database) { store throws(StoreError) in
+        let status = with(database, console: console) { store throws(StoreError) in
             let report: ImportReport
             do throws(StoreError) {
                 if drawsBar { options.progress = { bar.draw($0) } }
@@ -279,26 +278,26 @@ public enum StoreJobs {
                 case .cancelled: hint = "nothing was imported; the store is unchanged"
                 default: break
                 }
-                return fail(error, hint)
+                return fail(error, hint, console: console)
             }
-            say(importLine(report, file: shown))
+            console.say(importLine(report, file: shown))
             if report.skipped > 0 {
                 var text = "skipped \(report.skipped) invalid row\(report.skipped == 1 ? "" : "s")"
                 text += report.skipped > report.skippedExamples.count ? ", the first \(report.skippedExamples.count):" : ":"
                 for example in report.skippedExamples { text += "\n  \(example)" }
-                complain(text)
+                console.complain(text)
             }
-            return ExitCode.ok
+            return Outcome.ok
         }
-        if status != ExitCode.ok, !existed, let target, holdsNothing(target, but: taskName) {
+        if status != Outcome.ok, !existed, let target, holdsNothing(target, but: taskName) {
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target + suffix) }
         }
         // One that came after the last check (during the merge, say) is taken here, not delivered
         // when the mask is restored: its default action would kill us after the work was done.
         _ = stopped()
         while let late = try? signals.next() { stop = stop ?? late }
-        if let late = stop, status == ExitCode.ok {
-            complain("\(signalName(late)) came when the import was already complete; its days are in the store")
+        if let late = stop, status == Outcome.ok {
+            console.complain("\(signalName(late)) came when the import was already complete; its days are in the store")
         }
         return status
     }

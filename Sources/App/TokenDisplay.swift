@@ -11,7 +11,7 @@ import HTTP
 extension ServeApp {
     /// `glance serve token`: the token, as a QR code a phone's camera can take and as text, with
     /// the addresses to give the phone.
-    public static func showToken(_ configuration: Configuration, say: (String) -> Void, log: (String) -> Void) -> Int32 {
+    public static func showToken(_ configuration: Configuration, say: (String) -> Void, log: (String) -> Void) -> Outcome {
         let token: String
         switch readToken(configuration.serve.tokenFile) {
         case .success(let t): token = String(decoding: t, as: UTF8.self)
@@ -25,7 +25,7 @@ extension ServeApp {
         let serve = configuration.serve
         let scheme = serve.tlsCertificate == nil ? "http" : "https"
         for url in urls(listen: serve.listen, scheme: scheme, local: localAddresses()) { say(url) }
-        return 0
+        return .ok
     }
 
     /// The URLs to give the phone for what `listen` listens on: the loopback address alone when

@@ -1,5 +1,4 @@
 import Activity
-import CLI
 import Configuration
 import DeviceLogic
 import Platform
@@ -20,7 +19,7 @@ public enum WatchApp {
     public static func run(
         _ settings: Settings, size: Size, output: String, configuration: String? = nil,
         commandLine: Layer = Layer(), log: @escaping (String) -> Void, say: @escaping (String) -> Void
-    ) -> Int32 {
+    ) -> Outcome {
         // Nobody presses a key on a file, and a file is never dimmed.
         func forFile(_ configuration: inout Configuration) {
             configuration.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
@@ -31,7 +30,7 @@ public enum WatchApp {
             signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
         } catch {
             log(error.description)
-            return ExitCode.software
+            return Outcome.software
         }
         var parts = Assembly.Parts(signals: signals)
         parts.configurationPath = configuration
@@ -43,7 +42,7 @@ public enum WatchApp {
         switch Assembly.make(settings.with(forFile), sink: PNGSink(size: size, naming: .latest(output)), parts: parts, log: { _ in }) {
         case .success(let a): assembly = a
         case .failure(let failure):
-            log(failure.status == ExitCode.unavailable ? "\(failure.message) (or draw --rings-only)" : failure.message)
+            log(failure.status == Outcome.unavailable ? "\(failure.message) (or draw --rings-only)" : failure.message)
             return failure.status
         }
         let session = assembly.session, controller = assembly.controller, data = assembly.data, reloader = assembly.reloader
@@ -53,10 +52,10 @@ public enum WatchApp {
         }
         do {
             switch try session.run() {
-            case .signal: return ExitCode.ok
+            case .signal: return Outcome.ok
             case .ended(let reason):
                 log(reason)
-                return ExitCode.temporaryFailure
+                return Outcome.temporaryFailure
             }
         } catch {
             log(error.message)

@@ -11,7 +11,7 @@ public enum Glance {
     /// A command: its declaration without its type, and how it runs.
     struct Entry: Sendable {
         let description: CommandDescription
-        let main: @Sendable ([String]) throws(UsageError) -> Int32
+        let main: @Sendable ([String]) throws(UsageError) -> Outcome
     }
 
     /// A command by its name, declared only when it is asked for: `glance run` declares itself
@@ -40,10 +40,10 @@ public enum Glance {
                     PictureCommands.bench.entry(.init(), PictureCommands.benchMain)
                 },
                 Listed("demo") {
-                    PictureCommands.demo.entry(.init()) { Pictures.demo(folder: $0.folder, size: $0.size) }
+                    PictureCommands.demo.entry(.init()) { Pictures.demo(folder: $0.folder, size: $0.size, console: console) }
                 },
                 Listed("config") {
-                    config.entry(.init()) { $0.settings ? printResult(String(Configuration.settingsPage.dropLast())) : ConfigurationFile.check($0.file) }
+                    config.entry(.init()) { $0.settings ? console.result(String(Configuration.settingsPage.dropLast())) : ConfigurationFile.check($0.file, console: console) }
                 },
                 Listed("run") {
                     PanelCommands.run.entry(.init(), PanelCommands.runMain)
@@ -52,7 +52,7 @@ public enum Glance {
                     PanelCommands.screenshot.entry(.init(), PanelCommands.screenshotMain)
                 },
                 Listed("devices") {
-                    PanelCommands.devices.entry(false) { $0 ? ScriptJSON.devices() : DeviceList.run() }
+                    PanelCommands.devices.entry(false) { $0 ? ScriptJSON.devices(console: console) : DeviceList.run(console: console) }
                 },
             ]
         ),
@@ -63,30 +63,34 @@ public enum Glance {
                     DataCommands.import.entry(.init()) {
                         StoreJobs.importFile(
                             $0.file ?? "", skipInvalid: $0.skipInvalid, taskName: $0.task, showProgress: !$0.quiet,
-                            database: $0.database)
+                            database: $0.database, console: console)
                     }
                 },
                 Listed("log") {
-                    DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database, config: $0.config) }
+                    DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database, config: $0.config, console: console) }
                 },
                 Listed("metric") {
                     DataCommands.metric.entry(.init()) {
-                        $0.json ? ScriptJSON.metrics(database: $0.database) : StoreJobs.metric($0.job, database: $0.database)
+                        $0.json
+                            ? ScriptJSON.metrics(database: $0.database, console: console)
+                            : StoreJobs.metric($0.job, database: $0.database, console: console)
                     }
                 },
                 Listed("task") {
                     DataCommands.task.entry(.init()) {
-                        $0.json ? ScriptJSON.tasks(database: $0.database) : StoreJobs.task($0.job, database: $0.database)
+                        $0.json
+                            ? ScriptJSON.tasks(database: $0.database, console: console)
+                            : StoreJobs.task($0.job, database: $0.database, console: console)
                     }
                 },
                 Listed("export") {
                     DataCommands.export.entry(.init()) {
-                        StoreJobs.export($0.table, output: $0.output, database: $0.database, json: $0.json)
+                        StoreJobs.export($0.table, output: $0.output, database: $0.database, json: $0.json, console: console)
                     }
                 },
                 Listed("demo-data") {
                     DataCommands.demoData.entry(.init()) {
-                        StoreJobs.demoData(end: $0.end, printOnly: $0.printOnly, database: $0.database)
+                        StoreJobs.demoData(end: $0.end, printOnly: $0.printOnly, database: $0.database, console: console)
                     }
                 },
                 Listed("watch") {
@@ -148,25 +152,40 @@ public enum Glance {
         ],
         settings: Configuration.settingEntries)
 
-    /// Runs the command line `arguments` (without the program name); returns the exit status.
+    /// Runs the command line `arguments` (without the program name); returns the exit status
+    /// (the outcome's, or a bad argument's).
     public static func main(_ arguments: [String]) -> Int32 {
-        guard let command = arguments.first else {
-            complain("no command given\n\n\(program.help)")
-            return ExitCode.usage
+        switch run(arguments) {
+        case .outcome(let outcome): outcome.exitStatus
+        case .refused(let status): status
         }
-        if ["--help", "-h"].contains(command) { return printResult(program.help) }
-        if command == "--version" { return printResult("glance \(version)") }
+    }
+
+    /// How a command line ended: its work's outcome, or refused before it began (a bad argument,
+    /// an output that cannot be written) with that exit status.
+    enum Ended {
+        case outcome(Outcome)
+        case refused(Int32)
+    }
+
+    static func run(_ arguments: [String]) -> Ended {
+        guard let command = arguments.first else {
+            console.complain("no command given\n\n\(program.help)")
+            return .outcome(.usage)
+        }
+        if ["--help", "-h"].contains(command) { return .outcome(console.result(program.help)) }
+        if command == "--version" { return .outcome(console.result("glance \(version)")) }
         guard let entry = sections.lazy.flatMap(\.entries).first(where: { $0.name == command })?.make() else {
-            complain(
+            console.complain(
                 "unknown command '\(command)' (commands: \(entries.map(\.description.name).joined(separator: ", ")); "
                     + "see glance --help)")
-            return ExitCode.usage
+            return .outcome(.usage)
         }
         do {
-            return try entry.main(Array(arguments.dropFirst()))
+            return .outcome(try entry.main(Array(arguments.dropFirst())))
         } catch {
-            complain(error.message)
-            return error.status
+            console.complain(error.message)
+            return .refused(error.status)
         }
     }
 
@@ -221,14 +240,14 @@ public enum Glance {
         },
         exits: [ExitStatusNote(0, "printed"), ExitStatusNote(64, "no such command")])
 
-    static func helpMain(_ line: Help) -> Int32 {
-        if line.man { return printResult(Manual.page(program)) }
-        guard let name = line.command else { return printResult(program.help) }
+    static func helpMain(_ line: Help) -> Outcome {
+        if line.man { return console.result(Manual.page(program)) }
+        guard let name = line.command else { return console.result(program.help) }
         guard let command = program.command(name) else {
-            complain("help: unknown command '\(name)' (commands: \(program.commands.map(\.name).joined(separator: ", ")))")
-            return ExitCode.usage
+            console.complain("help: unknown command '\(name)' (commands: \(program.commands.map(\.name).joined(separator: ", ")))")
+            return .usage
         }
-        return printResult(HelpText.render(command))
+        return console.result(HelpText.render(command))
     }
 
     static let completion = CommandSpec<CompletionScript.Shell?>(
@@ -248,20 +267,20 @@ public enum Glance {
         },
         exits: [ExitStatusNote(0, "printed"), ExitStatusNote(64, "no such shell")])
 
-    static func completionMain(_ shell: CompletionScript.Shell?) -> Int32 {
-        guard let shell else { return ExitCode.usage }
+    static func completionMain(_ shell: CompletionScript.Shell?) -> Outcome {
+        guard let shell else { return .usage }
         let script = CompletionScript.script(shell, for: program)
-        return printResult(script.hasSuffix("\n") ? String(script.dropLast()) : script)
+        return console.result(script.hasSuffix("\n") ? String(script.dropLast()) : script)
     }
 }
 
 extension CommandSpec {
     /// The command for the program's list: parsed from `initial`, then run; `--help` prints its help.
-    func entry(_ initial: Target, _ run: @escaping @Sendable (Target) -> Int32) -> Glance.Entry where Target: Sendable {
+    func entry(_ initial: Target, _ run: @escaping @Sendable (Target) -> Outcome) -> Glance.Entry where Target: Sendable {
         let description = self.description
         return Glance.Entry(description: description) { (argv) throws(UsageError) in
             switch try parse(argv, into: initial) {
-            case .help: return printResult(HelpText.render(description))
+            case .help: return console.result(HelpText.render(description))
             case .run(let target): return run(target)
             }
         }

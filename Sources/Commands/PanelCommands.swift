@@ -97,13 +97,13 @@ enum PanelCommands {
         ],
         finish: { _ in })
 
-    static func runMain(_ line: Run) -> Int32 {
+    static func runMain(_ line: Run) -> Outcome {
         let started = monotonicNow()
-        switch ConfigurationFile.settings(line.config, commandLine: line.layer) {
+        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
         case .failure(let status): return status.code
         case .success(let settings):
             return PanelApp.run(
-                settings, started: started, configuration: line.config, commandLine: line.layer, log: complain, say: say)
+                settings, started: started, configuration: line.config, commandLine: line.layer, log: console.complain, say: console.say)
         }
     }
 
@@ -152,15 +152,15 @@ enum PanelCommands {
             guard !watch.output.isEmpty else { throw UsageError("watch: --render-to FILE.png is required") }
         })
 
-    static func watchMain(_ line: Watch) -> Int32 {
+    static func watchMain(_ line: Watch) -> Outcome {
         var layer = line.layer
         try? layer.set(option: "--no-input")
-        switch ConfigurationFile.settings(line.config, commandLine: layer) {
+        switch ConfigurationFile.settings(line.config, commandLine: layer, console: console) {
         case .failure(let status): return status.code
         case .success(let settings):
             return WatchApp.run(
-                settings, size: line.size, output: line.output, configuration: line.config, commandLine: layer, log: complain,
-                say: say)
+                settings, size: line.size, output: line.output, configuration: line.config, commandLine: layer, log: console.complain,
+                say: console.say)
         }
     }
 
@@ -206,8 +206,8 @@ enum PanelCommands {
             guard shot.output != nil else { throw UsageError("screenshot: --output FILE.png is required") }
         })
 
-    static func screenshotMain(_ shot: Shot) -> Int32 {
-        Screenshot.run(output: shot.output ?? "", socket: shot.socket, log: complain, say: say)
+    static func screenshotMain(_ shot: Shot) -> Outcome {
+        Screenshot.run(output: shot.output ?? "", socket: shot.socket, log: console.complain, say: console.say)
     }
 
     // MARK: glance devices

@@ -81,14 +81,14 @@ enum PictureCommands {
             }
         })
 
-    static func renderMain(_ line: Render) -> Int32 {
-        switch ConfigurationFile.settings(line.config, commandLine: line.layer) {
+    static func renderMain(_ line: Render) -> Outcome {
+        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
         case .failure(let status): return status.code
         case .success(let settings):
             return Pictures.render(
                 Pictures.Render(
                     settings: settings, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
-                    fromStore: line.layer.given.contains("database")))
+                    fromStore: line.layer.given.contains("database")), console: console)
         }
     }
 
@@ -177,7 +177,7 @@ enum PictureCommands {
             _ = try shown.applying(Layer())
         })
 
-    static func benchMain(_ line: Bench) -> Int32 {
+    static func benchMain(_ line: Bench) -> Outcome {
         var configuration = Configuration()
         line.layer.apply(to: &configuration)
         var bench = Benchmark(
@@ -190,7 +190,7 @@ enum PictureCommands {
         bench.whole = line.whole
         bench.shadow = !line.inPlace
         bench.cold = line.cold
-        return bench.run()
+        return bench.run(console: console)
     }
 
     // MARK: glance demo

@@ -49,14 +49,14 @@ enum ServeCommand {
             ExitStatusNote(78, "the configuration is invalid (a token shorter than 16 characters too)"),
         ])
 
-    static func main(_ line: Line) -> Int32 {
+    static func main(_ line: Line) -> Outcome {
         let configuration: Configuration
-        switch ConfigurationFile.settings(line.config, commandLine: line.layer) {
+        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
         case .success(let settings): configuration = settings.configuration
         case .failure(let status): return status.code
         }
-        if line.showToken { return ServeApp.showToken(configuration, say: say, log: complain) }
-        switch ServeApp.make(configuration: configuration, database: nil, log: complain) {
+        if line.showToken { return ServeApp.showToken(configuration, say: console.say, log: console.complain) }
+        switch ServeApp.make(configuration: configuration, database: nil, log: console.complain) {
         case .failure(let status): return status.code
         case .success(let app): return app.run()
         }

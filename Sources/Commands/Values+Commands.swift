@@ -2,6 +2,7 @@ import App
 import Activity
 import CLI
 import Configuration
+import Platform
 import Store
 
 // The command line's value forms that need more than the pure ones: a path to write to (the file
@@ -36,4 +37,13 @@ extension Value {
         }
     }
 
+}
+
+/// The error for an output that cannot be written at `path` (nil: it can), with its status: 77
+/// when the system said permission denied, else 73.
+func outputUsageError(_ path: String, option: String) -> UsageError? {
+    guard let failure = OutputFile.check(path) else { return nil }
+    return UsageError(
+        "\(option) '\(Quote.clip(path, 80))': cannot write there: \(failure.reason)",
+        status: failure.denied ? ExitCode.noPermission : ExitCode.cannotCreate)
 }

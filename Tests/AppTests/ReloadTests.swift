@@ -44,7 +44,7 @@ struct ReloadTests {
             try layer.set(option: "--db", db)
             try layer.set(option: "--today", ReloadTests.day.description)
             try layer.set(option: "--time", "10:09")
-            let settings = try ConfigurationFile.settings(config, commandLine: layer).get()
+            let settings = try ConfigurationFile.settings(config, commandLine: layer, console: .standard).get()
             let log = self.log
             // The app as glance run assembles it (its store, its reloader), on a recording sink.
             var parts = Assembly.Parts(text: .some(nil), now: ReloadTests.t0)

@@ -136,7 +136,7 @@ struct ScreenshotTests {
         // glance screenshot's side: nobody at a path is exit 69, told in one line.
         var lines: [String] = []
         let status = Screenshot.run(output: folder.path + "/x.png", socket: folder.path + "/none.sock", log: { lines.append($0) }, say: { _ in })
-        #expect(status == 69 && lines.count == 1 && lines[0].contains("no running glance answers"), "\(lines)")
+        #expect(status == .unavailable && lines.count == 1 && lines[0].contains("no running glance answers"), "\(lines)")
     }
 
     @Test("glance screenshot's side against a running session: 0 and the picture, 75 while refused, 73 for a file it cannot write")
@@ -147,9 +147,9 @@ struct ScreenshotTests {
         let path = folder.path + "/glance.sock"
         session.control = try ControlServer(path: path)
         /// Screenshot.run on a thread of its own while this one turns the session, as the app's loop would.
-        func shoot(_ output: String) throws -> (Int32, [String]) {
-            final class Outcome: @unchecked Sendable { var status: Int32?; var lines: [String] = [] }
-            let outcome = Outcome()
+        func shoot(_ output: String) throws -> (Outcome, [String]) {
+            final class Shot: @unchecked Sendable { var status: Outcome?; var lines: [String] = [] }
+            let outcome = Shot()
             let done = DispatchSemaphore(value: 0)
             Thread {
                 outcome.status = Screenshot.run(output: output, socket: path, log: { outcome.lines.append($0) }, say: { _ in })
@@ -164,13 +164,13 @@ struct ScreenshotTests {
         }
         _ = try session.turn(now: Self.t0, ready: [], signals: [])
         let written = folder.path + "/panel.png"
-        #expect(try shoot(written).0 == 0)
+        #expect(try shoot(written).0 == .ok)
         let picture = try PNGFile.read(written)
         #expect(picture.width == 32 && picture.height == 24)
         let (unwritable, why) = try shoot(folder.path + "/no/such/folder/panel.png")
-        #expect(unwritable == 73 && why.count == 1 && why[0].contains("no/such/folder"), "\(why)")
+        #expect(unwritable == .cannotCreate && why.count == 1 && why[0].contains("no/such/folder"), "\(why)")
         _ = try session.turn(now: Self.t0, ready: [], signals: [SIGUSR1])
         let (refused, said) = try shoot(folder.path + "/later.png")
-        #expect(refused == 75 && said.first?.contains("another console is in front") == true, "\(said)")
+        #expect(refused == .temporaryFailure && said.first?.contains("another console is in front") == true, "\(said)")
     }
 }

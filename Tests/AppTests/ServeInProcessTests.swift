@@ -42,7 +42,7 @@ struct ServeInProcessTests {
         let stop = FileDescriptor(rawValue: pipeFDs[0])
         let handed = Handed(value: app)
         let done = DispatchSemaphore(value: 0)
-        let status = Handed(value: UnsafeMutablePointer<Int32>.allocate(capacity: 1))
+        let status = Handed(value: UnsafeMutablePointer<Outcome>.allocate(capacity: 1))
         let listening = Handed(value: UnsafeMutablePointer<Int>.allocate(capacity: 1))
         listening.value.pointee = 0
         let ready = DispatchSemaphore(value: 0)
@@ -77,7 +77,7 @@ struct ServeInProcessTests {
         var byte: UInt8 = 1
         _ = write(pipeFDs[1], &byte, 1)
         #expect(done.wait(timeout: .now() + 10) == .success, "the loop stopped")
-        #expect(status.value.pointee == 0)
+        #expect(status.value.pointee == .ok)
         lock.lock()
         #expect(lines.contains { $0.contains("PUT /v1/days/2026-11-30 200 from 127.0.0.1") }, "\(lines)")
         lock.unlock()
