@@ -20,7 +20,7 @@ enum ScreenOptions {
     /// A gauge or a task instead of the store's.
     static let content = [
         "--style", "--value", "--min", "--max", "--title", "--unit", "--tint", "--fraction", "--indeterminate", "--label",
-        "--cancellable", "--cancel-note",
+        "--cancellable", "--cancel-note", "--cancelling",
     ]
 
     /// The groups of options for what to show, into a command's `layer` (and its `config` file,

@@ -148,6 +148,10 @@ extension ShowRequest {
             $0.cancelNote = $1
             $0.cancellable = true
         },
+        .commandLineFlag(["--cancelling"], help: "progress: the cancel was asked for (\"Cancelling…\" where the button was)") {
+            $0.cancelling = true
+            $0.cancellable = true
+        },
     ]
 
     /// The combinations the command line may not give.

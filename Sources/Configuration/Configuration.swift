@@ -323,6 +323,8 @@ public struct ShowRequest: Sendable, Equatable {
     public var label = ""
     public var cancellable = false
     public var cancelNote: String?
+    /// The cancel was asked for: "Cancelling…" shows where the button was.
+    public var cancelling = false
 
     public init() {}
 
@@ -350,7 +352,7 @@ public struct ShowRequest: Sendable, Equatable {
         ProgressContent(
             amount: fraction.map { .determinate($0) } ?? .indeterminate,
             style: ProgressStyle(rawValue: style ?? "bar") ?? .bar, label: label, cancellable: cancellable,
-            cancelNote: cancelNote)
+            cancelNote: cancelNote, cancelling: cancelling)
     }
 }
 

@@ -84,7 +84,7 @@ struct VMInputTests {
         let newDay29 = try Self.expected(
             "newday-29", ["--db", changedStore, "--today", "2026-11-30", "--date", Self.today], folder: folder)
         let cancelled = try Self.expected(
-            "cancelled", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Syncing"],
+            "cancelled", ["--screen", "progress", "--style", "circular", "--fraction", "0.25", "--label", "Syncing", "--cancelling"],
             folder: folder)
 
         var boot = VMBoot("input-480x480", gpu: "virtio", width: 480, height: 480)
