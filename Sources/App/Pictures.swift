@@ -29,6 +29,8 @@ public enum Pictures {
         public var fps: Double
         /// The day from the store (`--db`), and the configured gauges.
         public var fromStore: Bool
+        /// Print what the picture shows, as JSON (`--explain`).
+        public var explain = false
 
         public init(settings: Settings, size: Size, output: String, frames: Int?, fps: Double, fromStore: Bool) {
             self.settings = settings
@@ -103,6 +105,12 @@ public enum Pictures {
         let format = settings.display.format ?? .xrgb8888
         let composer = FrameComposer(panel: job.size, rotation: settings.rotation, format: format)
         let sink = PNGSink(size: job.size, format: format, naming: job.frames == nil ? .latest(job.output) : .numbered(job.output))
+        if job.explain {
+            let shown = settings.run.intro ? intro.frame(atSeconds: show.time).screen : still
+            let explained = Explanation(of: shown, size: composer.pictureSize, shape: settings.display.shape, at: show.time)
+            let outcome = console.result(ScriptJSON.explanation(explained).text)
+            if job.output.isEmpty || outcome != Outcome.ok { return outcome }
+        }
         for i in 0..<(job.frames ?? 1) {
             let at = show.time + Double(i) / job.fps
             let shown = settings.run.intro ? intro.frame(atSeconds: at).screen : still

@@ -4,6 +4,8 @@ import Display
 import Feeds
 import Input
 import JSON
+import Raster
+import Screens
 import Store
 
 #if canImport(Glibc)
@@ -163,5 +165,40 @@ public enum ScriptJSON {
                 .map { .string(EventNames.codeName(1, UInt16($0))) })),
             ("multiTouchSlots", .bool(c.hasTouchSlots)), ("summary", .string(c.summary)),
         ])
+    }
+}
+
+extension ScriptJSON {
+    /// What a picture shows, as `glance render --explain` prints it: every text run (the string as
+    /// drawn, what it says whole where it was shortened, its size in pixels, its box, its
+    /// element), the rings, the arcs and the shapes, in the picture's coordinates (upright).
+    public static func explanation(_ e: Explanation) -> JSON {
+        func box(_ r: Rect) -> JSON {
+            .object([("x", .number(Double(r.x))), ("y", .number(Double(r.y))), ("width", .number(Double(r.width))),
+                     ("height", .number(Double(r.height)))])
+        }
+        let texts: [JSON] = e.texts.map { t in
+            var members: [(key: String, value: JSON)] = [
+                ("element", .string(t.element)), ("text", .string(t.text)), ("size", .number(Double(t.style.size))),
+                ("weight", .string("\(t.style.weight)")), ("box", box(t.box)), ("number", .bool(t.isNumber)),
+            ]
+            if let full = t.full { members.append(("full", .string(full))) }
+            return .object(members)
+        }
+        func point(_ p: Point) -> JSON { .object([("x", .number(Double(p.x))), ("y", .number(Double(p.y)))]) }
+        let arcs: [JSON] = e.arcs.map { a in
+            let members: [(key: String, value: JSON)] = [
+                ("center", point(a.center)), ("inner", .number(Double(a.inner))), ("outer", .number(Double(a.outer))),
+                ("start", .number(a.start)), ("sweep", .number(a.sweep)),
+            ]
+            return .object(members)
+        }
+        let shapes: [JSON] = e.shapes.map { .object([("name", .string($0.name)), ("box", box($0.box))]) }
+        let size: JSON = .object([("width", .number(Double(e.size.width))), ("height", .number(Double(e.size.height)))])
+        let members: [(key: String, value: JSON)] = [
+            ("size", size), ("shape", .string(e.shape.rawValue)), ("texts", .array(texts)),
+            ("rings", .array(e.rings.map { box($0.rect) })), ("arcs", .array(arcs)), ("shapes", .array(shapes)),
+        ]
+        return .object(members)
     }
 }

@@ -13,6 +13,7 @@ enum PictureCommands {
         var output: String?
         var frames: Int?
         var fps = 30.0
+        var explain = false
     }
 
     static let render = CommandSpec<Render>(
@@ -26,9 +27,14 @@ enum PictureCommands {
                     .value("--size", as: Value.size, help: "panel size in pixels, 1 to 8192 each side (required)") {
                         $0.sizes.append($1)
                     },
-                    .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]), help: "where to write (required); nothing is written on any error") {
+                    .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]), help: "where to write (required but with --explain); nothing is written on any error") {
                         $0.output = $1
                     },
+                    .flag(
+                        "--explain",
+                        help: "print what the picture shows as JSON: every text run (the string as drawn, what it says whole "
+                            + "where it was shortened, its size in pixels, its box, its element), the rings, arcs and shapes"
+                    ) { $0.explain = true },
                 ] + Configuration.options(["--rotate", "--format"], into: \Render.layer)
                     + [
                         Configuration.setting(option: "--db")!.option(
@@ -74,7 +80,11 @@ enum PictureCommands {
                 throw UsageError(
                     line.sizes.isEmpty ? "render: --size WxH is required" : "render: give one --size (bench takes several)")
             }
-            guard let output = line.output else { throw UsageError("render: --output FILE.png is required") }
+            if line.explain && line.frames != nil { throw UsageError("--explain describes one picture: drop --frames") }
+            guard let output = line.output else {
+                if line.explain { return }
+                throw UsageError("render: --output FILE.png is required (or --explain)")
+            }
             if let error = outputUsageError(output, option: "--output") { throw error }
             if shown.run.intro, let screen = shown.show.screen, screen != .rings {
                 throw UsageError("--intro draws the ring screen filling up: drop --screen \(screen.rawValue)")
@@ -85,10 +95,11 @@ enum PictureCommands {
         switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
         case .failure(let status): return status.code
         case .success(let settings):
-            return Pictures.render(
-                Pictures.Render(
-                    settings: settings, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
-                    fromStore: line.layer.given.contains("database")), console: console)
+            var job = Pictures.Render(
+                settings: settings, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
+                fromStore: line.layer.given.contains("database"))
+            job.explain = line.explain
+            return Pictures.render(job, console: console)
         }
     }
 

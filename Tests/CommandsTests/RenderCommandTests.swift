@@ -20,6 +20,26 @@ struct RenderCommandTests {
         #expect(try Executable.run(["bench", "--help"]).stdout.contains("ms_per_frame"))
     }
 
+    @Test("--explain prints what was drawn as JSON: every run whole where it is a number, at the floor or larger, its element")
+    func explain() throws {
+        let r = try Executable.run([
+            "render", "--size", "240x240", "--screen", "gauge", "--style", "accessoryCircular", "--value", "1013.25",
+            "--min", "950", "--max", "1050", "--unit", "hPa", "--title", "Pressure", "--explain",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let texts = try #require(document?["texts"] as? [[String: Any]], "\(r.stdout)")
+        let strings = texts.compactMap { $0["text"] as? String }
+        #expect(strings.contains("1050") && strings.contains("950"), "the range's ends whole: \(strings)")
+        let numbers = texts.filter { $0["number"] as? Bool == true }.compactMap { $0["text"] as? String }
+        #expect(!numbers.isEmpty && numbers.allSatisfy { !$0.hasSuffix("…") }, "\(numbers)")
+        for t in texts {
+            #expect((t["size"] as? Double ?? 0) >= 14, "\(t)")
+            #expect((t["element"] as? String)?.hasPrefix("gauge.") == true, "\(t)")
+        }
+        #expect(try Executable.run(["render", "--size", "64x64", "--explain", "--frames", "2"]).status == 64)
+    }
+
     @Test("render writes exactly the golden picture")
     func rendersGolden() throws {
         let folder = Executable.scratch("render")
