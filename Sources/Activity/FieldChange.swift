@@ -4,6 +4,9 @@ public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
     case set(Value)
     case clear
 
+    /// A value given: set to it, or (nil: "-", null) cleared.
+    public init(_ given: Value?) { self = given.map { .set($0) } ?? .clear }
+
     public func applied(to old: Value?) -> Value? {
         switch self {
         case .keep: old

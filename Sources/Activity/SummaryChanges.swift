@@ -1,14 +1,14 @@
-/// Changes to a day's figures (glance log, a request to glance serve): nil leaves a figure,
-/// .some(nil) clears it.
+/// Changes to a day's figures (glance log, a request to glance serve): each figure kept, set or
+/// cleared (`FieldChange`, the one keep/clear/set type).
 public struct SummaryChanges: Sendable, Equatable {
-    public var activeEnergyBurned: Energy??
-    public var activeEnergyBurnedGoal: Energy??
-    public var moveTime: Double??
-    public var moveTimeGoal: Double??
-    public var exerciseTime: Double??
-    public var exerciseTimeGoal: Double??
-    public var standHours: Double??
-    public var standHoursGoal: Double??
+    public var activeEnergyBurned = FieldChange<Energy>.keep
+    public var activeEnergyBurnedGoal = FieldChange<Energy>.keep
+    public var moveTime = FieldChange<Double>.keep
+    public var moveTimeGoal = FieldChange<Double>.keep
+    public var exerciseTime = FieldChange<Double>.keep
+    public var exerciseTimeGoal = FieldChange<Double>.keep
+    public var standHours = FieldChange<Double>.keep
+    public var standHoursGoal = FieldChange<Double>.keep
     /// What the Move ring measures; nil: inferred from the goals when one is given, else kept.
     public var moveMode: MoveMode?
     /// Remove the day's summary.
@@ -17,20 +17,20 @@ public struct SummaryChanges: Sendable, Equatable {
     public init() {}
 
     public var changesAnything: Bool {
-        remove || moveMode != nil || moveGoalGiven || activeEnergyBurned != nil || moveTime != nil
-            || exerciseTime != nil || exerciseTimeGoal != nil || standHours != nil || standHoursGoal != nil
+        remove || moveMode != nil || moveGoalGiven || activeEnergyBurned != .keep || moveTime != .keep
+            || exerciseTime != .keep || exerciseTimeGoal != .keep || standHours != .keep || standHoursGoal != .keep
     }
-    public var moveGoalGiven: Bool { activeEnergyBurnedGoal != nil || moveTimeGoal != nil }
+    public var moveGoalGiven: Bool { activeEnergyBurnedGoal != .keep || moveTimeGoal != .keep }
 
     public func apply(to s: inout ActivitySummary) {
-        if let v = activeEnergyBurned { s.activeEnergyBurned = v }
-        if let v = activeEnergyBurnedGoal { s.activeEnergyBurnedGoal = v }
-        if let v = moveTime { s.moveTime = v }
-        if let v = moveTimeGoal { s.moveTimeGoal = v }
-        if let v = exerciseTime { s.exerciseTime = v }
-        if let v = exerciseTimeGoal { s.exerciseTimeGoal = v }
-        if let v = standHours { s.standHours = v }
-        if let v = standHoursGoal { s.standHoursGoal = v }
+        s.activeEnergyBurned = activeEnergyBurned.applied(to: s.activeEnergyBurned)
+        s.activeEnergyBurnedGoal = activeEnergyBurnedGoal.applied(to: s.activeEnergyBurnedGoal)
+        s.moveTime = moveTime.applied(to: s.moveTime)
+        s.moveTimeGoal = moveTimeGoal.applied(to: s.moveTimeGoal)
+        s.exerciseTime = exerciseTime.applied(to: s.exerciseTime)
+        s.exerciseTimeGoal = exerciseTimeGoal.applied(to: s.exerciseTimeGoal)
+        s.standHours = standHours.applied(to: s.standHours)
+        s.standHoursGoal = standHoursGoal.applied(to: s.standHoursGoal)
         if let moveMode {
             s.moveMode = moveMode
         } else if moveGoalGiven {

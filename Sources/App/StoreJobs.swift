@@ -336,12 +336,12 @@ extension GoalSetting {
     /// The configured goals on the rings of `summary` that have none (a Move goal only where
     /// Move measures energy), but not where `changes` give that goal (cleared on purpose).
     public func fill(_ summary: inout ActivitySummary, except changes: SummaryChanges = SummaryChanges()) {
-        if summary.activeEnergyBurnedGoal == nil, summary.moveMode == .activeEnergy, changes.activeEnergyBurnedGoal == nil,
+        if summary.activeEnergyBurnedGoal == nil, summary.moveMode == .activeEnergy, changes.activeEnergyBurnedGoal == .keep,
             let g = move
         {
             summary.activeEnergyBurnedGoal = .kilocalories(g)
         }
-        if summary.exerciseTimeGoal == nil, changes.exerciseTimeGoal == nil, let g = exercise { summary.exerciseTimeGoal = g }
-        if summary.standHoursGoal == nil, changes.standHoursGoal == nil, let g = stand { summary.standHoursGoal = g }
+        if summary.exerciseTimeGoal == nil, changes.exerciseTimeGoal == .keep, let g = exercise { summary.exerciseTimeGoal = g }
+        if summary.standHoursGoal == nil, changes.standHoursGoal == .keep, let g = stand { summary.standHoursGoal = g }
     }
 }

@@ -119,23 +119,23 @@ enum DataCommands {
                     .value(
                         "--move", as: Value.optionalEnergy(),
                         help: "active energy; kcal unless a unit follows: 350kcal, 350Cal (= kcal), 1460kJ"
-                    ) { $0.changes.activeEnergyBurned = .some($1) },
+                    ) { $0.changes.activeEnergyBurned = FieldChange($1) },
                     .value("--move-goal", as: Value.optionalEnergy(goal: true), help: "its goal, in the same form") {
-                        $0.changes.activeEnergyBurnedGoal = .some($1)
+                        $0.changes.activeEnergyBurnedGoal = FieldChange($1)
                     },
                     .value("--move-time", as: Value.optionalFigure(.minutes), help: "move minutes (Apple Watch move-time mode)") {
-                        $0.changes.moveTime = .some($1)
+                        $0.changes.moveTime = FieldChange($1)
                     },
                     .value("--move-time-goal", as: Value.optionalFigure(.minutes, goal: true), help: "their goal") {
-                        $0.changes.moveTimeGoal = .some($1)
+                        $0.changes.moveTimeGoal = FieldChange($1)
                     },
-                    .value("--exercise", as: Value.optionalFigure(.minutes), help: "exercise minutes") { $0.changes.exerciseTime = .some($1) },
+                    .value("--exercise", as: Value.optionalFigure(.minutes), help: "exercise minutes") { $0.changes.exerciseTime = FieldChange($1) },
                     .value("--exercise-goal", as: Value.optionalFigure(.minutes, goal: true), help: "their goal") {
-                        $0.changes.exerciseTimeGoal = .some($1)
+                        $0.changes.exerciseTimeGoal = FieldChange($1)
                     },
-                    .value("--stand", as: Value.optionalFigure(.hours), help: "stand hours") { $0.changes.standHours = .some($1) },
+                    .value("--stand", as: Value.optionalFigure(.hours), help: "stand hours") { $0.changes.standHours = FieldChange($1) },
                     .value("--stand-goal", as: Value.optionalFigure(.hours, goal: true), help: "their goal") {
-                        $0.changes.standHoursGoal = .some($1)
+                        $0.changes.standHoursGoal = FieldChange($1)
                     },
                     .value(
                         "--move-mode", as: Value.choice(MoveMode.self, expected: "activeEnergy or moveTime"),

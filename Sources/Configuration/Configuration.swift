@@ -41,12 +41,12 @@ public struct GaugeSetting: Sendable, Equatable {
     public var givenMaximum: Double?
     public var tint: [Color]
     public var source: GaugeSourceSetting
-    /// Seconds after which an unrenewed value shows as stale: nil the source's default,
-    /// .some(nil) never.
-    public var givenStaleAfter: Double?? = nil
+    /// Seconds after which an unrenewed value shows as stale: kept (the source's default), cleared
+    /// (never), or set.
+    public var givenStaleAfter = FieldChange<Double>.keep
 
     /// When a value goes stale (nil: never).
-    public var staleAfter: Double? { givenStaleAfter ?? source.defaultStaleAfter }
+    public var staleAfter: Double? { givenStaleAfter.applied(to: source.defaultStaleAfter) }
 
     public var minimum: Double { givenMinimum ?? 0 }
     public var maximum: Double { givenMaximum ?? 100 }

@@ -459,7 +459,7 @@ extension GaugeSetting {
 /// .some(nil): never).
 struct GaugeSourceSpec: Sendable, Equatable {
     var source: GaugeSourceSetting
-    var staleAfter: Double??
+    var staleAfter: FieldChange<Double>
 }
 
 extension Form {

@@ -11,8 +11,8 @@ extension Reader {
         "command": ["pattern", "scale", "offset", "interval", "timeout", "staleAfter"],
     ]
 
-    /// A gauge's source, and its staleAfter (nil: the default; .some(nil): never).
-    mutating func source(_ json: JSON, _ path: String) -> (GaugeSourceSetting, Double??)? {
+    /// A gauge's source, and its staleAfter (kept: the default; cleared: never).
+    mutating func source(_ json: JSON, _ path: String) -> (GaugeSourceSetting, FieldChange<Double>)? {
         let known = Self.sourceKinds + ["field", "pattern", "scale", "offset", "interval", "timeout", "staleAfter"]
         guard let members = members(json, path, known: known) else { return nil }
         let kinds = members.filter { Self.sourceKinds.contains($0.key) }
@@ -26,7 +26,7 @@ extension Reader {
         }
         var scale = 1.0, offset = 0.0, interval = kind == "command" ? 10.0 : 5.0, timeout = 5.0
         var field: String?, pattern: String?
-        var staleAfter: Double?? = nil
+        var staleAfter = FieldChange<Double>.keep
         var ok = true
         for (k, v) in members where k != kind {
             let p = "\(path).\(k)"
@@ -42,9 +42,9 @@ extension Reader {
             case "timeout": if let x = number(v, p, range: 0.1...600, what: "seconds") { timeout = x } else { ok = false }
             case "staleAfter":
                 if v == .null {
-                    staleAfter = .some(nil)
+                    staleAfter = .clear
                 } else if let x = number(v, p, range: 1...(366 * 86400), what: "seconds (or null for never)") {
-                    staleAfter = .some(x)
+                    staleAfter = .set(x)
                 } else {
                     ok = false
                 }

@@ -12,14 +12,14 @@ public enum Bodies {
     public static func day(_ body: Located, extra: Set<String> = []) throws(FeedError) -> SummaryChanges {
         try body.only(dayFields.union(extra))
         var c = SummaryChanges()
-        if let f = try body.member("move") { c.activeEnergyBurned = .some(try energy(f)) }
-        if let f = try body.member("moveGoal") { c.activeEnergyBurnedGoal = .some(try energy(f)) }
-        if let f = try body.member("moveTime") { c.moveTime = .some(try amount(f)) }
-        if let f = try body.member("moveTimeGoal") { c.moveTimeGoal = .some(try amount(f)) }
-        if let f = try body.member("exercise") { c.exerciseTime = .some(try amount(f)) }
-        if let f = try body.member("exerciseGoal") { c.exerciseTimeGoal = .some(try amount(f)) }
-        if let f = try body.member("stand") { c.standHours = .some(try amount(f)) }
-        if let f = try body.member("standGoal") { c.standHoursGoal = .some(try amount(f)) }
+        if let f = try body.member("move") { c.activeEnergyBurned = FieldChange(try energy(f)) }
+        if let f = try body.member("moveGoal") { c.activeEnergyBurnedGoal = FieldChange(try energy(f)) }
+        if let f = try body.member("moveTime") { c.moveTime = FieldChange(try amount(f)) }
+        if let f = try body.member("moveTimeGoal") { c.moveTimeGoal = FieldChange(try amount(f)) }
+        if let f = try body.member("exercise") { c.exerciseTime = FieldChange(try amount(f)) }
+        if let f = try body.member("exerciseGoal") { c.exerciseTimeGoal = FieldChange(try amount(f)) }
+        if let f = try body.member("stand") { c.standHours = FieldChange(try amount(f)) }
+        if let f = try body.member("standGoal") { c.standHoursGoal = FieldChange(try amount(f)) }
         if let f = try body.member("moveMode") {
             guard let mode = MoveMode(rawValue: try f.string()) else {
                 throw FeedError(path: f.path, "expected \"activeEnergy\" or \"moveTime\"")

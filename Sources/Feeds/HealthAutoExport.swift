@@ -114,9 +114,9 @@ public struct HealthAutoExport: Sendable, Equatable {
         }
         return sums.mapValues { rings in
             var changes = SummaryChanges()
-            if let move = rings[.move] { changes.activeEnergyBurned = .some(.kilocalories(move)) }
-            if let exercise = rings[.exercise] { changes.exerciseTime = .some(exercise) }
-            if let stand = rings[.stand] { changes.standHours = .some(stand) }
+            if let move = rings[.move] { changes.activeEnergyBurned = .set(.kilocalories(move)) }
+            if let exercise = rings[.exercise] { changes.exerciseTime = .set(exercise) }
+            if let stand = rings[.stand] { changes.standHours = .set(stand) }
             return changes
         }
     }

@@ -1,3 +1,4 @@
+import Activity
 import Configuration
 import Foundation
 import ImageFile
@@ -143,7 +144,7 @@ final class Broker {
 /// Gauges from MQTT (a real broker) and from commands (real processes), and staleness.
 @Suite("Gauges from MQTT, commands, and staleness")
 struct GaugeFeedTests {
-    static func gauge(_ source: GaugeSourceSetting, staleAfter: Double?? = nil) -> GaugeSetting {
+    static func gauge(_ source: GaugeSourceSetting, staleAfter: FieldChange<Double> = .keep) -> GaugeSetting {
         var g = GaugeSetting(style: .circular, title: "T", unit: "", minimum: 0, maximum: 100, tint: [], source: source)
         g.givenStaleAfter = staleAfter
         return g
@@ -349,7 +350,7 @@ struct GaugeFeedTests {
         let broker = try Broker()
         var log: [String] = []
         let feed = GaugeFeed(
-            settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0), staleAfter: .some(1))],
+            settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0), staleAfter: .set(1))],
             mqtt: Self.mqtt(broker), log: { log.append($0) })
         feed.start(now: monotonicNow())
         _ = feed.show(true, now: monotonicNow())

@@ -62,12 +62,12 @@ struct FeedsTests {
         let days = try payload.days(localDay: Self.berlin)
         let first = try #require(days[CalendarDay(year: 2026, month: 11, day: 29)!])
         let second = try #require(days[CalendarDay(year: 2026, month: 11, day: 30)!])
-        #expect(abs((first.activeEnergyBurned??.kilocalories ?? 0) - 120) < 1e-9, "120 minutes of 1 kcal")
-        #expect(first.exerciseTime == .some(120))
-        #expect(first.standHours == .some(2))
-        #expect(second.activeEnergyBurned??.kilocalories == 120, "60 minutes of 2 kcal, after midnight in Berlin")
-        #expect(second.exerciseTime == nil, "no exercise samples that day: left as it is")
-        #expect(first.activeEnergyBurnedGoal == nil && first.exerciseTimeGoal == nil, "goals are not in the payload")
+        #expect(abs((first.activeEnergyBurned.applied(to: nil)?.kilocalories ?? 0) - 120) < 1e-9, "120 minutes of 1 kcal")
+        #expect(first.exerciseTime == .set(120))
+        #expect(first.standHours == .set(2))
+        #expect(second.activeEnergyBurned.applied(to: nil)?.kilocalories == 120, "60 minutes of 2 kcal, after midnight in Berlin")
+        #expect(second.exerciseTime == .keep, "no exercise samples that day: left as it is")
+        #expect(first.activeEnergyBurnedGoal == .keep && first.exerciseTimeGoal == .keep, "goals are not in the payload")
     }
 
     @Test("samples aggregated by day belong to the date written on them")
@@ -78,8 +78,8 @@ struct FeedsTests {
             """
         // On a board in UTC those midnights are 23:00 the day before; they stay on their dates.
         let days = try HealthAutoExport.decode(try Self.body(text)).days { CalendarDay(daysSinceEpoch: Int($0 / 86400)) }
-        #expect(days[CalendarDay(year: 2026, month: 11, day: 28)!]?.activeEnergyBurned??.value == 300)
-        #expect(days[CalendarDay(year: 2026, month: 11, day: 29)!]?.activeEnergyBurned??.value == 420)
+        #expect(days[CalendarDay(year: 2026, month: 11, day: 28)!]?.activeEnergyBurned.applied(to: nil)?.value == 300)
+        #expect(days[CalendarDay(year: 2026, month: 11, day: 29)!]?.activeEnergyBurned.applied(to: nil)?.value == 420)
     }
 
     @Test("a payload that is wrong says where, in the JSON path")
@@ -102,10 +102,10 @@ struct FeedsTests {
     @Test("Glance's day body: kcal or a unit, null clears, unknown fields refused")
     func dayBody() throws {
         let c = try Bodies.day(try Self.body("{\"move\": \"1460kJ\", \"moveGoal\": 500, \"exercise\": null, \"moveMode\": \"activeEnergy\"}"))
-        #expect(c.activeEnergyBurned == .some(Energy(1460, .kilojoule)))
-        #expect(c.activeEnergyBurnedGoal == .some(.kilocalories(500)))
-        #expect(c.exerciseTime == .some(nil))
-        #expect(c.standHours == nil)
+        #expect(c.activeEnergyBurned == .set(Energy(1460, .kilojoule)))
+        #expect(c.activeEnergyBurnedGoal == .set(.kilocalories(500)))
+        #expect(c.exerciseTime == .clear)
+        #expect(c.standHours == .keep)
         #expect(Self.error { _ = try Bodies.day(try Self.body("{\"mvoe\": 1}")) }.hasPrefix("$.mvoe: unknown field"))
         #expect(Self.error { _ = try Bodies.day(try Self.body("{}")) }.hasPrefix("$: no figure given"))
         #expect(Self.error { _ = try Bodies.day(try Self.body("{\"stand\": -1}")) } == "$.stand: expected a number of 0 or more")
