@@ -231,11 +231,14 @@ struct SmallRoundingTests {
     func equalsChecked() {
         var g = ArcSpansTests.Generator(state: 22)
         var values: [Float] = [0, -0.0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2.5, -2.5, 0x1p22 - 1, -(0x1p22 - 1), 4_194_302.5, -4_194_302.5]
-        values += [Float.leastNonzeroMagnitude, -Float.leastNonzeroMagnitude, 0.49999997, -0.49999997, 1e6 + 0.25]
+        // Typed: Swift 6.0.3 takes the literals of a mixed array as [Any].
+        let edges: [Float] = [Float.leastNonzeroMagnitude, -Float.leastNonzeroMagnitude, 0.49999997, -0.49999997, 1e6 + 0.25]
+        values += edges
         for _ in 0..<20000 {
             let magnitude = Float(g.unit()) * Float(1 << (g.int(23)))
             values.append(g.int(2) == 0 ? magnitude : -magnitude)
-            values.append(Float(g.int(1 << 22)) + [0, 0.5, 0.25, 0.75][g.int(4)])
+            let quarters: [Float] = [0, 0.5, 0.25, 0.75]
+            values.append(Float(g.int(1 << 22)) + quarters[g.int(4)])
         }
         for x in values where abs(x) <= 0x1p22 - 1 {
             #expect(floorSmall(x) == floorToInt(x), "floor of \(x)")
