@@ -152,11 +152,32 @@ public enum Pictures {
     ]
 
     /// `glance demo`: the ring screen through the demo week in English and Simplified Chinese, a
-    /// grid of gauges and the progress screen, into `folder`.
-    public static func demo(folder: String, size: Size, console: Console) -> Outcome {
-        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+    /// grid of gauges and the progress screen, into `folder`; with `sheet`, the README's contact
+    /// sheet of them instead (one PNG). `today` and `time` fix the day and the clock (nil: the
+    /// system's), so the sheet is the same picture on every machine.
+    public struct Demo: Sendable {
+        public var folder: String
+        public var size: Size
+        public var today: CalendarDay?
+        public var time: TimeOfDay?
+        public var sheet: String?
+
+        public init(folder: String, size: Size, today: CalendarDay? = nil, time: TimeOfDay? = nil, sheet: String? = nil) {
+            self.folder = folder
+            self.size = size
+            self.today = today
+            self.time = time
+            self.sheet = sheet
+        }
+    }
+
+    /// The screens the contact sheet shows, in its order (three a row).
+    public static let sheetScreens = ["rings-typical", "clock", "gauges", "rings-zh-Hans", "progress", "rings-big-day"]
+
+    public static func demo(_ job: Demo, console: Console) -> Outcome {
+        if job.sheet == nil, mkdir(job.folder, 0o755) != 0 && errno != EEXIST {
             let denied = errno == EACCES || errno == EPERM
-            console.complain("--output '\(folder)': cannot create the folder: \(String(cString: strerror(errno)))")
+            console.complain("--output '\(job.folder)': cannot create the folder: \(String(cString: strerror(errno)))")
             return denied ? Outcome.noPermission : Outcome.cannotCreate
         }
         let english: FreeTypeTextRenderer, chinese: FreeTypeTextRenderer
@@ -167,39 +188,53 @@ public enum Pictures {
             console.complain(error.message)
             return Outcome.unavailable
         }
+        let size = job.size
         let composer = FrameComposer(panel: size)
-        let today = SystemLocalClock().today()
+        let today = job.today ?? SystemLocalClock().today()
         // The demo week: the days above, ending today.
         var week: [CalendarDay: ActivitySummary] = [:]
         for (i, day) in demoDays.enumerated() where day.summary != nil {
             week[today.adding(days: i - (demoDays.count - 1))] = day.summary
         }
         let data = FixedData(days: week)
-        // The time now, written as the language and region usually do.
-        let time = SystemLocalClock().timeOfDay()
+        // The time (now, unless fixed), written as the language and region usually do.
+        let time = job.time ?? SystemLocalClock().timeOfDay()
+        let timeLocale = job.time == nil ? environmentTimeLocale() : nil
         var maker = ScreenMaker(text: english, locale: AppLocale.english, name: "Alex")
-        maker.clockFormat = ClockFormat.usual(for: .english, environment: environmentTimeLocale())
+        maker.clockFormat = ClockFormat.usual(for: .english, environment: timeLocale)
         var screens: [(String, any Screen)] = []
         for (i, day) in demoDays.enumerated() {
             let date = today.adding(days: i - (demoDays.count - 1))
             screens.append((day.name, maker.ringScreen(day: date, today: today, summary: day.summary, data: data, time: time)))
         }
         var chineseMaker = ScreenMaker(text: chinese, locale: AppLocale.simplifiedChinese, name: "小林")
-        chineseMaker.clockFormat = ClockFormat.usual(for: .simplifiedChinese, environment: environmentTimeLocale())
+        chineseMaker.clockFormat = ClockFormat.usual(for: .simplifiedChinese, environment: timeLocale)
         screens.append(
             ("rings-zh-Hans", chineseMaker.ringScreen(day: today, today: today, summary: typicalDay, data: data, time: time)))
         screens.append(("clock", maker.clockScreen(day: today, summary: typicalDay, time: time)))
         screens.append(("gauges", maker.gaugeScreen([
             Gauge(style: .accessoryCircular, value: 54, minimum: 30, maximum: 90, title: "CPU", unit: "°"),
-            Gauge(style: .accessoryCircularCapacity, value: 72, minimum: 0, maximum: 100, unit: "%"),
+            Gauge(style: .accessoryCircularCapacity, value: 72, minimum: 0, maximum: 100, title: "Battery", unit: "%"),
             Gauge(style: .accessoryLinear, value: 0.8, minimum: 0, maximum: 4, title: "Load"),
             Gauge(style: .accessoryLinearCapacity, value: 41, minimum: 0, maximum: 100, title: "Disk", unit: "%"),
         ])))
         screens.append(("progress", maker.progressScreen(ProgressContent(
             amount: .determinate(0.41), style: .circular, label: "Importing health data", cancellable: true,
             cancelNote: "Cancelling leaves your data as it was"))))
+        if let sheet = job.sheet {
+            let chosen = sheetScreens.compactMap { name in screens.first { $0.0 == name }?.1 }
+            let picture = contactSheet(chosen.map { composer.render($0) }, columns: 3)
+            do {
+                try PNGFile.write(picture, to: sheet)
+            } catch {
+                console.complain(error.description)
+                return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
+            }
+            console.say(sheet)
+            return .ok
+        }
         for (name, screen) in screens {
-            let path = "\(folder)/\(name)-\(size).png"
+            let path = "\(job.folder)/\(name)-\(size).png"
             do {
                 try PNGFile.write(composer.render(screen), to: path)
             } catch {
@@ -209,5 +244,23 @@ public enum Pictures {
             console.say(path)
         }
         return Outcome.ok
+    }
+
+    /// Pictures of one size side by side, `columns` a row, on the panel's black with a grey gap.
+    static func contactSheet(_ pictures: [PixelBuffer], columns: Int) -> PixelBuffer {
+        guard let first = pictures.first else { return PixelBuffer(width: 1, height: 1) }
+        let gap = max(4, first.width / 40)
+        let rows = (pictures.count + columns - 1) / columns
+        let sheet = PixelBuffer(
+            width: columns * first.width + (columns + 1) * gap, height: rows * first.height + (rows + 1) * gap)
+        sheet.fill(Color(hex: 0x2C2C2E))
+        for (i, picture) in pictures.enumerated() {
+            let x = gap + (i % columns) * (first.width + gap), y = gap + (i / columns) * (first.height + gap)
+            let cell = PixelBuffer(
+                wrapping: UnsafeMutableRawPointer(sheet.row32(y) + x), width: first.width, height: first.height,
+                stride: sheet.stride, format: .xrgb8888)
+            cell.copy(from: picture)
+        }
+        return sheet
     }
 }

@@ -3,6 +3,7 @@ import Activity
 import App
 import CLI
 import Configuration
+import Raster
 import Store
 
 /// The `glance` command line: each command's declaration (options, help, exit statuses) and what
@@ -40,7 +41,9 @@ public enum Glance {
                     PictureCommands.bench.entry(.init(), PictureCommands.benchMain)
                 },
                 Listed("demo") {
-                    PictureCommands.demo.entry(.init()) { Pictures.demo(folder: $0.folder, size: $0.size, console: console) }
+                    PictureCommands.demo.entry(.init(folder: "out", size: Size(width: 800, height: 480))) {
+                        Pictures.demo($0, console: console)
+                    }
                 },
                 Listed("config") {
                     config.entry(.init()) { $0.settings ? console.result(String(Configuration.settingsPage.dropLast())) : ConfigurationFile.check($0.file, console: console) }

@@ -206,18 +206,14 @@ enum PictureCommands {
 
     // MARK: glance demo
 
-    struct Demo {
-        var folder = "out"
-        var size = Size(width: 800, height: 480)
-    }
-
-    static let demo = CommandSpec<Demo>(
-        "demo", summary: "draw the demo screens into a folder of PNG files",
-        usage: ["demo [--output FOLDER] [--size WxH]"],
+    static let demo = CommandSpec<Pictures.Demo>(
+        "demo", summary: "draw the demo screens into a folder of PNG files, or the README's contact sheet",
+        usage: ["demo [--output FOLDER] [--size WxH] [--today D] [--time HH:MM]", "demo --sheet FILE.png [--size WxH] …"],
         about: """
             Draws the demo screens as PNG files into FOLDER, creating it if needed, and prints each file's \
             name: the ring screen through a range of days (with the week strip), in English and Simplified \
-            Chinese, a grid of gauges and the progress screen.
+            Chinese, the clock, a grid of gauges and the progress screen. With --sheet, six of them side by \
+            side in one picture (the README's, drawn again and compared by a test).
             """,
         groups: [
             OptionGroup(
@@ -225,6 +221,13 @@ enum PictureCommands {
                 [
                     .value("--output", "-o", as: Value.folder, help: "where to write", default: "out") { $0.folder = $1 },
                     .value("--size", as: Value.size, help: "picture size", default: "800x480") { $0.size = $1 },
+                    .value("--today", as: Value.day, help: "the date taken as today", default: "the system's") { $0.today = $1 },
+                    .value("--time", as: Value.clockTime, help: "the time the clock shows, HH:MM", default: "the system's") {
+                        $0.time = $1
+                    },
+                    .value("--sheet", as: Value.output("FILE.png", extensions: ["png"]), help: "the contact sheet instead") {
+                        $0.sheet = $1
+                    },
                 ])
         ],
         exits: [

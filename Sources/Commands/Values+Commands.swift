@@ -25,6 +25,14 @@ extension Value {
         return day.day(today: SystemLocalClock().today())
     }
 
+    /// `HH:MM` on a 24-hour clock.
+    public static let clockTime = ValueParser<TimeOfDay>("HH:MM") { (text, option) throws(UsageError) in
+        guard let t = TimeOfDay(parsing: text) else {
+            throw UsageError("\(option) '\(Quote.clip(text))': expected a time of day as HH:MM on a 24-hour clock, e.g. 15:05")
+        }
+        return t
+    }
+
     /// A store name (a task's, a metric's): 1 to 64 bytes.
     public static func storeName(_ what: String) -> ValueParser<String> {
         ValueParser("NAME") { (text, option) throws(UsageError) in

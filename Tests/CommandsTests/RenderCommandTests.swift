@@ -40,6 +40,17 @@ struct RenderCommandTests {
         #expect(try Executable.run(["render", "--size", "64x64", "--explain", "--frames", "2"]).status == 64)
     }
 
+    @Test("the README's contact sheets are what glance demo --sheet draws today (RECORD_GOLDENS=1 draws them again)", arguments: ["800x480", "240x240"])
+    func contactSheets(size: String) throws {
+        let committed = Executable.root + "/docs/images/screens-\(size).png"
+        let drawn = Executable.scratch("sheet") + "/screens-\(size).png"
+        let target = ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" ? committed : drawn
+        let r = try Executable.run(["demo", "--sheet", target, "--size", size, "--today", "2026-11-29", "--time", "10:09"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let want = try PNGFile.read(committed), got = try PNGFile.read(target)
+        #expect(samePixels(want, got), "docs/images/screens-\(size).png is not what glance demo --sheet draws: look, then RECORD_GOLDENS=1")
+    }
+
     @Test("render writes exactly the golden picture")
     func rendersGolden() throws {
         let folder = Executable.scratch("render")
