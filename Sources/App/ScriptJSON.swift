@@ -15,7 +15,7 @@ import Store
 #endif
 
 /// `--json` for scripts: `glance metric list`, `task list`, `export` and `devices` as one JSON
-/// document on standard output, with the field names `glance serve` uses (README.md's
+/// document on standard output, with the field names `glance serve` uses (docs/usage.md's
 /// "For scripts" lists them; they do not change). Times are seconds since 1970, UTC.
 public enum ScriptJSON {
     /// `{"metrics": [{"name", "value", "min", "max", "unit", "updated"}, …]}`.
@@ -76,7 +76,7 @@ public enum ScriptJSON {
 
     // MARK: glance devices --json
 
-    /// `{"cards": [...], "inputs": [...], "problems": [...]}` (README.md lists the fields); 69
+    /// `{"cards": [...], "inputs": [...], "problems": [...]}` (docs/usage.md lists the fields); 69
     /// without a card, as without --json.
     public static func devices(directory: String = "/dev/dri", inputDirectory: String = "/dev/input", console: Console) -> Outcome {
         var status = Outcome.ok

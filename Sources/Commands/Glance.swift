@@ -117,7 +117,7 @@ public enum Glance {
             gauges and progress, drawn straight to the panel.
             """,
         sections: sections.map { ($0.title, $0.entries.map { $0.make().description }) },
-        // The one table of exit statuses (README.md, Reliability, has it too; a test runs every
+        // The one table of exit statuses (docs/reliability.md has it too; a test runs every
         // command through each situation and holds both to it).
         exits: [
             ExitStatusNote(0, "success"),

@@ -23,7 +23,7 @@ public struct PNGError: Error, CustomStringConvertible {
 /// into Swift).
 public enum PNGFile {
     /// zlib's level for the image data. Measured on the ring screen (x86-64, callgrind, one encode;
-    /// README "Speed"): level 3 costs what level 1 and 2 cost (33.8 M instructions at 800x480, 5.8 M
+    /// docs/speed.md): level 3 costs what level 1 and 2 cost (33.8 M instructions at 800x480, 5.8 M
     /// at 240x240) for a file 5 % smaller than level 1's; level 4 doubles the instructions for 8 %
     /// less, level 6 (libpng's and zlib's default) 2.4 times for 16 % less.
     static let level: Int32 = 3

@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// The one table of exit statuses (README.md, Reliability; `glance --help`): every command is run
+/// The one table of exit statuses (docs/reliability.md; `glance --help`): every command is run
 /// through each situation that can happen to it, and each ends with the situation's status. A
 /// situation that cannot happen to a command is listed with the reason.
 @Suite struct ExitStatusTests {
@@ -523,9 +523,9 @@ import Testing
         }
     }
 
-    /// The table in README.md is the program's (`glance --help`), status for status.
+    /// The table in docs/reliability.md is the program's (`glance --help`), status for status.
     @Test func theReadmeTableIsTheProgramsTable() throws {
-        let readme = try String(contentsOfFile: Fixtures.repository + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: Fixtures.repository + "/docs/reliability.md", encoding: .utf8)
         let start = try #require(readme.range(of: "<!-- exit-statuses -->"))
         let end = try #require(readme.range(of: "<!-- /exit-statuses -->"))
         let rows = readme[start.upperBound..<end.lowerBound].split(separator: "\n").filter { $0.hasPrefix("| ") }
@@ -538,7 +538,7 @@ import Testing
         let help = try GlanceCLI.run(["--help"], in: Scratch()).out
         for (status, name) in rows where status != 0 {
             let situation = Situation(rawValue: status)
-            #expect(situation?.name == name, "README: \(status) is '\(name)'")
+            #expect(situation?.name == name, "docs/reliability.md: \(status) is '\(name)'")
             #expect(help.contains("\(status)  \(name):"), "glance --help: \(status) should start with '\(name):'")
         }
     }
