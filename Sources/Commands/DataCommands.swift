@@ -13,6 +13,11 @@ enum DataCommands {
         .value("--db", as: Value.database, help: databaseHelp) { $0[keyPath: path] = $1 }
     }
 
+    /// The store's commands' statuses, with a command's own words for some of them.
+    static func storeExits(_ own: ExitStatusNote...) -> [ExitStatusNote] {
+        storeExits.map { note in own.first { $0.code == note.code } ?? note } + own.filter { o in !storeExits.contains { $0.code == o.code } }
+    }
+
     static let storeExits = [
         ExitStatusNote(0, "done"), ExitStatusNote(64, "bad arguments"),
         ExitStatusNote(65, "bad data, or --db is not a Glance store (left as it is)"),
@@ -226,13 +231,9 @@ enum DataCommands {
             }
         },
         epilogue: "Examples:\n  glance metric set cpu-temperature 47.5 --min 20 --max 90 --unit °C\n  glance metric list --json | jq '.metrics[].name'",
-        exits: [
-            ExitStatusNote(0, "done"), ExitStatusNote(64, "bad arguments"),
+        exits: storeExits(
             ExitStatusNote(65, "remove: no such metric; or --db is not a Glance store (left as it is)"),
-            ExitStatusNote(66, "list, remove: no store yet"), ExitStatusNote(74, "a read or write failed"),
-            ExitStatusNote(75, "the store is busy; try again"),
-            ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
-        ])
+            ExitStatusNote(66, "list, remove: no store yet")))
 
     // MARK: glance task
 
