@@ -6,7 +6,14 @@ import Controls
 import Platform
 import Raster
 import Screens
+import Store
 import Text
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// `glance bench`: full frames per screen and size, timed against a full-frame fill of the same
 /// buffer in the same run.
@@ -118,7 +125,16 @@ public struct Benchmark: Sendable {
         if animated {
             let list = animations.isEmpty ? Animation.allCases : animations
             for animation in list {
-                for size in sizes { say(animatedLine(animation, size, text: text, locale: locale)) }
+                for size in sizes {
+                    switch animatedLine(animation, size, text: text, locale: locale) {
+                    case .success(let line):
+                        let status = printResult(line)
+                        if status != ExitCode.ok { return status }
+                    case .failure(let failure):
+                        complain(failure.message)
+                        return failure.status
+                    }
+                }
             }
             return ExitCode.ok
         }
@@ -160,9 +176,162 @@ public struct Benchmark: Sendable {
         }
     }
 
-    /// One animation at one size through the damage path: time per frame, and the share of the
-    /// picture each frame changed and drew (the first frame, drawn whole, aside).
-    func animatedLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
+    /// One animation at one size through the session `glance run` drives (`Assembly.make`: the
+    /// controller, its data, the loop's turns), on a sink that keeps no copies, with a made-up
+    /// clock that moves one frame interval a turn: time per frame, the share of the picture each
+    /// frame changed and drew (the first frame, drawn whole, aside) and the store's reads.
+    func animatedLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale)
+        -> Result<String, OutputFailure>
+    {
+        guard shadow else { return .success(painterLine(animation, size, text: text, locale: locale)) }
+        let fps = self.fps ?? (animation == .intro ? 60 : 30)
+        let measured: SessionRun
+        switch runSession(animation, size, text: text, fps: fps, keepsFrames: !whole) {
+        case .success(let run): measured = run
+        case .failure(let failure): return .failure(failure)
+        }
+        let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
+        let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
+        let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
+        let after = max(1, measured.frames - 1)
+        var line = "bench animated=\(animation.rawValue)\(request.ringsOnly && animation == .intro ? " rings_only=1" : "")"
+            + " size=\(size) frames=\(measured.frames) fps=\(NumberText.fixed(fps, decimals: 0)) buffers=\(max(1, buffers))"
+            + (whole ? " whole=1" : "")
+            + " ms_per_frame=\(ms(measured.ms / Double(max(1, measured.frames))))"
+            + " changed_percent=\(pct(measured.changed / Double(after))) changed_percent_max=\(pct(measured.changedMax))"
+            + " drawn_percent=\(pct(measured.drawn / Double(after)))"
+            + (measured.intoPicture ? " copied_percent=\(pct(measured.copied / Double(after)))" : "")
+            + " store_reads=\(measured.storeReads)"
+        if fill && !whole {
+            // The same frames drawn whole, for the ratio.
+            switch runSession(animation, size, text: text, fps: fps, keepsFrames: false) {
+            case .success(let reference):
+                let each = reference.ms / Double(max(1, reference.frames))
+                line += " whole_ms_per_frame=\(ms(each)) ratio=\(ms(measured.ms / Double(max(1, measured.frames)) / max(each, 1e-9)))"
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        return .success(line)
+    }
+
+    /// What one run of a session measured: frames presented and milliseconds in all; over the
+    /// frames after the first, the shares of the picture changed, drawn and copied (summed), the
+    /// largest change, and the store's reads (queries: none while the store does not change).
+    struct SessionRun {
+        var frames = 0
+        var ms = 0.0
+        var changed = 0.0, drawn = 0.0, copied = 0.0, changedMax = 0.0
+        var intoPicture = true
+        var storeReads = 0
+    }
+
+    /// Runs `animation` as `glance run` would show it at `fps`: the settings the command line
+    /// gives, with the animation's screens, no dimming, the intro for `.intro`; the day (and the
+    /// spinner's task) in a store of its own, in a new folder under TMPDIR, removed after.
+    func runSession(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, fps: Double, keepsFrames: Bool)
+        -> Result<SessionRun, OutputFailure>
+    {
+        var c = configuration
+        c.name = name
+        let progress = animation == .spinner || animation == .bar
+        c.screens = progress ? [.progress, .rings] : [.rings]
+        c.show.screen = nil
+        c.run.intro = animation == .intro
+        c.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        c.cycle = nil
+        let settings: Settings
+        do {
+            settings = try Settings(c)
+        } catch {
+            return .failure(OutputFailure("\(error)", status: ExitCode.config))
+        }
+        let rings = request(for: .rings)
+        let systemToday = SystemLocalClock().today()
+        let today = rings.today?.day(today: systemToday) ?? systemToday
+        let clock = FixedClock(today, time: rings.clockTime)
+        // The spinner's task and the day come from a store, as on a device; the bar's task from
+        // the command line (a store's task is drawn as a circle).
+        if animation == .bar {
+            var task = request(for: .progress)
+            task.fraction = nil
+            task.indeterminate = true
+            task.style = ProgressStyle.bar.rawValue
+            let data = FixedData(days: rings.shownSummary.map { [today: $0] } ?? [:], task: task.progress)
+            return drive(animation, size, settings: settings, text: text, clock: clock, data: data, store: nil, fps: fps, keepsFrames: keepsFrames)
+        }
+        let task = animation == .spinner ? request(for: .progress).label : nil
+        return BenchStore.with(day: today, summary: rings.shownSummary, task: task) { store in
+            drive(animation, size, settings: settings, text: text, clock: clock, data: store, store: store, fps: fps, keepsFrames: keepsFrames)
+        }
+    }
+
+    /// The session's frames, turn by turn on a made-up clock from a start of its own.
+    private func drive(
+        _ animation: Animation, _ size: Size, settings: Settings, text: FreeTypeTextRenderer?, clock: FixedClock,
+        data: any DataSource, store: StoreData?, fps: Double, keepsFrames: Bool
+    ) -> Result<SessionRun, OutputFailure> {
+        let interval = Duration.nanoseconds(Int64((1e9 / fps).rounded()))
+        let sink = RecordingSink(size: size, format: format, frameInterval: interval, buffers: max(1, buffers))
+        sink.keepsPictures = false
+        sink.keepsFrames = keepsFrames
+        let t0 = Duration.seconds(1000)
+        let assembly: Assembly
+        switch Assembly.make(settings, sink: sink, parts: .init(text: .some(text), clock: clock, data: data, now: t0), log: { _ in }) {
+        case .success(let made): assembly = made
+        case .failure(let failure): return .failure(failure)
+        }
+        if animation == .refresh { assembly.controller.device.refresher = RefreshRunning() }
+        let session = assembly.session
+        var run = SessionRun()
+        run.intoPicture = session.composer.drawsIntoPicture
+        let pixels = Double(session.composer.pictureSize.width * session.composer.pictureSize.height)
+        var readsBefore = 0
+        session.onDrawn = { _, frame in
+            guard sink.presented > 0 else {
+                readsBefore = store?.queries ?? 0
+                return
+            }
+            let changed = Double(frame.change?.area ?? Int(pixels)) / pixels
+            // Whole frames (the reference) draw everything whatever changed.
+            let redrawn = keepsFrames ? Double(frame.redraw?.area ?? Int(pixels)) / pixels : 1
+            run.changed += changed
+            run.changedMax = max(run.changedMax, changed)
+            // Into a picture, the change is drawn and the buffer's part copied; in place, the
+            // buffer's part is drawn.
+            if run.intoPicture {
+                run.drawn += keepsFrames ? changed : 1
+                run.copied += redrawn
+            } else {
+                run.drawn += redrawn
+            }
+        }
+        // The intro stops by itself (55 frames at 60 fps); the others run for `frames`.
+        var failure: OutputFailure?
+        run.ms = Self.measure {
+            var now = t0
+            while sink.presented < frames {
+                // What the loop asks before each sleep, then the turn it wakes for.
+                _ = session.watched
+                do throws(OutputFailure) {
+                    guard case .wait(let deadline) = try session.turn(now: now, ready: [], signals: []),
+                        let deadline, deadline - now <= interval
+                    else { break }
+                    now = deadline
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
+        if let failure { return .failure(failure) }
+        run.frames = sink.presented
+        run.storeReads = (store?.queries ?? 0) - readsBefore
+        return .success(run)
+    }
+
+    /// One animation at one size through the damage path without the session (`--in-place`: the
+    /// session always draws into a picture): the painter alone, into the buffers in place.
+    func painterLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
         let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
         let composer = FrameComposer(panel: size, rotation: rotation, format: format, shadow: shadow)
         let maker = self.maker(text: text, locale: locale, show: request)
@@ -268,5 +437,53 @@ public struct Benchmark: Sendable {
         let start = monotonicNow()
         body()
         return (monotonicNow() - start).inMilliseconds
+    }
+}
+
+/// The refresh commands running (the spinner over the ring screen), as long as the bench draws.
+private final class RefreshRunning: RefreshCommands {
+    var shownState: RefreshState { .running }
+    func start(now: Duration) -> Bool { false }
+}
+
+/// A store of the bench's own, in a new folder under TMPDIR (else /tmp): the day and maybe a
+/// running task in it, read through `StoreData` as `glance run` reads its store; the folder is
+/// removed once the body is done with it (and has let go of the store).
+enum BenchStore {
+    static let file = "bench.db"
+
+    static func with<R>(
+        day: CalendarDay, summary: ActivitySummary?, task: String?, _ body: (StoreData) -> Result<R, OutputFailure>
+    ) -> Result<R, OutputFailure> {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/glance-bench-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            return .failure(OutputFailure(
+                "cannot make a folder for the bench's store in \(base): \(Errno.current) (set TMPDIR to a writable folder)",
+                status: ExitCode.cannotCreate))
+        }
+        let folder = String(cString: made)
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/" + file + suffix) }
+            rmdir(folder)
+        }
+        return open(folder + "/" + file, day: day, summary: summary, task: task).flatMap(body)
+    }
+
+    private static func open(_ path: String, day: CalendarDay, summary: ActivitySummary?, task: String?)
+        -> Result<StoreData, OutputFailure>
+    {
+        do throws(StoreError) {
+            // Written through a connection of its own, closed before the app's opens: the app
+            // starts on a store that is not changing, as a device does between imports.
+            do {
+                let store = try Store(path: path)
+                try store.setSummary(summary, for: day)
+                if let task { try store.startTask("import", total: nil, description: task, cancellable: true) }
+            }
+            return .success(try StoreData(path: path, gauges: [], log: { _ in }))
+        } catch {
+            return .failure(OutputFailure("the bench's store \(path): \(error.message)", status: error.exitStatus))
+        }
     }
 }

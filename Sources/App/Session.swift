@@ -98,9 +98,15 @@ public final class Session {
     /// Runs until a signal or the controller ends it.
     public func run() throws(OutputFailure) -> Ending {
         try loop.run(
-            watching: { [sink.descriptor].compactMap { $0 } + controller.descriptors + (control?.descriptors ?? []) },
+            watching: { watched },
             turn: { (wakeup) throws(OutputFailure) in try turn(now: wakeup.now, ready: wakeup.ready, signals: wakeup.signals) },
             failed: { OutputFailure($0.description, status: 74) })
+    }
+
+    /// What the loop polls besides the signals and its timer, asked before every sleep: the
+    /// output's events, the controller's sources, the control socket.
+    public var watched: [FileDescriptor] {
+        [sink.descriptor].compactMap { $0 } + controller.descriptors + (control?.descriptors ?? [])
     }
 
     /// One turn of the loop at `now`: handles the signals that came and the descriptors that
