@@ -106,7 +106,10 @@ public final class Session {
     /// What the loop polls besides the signals and its timer, asked before every sleep: the
     /// output's events, the controller's sources, the control socket.
     public var watched: [FileDescriptor] {
-        [sink.descriptor].compactMap { $0 } + controller.descriptors + (control?.descriptors ?? [])
+        var descriptors = controller.descriptors
+        if let fd = sink.descriptor { descriptors.append(fd) }
+        if let control { descriptors += control.descriptors }
+        return descriptors
     }
 
     /// One turn of the loop at `now`: handles the signals that came and the descriptors that
@@ -154,8 +157,7 @@ public final class Session {
                 }
                 // The earliest of the next frame, what the controller waits for and the next
                 // watchdog ping.
-                let deadline = [frameDeadline, controller.nextDeadline(now: now), watchdogDeadline].compactMap { $0 }.min()
-                return .wait(until: deadline)
+                return .wait(until: earliest(earliest(frameDeadline, controller.nextDeadline(now: now)), watchdogDeadline))
             }
         }
     }
@@ -182,13 +184,14 @@ public final class Session {
             }
         }
         let elapsed = now - (start ?? now)
+        let seconds = elapsed.inSeconds
         let faults = firstFrameShown == nil ? minorPageFaults() : 0
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
         let frame = painter.paint(
-            screen, at: elapsed.inSeconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames, animating: animating)
-        let drawn = monotonicNow()
+            screen, at: seconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames, animating: animating)
+        let drawn = firstFrameShown == nil ? monotonicNow() : now
         let drawnFaults = firstFrameShown == nil ? minorPageFaults() : 0
-        onDrawn?(elapsed.inSeconds, frame)
+        onDrawn?(seconds, frame)
         try sink.present(changes: frame.panel)
         framesDrawn += 1
         if framesDrawn == 1 && animating { restartClock = true }
