@@ -223,6 +223,21 @@ public struct Benchmark: Sendable {
         var changed = 0.0, drawn = 0.0, copied = 0.0, changedMax = 0.0
         var intoPicture = true
         var storeReads = 0
+
+        /// A frame after the first (one change to the tally: the bench's own cost per frame is
+        /// counted with the session's).
+        mutating func add(changed: Double, redrawn: Double, whole: Bool) {
+            self.changed += changed
+            changedMax = max(changedMax, changed)
+            // Into a picture, the change is drawn and the buffer's part copied; in place, the
+            // buffer's part is drawn.
+            if intoPicture {
+                drawn += whole ? 1 : changed
+                copied += redrawn
+            } else {
+                drawn += redrawn
+            }
+        }
     }
 
     /// Runs `animation` as `glance run` would show it at `fps`: the settings the command line
@@ -294,16 +309,7 @@ public struct Benchmark: Sendable {
             let changed = Double(frame.change?.area ?? Int(pixels)) / pixels
             // Whole frames (the reference) draw everything whatever changed.
             let redrawn = keepsFrames ? Double(frame.redraw?.area ?? Int(pixels)) / pixels : 1
-            run.changed += changed
-            run.changedMax = max(run.changedMax, changed)
-            // Into a picture, the change is drawn and the buffer's part copied; in place, the
-            // buffer's part is drawn.
-            if run.intoPicture {
-                run.drawn += keepsFrames ? changed : 1
-                run.copied += redrawn
-            } else {
-                run.drawn += redrawn
-            }
+            run.add(changed: changed, redrawn: redrawn, whole: !keepsFrames)
         }
         // The intro stops by itself (55 frames at 60 fps); the others run for `frames`.
         var failure: OutputFailure?

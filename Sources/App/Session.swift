@@ -185,12 +185,13 @@ public final class Session {
         }
         let elapsed = now - (start ?? now)
         let seconds = elapsed.inSeconds
-        let faults = firstFrameShown == nil ? minorPageFaults() : 0
+        let first = firstFrameShown == nil
+        let faults = first ? minorPageFaults() : 0
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
         let frame = painter.paint(
             screen, at: seconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames, animating: animating)
-        let drawn = firstFrameShown == nil ? monotonicNow() : now
-        let drawnFaults = firstFrameShown == nil ? minorPageFaults() : 0
+        let drawn = first ? monotonicNow() : now
+        let drawnFaults = first ? minorPageFaults() : 0
         onDrawn?(seconds, frame)
         try sink.present(changes: frame.panel)
         framesDrawn += 1
@@ -205,7 +206,7 @@ public final class Session {
             }
         }
         onFrame?()
-        if firstFrameShown == nil {
+        if first {
             let shown = monotonicNow()
             firstFrameShown = shown
             firstFrameDraw = drawn - now

@@ -19,9 +19,11 @@ public final class StoreData: DataSource {
     /// What the store said, kept until it changes: screens are drawn often (the intro, a
     /// spinner), the store changes rarely.
     private var summaryCache: [CalendarDay: ActivitySummary?] = [:]
-    /// The running task and what the progress screen shows of it (nil: not asked since the
-    /// store changed).
-    private var taskCache: (task: ProgressTask?, content: ProgressContent?)?
+    /// The running task and what the progress screen shows of it, while `taskKnown` (asked
+    /// since the store changed).
+    private var taskKnown = false
+    private var taskCache: ProgressTask?
+    private var contentCache: ProgressContent?
     /// Queries made (for tests: a redraw without a change must not ask the store).
     public private(set) var queries = 0
 
@@ -80,30 +82,36 @@ public final class StoreData: DataSource {
     public func gauges(now: Duration) -> [Gauge] { feed.gauges() }
 
     /// The first running task, from the cache while the store has not changed.
-    public func runningTask() -> ProgressTask? { cachedTask().task }
+    public func runningTask() -> ProgressTask? {
+        lookForTask()
+        return taskCache
+    }
 
     /// What the progress screen shows of the running task, made once per look at the store (the
     /// controller asks for it twice a frame while the spinner turns).
-    public func task() -> ProgressContent? { cachedTask().content }
+    public func task() -> ProgressContent? {
+        lookForTask()
+        return contentCache
+    }
 
-    private func cachedTask() -> (task: ProgressTask?, content: ProgressContent?) {
-        if let cached = taskCache { return cached }
+    private func lookForTask() {
+        guard !taskKnown else { return }
         queries += 1
         let task = (try? store.runningTasks())?.first
-        let content = task.map { task in
+        taskCache = task
+        contentCache = task.map { task in
             ProgressContent(
                 amount: task.fraction.map { .determinate($0) } ?? .indeterminate, style: .circular,
                 label: task.description ?? task.name, cancellable: task.cancellable && !task.cancelRequested)
         }
-        taskCache = (task, content)
-        return (task, content)
+        taskKnown = true
     }
 
     public func cancelTask() {
         guard let task = runningTask() else { return }
         do {
             _ = try store.requestCancel(task.name)
-            taskCache = nil
+            taskKnown = false
         } catch {
             log("cancel \(task.name): \(error.message)")
         }
@@ -125,7 +133,7 @@ public final class StoreData: DataSource {
         let changed = (ready.contains(watched[0]) || watcher.pollTimeout == 0) && watcher.changed()
         if changed {
             summaryCache.removeAll()
-            taskCache = nil
+            taskKnown = false
         }
         let metrics = changed ? feed.readMetrics(store) : false
         let gauges = feed.handle(ready: ready, now: now)
@@ -145,7 +153,7 @@ public final class StoreData: DataSource {
     /// forgotten.
     public func refresh(now: Duration) -> Bool {
         summaryCache.removeAll()
-        taskCache = nil
+        taskKnown = false
         let metrics = feed.readMetrics(store)
         return feed.refresh(now: now) || metrics
     }

@@ -204,7 +204,8 @@ public final class DeviceController {
 
     /// Long presses and gestures whose time has come; true when the picture changes.
     public func tick(now: Duration) -> Bool {
-        guard !away else { return false }
+        // Nothing held (asked every turn of the loop): no time to measure.
+        guard !away, router.nextDeadline != nil else { return false }
         var changed = false
         for command in router.tick(time: now.inSeconds) where perform(command, now: now) {
             changed = true
@@ -252,7 +253,7 @@ public final class DeviceController {
         }
         // A new minute on a screen that shows the time (woken by its deadline, or by anything
         // else once it has passed).
-        if showsTime, let shown = minuteShown, clock.timeOfDay() != shown {
+        if let shown = minuteShown, showsTime, clock.timeOfDay() != shown {
             changed = true
             if lastChange != .newDay { lastChange = .time }
         }

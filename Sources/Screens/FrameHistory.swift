@@ -69,7 +69,10 @@ public struct FrameHistory: Sendable {
 public struct FramePainter {
     public let composer: FrameComposer
     private var history = FrameHistory()
-    private var previous: (screen: any Screen, time: Double)?
+    /// The last frame's screen and time (kept apart: a tuple of an existential and a number is
+    /// copied through generic value witnesses, each frame).
+    private var previous: (any Screen)?
+    private var previousTime = 0.0
 
     public init(composer: FrameComposer) { self.composer = composer }
 
@@ -88,13 +91,15 @@ public struct FramePainter {
         _ screen: any Screen, at time: Double, into target: PixelBuffer, keepsFrames: Bool = true, animating: Bool = false
     ) -> Frame {
         let picture = IntRect(size: composer.pictureSize)
-        let change = previous.flatMap {
-            screen.changes(since: $0.screen, at: $0.time, now: time, size: composer.pictureSize)
-        }.map { $0.clipped(to: picture) }
+        var change: Damage?
+        if let previous {
+            change = screen.changes(since: previous, at: previousTime, now: time, size: composer.pictureSize)?.clipped(to: picture)
+        }
         let redraw = history.redraw(buffer: FrameHistory.key(target), change: keepsFrames ? change : nil)
         composer.compose(
             screen, into: target, at: time, change: change, redraw: keepsFrames ? redraw : nil, animating: animating)
-        previous = (screen, time)
+        previous = screen
+        previousTime = time
         return Frame(change: change, redraw: redraw, panel: composer.panelDamage(change))
     }
 
