@@ -183,10 +183,12 @@ public struct Benchmark: Sendable {
     func animatedLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale)
         -> Result<String, OutputFailure>
     {
-        guard shadow else { return .success(painterLine(animation, size, text: text, locale: locale)) }
+        // Drawn in place, or whole (the reference): the painter alone (a session draws into its
+        // picture what changed).
+        guard shadow, !whole else { return .success(painterLine(animation, size, text: text, locale: locale)) }
         let fps = self.fps ?? (animation == .intro ? 60 : 30)
         let measured: SessionRun
-        switch runSession(animation, size, text: text, fps: fps, keepsFrames: !whole) {
+        switch runSession(animation, size, text: text, fps: fps) {
         case .success(let run): measured = run
         case .failure(let failure): return .failure(failure)
         }
@@ -196,20 +198,15 @@ public struct Benchmark: Sendable {
         let after = max(1, measured.frames - 1)
         var line = "bench animated=\(animation.rawValue)\(request.ringsOnly && animation == .intro ? " rings_only=1" : "")"
             + " size=\(size) frames=\(measured.frames) fps=\(NumberText.fixed(fps, decimals: 0)) buffers=\(max(1, buffers))"
-            + (whole ? " whole=1" : "")
             + " ms_per_frame=\(ms(measured.ms / Double(max(1, measured.frames))))"
             + " changed_percent=\(pct(measured.changed / Double(after))) changed_percent_max=\(pct(measured.changedMax))"
             + " drawn_percent=\(pct(measured.drawn / Double(after)))"
             + (measured.intoPicture ? " copied_percent=\(pct(measured.copied / Double(after)))" : "")
             + " store_reads=\(measured.storeReads)"
-        if fill && !whole {
-            // The same frames drawn whole, for the ratio.
-            switch runSession(animation, size, text: text, fps: fps, keepsFrames: false) {
-            case .success(let reference):
-                let each = reference.ms / Double(max(1, reference.frames))
-                line += " whole_ms_per_frame=\(ms(each)) ratio=\(ms(measured.ms / Double(max(1, measured.frames)) / max(each, 1e-9)))"
-            case .failure(let failure): return .failure(failure)
-            }
+        if fill {
+            // The same frames drawn whole by the painter, for the ratio.
+            let each = painted(animation, size, text: text, locale: locale, keepsFrames: false).ms
+            line += " whole_ms_per_frame=\(ms(each)) ratio=\(ms(measured.ms / Double(max(1, measured.frames)) / max(each, 1e-9)))"
         }
         return .success(line)
     }
@@ -226,13 +223,13 @@ public struct Benchmark: Sendable {
 
         /// A frame after the first (one change to the tally: the bench's own cost per frame is
         /// counted with the session's).
-        mutating func add(changed: Double, redrawn: Double, whole: Bool) {
+        mutating func add(changed: Double, redrawn: Double) {
             self.changed += changed
             changedMax = max(changedMax, changed)
             // Into a picture, the change is drawn and the buffer's part copied; in place, the
             // buffer's part is drawn.
             if intoPicture {
-                drawn += whole ? 1 : changed
+                drawn += changed
                 copied += redrawn
             } else {
                 drawn += redrawn
@@ -243,7 +240,7 @@ public struct Benchmark: Sendable {
     /// Runs `animation` as `glance run` would show it at `fps`: the settings the command line
     /// gives, with the animation's screens, no dimming, the intro for `.intro`; the day (and the
     /// spinner's task) in a store of its own, in a new folder under TMPDIR, removed after.
-    func runSession(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, fps: Double, keepsFrames: Bool)
+    func runSession(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, fps: Double)
         -> Result<SessionRun, OutputFailure>
     {
         var c = configuration
@@ -272,23 +269,22 @@ public struct Benchmark: Sendable {
             task.indeterminate = true
             task.style = ProgressStyle.bar.rawValue
             let data = FixedData(days: rings.shownSummary.map { [today: $0] } ?? [:], task: task.progress)
-            return drive(animation, size, settings: settings, text: text, clock: clock, data: data, store: nil, fps: fps, keepsFrames: keepsFrames)
+            return drive(animation, size, settings: settings, text: text, clock: clock, data: data, store: nil, fps: fps)
         }
         let task = animation == .spinner ? request(for: .progress).label : nil
         return BenchStore.with(day: today, summary: rings.shownSummary, task: task) { store in
-            drive(animation, size, settings: settings, text: text, clock: clock, data: store, store: store, fps: fps, keepsFrames: keepsFrames)
+            drive(animation, size, settings: settings, text: text, clock: clock, data: store, store: store, fps: fps)
         }
     }
 
     /// The session's frames, turn by turn on a made-up clock from a start of its own.
     private func drive(
         _ animation: Animation, _ size: Size, settings: Settings, text: FreeTypeTextRenderer?, clock: FixedClock,
-        data: any DataSource, store: StoreData?, fps: Double, keepsFrames: Bool
+        data: any DataSource, store: StoreData?, fps: Double
     ) -> Result<SessionRun, OutputFailure> {
         let interval = Duration.nanoseconds(Int64((1e9 / fps).rounded()))
         let sink = RecordingSink(size: size, format: format, frameInterval: interval, buffers: max(1, buffers))
         sink.keepsPictures = false
-        sink.keepsFrames = keepsFrames
         let t0 = Duration.seconds(1000)
         let assembly: Assembly
         switch Assembly.make(settings, sink: sink, parts: .init(text: .some(text), clock: clock, data: data, now: t0), log: { _ in }) {
@@ -307,9 +303,7 @@ public struct Benchmark: Sendable {
                 return
             }
             let changed = Double(frame.change?.area ?? Int(pixels)) / pixels
-            // Whole frames (the reference) draw everything whatever changed.
-            let redrawn = keepsFrames ? Double(frame.redraw?.area ?? Int(pixels)) / pixels : 1
-            run.add(changed: changed, redrawn: redrawn, whole: !keepsFrames)
+            run.add(changed: changed, redrawn: Double(frame.redraw?.area ?? Int(pixels)) / pixels)
         }
         // The intro stops by itself (55 frames at 60 fps); the others run for `frames`.
         var failure: OutputFailure?
@@ -335,9 +329,36 @@ public struct Benchmark: Sendable {
         return .success(run)
     }
 
-    /// One animation at one size through the damage path without the session (`--in-place`: the
-    /// session always draws into a picture): the painter alone, into the buffers in place.
+    /// One animation at one size through the painter alone: drawn into the buffers in place
+    /// (`--in-place`: a session always draws into a picture), or every frame whole (`--whole`,
+    /// the reference: straight onto the buffers).
     func painterLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
+        let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
+        let fps = self.fps ?? (animation == .intro ? 60 : 30)
+        let measured = painted(animation, size, text: text, locale: locale, keepsFrames: !whole)
+        let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
+        let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
+        let mean = { (xs: [Double]) in xs.isEmpty ? 1 : xs.reduce(0, +) / Double(xs.count) }
+        var line = "bench animated=\(animation.rawValue)\(request.ringsOnly && animation == .intro ? " rings_only=1" : "")"
+            + " size=\(size) frames=\(measured.count) fps=\(NumberText.fixed(fps, decimals: 0)) buffers=\(max(1, buffers))"
+            + (whole ? " whole=1" : "")
+            + " ms_per_frame=\(ms(measured.ms))"
+            + " changed_percent=\(pct(mean(measured.changed))) changed_percent_max=\(pct(measured.changed.max() ?? 1))"
+            + " drawn_percent=\(pct(mean(measured.drawn)))"
+            + (measured.intoPicture ? " copied_percent=\(pct(mean(measured.copied)))" : "")
+        if fill && !whole {
+            // The same frames drawn whole, for the ratio.
+            let reference = painted(animation, size, text: text, locale: locale, keepsFrames: false)
+            line += " whole_ms_per_frame=\(ms(reference.ms)) ratio=\(ms(measured.ms / max(reference.ms, 1e-9)))"
+        }
+        return line
+    }
+
+    /// The animation's frames through the painter (`keepsFrames` false: each drawn whole):
+    /// milliseconds per frame, and per frame after the first the shares changed, drawn and copied.
+    func painted(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, keepsFrames: Bool)
+        -> (count: Int, ms: Double, changed: [Double], drawn: [Double], copied: [Double], intoPicture: Bool)
+    {
         let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
         let composer = FrameComposer(panel: size, rotation: rotation, format: format, shadow: shadow)
         let maker = self.maker(text: text, locale: locale, show: request)
@@ -345,51 +366,32 @@ public struct Benchmark: Sendable {
         let (count, frame) = frames(animation, maker: maker, fps: fps)
         let targets = (0..<max(1, buffers)).map { _ in PixelBuffer(width: size.width, height: size.height, format: format) }
         let pixels = Double(composer.pictureSize.width * composer.pictureSize.height)
-        func run(keepsFrames: Bool) -> (ms: Double, changed: [Double], drawn: [Double], copied: [Double]) {
-            var painter = FramePainter(composer: composer)
-            var changed: [Double] = [], drawn: [Double] = [], copied: [Double] = []
-            let ms = Self.measure {
-                for i in 0..<count {
-                    let (screen, time) = frame(i)
-                    let target = targets[i % targets.count]
-                    guard keepsFrames else {
-                        // The reference: every frame drawn whole (and copied whole from a picture).
-                        composer.compose(screen, into: target, at: time)
-                        continue
-                    }
-                    let f = painter.paint(screen, at: time, into: target, animating: i < count - 1)
-                    guard i > 0 else { continue }
-                    changed.append(Double(f.change?.area ?? Int(pixels)) / pixels)
-                    let redrawn = Double(f.redraw?.area ?? Int(pixels)) / pixels
-                    // Into a picture, the change is drawn and the buffer's part copied; in place,
-                    // the buffer's part is drawn.
-                    if composer.drawsIntoPicture {
-                        drawn.append(Double(f.change?.area ?? Int(pixels)) / pixels)
-                        copied.append(redrawn)
-                    } else {
-                        drawn.append(redrawn)
-                    }
+        var painter = FramePainter(composer: composer)
+        var changed: [Double] = [], drawn: [Double] = [], copied: [Double] = []
+        let ms = Self.measure {
+            for i in 0..<count {
+                let (screen, time) = frame(i)
+                let target = targets[i % targets.count]
+                guard keepsFrames else {
+                    // The reference: every frame drawn whole.
+                    composer.compose(screen, into: target, at: time)
+                    continue
+                }
+                let f = painter.paint(screen, at: time, into: target, animating: i < count - 1)
+                guard i > 0 else { continue }
+                changed.append(Double(f.change?.area ?? Int(pixels)) / pixels)
+                let redrawn = Double(f.redraw?.area ?? Int(pixels)) / pixels
+                // Into a picture, the change is drawn and the buffer's part copied; in place,
+                // the buffer's part is drawn.
+                if composer.drawsIntoPicture {
+                    drawn.append(Double(f.change?.area ?? Int(pixels)) / pixels)
+                    copied.append(redrawn)
+                } else {
+                    drawn.append(redrawn)
                 }
             }
-            return (ms / Double(count), changed, drawn, copied)
         }
-        let measured = run(keepsFrames: !whole)
-        let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
-        let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
-        let mean = { (xs: [Double]) in xs.isEmpty ? 1 : xs.reduce(0, +) / Double(xs.count) }
-        var line = "bench animated=\(animation.rawValue)\(request.ringsOnly && animation == .intro ? " rings_only=1" : "")"
-            + " size=\(size) frames=\(count) fps=\(NumberText.fixed(fps, decimals: 0)) buffers=\(targets.count)"
-            + (whole ? " whole=1" : "")
-            + " ms_per_frame=\(ms(measured.ms))"
-            + " changed_percent=\(pct(mean(measured.changed))) changed_percent_max=\(pct(measured.changed.max() ?? 1))"
-            + " drawn_percent=\(pct(mean(measured.drawn)))"
-            + (composer.drawsIntoPicture ? " copied_percent=\(pct(mean(measured.copied)))" : "")
-        if fill && !whole {
-            // The same frames drawn whole, for the ratio.
-            let reference = run(keepsFrames: false)
-            line += " whole_ms_per_frame=\(ms(reference.ms)) ratio=\(ms(measured.ms / max(reference.ms, 1e-9)))"
-        }
-        return line
+        return (count, ms / Double(count), changed, drawn, copied, composer.drawsIntoPicture)
     }
 
     /// One screen at one size, measured.
