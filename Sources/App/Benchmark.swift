@@ -5,7 +5,14 @@ import Controls
 import Platform
 import Raster
 import Screens
+import Store
 import Text
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// `glance bench`: full frames per screen and size, timed against a full-frame fill of the same
 /// buffer in the same run.
@@ -117,7 +124,16 @@ public struct Benchmark: Sendable {
         if animated {
             let list = animations.isEmpty ? Animation.allCases : animations
             for animation in list {
-                for size in sizes { console.say(animatedLine(animation, size, text: text, locale: locale)) }
+                for size in sizes {
+                    switch animatedLine(animation, size, text: text, locale: locale) {
+                    case .success(let line):
+                        let status = console.result(line)
+                        if status != .ok { return status }
+                    case .failure(let failure):
+                        console.complain(failure.message)
+                        return failure.status
+                    }
+                }
             }
             return Outcome.ok
         }
@@ -159,9 +175,189 @@ public struct Benchmark: Sendable {
         }
     }
 
-    /// One animation at one size through the damage path: time per frame, and the share of the
-    /// picture each frame changed and drew (the first frame, drawn whole, aside).
-    func animatedLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
+    /// One animation at one size through the session `glance run` drives (`Assembly.make`: the
+    /// controller, its data, the loop's turns), on a sink that keeps no copies, with a made-up
+    /// clock that moves one frame interval a turn: time per frame, the share of the picture each
+    /// frame changed and drew (the first frame, drawn whole, aside) and the store's reads.
+    func animatedLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale)
+        -> Result<String, OutputFailure>
+    {
+        // Drawn in place, or whole (the reference): the painter alone (a session draws into its
+        // picture what changed).
+        guard shadow, !whole else { return .success(painterLine(animation, size, text: text, locale: locale)) }
+        let fps = self.fps ?? (animation == .intro ? 60 : 30)
+        let measured: SessionRun
+        switch runSession(animation, size, text: text, fps: fps) {
+        case .success(let run): measured = run
+        case .failure(let failure): return .failure(failure)
+        }
+        let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
+        let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
+        let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
+        let after = max(1, measured.frames - 1)
+        var line = "bench animated=\(animation.rawValue)\(request.ringsOnly && animation == .intro ? " rings_only=1" : "")"
+            + " size=\(size) frames=\(measured.frames) fps=\(NumberText.fixed(fps, decimals: 0)) buffers=\(max(1, buffers))"
+            + " ms_per_frame=\(ms(measured.ms / Double(max(1, measured.frames))))"
+            + " changed_percent=\(pct(measured.changed / Double(after))) changed_percent_max=\(pct(measured.changedMax))"
+            + " drawn_percent=\(pct(measured.drawn / Double(after)))"
+            + (measured.intoPicture ? " copied_percent=\(pct(measured.copied / Double(after)))" : "")
+            + " store_reads=\(measured.storeReads)"
+        if fill {
+            // The same frames drawn whole by the painter, for the ratio.
+            let each = painted(animation, size, text: text, locale: locale, keepsFrames: false).ms
+            line += " whole_ms_per_frame=\(ms(each)) ratio=\(ms(measured.ms / Double(max(1, measured.frames)) / max(each, 1e-9)))"
+        }
+        return .success(line)
+    }
+
+    /// What one run of a session measured: frames presented and milliseconds in all; over the
+    /// frames after the first, the shares of the picture changed, drawn and copied (summed), the
+    /// largest change, and the store's reads (queries: none while the store does not change).
+    struct SessionRun {
+        var frames = 0
+        var ms = 0.0
+        var changed = 0.0, drawn = 0.0, copied = 0.0, changedMax = 0.0
+        var intoPicture = true
+        var storeReads = 0
+
+        /// A frame after the first (one change to the tally: the bench's own cost per frame is
+        /// counted with the session's).
+        mutating func add(changed: Double, redrawn: Double) {
+            self.changed += changed
+            changedMax = max(changedMax, changed)
+            // Into a picture, the change is drawn and the buffer's part copied; in place, the
+            // buffer's part is drawn.
+            if intoPicture {
+                drawn += changed
+                copied += redrawn
+            } else {
+                drawn += redrawn
+            }
+        }
+    }
+
+    /// Runs `animation` as `glance run` would show it at `fps`: the settings the command line
+    /// gives, with the animation's screens, no dimming, the intro for `.intro`; the day (and the
+    /// spinner's task) in a store of its own, in a new folder under TMPDIR, removed after.
+    func runSession(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, fps: Double)
+        -> Result<SessionRun, OutputFailure>
+    {
+        var c = configuration
+        c.name = name
+        let progress = animation == .spinner || animation == .bar
+        c.screens = progress ? [.progress, .rings] : [.rings]
+        c.show.screen = nil
+        c.run.intro = animation == .intro
+        c.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        c.cycle = nil
+        let settings: Settings
+        do {
+            settings = try Settings(c)
+        } catch {
+            return .failure(OutputFailure("\(error)", status: Outcome.config))
+        }
+        let rings = request(for: .rings)
+        let systemToday = SystemLocalClock().today()
+        let today = rings.today?.day(today: systemToday) ?? systemToday
+        let clock = FixedClock(today, time: rings.clockTime)
+        // The spinner's task and the day come from a store, as on a device; the bar's task from
+        // the command line (a store's task is drawn as a circle).
+        if animation == .bar {
+            var task = request(for: .progress)
+            task.fraction = nil
+            task.indeterminate = true
+            task.style = ProgressStyle.bar.rawValue
+            let data = FixedData(days: rings.shownSummary.map { [today: $0] } ?? [:], task: task.progress)
+            return drive(animation, size, settings: settings, text: text, clock: clock, data: data, store: nil, fps: fps)
+        }
+        let task = animation == .spinner ? request(for: .progress).label : nil
+        return BenchStore.with(day: today, summary: rings.shownSummary, task: task) { store in
+            drive(animation, size, settings: settings, text: text, clock: clock, data: store, store: store, fps: fps)
+        }
+    }
+
+    /// The session's frames, turn by turn on a made-up clock from a start of its own.
+    private func drive(
+        _ animation: Animation, _ size: Size, settings: Settings, text: FreeTypeTextRenderer?, clock: FixedClock,
+        data: any DataSource, store: StoreData?, fps: Double
+    ) -> Result<SessionRun, OutputFailure> {
+        let interval = Duration.nanoseconds(Int64((1e9 / fps).rounded()))
+        let sink = RecordingSink(size: size, format: format, frameInterval: interval, buffers: max(1, buffers))
+        sink.keepsPictures = false
+        let t0 = Duration.seconds(1000)
+        let assembly: Assembly
+        switch Assembly.make(settings, sink: sink, parts: .init(text: .some(text), clock: clock, data: data, now: t0), log: { _ in }) {
+        case .success(let made): assembly = made
+        case .failure(let failure): return .failure(failure)
+        }
+        if animation == .refresh { assembly.controller.device.refresher = RefreshRunning() }
+        let session = assembly.session
+        var run = SessionRun()
+        run.intoPicture = session.composer.drawsIntoPicture
+        let pixels = Double(session.composer.pictureSize.width * session.composer.pictureSize.height)
+        var readsBefore = 0
+        session.onDrawn = { _, frame in
+            guard sink.presented > 0 else {
+                readsBefore = store?.queries ?? 0
+                return
+            }
+            let changed = Double(frame.change?.area ?? Int(pixels)) / pixels
+            run.add(changed: changed, redrawn: Double(frame.redraw?.area ?? Int(pixels)) / pixels)
+        }
+        // The intro stops by itself (55 frames at 60 fps); the others run for `frames`.
+        var failure: OutputFailure?
+        run.ms = Self.measure {
+            var now = t0
+            while sink.presented < frames {
+                // What the loop asks before each sleep, then the turn it wakes for.
+                _ = session.watched
+                do throws(OutputFailure) {
+                    guard case .wait(let deadline) = try session.turn(now: now, ready: [], signals: []),
+                        let deadline, deadline - now <= interval
+                    else { break }
+                    now = deadline
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
+        if let failure { return .failure(failure) }
+        run.frames = sink.presented
+        run.storeReads = (store?.queries ?? 0) - readsBefore
+        return .success(run)
+    }
+
+    /// One animation at one size through the painter alone: drawn into the buffers in place
+    /// (`--in-place`: a session always draws into a picture), or every frame whole (`--whole`,
+    /// the reference: straight onto the buffers).
+    func painterLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
+        let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
+        let fps = self.fps ?? (animation == .intro ? 60 : 30)
+        let measured = painted(animation, size, text: text, locale: locale, keepsFrames: !whole)
+        let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
+        let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
+        let mean = { (xs: [Double]) in xs.isEmpty ? 1 : xs.reduce(0, +) / Double(xs.count) }
+        var line = "bench animated=\(animation.rawValue)\(request.ringsOnly && animation == .intro ? " rings_only=1" : "")"
+            + " size=\(size) frames=\(measured.count) fps=\(NumberText.fixed(fps, decimals: 0)) buffers=\(max(1, buffers))"
+            + (whole ? " whole=1" : "")
+            + " ms_per_frame=\(ms(measured.ms))"
+            + " changed_percent=\(pct(mean(measured.changed))) changed_percent_max=\(pct(measured.changed.max() ?? 1))"
+            + " drawn_percent=\(pct(mean(measured.drawn)))"
+            + (measured.intoPicture ? " copied_percent=\(pct(mean(measured.copied)))" : "")
+        if fill && !whole {
+            // The same frames drawn whole, for the ratio.
+            let reference = painted(animation, size, text: text, locale: locale, keepsFrames: false)
+            line += " whole_ms_per_frame=\(ms(reference.ms)) ratio=\(ms(measured.ms / max(reference.ms, 1e-9)))"
+        }
+        return line
+    }
+
+    /// The animation's frames through the painter (`keepsFrames` false: each drawn whole):
+    /// milliseconds per frame, and per frame after the first the shares changed, drawn and copied.
+    func painted(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, keepsFrames: Bool)
+        -> (count: Int, ms: Double, changed: [Double], drawn: [Double], copied: [Double], intoPicture: Bool)
+    {
         let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
         let composer = FrameComposer(panel: size, rotation: rotation, format: format, shadow: shadow)
         let maker = self.maker(text: text, locale: locale, show: request)
@@ -169,51 +365,32 @@ public struct Benchmark: Sendable {
         let (count, frame) = frames(animation, maker: maker, fps: fps)
         let targets = (0..<max(1, buffers)).map { _ in PixelBuffer(width: size.width, height: size.height, format: format) }
         let pixels = Double(composer.pictureSize.width * composer.pictureSize.height)
-        func run(keepsFrames: Bool) -> (ms: Double, changed: [Double], drawn: [Double], copied: [Double]) {
-            var painter = FramePainter(composer: composer)
-            var changed: [Double] = [], drawn: [Double] = [], copied: [Double] = []
-            let ms = Self.measure {
-                for i in 0..<count {
-                    let (screen, time) = frame(i)
-                    let target = targets[i % targets.count]
-                    guard keepsFrames else {
-                        // The reference: every frame drawn whole (and copied whole from a picture).
-                        composer.compose(screen, into: target, at: time)
-                        continue
-                    }
-                    let f = painter.paint(screen, at: time, into: target, animating: i < count - 1)
-                    guard i > 0 else { continue }
-                    changed.append(Double(f.change?.area ?? Int(pixels)) / pixels)
-                    let redrawn = Double(f.redraw?.area ?? Int(pixels)) / pixels
-                    // Into a picture, the change is drawn and the buffer's part copied; in place,
-                    // the buffer's part is drawn.
-                    if composer.drawsIntoPicture {
-                        drawn.append(Double(f.change?.area ?? Int(pixels)) / pixels)
-                        copied.append(redrawn)
-                    } else {
-                        drawn.append(redrawn)
-                    }
+        var painter = FramePainter(composer: composer)
+        var changed: [Double] = [], drawn: [Double] = [], copied: [Double] = []
+        let ms = Self.measure {
+            for i in 0..<count {
+                let (screen, time) = frame(i)
+                let target = targets[i % targets.count]
+                guard keepsFrames else {
+                    // The reference: every frame drawn whole.
+                    composer.compose(screen, into: target, at: time)
+                    continue
+                }
+                let f = painter.paint(screen, at: time, into: target, animating: i < count - 1)
+                guard i > 0 else { continue }
+                changed.append(Double(f.change?.area ?? Int(pixels)) / pixels)
+                let redrawn = Double(f.redraw?.area ?? Int(pixels)) / pixels
+                // Into a picture, the change is drawn and the buffer's part copied; in place,
+                // the buffer's part is drawn.
+                if composer.drawsIntoPicture {
+                    drawn.append(Double(f.change?.area ?? Int(pixels)) / pixels)
+                    copied.append(redrawn)
+                } else {
+                    drawn.append(redrawn)
                 }
             }
-            return (ms / Double(count), changed, drawn, copied)
         }
-        let measured = run(keepsFrames: !whole)
-        let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
-        let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
-        let mean = { (xs: [Double]) in xs.isEmpty ? 1 : xs.reduce(0, +) / Double(xs.count) }
-        var line = "bench animated=\(animation.rawValue)\(request.ringsOnly && animation == .intro ? " rings_only=1" : "")"
-            + " size=\(size) frames=\(count) fps=\(NumberText.fixed(fps, decimals: 0)) buffers=\(targets.count)"
-            + (whole ? " whole=1" : "")
-            + " ms_per_frame=\(ms(measured.ms))"
-            + " changed_percent=\(pct(mean(measured.changed))) changed_percent_max=\(pct(measured.changed.max() ?? 1))"
-            + " drawn_percent=\(pct(mean(measured.drawn)))"
-            + (composer.drawsIntoPicture ? " copied_percent=\(pct(mean(measured.copied)))" : "")
-        if fill && !whole {
-            // The same frames drawn whole, for the ratio.
-            let reference = run(keepsFrames: false)
-            line += " whole_ms_per_frame=\(ms(reference.ms)) ratio=\(ms(measured.ms / max(reference.ms, 1e-9)))"
-        }
-        return line
+        return (count, ms / Double(count), changed, drawn, copied, composer.drawsIntoPicture)
     }
 
     /// One screen at one size, measured.
@@ -267,5 +444,53 @@ public struct Benchmark: Sendable {
         let start = monotonicNow()
         body()
         return (monotonicNow() - start).inMilliseconds
+    }
+}
+
+/// The refresh commands running (the spinner over the ring screen), as long as the bench draws.
+private final class RefreshRunning: RefreshCommands {
+    var shownState: RefreshState { .running }
+    func start(now: Duration) -> Bool { false }
+}
+
+/// A store of the bench's own, in a new folder under TMPDIR (else /tmp): the day and maybe a
+/// running task in it, read through `StoreData` as `glance run` reads its store; the folder is
+/// removed once the body is done with it (and has let go of the store).
+enum BenchStore {
+    static let file = "bench.db"
+
+    static func with<R>(
+        day: CalendarDay, summary: ActivitySummary?, task: String?, _ body: (StoreData) -> Result<R, OutputFailure>
+    ) -> Result<R, OutputFailure> {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/glance-bench-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            return .failure(OutputFailure(
+                "cannot make a folder for the bench's store in \(base): \(Errno.current) (set TMPDIR to a writable folder)",
+                status: Outcome.cannotCreate))
+        }
+        let folder = String(cString: made)
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/" + file + suffix) }
+            rmdir(folder)
+        }
+        return open(folder + "/" + file, day: day, summary: summary, task: task).flatMap(body)
+    }
+
+    private static func open(_ path: String, day: CalendarDay, summary: ActivitySummary?, task: String?)
+        -> Result<StoreData, OutputFailure>
+    {
+        do throws(StoreError) {
+            // Written through a connection of its own, closed before the app's opens: the app
+            // starts on a store that is not changing, as a device does between imports.
+            do {
+                let store = try Store(path: path)
+                try store.setSummary(summary, for: day)
+                if let task { try store.startTask("import", total: nil, description: task, cancellable: true) }
+            }
+            return .success(try StoreData(path: path, gauges: [], log: { _ in }))
+        } catch {
+            return .failure(OutputFailure("the bench's store \(path): \(error.message)", status: error.exitStatus))
+        }
     }
 }

@@ -90,6 +90,12 @@ public final class RecordingSink: FrameSink {
     public var hasPowerControl = true
     /// Whether the session may draw only what changed (false: every frame whole, the reference).
     public var keepsFrames = true
+    /// Whether each presented frame is kept (a copy, its changes and the event); false keeps only
+    /// their count: `glance bench --animated`, where copying the picture would cost more than
+    /// drawing what changed.
+    public var keepsPictures = true
+    /// Frames presented (kept or not).
+    public private(set) var presented = 0
 
     /// `buffers` 2 draws frames into two buffers in turn, as a double-buffered panel does.
     public init(size: Size, format: PixelFormat = .xrgb8888, frameInterval: Duration = .milliseconds(16),
@@ -102,7 +108,10 @@ public final class RecordingSink: FrameSink {
     }
 
     public var lastFrame: PixelBuffer? { frames.last?.picture }
-    public var presentedBuffer: PixelBuffer? { lastFrame }
+    /// The last frame presented: its copy, or (not kept) the buffer it was drawn into.
+    public var presentedBuffer: PixelBuffer? {
+        keepsPictures ? lastFrame : presented > 0 ? buffers[(next + buffers.count - 1) % buffers.count] : nil
+    }
 
     public func present(damage: IntRect) throws(OutputFailure) {
         try present(changes: Damage(damage))
@@ -110,6 +119,11 @@ public final class RecordingSink: FrameSink {
 
     public func present(changes: Damage) throws(OutputFailure) {
         precondition(!suspended, "a frame presented while the panel is given up")
+        presented += 1
+        guard keepsPictures else {
+            next = (next + 1) % buffers.count
+            return
+        }
         let copy = PixelBuffer(width: size.width, height: size.height, format: format)
         let source = drawingBuffer
         for y in 0..<size.height {

@@ -42,16 +42,22 @@ public final class PanelController: Controller {
         }
     }
 
-    /// The sources of events besides the input devices and the clock: the data, and the refresh
-    /// commands while they run.
-    private var sources: [any EventSource] { [data] + (refresher.map { [$0] } ?? []) }
+    // The sources of events besides the input devices and the clock: the data, and the refresh
+    // commands while they run. Asked before every sleep, each frame while animating: no arrays
+    // of sources built to ask them.
 
     public var descriptors: [FileDescriptor] {
-        (hub?.descriptors ?? []) + sources.descriptors + (clockChanges.map { [$0.descriptor] } ?? [])
+        var descriptors = data.descriptors
+        if let hub { descriptors += hub.descriptors }
+        if let refresher { descriptors += refresher.descriptors }
+        if let clockChanges { descriptors.append(clockChanges.descriptor) }
+        return descriptors
     }
 
     public func nextDeadline(now: Duration) -> Duration? {
-        [device.nextDeadline(now: now), sources.nextDeadline(now: now)].compactMap { $0 }.min()
+        let next = earliest(device.nextDeadline(now: now), data.nextDeadline(now: now))
+        guard let refresher else { return next }
+        return earliest(next, refresher.nextDeadline(now: now))
     }
 
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {

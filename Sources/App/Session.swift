@@ -98,9 +98,18 @@ public final class Session {
     /// Runs until a signal or the controller ends it.
     public func run() throws(OutputFailure) -> Ending {
         try loop.run(
-            watching: { [sink.descriptor].compactMap { $0 } + controller.descriptors + (control?.descriptors ?? []) },
+            watching: { watched },
             turn: { (wakeup) throws(OutputFailure) in try turn(now: wakeup.now, ready: wakeup.ready, signals: wakeup.signals) },
             failed: { OutputFailure($0.description, status: .ioError) })
+    }
+
+    /// What the loop polls besides the signals and its timer, asked before every sleep: the
+    /// output's events, the controller's sources, the control socket.
+    public var watched: [FileDescriptor] {
+        var descriptors = controller.descriptors
+        if let fd = sink.descriptor { descriptors.append(fd) }
+        if let control { descriptors += control.descriptors }
+        return descriptors
     }
 
     /// One turn of the loop at `now`: handles the signals that came and the descriptors that
@@ -148,8 +157,7 @@ public final class Session {
                 }
                 // The earliest of the next frame, what the controller waits for and the next
                 // watchdog ping.
-                let deadline = [frameDeadline, controller.nextDeadline(now: now), watchdogDeadline].compactMap { $0 }.min()
-                return .wait(until: deadline)
+                return .wait(until: earliest(earliest(frameDeadline, controller.nextDeadline(now: now)), watchdogDeadline))
             }
         }
     }
@@ -176,13 +184,15 @@ public final class Session {
             }
         }
         let elapsed = now - (start ?? now)
-        let faults = firstFrameShown == nil ? minorPageFaults() : 0
+        let seconds = elapsed.inSeconds
+        let first = firstFrameShown == nil
+        let faults = first ? minorPageFaults() : 0
         let (screen, animating) = controller.scene(now: now).frame(at: elapsed)
         let frame = painter.paint(
-            screen, at: elapsed.inSeconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames, animating: animating)
-        let drawn = monotonicNow()
-        let drawnFaults = firstFrameShown == nil ? minorPageFaults() : 0
-        onDrawn?(elapsed.inSeconds, frame)
+            screen, at: seconds, into: sink.drawingBuffer, keepsFrames: sink.keepsFrames, animating: animating)
+        let drawn = first ? monotonicNow() : now
+        let drawnFaults = first ? minorPageFaults() : 0
+        onDrawn?(seconds, frame)
         try sink.present(changes: frame.panel)
         framesDrawn += 1
         if framesDrawn == 1 && animating { restartClock = true }
@@ -196,7 +206,7 @@ public final class Session {
             }
         }
         onFrame?()
-        if firstFrameShown == nil {
+        if first {
             let shown = monotonicNow()
             firstFrameShown = shown
             firstFrameDraw = drawn - now

@@ -19,7 +19,11 @@ public final class StoreData: DataSource {
     /// What the store said, kept until it changes: screens are drawn often (the intro, a
     /// spinner), the store changes rarely.
     private var summaryCache: [CalendarDay: ActivitySummary?] = [:]
-    private var taskCache: ProgressTask??
+    /// The running task and what the progress screen shows of it, while `taskKnown` (asked
+    /// since the store changed).
+    private var taskKnown = false
+    private var taskCache: ProgressTask?
+    private var contentCache: ProgressContent?
     /// Queries made (for tests: a redraw without a change must not ask the store).
     public private(set) var queries = 0
 
@@ -32,6 +36,7 @@ public final class StoreData: DataSource {
         store = try Store(path: path, access: access)
         // One connection for reading and watching (the app's own writes, a Cancel, are known).
         watcher = try StoreWatcher(store: store)
+        watched = [FileDescriptor(rawValue: watcher.fileDescriptor)]
         feed = GaugeFeed(settings: gauges, mqtt: mqtt, log: log)
         self.log = log
         _ = feed.readMetrics(store)
@@ -78,41 +83,58 @@ public final class StoreData: DataSource {
 
     /// The first running task, from the cache while the store has not changed.
     public func runningTask() -> ProgressTask? {
-        if let cached = taskCache { return cached }
-        queries += 1
-        let task = (try? store.runningTasks())?.first
-        taskCache = .some(task)
-        return task
+        lookForTask()
+        return taskCache
     }
 
+    /// What the progress screen shows of the running task, made once per look at the store (the
+    /// controller asks for it twice a frame while the spinner turns).
     public func task() -> ProgressContent? {
-        guard let task = runningTask() else { return nil }
-        let amount: ProgressAmount = task.fraction.map { .determinate($0) } ?? .indeterminate
-        let label = task.description ?? task.name
-        return ProgressContent(
-            amount: amount, style: .circular, label: label, cancellable: task.cancellable && !task.cancelRequested,
-            cancelling: task.cancelRequested)
+        lookForTask()
+        return contentCache
+    }
+
+    private func lookForTask() {
+        guard !taskKnown else { return }
+        queries += 1
+        let task = (try? store.runningTasks())?.first
+        taskCache = task
+        contentCache = task.map { task in
+            ProgressContent(
+                amount: task.fraction.map { .determinate($0) } ?? .indeterminate, style: .circular,
+                label: task.description ?? task.name, cancellable: task.cancellable && !task.cancelRequested,
+                cancelling: task.cancelRequested)
+        }
+        taskKnown = true
     }
 
     public func cancelTask() {
         guard let task = runningTask() else { return }
         do {
             _ = try store.requestCancel(task.name)
-            taskCache = nil
+            taskKnown = false
         } catch {
             log("cancel \(task.name): \(error.message)")
         }
     }
 
-    public var descriptors: [FileDescriptor] { [FileDescriptor(rawValue: watcher.fileDescriptor)] + feed.descriptors }
+    /// The watcher's descriptor, made once (the loop asks for the descriptors before every sleep).
+    private let watched: [FileDescriptor]
+
+    public var descriptors: [FileDescriptor] {
+        let feeds = feed.descriptors
+        return feeds.isEmpty ? watched : watched + feeds
+    }
 
     public var endReason: String? { watcher.replaced ? watcher.replacedMessage : nil }
 
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
-        let changed = watcher.changed()
+        // The store is looked at when the watcher says something happened in its folder, or when
+        // a look it put off is due; not on every turn of the loop (each frame of a spinner).
+        let changed = (ready.contains(watched[0]) || watcher.pollTimeout == 0) && watcher.changed()
         if changed {
             summaryCache.removeAll()
-            taskCache = nil
+            taskKnown = false
         }
         let metrics = changed ? feed.readMetrics(store) : false
         let gauges = feed.handle(ready: ready, now: now)
@@ -132,7 +154,7 @@ public final class StoreData: DataSource {
     /// forgotten.
     public func refresh(now: Duration) -> Bool {
         summaryCache.removeAll()
-        taskCache = nil
+        taskKnown = false
         let metrics = feed.readMetrics(store)
         return feed.refresh(now: now) || metrics
     }
@@ -140,10 +162,8 @@ public final class StoreData: DataSource {
     public func showGauges(_ shown: Bool, now: Duration) -> Bool { feed.show(shown, now: now) }
 
     public func nextDeadline(now: Duration) -> Duration? {
-        var deadlines: [Duration] = feed.nextDeadline(now: now).map { [$0] } ?? []
         let timeout = watcher.pollTimeout
-        if timeout >= 0 { deadlines.append(now + .milliseconds(Int64(timeout))) }
-        return deadlines.min()
+        return earliest(feed.nextDeadline(now: now), timeout >= 0 ? now + .milliseconds(Int64(timeout)) : nil)
     }
 
     public func preference(_ name: String) -> String? {

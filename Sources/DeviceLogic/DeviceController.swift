@@ -143,13 +143,16 @@ public final class DeviceController {
 
     /// Screens with something to show, in the configured order.
     public func available(now: Duration) -> [ScreenKind] {
-        screens.filter { kind in
-            switch kind {
-            case .rings: true
-            case .gauges: !data.gauges(now: now).isEmpty
-            case .progress: data.task() != nil
-            case .clock: true
-            }
+        screens.filter { hasSomething($0, now: now) }
+    }
+
+    /// Whether a screen has something to show.
+    func hasSomething(_ kind: ScreenKind, now: Duration) -> Bool {
+        switch kind {
+        case .rings: true
+        case .gauges: !data.gauges(now: now).isEmpty
+        case .progress: data.task() != nil
+        case .clock: true
         }
     }
 
@@ -201,7 +204,8 @@ public final class DeviceController {
 
     /// Long presses and gestures whose time has come; true when the picture changes.
     public func tick(now: Duration) -> Bool {
-        guard !away else { return false }
+        // Nothing held (asked every turn of the loop): no time to measure.
+        guard !away, router.nextDeadline != nil else { return false }
         var changed = false
         for command in router.tick(time: now.inSeconds) where perform(command, now: now) {
             changed = true
@@ -249,12 +253,12 @@ public final class DeviceController {
         }
         // A new minute on a screen that shows the time (woken by its deadline, or by anything
         // else once it has passed).
-        if showsTime, let shown = minuteShown, clock.timeOfDay() != shown {
+        if let shown = minuteShown, showsTime, clock.timeOfDay() != shown {
             changed = true
             if lastChange != .newDay { lastChange = .time }
         }
         // Dim and blank after the last input (not while on another console).
-        let level = away ? idle : schedule.level(idleFor: (now - lastInput).inSeconds)
+        let level = away ? idle : schedule.neverIdles ? .awake : schedule.level(idleFor: (now - lastInput).inSeconds)
         if level != idle {
             idle = level
             log("idle: \(level)")
@@ -262,7 +266,10 @@ public final class DeviceController {
             lastChange = .idle
             applyBacklight()
         }
-        if navigation.settle(available: available(now: now)) { changed = true }
+        // The screen shown still has something to show (each frame of a spinner asks): else the
+        // first that has.
+        let stays = screens.contains(navigation.screen) && hasSomething(navigation.screen, now: now)
+        if !stays, navigation.settle(available: available(now: now)) { changed = true }
         if turnCycle(now: now, screenBefore: screenBefore) {
             changed = true
             lastChange = .cycle
@@ -469,23 +476,26 @@ public final class DeviceController {
     static let minuteMargin = Duration.milliseconds(2)
 
     public func nextDeadline(now: Duration) -> Duration? {
-        var deadlines: [Duration] = midnight.map { [$0] } ?? []
+        // Asked every turn of the loop (each frame of an animation): the earliest kept as it
+        // goes, no array of them.
+        var next = midnight
+        func add(_ deadline: Duration) { next = next.map { min($0, deadline) } ?? deadline }
         // The next minute while the time is shown: one wake-up a minute, none in between.
         if showsTime {
             let s = clock.secondsUntilNextMinute()
-            if s.isFinite { deadlines.append(now + .nanoseconds(Int64((s * 1e9).rounded())) + Self.minuteMargin) }
+            if s.isFinite { add(now + .nanoseconds(Int64((s * 1e9).rounded())) + Self.minuteMargin) }
         }
-        if !away, let t = router.nextDeadline { deadlines.append(.seconds(t)) }
-        if !away, let next = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
-            deadlines.append(lastInput + .seconds(next))
+        if !away, let t = router.nextDeadline { add(.seconds(t)) }
+        if !away, !schedule.neverIdles, let change = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
+            add(lastInput + .seconds(change))
         }
-        if let h = hint { deadlines.append(h.until) }
+        if let h = hint { add(h.until) }
         if let cycle, idle != .blank, !away, navigation.screen != .progress,
             cycle.turns(current: navigation.screen, available: available(now: now))
         {
-            deadlines.append(cycle.nextTurn)
+            add(cycle.nextTurn)
         }
-        return deadlines.min()
+        return next
     }
 
     public func scene(now: Duration) -> any Scene {

@@ -126,6 +126,8 @@ public final class InputRouter {
 
     /// Long presses (keys and fingers) whose time has come.
     public func tick(time: Double) -> [Command] {
+        // Nothing held, nothing to come (the loop asks every turn, each frame of an animation).
+        guard nextDeadline != nil else { return [] }
         var commands: [Command] = []
         // Two keys held together (on any devices) before either one's long press.
         if let chord = KeyInterpreter.chord(&keys, time: time) { commands.append(.action(chord)) }
@@ -139,9 +141,14 @@ public final class InputRouter {
 
     /// When `tick` next has something to do.
     public var nextDeadline: Double? {
-        (keys.values.map(\.nextDeadline) + touches.values.map { $0.waking ? nil : $0.gestures.nextDeadline }).compactMap
-        { $0 }
-        .min()
+        var next: Double?
+        for k in keys.values {
+            if let d = k.nextDeadline { next = min(next ?? d, d) }
+        }
+        for t in touches.values where !t.waking {
+            if let d = t.gestures.nextDeadline { next = min(next ?? d, d) }
+        }
+        return next
     }
 
     /// Forgets every device's held keys, long presses and gestures (input went elsewhere for a

@@ -96,8 +96,13 @@ public struct IdleSchedule: Sendable, Equatable {
 
     /// Seconds of idleness at which the level next changes, if it will.
     public func nextChange(idleFor t: Double) -> Double? {
-        [dimAfter, blankAfter].compactMap { $0 }.filter { $0 > t }.min()
+        let dim = dimAfter.flatMap { $0 > t ? $0 : nil }, blank = blankAfter.flatMap { $0 > t ? $0 : nil }
+        guard let dim, let blank else { return dim ?? blank }
+        return min(dim, blank)
     }
+
+    /// The panel never dims nor blanks (`glance watch`, a kiosk): idleness need not be measured.
+    public var neverIdles: Bool { dimAfter == nil && blankAfter == nil }
 }
 
 /// Screens that turn by themselves (a kiosk): every `every` seconds the next of `screens` that

@@ -10,6 +10,15 @@ public protocol EventSource: AnyObject {
     func handle(ready: [FileDescriptor], now: Duration) -> Bool
 }
 
+/// The earlier of two deadlines (nil: none), for the turns that ask every source each frame:
+/// no array built to take the smallest of two or three.
+@inlinable
+public func earliest(_ a: Duration?, _ b: Duration?) -> Duration? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
+}
+
 extension Sequence where Element == any EventSource {
     /// Every source's descriptors.
     public var descriptors: [FileDescriptor] { flatMap(\.descriptors) }

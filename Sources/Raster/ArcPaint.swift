@@ -20,7 +20,10 @@ public struct ArcPaint: Sendable, Hashable {
 
     public init(stops: [Stop], from: Double = 0, to: Double = 1) {
         precondition(!stops.isEmpty, "ArcPaint needs at least one stop")
-        self.stops = stops.sorted { $0.position < $1.position }
+        // In order already (a solid colour, the rings' ramps): kept as given, not sorted again
+        // for every stroke of every frame.
+        let ordered = zip(stops, stops.dropFirst()).allSatisfy { $0.position <= $1.position }
+        self.stops = ordered ? stops : stops.sorted { $0.position < $1.position }
         self.from = from
         self.to = to
     }

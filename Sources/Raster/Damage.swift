@@ -34,22 +34,26 @@ public struct Damage: Sendable, Hashable, CustomStringConvertible {
         guard !rect.isEmpty else { return }
         var r = rect
         var i = 0
+        // Whether `r` overlaps any rectangle left, as the last pass over them (the one without
+        // a merge) found.
+        var overlapsOne = false
         while i < rects.count {
             let o = rects[i]
             if Self.contains(o, r) { return }
-            let box = o.union(r)
             let overlaps = !o.intersection(r).isEmpty
-            if Self.contains(r, o) || (overlaps && Self.mergeable(box: box, o, r)) {
+            if Self.contains(r, o) || (overlaps && Self.mergeable(box: o.union(r), o, r)) {
                 // Held by the new one, or merged with it at little cost: start again with the box.
-                r = box
+                r = o.union(r)
                 rects.remove(at: i)
                 i = 0
+                overlapsOne = false
             } else {
+                if overlaps { overlapsOne = true }
                 i += 1
             }
         }
         // What the others leave of it (most often all of it).
-        if rects.allSatisfy({ $0.intersection(r).isEmpty }) {
+        if !overlapsOne {
             rects.append(r)
         } else {
             var pieces = [r]

@@ -13,8 +13,9 @@ public struct FrameHistory: Sendable {
     public private(set) var frame = 0
     /// The changes of the last frames, oldest first (nil: all of the picture).
     private var changes: [Damage?] = []
-    /// The frame each buffer holds, by its pixels' address.
-    private var held: [UInt: Int] = [:]
+    /// The frame each buffer holds, by its pixels' address: the buffers seen within the last
+    /// `depth` frames (one further behind is drawn whole anyway), so a few, searched in turn.
+    private var held: [(buffer: UInt, frame: Int)] = []
     /// How many frames back a buffer may be and still be brought up to date by parts.
     public static let depth = 3
 
@@ -27,14 +28,30 @@ public struct FrameHistory: Sendable {
     /// `change` (nil: anywhere), and returns what of `buffer` it must draw (nil: all of it).
     public mutating func redraw(buffer: UInt, change: Damage?) -> Damage? {
         frame += 1
+        if changes.count == Self.depth { changes.removeFirst() }
         changes.append(change)
-        if changes.count > Self.depth { changes.removeFirst() }
-        defer { held[buffer] = frame }
-        guard let last = held[buffer] else { return nil }
+        // The buffer's frame, and the buffers too far behind to be brought up to date forgotten.
+        var last: Int?
+        var i = 0
+        while i < held.count {
+            if held[i].buffer == buffer {
+                last = held[i].frame
+                held[i].frame = frame
+            } else if frame - held[i].frame > Self.depth {
+                held.remove(at: i)
+                continue
+            }
+            i += 1
+        }
+        guard let last else {
+            held.append((buffer, frame))
+            return nil
+        }
         let behind = frame - last
         guard behind >= 1, behind <= changes.count else { return nil }
-        var area = Damage()
-        for c in changes.suffix(behind) {
+        // One frame behind (a single buffer): the last change as it is.
+        guard var area = changes[changes.count - behind] else { return nil }
+        for c in changes[(changes.count - behind + 1)...] {
             guard let c else { return nil }
             area.formUnion(c)
         }
@@ -43,7 +60,7 @@ public struct FrameHistory: Sendable {
 
     /// What every buffer holds is unknown from now on (the panel was given up and taken back):
     /// each is drawn whole next time.
-    public mutating func forget() { held = [:] }
+    public mutating func forget() { held = [] }
 }
 
 /// The damage path of a sequence of frames: each frame's changes asked of its screen, drawn only
@@ -52,7 +69,10 @@ public struct FrameHistory: Sendable {
 public struct FramePainter {
     public let composer: FrameComposer
     private var history = FrameHistory()
-    private var previous: (screen: any Screen, time: Double)?
+    /// The last frame's screen and time (kept apart: a tuple of an existential and a number is
+    /// copied through generic value witnesses, each frame).
+    private var previous: (any Screen)?
+    private var previousTime = 0.0
 
     public init(composer: FrameComposer) { self.composer = composer }
 
@@ -71,13 +91,15 @@ public struct FramePainter {
         _ screen: any Screen, at time: Double, into target: PixelBuffer, keepsFrames: Bool = true, animating: Bool = false
     ) -> Frame {
         let picture = IntRect(size: composer.pictureSize)
-        let change = previous.flatMap {
-            screen.changes(since: $0.screen, at: $0.time, now: time, size: composer.pictureSize)
-        }.map { $0.clipped(to: picture) }
+        var change: Damage?
+        if let previous {
+            change = screen.changes(since: previous, at: previousTime, now: time, size: composer.pictureSize)?.clipped(to: picture)
+        }
         let redraw = history.redraw(buffer: FrameHistory.key(target), change: keepsFrames ? change : nil)
         composer.compose(
             screen, into: target, at: time, change: change, redraw: keepsFrames ? redraw : nil, animating: animating)
-        previous = (screen, time)
+        previous = screen
+        previousTime = time
         return Frame(change: change, redraw: redraw, panel: composer.panelDamage(change))
     }
 

@@ -203,7 +203,9 @@ public final class FreeTypeTextRenderer: TextRenderer {
     /// Shapes a line, once per text and style.
     func shape(_ whole: String, _ style: TextStyle) -> ShapedLine {
         var text = whole
-        if let end = whole.unicodeScalars.index(
+        // A line of at most `longestLine` bytes has at most as many characters: not walked
+        // (every measure and draw of a frame comes here).
+        if whole.utf8.count > Self.longestLine, let end = whole.unicodeScalars.index(
             whole.unicodeScalars.startIndex, offsetBy: Self.longestLine, limitedBy: whole.unicodeScalars.endIndex),
             end != whole.unicodeScalars.endIndex
         {

@@ -2,6 +2,7 @@
 import Raster
 import Activity
 import Configuration
+import Controls
 import Foundation
 import Platform
 import Raster
@@ -37,10 +38,15 @@ struct StoreDataTests {
         // Another writer (glance log, an import) changes the day.
         let other = try Store(path: db)
         try other.setSummary(ActivitySummary(standHours: 5, standHoursGoal: 12), for: Self.day)
+        // The loop's turns while its descriptor is not among the readable ones (a spinner's
+        // frames): the store is not looked at.
+        usleep(50_000)
+        for _ in 0..<5 { #expect(!data.handle(ready: [], now: monotonicNow()), "looked without its descriptor ready") }
+        #expect(data.summary(for: Self.day) == nil, "the cached day until the watcher says it changed")
         var seen = false
         for _ in 0..<50 where !seen {
-            usleep(20_000)
-            seen = data.handle(ready: [], now: monotonicNow())
+            seen = data.handle(ready: data.descriptors, now: monotonicNow())
+            if !seen { usleep(20_000) }
         }
         #expect(seen)
         #expect(data.summary(for: Self.day)?.standHours == 5)
@@ -67,10 +73,41 @@ struct StoreDataTests {
         var ended = false
         for _ in 0..<50 where !ended {
             usleep(20_000)
-            _ = data.handle(ready: [], now: monotonicNow())
+            _ = data.handle(ready: data.descriptors, now: monotonicNow())
             ended = data.task() == nil
         }
         #expect(ended)
+    }
+
+    @Test("a spinner through the session on the store: no query and no look at the store per frame")
+    func spinnerReadsNothing() throws {
+        let folder = Folder("app-test")
+        let db = folder.path + "/glance.db"
+        try Store(path: db).startTask("import", total: nil, description: "Importing", cancellable: true)
+        let data = try StoreData(path: db, gauges: [], log: { _ in })
+        var settings = Settings()
+        settings.show.ringsOnly = true
+        settings.screens = [.progress, .rings]
+        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        let sink = RecordingSink(size: Size(width: 64, height: 64), frameInterval: .milliseconds(33))
+        let app = try Assembly.make(
+            settings, sink: sink, parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: data, now: .seconds(100)),
+            log: { _ in }).get()
+        #expect(app.controller.navigation.screen == .progress)
+        _ = try app.session.turn(now: .seconds(100), ready: [], signals: [])
+        let asked = data.queries
+        for k in 1...30 { _ = try app.session.turn(now: .seconds(100) + .milliseconds(33 * k), ready: [], signals: []) }
+        #expect(sink.frames.count == 31, "the spinner turns")
+        #expect(data.queries == asked, "no query while the store does not change")
+        // Another process ends the task: the turn with the watcher's descriptor readable sees it.
+        try Store(path: db).finishTask("import", state: .done)
+        var shown = ScreenKind.progress
+        for k in 0..<50 where shown == .progress {
+            _ = try app.session.turn(now: .seconds(200) + .milliseconds(33 * k), ready: data.descriptors, signals: [])
+            shown = app.controller.navigation.screen
+            if shown == .progress { usleep(20_000) }
+        }
+        #expect(shown == .rings, "the task's end was not seen")
     }
 
     @Test("a store file replaced by another asks the app to end, through the device controller")
@@ -90,7 +127,7 @@ struct StoreDataTests {
         #expect(rename(restored, db) == 0)
         for _ in 0..<50 where data.endReason == nil {
             usleep(20_000)
-            _ = controller.handle(ready: [], now: .seconds(100))
+            _ = controller.handle(ready: controller.descriptors, now: .seconds(100))
         }
         #expect(data.endReason?.contains("the store \(db) was replaced by another file") == true)
         #expect(controller.endReason == data.endReason)
@@ -138,7 +175,7 @@ struct StoreDataTests {
         try Store(path: folder.path + "/glance.db").setSummary(ActivitySummary(standHours: 1, standHoursGoal: 12), for: CalendarDay(year: 2026, month: 1, day: 1)!)
         var seen = false
         for _ in 0..<250 where !seen {
-            seen = data.handle(ready: [], now: t0 + .seconds(1))
+            seen = data.handle(ready: data.descriptors, now: t0 + .seconds(1))
             if !seen { usleep(20_000) }
         }
         #expect(seen, "the store's change was not seen")
