@@ -135,9 +135,11 @@ enum PictureCommands {
             with label and Cancel hint.
 
             With --animated, consecutive frames of each animation (the spinner, the sliding bar, the rings \
-            filling up, the refresh control's spinner) go through the panel's damage path: each frame draws \
-            only what changed since the last one into the picture in memory, and copies onto the next of \
-            two buffers (as a flipping panel's) what changed since that buffer's frame:
+            filling up, the refresh control's spinner) go through the session glance run runs (the same \
+            assembly, on a recording sink, with a made-up clock and a store of its own) and the panel's \
+            damage path: each frame draws only what changed since the last one into the picture in memory, \
+            and copies onto the next of two buffers (as a flipping panel's) what changed since that buffer's \
+            frame; store_reads counts the store's queries after the first frame:
               bench animated=spinner size=480x480 frames=200 fps=30 buffers=2 ms_per_frame=…
                     changed_percent=… changed_percent_max=… drawn_percent=… copied_percent=…
                     whole_ms_per_frame=… ratio=…
