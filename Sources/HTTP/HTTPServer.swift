@@ -119,6 +119,23 @@ public final class HTTPServer {
     public private(set) var closedSlow = 0
     public private(set) var closedForRoom = 0
 
+    /// Why `address` cannot be listened on, found by binding it as libmicrohttpd does
+    /// (SO_REUSEADDR): the errno a failed start leaves is not always its bind's (under qemu-user it
+    /// is a later call's EBADF). Nil when the bind succeeds now.
+    static func bindError(_ address: inout sockaddr_storage) -> Int32? {
+        let family = Int32(address.ss_family)
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        let length = socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        return bound == 0 ? nil : errno
+    }
+
     /// Starts listening. TLS when `tls` gives a PEM key and certificate (their text). `log` gets
     /// libmicrohttpd's own messages (a client's broken TLS, say); the caller bounds and escapes them.
     public init(
@@ -174,7 +191,8 @@ public final class HTTPServer {
         let held = startMessages ?? []
         startMessages = nil
         guard let started else {
-            let code = errno == 0 ? EADDRINUSE : errno
+            let left = errno
+            let code = Self.bindError(&storage) ?? (left == 0 ? EADDRINUSE : left)
             throw SystemError("listening on \(listen)", errno: Errno(rawValue: code))
         }
         for message in held { log(message) }

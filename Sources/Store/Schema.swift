@@ -57,7 +57,15 @@ public enum Schema {
     /// The schema version of `db`, once it is known to be a store this build can use. Only reads:
     /// a file that is not a Glance store is refused before anything is written to it.
     static func version(of db: Connection) throws(StoreError) -> Int {
-        let found = Int(try db.integer("PRAGMA user_version") ?? 0)
+        // Both from one statement, so from one snapshot: read one after the other, another
+        // process's first migration could commit between them, and its new tables would be taken
+        // for someone else's database (two commands making the same new store at once).
+        let read = try db.prepare(
+            "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)")
+        guard try read.step() else { return 0 }
+        let found = Int(read.int64(0) ?? 0)
+        let tables = read.int64(1) ?? 0
+        read.reset()
         if found > currentVersion {
             throw StoreError(
                 .badData,
@@ -65,7 +73,7 @@ public enum Schema {
             )
         }
         // Version 0 is a new, empty file; one that already has tables is someone else's database.
-        if found == 0, (try db.integer("SELECT count(*) FROM sqlite_master") ?? 0) > 0 {
+        if found == 0, tables > 0 {
             throw StoreError(.badData, "not a Glance store: \(db.path) (give the Glance store with --db)")
         }
         return found

@@ -122,10 +122,22 @@ public final class Store {
     }
 
     /// Switches the file to WAL (a no-op when it is already), so readers never wait for a writer.
+    /// The switch needs the file to itself, and SQLite does not wait for it in the busy handler:
+    /// when another process is making the same new store (or switching it) it is tried again for
+    /// up to the busy timeout, and is done when the other has switched it.
     private func useWAL() throws(StoreError) {
-        let mode = try db.prepare("PRAGMA journal_mode=WAL")
-        if try mode.step(), mode.text(0) != "wal" {
-            throw StoreError(.io, "store \(path): cannot switch to WAL (is the folder read-only?)")
+        var waited = 0
+        while true {
+            do throws(StoreError) {
+                let mode = try db.prepare("PRAGMA journal_mode=WAL")
+                if try mode.step(), mode.text(0) != "wal" {
+                    throw StoreError(.io, "store \(path): cannot switch to WAL (is the folder read-only?)")
+                }
+                return
+            } catch where error.kind == .busy && waited < 5000 {
+                usleep(10_000)
+                waited += 10
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 import Activity
 import Foundation
 import TestSupport
-import Store
+@testable import Store
 import Testing
 
 #if canImport(Glibc)
@@ -275,10 +275,14 @@ struct ServeLimitsTests {
         #expect(try server.request("POST", "/v1/days", "{\"days\": [\(days.joined(separator: ","))]}").status == 200)
         #expect(try server.request("PUT", "/v1/metrics/door", "{\"value\": 1}").status == 200)
         // Everything into the main file, a copy kept as the backup, then pages in the middle overwritten.
-        let checkpoint = try runProcess("/usr/bin/sqlite3", [server.scratch.db, "PRAGMA wal_checkpoint(TRUNCATE);"])
-        #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
+        // Through SQLite's library, as another writer would (the sqlite3 program is not in the
+        // arm64 suites' root).
         let backup = server.scratch.file("backup.db")
-        #expect(try runProcess("/usr/bin/sqlite3", [server.scratch.db, ".backup '\(backup)'"]).status == 0)
+        do {
+            let other = try Store(path: server.scratch.db)
+            try other.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try other.db.execute("VACUUM INTO '\(backup)'")
+        }
         let handle = try #require(FileHandle(forUpdatingAtPath: server.scratch.db))
         try handle.seek(toOffset: 4096 * 3)
         handle.write(Data((0..<(4096 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }))

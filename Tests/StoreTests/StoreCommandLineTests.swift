@@ -438,7 +438,11 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         let (_, finish) = try GlanceCLI.start(
             ["import", scratch.file("big.xml"), "--task", "health"] + db, in: scratch)
         let store = try Store(path: scratch.db)
-        #expect(try eventually(seconds: 60) { (try store.task(named: "health")?.done ?? 0) > 0 })
+        guard try eventually(seconds: 60, { (try store.task(named: "health")?.done ?? 0) > 0 }) else {
+            let result = finish()
+            Issue.record("the import never showed its task's progress: exit \(result.status), \(result.err)")
+            return
+        }
         let task = try #require(try store.task(named: "health"))
         #expect(
             task.state == .running && task.cancellable

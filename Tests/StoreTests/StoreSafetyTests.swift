@@ -221,3 +221,27 @@ import Testing
         _ = server.stop()
     }
 }
+
+/// Two commands making the same new store at once (a phone's first post and a `glance log`
+/// from cron): neither takes the other's half-made store for someone else's database.
+@Suite struct NewStoreRaceTests {
+    @Test func connectionsOpeningOneNewStoreAtOnceAllSucceed() throws {
+        let scratch = Scratch()
+        let failures = Locked<[String]>([])
+        for round in 0..<60 {
+            let path = scratch.file("race\(round).db")
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do { _ = try Store(path: path) } catch { failures.update { $0.append("\(error)") } }
+            }
+        }
+        #expect(failures.value.isEmpty, "\(failures.value.prefix(3))")
+    }
+}
+
+final class Locked<Value>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}
