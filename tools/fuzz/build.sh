@@ -68,6 +68,7 @@ module Raster "$ROOT"/Sources/Raster/*.swift
 module Controls "$ROOT"/Sources/Controls/*.swift
 module JSON "$ROOT"/Sources/JSON/*.swift
 module Screens "$ROOT"/Sources/Screens/*.swift
+module CLI "$ROOT"/Sources/CLI/*.swift
 module Configuration "$ROOT"/Sources/Configuration/*.swift
 module Feeds "$ROOT"/Sources/Feeds/*.swift
 
@@ -81,7 +82,7 @@ link() { # NAME OBJECTS... -- SOURCES...
 link import-xml $STORE "$HERE/targets/FuzzStore.swift" "$HERE/targets/ImportXML.swift"
 link import-csv $STORE "$HERE/targets/FuzzStore.swift" "$HERE/targets/ImportCSV.swift"
 link import-file $STORE "$HERE/targets/FuzzStore.swift" "$HERE/targets/ImportFile.swift"
-link configuration "$O/Raster.o" "$O/Activity.o" "$O/Controls.o" "$O/JSON.o" "$O/Screens.o" "$O/Configuration.o" \
+link configuration "$O/Raster.o" "$O/Activity.o" "$O/Controls.o" "$O/JSON.o" "$O/Screens.o" "$O/CLI.o" "$O/Configuration.o" \
 	"$HERE/targets/Configuration.swift"
 link http-body "$O/Activity.o" "$O/JSON.o" "$O/Feeds.o" "$HERE/targets/HTTPBody.swift"
 link mqtt-payload "$O/Activity.o" "$O/JSON.o" "$O/Feeds.o" "$HERE/targets/MQTTPayload.swift"

@@ -37,6 +37,7 @@ done
 
 "$HERE/build.sh" 2> >(grep -v "Cannot export local symbol" >&2)
 
+export LSAN_OPTIONS="suppressions=$HERE/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 SHARED=$ROOT/../shared/data/apple-health
 [ -d "$SHARED" ] || echo "fuzz: $SHARED is absent: fuzzing from the repository's seeds only" >&2
 status=0
