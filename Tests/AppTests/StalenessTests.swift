@@ -1,0 +1,192 @@
+@testable import DeviceLogic
+import Activity
+import Configuration
+import Foundation
+import ImageFile
+import Platform
+import Raster
+import Screens
+import Store
+import TestSupport
+import Testing
+
+@testable import App
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue 25, item 3: a value goes stale on time whatever feeds it — a metric in the store, an
+/// MQTT topic — with nothing else on the screen to force a redraw; its age label then steps on
+/// (tens of seconds, minutes, hours) and the loop wakes for nothing in between.
+@Suite("Staleness drawn on time: the session's deadlines")
+struct StalenessTests {
+    static let day = CalendarDay(year: 2026, month: 11, day: 30)!
+    static let size = Size(width: 96, height: 96)
+
+    /// The gauges' wall clock: the real one until frozen, then moved by the test with its
+    /// made-up loop time.
+    final class Wall: @unchecked Sendable {
+        var fixed: Double?
+        func now() -> Double { fixed ?? GaugeFeed.wallNow() }
+    }
+
+    static func gauge(_ source: GaugeSourceSetting, staleAfter: Double) -> GaugeSetting {
+        var g = GaugeSetting(style: .circular, title: "T", unit: "", minimum: 0, maximum: 100, tint: [], source: source)
+        g.givenStaleAfter = .set(staleAfter)
+        return g
+    }
+
+    /// The gauge screen alone (no fonts: the gauge's arc and value colour show the staleness),
+    /// never dimmed, on `data`.
+    static func session(_ sink: RecordingSink, data: StoreData, now: Duration) throws -> Assembly {
+        var settings = Settings()
+        settings.screens = [.gauges]
+        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        settings.run.intro = false
+        return try Assembly.make(
+            settings, sink: sink,
+            parts: .init(text: .some(nil), clock: FixedClock(day, time: TimeOfDay(hour: 12, minute: 0)), data: data, now: now),
+            log: { _ in }
+        ).get()
+    }
+
+    /// What the loop does when nothing happens (EventLoop: it sleeps until the deadline the turn
+    /// gave, then turns again), on a made-up clock that the gauges' wall clock follows, until
+    /// `end`: each wake-up's time and the age label drawn then (nil: fresh), in order.
+    static func idle(
+        _ session: Session, data: StoreData, from start: Duration, wall: Wall, until end: Duration
+    ) throws -> [(at: Duration, label: String?, drew: Bool)] {
+        let wall0 = try #require(wall.fixed)
+        let strings = AppLocale.english.strings
+        var wakes: [(at: Duration, label: String?, drew: Bool)] = []
+        var next = try session.turn(now: start, ready: [], signals: [])
+        while case .wait(let until?) = next, until <= end {
+            let frames = session.framesDrawn
+            wall.fixed = wall0 + (until - start).inSeconds
+            next = try session.turn(now: until, ready: [], signals: [])
+            let age = data.gauges(now: until)[0].age
+            wakes.append((until, age.map { strings.age(seconds: $0) }, session.framesDrawn > frames))
+        }
+        return wakes
+    }
+
+    /// The sum of a frame's channels: a dimmed gauge has less.
+    static func light(_ frame: PixelBuffer) -> Int {
+        var sum = 0
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                let c = frame.color(x: x, y: y)
+                sum += Int(c.red) + Int(c.green) + Int(c.blue)
+            }
+        }
+        return sum
+    }
+
+    /// The age labels a stale value shows from `from` seconds old on, each once, up to `through`.
+    static func labels(through seconds: Int) -> [String] {
+        var labels: [String] = []
+        for s in 0...seconds {
+            let label = AppLocale.english.strings.age(seconds: Double(s))
+            if labels.last != label { labels.append(label) }
+        }
+        return labels
+    }
+
+    /// Checks the idle wake-ups of a value that came at `came` (wall seconds) and goes stale
+    /// after `staleAfter`: the first wake-up is the moment it goes stale (a millisecond or two
+    /// after), each draws a frame, each shows the next age label, none is for nothing.
+    static func check(
+        _ wakes: [(at: Duration, label: String?, drew: Bool)], came: Double, staleAfter: Double, start: Duration, wall0: Double,
+        through seconds: Int
+    ) throws {
+        let first = try #require(wakes.first, "no wake-up at all: the value never went stale")
+        let staleAt = (first.at - start).inSeconds + wall0 - came
+        #expect(staleAt > staleAfter && staleAt < staleAfter + 0.01, "went stale \(staleAt) s after it came (staleAfter \(staleAfter))")
+        let idleWakes = wakes.filter { !$0.drew }.map(\.at)
+        #expect(idleWakes.isEmpty, "every wake-up drew; these did not: \(idleWakes)")
+        // From the first stale moment: "· 0 s", "· 10 s" … "· 50 s", "· 1 min" … one wake-up each.
+        #expect(wakes.map(\.label) == labels(through: seconds), "\(wakes.map { $0.label ?? "fresh" })")
+        print("\(wakes.count) wake-ups in \(seconds) idle seconds after going stale")
+    }
+
+    @Test("a metric-only gauge screen goes stale on time and its age label steps on, one wake-up per change, over two idle hours")
+    func metricGoesStale() throws {
+        let folder = ScratchFolder("stale-metric")
+        let db = folder.path + "/glance.db"
+        try Store(path: db).setMetric("cpu", value: 40)
+        let came = StoredTime.seconds(try #require(try Store(path: db).metrics().first?.updated))
+        let wall = Wall()
+        wall.fixed = GaugeFeed.wallNow()
+        let data = try StoreData(
+            path: db, gauges: [Self.gauge(.metric("cpu"), staleAfter: 3)], wallClock: { wall.now() }, log: { _ in })
+        let sink = RecordingSink(size: Self.size)
+        let start = Duration.seconds(1000)
+        let app = try Self.session(sink, data: data, now: start)
+        let wall0 = try #require(wall.fixed)
+        let span = 2 * 3600
+        let wakes = try Self.idle(app.session, data: data, from: start, wall: wall, until: start + .seconds(span))
+        let end = wall0 + Double(span) - came
+        try Self.check(wakes, came: came, staleAfter: 3, start: start, wall0: wall0, through: Int((end - 0.01).rounded(.down)))
+        #expect(sink.frames.count == wakes.count + 1)
+        #expect(
+            Self.light(sink.frames[1].picture) < Self.light(sink.frames[0].picture),
+            "the stale value is drawn dimmed")
+        // A new value: fresh again at once, drawn (the wall clock real again: the store's time is).
+        wall.fixed = nil
+        try Store(path: db).setMetric("cpu", value: 41)
+        let ready = try waitForReadable(data.descriptors, timeout: .seconds(30))
+        let frames = sink.frames.count
+        _ = try app.session.turn(now: start + .seconds(span + 1), ready: ready, signals: [])
+        let renewed = data.gauges(now: .zero)[0]
+        #expect(renewed.age == nil && renewed.value == 41)
+        #expect(sink.frames.count == frames + 1)
+    }
+
+    @Test("an MQTT-only gauge screen (a real broker) goes stale on time, one wake-up per age label change")
+    func mqttGoesStale() throws {
+        guard Broker.available else {
+            Issue.record("mosquitto is not installed (make deps installs it: tools/debian-packages.txt)")
+            return
+        }
+        let broker = try Broker()
+        let folder = ScratchFolder("stale-mqtt")
+        var mqtt = MQTTSetting(broker: "mqtt://127.0.0.1:\(broker.port)", host: "127.0.0.1", port: broker.port, tls: false)
+        // Its keep-alive (half of it) is past the idle span: the wake-ups are the staleness's.
+        mqtt.keepAlive = 7200
+        // The wall clock stands still while the value comes: the time it came is known exactly.
+        let wall = Wall()
+        wall.fixed = GaugeFeed.wallNow()
+        let data = try StoreData(
+            path: folder.path + "/glance.db", gauges: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0), staleAfter: 5)],
+            mqtt: mqtt, wallClock: { wall.now() }, log: { _ in })
+        let sink = RecordingSink(size: Self.size)
+        let app = try Self.session(sink, data: data, now: monotonicNow())
+        try broker.publish("t", "42", retain: true)
+        // The real loop until the value came and the connection is quiet (nothing due within a
+        // second: the subscription's answers and any second delivery of the retained value in).
+        var came: Double?
+        var quiet = false
+        var next = try app.session.turn(now: monotonicNow(), ready: [], signals: [])
+        for _ in 0..<2000 where came == nil || !quiet {
+            var timeout = Duration.milliseconds(50)
+            if case .wait(let until?) = next { timeout = max(.zero, min(timeout, until - monotonicNow())) }
+            let ready = try waitForReadable(app.session.watched, timeout: timeout)
+            let now = monotonicNow()
+            next = try app.session.turn(now: now, ready: ready, signals: [])
+            if data.gauges(now: .zero)[0].value == 42 { came = wall.fixed }
+            if case .wait(let until) = next { quiet = ready.isEmpty && until.map { $0 - now > .seconds(1) } ?? true }
+        }
+        let arrived = try #require(came, "the retained value never came")
+        #expect(data.gauges(now: .zero)[0].age == nil, "fresh when it came")
+        // From here nothing comes: the made-up clock, the wall clock moved with it.
+        let start = monotonicNow()
+        let wall0 = try #require(wall.fixed)
+        let span = 1500
+        let wakes = try Self.idle(app.session, data: data, from: start, wall: wall, until: start + .seconds(span))
+        let end = wall0 + Double(span) - arrived
+        try Self.check(wakes, came: arrived, staleAfter: 5, start: start, wall0: wall0, through: Int((end - 0.01).rounded(.down)))
+        let fresh = try #require(sink.frames.first?.picture), stale = try #require(sink.frames.last?.picture)
+        #expect(Self.light(stale) < Self.light(fresh), "the stale value is drawn dimmed")
+    }
+}
