@@ -48,7 +48,8 @@ extension StoreError {
         case .badData, .notFound: Outcome.dataError
         case .io: Outcome.ioError
         case .missing: Outcome.noInput
-        case .busy, .cancelled: Outcome.temporaryFailure
+        case .busy: Outcome.temporaryFailure
+        case .cancelled: Outcome.cancelled
         case .invalidArgument: Outcome.usage
         case .permission: Outcome.noPermission
         case .cannotCreate: Outcome.cannotCreate
