@@ -109,12 +109,15 @@ public final class GaugeFeed {
                 if let text = readSmallFile(file, limit: 4096) {
                     options.password = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
                 } else {
-                    log("mqtt.passwordFile \(file): cannot read it: \(String(cString: strerror(errno))); connecting without")
+                    log(
+                        Quote.logLine(
+                            "mqtt.passwordFile \(file): cannot read it: \(String(cString: strerror(errno))); connecting without a "
+                                + "password; make it readable by the user glance runs as (keep it to root and group glance: chgrp glance, chmod 0640)"))
                 }
             }
             self.mqtt = MQTTClient(options, topics: Array(Set(topics)).sorted(), onMessage: { [weak self] topic, payload in
                 self?.message(topic: topic, payload: payload)
-            }, log: log)
+            }, log: { log(Quote.logLine($0)) })
         }
     }
 
@@ -313,7 +316,7 @@ public final class GaugeFeed {
                 } else if let v = reading.value {
                     changed = fail(i, "\(path): \(NumberText.plain(v)) is out of range after the offset") || changed
                 } else if let problem = reading.problem {
-                    changed = fail(i, problem) || changed
+                    changed = fail(i, "\(problem); check the gauge's source.file in the configuration") || changed
                 }
             case .command(let arguments, _, _, _, let interval, _):
                 if let last = slots[i].lastRead, now < last + .milliseconds(Int64(interval * 1000)) { continue }
