@@ -190,3 +190,147 @@ struct StalenessTests {
         #expect(Self.light(stale) < Self.light(fresh), "the stale value is drawn dimmed")
     }
 }
+
+/// The same through `glance watch` (a real process, a real store, a real broker): its pictures
+/// go stale on time, the age label steps on, and between its steps the process sleeps.
+@Suite("Staleness drawn on time: glance watch's pictures")
+struct WatchStalenessTests {
+    /// `glance watch --screen gauges` with `gauge` (a JSON object) on its store and broker: each
+    /// line it prints with when it came.
+    final class Watch {
+        let process = Process()
+        let png: String
+        private let out: String
+        private var seen = 0
+        private(set) var lines: [(at: Double, text: String)] = []
+
+        init(_ folder: ScratchFolder, gauge: String, mqtt: String = "") throws {
+            let config = folder.path + "/config.json"
+            try "{\"screens\": [\"gauges\"], \"gauges\": [\(gauge)]\(mqtt)}".write(toFile: config, atomically: true, encoding: .utf8)
+            png = folder.path + "/panel.png"
+            out = folder.path + "/watch.out"
+            let (program, arguments) = GlanceExecutable.command([
+                "watch", "--config", config, "--db", folder.path + "/glance.db", "--screen", "gauges", "--size", "160x120",
+                "--render-to", png,
+            ])
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            #expect(FileManager.default.createFile(atPath: out, contents: nil), "a file for the test")
+            process.standardOutput = FileHandle(forWritingAtPath: out)
+            process.standardError = FileHandle(forWritingAtPath: folder.path + "/watch.err")
+            try process.run()
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        /// Waits (looking every 10 ms) until `count` lines came or `seconds` passed.
+        @discardableResult
+        func wait(lines count: Int, seconds: Double = 60) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while lines.count < count && Date() < end {
+                let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+                let all = text.split(separator: "\n", omittingEmptySubsequences: true)
+                if all.count > seen, text.hasSuffix("\n") {
+                    let now = Date().timeIntervalSince1970
+                    for line in all[seen...] { lines.append((now, String(line))) }
+                    seen = all.count
+                } else {
+                    usleep(10_000)
+                }
+            }
+            return lines.count >= count
+        }
+
+        func picture() throws -> PixelBuffer { try PNGFile.read(png) }
+
+        func end() -> Int32 {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    static let staleAfter = 4.0
+
+    /// Follows a watch whose value came at `came` (seconds since 1970) with `staleAfter` 4:
+    /// the stale picture comes no earlier (and is dimmer), the age label's next step ("· 10 s")
+    /// comes as another picture, and in the idle seconds between the label's steps the process
+    /// hardly wakes.
+    static func followStaleness(_ watch: Watch, came: Double, fresh: PixelBuffer, freshLines: Int) throws {
+        #expect(watch.wait(lines: freshLines + 1), "no picture after the value went stale: \(watch.lines.map(\.text))")
+        let stale = try #require(watch.lines.last)
+        let staleAfter = stale.at - came
+        print("glance watch: stale picture \(staleAfter) s after the value came (staleAfter \(Self.staleAfter))")
+        #expect(staleAfter >= Self.staleAfter - 0.02, "drawn stale \(staleAfter) s after the value came, before its staleAfter")
+        #expect(stale.text.contains("(gauge values)"), "\(stale.text)")
+        let dimmed = try watch.picture()
+        #expect(StalenessTests.light(dimmed) < StalenessTests.light(fresh), "the stale picture is dimmer")
+        // "· 0 s" until ten seconds old, then "· 10 s": a picture of its own.
+        #expect(watch.wait(lines: freshLines + 2), "the age label never stepped on: \(watch.lines.map(\.text))")
+        let step = try #require(watch.lines.last)
+        print("glance watch: age label's step \(step.at - came) s after the value came (due at 10 s)")
+        #expect(step.at - came >= 9.98)
+        // Idle until the next step (20 s): count the times the loop slept.
+        usleep(1_000_000)
+        let before = try #require(GaugeFeedTests.sleeps(watch.process.processIdentifier))
+        usleep(7_000_000)
+        let after = try #require(GaugeFeedTests.sleeps(watch.process.processIdentifier))
+        print("glance watch, a stale value between its age label's steps: \(after - before) wake-ups in 7 s")
+        #expect(after - before <= 2, "woke \(after - before) times in 7 idle seconds")
+        #expect(watch.lines.count == freshLines + 2, "nothing drawn between the label's steps: \(watch.lines.map(\.text))")
+        #expect(watch.end() == 0)
+    }
+
+    /// Whether two pictures show the same (alpha aside).
+    static func same(_ a: PixelBuffer, _ b: PixelBuffer) -> Bool {
+        a.width == b.width && a.height == b.height
+            && (0..<a.height).allSatisfy { y in (0..<a.width).allSatisfy { a.row32(y)[$0] & 0xFF_FFFF == b.row32(y)[$0] & 0xFF_FFFF } }
+    }
+
+    static func render(_ value: String, title: String, in folder: ScratchFolder) throws -> PixelBuffer {
+        let path = folder.path + "/render-\(value).png"
+        let r = try runGlance([
+            "render", "--screen", "gauge", "--style", "circular", "--title", title, "--value", value, "--size", "160x120",
+            "--output", path,
+        ])
+        try #require(r.status == 0, "glance render: \(r.output)")
+        return try PNGFile.read(path)
+    }
+
+    @Test("a metric-only gauge screen: the picture goes stale at staleAfter, its age label steps on, idle in between")
+    func metric() throws {
+        let folder = ScratchFolder("watch-stale-metric")
+        let watch = try Watch(folder, gauge: #"{"style": "circular", "title": "CPU", "source": {"metric": "cpu", "staleAfter": 4}}"#)
+        #expect(watch.wait(lines: 1), "glance watch drew nothing")
+        // Set while it watches (as glance metric set or PUT /v1/metrics would).
+        let store = try Store(path: folder.path + "/glance.db")
+        try store.setMetric("cpu", value: 40)
+        let came = StoredTime.seconds(try #require(try store.metrics().first?.updated))
+        #expect(watch.wait(lines: 2), "the value was never drawn: \(watch.lines.map(\.text))")
+        let fresh = try watch.picture()
+        #expect(Self.same(fresh, try Self.render("40", title: "CPU", in: folder)), "the value drawn as glance render draws it")
+        try Self.followStaleness(watch, came: came, fresh: fresh, freshLines: 2)
+    }
+
+    @Test("an MQTT-only gauge screen (a real broker): the picture goes stale at staleAfter, its age label steps on, idle in between")
+    func mqtt() throws {
+        guard Broker.available else {
+            Issue.record("mosquitto is not installed (make deps installs it: tools/debian-packages.txt)")
+            return
+        }
+        let broker = try Broker()
+        let folder = ScratchFolder("watch-stale-mqtt")
+        let watch = try Watch(
+            folder, gauge: #"{"style": "circular", "title": "Outside", "source": {"mqtt": "home/outside", "staleAfter": 4}}"#,
+            mqtt: ", \"mqtt\": {\"broker\": \"mqtt://127.0.0.1:\(broker.port)\", \"keepAlive\": 60}")
+        #expect(watch.wait(lines: 1), "glance watch drew nothing")
+        // Retained: it comes whenever the subscription is made, not before it was sent (the
+        // line that drew it is seen only once mosquitto_pub has ended).
+        let came = Date().timeIntervalSince1970
+        try broker.publish("home/outside", "21.5", retain: true)
+        #expect(watch.wait(lines: 2), "the value was never drawn: \(watch.lines.map(\.text))")
+        let fresh = try watch.picture()
+        #expect(Self.same(fresh, try Self.render("21.5", title: "Outside", in: folder)), "the value drawn as glance render draws it")
+        try Self.followStaleness(watch, came: came, fresh: fresh, freshLines: 2)
+    }
+}
