@@ -83,7 +83,7 @@ struct StalenessTests {
         return sum
     }
 
-    /// The age labels a stale value shows from `from` seconds old on, each once, up to `through`.
+    /// The age labels a stale value shows as it ages, each once, up to `seconds` old.
     static func labels(through seconds: Int) -> [String] {
         var labels: [String] = []
         for s in 0...seconds {
@@ -103,10 +103,11 @@ struct StalenessTests {
         let first = try #require(wakes.first, "no wake-up at all: the value never went stale")
         let staleAt = (first.at - start).inSeconds + wall0 - came
         #expect(staleAt > staleAfter && staleAt < staleAfter + 0.01, "went stale \(staleAt) s after it came (staleAfter \(staleAfter))")
-        let idleWakes = wakes.filter { !$0.drew }.map(\.at)
+        let idleWakes = wakes.filter { !$0.drew }.map { $0.at }
         #expect(idleWakes.isEmpty, "every wake-up drew; these did not: \(idleWakes)")
         // From the first stale moment: "· 0 s", "· 10 s" … "· 50 s", "· 1 min" … one wake-up each.
-        #expect(wakes.map(\.label) == labels(through: seconds), "\(wakes.map { $0.label ?? "fresh" })")
+        let shown = wakes.map { $0.label ?? "fresh" }
+        #expect(shown == labels(through: seconds), "\(shown)")
         print("\(wakes.count) wake-ups in \(seconds) idle seconds after going stale")
     }
 
@@ -203,6 +204,8 @@ struct WatchStalenessTests {
         private let out: String
         private var seen = 0
         private(set) var lines: [(at: Double, text: String)] = []
+        /// The lines, without their times.
+        var said: [String] { lines.map { $0.text } }
 
         init(_ folder: ScratchFolder, gauge: String, mqtt: String = "") throws {
             let config = folder.path + "/config.json"
@@ -257,7 +260,7 @@ struct WatchStalenessTests {
     /// comes as another picture, and in the idle seconds between the label's steps the process
     /// hardly wakes.
     static func followStaleness(_ watch: Watch, came: Double, fresh: PixelBuffer, freshLines: Int) throws {
-        #expect(watch.wait(lines: freshLines + 1), "no picture after the value went stale: \(watch.lines.map(\.text))")
+        #expect(watch.wait(lines: freshLines + 1), "no picture after the value went stale: \(watch.said)")
         let stale = try #require(watch.lines.last)
         let staleAfter = stale.at - came
         print("glance watch: stale picture \(staleAfter) s after the value came (staleAfter \(Self.staleAfter))")
@@ -266,7 +269,7 @@ struct WatchStalenessTests {
         let dimmed = try watch.picture()
         #expect(StalenessTests.light(dimmed) < StalenessTests.light(fresh), "the stale picture is dimmer")
         // "· 0 s" until ten seconds old, then "· 10 s": a picture of its own.
-        #expect(watch.wait(lines: freshLines + 2), "the age label never stepped on: \(watch.lines.map(\.text))")
+        #expect(watch.wait(lines: freshLines + 2), "the age label never stepped on: \(watch.said)")
         let step = try #require(watch.lines.last)
         print("glance watch: age label's step \(step.at - came) s after the value came (due at 10 s)")
         #expect(step.at - came >= 9.98)
@@ -277,7 +280,7 @@ struct WatchStalenessTests {
         let after = try #require(GaugeFeedTests.sleeps(watch.process.processIdentifier))
         print("glance watch, a stale value between its age label's steps: \(after - before) wake-ups in 7 s")
         #expect(after - before <= 2, "woke \(after - before) times in 7 idle seconds")
-        #expect(watch.lines.count == freshLines + 2, "nothing drawn between the label's steps: \(watch.lines.map(\.text))")
+        #expect(watch.lines.count == freshLines + 2, "nothing drawn between the label's steps: \(watch.said)")
         #expect(watch.end() == 0)
     }
 
@@ -306,7 +309,7 @@ struct WatchStalenessTests {
         let store = try Store(path: folder.path + "/glance.db")
         try store.setMetric("cpu", value: 40)
         let came = StoredTime.seconds(try #require(try store.metrics().first?.updated))
-        #expect(watch.wait(lines: 2), "the value was never drawn: \(watch.lines.map(\.text))")
+        #expect(watch.wait(lines: 2), "the value was never drawn: \(watch.said)")
         let fresh = try watch.picture()
         #expect(Self.same(fresh, try Self.render("40", title: "CPU", in: folder)), "the value drawn as glance render draws it")
         try Self.followStaleness(watch, came: came, fresh: fresh, freshLines: 2)
@@ -328,7 +331,7 @@ struct WatchStalenessTests {
         // line that drew it is seen only once mosquitto_pub has ended).
         let came = Date().timeIntervalSince1970
         try broker.publish("home/outside", "21.5", retain: true)
-        #expect(watch.wait(lines: 2), "the value was never drawn: \(watch.lines.map(\.text))")
+        #expect(watch.wait(lines: 2), "the value was never drawn: \(watch.said)")
         let fresh = try watch.picture()
         #expect(Self.same(fresh, try Self.render("21.5", title: "Outside", in: folder)), "the value drawn as glance render draws it")
         try Self.followStaleness(watch, came: came, fresh: fresh, freshLines: 2)
