@@ -218,10 +218,16 @@ public enum StoreJobs {
             let csv = String(decoding: DemoData.activityCSV, as: UTF8.self)
             return console.result(csv.hasSuffix("\n") ? String(csv.dropLast()) : csv)
         }
+        let end = end ?? SystemLocalClock().today()
+        do {
+            try DemoData.check(end: end)
+        } catch {
+            return fail(error, console: console)
+        }
         return with(database, console: console) { store throws(StoreError) in
             var options = ImportOptions()
             options.taskName = nil
-            let report = try DemoData.load(into: store, endingOn: end ?? SystemLocalClock().today(), options: options)
+            let report = try DemoData.load(into: store, endingOn: end, options: options)
             let range = report.firstDay.map { " (\($0) to \(report.lastDay!))" } ?? ""
             let names = DemoData.metricNames
             console.say("loaded \(report.days) demo days\(range) and \(names.count) metrics (\(names.joined(separator: ", "))) into \(store.path)")
