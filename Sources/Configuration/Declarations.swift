@@ -70,6 +70,7 @@ extension Configuration {
         .value(
             "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from; null: none",
             default: "null", reload: .data),
+        .object("homeAssistant", \.homeAssistant, HomeAssistantSetting.settings, help: "glance mqtt: the panel as a Home Assistant device"),
     ] + RunOptions.settings.map { $0.lifted(\.run, under: nil) } + ShowRequest.settings.map { $0.lifted(\.show, under: nil) }
 
     /// The checks of several settings together, after the file and after the command line.
