@@ -11,7 +11,7 @@ enum MQTTCommand {
 
     static let spec = CommandSpec<Line>(
         "mqtt", summary: "bridge MQTT and Home Assistant to the store and the running panel",
-        usage: ["mqtt [--config FILE] [--db PATH]"],
+        usage: ["mqtt [--config FILE] [--db PATH] [--socket PATH]"],
         about: """
             Connects to the configuration's MQTT broker ("mqtt") in the foreground until SIGTERM, SIGINT or \
             SIGHUP. Each number on a gauge's topic is written into the store as the metric mqtt:TOPIC (or \
@@ -28,7 +28,7 @@ enum MQTTCommand {
                 [
                     PanelCommands.configOption.lifted(\.config),
                     Configuration.setting(option: "--db")!.option(\Line.layer, help: PanelCommands.databaseHelp, default: ""),
-                ])
+                ] + Configuration.options(["--socket"], into: \Line.layer))
         ],
         exits: [
             ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP"),
@@ -43,7 +43,7 @@ enum MQTTCommand {
         case .success(let settings): configuration = settings.configuration
         case .failure(let status): return status.code
         }
-        switch MQTTBridge.make(configuration: configuration, database: nil, log: console.complain) {
+        switch MQTTBridge.make(configuration: configuration, database: nil, version: BuildInfo.version, log: console.complain) {
         case .failure(let status): return status.code
         case .success(let bridge): return bridge.run()
         }
