@@ -244,10 +244,7 @@ public final class MQTTBridge {
         }
         log("\(gauges.count) gauge topic\(gauges.count == 1 ? "" : "s") from \(client.options.host):\(client.options.port) into \(path)")
         if let systemd = SystemdNotifier() { try? systemd.ready(status: "bridging \(client.options.host):\(client.options.port)") }
-        let start = monotonicNow()
-        readToday(now: start)
-        panel.connect(now: start)
-        client.start(now: start)
+        begin(now: monotonicNow())
         let ended: Outcome? = try? loop.run(
             watching: { [unowned self] in self.watched + (stop.map { [$0] } ?? []) },
             turn: { [unowned self] (wakeup) throws(SystemError) -> EventLoop.Next<Outcome> in
@@ -267,6 +264,13 @@ public final class MQTTBridge {
                 return error
             })
         return ended ?? Outcome.ioError
+    }
+
+    /// Today read, the panel and the broker connected to (or tried).
+    func begin(now: Duration) {
+        readToday(now: now)
+        panel.connect(now: now)
+        client.start(now: now)
     }
 
     var watched: [FileDescriptor] {

@@ -49,7 +49,7 @@ public enum PanelRequest: Sendable, Equatable {
             }
             return .success(.brightness(n))
         default:
-            return .failure(PanelRefusal("unknown request (this glance knows: \(known))"))
+            return .failure(PanelRefusal("unknown request '\(words[0].prefix(32))' (this glance knows: \(known))"))
         }
     }
 

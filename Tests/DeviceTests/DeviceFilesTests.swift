@@ -125,6 +125,7 @@ struct DeviceFilesTests {
             "tiny",
             "every", "pauseOnInput",
             "brightness",
+            "enabled", "discoveryPrefix", "baseTopic",
         ]
         let missing = (Configuration.fileKeys + nested).filter { !readme.contains("`\($0)`") }
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")
