@@ -131,7 +131,7 @@ struct DeviceFilesTests {
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")
     }
 
-    @Test("systemd-analyze security rates the app's unit 2.0 or lower, with the MQTT drop-in and glance serve's 2.5 or lower")
+    @Test("systemd-analyze security rates the app's unit and glance mqtt's 2.0 or lower, with the MQTT drop-in and glance serve's 2.5 or lower")
     func unitSecurity() throws {
         let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
             FileManager.default.isExecutableFile(atPath: $0)
@@ -146,7 +146,7 @@ struct DeviceFilesTests {
         let combined = try DeviceFiles.text("glance.service") + "\n" + DeviceFiles.text("examples/glance-mqtt.conf")
         try combined.write(toFile: withMQTT, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: withMQTT) }
-        for (unit, target) in [("glance.service", 2.0), ("glance-serve.service", 2.5), (withMQTT, 2.5)] {
+        for (unit, target) in [("glance.service", 2.0), ("glance-serve.service", 2.5), (withMQTT, 2.5), ("glance-mqtt.service", 2.0)] {
             let file = unit.hasPrefix("/") ? unit : DeviceFiles.device + "/" + unit
             let (status, output) = try DeviceFiles.run(analyze, ["security", "--offline=yes", "--no-pager", file])
             let line = output.split(separator: "\n").first { $0.contains("Overall exposure level") }
