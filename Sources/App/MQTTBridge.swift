@@ -58,21 +58,9 @@ public final class MQTTBridge {
             log("no MQTT broker in the configuration: give \"mqtt\": {\"broker\": \"mqtt://HOST:1883\"} (docs/home-assistant.md)")
             return .failure(ExitStatus(Outcome.config))
         }
-        let mask = umask(0o007)
-        defer { umask(mask) }
-        do throws(OutputFailure) {
-            let path = try storePath(database ?? configuration.database)
-            do throws(StoreError) {
-                let store = try Store(path: path)
-                return .success(
-                    MQTTBridge(
-                        configuration: configuration, mqtt: mqtt, path: path, store: store, version: version, clock: clock, log: log))
-            } catch {
-                throw OutputFailure(error.message, status: error.exitStatus)
-            }
-        } catch {
-            log(error.message)
-            return .failure(ExitStatus(error.status))
+        return Service.openStore(database ?? configuration.database, log: log).map { opened in
+            MQTTBridge(
+                configuration: configuration, mqtt: mqtt, path: opened.path, store: opened.store, version: version, clock: clock, log: log)
         }
     }
 
@@ -226,44 +214,20 @@ public final class MQTTBridge {
 
     /// Runs until SIGTERM, SIGINT or SIGHUP (or `stop` becomes readable, for tests).
     public func run(stop: FileDescriptor? = nil) -> Outcome {
-        var signals: SignalReceiver?
-        if stop == nil {
-            do {
-                signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
-            } catch {
-                log(error.description)
-                return Outcome.software
-            }
-        }
-        let loop: EventLoop
-        do {
-            loop = try EventLoop(signals: signals)
-        } catch {
-            log(error.description)
-            return Outcome.software
+        let signals: SignalReceiver?
+        switch Service.signals(stop: stop, log: log) {
+        case .success(let s): signals = s
+        case .failure(let status): return status.code
         }
         log("\(gauges.count) gauge topic\(gauges.count == 1 ? "" : "s") from \(client.options.host):\(client.options.port) into \(path)")
         if let systemd = SystemdNotifier() { try? systemd.ready(status: "bridging \(client.options.host):\(client.options.port)") }
         begin(now: monotonicNow())
-        let ended: Outcome? = try? loop.run(
-            watching: { [unowned self] in self.watched + (stop.map { [$0] } ?? []) },
-            turn: { [unowned self] (wakeup) throws(SystemError) -> EventLoop.Next<Outcome> in
-                if let signal = wakeup.signals.first {
-                    finish()
-                    log("\(SignalReceiver.name(signal)): stopped")
-                    return .end(Outcome.ok)
-                }
-                if let stop, wakeup.ready.contains(stop) {
-                    finish()
-                    return .end(Outcome.ok)
-                }
-                return .wait(until: turn(now: wakeup.now, ready: wakeup.ready))
-            },
-            failed: { [log] error in
-                log(error.description)
-                return error
+        return Service.run(
+            signals: signals, stop: stop, log: log, watching: { watched }, turn: { turn(now: $0.now, ready: $0.ready) },
+            stopped: { signal in
+                finish()
+                if let signal { log("\(SignalReceiver.name(signal)): stopped") }
             })
-        return ended ?? Outcome.ioError
     }
 
     /// Today read, the panel and the broker connected to (or tried).

@@ -38,12 +38,10 @@ enum MQTTCommand {
         ])
 
     static func main(_ line: Line) -> Outcome {
-        let configuration: Configuration
-        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
-        case .success(let settings): configuration = settings.configuration
-        case .failure(let status): return status.code
+        let made = ConfigurationFile.settings(line.config, commandLine: line.layer, console: console).flatMap { settings in
+            MQTTBridge.make(configuration: settings.configuration, database: nil, version: BuildInfo.version, log: console.complain)
         }
-        switch MQTTBridge.make(configuration: configuration, database: nil, version: BuildInfo.version, log: console.complain) {
+        switch made {
         case .failure(let status): return status.code
         case .success(let bridge): return bridge.run()
         }
