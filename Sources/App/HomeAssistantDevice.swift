@@ -126,12 +126,11 @@ struct HomeAssistantDevice {
                 ("identifiers", .array([.string(node)])), ("name", .string(name)), ("manufacturer", .string("Glance")),
                 ("model", .string("Glance panel")), ("sw_version", .string(version)),
             ])
-            let config: JSON = .object(
-                [
-                    ("name", .string(entity.name)), ("unique_id", .string(node + "_" + entity.object)),
-                    ("object_id", .string(node + "_" + entity.object)),
-                    ("availability_topic", .string(availability)),
-                ] + entity.members + [("device", device)])
+            let shared: [(key: String, value: JSON)] = [
+                ("name", .string(entity.name)), ("unique_id", .string(node + "_" + entity.object)),
+                ("object_id", .string(node + "_" + entity.object)), ("availability_topic", .string(availability)),
+            ]
+            let config: JSON = .object(shared + entity.members + [(key: "device", value: device)])
             return MQTTClient.Outgoing(
                 topic: "\(prefix)/\(entity.component)/\(node)/\(entity.object)/config", payload: Array(config.text.utf8), retain: true)
         }

@@ -257,7 +257,8 @@ public final class MQTTBridge {
         publishDiscovery(force: false)
         publishStates()
         var next = client.nextDeadline(now: now)
-        for deadline in [panel.descriptor == nil ? panel.retryAt : nil, nextMidnight, watcher.flatMap(Self.recheck)] {
+        let deadlines: [Duration?] = [panel.descriptor == nil ? panel.retryAt : nil, nextMidnight, watcher.flatMap(Self.recheck)]
+        for deadline in deadlines {
             if let deadline { next = next.map { min($0, deadline) } ?? deadline }
         }
         return next
