@@ -5,6 +5,7 @@ import Controls
 import Foundation
 import Platform
 import Raster
+import Store
 import TestSupport
 import Testing
 
@@ -115,6 +116,24 @@ struct HomeAssistantTests {
         try broker.publish("home/outside", "{\"t\": 8}")
         #expect(Self.pump(bridge, nil) { bridge.written == 2 })
         #expect(try bridge.store.metric(named: "mqtt:home/outside:t")?.value == 8, "the junk between was ignored")
+    }
+
+    @Test("the panel's side: a topic's gauge is the bridge's metric, × scale + offset, stale by the metric's time")
+    func panelReadsTheMetric() throws {
+        let folder = ScratchFolder("bridge-metric")
+        let store = try Store(path: folder.path + "/glance.db")
+        var gauge = GaugeFeedTests.gauge(.mqtt(topic: "home/power", field: "w", scale: 0.001, offset: 1))
+        gauge.givenStaleAfter = .set(60)
+        var wall = Double(time(nil))
+        let feed = GaugeFeed(settings: [gauge], mqtt: nil, wallClock: { wall }, log: { _ in })
+        _ = feed.readMetrics(store)
+        #expect(feed.gauges()[0].value == nil, "no value before the bridge wrote one")
+        try store.setMetric(MQTTTopic.metricName(topic: "home/power", field: "w"), value: 2500)
+        #expect(feed.readMetrics(store))
+        #expect(feed.gauges()[0].value == 3.5 && feed.gauges()[0].age == nil)
+        wall += 61
+        #expect(feed.gauges()[0].age != nil, "stale 60 s after the metric's time")
+        #expect(feed.descriptors.isEmpty, "no broker of its own")
     }
 
     @Test("discovery: retained, one device, each entity with its unique id, valid by Home Assistant's schemas")
