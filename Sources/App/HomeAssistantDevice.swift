@@ -31,12 +31,7 @@ struct HomeAssistantDevice {
 
     /// 12 hex digits of FNV-1a of "glance:" and `text`.
     static func hash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in ("glance:" + text).utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash >> 16, radix: 16)
+        let hex = String(MQTTTopic.fnv1a("glance:" + text) >> 16, radix: 16)
         return String(repeating: "0", count: 12 - hex.count) + hex
     }
 

@@ -89,17 +89,23 @@ public enum MQTTTopic {
         return nil
     }
 
+    /// FNV-1a of `text`'s bytes: a short stable name for something long (not a secret).
+    public static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
     /// The store's metric a topic's number is kept under by `glance mqtt` (with the JSON field
     /// it is picked from): `mqtt:TOPIC` or `mqtt:TOPIC:FIELD`; one longer than a metric's name
     /// may be (64 bytes), or ending in a space, keeps its first 40 bytes and a hash of the whole.
     public static func metricName(topic: String, field: String?) -> String {
         let whole = "mqtt:" + topic + (field.map { ":" + $0 } ?? "")
         if whole.utf8.count <= TextLimit.name, whole.last != " ", !Quote.hasControl(whole) { return whole }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in whole.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
+        let hash = fnv1a(whole)
         var prefix = ""
         for c in whole where !Quote.hasControl(String(c)) {
             if prefix.utf8.count + c.utf8.count > 40 { break }
