@@ -120,8 +120,22 @@ public final class GaugeFeed {
     public func readMetrics(_ store: Store) -> Bool {
         var changed = false
         for i in slots.indices {
-            guard case .metric(let name) = slots[i].setting.source else { continue }
-            let reading = GaugeSource.metric(name: name).read(store: store)
+            var reading: GaugeReading
+            switch slots[i].setting.source {
+            case .metric(let name): reading = GaugeSource.metric(name: name).read(store: store)
+            case .mqtt(let topic, let field, let scale, _) where mqtt == nil:
+                // Without a broker of its own (glance run, glance watch): the metric glance mqtt
+                // writes the topic's number into, scaled here.
+                reading = GaugeSource.metric(name: MQTTTopic.metricName(topic: topic, field: field)).read(store: store)
+                if reading.value == nil, reading.problem != nil {
+                    reading.problem = "topic \(topic): no value from glance mqtt yet (systemctl enable --now glance-mqtt)"
+                }
+                if let v = reading.value {
+                    reading.value = scaled(i, v, scale: scale)
+                    if reading.value == nil { reading.problem = "topic \(topic): \(NumberText.plain(v)) is out of range after the scale" }
+                }
+            default: continue
+            }
             if reading != slots[i].reading { changed = true }
             slots[i].reading = reading
             // Any Int64 another writer left (2^63 - 1): a moment in the years 1 to 9999.

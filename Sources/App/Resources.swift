@@ -151,7 +151,7 @@ extension Settings {
             let path = try storePath(configuration.database)
             do throws(StoreError) {
                 let data = try StoreData(
-                    path: path, access: access, gauges: configuration.gauges, mqtt: configuration.mqtt, log: log)
+                    path: path, access: access, gauges: configuration.gauges, log: log)
                 log("data from the store \(path)")
                 return .success(data)
             } catch {

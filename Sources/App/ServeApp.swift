@@ -49,22 +49,8 @@ public final class ServeApp {
             log(failure.message)
             return .failure(ExitStatus(failure.status))
         }
-        // As the unit runs it (UMask=0007): a store made here, its folder, -wal and -shm (SQLite
-        // gives them the database's mode) are for the owner and group glance only, whatever umask
-        // the shell that started it had.
-        let mask = umask(0o007)
-        defer { umask(mask) }
-        do throws(OutputFailure) {
-            let path = try storePath(database ?? configuration.database)
-            do throws(StoreError) {
-                let store = try Store(path: path)
-                return .success(ServeApp(configuration: configuration, path: path, store: store, token: token, log: log))
-            } catch {
-                throw OutputFailure(error.message, status: error.exitStatus)
-            }
-        } catch {
-            log(error.message)
-            return .failure(ExitStatus(error.status))
+        return Service.openStore(database ?? configuration.database, log: log).map { opened in
+            ServeApp(configuration: configuration, path: opened.path, store: opened.store, token: token, log: log)
         }
     }
 
@@ -126,14 +112,10 @@ public final class ServeApp {
             }
             tls = (key, cert)
         }
-        var signals: SignalReceiver?
-        if stop == nil {
-            do {
-                signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
-            } catch {
-                log(error.description)
-                return Outcome.software
-            }
+        let signals: SignalReceiver?
+        switch Service.signals(stop: stop, log: log) {
+        case .success(let s): signals = s
+        case .failure(let status): return status.code
         }
         var limits = HTTPServer.Limits(maxBody: serve.maxBody)
         limits.timeoutSeconds = Int(serve.timeout.rounded(.up))
@@ -155,35 +137,17 @@ public final class ServeApp {
         if let systemd = SystemdNotifier() { try? systemd.ready(status: "listening on \(serve.listen)") }
         // The one poll loop type (the panel's session runs on it too): the server's descriptor,
         // its next timeout, the signals.
-        let loop: EventLoop
-        do {
-            loop = try EventLoop(signals: signals)
-        } catch {
-            log(error.description)
-            return Outcome.software
-        }
-        let ended: Outcome? = try? loop.run(
-            watching: { [server.descriptor] + (stop.map { [$0] } ?? []) },
-            turn: { (wakeup) throws(SystemError) -> EventLoop.Next<Outcome> in
-                if let signal = wakeup.signals.first {
-                    server.stop()
-                    if let unsaid = refusals.flush() { log(unsaid) }
-                    log("\(SignalReceiver.name(signal)): stopped")
-                    return .end(Outcome.ok)
-                }
-                if let stop, wakeup.ready.contains(stop) {
-                    server.stop()
-                    if let unsaid = refusals.flush() { log(unsaid) }
-                    return .end(Outcome.ok)
-                }
+        return Service.run(
+            signals: signals, stop: stop, log: log, watching: { [server.descriptor] },
+            turn: { _ in
                 server.run()
-                return .wait(until: server.nextTimeout(now: monotonicNow()))
+                return server.nextTimeout(now: monotonicNow())
             },
-            failed: { [log] error in
-                log(error.description)
-                return error
+            stopped: { signal in
+                server.stop()
+                if let unsaid = refusals.flush() { log(unsaid) }
+                if let signal { log("\(SignalReceiver.name(signal)): stopped") }
             })
-        return ended ?? Outcome.ioError
     }
 
     /// A message of libmicrohttpd's (a client's broken TLS handshake, say): a client can cause

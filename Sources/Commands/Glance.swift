@@ -102,6 +102,9 @@ public enum Glance {
                 Listed("serve") {
                     ServeCommand.spec.entry(.init(), ServeCommand.main)
                 },
+                Listed("mqtt") {
+                    MQTTCommand.spec.entry(.init(), MQTTCommand.main)
+                },
             ]
         ),
         ("Help", [Listed("help") { help.entry(.init(), helpMain) }, Listed("completion") { completion.entry(nil, completionMain) }]),

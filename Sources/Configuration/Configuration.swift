@@ -253,6 +253,8 @@ public struct Configuration: Sendable, Equatable {
     public var serve = ServeSetting()
     /// The MQTT broker, when a gauge follows a topic.
     public var mqtt: MQTTSetting?
+    /// glance mqtt's Home Assistant discovery.
+    public var homeAssistant = HomeAssistantSetting()
     /// Programs (each a path and its arguments, no shell) run one after another when fresh data
     /// is asked for (a pull down on the screen, the refresh key).
     public var refresh: [[String]] = []

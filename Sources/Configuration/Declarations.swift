@@ -68,8 +68,9 @@ extension Configuration {
                 + "each stopped after 60 s",
             default: "[]", reload: .refresh),
         .value(
-            "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from; null: none",
+            "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from (glance mqtt connects to it); null: none",
             default: "null", reload: .data),
+        .object("homeAssistant", \.homeAssistant, HomeAssistantSetting.settings, help: "glance mqtt: the panel as a Home Assistant device"),
     ] + RunOptions.settings.map { $0.lifted(\.run, under: nil) } + ShowRequest.settings.map { $0.lifted(\.show, under: nil) }
 
     /// The checks of several settings together, after the file and after the command line.

@@ -125,12 +125,13 @@ struct DeviceFilesTests {
             "tiny",
             "every", "pauseOnInput",
             "brightness",
+            "enabled", "discoveryPrefix", "baseTopic",
         ]
         let missing = (Configuration.fileKeys + nested).filter { !readme.contains("`\($0)`") }
         #expect(missing.isEmpty, "device/README.md does not mention these settings: \(missing)")
     }
 
-    @Test("systemd-analyze security rates the app's unit, glance serve's and glance mqtt's 2.0 or lower, the app's with the MQTT drop-in 2.5 or lower")
+    @Test("systemd-analyze security rates the app's unit, glance serve's and glance mqtt's 2.0 or lower")
     func unitSecurity() throws {
         let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
             FileManager.default.isExecutableFile(atPath: $0)
@@ -140,12 +141,7 @@ struct DeviceFilesTests {
             return
         }
         // The app's unit, glance serve's and glance mqtt's (which reach the network): 2.0 or lower.
-        // The display unit with the MQTT drop-in (network for the broker only): 2.5 or lower.
-        let withMQTT = NSTemporaryDirectory() + "glance-mqtt-\(getpid()).service"
-        let combined = try DeviceFiles.text("glance.service") + "\n" + DeviceFiles.text("examples/glance-mqtt.conf")
-        try combined.write(toFile: withMQTT, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: withMQTT) }
-        for (unit, target) in [("glance.service", 2.0), ("glance-serve.service", 2.0), ("glance-mqtt.service", 2.0), (withMQTT, 2.5)] {
+        for (unit, target) in [("glance.service", 2.0), ("glance-serve.service", 2.0), ("glance-mqtt.service", 2.0)] {
             let file = unit.hasPrefix("/") ? unit : DeviceFiles.device + "/" + unit
             let (status, output) = try DeviceFiles.run(analyze, ["security", "--offline=yes", "--no-pager", file])
             let line = output.split(separator: "\n").first { $0.contains("Overall exposure level") }

@@ -35,7 +35,7 @@ import Testing
 
     static let commands = [
         "render", "bench", "demo", "config", "run", "devices", "import", "log", "metric", "task", "export", "demo-data",
-        "watch", "serve", "screenshot", "help", "completion",
+        "watch", "serve", "mqtt", "screenshot", "help", "completion",
     ]
 
     /// One command in one situation: how to bring it about, and run it (nil: skipped, said why).
@@ -84,6 +84,12 @@ import Testing
         let token = scratch.write("token", "0123456789abcdef0123\n")
         chmod(token, 0o600)
         return scratch.write("serve.json", "{\"serve\": {\"tokenFile\": \"\(token)\"}}")
+    }
+
+    /// A configuration for glance mqtt: a broker nobody listens at (each case ends before it
+    /// connects).
+    static func mqttConfig(_ scratch: Scratch) -> String {
+        scratch.write("mqtt.json", "{\"mqtt\": {\"broker\": \"mqtt://127.0.0.1:1\"}}")
     }
 
     static var isRoot: Bool { getuid() == 0 }
@@ -385,6 +391,18 @@ import Testing
         Case(command: "serve", situation: .configuration) {
             try glance(["serve", "--config", invalidConfiguration($0), "--db", $0.db, "--listen", "127.0.0.1:0"], $0)
         },
+        // mqtt (each ends before it connects)
+        Case(command: "mqtt", situation: .badArgument) { try glance(["mqtt", "--bogus"], $0) },
+        Case(command: "mqtt", situation: .badData) { try glance(["mqtt", "--config", mqttConfig($0), "--db", try foreign($0)], $0) },
+        Case(command: "mqtt", situation: .cannotCreate) {
+            try glance(["mqtt", "--config", mqttConfig($0), "--db", underAFile($0, "glance.db")], $0)
+        },
+        Case(command: "mqtt", situation: .permission, needsRoot: true) {
+            try asNobody(["mqtt", "--config", mqttConfig($0), "--db", try privateStore($0)], in: $0)
+        },
+        Case(command: "mqtt", situation: .configuration) {
+            try glance(["mqtt", "--config", $0.write("none.json", "{}"), "--db", $0.db], $0)
+        },
         // help, completion
         // screenshot
         Case(command: "screenshot", situation: .badArgument) { try glance(["screenshot"], $0) },
@@ -461,6 +479,12 @@ import Testing
         add("serve", [
             .io: "serves until a signal: a store write that fails is an HTTP 500 to its client, not an exit",
             .busy: "a busy store is an HTTP 503 to the client, which retries; a port in use is 69 (unavailable)",
+        ])
+        add("mqtt", [
+            .missingInput: "makes the store it writes, as run does; an unreadable password file is told and it connects without",
+            .unavailable: "a broker or a panel that is away is tried again, not an exit",
+            .io: "bridges until a signal: a store write that fails is told, not an exit",
+            .busy: "a busy store costs one value a bounded wait (250 ms), told; not an exit",
         ])
         let answered = "happens once a running app has answered: AppTests/ScreenshotTests run it against a real session"
         add("screenshot", [

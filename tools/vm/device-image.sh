@@ -122,10 +122,10 @@ grep -q '^\.SH' "$WORK/glance.1" || fail "glance.1.gz is not a manual page"
 for f in share/bash-completion/completions/glance share/zsh/vendor-completions/_glance share/fish/vendor_completions.d/glance.fish; do
 	grep -q glance "$R/usr/$f" 2>/dev/null || fail "no completion /usr/$f"
 done
-for f in live-data.md home-assistant.md examples/glance-mqtt.conf; do
+for f in live-data.md home-assistant.md; do
 	[ -s "$R/usr/share/doc/glance/$f" ] || fail "no /usr/share/doc/glance/$f"
 done
-ok "manual page, bash/zsh/fish completions, live-data.md, home-assistant.md and the MQTT drop-in installed"
+ok "manual page, bash/zsh/fish completions, live-data.md and home-assistant.md installed"
 in_root dpkg -r glance >"$WORK/remove.log" 2>&1 || fail "dpkg -r: $(tail -5 "$WORK/remove.log")"
 [ ! -e "$R/usr/bin/glance" ] || fail "/usr/bin/glance is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance.service" ] || fail "the unit is still there after dpkg -r"
