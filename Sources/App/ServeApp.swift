@@ -345,7 +345,9 @@ public final class ServeApp {
             return (.object([("ok", .bool(true)), ("schema", .number(Double(Schema.currentVersion)))]), "")
         case .healthAutoExport:
             let payload = try HealthAutoExport.decode(try parse())
-            var reply = try keep(try payload.samples(localDay: Self.localDay).map(Self.sample))
+            // The samples made one at a time as they are written: a body of 180,000 holds no second copy.
+            let days = try payload.sampleDays(localDay: Self.localDay)
+            var reply = try keep(zip(payload.allSamples, days).lazy.map { Self.sample($0.0.metric, $0.0.sample, $0.1) }, days: days)
             reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
             return (.object(reply), Self.counts(reply))
         case .putDay(let day):
@@ -433,11 +435,11 @@ public final class ServeApp {
 
     /// Samples kept in one transaction (a sample sent again replaces itself): the counts of the
     /// days whose shown figures are new, changed or unchanged, and of the samples.
-    func keep(_ samples: [Store.Sample]) throws(StoreError) -> [(key: String, value: JSON)] {
-        guard let first = samples.map(\.day).min(), let last = samples.map(\.day).max() else {
+    func keep(_ samples: some Sequence<Store.Sample>, days: [CalendarDay]) throws(StoreError) -> [(key: String, value: JSON)] {
+        let touched = Set(days)
+        guard let first = touched.min(), let last = touched.max() else {
             return Self.dayCounts(0, 0, 0) + [("samples", Self.counts(Store.SampleCounts()))]
         }
-        let touched = Set(samples.map(\.day))
         return try store.transaction { () throws(StoreError) -> [(key: String, value: JSON)] in
             func shown() throws(StoreError) -> [CalendarDay: ActivitySummary] {
                 var days: [CalendarDay: ActivitySummary] = [:]
@@ -464,16 +466,16 @@ public final class ServeApp {
     }
 
     /// A Health Auto Export sample as the store keeps it.
-    static func sample(_ s: (metric: HealthAutoExport.Metric, sample: HealthAutoExport.Sample, day: CalendarDay)) -> Store.Sample {
-        let metric: Store.SampleMetric =
-            switch s.metric.ring {
+    static func sample(_ metric: HealthAutoExport.Metric, _ sample: HealthAutoExport.Sample, _ day: CalendarDay) -> Store.Sample {
+        let kind: Store.SampleMetric =
+            switch metric.ring {
             case .move: .activeEnergy
             case .exercise: .exerciseTime
             case .stand: .standHours
             }
         return Store.Sample(
-            metric: metric, start: s.sample.time.epochSeconds, source: s.sample.source, quantity: s.sample.given,
-            unit: s.metric.units, value: s.sample.quantity, day: s.day)
+            metric: kind, start: sample.time.epochSeconds, source: sample.source, quantity: sample.given,
+            unit: metric.units, value: sample.quantity, day: day)
     }
 
     static func counts(_ reply: [(key: String, value: JSON)]) -> String {

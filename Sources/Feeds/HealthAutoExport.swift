@@ -103,11 +103,13 @@ public struct HealthAutoExport: Sendable, Equatable {
         }
     }
 
-    /// Every sample with the board's day it counts for: samples at moments the day of their
-    /// moment (`localDay` of the seconds since 1970; nil when it has none), daily samples their
-    /// written date. A day outside the years 1 to 9999 is an error at the sample's date's JSON path.
-    public func samples(localDay: (Int64) -> CalendarDay?) throws(FeedError) -> [(metric: Metric, sample: Sample, day: CalendarDay)] {
-        var result: [(metric: Metric, sample: Sample, day: CalendarDay)] = []
+    /// The board's day each sample counts for, metric by metric in the body's order: samples at
+    /// moments the day of their moment (`localDay` of the seconds since 1970; nil when it has
+    /// none), daily samples their written date. A day outside the years 1 to 9999 is an error at
+    /// the sample's date's JSON path.
+    public func sampleDays(localDay: (Int64) -> CalendarDay?) throws(FeedError) -> [CalendarDay] {
+        var days: [CalendarDay] = []
+        days.reserveCapacity(metrics.reduce(0) { $0 + $1.samples.count })
         for metric in metrics {
             let daily = metric.isDaily
             for sample in metric.samples {
@@ -117,10 +119,15 @@ public struct HealthAutoExport: Sendable, Equatable {
                     throw FeedError(
                         path: metric.datePath(sample), "the moment falls outside the years 1 to 9999 where the board is")
                 }
-                result.append((metric, sample, day))
+                days.append(day)
             }
         }
-        return result
+        return days
+    }
+
+    /// Every sample with its metric, in the order of `sampleDays` (made as they are asked for).
+    public var allSamples: some Sequence<(metric: Metric, sample: Sample)> {
+        metrics.lazy.flatMap { metric in metric.samples.lazy.map { (metric: metric, sample: $0) } }
     }
 
     /// Each ring's samples of this body alone summed per day: samples at moments into the board's day of their
@@ -130,7 +137,7 @@ public struct HealthAutoExport: Sendable, Equatable {
     /// -1400` is in the year 10000 in most places) is an error at its date's JSON path.
     public func days(localDay: (Int64) -> CalendarDay?) throws(FeedError) -> [CalendarDay: SummaryChanges] {
         var sums: [CalendarDay: [Ring: Double]] = [:]
-        for (metric, sample, day) in try samples(localDay: localDay) {
+        for ((metric, sample), day) in zip(allSamples, try sampleDays(localDay: localDay)) {
             sums[day, default: [:]][metric.ring, default: 0] += sample.quantity
         }
         return sums.mapValues { rings in

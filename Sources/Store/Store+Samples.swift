@@ -47,7 +47,7 @@ extension Store {
     /// Keeps `samples` (in the caller's transaction, or one of its own): a sample with the key of
     /// one stored (metric, start, source) replaces it.
     @discardableResult
-    public func putSamples(_ samples: [Sample]) throws(StoreError) -> SampleCounts {
+    public func putSamples(_ samples: some Sequence<Sample>) throws(StoreError) -> SampleCounts {
         try transaction { () throws(StoreError) -> SampleCounts in
             let find = try db.prepare(
                 "SELECT quantity, unit, value, day FROM samples WHERE metric = ?1 AND start = ?2 AND source = ?3", persistent: true)
