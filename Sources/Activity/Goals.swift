@@ -35,3 +35,11 @@ public struct Goals: Sendable, Equatable {
         ActivitySummary(activeEnergyBurnedGoal: move, exerciseTimeGoal: exercise, standHoursGoal: stand)
     }
 }
+
+/// The metrics a source sends samples of (Health Auto Export's names), each feeding one figure
+/// of the day: active energy (kcal), exercise minutes, stand hours.
+public enum SampleMetric: String, Sendable, Equatable, CaseIterable {
+    case activeEnergy = "active_energy"
+    case exerciseTime = "apple_exercise_time"
+    case standHours = "apple_stand_hour"
+}

@@ -467,14 +467,8 @@ public final class ServeApp {
 
     /// A Health Auto Export sample as the store keeps it.
     static func sample(_ metric: HealthAutoExport.Metric, _ sample: HealthAutoExport.Sample, _ day: CalendarDay) -> Store.Sample {
-        let kind: Store.SampleMetric =
-            switch metric.ring {
-            case .move: .activeEnergy
-            case .exercise: .exerciseTime
-            case .stand: .standHours
-            }
-        return Store.Sample(
-            metric: kind, start: sample.time.epochSeconds, source: sample.source, quantity: sample.given,
+        Store.Sample(
+            metric: metric.ring, start: sample.time.epochSeconds, source: sample.source, quantity: sample.given,
             unit: metric.units, value: sample.quantity, day: day)
     }
 

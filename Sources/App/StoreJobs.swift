@@ -100,12 +100,7 @@ public enum StoreJobs {
     public static func goals(_ job: GoalsJob, database: String?, config: String? = nil, console: Console) -> Outcome {
         let (found, status) = configuredGoals(config, console: console)
         guard let defaults = found else { return status }
-        let access: Store.Access
-        switch job {
-        case .set: access = .create
-        case .list: access = .read
-        case .remove: access = .write
-        }
+        let access: Store.Access = if case .set = job { .create } else if case .list = job { .read } else { .write }
         return with(database, access: access, console: console) { store throws(StoreError) in
             switch job {
             case .set(let goals, let from):

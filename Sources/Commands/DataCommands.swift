@@ -108,9 +108,11 @@ enum DataCommands {
         "log", summary: "set a day's Move, Exercise and Stand figures",
         usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--db PATH]"],
         about: """
-            Sets figures of one day in the store; the figures not given keep their values. A new day gets the \
-            configuration's goals ("goals": 500 kcal, 30 min and 12 h by default) for the rings whose goal is \
-            not given. A running glance shows the change by itself. Prints the day as stored.
+            Sets figures of one day in the store; the figures not given keep their values. A ring without a goal \
+            of its own is measured against the standing goals in force on the day (glance goals), else the \
+            configuration's ("goals": 500 kcal, 30 min and 12 h by default); a goal of - clears the day's own. \
+            A figure the phone sends samples of for the day is their sum (docs/data.md). A running glance \
+            shows the change by itself. Prints the day as shown.
             """,
         groups: [
             OptionGroup(

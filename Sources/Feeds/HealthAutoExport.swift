@@ -5,11 +5,8 @@ import Activity
 /// `apple_exercise_time`, `apple_stand_hour`) are read; every other metric is listed as ignored.
 /// Goals are not in it.
 public struct HealthAutoExport: Sendable, Equatable {
-    public enum Ring: String, Sendable, Equatable {
-        case move = "active_energy"
-        case exercise = "apple_exercise_time"
-        case stand = "apple_stand_hour"
-    }
+    /// The ring metrics, by their names in the body.
+    public typealias Ring = SampleMetric
 
     public struct Sample: Sendable, Equatable {
         /// In the ring's unit: kilocalories, minutes, hours.
@@ -82,19 +79,19 @@ public struct HealthAutoExport: Sendable, Equatable {
     /// What one unit of `units` is in the ring's own unit (kcal, minutes, hours).
     static func factor(_ ring: Ring, units: String, at path: String) throws(FeedError) -> Double {
         switch ring {
-        case .move:
+        case .activeEnergy:
             guard let unit = EnergyUnit(symbol: units) else {
                 throw FeedError(path: path, "expected kcal, Cal or kJ for active_energy, found \"\(units.prefix(20))\"")
             }
             return unit.kilocalories
-        case .exercise:
+        case .exerciseTime:
             switch units {
             case "min": return 1
             case "s": return 1.0 / 60
             case "hr", "h": return 60
             default: throw FeedError(path: path, "expected min, s or hr for apple_exercise_time, found \"\(units.prefix(20))\"")
             }
-        case .stand:
+        case .standHours:
             switch units {
             case "count", "hr", "h": return 1
             case "min": return 1.0 / 60
@@ -142,9 +139,9 @@ public struct HealthAutoExport: Sendable, Equatable {
         }
         return sums.mapValues { rings in
             var changes = SummaryChanges()
-            if let move = rings[.move] { changes.activeEnergyBurned = .set(.kilocalories(move)) }
-            if let exercise = rings[.exercise] { changes.exerciseTime = .set(exercise) }
-            if let stand = rings[.stand] { changes.standHours = .set(stand) }
+            if let move = rings[.activeEnergy] { changes.activeEnergyBurned = .set(.kilocalories(move)) }
+            if let exercise = rings[.exerciseTime] { changes.exerciseTime = .set(exercise) }
+            if let stand = rings[.standHours] { changes.standHours = .set(stand) }
             return changes
         }
     }

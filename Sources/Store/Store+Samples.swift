@@ -5,11 +5,7 @@ import Activity
 /// figure for a metric that has samples on it is their sum.
 extension Store {
     /// The metrics kept as samples, each feeding one figure of the day.
-    public enum SampleMetric: String, Sendable, CaseIterable {
-        case activeEnergy = "active_energy"
-        case exerciseTime = "apple_exercise_time"
-        case standHours = "apple_stand_hour"
-    }
+    public typealias SampleMetric = Activity.SampleMetric
 
     public struct Sample: Sendable, Equatable {
         public var metric: SampleMetric
