@@ -231,7 +231,7 @@ struct SamplesTests {
                 INSERT INTO preferences (name, value, updated) VALUES ('brightness', '40', 1);
                 """)
         }
-        #expect(throws: StoreError.self, "a reader does not migrate") { try Store(path: scratch.db, access: .read) }
+        #expect(throws: StoreError.self, "a reader does not migrate") { _ = try Store(path: scratch.db, access: .read) }
         let store = try Store(path: scratch.db)
         #expect(try store.schemaVersion() == 3)
         let day = CalendarDay(iso: "2026-11-29")!
