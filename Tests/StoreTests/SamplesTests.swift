@@ -212,6 +212,13 @@ struct SamplesTests {
         #expect(days["2026-11-28"]?["move"] == 321, "a day without samples is as written")
         let body = try server.request("GET", "/v1/days?from=2026-11-29&to=2026-11-29").body
         #expect(body.contains("\"moveGoal\":700") && body.contains("\"exerciseGoal\":30"), "own goals kept, the others the configuration's: \(body)")
+        // A source the panel could not show whole is refused where it is, and nothing is kept.
+        let before = try server.snapshot()
+        var bad = moves[1]
+        bad.source = "Watch\\u0007"
+        let r = try server.request("POST", "/v1/health-auto-export", Self.body([moves[0], bad]))
+        #expect(r.status == 400 && r.body.contains("$.data.metrics[0].data[1].source"), "\(r)")
+        #expect(try server.snapshot() == before)
         server.expectAnswersAndStops()
     }
 
