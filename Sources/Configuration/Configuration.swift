@@ -205,7 +205,8 @@ public struct ServeSetting: Sendable, Equatable {
     public init() {}
 }
 
-/// The goals a day gets when it has none (a day fed from the phone carries no goals).
+/// The goals a day without its own is measured against before any standing goals are set in the
+/// store (`glance goals`): the default of the goals' history.
 public struct GoalSetting: Sendable, Equatable {
     /// kcal.
     public var move: Double? = 500

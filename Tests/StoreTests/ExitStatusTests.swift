@@ -34,8 +34,8 @@ import Testing
     }
 
     static let commands = [
-        "render", "bench", "demo", "config", "run", "devices", "import", "log", "metric", "task", "export", "demo-data",
-        "watch", "serve", "mqtt", "screenshot", "help", "completion",
+        "render", "bench", "demo", "config", "run", "devices", "import", "log", "goals", "metric", "task", "export",
+        "demo-data", "watch", "serve", "mqtt", "screenshot", "help", "completion",
     ]
 
     /// One command in one situation: how to bring it about, and run it (nil: skipped, said why).
@@ -290,6 +290,24 @@ import Testing
             try glance(["log", "--move", "5", "--db", $0.db, "--config", invalidConfiguration($0)], $0)
         },
         Case(command: "log", situation: .permission, needsRoot: true) { try asNobody(["log", "--move", "5", "--db", try privateStore($0)], in: $0) },
+        // goals
+        Case(command: "goals", situation: .badArgument) { try glance(["goals", "set", "--stand", "25"], $0) },
+        Case(command: "goals", situation: .badData) { try glance(["goals", "--db", try foreign($0)], $0) },
+        Case(command: "goals", situation: .missingInput) { try glance(["goals", "--db", $0.file("none.db")], $0) },
+        Case(command: "goals", situation: .cannotCreate) {
+            try glance(["goals", "set", "--move", "500", "--db", underAFile($0, "glance.db")], $0)
+        },
+        Case(command: "goals", situation: .io) {
+            let db = try store($0)
+            return try GlanceCLI.runIntoAFullDisk(["goals", "list", "--db", db], in: $0)
+        },
+        Case(command: "goals", situation: .busy) { s in
+            try whileLocked(s) { try glance(["goals", "set", "--move", "500", "--db", $0], s) }
+        },
+        Case(command: "goals", situation: .configuration) {
+            try glance(["goals", "--db", $0.db, "--config", invalidConfiguration($0)], $0)
+        },
+        Case(command: "goals", situation: .permission, needsRoot: true) { try asNobody(["goals", "--db", try privateStore($0)], in: $0) },
         // metric
         Case(command: "metric", situation: .badArgument) { try glance(["metric", "set", "cpu", "1e300"], $0) },
         Case(command: "metric", situation: .badData) { try glance(["metric", "list", "--db", try foreign($0)], $0) },
@@ -468,6 +486,7 @@ import Testing
         ])
         add("import", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
         add("log", [.unavailable: "needs nothing missing"])
+        add("goals", [.unavailable: "needs nothing missing"])
         add("metric", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
         add("task", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
         add("export", [.unavailable: "needs nothing missing", .busy: reader, .configuration: noConfiguration])
