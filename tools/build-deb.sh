@@ -125,16 +125,15 @@ fi
 install -m 644 "$ROOT/device/glance.service" "$PKG/lib/systemd/system/glance.service"
 # glance serve's unit: installed, off until enabled (docs/live-data.md).
 install -m 644 "$ROOT/device/glance-serve.service" "$PKG/lib/systemd/system/glance-serve.service"
+install -m 644 "$ROOT/device/glance-mqtt.service" "$PKG/lib/systemd/system/glance-mqtt.service"
 install -D -m 644 "$ROOT/device/60-glance-backlight.rules" "$PKG/lib/udev/rules.d/60-glance-backlight.rules"
 install -m 644 "$ROOT/device/config.json" "$PKG/etc/glance/config.json"
 install -m 644 "$ROOT/device/README.md" "$ROOT/device/config.example.json" "$PKG/usr/share/doc/glance/"
 for f in "$ROOT"/device/raspberry-pi/*; do
 	[ -f "$f" ] && install -m 644 "$f" "$PKG/usr/share/doc/glance/raspberry-pi/"
 done
-# Live data and the home (the units' Documentation= names live-data.md), and the drop-in that
-# opens the display unit's sandbox to an MQTT broker.
+# Live data and the home (the units' Documentation= name live-data.md and home-assistant.md).
 install -m 644 "$ROOT/docs/live-data.md" "$ROOT/docs/home-assistant.md" "$PKG/usr/share/doc/glance/"
-install -D -m 644 "$ROOT/device/examples/glance-mqtt.conf" "$PKG/usr/share/doc/glance/examples/glance-mqtt.conf"
 
 # The manual page and the shells' completions, written by the program from its declared
 # options (glance help --man, glance completion SHELL): an arm64 binary is run by the build

@@ -1,4 +1,5 @@
 import Activity
+import DeviceLogic
 import ImageFile
 import Platform
 import Raster
@@ -17,12 +18,26 @@ import Raster
 /// file (memfd) of W×H XRGB8888 pixels, rows packed, the picture upright as a person sees it; or
 /// `refused WHY` without one. The app never waits on a client: every read and write is
 /// non-blocking, and a client that does not ask at once is dropped after a few others.
+///
+/// The home's commands (`PanelRequest`, from `glance mqtt`) come the same way: `show clock`,
+/// `next`, `brightness 40`, … answered `ok` or `refused WHY`; `state` is answered with the
+/// `PanelState` line. A client that sends `watch` stays connected (at most two): it gets the
+/// state at once and again whenever it changes, and may send commands on that connection. Every
+/// request is one datagram of at most 64 bytes, parsed strictly (`PanelRequest.parse`).
 public final class ControlServer {
     public let path: String
     let listener: PacketListener
     /// Connected clients that have not asked yet, oldest first.
     private var clients: [PacketSocket] = []
     static let maximumClients = 4
+    /// The home's commands on the device, and its state (nil: only screenshots).
+    public var remote: PanelRemote?
+    /// Clients that asked to `watch` the state, and the state they were told last.
+    private var watchers: [PacketSocket] = []
+    private var told: String?
+    static let maximumWatchers = 2
+    /// Messages taken from one client in one turn: a client that floods waits for the next.
+    static let messagesPerTurn = 8
 
     /// Listens at `path`, making its folder (0750) when missing.
     public init(path: String) throws(SystemError) {
@@ -83,57 +98,129 @@ public final class ControlServer {
     }
 
     /// The listening socket and the clients that have not asked yet.
-    public var descriptors: [FileDescriptor] { [listener.descriptor] + clients.map(\.descriptor) }
+    public var descriptors: [FileDescriptor] { [listener.descriptor] + clients.map(\.descriptor) + watchers.map(\.descriptor) }
 
     /// Accepts waiting connections and answers the requests that came; `picture` gives the frame
     /// on the panel (or why there is none). Problems are told through `log`, never thrown: a bad
-    /// client must not stop the panel.
-    public func handle(ready: [FileDescriptor], picture: () -> Result<PixelBuffer, PictureRefusal>, log: (String) -> Void) {
+    /// client must not stop the panel. True when a command changed the picture.
+    @discardableResult
+    public func handle(
+        ready: [FileDescriptor], picture: () -> Result<PixelBuffer, PictureRefusal>, log: (String) -> Void,
+        now: Duration = monotonicNow()
+    ) -> Bool {
         if ready.contains(listener.descriptor) {
             while let client = try? listener.accept() {
                 clients.append(client)
                 if clients.count > Self.maximumClients { clients.removeFirst() }
             }
         }
+        var changed = false
         // Every client is asked (non-blocking): a request may have come with the connection. Each
-        // is answered once, then let go; one that has not asked yet is kept.
+        // is answered once, then let go; one that has not asked yet is kept; a watcher stays.
         var waiting: [PacketSocket] = []
         for client in clients {
-            let message: (bytes: [UInt8], fd: FileDescriptor?)
-            do {
-                guard let m = try client.receive(capacity: 64, nonblocking: true) else {
-                    waiting.append(client)
+            switch receive(client) {
+            case .none: waiting.append(client)
+            case .gone: continue
+            case .request(let bytes):
+                if case .success(.watch) = PanelRequest.parse(bytes) {
+                    watch(client)
                     continue
                 }
-                message = m
-            } catch {
-                continue
+                changed = answer(client, request: bytes, picture: picture, log: log, now: now) || changed
             }
-            message.fd?.close()
-            guard !message.bytes.isEmpty else { continue }  // it hung up
-            answer(client, request: String(decoding: message.bytes.filter { $0 != 0x0A && $0 != 0x20 }, as: UTF8.self),
-                   picture: picture, log: log)
         }
         clients = waiting
+        var staying: [PacketSocket] = []
+        for watcher in watchers {
+            var open = true
+            reading: for _ in 0..<Self.messagesPerTurn {
+                switch receive(watcher) {
+                case .none: break reading
+                case .gone:
+                    open = false
+                    break reading
+                case .request(let bytes): changed = answer(watcher, request: bytes, picture: picture, log: log, now: now) || changed
+                }
+            }
+            if open { staying.append(watcher) }
+        }
+        watchers = staying
+        return changed
     }
 
-    /// One request's answer: the picture, or why not.
-    private func answer(
-        _ client: PacketSocket, request: String, picture: () -> Result<PixelBuffer, PictureRefusal>, log: (String) -> Void
-    ) {
-        guard request == "screenshot" else {
-            try? client.send(
-                Array("refused unknown request '\(request.prefix(32))' (this glance knows: screenshot)".utf8), nonblocking: true)
-            return
+    private enum Received { case none, gone, request([UInt8]) }
+
+    /// One message from `client`, without waiting.
+    private func receive(_ client: PacketSocket) -> Received {
+        guard let message = try? client.receive(capacity: PanelRequest.maximumBytes + 2, nonblocking: true) else {
+            // Nothing yet, or a failed read (it hung up badly): the next poll tells.
+            return .none
         }
-        switch picture() {
+        message.fd?.close()
+        return message.bytes.isEmpty ? .gone : .request(message.bytes)
+    }
+
+    private func watch(_ client: PacketSocket) {
+        watchers.append(client)
+        if watchers.count > Self.maximumWatchers { watchers.removeFirst() }
+        told = nil
+    }
+
+    /// The state to every watcher when it changed since it was told (and to a new watcher): called
+    /// at the end of every turn of the loop.
+    public func notify(now: Duration, wallNow: Double = wallClockNow()) {
+        guard !watchers.isEmpty, let remote else { return }
+        let text = remote.state(now: now, wallNow: wallNow).text
+        guard text != told else { return }
+        told = text
+        // A watcher that cannot take it now (its queue full: it stopped reading) is let go.
+        watchers.removeAll { (try? $0.send(Array(text.utf8), nonblocking: true)) == nil }
+    }
+
+    /// One request's answer: the picture, the state, what a command did; true when a command
+    /// changed the picture.
+    private func answer(
+        _ client: PacketSocket, request bytes: [UInt8], picture: () -> Result<PixelBuffer, PictureRefusal>, log: (String) -> Void,
+        now: Duration
+    ) -> Bool {
+        let request: PanelRequest
+        switch PanelRequest.parse(bytes) {
         case .failure(let refusal):
             try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)
-        case .success(let frame):
-            do {
-                try Self.send(frame, to: client)
-            } catch {
-                log("glance screenshot: \(error)")
+            return false
+        case .success(let r): request = r
+        }
+        switch request {
+        case .screenshot:
+            switch picture() {
+            case .failure(let refusal):
+                try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)
+            case .success(let frame):
+                do {
+                    try Self.send(frame, to: client)
+                } catch {
+                    log("glance screenshot: \(error)")
+                }
+            }
+            return false
+        case .state, .watch:
+            let text = remote.map { $0.state(now: now, wallNow: wallClockNow()).text } ?? "refused this glance takes no commands"
+            try? client.send(Array(text.utf8), nonblocking: true)
+            return false
+        default:
+            guard let remote else {
+                try? client.send(Array("refused this glance takes no commands".utf8), nonblocking: true)
+                return false
+            }
+            switch remote.perform(request, now: now) {
+            case .failure(let refusal):
+                try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)
+                return false
+            case .success(let changed):
+                log("control socket: \(request.text)")
+                try? client.send(Array("ok".utf8), nonblocking: true)
+                return changed
             }
         }
     }
@@ -154,6 +241,13 @@ public final class ControlServer {
         defer { file.close() }
         try client.send(Array("picture \(frame.width) \(frame.height)".utf8), fd: file, nonblocking: true)
     }
+}
+
+/// The wall clock, seconds since 1970.
+public func wallClockNow() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_REALTIME, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
 /// Why the app has no picture to give.

@@ -90,7 +90,7 @@ public final class GaugeFeed {
     private var revision = 0
 
     public init(
-        settings: [GaugeSetting], mqtt: MQTTSetting?, wallClock: @escaping () -> Double = GaugeFeed.wallNow,
+        settings: [GaugeSetting], mqtt: MQTTSetting?, wallClock: @escaping () -> Double = wallClockNow,
         log: @escaping (String) -> Void
     ) {
         slots = settings.map { Slot(setting: $0) }
@@ -98,34 +98,11 @@ public final class GaugeFeed {
         self.log = log
         let topics = settings.compactMap { s -> String? in if case .mqtt(let topic, _, _, _) = s.source { topic } else { nil } }
         if let mqtt, !topics.isEmpty {
-            var options = MQTTClient.Options(
-                host: mqtt.host, port: mqtt.port, tls: mqtt.tls, clientId: mqtt.clientId ?? Self.clientId(),
-                keepAlive: mqtt.keepAlive)
-            options.caFile = mqtt.caFile
-            options.certificateFile = mqtt.certificateFile
-            options.keyFile = mqtt.keyFile
-            options.username = mqtt.username
-            if let file = mqtt.passwordFile {
-                if let text = readSmallFile(file, limit: 4096) {
-                    options.password = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
-                } else {
-                    log(
-                        Quote.logLine(
-                            "mqtt.passwordFile \(file): cannot read it: \(String(cString: strerror(errno))); connecting without a "
-                                + "password; make it readable by the user glance runs as (keep it to root and group glance: chgrp glance, chmod 0640)"))
-                }
-            }
+            let options = mqtt.clientOptions(log: { log(Quote.logLine($0)) })
             self.mqtt = MQTTClient(options, topics: Array(Set(topics)).sorted(), onMessage: { [weak self] topic, payload in
                 self?.message(topic: topic, payload: payload)
             }, log: { log(Quote.logLine($0)) })
         }
-    }
-
-    /// CLOCK_REALTIME in seconds since 1970.
-    public static func wallNow() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// "glance-", the host name and a part of this process's own: a broker drops an older client
@@ -151,8 +128,22 @@ public final class GaugeFeed {
     public func readMetrics(_ store: Store) -> Bool {
         var changed = false
         for i in slots.indices {
-            guard case .metric(let name) = slots[i].setting.source else { continue }
-            let reading = GaugeSource.metric(name: name).read(store: store)
+            var reading: GaugeReading
+            switch slots[i].setting.source {
+            case .metric(let name): reading = GaugeSource.metric(name: name).read(store: store)
+            case .mqtt(let topic, let field, let scale, _) where mqtt == nil:
+                // Without a broker of its own (glance run, glance watch): the metric glance mqtt
+                // writes the topic's number into, scaled here.
+                reading = GaugeSource.metric(name: MQTTTopic.metricName(topic: topic, field: field)).read(store: store)
+                if reading.value == nil, reading.problem != nil {
+                    reading.problem = "topic \(topic): no value from glance mqtt yet (systemctl enable --now glance-mqtt)"
+                }
+                if let v = reading.value {
+                    reading.value = scaled(i, v, scale: scale)
+                    if reading.value == nil { reading.problem = "topic \(topic): \(NumberText.plain(v)) is out of range after the scale" }
+                }
+            default: continue
+            }
             if reading != slots[i].reading { changed = true }
             slots[i].reading = reading
             // Any Int64 another writer left (2^63 - 1): a moment in the years 1 to 9999.

@@ -207,8 +207,10 @@ public enum PanelApp {
             return
         }
         do throws(SystemError) {
-            session.control = try ControlServer(path: path)
-            log("control socket \(path) (glance screenshot)")
+            let server = try ControlServer(path: path)
+            if let panel = session.controller as? PanelController { server.remote = PanelRemote(device: panel.device) }
+            session.control = server
+            log("control socket \(path) (glance screenshot, glance mqtt)")
         } catch {
             log("\(error): glance screenshot cannot ask this app")
         }

@@ -72,7 +72,8 @@ public enum Pictures {
             }
             do throws(StoreError) {
                 let store = try StoreData(
-                    path: settings.database ?? "", access: .read, gauges: settings.gauges, log: { console.complain($0) })
+                    path: settings.database ?? "", access: .read, gauges: settings.gauges, goals: settings.goals.standing,
+                    log: { console.complain($0) })
                 // Files and commands are read once, as the panel reads them when the gauges are shown.
                 if screen == .gauges { _ = store.showGauges(true, now: monotonicNow()) }
                 data = store

@@ -155,7 +155,8 @@ extension Settings {
             let path = try storePath(configuration.database)
             do throws(StoreError) {
                 let data = try StoreData(
-                    path: path, access: access, gauges: configuration.gauges, mqtt: configuration.mqtt, log: problems ?? log)
+                    path: path, access: access, gauges: configuration.gauges, goals: configuration.goals.standing,
+                    log: problems ?? log)
                 log("data from the store \(path)")
                 return .success(data)
             } catch {

@@ -64,7 +64,7 @@ public enum ScriptJSON {
         case .days:
             try write("{\"days\":[")
             var first = true
-            try store.forEachSummary { (d, s) throws(StoreError) in
+            for (d, s) in try store.allShownDays() {
                 try write((first ? "" : ",") + day(d, s).text)
                 first = false
             }

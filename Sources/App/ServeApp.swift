@@ -49,22 +49,8 @@ public final class ServeApp {
             log(failure.message)
             return .failure(ExitStatus(failure.status))
         }
-        // As the unit runs it (UMask=0007): a store made here, its folder, -wal and -shm (SQLite
-        // gives them the database's mode) are for the owner and group glance only, whatever umask
-        // the shell that started it had.
-        let mask = umask(0o007)
-        defer { umask(mask) }
-        do throws(OutputFailure) {
-            let path = try storePath(database ?? configuration.database)
-            do throws(StoreError) {
-                let store = try Store(path: path)
-                return .success(ServeApp(configuration: configuration, path: path, store: store, token: token, log: log))
-            } catch {
-                throw OutputFailure(error.message, status: error.exitStatus)
-            }
-        } catch {
-            log(error.message)
-            return .failure(ExitStatus(error.status))
+        return Service.openStore(database ?? configuration.database, log: log).map { opened in
+            ServeApp(configuration: configuration, path: opened.path, store: opened.store, token: token, log: log)
         }
     }
 
@@ -126,14 +112,10 @@ public final class ServeApp {
             }
             tls = (key, cert)
         }
-        var signals: SignalReceiver?
-        if stop == nil {
-            do {
-                signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
-            } catch {
-                log(error.description)
-                return Outcome.software
-            }
+        let signals: SignalReceiver?
+        switch Service.signals(stop: stop, log: log) {
+        case .success(let s): signals = s
+        case .failure(let status): return status.code
         }
         var limits = HTTPServer.Limits(maxBody: serve.maxBody)
         limits.timeoutSeconds = Int(serve.timeout.rounded(.up))
@@ -155,35 +137,17 @@ public final class ServeApp {
         if let systemd = SystemdNotifier() { try? systemd.ready(status: "listening on \(serve.listen)") }
         // The one poll loop type (the panel's session runs on it too): the server's descriptor,
         // its next timeout, the signals.
-        let loop: EventLoop
-        do {
-            loop = try EventLoop(signals: signals)
-        } catch {
-            log(error.description)
-            return Outcome.software
-        }
-        let ended: Outcome? = try? loop.run(
-            watching: { [server.descriptor] + (stop.map { [$0] } ?? []) },
-            turn: { (wakeup) throws(SystemError) -> EventLoop.Next<Outcome> in
-                if let signal = wakeup.signals.first {
-                    server.stop()
-                    if let unsaid = refusals.flush() { log(unsaid) }
-                    log("\(SignalReceiver.name(signal)): stopped")
-                    return .end(Outcome.ok)
-                }
-                if let stop, wakeup.ready.contains(stop) {
-                    server.stop()
-                    if let unsaid = refusals.flush() { log(unsaid) }
-                    return .end(Outcome.ok)
-                }
+        return Service.run(
+            signals: signals, stop: stop, log: log, watching: { [server.descriptor] },
+            turn: { _ in
                 server.run()
-                return .wait(until: server.nextTimeout(now: monotonicNow()))
+                return server.nextTimeout(now: monotonicNow())
             },
-            failed: { [log] error in
-                log(error.description)
-                return error
+            stopped: { signal in
+                server.stop()
+                if let unsaid = refusals.flush() { log(unsaid) }
+                if let signal { log("\(SignalReceiver.name(signal)): stopped") }
             })
-        return ended ?? Outcome.ioError
     }
 
     /// A message of libmicrohttpd's (a client's broken TLS handshake, say): a client can cause
@@ -345,8 +309,9 @@ public final class ServeApp {
             return (.object([("ok", .bool(true)), ("schema", .number(Double(Schema.currentVersion)))]), "")
         case .healthAutoExport:
             let payload = try HealthAutoExport.decode(try parse())
-            let days = try payload.days(localDay: Self.localDay).map { ($0.key, $0.value) }
-            var reply = try merge(days)
+            // The samples made one at a time as they are written: a body of 180,000 holds no second copy.
+            let days = try payload.sampleDays(localDay: Self.localDay)
+            var reply = try keep(zip(payload.allSamples, days).lazy.map { Self.sample($0.0.metric, $0.0.sample, $0.1) }, days: days)
             reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
             return (.object(reply), Self.counts(reply))
         case .putDay(let day):
@@ -363,7 +328,7 @@ public final class ServeApp {
             guard first <= last, last.days(since: first) <= 366 else {
                 throw RequestFailure(400, "from/to: at most 367 days, from before to")
             }
-            let days = try store.summaries(from: first, through: last)
+            let days = try store.shownDays(from: first, through: last, defaults: configuration.goals.standing)
             return (.object([("days", .array(days.map { Self.json($0.day, $0.summary) }))]), "\(days.count) days")
         case .putMetric(let name):
             let m = try Bodies.metric(try parse())
@@ -390,14 +355,26 @@ public final class ServeApp {
         case .getTasks:
             let tasks = try store.tasks()
             return (.object([("tasks", .array(tasks.map(Self.json)))]), "\(tasks.count) tasks")
+        case .getGoals:
+            let history = try store.goalHistory()
+            return (
+                .object([
+                    ("goals", .array(history.map { Self.json($0) })),
+                    ("default", Self.json(Store.GoalPeriod(start: .earliest, goals: configuration.goals.standing), start: false)),
+                ]), "\(history.count) periods"
+            )
+        case .postGoals:
+            let (goals, from) = try Bodies.goals(try parse())
+            let today = Self.localDay(Int64(time(nil))) ?? CalendarDay(daysSinceEpoch: Int(time(nil) / 86400))
+            let period = try store.setGoals(goals, from: from ?? today)
+            return (Self.json(period), "goals from \(period.start)")
         }
     }
 
-    /// Day changes in one transaction: each day as the store has it with the changes over it,
-    /// and the configured goals where the day has none. The counts of new, changed and
-    /// unchanged days.
+    /// Day changes in one transaction: each day as the store has it with the changes over it (a
+    /// day without goals of its own is shown with the standing ones, or the configuration's). The
+    /// counts of new, changed and unchanged days.
     func merge(_ days: [(CalendarDay, SummaryChanges)]) throws(StoreError) -> [(key: String, value: JSON)] {
-        let goals = configuration.goals
         var new = 0, changed = 0, unchanged = 0
         try store.transaction { () throws(StoreError) in
             for (day, changes) in days.sorted(by: { $0.0 < $1.0 }) {
@@ -409,7 +386,6 @@ public final class ServeApp {
                 }
                 var summary = before ?? ActivitySummary()
                 changes.apply(to: &summary)
-                goals.fill(&summary)
                 if summary == before {
                     unchanged += 1
                     continue
@@ -418,9 +394,46 @@ public final class ServeApp {
                 try store.setSummary(summary, for: day)
             }
         }
-        return [
-            ("days", .object([("new", .number(Double(new))), ("changed", .number(Double(changed))), ("unchanged", .number(Double(unchanged)))]))
-        ]
+        return Self.dayCounts(new, changed, unchanged)
+    }
+
+    /// Samples kept in one transaction (a sample sent again replaces itself): the counts of the
+    /// days whose shown figures are new, changed or unchanged, and of the samples.
+    func keep(_ samples: some Sequence<Store.Sample>, days: [CalendarDay]) throws(StoreError) -> [(key: String, value: JSON)] {
+        let touched = Set(days)
+        guard let first = touched.min(), let last = touched.max() else {
+            return Self.dayCounts(0, 0, 0) + [("samples", Self.counts(Store.SampleCounts()))]
+        }
+        return try store.transaction { () throws(StoreError) -> [(key: String, value: JSON)] in
+            func shown() throws(StoreError) -> [CalendarDay: ActivitySummary] {
+                var days: [CalendarDay: ActivitySummary] = [:]
+                for (day, summary) in try store.shownDays(from: first, through: last) where touched.contains(day) { days[day] = summary }
+                return days
+            }
+            let before = try shown()
+            let kept = try store.putSamples(samples)
+            let after = try shown()
+            var new = 0, changed = 0, unchanged = 0
+            for day in touched {
+                if before[day] == nil { new += 1 } else if before[day] != after[day] { changed += 1 } else { unchanged += 1 }
+            }
+            return Self.dayCounts(new, changed, unchanged) + [("samples", Self.counts(kept))]
+        }
+    }
+
+    static func dayCounts(_ new: Int, _ changed: Int, _ unchanged: Int) -> [(key: String, value: JSON)] {
+        [("days", .object([("new", .number(Double(new))), ("changed", .number(Double(changed))), ("unchanged", .number(Double(unchanged)))]))]
+    }
+
+    static func counts(_ c: Store.SampleCounts) -> JSON {
+        .object([("new", .number(Double(c.new))), ("changed", .number(Double(c.changed))), ("unchanged", .number(Double(c.unchanged)))])
+    }
+
+    /// A Health Auto Export sample as the store keeps it.
+    static func sample(_ metric: HealthAutoExport.Metric, _ sample: HealthAutoExport.Sample, _ day: CalendarDay) -> Store.Sample {
+        Store.Sample(
+            metric: metric.ring, start: sample.time.epochSeconds, source: sample.source, quantity: sample.given,
+            unit: metric.units, value: sample.quantity, day: day)
     }
 
     static func counts(_ reply: [(key: String, value: JSON)]) -> String {
@@ -475,6 +488,14 @@ public final class ServeApp {
         members.append(("stand", number(s.standHours)))
         members.append(("standGoal", number(s.standHoursGoal)))
         members.append(("moveMode", .string(s.moveMode.rawValue)))
+        return .object(members)
+    }
+
+    static func json(_ p: Store.GoalPeriod, start: Bool = true) -> JSON {
+        var members: [(key: String, value: JSON)] = start ? [("from", .string(p.start.description))] : []
+        members.append(("move", number(p.goals.move?.kilocalories)))
+        members.append(("exercise", number(p.goals.exercise)))
+        members.append(("stand", number(p.goals.stand)))
         return .object(members)
     }
 

@@ -135,7 +135,7 @@ public final class Session {
             }
         }
         if let fd = sink.descriptor, ready.contains(fd) { try sink.handleEvents() }
-        if let control { control.handle(ready: ready, picture: screenshot, log: log) }
+        if let control, control.handle(ready: ready, picture: screenshot, log: log, now: now) { scheduler.invalidate() }
         if controller.handle(ready: ready, now: now) { scheduler.invalidate() }
         if let reason = controller.endReason { return .end(.ended(reason)) }
         // What the output noted since (a refused flip, a failed DPMS call, a mode set that fell
@@ -157,6 +157,7 @@ public final class Session {
                 }
                 // The earliest of the next frame, what the controller waits for and the next
                 // watchdog ping.
+                control?.notify(now: now)
                 return .wait(until: earliest(earliest(frameDeadline, controller.nextDeadline(now: now)), watchdogDeadline))
             }
         }

@@ -24,6 +24,11 @@ public final class StoreData: DataSource {
     private var taskKnown = false
     private var taskCache: ProgressTask?
     private var contentCache: ProgressContent?
+    /// The goals a day without its own and before any standing goals is shown with (the
+    /// configuration's `goals`).
+    public var defaultGoals: Goals {
+        didSet { summaryCache.removeAll() }
+    }
     /// Queries made (for tests: a redraw without a change must not ask the store).
     public private(set) var queries = 0
 
@@ -32,8 +37,10 @@ public final class StoreData: DataSource {
     /// (tests give a made-up one, with the session's made-up time).
     public init(
         path: String, access: Store.Access = .create, gauges: [GaugeSetting], mqtt: MQTTSetting? = nil,
-        wallClock: @escaping () -> Double = GaugeFeed.wallNow, log: @escaping (String) -> Void
+        goals: Goals = GoalSetting().standing, wallClock: @escaping () -> Double = wallClockNow,
+        log: @escaping (String) -> Void
     ) throws(StoreError) {
+        defaultGoals = goals
         store = try Store(path: path, access: access)
         // One connection for reading and watching (the app's own writes, a Cancel, are known).
         watcher = try StoreWatcher(store: store)
@@ -48,7 +55,7 @@ public final class StoreData: DataSource {
         if let cached = summaryCache[day] { return cached }
         queries += 1
         do {
-            let summary = try store.summary(for: day)
+            let summary = try store.shownSummary(for: day, defaults: defaultGoals)
             remember(day, summary)
             return summary
         } catch {
@@ -63,7 +70,7 @@ public final class StoreData: DataSource {
             queries += 1
             do {
                 var found: [CalendarDay: ActivitySummary] = [:]
-                for (day, summary) in try store.summaries(from: first, through: last) { found[day] = summary }
+                for (day, summary) in try store.shownDays(from: first, through: last, defaults: defaultGoals) { found[day] = summary }
                 for day in missing { remember(day, found[day]) }
             } catch {
                 once("\(error.message)")

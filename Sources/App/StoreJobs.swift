@@ -51,19 +51,12 @@ public enum StoreJobs {
 
     // MARK: glance log
 
-    /// `glance log`: the changes over the day as stored; a new day also gets the configuration's
-    /// goals (`config`, else the default file, else the built-in ones) for the rings whose goal
-    /// the command does not give (`--move-goal -` makes one without).
+    /// `glance log`: the changes over the day as stored; printed as shown, a ring without a goal of
+    /// its own with the standing goal in force on the day, else the configuration's (`config`,
+    /// else the default file, else the built-in ones).
     public static func log(_ changes: SummaryChanges, day: CalendarDay?, database: String?, config: String? = nil, console: Console) -> Outcome {
-        let goals: GoalSetting
-        switch ConfigurationFile.load(config) {
-        case .success(let c): goals = c.goals
-        case .failure(let failure):
-            ConfigurationFile.report(failure, console: console)
-            if case .denied = failure { return Outcome.noPermission }
-            if case .unreadable = failure { return Outcome.noInput }
-            return Outcome.config
-        }
+        let (found, status) = configuredGoals(config, console: console)
+        guard let goals = found else { return status }
         let day = day ?? SystemLocalClock().today()
         return with(database, console: console) { store throws(StoreError) in
             if changes.remove {
@@ -71,19 +64,66 @@ public enum StoreJobs {
                 console.say(dayLine(day, nil))
                 return Outcome.ok
             }
-            let summary = try store.transaction { () throws(StoreError) -> ActivitySummary in
-                let before = try store.summary(for: day)
-                var summary = before ?? ActivitySummary()
+            let summary = try store.transaction { () throws(StoreError) -> ActivitySummary? in
+                var summary = try store.summary(for: day) ?? ActivitySummary()
                 changes.apply(to: &summary)
-                // A new day gets the goals, as a day fed from the phone does (one already stored
-                // keeps what it has: an imported day without a goal had none).
-                if before == nil { goals.fill(&summary, except: changes) }
                 try store.setSummary(summary, for: day)
-                return summary
+                return try store.shownSummary(for: day, defaults: goals)
             }
             console.say(dayLine(day, summary))
             return Outcome.ok
         }
+    }
+
+    /// The configuration's goals (`config`, else the default file, else the built-in ones), or
+    /// the exit status of a configuration that cannot be used (told).
+    static func configuredGoals(_ config: String?, console: Console) -> (goals: Goals?, status: Outcome) {
+        switch ConfigurationFile.load(config) {
+        case .success(let c): return (c.goals.standing, Outcome.ok)
+        case .failure(let failure):
+            ConfigurationFile.report(failure, console: console)
+            if case .denied = failure { return (nil, Outcome.noPermission) }
+            if case .unreadable = failure { return (nil, Outcome.noInput) }
+            return (nil, Outcome.config)
+        }
+    }
+
+    // MARK: glance goals
+
+    public enum GoalsJob: Sendable {
+        case set(Goals, from: CalendarDay?)
+        case list
+        case remove(from: CalendarDay)
+    }
+
+    /// `glance goals`: the standing goals' history, set from a date, or a period removed.
+    public static func goals(_ job: GoalsJob, database: String?, config: String? = nil, console: Console) -> Outcome {
+        let (found, status) = configuredGoals(config, console: console)
+        guard let defaults = found else { return status }
+        let access: Store.Access = if case .set = job { .create } else if case .list = job { .read } else { .write }
+        return with(database, access: access, console: console) { store throws(StoreError) in
+            switch job {
+            case .set(let goals, let from):
+                let period = try store.setGoals(goals, from: from ?? SystemLocalClock().today())
+                console.say(goalLine(period.goals.over(defaults), from: "from \(period.start)"))
+            case .list:
+                let history = try store.goalHistory()
+                let first = history.first.map { "until \($0.start.adding(days: -1))" } ?? "always"
+                try console.writeResult(goalLine(defaults, from: "\(first) (the configuration's)") + "\n")
+                for period in history {
+                    try console.writeResult(goalLine(period.goals.over(defaults), from: "from \(period.start)") + "\n")
+                }
+            case .remove(let from):
+                guard try store.removeGoals(from: from) else { throw StoreError(.notFound, "no goals set from \(from)") }
+            }
+            return Outcome.ok
+        }
+    }
+
+    static func goalLine(_ g: Goals, from: String) -> String {
+        func number(_ x: Double?) -> String { x.map(NumberText.plain) ?? "—" }
+        let move = g.move.map { "\(NumberText.plain($0.value)) \($0.unit.rawValue)" } ?? "— kcal"
+        return "\(from): move \(move), exercise \(number(g.exercise)) min, stand \(number(g.stand)) h"
     }
 
     // MARK: glance metric
@@ -220,10 +260,16 @@ public enum StoreJobs {
             let csv = String(decoding: DemoData.activityCSV, as: UTF8.self)
             return console.result(csv.hasSuffix("\n") ? String(csv.dropLast()) : csv)
         }
+        let end = end ?? SystemLocalClock().today()
+        do {
+            try DemoData.check(end: end)
+        } catch {
+            return fail(error, console: console)
+        }
         return with(database, console: console) { store throws(StoreError) in
             var options = ImportOptions()
             options.taskName = nil
-            let report = try DemoData.load(into: store, endingOn: end ?? SystemLocalClock().today(), options: options)
+            let report = try DemoData.load(into: store, endingOn: end, options: options)
             let range = report.firstDay.map { " (\($0) to \(report.lastDay!))" } ?? ""
             let names = DemoData.metricNames
             console.say("loaded \(report.days) demo days\(range) and \(names.count) metrics (\(names.joined(separator: ", "))) into \(store.path)")
@@ -335,15 +381,6 @@ private func fileExists(_ path: String) -> Bool {
 }
 
 extension GoalSetting {
-    /// The configured goals on the rings of `summary` that have none (a Move goal only where
-    /// Move measures energy), but not where `changes` give that goal (cleared on purpose).
-    public func fill(_ summary: inout ActivitySummary, except changes: SummaryChanges = SummaryChanges()) {
-        if summary.activeEnergyBurnedGoal == nil, summary.moveMode == .activeEnergy, changes.activeEnergyBurnedGoal == .keep,
-            let g = move
-        {
-            summary.activeEnergyBurnedGoal = .kilocalories(g)
-        }
-        if summary.exerciseTimeGoal == nil, changes.exerciseTimeGoal == .keep, let g = exercise { summary.exerciseTimeGoal = g }
-        if summary.standHoursGoal == nil, changes.standHoursGoal == .keep, let g = stand { summary.standHoursGoal = g }
-    }
+    /// The configured goals as standing goals: the default before any are set in the store.
+    public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand) }
 }

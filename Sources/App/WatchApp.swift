@@ -48,6 +48,8 @@ public enum WatchApp {
             return failure.status
         }
         let session = assembly.session, controller = assembly.controller, data = assembly.data, reloader = assembly.reloader
+        // Given --socket: the home's commands (glance mqtt) and glance screenshot reach this picture too.
+        if let path = settings.run.controlSocket { PanelApp.openControlSocket(session, path: path, log: log) }
         session.onFrame = {
             reloader.framePresented()
             say("drew \(output) (\(controller.lastChange.rawValue)): \(shown(controller, data))")

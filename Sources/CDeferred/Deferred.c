@@ -147,6 +147,9 @@ VOID_STUB(M, mosquitto_message_callback_set,
           (struct mosquitto *m, void (*cb)(struct mosquitto *, void *, const struct mosquitto_message *)), (m, cb))
 STUB(M, struct mosquitto *, mosquitto_new, (const char *id, bool clean, void *obj), (id, clean, obj))
 STUB(M, int, mosquitto_socket, (struct mosquitto *m), (m))
+STUB(M, int, mosquitto_publish,
+     (struct mosquitto *m, int *mid, const char *topic, int payloadlen, const void *payload, int qos, bool retain),
+     (m, mid, topic, payloadlen, payload, qos, retain))
 STUB(M, const char *, mosquitto_strerror, (int code), (code))
 STUB(M, int, mosquitto_subscribe, (struct mosquitto *m, int *mid, const char *sub, int qos), (m, mid, sub, qos))
 STUB(M, int, mosquitto_tls_set,
@@ -156,6 +159,9 @@ STUB(M, int, mosquitto_tls_set,
 STUB(M, int, mosquitto_username_pw_set, (struct mosquitto *m, const char *user, const char *password),
      (m, user, password))
 STUB(M, bool, mosquitto_want_write, (struct mosquitto *m), (m))
+STUB(M, int, mosquitto_will_set,
+     (struct mosquitto *m, const char *topic, int payloadlen, const void *payload, int qos, bool retain),
+     (m, topic, payloadlen, payload, qos, retain))
 #undef M
 
 // libqrencode: the serve token's QR code.

@@ -158,6 +158,8 @@ public struct Operands<Target>: Sendable {
     /// only those.
     public let verbs: [Verb]
     public let common: [String]
+    /// The verb meant when none is given (`glance goals` lists); nil: one must be given.
+    public let defaultVerb: String?
 
     /// A verb and the options that go with it.
     public struct Verb: Sendable {
@@ -178,11 +180,12 @@ public struct Operands<Target>: Sendable {
         self.apply = apply
         verbs = []
         common = []
+        defaultVerb = nil
     }
 
     /// Operands that start with one of `verbs` (offered as the first operand's completion).
     public init(
-        _ placeholder: String, verbs: [Verb], common: [String] = [],
+        _ placeholder: String, verbs: [Verb], common: [String] = [], defaultVerb: String? = nil,
         apply: @escaping @Sendable ([String], inout Target) throws(UsageError) -> Void
     ) {
         self.placeholder = placeholder
@@ -190,13 +193,14 @@ public struct Operands<Target>: Sendable {
         self.apply = apply
         self.verbs = verbs
         self.common = common
+        self.defaultVerb = defaultVerb
     }
 
     /// Refuses an option that does not go with the verb given (or a missing or unknown verb).
     func check(verbOf words: [String], given: [String], command: String) throws(UsageError) {
         guard !verbs.isEmpty else { return }
         let names = verbs.map(\.name)
-        guard let first = words.first, let verb = verbs.first(where: { $0.name == first }) else {
+        guard let first = words.first ?? defaultVerb, let verb = verbs.first(where: { $0.name == first }) else {
             let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
             if let first = words.first {
                 throw UsageError("\(command): unknown verb '\(first)' (expected \(list); see glance \(command) --help)")

@@ -109,9 +109,11 @@ enum DataCommands {
         "log", summary: "set a day's Move, Exercise and Stand figures",
         usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--db PATH]"],
         about: """
-            Sets figures of one day in the store; the figures not given keep their values. A new day gets the \
-            configuration's goals ("goals": 500 kcal, 30 min and 12 h by default) for the rings whose goal is \
-            not given. A running glance shows the change by itself. Prints the day as stored.
+            Sets figures of one day in the store; the figures not given keep their values. A ring without a goal \
+            of its own is measured against the standing goals in force on the day (glance goals), else the \
+            configuration's ("goals": 500 kcal, 30 min and 12 h by default); a goal of - clears the day's own. \
+            A figure the phone sends samples of for the day is their sum (docs/data.md). A running glance \
+            shows the change by itself. Prints the day as shown.
             """,
         groups: [
             OptionGroup(
@@ -168,6 +170,71 @@ enum DataCommands {
                 throw UsageError("log: give at least one figure, e.g. --move 350 (see glance log --help)")
             }
         })
+
+    // MARK: glance goals
+
+    struct Goals {
+        var words: [String] = []
+        var goals = Activity.Goals()
+        var dashed = false
+        var from: CalendarDay?
+        var database: String?
+        var config: String?
+        var job = StoreJobs.GoalsJob.list
+    }
+
+    static let goals = CommandSpec<Goals>(
+        "goals", summary: "set or list the standing goals, each from the date it starts",
+        usage: ["goals set [--move G] [--exercise G] [--stand G] [--from D] [--db PATH]", "goals [list] | glance goals remove --from D"],
+        about: """
+            A day without goals of its own (one fed from the phone, or logged without them) is measured             against the goals in force on its date: those set from the latest date on or before it, else the             configuration's ("goals": 500 kcal, 30 min and 12 h by default). Setting goals from a date leaves             the days before it as they were; a goal not given keeps the value in force on that date. `list`             prints the history, the configuration's first.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                note: "A goal is 0 (no progress: an iPhone-only day's Exercise and Stand) or from 1 up: energy to "
+                    + "100000 (kcal or kJ), minutes to 1440, hours to 24.",
+                [
+                    .value("--move", as: Value.optionalEnergy(goal: true), help: "the Move goal; kcal unless a unit follows: 2000kJ") {
+                        $0.goals.move = $1
+                        $0.dashed = $0.dashed || $1 == nil
+                    },
+                    .value("--exercise", as: Value.optionalFigure(.minutes, goal: true), help: "the Exercise goal in minutes") {
+                        $0.goals.exercise = $1
+                        $0.dashed = $0.dashed || $1 == nil
+                    },
+                    .value("--stand", as: Value.optionalFigure(.hours, goal: true), help: "the Stand goal in hours") {
+                        $0.goals.stand = $1
+                        $0.dashed = $0.dashed || $1 == nil
+                    },
+                    .value("--from", as: Value.day, help: "the date they start: YYYY-MM-DD, today or yesterday", default: "today") {
+                        $0.from = $1
+                    },
+                    database(\.database),
+                    PanelCommands.configOption.lifted(\.config),
+                ])
+        ],
+        operands: Operands(
+            "set|list|remove", verbs: [.init("set", ["--move", "--exercise", "--stand", "--from"]), .init("list"), .init("remove", ["--from"])],
+            common: ["--db", "--config"], defaultVerb: "list"
+        ) { (words, line) throws(UsageError) in
+            guard words.count <= 1 else { throw UsageError("goals \(words[0]) takes no operands (see glance goals --help)") }
+            switch words.first ?? "list" {
+            case "set":
+                guard !line.dashed else { throw UsageError("goals set: a goal is a number (0 for none), not -") }
+                guard !line.goals.isEmpty else { throw UsageError("goals set: give at least one goal, e.g. --move 500") }
+                line.job = .set(line.goals, from: line.from)
+            case "remove":
+                guard let from = line.from else { throw UsageError("goals remove: say which with --from D") }
+                line.job = .remove(from: from)
+            default: break
+            }
+        },
+        epilogue: "Examples:\n  glance goals set --move 500 --exercise 30 --stand 12\n  glance goals set --move 600 --from 2026-12-07",
+        exits: storeExits(
+            ExitStatusNote(65, "remove: no goals set from that date; or --db is not a Glance store (left as it is)"),
+            ExitStatusNote(66, "list, remove: no store yet; or a configuration named with --config cannot be read"))
+            + [ExitStatusNote(78, "the configuration (where the default goals come from) is invalid")])
 
     // MARK: glance metric
 

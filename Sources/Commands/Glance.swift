@@ -72,6 +72,11 @@ public enum Glance {
                 Listed("log") {
                     DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database, config: $0.config, console: console) }
                 },
+                Listed("goals") {
+                    DataCommands.goals.entry(.init()) {
+                        StoreJobs.goals($0.job, database: $0.database, config: $0.config, console: console)
+                    }
+                },
                 Listed("metric") {
                     DataCommands.metric.entry(.init()) {
                         $0.json
@@ -101,6 +106,9 @@ public enum Glance {
                 },
                 Listed("serve") {
                     ServeCommand.spec.entry(.init(), ServeCommand.main)
+                },
+                Listed("mqtt") {
+                    MQTTCommand.spec.entry(.init(), MQTTCommand.main)
                 },
             ]
         ),

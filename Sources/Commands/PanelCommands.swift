@@ -138,7 +138,9 @@ enum PanelCommands {
                     .value("--size", as: Value.size, help: "picture size", default: "480x480") { $0.size = $1 },
                 ] + Configuration.options(["--rotate", "--format"], into: \Watch.layer)),
         ] + ScreenOptions.groups(\Watch.layer, config: \Watch.config) + [
-            OptionGroup("Data", [Configuration.setting(option: "--db")!.option(\Watch.layer, help: databaseHelp, default: "")])
+            OptionGroup("Data", [Configuration.setting(option: "--db")!.option(\Watch.layer, help: databaseHelp, default: "")]),
+            // Only when given: glance run's own socket is left to it.
+            OptionGroup("Control", Configuration.options(["--socket"], into: \Watch.layer)),
         ],
         exits: [
             ExitStatusNote(0, "stopped by Ctrl-C or SIGTERM"),

@@ -53,7 +53,7 @@ extension RunOptions {
             default: "/dev/input", reload: .input),
         .value(
             nil, \.controlSocket, Form<String>.nonEmpty("PATH").optional, options: ["--socket"],
-            help: "where glance screenshot asks for the frame on the panel",
+            help: "the panel's control socket, where glance screenshot asks for the frame and glance mqtt sends Home Assistant's commands",
             default: "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
                 + "else $XDG_RUNTIME_DIR/glance/glance.sock",
             reload: .commandLine),

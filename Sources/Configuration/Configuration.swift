@@ -205,7 +205,8 @@ public struct ServeSetting: Sendable, Equatable {
     public init() {}
 }
 
-/// The goals a day gets when it has none (a day fed from the phone carries no goals).
+/// The goals a day without its own is measured against before any standing goals are set in the
+/// store (`glance goals`): the default of the goals' history.
 public struct GoalSetting: Sendable, Equatable {
     /// kcal.
     public var move: Double? = 500
@@ -253,6 +254,8 @@ public struct Configuration: Sendable, Equatable {
     public var serve = ServeSetting()
     /// The MQTT broker, when a gauge follows a topic.
     public var mqtt: MQTTSetting?
+    /// glance mqtt's Home Assistant discovery.
+    public var homeAssistant = HomeAssistantSetting()
     /// Programs (each a path and its arguments, no shell) run one after another when fresh data
     /// is asked for (a pull down on the screen, the refresh key).
     public var refresh: [[String]] = []

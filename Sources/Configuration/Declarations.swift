@@ -61,15 +61,18 @@ extension Configuration {
             reload: .data),
         .object("fonts", \.fonts, FontFiles.settings, help: "font files instead of the packaged ones"),
         .object("serve", \.serve, ServeSetting.settings, help: "glance serve, the HTTP endpoint"),
-        .object("goals", \.goals, GoalSetting.settings, help: "the goals a day fed from the phone gets when it has none yet"),
+        .object(
+            "goals", \.goals, GoalSetting.settings,
+            help: "the goals a day without its own is measured against until goals are set in the store (glance goals)"),
         .value(
             "refresh", \.refresh, .commands,
             help: "programs run one after another when fresh data is asked for (a pull down, a key mapped to refresh), "
                 + "each stopped after 60 s",
             default: "[]", reload: .refresh),
         .value(
-            "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from; null: none",
+            "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from (glance mqtt connects to it); null: none",
             default: "null", reload: .data),
+        .object("homeAssistant", \.homeAssistant, HomeAssistantSetting.settings, help: "glance mqtt: the panel as a Home Assistant device"),
     ] + RunOptions.settings.map { $0.lifted(\.run, under: nil) } + ShowRequest.settings.map { $0.lifted(\.show, under: nil) }
 
     /// The checks of several settings together, after the file and after the command line.
@@ -349,9 +352,9 @@ extension Form where Value == FilePair? {
 
 extension GoalSetting {
     static let settings: [Setting<GoalSetting>] = [
-        .value("move", \.move, goal(.energy), help: "kcal", default: "500", reload: .serve),
-        .value("exercise", \.exercise, goal(.minutes), help: "minutes", default: "30", reload: .serve),
-        .value("stand", \.stand, goal(.hours), help: "hours", default: "12", reload: .serve),
+        .value("move", \.move, goal(.energy), help: "kcal", default: "500", reload: .data),
+        .value("exercise", \.exercise, goal(.minutes), help: "minutes", default: "30", reload: .data),
+        .value("stand", \.stand, goal(.hours), help: "hours", default: "12", reload: .data),
     ]
 
     /// A goal as the store takes goals (`FigureRange`: 0 for none, or 1 up to the top), or null for

@@ -68,6 +68,7 @@ extension Configuration {
     static func reloadSentence(_ reload: Reload) -> String {
         switch reload {
         case .serve: "glance serve reads it when it starts."
+        case .bridge: "glance mqtt reads it when it starts."
         case .commandLine: ""
         case .rotation: "A reload turns the next frame."
         case .display: "A reload sets the new mode over the last frame."

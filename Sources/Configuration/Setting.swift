@@ -26,6 +26,8 @@ public enum Reload: String, Sendable, CaseIterable, Comparable {
     case refresh
     /// Not the panel's: `glance serve` reads it when it starts.
     case serve
+    /// Not the panel's: `glance mqtt` reads it when it starts.
+    case bridge
     /// The command line's own (it is given again with every reload).
     case commandLine = "command line"
 

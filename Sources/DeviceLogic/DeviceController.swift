@@ -29,6 +29,10 @@ public final class DeviceController {
     public var refresher: (any RefreshCommands)?
     /// Turns the screens by themselves (the configuration's "cycle"); nil: they stay.
     public var cycle: ScreenCycle?
+    /// Dark by a command (Home Assistant's light turned off) until a command or an input wakes it.
+    public internal(set) var darkened = false
+    /// When the last press or touch came (nil: none since the start).
+    public private(set) var lastActivity: Duration?
     private var lastInput: Duration
     /// The next local midnight on the monotonic clock (nil: a day that never ends).
     private var midnight: Duration?
@@ -258,7 +262,7 @@ public final class DeviceController {
             if lastChange != .newDay { lastChange = .time }
         }
         // Dim and blank after the last input (not while on another console).
-        let level = away ? idle : schedule.neverIdles ? .awake : schedule.level(idleFor: (now - lastInput).inSeconds)
+        let level = away ? idle : darkened ? .blank : schedule.neverIdles ? .awake : schedule.level(idleFor: (now - lastInput).inSeconds)
         if level != idle {
             idle = level
             log("idle: \(level)")
@@ -293,6 +297,7 @@ public final class DeviceController {
         var changed = false
         if outcome.activity {
             lastInput = now
+            lastActivity = now
             cycle?.input(at: now)
         }
         if outcome.woke, idle == .awake, hint != nil {
@@ -329,8 +334,9 @@ public final class DeviceController {
     }
 
     /// Back to full brightness, counted as input.
-    private func wake(now: Duration) {
+    func wake(now: Duration) {
         lastInput = now
+        darkened = false
         guard idle != .awake else { return }
         idle = .awake
         applyBacklight()
@@ -395,8 +401,14 @@ public final class DeviceController {
     /// A step brighter or darker (`direction` ±1), kept in the store; true when the picture
     /// changes (a light that cannot do it alone).
     func stepBrightness(_ direction: Double) -> Bool {
+        setBrightness(((awakeBrightness + 0.1 * direction) * 10).rounded() / 10)
+    }
+
+    /// The awake brightness set to `wanted` (0...1, at least the darkest step), kept in the
+    /// store; true when the picture changes.
+    public func setBrightness(_ wanted: Double) -> Bool {
         let before = light
-        let level = min(1, max(Self.lowestBrightness, ((awakeBrightness + 0.1 * direction) * 10).rounded() / 10))
+        let level = min(1, max(Self.lowestBrightness, wanted))
         guard level != awakeBrightness else { return false }
         brightness = level
         applyBacklight()
@@ -458,6 +470,15 @@ public final class DeviceController {
             if changed { log("\(action): \(navigation.screen) \(navigation.day)") }
             return changed
         }
+    }
+
+    /// `kind` shown (a command from the home), when it is configured and has something to show;
+    /// true when it changed.
+    public func show(screen kind: ScreenKind, now: Duration) -> Bool {
+        guard screens.contains(kind), available(now: now).contains(kind), navigation.screen != kind else { return false }
+        navigation.screen = kind
+        log("shown by a command: \(kind)")
+        return true
     }
 
     /// Whether the panel shows the time now: the clock screen, or the ring screen with the time

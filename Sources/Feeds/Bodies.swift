@@ -44,6 +44,18 @@ public enum Bodies {
         return result
     }
 
+    /// `{"move": 500, "exercise": 30, "stand": 12, "from": "2026-12-01"}`: standing goals from a
+    /// date (nil: today on the board); move as `moveGoal` is. A goal left out stays as it is.
+    public static func goals(_ body: Located) throws(FeedError) -> (goals: Goals, from: CalendarDay?) {
+        try body.only(["move", "exercise", "stand", "from"])
+        var goals = Goals()
+        if let f = try body.member("move") { goals.move = try energy(f) }
+        if let f = try body.member("exercise") { goals.exercise = try amount(f) }
+        if let f = try body.member("stand") { goals.stand = try amount(f) }
+        guard !goals.isEmpty else { throw FeedError(path: body.path, "no goal given (the fields are move, exercise, stand, from)") }
+        return (goals, try body.member("from").map(date))
+    }
+
     public static func date(_ field: Located) throws(FeedError) -> CalendarDay {
         guard let day = CalendarDay(iso: try field.string()) else { throw FeedError(path: field.path, "expected a date as YYYY-MM-DD") }
         return day

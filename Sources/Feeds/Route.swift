@@ -12,11 +12,13 @@ public enum Route: Sendable, Equatable {
     case postTask
     case patchTask(String)
     case getTasks
+    case getGoals
+    case postGoals
 
     /// Writes change the store; reads do not.
     public var writes: Bool {
         switch self {
-        case .health, .getDays, .getMetrics, .getTasks: false
+        case .health, .getDays, .getMetrics, .getTasks, .getGoals: false
         default: true
         }
     }
@@ -87,6 +89,12 @@ public enum Route: Sendable, Equatable {
             case "POST": return .success(.postTask)
             case "GET": return .success(.getTasks)
             default: return .failure(Refusal(status: 405, message: "/v1/tasks takes GET, HEAD or POST", allow: "GET, HEAD, POST"))
+            }
+        case ("goals", 2):
+            switch method {
+            case "POST": return .success(.postGoals)
+            case "GET": return .success(.getGoals)
+            default: return .failure(Refusal(status: 405, message: "/v1/goals takes GET, HEAD or POST", allow: "GET, HEAD, POST"))
             }
         case ("tasks", 3):
             guard let name = decode(parts[2]) else { return .failure(Refusal(status: 400, message: malformed("task"))) }

@@ -38,6 +38,9 @@ public final class MQTTClient {
         /// The largest packet taken from the broker (MQTT 5's Maximum Packet Size): a payload of
         /// 64 KiB (what the client hands on) with its topic and headers.
         public var maximumPacket = 65536 + 4096
+        /// What the broker publishes for this client when it goes away without saying goodbye (its
+        /// last will): a retained "offline" on an availability topic, say.
+        public var will: Outgoing?
 
         public init(host: String, port: Int, tls: Bool, clientId: String, keepAlive: Int = 60) {
             self.host = host
@@ -48,10 +51,33 @@ public final class MQTTClient {
         }
     }
 
+    /// A message to publish (QoS 1).
+    public struct Outgoing: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var retain: Bool
+        public init(topic: String, payload: [UInt8], retain: Bool) {
+            self.topic = topic
+            self.payload = payload
+            self.retain = retain
+        }
+    }
+
+    /// A message that came: its topic, payload (at most 64 KiB), and whether the broker kept it
+    /// (a retained message, sent as a subscription starts, not as it was published).
+    public struct Incoming: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var retained: Bool
+    }
+
     public let options: Options
     public let topics: [String]
     private var handle_: OpaquePointer?
-    private let onMessage: (String, [UInt8]) -> Void
+    private let onMessage: (Incoming) -> Void
+    /// Called on every connect, after the subscriptions are asked for (what is published on
+    /// connect: availability, discovery).
+    public var onConnect: (() -> Void)?
     private let log: (String) -> Void
     /// Connected (CONNACK accepted).
     public private(set) var connected = false
@@ -70,13 +96,19 @@ public final class MQTTClient {
     /// for another with the same client id).
     public private(set) var losses = 0
 
-    public init(
+    public convenience init(
         _ options: Options, topics: [String], onMessage: @escaping (String, [UInt8]) -> Void,
         log: @escaping (String) -> Void
     ) {
+        self.init(options, topics: topics, receive: { onMessage($0.topic, $0.payload) }, log: log)
+    }
+
+    public init(
+        _ options: Options, topics: [String], receive: @escaping (Incoming) -> Void, log: @escaping (String) -> Void
+    ) {
         self.options = options
         self.topics = topics
-        self.onMessage = onMessage
+        self.onMessage = receive
         self.log = log
         Self.initialise
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -90,6 +122,12 @@ public final class MQTTClient {
         mosquitto_disconnect_callback_set(m, disconnectCallback)
         mosquitto_message_callback_set(m, messageCallback)
         if let username = options.username { mosquitto_username_pw_set(m, username, options.password) }
+        if let will = options.will {
+            let rc = will.payload.withUnsafeBytes {
+                mosquitto_will_set(m, will.topic, Int32(will.payload.count), $0.baseAddress, 1, will.retain)
+            }
+            if rc != 0 { log("MQTT last will on \(will.topic): \(Self.text(rc))") }
+        }
         if options.tls {
             // The given CA, else the system's certificates.
             let rc = mosquitto_tls_set(
@@ -247,6 +285,36 @@ public final class MQTTClient {
         return (lastMisc ?? now) + .seconds(Double(options.keepAlive) / 2)
     }
 
+    /// Publishes `message` (QoS 1) while connected; false when not connected or refused (too
+    /// large, a bad topic): the caller publishes again on the next connect.
+    @discardableResult
+    public func publish(_ message: Outgoing) -> Bool {
+        guard let m = handle_, connected else { return false }
+        let rc = message.payload.withUnsafeBytes {
+            mosquitto_publish(m, nil, message.topic, Int32(message.payload.count), $0.baseAddress, 1, message.retain)
+        }
+        if rc != 0 {
+            log("MQTT publish \(message.topic): \(Self.text(rc))")
+            return false
+        }
+        flush()
+        return true
+    }
+
+    /// Says goodbye: `last` published (QoS 0, written before the DISCONNECT), then the
+    /// connection closed: the broker then sends no last will.
+    public func stop(last: Outgoing?) {
+        guard let m = handle_, connected else { return }
+        if let last {
+            _ = last.payload.withUnsafeBytes {
+                mosquitto_publish(m, nil, last.topic, Int32(last.payload.count), $0.baseAddress, 0, last.retain)
+            }
+        }
+        mosquitto_disconnect(m)
+        for _ in 0..<4 where mosquitto_want_write(m) { _ = mosquitto_loop_write(m, 16) }
+        connected = false
+    }
+
     private func flush() {
         guard let m = handle_, descriptor != nil else { return }
         if mosquitto_want_write(m) { _ = mosquitto_loop_write(m, 16) }
@@ -295,6 +363,8 @@ public final class MQTTClient {
         toldAway = false
         guard let m = handle_ else { return }
         for topic in topics { _ = mosquitto_subscribe(m, nil, topic, 0) }
+        onConnect?()
+        flush()
     }
 
     func disconnected(_ rc: Int32) {
@@ -302,7 +372,7 @@ public final class MQTTClient {
         connecting = false
     }
 
-    func message(_ topic: String, _ payload: [UInt8]) { onMessage(topic, payload) }
+    func message(_ message: Incoming) { onMessage(message) }
 
     static func text(_ rc: Int32) -> String {
         if rc == Int32(MOSQ_ERR_ERRNO.rawValue) { return String(cString: strerror(errno)) }
@@ -330,5 +400,5 @@ private let messageCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPoi
     if count > 0, let bytes = message.pointee.payload {
         payload = Array(UnsafeRawBufferPointer(start: bytes, count: min(count, 65536)))
     }
-    client(obj)?.message(String(cString: topic), payload)
+    client(obj)?.message(MQTTClient.Incoming(topic: String(cString: topic), payload: payload, retained: message.pointee.retain))
 }

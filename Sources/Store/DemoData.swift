@@ -26,16 +26,15 @@ public enum DemoData {
         return text.split(separator: "\n").dropFirst().first.flatMap { CalendarDay(iso: $0.prefix(10)) }
     }
 
-    /// Loads the days, moved so the last one falls on `endingOn` (today, usually), and the metrics,
-    /// in one transaction: a failure part way leaves neither changed.
-    public static func load(into store: Store, endingOn end: CalendarDay, options: ImportOptions = ImportOptions())
-        throws(StoreError) -> ImportReport
-    {
+    /// Whether the bundled days moved to end on `end` all land on dates the store and its readers
+    /// take (demo-data --end 0001-01-05 stored 0000-12-xx days that nothing else accepted and
+    /// export dropped): the bundled data's last day when they do. Checked before any store is
+    /// opened, as every bad argument is.
+    @discardableResult
+    public static func check(end: CalendarDay) throws(StoreError) -> CalendarDay {
         guard let first = firstDay, let last = lastDay else {
             throw StoreError(.badData, "demo-activity.csv: no days in the bundled data")
         }
-        // Every day lands on a date the store and its readers take (demo-data --end 0001-01-05
-        // stored 0000-12-xx days that nothing else accepted and export dropped).
         let span = last.days(since: first)
         guard let earliestEnd = CalendarDay.earliest.shifted(by: span), end >= earliestEnd else {
             throw StoreError(
@@ -43,6 +42,15 @@ public enum DemoData {
                 "--end \(end): the \(span + 1) demo days would begin before \(CalendarDay.earliest); give \(CalendarDay.earliest.adding(days: span)) or later"
             )
         }
+        return last
+    }
+
+    /// Loads the days, moved so the last one falls on `endingOn` (today, usually), and the metrics,
+    /// in one transaction: a failure part way leaves neither changed.
+    public static func load(into store: Store, endingOn end: CalendarDay, options: ImportOptions = ImportOptions())
+        throws(StoreError) -> ImportReport
+    {
+        let last = try check(end: end)
         var options = options
         options.dateShift = end.days(since: last)
         return try store.transaction { () throws(StoreError) -> ImportReport in

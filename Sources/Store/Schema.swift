@@ -49,6 +49,30 @@ public enum Schema {
             updated INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 3: samples as a source sends them (a day's figure is their sum), and the standing goals
+        // with the date each starts.
+        """
+        CREATE TABLE samples (
+            metric TEXT NOT NULL CHECK (metric IN ('active_energy', 'apple_exercise_time', 'apple_stand_hour')),
+            start INTEGER NOT NULL,
+            source TEXT NOT NULL DEFAULT '',
+            quantity REAL NOT NULL CHECK (quantity >= 0),
+            unit TEXT NOT NULL,
+            value REAL NOT NULL CHECK (value >= 0),
+            day TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            PRIMARY KEY (metric, start, source)
+        ) WITHOUT ROWID;
+        CREATE INDEX samples_by_day ON samples (day, metric, unit, quantity, value);
+        CREATE TABLE goals (
+            start TEXT PRIMARY KEY NOT NULL
+                CHECK (start GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            move REAL CHECK (move >= 0),
+            move_unit TEXT CHECK (move_unit IN ('kcal', 'Cal', 'kJ')),
+            exercise REAL CHECK (exercise >= 0),
+            stand REAL CHECK (stand >= 0),
+            updated INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The version this build writes.

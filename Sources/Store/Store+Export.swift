@@ -16,7 +16,9 @@ extension Store {
         switch table {
         case .days:
             try write(Self.dayCSVHeader.joined(separator: ",") + "\n")
-            try forEachSummary { (day, s) throws(StoreError) in
+            // As shown: the sums of the samples, the standing goals where a day has none (so the
+            // file imports to the same days without the history).
+            for (day, s) in try allShownDays() {
                 let goalUnit = s.activeEnergyBurnedGoal.map(\.unit)
                 let valueUnit = s.activeEnergyBurned.map(\.unit) ?? goalUnit
                 let cells: [String] = [

@@ -28,7 +28,7 @@ struct StalenessTests {
     /// made-up loop time.
     final class Wall: @unchecked Sendable {
         var fixed: Double?
-        func now() -> Double { fixed ?? GaugeFeed.wallNow() }
+        func now() -> Double { fixed ?? wallClockNow() }
     }
 
     static func gauge(_ source: GaugeSourceSetting, staleAfter: Double) -> GaugeSetting {
@@ -118,7 +118,7 @@ struct StalenessTests {
         try Store(path: db).setMetric("cpu", value: 40)
         let came = StoredTime.seconds(try #require(try Store(path: db).metrics().first?.updated))
         let wall = Wall()
-        wall.fixed = GaugeFeed.wallNow()
+        wall.fixed = wallClockNow()
         let data = try StoreData(
             path: db, gauges: [Self.gauge(.metric("cpu"), staleAfter: 3)], wallClock: { wall.now() }, log: { _ in })
         let sink = RecordingSink(size: Self.size)
@@ -144,7 +144,20 @@ struct StalenessTests {
         #expect(sink.frames.count == frames + 1)
     }
 
-    @Test("an MQTT-only gauge screen (a real broker) goes stale on time, one wake-up per age label change")
+    /// When the metric glance mqtt writes a topic into came (seconds since 1970), once it has.
+    static func bridged(_ db: String, topic: String) -> Double? {
+        for _ in 0..<1200 {
+            if FileManager.default.fileExists(atPath: db),
+                let metric = try? Store(path: db, access: .read).metric(named: MQTTTopic.metricName(topic: topic, field: nil))
+            {
+                return StoredTime.seconds(metric.updated)
+            }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    @Test("an MQTT-only gauge screen (a real broker, glance mqtt writing its topic) goes stale on time, one wake-up per age label change")
     func mqttGoesStale() throws {
         guard Broker.available else {
             Issue.record("mosquitto is not installed (make deps installs it: tools/debian-packages.txt)")
@@ -152,41 +165,31 @@ struct StalenessTests {
         }
         let broker = try Broker()
         let folder = ScratchFolder("stale-mqtt")
-        var mqtt = MQTTSetting(broker: "mqtt://127.0.0.1:\(broker.port)", host: "127.0.0.1", port: broker.port, tls: false)
-        // Its keep-alive (half of it) is past the idle span: the wake-ups are the staleness's.
-        mqtt.keepAlive = 7200
-        // The wall clock stands still while the value comes: the time it came is known exactly.
-        let wall = Wall()
-        wall.fixed = GaugeFeed.wallNow()
-        let data = try StoreData(
-            path: folder.path + "/glance.db", gauges: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0), staleAfter: 5)],
-            mqtt: mqtt, wallClock: { wall.now() }, log: { _ in })
-        let sink = RecordingSink(size: Self.size)
-        let app = try Self.session(sink, data: data, now: monotonicNow())
+        let config = folder.path + "/config.json"
+        try """
+        {"gauges": [{"style": "circular", "title": "T", "source": {"mqtt": "t", "staleAfter": 5}}],
+         "mqtt": {"broker": "mqtt://127.0.0.1:\(broker.port)"}}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        // The panel's side never speaks MQTT: the bridge writes the topic's numbers into the store.
+        let bridge = try GaugeFeedTests.bridge(config: config, folder: folder.path)
+        defer { GaugeFeedTests.stop(bridge) }
         try broker.publish("t", "42", retain: true)
-        // The real loop until the value came and the connection is quiet (nothing due within a
-        // second: the subscription's answers and any second delivery of the retained value in).
-        var came: Double?
-        var quiet = false
-        var next = try app.session.turn(now: monotonicNow(), ready: [], signals: [])
-        for _ in 0..<2000 where came == nil || !quiet {
-            var timeout = Duration.milliseconds(50)
-            if case .wait(let until?) = next { timeout = max(.zero, min(timeout, until - monotonicNow())) }
-            let ready = try waitForReadable(app.session.watched, timeout: timeout)
-            let now = monotonicNow()
-            next = try app.session.turn(now: now, ready: ready, signals: [])
-            if data.gauges(now: .zero)[0].value == 42 { came = wall.fixed }
-            if case .wait(let until) = next { quiet = ready.isEmpty && until.map { $0 - now > .seconds(1) } ?? true }
-        }
-        let arrived = try #require(came, "the retained value never came")
-        #expect(data.gauges(now: .zero)[0].age == nil, "fresh when it came")
-        // From here nothing comes: the made-up clock, the wall clock moved with it.
-        let start = monotonicNow()
+        let db = folder.path + "/glance.db"
+        let came = try #require(Self.bridged(db, topic: "t"), "glance mqtt never wrote the topic's value")
+        let wall = Wall()
+        wall.fixed = wallClockNow()
+        let data = try StoreData(
+            path: db, gauges: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0), staleAfter: 5)],
+            wallClock: { wall.now() }, log: { _ in })
+        #expect(data.gauges(now: .zero)[0].value == 42)
+        let sink = RecordingSink(size: Self.size)
+        let start = Duration.seconds(1000)
+        let app = try Self.session(sink, data: data, now: start)
         let wall0 = try #require(wall.fixed)
         let span = 1500
         let wakes = try Self.idle(app.session, data: data, from: start, wall: wall, until: start + .seconds(span))
-        let end = wall0 + Double(span) - arrived
-        try Self.check(wakes, came: arrived, staleAfter: 5, start: start, wall0: wall0, through: Int((end - 0.01).rounded(.down)))
+        let end = wall0 + Double(span) - came
+        try Self.check(wakes, came: came, staleAfter: 5, start: start, wall0: wall0, through: Int((end - 0.01).rounded(.down)))
         let fresh = try #require(sink.frames.first?.picture), stale = try #require(sink.frames.last?.picture)
         #expect(Self.light(stale) < Self.light(fresh), "the stale value is drawn dimmed")
     }
@@ -201,6 +204,7 @@ struct WatchStalenessTests {
     final class Watch {
         let process = Process()
         let png: String
+        let config: String
         private let out: String
         private var seen = 0
         private(set) var lines: [(at: Double, text: String)] = []
@@ -208,7 +212,7 @@ struct WatchStalenessTests {
         var said: [String] { lines.map { $0.text } }
 
         init(_ folder: ScratchFolder, gauge: String, mqtt: String = "") throws {
-            let config = folder.path + "/config.json"
+            config = folder.path + "/config.json"
             try "{\"screens\": [\"gauges\"], \"gauges\": [\(gauge)]\(mqtt)}".write(toFile: config, atomically: true, encoding: .utf8)
             png = folder.path + "/panel.png"
             out = folder.path + "/watch.out"
@@ -315,7 +319,7 @@ struct WatchStalenessTests {
         try Self.followStaleness(watch, came: came, fresh: fresh, freshLines: 2)
     }
 
-    @Test("an MQTT-only gauge screen (a real broker): the picture goes stale at staleAfter, its age label steps on, idle in between")
+    @Test("an MQTT-only gauge screen (a real broker, glance mqtt writing its topic): the picture goes stale at staleAfter, its age label steps on, idle in between")
     func mqtt() throws {
         guard Broker.available else {
             Issue.record("mosquitto is not installed (make deps installs it: tools/debian-packages.txt)")
@@ -327,11 +331,13 @@ struct WatchStalenessTests {
             folder, gauge: #"{"style": "circular", "title": "Outside", "source": {"mqtt": "home/outside", "staleAfter": 4}}"#,
             mqtt: ", \"mqtt\": {\"broker\": \"mqtt://127.0.0.1:\(broker.port)\", \"keepAlive\": 60}")
         #expect(watch.wait(lines: 1), "glance watch drew nothing")
-        // Retained: it comes whenever the subscription is made, not before it was sent (the
-        // line that drew it is seen only once mosquitto_pub has ended).
-        let came = Date().timeIntervalSince1970
+        // The panel's side never speaks MQTT: glance mqtt writes the topic's numbers into the
+        // store, and the value is as old as that write.
+        let bridge = try GaugeFeedTests.bridge(config: watch.config, folder: folder.path)
+        defer { GaugeFeedTests.stop(bridge) }
         try broker.publish("home/outside", "21.5", retain: true)
         #expect(watch.wait(lines: 2), "the value was never drawn: \(watch.said)")
+        let came = try #require(StalenessTests.bridged(folder.path + "/glance.db", topic: "home/outside"))
         let fresh = try watch.picture()
         #expect(Self.same(fresh, try Self.render("21.5", title: "Outside", in: folder)), "the value drawn as glance render draws it")
         try Self.followStaleness(watch, came: came, fresh: fresh, freshLines: 2)

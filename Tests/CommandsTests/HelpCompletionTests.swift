@@ -8,8 +8,8 @@ import Testing
 @Suite("glance help, --version, man page, shell completions")
 struct HelpCompletionTests {
     static let commands = [
-        "render", "bench", "demo", "config", "run", "screenshot", "devices", "import", "log", "metric", "task", "export",
-        "demo-data", "watch", "serve", "help", "completion",
+        "render", "bench", "demo", "config", "run", "screenshot", "devices", "import", "log", "goals", "metric", "task",
+        "export", "demo-data", "watch", "serve", "help", "completion",
     ]
 
     /// Runs `script` in `shell` (which must exist: the test says so and fails otherwise).
@@ -101,6 +101,8 @@ struct HelpCompletionTests {
         #expect(try complete(["glance", "run", "--rotate", "1"]) == ["180"])
         #expect(try complete(["glance", "metric", ""]) == ["list", "remove", "set"])
         #expect(try complete(["glance", "metric", "set", ""]) == [], "the verb is given")
+        #expect(try complete(["glance", "goals", ""]) == ["list", "remove", "set"])
+        #expect(try complete(["glance", "goals", "set", "--"]) == ["--config", "--db", "--exercise", "--from", "--help", "--move", "--stand"])
         // Only the options the verb takes (task finish takes no --total).
         #expect(try complete(["glance", "task", "finish", "--"]) == ["--db", "--description", "--failed", "--help"])
         #expect(try complete(["glance", "task", "--db", "x.db", "update", "--"]) == ["--db", "--description", "--done", "--help", "--total"])

@@ -35,8 +35,8 @@ import Testing
     }
 
     static let commands = [
-        "render", "bench", "demo", "config", "run", "devices", "import", "log", "metric", "task", "export", "demo-data",
-        "watch", "serve", "screenshot", "help", "completion",
+        "render", "bench", "demo", "config", "run", "devices", "import", "log", "goals", "metric", "task", "export",
+        "demo-data", "watch", "serve", "mqtt", "screenshot", "help", "completion",
     ]
 
     /// One command in one situation: how to bring it about, and run it (nil: skipped, said why).
@@ -85,6 +85,12 @@ import Testing
         let token = scratch.write("token", "0123456789abcdef0123\n")
         chmod(token, 0o600)
         return scratch.write("serve.json", "{\"serve\": {\"tokenFile\": \"\(token)\"}}")
+    }
+
+    /// A configuration for glance mqtt: a broker nobody listens at (each case ends before it
+    /// connects).
+    static func mqttConfig(_ scratch: Scratch) -> String {
+        scratch.write("mqtt.json", "{\"mqtt\": {\"broker\": \"mqtt://127.0.0.1:1\"}}")
     }
 
     static var isRoot: Bool { getuid() == 0 }
@@ -289,6 +295,24 @@ import Testing
             try glance(["log", "--move", "5", "--db", $0.db, "--config", invalidConfiguration($0)], $0)
         },
         Case(command: "log", situation: .permission, needsRoot: true) { try asNobody(["log", "--move", "5", "--db", try privateStore($0)], in: $0) },
+        // goals
+        Case(command: "goals", situation: .badArgument) { try glance(["goals", "set", "--stand", "25"], $0) },
+        Case(command: "goals", situation: .badData) { try glance(["goals", "--db", try foreign($0)], $0) },
+        Case(command: "goals", situation: .missingInput) { try glance(["goals", "--db", $0.file("none.db")], $0) },
+        Case(command: "goals", situation: .cannotCreate) {
+            try glance(["goals", "set", "--move", "500", "--db", underAFile($0, "glance.db")], $0)
+        },
+        Case(command: "goals", situation: .io) {
+            let db = try store($0)
+            return try GlanceCLI.runIntoAFullDisk(["goals", "list", "--db", db], in: $0)
+        },
+        Case(command: "goals", situation: .busy) { s in
+            try whileLocked(s) { try glance(["goals", "set", "--move", "500", "--db", $0], s) }
+        },
+        Case(command: "goals", situation: .configuration) {
+            try glance(["goals", "--db", $0.db, "--config", invalidConfiguration($0)], $0)
+        },
+        Case(command: "goals", situation: .permission, needsRoot: true) { try asNobody(["goals", "--db", try privateStore($0)], in: $0) },
         // metric
         Case(command: "metric", situation: .badArgument) { try glance(["metric", "set", "cpu", "1e300"], $0) },
         Case(command: "metric", situation: .badData) { try glance(["metric", "list", "--db", try foreign($0)], $0) },
@@ -396,6 +420,18 @@ import Testing
         Case(command: "serve", situation: .configuration) {
             try glance(["serve", "--config", invalidConfiguration($0), "--db", $0.db, "--listen", "127.0.0.1:0"], $0)
         },
+        // mqtt (each ends before it connects)
+        Case(command: "mqtt", situation: .badArgument) { try glance(["mqtt", "--bogus"], $0) },
+        Case(command: "mqtt", situation: .badData) { try glance(["mqtt", "--config", mqttConfig($0), "--db", try foreign($0)], $0) },
+        Case(command: "mqtt", situation: .cannotCreate) {
+            try glance(["mqtt", "--config", mqttConfig($0), "--db", underAFile($0, "glance.db")], $0)
+        },
+        Case(command: "mqtt", situation: .permission, needsRoot: true) {
+            try asNobody(["mqtt", "--config", mqttConfig($0), "--db", try privateStore($0)], in: $0)
+        },
+        Case(command: "mqtt", situation: .configuration) {
+            try glance(["mqtt", "--config", $0.write("none.json", "{}"), "--db", $0.db], $0)
+        },
         // help, completion
         // screenshot
         Case(command: "screenshot", situation: .badArgument) { try glance(["screenshot"], $0) },
@@ -465,6 +501,7 @@ import Testing
         ])
         add("import", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
         add("log", [.unavailable: "needs nothing missing"])
+        add("goals", [.unavailable: "needs nothing missing"])
         add("metric", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
         add("task", [.unavailable: "needs nothing missing", .configuration: noConfiguration])
         add("export", [.unavailable: "needs nothing missing", .busy: reader, .configuration: noConfiguration])
@@ -476,6 +513,12 @@ import Testing
         add("serve", [
             .io: "serves until a signal: a store write that fails is an HTTP 500 to its client, not an exit",
             .busy: "a busy store is an HTTP 503 to the client, which retries; a port in use is 69 (unavailable)",
+        ])
+        add("mqtt", [
+            .missingInput: "makes the store it writes, as run does; an unreadable password file is told and it connects without",
+            .unavailable: "a broker or a panel that is away is tried again, not an exit",
+            .io: "bridges until a signal: a store write that fails is told, not an exit",
+            .busy: "a busy store costs one value a bounded wait (250 ms), told; not an exit",
         ])
         let answered = "happens once a running app has answered: AppTests/ScreenshotTests run it against a real session"
         add("screenshot", [

@@ -25,11 +25,15 @@ struct GuideCommandsTests {
             in: scratch)
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out == "2026-03-02: move 350/500 kcal, exercise 20/30 min, stand 8/12 h\n")
-        let day = try #require(try Self.days(scratch.db, in: scratch)["2026-03-02"])
-        #expect(day["moveGoal"] as? Double == 500 && day["exerciseGoal"] as? Double == 30 && day["standGoal"] as? Double == 12)
+        // As drawn: three rings, each figure against its goal.
+        let picture = try GlanceCLI.run(
+            ["render", "--db", scratch.db, "--date", "2026-03-02", "--today", "2026-03-02", "--size", "400x400", "--explain", "--config", config],
+            in: scratch)
+        #expect(picture.status == 0, "\(picture.err)")
+        for figure in ["350/500", "20/30", "8/12"] { #expect(picture.out.contains("\"text\":\"\(figure)\""), "\(figure) drawn: \(picture.out)") }
     }
 
-    @Test("the configuration's goals, not over a goal the day has or one the command clears; null gives none")
+    @Test("the configuration's goals, not over a goal the day has; a goal cleared follows them again; null gives none")
     func configuredGoals() throws {
         let scratch = Scratch()
         let config = scratch.write("goals.json", #"{"goals": {"move": 600, "exercise": null, "stand": 10}}"#)
@@ -42,11 +46,10 @@ struct GuideCommandsTests {
         // The day has its own Move goal: kept.
         #expect(try log(["--date", "2026-03-03", "--move", "10", "--move-goal", "420"]).hasPrefix("2026-03-03: move 10/420 kcal"))
         #expect(try log(["--date", "2026-03-03", "--move", "20"]).hasPrefix("2026-03-03: move 20/420 kcal"))
-        // A day already stored keeps what it has, a ring without a goal too (an import's day).
-        #expect(try log(["--date", "2026-03-02", "--move", "400", "--stand-goal", "-"]) == "2026-03-02: move 400/600 kcal, exercise 20/— min, stand —/— h\n")
-        #expect(try log(["--date", "2026-03-02", "--stand", "3"]) == "2026-03-02: move 400/600 kcal, exercise 20/— min, stand 3/— h\n")
-        // Cleared on purpose: stays cleared.
-        #expect(try log(["--date", "2026-03-04", "--move", "5", "--move-goal", "-", "--stand-goal", "-"]) == "2026-03-04: move 5/— kcal, exercise —/— min, stand —/— h\n")
+        // A goal of the day's own cleared: the day follows the configuration's again; 0 is none.
+        #expect(try log(["--date", "2026-03-03", "--move-goal", "-"]).hasPrefix("2026-03-03: move 20/600 kcal"))
+        #expect(try log(["--date", "2026-03-02", "--move", "400", "--stand-goal", "0"]) == "2026-03-02: move 400/600 kcal, exercise 20/— min, stand —/0 h\n")
+        #expect(try log(["--date", "2026-03-02", "--stand", "3"]) == "2026-03-02: move 400/600 kcal, exercise 20/— min, stand 3/0 h\n")
     }
 
     @Test("without --config the default file is read (missing: the built-in goals); a named one missing is 66, invalid 78")

@@ -94,13 +94,15 @@ struct ServeTests {
         r = try server.request("POST", "/v1/days", "{\"days\": [{\"date\": \"2026-11-29\", \"standGoal\": 10}, {\"date\": \"2026-11-30\", \"move\": 100}]}")
         #expect(r.body == "{\"days\":{\"new\":1,\"changed\":1,\"unchanged\":0}}")
         let store = try Store(path: server.scratch.db, access: .write)  // it presses Cancel below
-        let day = try #require(try store.summary(for: CalendarDay(year: 2026, month: 11, day: 29)!))
+        let own = try #require(try store.summary(for: CalendarDay(year: 2026, month: 11, day: 29)!))
+        #expect(own.activeEnergyBurnedGoal == nil, "the configuration's goals are not copied into the day: it follows them")
+        let day = try #require(try store.shownSummary(for: CalendarDay(year: 2026, month: 11, day: 29)!, defaults: Self.configured))
         #expect(day.activeEnergyBurned == Energy(1460, .kilojoule))
         #expect(day.activeEnergyBurnedGoal == .kilocalories(600) && day.exerciseTimeGoal == 30)
         #expect(day.standHours == 9 && day.standHoursGoal == 10, "a goal given later is kept")
         r = try server.request("GET", "/v1/days?from=2026-11-29&to=2026-11-30")
         #expect(r.status == 200 && r.body.contains("\"date\":\"2026-11-29\"") && r.body.contains("\"date\":\"2026-11-30\""))
-        #expect(r.body.contains("\"standGoal\":10"))
+        #expect(r.body.contains("\"standGoal\":10") && r.body.contains("\"moveGoal\":600"), "shown with the configuration's goals")
         // Metrics and tasks.
         r = try server.request("PUT", "/v1/metrics/cpu-temperature", "{\"value\": 47.5, \"min\": 20, \"max\": 90, \"unit\": \"°C\"}")
         #expect(r == (200, "{\"name\":\"cpu-temperature\",\"value\":47.5,\"min\":20,\"max\":90,\"unit\":\"°C\"}"))
@@ -118,6 +120,9 @@ struct ServeTests {
         let log = server.expectAnswersAndStops()
         #expect(log.contains("PUT /v1/days/2026-11-29 200 from 127.0.0.1: days 1 new, 0 changed, 0 unchanged"))
     }
+
+    /// The goals of the server's configuration.
+    static let configured = Goals(move: .kilocalories(600), exercise: 30, stand: 12)
 
     /// A realistic Health Auto Export body: per-minute samples over two days, the first in Berlin
     /// (+0100, kJ), the second in New York (-0500, kcal), per-hour stand, and metrics that are not
@@ -159,13 +164,18 @@ struct ServeTests {
         #expect(try server.request("PUT", "/v1/days/2026-11-29", "{\"moveGoal\": 450, \"exerciseGoal\": 45}").status == 200)
         let (body, move29, move30, exercise29, stand29) = Self.healthAutoExportBody()
         let r = try server.request("POST", "/v1/health-auto-export", body)
-        #expect(r == (200, "{\"days\":{\"new\":1,\"changed\":1,\"unchanged\":0},\"ignored\":[\"heart_rate\",\"step_count\"]}"))
+        #expect(
+            r == (
+                200,
+                "{\"days\":{\"new\":1,\"changed\":1,\"unchanged\":0},\"samples\":{\"new\":1448,\"changed\":0,\"unchanged\":0},"
+                    + "\"ignored\":[\"heart_rate\",\"step_count\"]}"
+            ))
         let store = try Store(path: server.scratch.db, access: .read)
-        let first = try #require(try store.summary(for: CalendarDay(year: 2026, month: 11, day: 29)!))
+        let first = try #require(try store.shownSummary(for: CalendarDay(year: 2026, month: 11, day: 29)!, defaults: Self.configured))
         #expect(abs((first.activeEnergyBurned?.kilocalories ?? 0) - move29) < 1e-6)
         #expect(first.exerciseTime == exercise29 && first.standHours == stand29)
         #expect(first.activeEnergyBurnedGoal == .kilocalories(450) && first.exerciseTimeGoal == 45, "goals kept")
-        let second = try #require(try store.summary(for: CalendarDay(year: 2026, month: 11, day: 30)!))
+        let second = try #require(try store.shownSummary(for: CalendarDay(year: 2026, month: 11, day: 30)!, defaults: Self.configured))
         #expect(second.activeEnergyBurned?.kilocalories == move30)
         #expect(second.activeEnergyBurnedGoal == .kilocalories(600), "a new day gets the configuration's goals")
         // Posting it again is harmless.

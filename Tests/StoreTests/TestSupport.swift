@@ -107,6 +107,15 @@ func snapshot(_ path: String) throws -> String {
     try store.exportCSV(.days) { text += $0 }
     for m in try store.metrics() { text += "metric \(m.name) \(String(describing: m.value)) \(m.updated)\n" }
     for t in try store.tasks() { text += "task \(t.name) \(t.state) \(t.done) \(String(describing: t.total))\n" }
+    for g in try store.goalHistory() { text += "goals \(g.start) \(g.goals)\n" }
+    let samples = try store.db.prepare("SELECT metric, start, source, quantity, unit, value, day FROM samples ORDER BY metric, start, source")
+    while try samples.step() {
+        // The quantities exactly (Swift's description reads back the same double).
+        let cells: [String] = (0..<7).map { (i: Int32) -> String in
+            i == 3 || i == 5 ? samples.double(i).map { "\($0)" } ?? "NULL" : samples.text(i) ?? "NULL"
+        }
+        text += "sample " + cells.joined(separator: " ") + "\n"
+    }
     return text
 }
 

@@ -3,7 +3,7 @@
 # AddressSanitizer (swiftc -sanitize=fuzzer,address): each module the targets use is compiled
 # with coverage instrumentation, then each target is linked with libFuzzer's main.
 #
-#   tools/fuzz/build.sh            builds .build/fuzz/bin/{import-xml,import-csv,import-file,configuration,http-body,mqtt-payload}
+#   tools/fuzz/build.sh            builds .build/fuzz/bin/{import-xml,import-csv,import-file,configuration,http-body,mqtt-payload,control-request}
 #
 # Rebuilds only when a source is newer than the binaries. SWIFTC names the compiler (default: the
 # swiftc beside `swift` on the PATH).
@@ -15,7 +15,7 @@ SWIFTC=${SWIFTC:-$(dirname "$(command -v swift)")/swiftc}
 CLANG=$(dirname "$SWIFTC")/clang
 [ -x "$SWIFTC" ] || { echo "fuzz: no swiftc (put the Swift toolchain on the PATH)" >&2; exit 2; }
 
-TARGETS="import-xml import-csv import-file configuration http-body mqtt-payload"
+TARGETS="import-xml import-csv import-file configuration http-body mqtt-payload control-request"
 stamp=$OUT/bin/.built
 if [ -f "$stamp" ] && [ -z "$(find "$ROOT/Sources" "$HERE/targets" "$HERE/build.sh" -newer "$stamp" -print -quit)" ]; then
 	exit 0
@@ -71,6 +71,7 @@ module Screens "$ROOT"/Sources/Screens/*.swift
 module CLI "$ROOT"/Sources/CLI/*.swift
 module Configuration "$ROOT"/Sources/Configuration/*.swift
 module Feeds "$ROOT"/Sources/Feeds/*.swift
+module DeviceLogic "$ROOT"/Sources/DeviceLogic/*.swift
 
 O=$OUT/objects
 STORE="$O/Activity.o $O/Platform.o $O/CKernelShims.o $O/Store.o -lsqlite3 -lxml2 -larchive"
@@ -86,4 +87,5 @@ link configuration "$O/Raster.o" "$O/Activity.o" "$O/Controls.o" "$O/JSON.o" "$O
 	"$HERE/targets/Configuration.swift"
 link http-body "$O/Activity.o" "$O/JSON.o" "$O/Feeds.o" "$HERE/targets/HTTPBody.swift"
 link mqtt-payload "$O/Activity.o" "$O/JSON.o" "$O/Feeds.o" "$HERE/targets/MQTTPayload.swift"
+link control-request "$O/Raster.o" "$O/Activity.o" "$O/Controls.o" "$O/Screens.o" "$O/DeviceLogic.o" "$HERE/targets/ControlRequest.swift"
 touch "$stamp"

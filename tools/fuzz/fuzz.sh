@@ -6,8 +6,8 @@
 #   --seconds N   fuzz each target for N seconds (make fuzz: 600), growing its corpus in
 #                 .build/fuzz/corpus/TARGET
 #   --runs N      each target on exactly N inputs from its seeds, seed 1 (make test's short run)
-#   TARGET        import-xml, import-csv, import-file, configuration, http-body, mqtt-payload
-#                 (default: all six)
+#   TARGET        import-xml, import-csv, import-file, configuration, http-body, mqtt-payload,
+#                 control-request (default: all seven)
 #
 # First every regression input (tools/fuzz/regressions/TARGET/, inputs that once crashed) is run
 # once. Then each target fuzzes from its seeds: tools/fuzz/seeds/TARGET, the real exports in
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
 	*) TARGETS+=("$1"); shift ;;
 	esac
 done
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(import-xml import-csv import-file configuration http-body mqtt-payload)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(import-xml import-csv import-file configuration http-body mqtt-payload control-request)
 
 "$HERE/build.sh" 2> >(grep -v "Cannot export local symbol" >&2)
 

@@ -3,8 +3,9 @@
 # --report-startup`), measured in the VM on a real kernel DRM driver: one boot, N runs each
 # stopped with SIGTERM once its first frame is up. Prints one line per run, the median against
 # issue 15's target (300 ms after exec), and the median of each phase before the first frame
-# (what stands in the way):
+# (what stands in the way), and the shared libraries mapped when the first frame is up:
 #   bench startup vm=virtio res=480x480 binary=… runs=5 median_ms_after_exec=… target_ms=300 ratio_to_target=…
+#   bench startup libraries binary=… mapped_at_first_frame=N names=libc.so.6,…
 #   bench startup phases binary=… before_main=… fonts_and_setup=… open_card_choose_buffers=… store=… … (ms)
 #
 #   tools/vm/bench-startup.sh [GLANCE_BINARY] [N] [OTHER_BINARY]
@@ -38,7 +39,9 @@ fi
 CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); for name in '"$NAMES"'; do log=/tmp/run$i-$name.log;
   /app/$name run --report-startup >$log 2>&1 & pid=$!;
   until grep -q "^startup: fonts" $log 2>/dev/null; do kill -0 $pid 2>/dev/null || break; sleep 0.25; done;
+  libs=$(grep -o "/[^ ]*[.]so[^ /]*$" /proc/$pid/maps 2>/dev/null | sed "s#.*/##" | sort -u);
   kill -TERM $pid; wait $pid; echo "BENCH $name run $i: $(grep "^startup: first" $log)";
+  echo "LIBS $name $(echo "$libs" | grep -c .) $(echo $libs)";
   echo "PHASES $name $(grep "^startup: fonts" $log)"; done; done'
 "$HERE/run-in-vm.sh" --gpu "${BENCH_GPU:-virtio}" --res "${BENCH_RES:-480x480}" --binary "$BINARY" "${ADD[@]}" \
 	--fonts "fonts-inter fonts-wqy-microhei" \
@@ -51,6 +54,10 @@ for name in $NAMES; do
 	grep "^BENCH $name " "$OUT/console.log" | sed -E 's/.* ([0-9.]+) ms after exec, ([0-9.]+) ms after main.*/\1 \2/' | sort -n |
 		awk -v gpu="${BENCH_GPU:-virtio}" -v res="${BENCH_RES:-480x480}" -v bin="$bin" \
 			'{e[NR]=$1; m[NR]=$2} END {if (NR) printf "bench startup vm=%s res=%s binary=%s runs=%d median_ms_after_exec=%s target_ms=300 ratio_to_target=%.2f\n", gpu, res, bin, NR, e[int((NR+1)/2)], e[int((NR+1)/2)] / 300}'
+	# The shared libraries mapped once the first frame was up (from /proc/PID/maps, the first run's:
+	# every run maps the same ones).
+	grep "^LIBS $name " "$OUT/console.log" | head -1 |
+		awk -v bin="$bin" '{line = "bench startup libraries binary=" bin " mapped_at_first_frame=" $3; for (i = 4; i <= NF; i++) line = line (i == 4 ? " names=" : ",") $i; print line}'
 	# Each phase's median: "before main" from the first line's two times, the rest from
 	# "startup: fonts and setup 86.7 ms (804 page faults), open card + choose + buffers …; after it: …".
 	{

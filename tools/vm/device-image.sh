@@ -89,6 +89,11 @@ case " $groups " in *" video "*) ;; *) fail "glance is not in group video ($grou
 case " $groups " in *" input "*) ;; *) fail "glance is not in group input ($groups)" ;; esac
 shell=$(in_root getent passwd glance | cut -d: -f7)
 ok "user glance (system user, shell $shell) in groups: $groups"
+# glance-net: the network side's user (glance serve, glance mqtt): group glance, and none of the
+# display's or the input's groups.
+net=$(in_root id -nG glance-net 2>/dev/null) || fail "no glance-net user after installing"
+[ "$net" = glance ] || fail "glance-net is in groups '$net'; expected glance only (no video, no input)"
+ok "user glance-net in groups: $net"
 [ -L "$R/etc/systemd/system/multi-user.target.wants/glance.service" ] ||
 	fail "glance.service is not enabled (no multi-user.target.wants link)"
 ok "glance.service enabled for multi-user.target"
@@ -102,6 +107,10 @@ case "$token" in "root:glance 640 "*) ;; *) fail "/etc/glance/serve.token is '$t
 in_root /usr/bin/glance serve token >"$WORK/token.log" 2>&1 || fail "glance serve token: $(cat "$WORK/token.log")"
 grep -qF "$(in_root cat /etc/glance/serve.token)" "$WORK/token.log" || fail "glance serve token does not show the token"
 ok "glance-serve.service installed, not enabled; /etc/glance/serve.token $token, shown by glance serve token"
+[ -f "$R/lib/systemd/system/glance-mqtt.service" ] || fail "no glance-mqtt.service after installing"
+[ ! -e "$R/etc/systemd/system/multi-user.target.wants/glance-mqtt.service" ] ||
+	fail "glance-mqtt.service was enabled by the installation (it must stay off until enabled)"
+ok "glance-mqtt.service installed, not enabled"
 store=$(in_root stat -c '%U:%G %a' /var/lib/glance 2>&1) || fail "no /var/lib/glance: $store"
 [ "$store" = "glance:glance 2770" ] || fail "/var/lib/glance is '$store', expected glance:glance 2770 (setgid)"
 ok "the store's folder /var/lib/glance: $store"
@@ -113,19 +122,20 @@ grep -q '^\.SH' "$WORK/glance.1" || fail "glance.1.gz is not a manual page"
 for f in share/bash-completion/completions/glance share/zsh/vendor-completions/_glance share/fish/vendor_completions.d/glance.fish; do
 	grep -q glance "$R/usr/$f" 2>/dev/null || fail "no completion /usr/$f"
 done
-for f in live-data.md home-assistant.md examples/glance-mqtt.conf; do
+for f in live-data.md home-assistant.md; do
 	[ -s "$R/usr/share/doc/glance/$f" ] || fail "no /usr/share/doc/glance/$f"
 done
-ok "manual page, bash/zsh/fish completions, live-data.md, home-assistant.md and the MQTT drop-in installed"
+ok "manual page, bash/zsh/fish completions, live-data.md and home-assistant.md installed"
 in_root dpkg -r glance >"$WORK/remove.log" 2>&1 || fail "dpkg -r: $(tail -5 "$WORK/remove.log")"
 [ ! -e "$R/usr/bin/glance" ] || fail "/usr/bin/glance is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance.service" ] || fail "the unit is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance-serve.service" ] || fail "glance-serve.service is still there after dpkg -r"
+[ ! -e "$R/lib/systemd/system/glance-mqtt.service" ] || fail "glance-mqtt.service is still there after dpkg -r"
 [ -f "$R/etc/glance/config.json" ] || fail "dpkg -r removed the configuration (a conffile stays until purge)"
 ok "dpkg -r: binary and unit gone, /etc/glance/config.json kept"
 in_root dpkg -P glance >"$WORK/purge.log" 2>&1 || fail "dpkg -P: $(tail -5 "$WORK/purge.log")"
 snapshot >"$WORK/after"
-# The glance user and group stay (Debian keeps system users): the user databases differ.
+# The glance and glance-net users and the group stay (Debian keeps system users): the user databases differ.
 left=$(comm -3 "$WORK/before" "$WORK/after" | sed 's/^\t/+ /' |
 	grep -vE '^(\+ )?\./etc/(passwd|group|shadow|gshadow)-?$' || true)
 [ -z "$left" ] || fail "after dpkg -P the root differs from before the installation: $(echo "$left" | head -20 | tr '\n' ' ')"

@@ -177,6 +177,10 @@ done
 spid=$(serve MainPID)
 step "serve active=$(systemctl is-active glance-serve.service) user=$(ps -o user= -p "$spid" 2>/dev/null)" \
 	"addresses=$(addresses) restarts=$(serve NRestarts) uptime=$(uptime_s)"
+# The units that reach the network (and the panel's), rated by systemd-analyze security as the
+# booted system loads them: "security glance=0.4 glance-serve=1.1 glance-mqtt=1.1".
+rating() { systemd-analyze security --no-pager "$1.service" 2>/dev/null | sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p'; }
+step "security glance=$(rating glance) glance-serve=$(rating glance-serve) glance-mqtt=$(rating glance-mqtt)"
 wait_host serve
 # glance serve's own lines (one a request), and the store's files as they are now
 step "serve-log $(journalctl -b -u glance-serve.service -o cat --no-pager | tail -n 6 | tr '\n' '|')"

@@ -1,0 +1,211 @@
+import Activity
+import Configuration
+import Controls
+import DeviceLogic
+import Feeds
+import JSON
+import MQTT
+
+/// The panel as Home Assistant sees it through MQTT discovery: one device, its entities' retained
+/// configuration messages, their state topics' payloads, and what a command topic's payload asks
+/// of the panel. Pure: `MQTTBridge` publishes what this says.
+///
+/// Topics: `PREFIX/COMPONENT/NODE/OBJECT/config` for discovery (PREFIX: `homeassistant`), and
+/// under BASE (`glance/NODE`) `availability` (`online`/`offline`, the last will), `OBJECT/set` or
+/// `OBJECT/press` for commands, `OBJECT/state` for states. NODE is `glance_` and 12 hex digits of
+/// a hash of the machine id (the id itself is not published: machine-id(5) asks for that).
+struct HomeAssistantDevice {
+    let prefix: String
+    let base: String
+    let node: String
+    let name: String
+    let version: String
+
+    init(setting: HomeAssistantSetting, machineId: String, version: String) {
+        node = "glance_" + Self.hash(machineId)
+        prefix = setting.discoveryPrefix
+        base = setting.baseTopic ?? "glance/" + node
+        name = setting.deviceName
+        self.version = version
+    }
+
+    /// 12 hex digits of FNV-1a of "glance:" and `text`.
+    static func hash(_ text: String) -> String {
+        let hex = String(MQTTTopic.fnv1a("glance:" + text) >> 16, radix: 16)
+        return String(repeating: "0", count: 12 - hex.count) + hex
+    }
+
+    var availability: String { base + "/availability" }
+    /// Home Assistant's birth and last will: `online` when it (re)starts.
+    var status: String { prefix + "/status" }
+
+    static let online: [UInt8] = Array("online".utf8)
+    static let offline: [UInt8] = Array("offline".utf8)
+
+    // MARK: Discovery
+
+    /// One entity: its component, object id and the members of its configuration besides the
+    /// shared ones (name, unique id, availability, device).
+    struct Entity {
+        let component: String
+        let object: String
+        let name: String
+        let members: [(key: String, value: JSON)]
+    }
+
+    func topic(_ object: String, _ leaf: String) -> String { base + "/" + object + "/" + leaf }
+
+    /// The entities: the light (brightness only where the panel can dim), the screen select,
+    /// three buttons, the cycle switch, the sensors.
+    func entities(screens: [ScreenKind], dimmable: Bool) -> [Entity] {
+        var light: [(key: String, value: JSON)] = [
+            ("command_topic", .string(topic("light", "set"))), ("state_topic", .string(topic("light", "state"))),
+            ("payload_on", .string("ON")), ("payload_off", .string("OFF")),
+        ]
+        if dimmable {
+            light += [
+                ("brightness_command_topic", .string(topic("brightness", "set"))),
+                ("brightness_state_topic", .string(topic("brightness", "state"))), ("brightness_scale", .number(100)),
+                ("on_command_type", .string("brightness")),
+            ]
+        }
+        func button(_ object: String, _ name: String, icon: String) -> Entity {
+            Entity(
+                component: "button", object: object, name: name,
+                members: [("command_topic", .string(topic(object, "press"))), ("payload_press", .string("PRESS")), ("icon", .string(icon))])
+        }
+        func ring(_ key: String, _ name: String, unit: String, icon: String) -> Entity {
+            Entity(
+                component: "sensor", object: key, name: name,
+                members: [
+                    ("state_topic", .string(topic("today", "state"))), ("value_template", .string("{{ value_json.\(key) }}")),
+                    ("unit_of_measurement", .string(unit)), ("state_class", .string("measurement")), ("icon", .string(icon)),
+                ])
+        }
+        return [
+            Entity(component: "light", object: "backlight", name: "Backlight", members: light),
+            Entity(
+                component: "select", object: "screen", name: "Screen",
+                members: [
+                    ("command_topic", .string(topic("screen", "set"))), ("state_topic", .string(topic("screen", "state"))),
+                    ("options", .array(screens.map { .string($0.rawValue) })), ("icon", .string("mdi:monitor")),
+                ]),
+            button("next", "Next screen", icon: "mdi:page-next"),
+            button("refresh", "Refresh", icon: "mdi:refresh"),
+            button("today", "Today", icon: "mdi:calendar-today"),
+            Entity(
+                component: "switch", object: "cycle", name: "Cycle screens",
+                members: [
+                    ("command_topic", .string(topic("cycle", "set"))), ("state_topic", .string(topic("cycle", "state"))),
+                    ("payload_on", .string("ON")), ("payload_off", .string("OFF")), ("icon", .string("mdi:autorenew")),
+                ]),
+            ring("move", "Move", unit: "kcal", icon: "mdi:fire"),
+            ring("move_goal", "Move goal", unit: "kcal", icon: "mdi:fire"),
+            ring("exercise", "Exercise", unit: "min", icon: "mdi:run"),
+            ring("exercise_goal", "Exercise goal", unit: "min", icon: "mdi:run"),
+            ring("stand", "Stand", unit: "h", icon: "mdi:human-handsup"),
+            ring("stand_goal", "Stand goal", unit: "h", icon: "mdi:human-handsup"),
+            Entity(
+                component: "sensor", object: "screen_shown", name: "Screen shown",
+                members: [("state_topic", .string(topic("screen", "state"))), ("icon", .string("mdi:monitor-eye"))]),
+            Entity(
+                component: "sensor", object: "last_touch", name: "Last touch",
+                members: [("state_topic", .string(topic("touched", "state"))), ("device_class", .string("timestamp"))]),
+        ]
+    }
+
+    /// The retained configuration message of each entity.
+    func discovery(screens: [ScreenKind], dimmable: Bool) -> [MQTTClient.Outgoing] {
+        entities(screens: screens, dimmable: dimmable).map { entity in
+            let device: JSON = .object([
+                ("identifiers", .array([.string(node)])), ("name", .string(name)), ("manufacturer", .string("Glance")),
+                ("model", .string("Glance panel")), ("sw_version", .string(version)),
+            ])
+            let shared: [(key: String, value: JSON)] = [
+                ("name", .string(entity.name)), ("unique_id", .string(node + "_" + entity.object)),
+                ("object_id", .string(node + "_" + entity.object)), ("availability_topic", .string(availability)),
+            ]
+            let config: JSON = .object(shared + entity.members + [(key: "device", value: device)])
+            return MQTTClient.Outgoing(
+                topic: "\(prefix)/\(entity.component)/\(node)/\(entity.object)/config", payload: Array(config.text.utf8), retain: true)
+        }
+    }
+
+    // MARK: Commands
+
+    /// The topics commands come on.
+    var commandTopics: [String] {
+        [topic("light", "set"), topic("brightness", "set"), topic("screen", "set"), topic("next", "press"),
+         topic("refresh", "press"), topic("today", "press"), topic("cycle", "set")]
+    }
+
+    /// What a command topic's payload asks of the panel, or why it is refused: exact words only
+    /// (`ON`, `OFF`, `PRESS`, a screen's name, a brightness 0…100), at most 16 bytes.
+    func request(topic: String, payload: [UInt8]) -> Result<PanelRequest, PanelRefusal> {
+        guard payload.count <= 16, let text = String(validating: payload, as: UTF8.self) else {
+            return .failure(PanelRefusal("a payload of at most 16 bytes of text"))
+        }
+        func onOff(_ make: (Bool) -> PanelRequest) -> Result<PanelRequest, PanelRefusal> {
+            switch text {
+            case "ON": .success(make(true))
+            case "OFF": .success(make(false))
+            default: .failure(PanelRefusal("expected ON or OFF, found \"\(Quote.clip(text, 16))\""))
+            }
+        }
+        switch topic {
+        case self.topic("light", "set"): return onOff { .light(on: $0) }
+        case self.topic("cycle", "set"): return onOff { .cycle(on: $0) }
+        case self.topic("brightness", "set"):
+            guard text.utf8.count <= 3, let n = Int(text), (0...100).contains(n) else {
+                return .failure(PanelRefusal("expected a brightness from 0 to 100, found \"\(Quote.clip(text, 16))\""))
+            }
+            return .success(n == 0 ? .light(on: false) : .brightness(n))
+        case self.topic("screen", "set"):
+            guard let kind = ScreenKind(rawValue: text) else {
+                return .failure(PanelRefusal("expected a screen's name, found \"\(Quote.clip(text, 16))\""))
+            }
+            return .success(.show(kind))
+        case self.topic("next", "press"), self.topic("refresh", "press"), self.topic("today", "press"):
+            guard text == "PRESS" else { return .failure(PanelRefusal("expected PRESS, found \"\(Quote.clip(text, 16))\"")) }
+            return .success(topic.hasPrefix(self.topic("next", "")) ? .next : topic.hasPrefix(self.topic("refresh", "")) ? .refresh : .today)
+        default:
+            return .failure(PanelRefusal("not a command topic"))
+        }
+    }
+
+    // MARK: States
+
+    /// The state topics' payloads for the panel's state (nil: not known, none published).
+    func states(panel: PanelState?) -> [MQTTClient.Outgoing] {
+        guard let panel else { return [] }
+        var states = [
+            (topic("light", "state"), panel.light ? "ON" : "OFF"), (topic("brightness", "state"), String(panel.brightness)),
+            (topic("screen", "state"), panel.screen.rawValue), (topic("cycle", "state"), panel.cycle == true ? "ON" : "OFF"),
+        ]
+        // Home Assistant takes "None" as unknown for a timestamp sensor.
+        states.append((topic("touched", "state"), panel.touched.map(Self.iso) ?? "None"))
+        return states.map { MQTTClient.Outgoing(topic: $0.0, payload: Array($0.1.utf8), retain: true) }
+    }
+
+    /// Today's rings as one JSON state (kcal, minutes, hours; null where the day has none).
+    func today(_ summary: ActivitySummary?) -> MQTTClient.Outgoing {
+        func number(_ x: Double?) -> JSON { x.map { .number(($0 * 10).rounded() / 10) } ?? .null }
+        let s = summary
+        let json: JSON = .object([
+            ("move", number(s?.activeEnergyBurned.map { $0.value * $0.unit.kilocalories })),
+            ("move_goal", number(s?.activeEnergyBurnedGoal.map { $0.value * $0.unit.kilocalories })),
+            ("exercise", number(s?.exerciseTime)), ("exercise_goal", number(s?.exerciseTimeGoal)),
+            ("stand", number(s?.standHours)), ("stand_goal", number(s?.standHoursGoal)),
+        ])
+        return MQTTClient.Outgoing(topic: topic("today", "state"), payload: Array(json.text.utf8), retain: true)
+    }
+
+    /// `2026-12-02T03:53:06+00:00` for seconds since 1970.
+    static func iso(_ seconds: Int64) -> String {
+        let days = Int((Double(seconds) / 86400).rounded(.down))
+        let rest = Int(seconds - Int64(days) * 86400)
+        let day = CalendarDay(daysSinceEpoch: days)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(day)T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))+00:00"
+    }
+}

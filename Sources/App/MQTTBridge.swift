@@ -1,0 +1,370 @@
+import Activity
+import Configuration
+import Controls
+import DeviceLogic
+import Feeds
+import MQTT
+import Platform
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `glance mqtt`: the network side of the home, in its own process. It subscribes to the gauges'
+/// topics and writes each number into the store as a metric (`MQTTTopic.metricName`: a gauge
+/// then reads it as any other metric, stale by the metric's time), and it shows the panel to
+/// Home Assistant (`HomeAssistantDevice`) and hands its commands to the running panel over the
+/// control socket. One poll loop: the broker's socket, the panel's socket, the store's watcher,
+/// the signals.
+public final class MQTTBridge {
+    let configuration: Configuration
+    let path: String
+    let store: Store
+    /// The gauges' topics: each (topic, field) once, with its metric.
+    let gauges: [(topic: String, field: String?, metric: String)]
+    private(set) var client: MQTTClient!
+    private var complaints: [String: GaugeFeed.Complaints] = [:]
+    /// Values written to the store since the start.
+    public private(set) var written = 0
+    /// Home Assistant's view of the panel (nil: discovery is off).
+    let device: HomeAssistantDevice?
+    /// The running panel's control socket.
+    let panel: PanelLink
+    /// What the panel said last (nil: not known yet).
+    private(set) var panelState: PanelState?
+    /// Today's rings as the store has them, and for which day.
+    private var watcher: StoreWatcher?
+    private var todayShown: CalendarDay?
+    private var todaySummary: ActivitySummary?
+    private var nextMidnight: Duration?
+    private let clock: any LocalClock
+    /// What each state topic was given last (published again only when it changes), and what
+    /// the discovery was made for.
+    private var published: [String: [UInt8]] = [:]
+    private var discovered: (screens: [ScreenKind], dimmable: Bool)?
+    private var commandComplaints = GaugeFeed.Complaints()
+    let log: (String) -> Void
+
+    /// Opens the store (made when missing, as glance run would) for the configuration's broker;
+    /// told and an exit status when there is none or the store cannot be opened.
+    public static func make(
+        configuration: Configuration, database: String?, version: String, clock: any LocalClock = SystemLocalClock(),
+        log: @escaping (String) -> Void
+    ) -> Result<MQTTBridge, ExitStatus> {
+        guard let mqtt = configuration.mqtt else {
+            log("no MQTT broker in the configuration: give \"mqtt\": {\"broker\": \"mqtt://HOST:1883\"} (docs/home-assistant.md)")
+            return .failure(ExitStatus(Outcome.config))
+        }
+        return Service.openStore(database ?? configuration.database, log: log).map { opened in
+            MQTTBridge(
+                configuration: configuration, mqtt: mqtt, path: opened.path, store: opened.store, version: version, clock: clock, log: log)
+        }
+    }
+
+    init(
+        configuration: Configuration, mqtt: MQTTSetting, path: String, store: Store, version: String, clock: any LocalClock,
+        log: @escaping (String) -> Void
+    ) {
+        self.configuration = configuration
+        self.path = path
+        self.store = store
+        self.clock = clock
+        self.log = log
+        device =
+            configuration.homeAssistant.enabled
+            ? HomeAssistantDevice(setting: configuration.homeAssistant, machineId: Self.machineId(), version: version) : nil
+        panel = PanelLink(paths: configuration.run.controlSocket.map { [$0] } ?? ControlServer.clientPaths(), log: log)
+        store.setBusyTimeout(milliseconds: 250)
+        var seen: Set<String> = []
+        var gauges: [(topic: String, field: String?, metric: String)] = []
+        for gauge in configuration.gauges {
+            guard case .mqtt(let topic, let field, _, _) = gauge.source else { continue }
+            let metric = MQTTTopic.metricName(topic: topic, field: field)
+            if seen.insert(metric).inserted { gauges.append((topic, field, metric)) }
+        }
+        self.gauges = gauges
+        var topics = Array(Set(gauges.map(\.topic))).sorted()
+        var options = mqtt.clientOptions(log: log)
+        if let device {
+            topics += device.commandTopics + [device.status]
+            options.will = MQTTClient.Outgoing(topic: device.availability, payload: HomeAssistantDevice.offline, retain: true)
+            do throws(StoreError) {
+                watcher = try StoreWatcher(store: store)
+            } catch {
+                log("\(error.message): today's rings reach Home Assistant when glance mqtt starts again")
+            }
+        }
+        client = MQTTClient(options, topics: topics, receive: { [unowned self] in self.received($0) }, log: log)
+        client.onConnect = { [unowned self] in self.connected() }
+    }
+
+    /// The machine's id (/etc/machine-id), else the host's name: what the device's node is made
+    /// from.
+    static func machineId() -> String {
+        if let text = readSmallFile("/etc/machine-id", limit: 256), let id = text.split(separator: "\n").first, !id.isEmpty {
+            return String(id)
+        }
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count)
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: Home Assistant
+
+    /// On every connect: online, the discovery, every state.
+    private func connected() {
+        guard let device else { return }
+        client.publish(MQTTClient.Outgoing(topic: device.availability, payload: HomeAssistantDevice.online, retain: true))
+        publishDiscovery(force: true)
+        published = [:]
+        publishStates()
+    }
+
+    /// The entities' configurations, when they were not published yet for these screens (or
+    /// `force`: a new connection, Home Assistant back).
+    private func publishDiscovery(force: Bool) {
+        guard let device, client.connected else { return }
+        let screens = panelState?.screens ?? configuration.screens
+        let dimmable = panelState?.dimmable ?? true
+        if !force, let d = discovered, d.screens == screens, d.dimmable == dimmable { return }
+        for message in device.discovery(screens: screens, dimmable: dimmable) { client.publish(message) }
+        discovered = (screens, dimmable)
+    }
+
+    /// The state topics that changed.
+    private func publishStates() {
+        guard let device, client.connected else { return }
+        for message in device.states(panel: panelState) + [device.today(todaySummary)] where published[message.topic] != message.payload {
+            if client.publish(message) { published[message.topic] = message.payload }
+        }
+    }
+
+    /// Today's rings read again (a new day, the store changed).
+    private func readToday(now: Duration) {
+        guard device != nil else { return }
+        let today = clock.today()
+        todayShown = today
+        let s = clock.secondsUntilMidnight()
+        nextMidnight = s.isFinite ? now + .milliseconds(Int64(s * 1000) + 500) : nil
+        do throws(StoreError) {
+            todaySummary = try store.summary(for: today)
+        } catch {
+            log("today's rings: \(error.message)")
+        }
+    }
+
+    private func command(_ message: MQTTClient.Incoming, _ device: HomeAssistantDevice) {
+        // A command kept by the broker is an old one (someone published it retained): never acted on.
+        if message.retained {
+            complainCommand("\(message.topic): a retained message, ignored (commands are acted on as they come)")
+            return
+        }
+        switch device.request(topic: message.topic, payload: message.payload) {
+        case .failure(let refusal): complainCommand("\(message.topic): \(refusal.reason); ignored")
+        case .success(let request):
+            if !panel.send(request) { complainCommand("\(message.topic): \(request.text): the panel is not running (glance run); ignored") }
+        }
+    }
+
+    private func complainCommand(_ line: String) {
+        if let line = commandComplaints.line(line, now: monotonicNow()) { log(Quote.logLine(line)) }
+    }
+
+    // MARK: Gauges
+
+    func received(_ message: MQTTClient.Incoming) {
+        if let device {
+            if message.topic == device.status {
+                if message.payload == HomeAssistantDevice.online, client.connected {
+                    publishDiscovery(force: true)
+                    published = [:]
+                    publishStates()
+                }
+                return
+            }
+            if device.commandTopics.contains(message.topic) {
+                command(message, device)
+                return
+            }
+        }
+        for gauge in gauges where gauge.topic == message.topic {
+            let problem: String
+            switch Payload.number(message.payload, field: gauge.field) {
+            case .success(let x) where abs(x) <= Metric.limit:
+                do throws(StoreError) {
+                    try store.setMetric(gauge.metric, value: x)
+                    written += 1
+                    continue
+                } catch {
+                    problem = "the store: \(error.message)"
+                }
+            case .success(let x): problem = "\(NumberText.plain(x)) is beyond ±10^15"
+            case .failure(let p): problem = p.message
+            }
+            var c = complaints[gauge.metric] ?? GaugeFeed.Complaints()
+            if let line = c.line("topic \(gauge.topic): \(problem); ignored", now: monotonicNow()) { log(Quote.logLine(line)) }
+            complaints[gauge.metric] = c
+        }
+    }
+
+    // MARK: The loop
+
+    /// Runs until SIGTERM, SIGINT or SIGHUP (or `stop` becomes readable, for tests).
+    public func run(stop: FileDescriptor? = nil) -> Outcome {
+        let signals: SignalReceiver?
+        switch Service.signals(stop: stop, log: log) {
+        case .success(let s): signals = s
+        case .failure(let status): return status.code
+        }
+        log("\(gauges.count) gauge topic\(gauges.count == 1 ? "" : "s") from \(client.options.host):\(client.options.port) into \(path)")
+        if let systemd = SystemdNotifier() { try? systemd.ready(status: "bridging \(client.options.host):\(client.options.port)") }
+        begin(now: monotonicNow())
+        return Service.run(
+            signals: signals, stop: stop, log: log, watching: { watched }, turn: { turn(now: $0.now, ready: $0.ready) },
+            stopped: { signal in
+                finish()
+                if let signal { log("\(SignalReceiver.name(signal)): stopped") }
+            })
+    }
+
+    /// Today read, the panel and the broker connected to (or tried).
+    func begin(now: Duration) {
+        readToday(now: now)
+        panel.connect(now: now)
+        client.start(now: now)
+    }
+
+    var watched: [FileDescriptor] {
+        var fds = client.descriptor.map { [$0] } ?? []
+        if let fd = panel.descriptor { fds.append(fd) }
+        if let watcher { fds.append(FileDescriptor(rawValue: watcher.fileDescriptor)) }
+        return fds
+    }
+
+    /// One turn: what became readable, what is due; the next deadline.
+    func turn(now: Duration, ready: [FileDescriptor]) -> Duration? {
+        if let fd = client.descriptor, ready.contains(fd) { client.handle(now: now) }
+        if let due = client.nextDeadline(now: now), due <= now { client.service(now: now) }
+        if let fd = panel.descriptor, ready.contains(fd) {
+            for state in panel.receive(now: now) { panelState = state }
+        }
+        if panel.descriptor == nil, let at = panel.retryAt, now >= at { panel.connect(now: now) }
+        if let watcher, watcher.changed() { readToday(now: now) }
+        if let m = nextMidnight, now >= m { readToday(now: now) }
+        publishDiscovery(force: false)
+        publishStates()
+        var next = client.nextDeadline(now: now)
+        let deadlines: [Duration?] = [panel.descriptor == nil ? panel.retryAt : nil, nextMidnight, watcher.flatMap(Self.recheck)]
+        for deadline in deadlines {
+            if let deadline { next = next.map { min($0, deadline) } ?? deadline }
+        }
+        return next
+    }
+
+    static func recheck(_ watcher: StoreWatcher) -> Duration? {
+        let ms = watcher.pollTimeout
+        return ms < 0 ? nil : monotonicNow() + .milliseconds(Int64(ms))
+    }
+
+    /// Stopped: offline said, the connection closed (the broker then sends no last will).
+    func finish() {
+        client.stop(last: device.map { MQTTClient.Outgoing(topic: $0.availability, payload: HomeAssistantDevice.offline, retain: true) })
+    }
+}
+
+extension MQTTSetting {
+    /// The client's options for this broker (its password read from its file; told when it
+    /// cannot be read, and connected without).
+    func clientOptions(log: (String) -> Void) -> MQTTClient.Options {
+        var options = MQTTClient.Options(host: host, port: port, tls: tls, clientId: clientId ?? GaugeFeed.clientId(), keepAlive: keepAlive)
+        options.caFile = caFile
+        options.certificateFile = certificateFile
+        options.keyFile = keyFile
+        options.username = username
+        if let file = passwordFile {
+            if let text = readSmallFile(file, limit: 4096) {
+                options.password = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
+            } else {
+                log(
+                    "mqtt.passwordFile \(file): cannot read it: \(String(cString: strerror(errno))); connecting without a password; "
+                        + "make it readable by the user glance mqtt runs as (glance-net, in group glance: chgrp glance, chmod 0640)")
+            }
+        }
+        return options
+    }
+}
+
+/// The running panel's control socket, from the bridge: `watch` on connect, then commands on the
+/// same connection; tried again every second while there is no panel.
+final class PanelLink {
+    let paths: [String]
+    private var socket: PacketSocket?
+    private(set) var retryAt: Duration?
+    private var toldAway = false
+    private var refusals = GaugeFeed.Complaints()
+    private let log: (String) -> Void
+
+    init(paths: [String], log: @escaping (String) -> Void) {
+        self.paths = paths
+        self.log = log
+    }
+
+    var descriptor: FileDescriptor? { socket?.descriptor }
+    var connected: Bool { socket != nil }
+
+    func connect(now: Duration) {
+        for path in paths {
+            guard let s = try? PacketSocket.connect(to: path) else { continue }
+            guard (try? s.send(Array(PanelRequest.watch.text.utf8))) != nil else { continue }
+            socket = s
+            retryAt = nil
+            log("the panel's control socket \(path): connected\(toldAway ? " again" : "")")
+            toldAway = false
+            return
+        }
+        if !toldAway {
+            toldAway = true
+            log("no running panel answers (\(paths.joined(separator: ", "))): Home Assistant's commands wait for glance run")
+        }
+        retryAt = now + .seconds(1)
+    }
+
+    /// Sends `request`; false when there is no panel (or it cannot take it now).
+    func send(_ request: PanelRequest) -> Bool {
+        guard let socket else { return false }
+        return (try? socket.send(Array(request.text.utf8), nonblocking: true)) != nil
+    }
+
+    /// The states that came (answers to commands are logged when refused).
+    func receive(now: Duration) -> [PanelState] {
+        guard let socket else { return [] }
+        var states: [PanelState] = []
+        for _ in 0..<32 {
+            let message: (bytes: [UInt8], fd: FileDescriptor?)?
+            do {
+                message = try socket.receive(capacity: 512, nonblocking: true)
+            } catch {
+                message = ([], nil)
+            }
+            guard let message else { break }
+            message.fd?.close()
+            if message.bytes.isEmpty {
+                log("the panel went away: Home Assistant's commands wait for it")
+                self.socket = nil
+                toldAway = true
+                retryAt = now + .seconds(1)
+                break
+            }
+            let text = String(decoding: message.bytes, as: UTF8.self)
+            if let state = PanelState(text: text) {
+                states.append(state)
+            } else if text.hasPrefix("refused "), let line = refusals.line("the panel " + text, now: now) {
+                log(Quote.logLine(line))
+            }
+        }
+        return states
+    }
+}

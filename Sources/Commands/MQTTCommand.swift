@@ -1,0 +1,51 @@
+import App
+import CLI
+import Configuration
+
+/// `glance mqtt`: the bridge between the home's MQTT broker and the panel.
+enum MQTTCommand {
+    struct Line {
+        var config: String?
+        var layer = Layer()
+    }
+
+    static let spec = CommandSpec<Line>(
+        "mqtt", summary: "bridge MQTT and Home Assistant to the store and the running panel",
+        usage: ["mqtt [--config FILE] [--db PATH] [--socket PATH]"],
+        about: """
+            Connects to the configuration's MQTT broker ("mqtt") in the foreground until SIGTERM, SIGINT or \
+            SIGHUP. Each number on a gauge's topic is written into the store as the metric mqtt:TOPIC (or \
+            mqtt:TOPIC:FIELD), so the gauge shows it, stale by its time, as any other metric. With \
+            "homeAssistant" (on by default) the panel appears in Home Assistant as a device, by MQTT \
+            discovery: its backlight as a light, the screen shown as a select, buttons for the next screen, \
+            refresh and today, a switch for the cycle, sensors for today's rings, the screen and the last \
+            touch; its commands reach the running panel over its control socket. The unit \
+            glance-mqtt.service runs exactly this. docs/home-assistant.md has the whole of it.
+            """,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    PanelCommands.configOption.lifted(\.config),
+                    Configuration.setting(option: "--db")!.option(\Line.layer, help: PanelCommands.databaseHelp, default: ""),
+                ] + Configuration.options(["--socket"], into: \Line.layer))
+        ],
+        exits: [
+            ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP"),
+            ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(65, "the store is not a Glance store"),
+            ExitStatusNote(73, "the store cannot be made there"),
+            ExitStatusNote(77, "permission denied (the store: join group glance)"),
+            ExitStatusNote(78, "the configuration is invalid, or names no broker"),
+        ])
+
+    static func main(_ line: Line) -> Outcome {
+        let made = ConfigurationFile.settings(line.config, commandLine: line.layer, console: console).flatMap { settings in
+            MQTTBridge.make(configuration: settings.configuration, database: nil, version: BuildInfo.version, log: console.complain)
+        }
+        switch made {
+        case .failure(let status): return status.code
+        case .success(let bridge): return bridge.run()
+        }
+    }
+}

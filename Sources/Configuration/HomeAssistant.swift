@@ -1,0 +1,118 @@
+// The MQTT bridge's settings (glance mqtt): Home Assistant's discovery, and the metrics the
+// gauges' topics become.
+import Activity
+import CLI
+
+/// Home Assistant MQTT discovery by `glance mqtt`: the panel as one device of the home.
+public struct HomeAssistantSetting: Sendable, Equatable {
+    /// On by default whenever a broker is set (`"mqtt"`); false: the bridge only carries gauges.
+    public var enabled = true
+    /// Where Home Assistant looks for discovery messages (its MQTT integration's setting).
+    public var discoveryPrefix = "homeassistant"
+    /// The device's name in Home Assistant.
+    public var deviceName = "Glance"
+    /// Under which the entities' state and command topics lie; nil: `glance/NODE` (NODE from the
+    /// machine id).
+    public var baseTopic: String?
+
+    public init() {}
+}
+
+extension HomeAssistantSetting {
+    static let settings: [Setting<HomeAssistantSetting>] = [
+        .value(
+            "enabled", \.enabled, .bool,
+            help: "publish the panel to Home Assistant (MQTT discovery) from glance mqtt, whenever \"mqtt\" names a broker",
+            default: "true", reload: .bridge),
+        .value(
+            "discoveryPrefix", \.discoveryPrefix, .topicPart,
+            help: "Home Assistant's discovery prefix (its MQTT integration's setting)", default: "\"homeassistant\"",
+            reload: .bridge),
+        .value(
+            "name", \.deviceName, .nonEmpty("NAME"), help: "the device's name in Home Assistant", default: "\"Glance\"",
+            reload: .bridge),
+        .value(
+            "baseTopic", \.baseTopic, .optionalTopic,
+            help: "the topic the entities' state and command topics lie under", default: "null: glance/NODE (from the machine id)",
+            reload: .bridge),
+    ]
+}
+
+extension Form where Value == String {
+    /// A topic (or a part of one) to publish under: no wildcards, no empty level, no NUL.
+    static var topicPart: Form<String> {
+        Form<String>(
+            "TOPIC", expected: "an MQTT topic without + or #",
+            json: { json, at, reader in
+                guard let topic = reader.string(json, at, nonEmpty: true) else { return nil }
+                if let problem = MQTTTopic.publishProblem(topic) {
+                    reader.issue(at, problem)
+                    return nil
+                }
+                return topic
+            },
+            text: { (text, option) throws(UsageError) in
+                if let problem = MQTTTopic.publishProblem(text) { throw UsageError("\(option) '\(Quote.clip(text))': \(problem)") }
+                return text
+            })
+    }
+}
+
+extension Form where Value == String? {
+    static var optionalTopic: Form<String?> {
+        Form<String?>(
+            "TOPIC", expected: "an MQTT topic without + or #, or null",
+            json: { json, at, reader in
+                guard let topic = reader.optionalString(json, at) else { return nil }
+                if let topic, let problem = MQTTTopic.publishProblem(topic) {
+                    reader.issue(at, problem)
+                    return nil
+                }
+                return .some(topic)
+            },
+            text: { (text, option) throws(UsageError) in
+                if let problem = MQTTTopic.publishProblem(text) { throw UsageError("\(option) '\(Quote.clip(text))': \(problem)") }
+                return text
+            })
+    }
+}
+
+/// MQTT topics' rules, and the metric names the gauges' topics are kept under.
+public enum MQTTTopic {
+    /// Why `topic` cannot be published to (nil: it can): MQTT's rules, and at most 200 bytes.
+    public static func publishProblem(_ topic: String) -> String? {
+        if topic.isEmpty { return "expected a topic that is not empty" }
+        if topic.utf8.count > 200 { return "at most 200 bytes" }
+        if topic.contains("+") || topic.contains("#") { return "no wildcards (+, #) in a topic to publish to" }
+        if topic.hasPrefix("/") || topic.hasSuffix("/") || topic.contains("//") { return "no empty level (a / at an end or two together)" }
+        if Quote.hasControl(topic) { return "no control characters" }
+        return nil
+    }
+
+    /// FNV-1a of `text`'s bytes: a short stable name for something long (not a secret).
+    public static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// The store's metric a topic's number is kept under by `glance mqtt` (with the JSON field
+    /// it is picked from): `mqtt:TOPIC` or `mqtt:TOPIC:FIELD`; one longer than a metric's name
+    /// may be (64 bytes), or ending in a space, keeps its first 40 bytes and a hash of the whole.
+    public static func metricName(topic: String, field: String?) -> String {
+        let whole = "mqtt:" + topic + (field.map { ":" + $0 } ?? "")
+        if whole.utf8.count <= TextLimit.name, whole.last != " ", !Quote.hasControl(whole) { return whole }
+        let hash = fnv1a(whole)
+        var prefix = ""
+        for c in whole where !Quote.hasControl(String(c)) {
+            if prefix.utf8.count + c.utf8.count > 40 { break }
+            prefix.append(c)
+        }
+        while prefix.last == " " { prefix.removeLast() }
+        let hex = String(hash, radix: 16)
+        return prefix + "~" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

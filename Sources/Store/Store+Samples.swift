@@ -1,0 +1,117 @@
+import Activity
+
+/// Samples as a source sends them (Health Auto Export): one row per metric, start and source, a
+/// sample sent again (or an hourly aggregate that has grown) replacing the one it repeats. A day's
+/// figure for a metric that has samples on it is their sum.
+extension Store {
+    /// The metrics kept as samples, each feeding one figure of the day.
+    public typealias SampleMetric = Activity.SampleMetric
+
+    public struct Sample: Sendable, Equatable {
+        public var metric: SampleMetric
+        /// Seconds since 1970.
+        public var start: Int64
+        /// Where it came from ("" when not given): samples of two sources at one moment are two samples.
+        public var source: String
+        /// As sent, in `unit`.
+        public var quantity: Double
+        public var unit: String
+        /// In the figure's unit: kilocalories, minutes, hours.
+        public var value: Double
+        /// The board's day it counts for.
+        public var day: CalendarDay
+
+        public init(
+            metric: SampleMetric, start: Int64, source: String = "", quantity: Double, unit: String, value: Double, day: CalendarDay
+        ) {
+            self.metric = metric
+            self.start = start
+            self.source = source
+            self.quantity = quantity
+            self.unit = unit
+            self.value = value
+            self.day = day
+        }
+    }
+
+    /// What a write of samples did, sample by sample.
+    public struct SampleCounts: Sendable, Equatable {
+        public var new = 0, changed = 0, unchanged = 0
+        public init() {}
+    }
+
+    /// Keeps `samples` (in the caller's transaction, or one of its own): a sample with the key of
+    /// one stored (metric, start, source) replaces it.
+    @discardableResult
+    public func putSamples(_ samples: some Sequence<Sample>) throws(StoreError) -> SampleCounts {
+        try transaction { () throws(StoreError) -> SampleCounts in
+            let find = try db.prepare(
+                "SELECT quantity, unit, value, day FROM samples WHERE metric = ?1 AND start = ?2 AND source = ?3", persistent: true)
+            let put = try db.prepare(
+                "INSERT OR REPLACE INTO samples (metric, start, source, quantity, unit, value, day) VALUES (?1,?2,?3,?4,?5,?6,?7)",
+                persistent: true)
+            var counts = SampleCounts()
+            for s in samples {
+                guard s.quantity.isFinite, s.quantity >= 0, s.value.isFinite, s.value >= 0 else {
+                    throw StoreError(.badData, "\(s.metric.rawValue) at \(Self.isoTime(s.start)): \(s.quantity) is not a quantity of 0 or more")
+                }
+                find.bind(.text(s.metric.rawValue), .integer(s.start), .text(s.source))
+                let found = try find.step()
+                let same =
+                    found && find.double(0) == s.quantity && find.text(1) == s.unit && find.double(2) == s.value
+                    && find.text(3) == s.day.description
+                find.reset()
+                if same {
+                    counts.unchanged += 1
+                    continue
+                }
+                if found { counts.changed += 1 } else { counts.new += 1 }
+                try put.bind(
+                    .text(s.metric.rawValue), .integer(s.start), .text(s.source), .real(s.quantity), .text(s.unit), .real(s.value),
+                    .text(s.day.description)
+                ).run()
+            }
+            return counts
+        }
+    }
+
+    /// How many samples are kept.
+    public func sampleCount() throws(StoreError) -> Int {
+        Int(try db.integer("SELECT count(*) FROM samples") ?? 0)
+    }
+
+    /// The figures the samples give the days from `first` through `last` (only days with samples;
+    /// on each, only the figures whose metric has samples there). Energy keeps its unit when every
+    /// sample of the day has the same one, else it is in kcal.
+    public func sampleFigures(from first: CalendarDay, through last: CalendarDay) throws(StoreError) -> [CalendarDay: SummaryChanges] {
+        let statement = try db.prepare(
+            "SELECT day, metric, unit, sum(quantity), sum(value) FROM samples WHERE day BETWEEN ?1 AND ?2 GROUP BY day, metric, unit")
+        statement.bind(.text(first.description), .text(last.description))
+        // Per day and metric: each unit's sums.
+        var sums: [CalendarDay: [SampleMetric: [(unit: String, quantity: Double, value: Double)]]] = [:]
+        while try statement.step() {
+            guard let day = statement.text(0).flatMap(CalendarDay.init(iso:)),
+                let metric = statement.text(1).flatMap(SampleMetric.init(rawValue:))
+            else { continue }
+            sums[day, default: [:]][metric, default: []].append(
+                (statement.text(2) ?? "", statement.double(3) ?? 0, statement.double(4) ?? 0))
+        }
+        return sums.mapValues { metrics in
+            var changes = SummaryChanges()
+            for (metric, units) in metrics {
+                let value = units.reduce(0) { $0 + $1.value }
+                switch metric {
+                case .activeEnergy:
+                    if units.count == 1, let unit = EnergyUnit(symbol: units[0].unit) {
+                        changes.activeEnergyBurned = .set(Energy(units[0].quantity, unit))
+                    } else {
+                        changes.activeEnergyBurned = .set(.kilocalories(value))
+                    }
+                case .exerciseTime: changes.exerciseTime = .set(value)
+                case .standHours: changes.standHours = .set(value)
+                }
+            }
+            return changes
+        }
+    }
+}

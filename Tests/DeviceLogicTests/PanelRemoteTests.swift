@@ -1,0 +1,99 @@
+import Activity
+import Controls
+import DeviceLogic
+import Raster
+import Screens
+import Testing
+
+/// The control socket's requests, parsed strictly, and what the home's commands do to the device.
+@Suite("PanelRemote: the home's commands on the device")
+struct PanelRemoteTests {
+    static let t0 = DeviceLogicTests.t0
+
+    @Test("requests: exact words, one space, at most 64 bytes; anything else refused with its reason")
+    func parsing() {
+        let good: [(String, PanelRequest)] = [
+            ("screenshot", .screenshot), ("state", .state), ("watch\n", .watch), ("show clock", .show(.clock)), ("next", .next),
+            ("refresh", .refresh), ("today", .today), ("cycle off", .cycle(on: false)), ("light on", .light(on: true)),
+            ("brightness 40", .brightness(40)), ("brightness 100", .brightness(100)),
+        ]
+        for (text, request) in good {
+            #expect((try? PanelRequest.parse(Array(text.utf8)).get()) == request, "\(text)")
+            if !text.hasSuffix("\n") { #expect(request.text == text) }
+        }
+        let bad = [
+            "", " next", "next ", "show  clock", "SHOW clock", "show kitchen", "brightness 0", "brightness 101", "brightness 0040",
+            "brightness -5", "light dim", "next\n\n", "show clock extra", "next\u{0}", "show clöck", String(repeating: "a", count: 65),
+        ]
+        for text in bad {
+            guard case .failure(let refusal) = PanelRequest.parse(Array(text.utf8)) else {
+                Issue.record("'\(text)' was taken")
+                continue
+            }
+            #expect(!refusal.reason.isEmpty)
+        }
+    }
+
+    @Test("the state's line and back; junk is no state")
+    func stateText() {
+        let state = PanelState(
+            screen: .clock, screens: [.rings, .clock], cycle: false, light: true, brightness: 40, dimmable: true, touched: 1_764_651_234)
+        #expect(state.text == "state screen=clock screens=rings,clock cycle=off light=on brightness=40 dimmable=yes touched=1764651234")
+        #expect(PanelState(text: state.text) == state)
+        let none = PanelState(screen: .rings, screens: [.rings], cycle: nil, light: false, brightness: 100, dimmable: false, touched: nil)
+        #expect(PanelState(text: none.text) == none)
+        for junk in ["state", "state screen=clock", state.text + " extra", state.text.replacingOccurrences("screen=clock", "screen=tv")] {
+            #expect(PanelState(text: junk) == nil, "\(junk)")
+        }
+    }
+
+    @Test("show, next, today, cycle, light and brightness act on the device and wake it; its state follows")
+    func commands() {
+        let data = DeviceLogicTests.Data()
+        let device = DeviceLogicTests.controller(data)
+        let light = DeviceLogicTests.Light()
+        device.backlight = light
+        device.setUpBrightness(configured: nil)
+        device.cycle = ScreenCycle(every: 30, screens: [], pauseOnInput: 0, now: Self.t0)
+        let remote = PanelRemote(device: device)
+        let now = Self.t0 + .seconds(1)
+        #expect(remote.perform(.show(.clock), now: now) == .failure(PanelRefusal("clock is not one of the configured screens (rings, progress)")))
+        if case .success = remote.perform(.show(.progress), now: now) { Issue.record("progress has nothing to show without a task") }
+        // Dimmed by time, then woken by a command.
+        #expect(device.update(now: Self.t0 + .seconds(12)) && device.idle == .dimmed(0.3))
+        #expect(remote.perform(.brightness(50), now: Self.t0 + .seconds(12)) == .success(true))
+        #expect(device.idle == .awake && device.awakeBrightness == 0.5 && light.levels.last == 128)
+        #expect(data.kept["brightness"] == "0.5", "kept as the keys' level is")
+        // Light off: dark until a command (or an input) turns it on.
+        #expect(remote.perform(.light(on: false), now: Self.t0 + .seconds(13)) == .success(true))
+        _ = device.update(now: Self.t0 + .seconds(13))
+        #expect(device.blanked && light.levels.last == 0)
+        #expect(remote.state(now: Self.t0 + .seconds(13), wallNow: 1000).light == false)
+        _ = device.update(now: Self.t0 + .seconds(100))
+        #expect(device.blanked, "the idle times do not light it again")
+        #expect(remote.perform(.light(on: true), now: Self.t0 + .seconds(101)) == .success(true))
+        _ = device.update(now: Self.t0 + .seconds(101))
+        #expect(!device.blanked && light.levels.last == 128)
+        // The cycle off and on again (the configured one).
+        #expect(remote.perform(.cycle(on: false), now: Self.t0 + .seconds(102)) == .success(false))
+        #expect(device.cycle == nil && remote.state(now: Self.t0, wallNow: 0).cycle == false)
+        _ = remote.perform(.cycle(on: true), now: Self.t0 + .seconds(103))
+        #expect(device.cycle?.every == .seconds(30) && remote.state(now: Self.t0, wallNow: 0).cycle == true)
+        // Today from another day.
+        _ = device.perform(.action(.previousDay), now: Self.t0 + .seconds(104))
+        #expect(device.navigation.day != DeviceLogicTests.day)
+        #expect(remote.perform(.today, now: Self.t0 + .seconds(105)) == .success(true))
+        #expect(device.navigation.day == DeviceLogicTests.day)
+        // The socket's own requests are not commands.
+        if case .success = remote.perform(.watch, now: Self.t0) { Issue.record("watch taken as a command") }
+        let state = remote.state(now: Self.t0 + .seconds(106), wallNow: 2000)
+        #expect(state.screen == .rings && state.screens == [.rings, .progress] && state.brightness == 50 && state.dimmable)
+        #expect(state.touched == nil, "no press or touch yet")
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
