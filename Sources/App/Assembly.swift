@@ -44,7 +44,7 @@ public final class Assembly {
         public var reloadLog: ((String) -> Void)?
         /// Where the data's problems go (nil: the assembly's log): `glance watch` keeps the
         /// session's lines to itself but tells what `glance run` would log of its sources — a
-        /// broker unreachable or refusing, a password file or a gauge's file it cannot read.
+        /// gauge's file it cannot read, a topic glance mqtt has written no value for, the store's.
         public var dataLog: ((String) -> Void)?
         /// Told as each part is made ("store", "controller", "session"): `glance run --report-startup`.
         public var mark: ((String) -> Void)?
