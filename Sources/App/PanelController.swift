@@ -105,14 +105,22 @@ public final class PanelController: Controller {
     /// A new configuration in place (a reload): see `DeviceController.reconfigure`.
     public func reconfigure(
         screens: [ScreenKind], maker: ScreenMaker, data: any DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
-        cycle: ScreenCycle?, refresher: Refresher?, brightness: Double?, now: Duration
+        cycle: ScreenCycle?, schedule: Schedule = Schedule(), refresher: Refresher?, brightness: Double?, now: Duration
     ) {
         self.hub = hub
         self.data = data
         self.refresher = refresher
         device.reconfigure(
             screens: screens, maker: maker, data: data, input: hub, router: router, idle: idle, cycle: cycle,
-            refresher: refresher, brightness: brightness, now: now)
+            schedule: schedule, refresher: refresher, brightness: brightness, now: now)
+    }
+
+    /// Puts `change` of what the schedule has in force in its place until the schedule's next
+    /// boundary (a Home Assistant command): see `DeviceController.overrideSchedule`. True when the
+    /// picture changes (the session draws at its next turn).
+    @discardableResult
+    public func overrideSchedule(now: Duration = monotonicNow(), _ change: (inout ScheduledState) -> Void) -> Bool {
+        device.overrideSchedule(now: now, change)
     }
 
     // What the session's users read of the device.
