@@ -15,6 +15,9 @@ public final class PanelController: Controller {
     private var hub: InputHub?
     private var data: any DataSource
     private var refresher: Refresher?
+    /// Input handed in without a device to read it from (the session tests' made-up events),
+    /// taken at the next turn as if the hub had read it.
+    var queuedInput: [(events: [InputEvent], device: DeviceDescription, name: String)] = []
     /// Wakes the loop when the wall clock is set, for today and midnight to be asked again.
     private let clockChanges: ClockChangeWatcher?
 
@@ -73,6 +76,10 @@ public final class PanelController: Controller {
                 if device.feed(batch.events, from: description, name: batch.device.name, now: now) { changed = true }
             }
         }
+        for (events, description, name) in queuedInput where device.feed(events, from: description, name: name, now: now) {
+            changed = true
+        }
+        queuedInput = []
         if device.tick(now: now) { changed = true }
         if let refresher, refresher.handle(ready: ready, now: now) {
             changed = true

@@ -67,7 +67,7 @@ public struct Settings: Sendable {
     }
 
     /// The household's hours, as the device's logic follows them.
-    public var schedule: Schedule {
+    public var hours: Schedule {
         Schedule(
             configuration.schedule.map { w in
                 let cycle: FieldChange<CycleRule>
