@@ -124,7 +124,8 @@ public final class PanelController: Controller {
 
     /// Puts `change` of what the schedule has in force in its place until the schedule's next
     /// boundary (a Home Assistant command): see `DeviceController.overrideSchedule`. True when the
-    /// picture changes (the session draws at its next turn).
+    /// picture changes; the session draws it in the same turn when called from the loop before
+    /// `handle` (the control socket's turn), else at the next.
     @discardableResult
     public func overrideSchedule(now: Duration = monotonicNow(), _ change: (inout ScheduledState) -> Void) -> Bool {
         device.overrideSchedule(now: now, change)

@@ -22,6 +22,9 @@ public final class DeviceController {
     public private(set) var scheduled = ScheduledState()
     public private(set) var scheduleOverride: ScheduleOverride?
     private var boundary: Duration?
+    /// An override changed the picture outside the loop's handling of input (a command over the
+    /// control socket): the next update says so, and the session draws.
+    private var overridden = false
     /// How the data becomes screens (fonts, language, shape, name).
     public private(set) var maker: ScreenMaker
     var data: any ShownData
@@ -138,7 +141,7 @@ public final class DeviceController {
     /// Follows `schedule` from now on, over the screens and the cycle configured now.
     public func follow(_ schedule: Schedule, now: Duration) {
         hours = schedule
-        configuredCycle = cycle?.rule
+        if scheduled.cycle == .keep { configuredCycle = cycle?.rule }
         scheduleOverride = nil
         _ = followSchedule(now: now, force: true, screensBefore: screens)
     }
@@ -276,7 +279,8 @@ public final class DeviceController {
     /// brightness keys in a window that sets it, a touch waking the panel from a dark or dimmed
     /// window. E.g. `overrideSchedule(now: now) { $0.brightness = 0 }` turns the panel off,
     /// `{ $0.screens = nil }` gives back every configured screen, `{ $0.cycle = .clear }` stops the
-    /// turning. True when the picture changes.
+    /// turning. True when the picture changes (and the next `update` says so too, for a caller
+    /// outside the loop's input handling).
     @discardableResult
     public func overrideSchedule(now: Duration, _ change: (inout ScheduledState) -> Void) -> Bool {
         var state = scheduled
@@ -287,7 +291,9 @@ public final class DeviceController {
             scheduleOverride = ScheduleOverride(state: state, until: nil)
         }
         log("the schedule overridden until " + (scheduleOverride?.until.map { "its next boundary (\($0))" } ?? "further notice"))
-        return put(state, now: now, force: false, screensBefore: screens)
+        let changed = put(state, now: now, force: false, screensBefore: screens)
+        if changed { overridden = true }
+        return changed
     }
 
     /// What the schedule (or its override) puts in force at the wall clock's now, and when it is
@@ -377,6 +383,10 @@ public final class DeviceController {
         if let m = midnight, now >= m { midnight = Self.midnight(after: now, clock) }
         // A boundary of the schedule (or the clock set): what is in force now.
         if let b = boundary, now >= b, followSchedule(now: now) { changed = true }
+        if overridden {
+            overridden = false
+            changed = true
+        }
         // A new day: at midnight, or when the clock was set (checked against the calendar every
         // time; the timer only makes sure the loop wakes).
         if navigation.newDay(clock.today()) {

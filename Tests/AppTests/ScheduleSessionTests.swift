@@ -2,6 +2,7 @@
 import Activity
 import Configuration
 import Controls
+import Foundation
 import Input
 import Platform
 import Raster
@@ -123,5 +124,56 @@ struct ScheduleSessionTests {
         let t4 = t3 + .seconds(1)
         try press(t4)
         #expect(controller.navigation.screen == .clock, "awake and lit: the key acts")
+    }
+
+    @Test("a reload brings a schedule in (dark at once inside its window) and takes it away again")
+    func reload() throws {
+        let folder = ScreenshotTests.Folder()
+        let path = folder.path + "/config.json"
+        func write(_ text: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+        try write(#"{"screens": ["rings", "clock"], "idle": {"dimAfter": null, "blankAfter": null}}"#)
+        var layer = Layer()
+        try layer.set(option: "--rings-only")
+        let settings = try ConfigurationFile.settings(path, commandLine: layer, console: .standard).get()
+        let clock = Wall(Self.at("23:30"))
+        var parts = Assembly.Parts(
+            text: .some(nil), clock: clock, data: FixedData(days: [Self.day: SessionTests.summary]), now: Self.t0)
+        parts.configurationPath = path
+        parts.commandLine = layer
+        var told: [String] = []
+        let app = try Assembly.make(settings, sink: RecordingSink(size: SessionTests.size), parts: parts, log: { told.append($0) }).get()
+        let session = app.session, sink = app.session.sink as! RecordingSink
+        #expect(try session.turn(now: Self.t0, ready: [], signals: []) == .wait(until: nil))
+        #expect(SessionTests.brightest(sink.lastFrame!) > 0)
+        try write(
+            #"{"screens": ["rings", "clock"], "idle": {"dimAfter": null, "blankAfter": null}, "#
+                + #""schedule": [{"from": "23:00", "to": "06:30", "brightness": 0}]}"#)
+        let t = Self.t0 + .seconds(1)
+        clock.move(to: t)
+        #expect(try session.turn(now: t, ready: [], signals: [SIGHUP]) == .wait(until: t + .seconds(7 * 3600) - .seconds(1) + .milliseconds(2)))
+        #expect(SessionTests.brightest(sink.lastFrame!) == 0 && sink.poweredDown, "\(told)")
+        #expect(told.contains { $0.contains("schedule") }, "the reload says what it applied: \(told)")
+        try write(#"{"screens": ["rings", "clock"], "idle": {"dimAfter": null, "blankAfter": null}}"#)
+        let u = t + .seconds(1)
+        clock.move(to: u)
+        #expect(try session.turn(now: u, ready: [], signals: [SIGHUP]) == .wait(until: nil))
+        #expect(SessionTests.brightest(sink.lastFrame!) > 0 && !sink.poweredDown)
+    }
+
+    @Test("an override from outside the loop's input (a command on the control socket) is drawn at the turn, until the boundary")
+    func overrideFromOutside() throws {
+        let sink = RecordingSink(size: SessionTests.size)
+        let (session, controller, clock) = try Self.session(sink, start: Self.at("12:00"))
+        let evening = Self.t0 + .seconds(9 * 3600) + .milliseconds(2)
+        #expect(try session.turn(now: Self.t0, ready: [], signals: []) == .wait(until: evening))
+        let t = Self.t0 + .seconds(10)
+        clock.move(to: t)
+        #expect(controller.overrideSchedule(now: t) { $0.brightness = 0 })
+        #expect(try session.turn(now: t, ready: [], signals: []) == .wait(until: evening))
+        #expect(SessionTests.brightest(sink.lastFrame!) == 0 && sink.poweredDown)
+        // At 21:00 the evening's window holds again: lit, dimmed to its tenth.
+        clock.move(to: evening)
+        _ = try session.turn(now: evening, ready: [], signals: [])
+        #expect(!sink.poweredDown && SessionTests.brightest(sink.lastFrame!) > 0 && controller.device.scheduleOverride == nil)
     }
 }
