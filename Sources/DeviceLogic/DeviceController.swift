@@ -290,7 +290,7 @@ public final class DeviceController {
         } else {
             scheduleOverride = ScheduleOverride(state: state, until: nil)
         }
-        log("the schedule overridden until " + (scheduleOverride?.until.map { "its next boundary (\($0))" } ?? "further notice"))
+        log("schedule overridden (" + Self.describe(state) + ") until " + (scheduleOverride?.until.map(localTime) ?? "a reload"))
         let changed = put(state, now: now, force: false, screensBefore: screens)
         if changed { overridden = true }
         return changed
@@ -313,6 +313,13 @@ public final class DeviceController {
         // asks again).
         boundary = decision.next.map { now + (.seconds($0) - wall) }
         return put(decision.state, now: now, force: force, screensBefore: screensBefore ?? screens)
+    }
+
+    /// `unix` as the local clock reads it, `HH:MM`, for the log.
+    private func localTime(_ unix: Int64) -> String {
+        let local = unix + Int64(clock.utcOffset(at: unix))
+        let minute = Int((local - local.floorDivided(by: 86400) * 86400) / 60)
+        return TimeOfDay(hour: minute / 60, minute: minute % 60)?.description ?? "\(unix)"
     }
 
     /// Whole seconds since the epoch (rounded down) of a time since the epoch.
