@@ -11,6 +11,10 @@ import Testing
 
 @testable import App
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The schedule through the session's loop, against a recording sink, a made-up wall clock (UTC)
 /// and made-up input: the loop sleeps until the boundary, the panel goes black and powers down
 /// there, and the first touch or key while it is dark or dimmed only wakes it.
@@ -175,5 +179,29 @@ struct ScheduleSessionTests {
         clock.move(to: evening)
         _ = try session.turn(now: evening, ready: [], signals: [])
         #expect(!sink.poweredDown && SessionTests.brightest(sink.lastFrame!) > 0 && controller.device.scheduleOverride == nil)
+    }
+
+    @Test("the C library's zone (Europe/Berlin): boundaries across both changes of summer time, as the made-up zone has them")
+    func systemZone() throws {
+        // In a child process: TZ is the process's.
+        let status = inChildProcess {
+            setenv("TZ", "Europe/Berlin", 1)
+            tzset()
+            let zone = SystemLocalClock()
+            let minutes = { (h: Int, m: Int) in h * 60 + m }
+            let night = Schedule([ScheduleWindow(from: minutes(23, 0), to: minutes(6, 30), state: ScheduledState(brightness: 0))])
+            let skipped = Schedule([ScheduleWindow(from: minutes(2, 30), to: minutes(5, 0), state: ScheduledState(brightness: 0))])
+            // 2026-03-29 01:30 CET (00:30 UTC): summer time from 01:00 UTC.
+            let spring: Int64 = 1_774_744_200
+            guard zone.utcOffset(at: spring) == 3600, zone.utcOffset(at: spring + 1800) == 7200 else { return 1 }
+            guard skipped.nextBoundary(after: spring, zone: zone) == spring + 1800 else { return 2 }
+            guard night.nextBoundary(after: spring, zone: zone) == spring + 4 * 3600 else { return 3 }
+            // 2026-10-25 00:30 CEST (22:30 UTC the day before): winter time from 01:00 UTC.
+            let autumn: Int64 = 1_792_881_000
+            guard zone.utcOffset(at: autumn) == 7200, zone.utcOffset(at: autumn + 9000) == 3600 else { return 4 }
+            guard night.nextBoundary(after: autumn, zone: zone) == autumn + 7 * 3600 else { return 5 }
+            return 0
+        }
+        #expect(status == 0, "check \(status) failed")
     }
 }
