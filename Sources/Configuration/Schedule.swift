@@ -53,7 +53,9 @@ extension ScheduleWindowSetting {
             default: "the configured brightness", reload: .schedule),
         .value(
             "screens", \.screens, Form<[ScreenKind]>.screens.optional,
-            help: "the screens shown while it holds, each one of the configured screens; the first is shown when it starts",
+            help: "the screens shown while it holds (the clock alone in the evening, though the day's screens do not list it); "
+                + "the first is shown when it starts; a running task's progress still shows itself where \"progress\" is "
+                + "configured",
             default: "the configured screens", reload: .schedule),
         .value(
             "cycle", \.cycle, CycleSetting.form.mapped({ FieldChange($0) }, { $0.applied(to: nil) }),
@@ -127,25 +129,24 @@ extension Form where Value == [Int] {
 }
 
 extension Configuration {
-    /// The schedule's checks: its screens are configured ones, and so are its cycles'.
+    /// The schedule's checks: a window's cycle turns through screens the window shows.
     static let scheduleChecks: [Check<Configuration>] = [
         Check("$.schedule", at: { c in c.schedulePlaces().first?.path ?? "$.schedule" }) { c in
             c.schedulePlaces().first?.problem
         }
     ]
 
-    /// Where a window names a screen that is not configured, and what to say.
+    /// Where a window's cycle names a screen the window does not show, and what to say.
     func schedulePlaces() -> [(path: String, problem: String)] {
         var places: [(path: String, problem: String)] = []
-        let configured = screens.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         for (i, window) in schedule.enumerated() {
             let listed = window.screens ?? screens
-            for (j, s) in (window.screens ?? []).enumerated() where !screens.contains(s) {
-                places.append(("$.schedule[\(i)].screens[\(j)]", "\"\(s.rawValue)\" is not one of the configured screens (\"screens\": \(configured))"))
-            }
             if case .set(let cycle) = window.cycle {
                 for (j, s) in cycle.screens.enumerated() where !listed.contains(s) {
-                    places.append(("$.schedule[\(i)].cycle.screens[\(j)]", "\"\(s.rawValue)\" is not one of the window's screens"))
+                    places.append((
+                        "$.schedule[\(i)].cycle.screens[\(j)]",
+                        "\"\(s.rawValue)\" is not one of the window's screens ("
+                            + listed.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + ")"))
                 }
             }
         }

@@ -335,7 +335,7 @@ public final class DeviceController {
         let before = scheduled
         let lightBefore = light
         scheduled = state
-        if let listed = state.screens?.filter(configuredScreens.contains), !listed.isEmpty {
+        if let listed = state.screens, !listed.isEmpty {
             // A task's progress shows itself in any window, where it is configured.
             screens = listed + (configuredScreens.contains(.progress) && !listed.contains(.progress) ? [.progress] : [])
         } else {

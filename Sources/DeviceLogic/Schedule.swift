@@ -7,7 +7,7 @@ public struct ScheduledState: Sendable, Equatable {
     /// The awake brightness, a fraction of full; 0: off (dark, as when idle blanks it); nil: the
     /// configured one (or the one chosen with the keys).
     public var brightness: Double?
-    /// The screens shown, in order (each one of the configured screens); nil: the configured ones.
+    /// The screens shown, in order; nil: the configured ones.
     public var screens: [ScreenKind]?
     /// The screens turning by themselves: the configured cycle (`.keep`), none (`.clear`), or this.
     public var cycle: FieldChange<CycleRule>
