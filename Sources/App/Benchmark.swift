@@ -250,6 +250,7 @@ public struct Benchmark: Sendable {
         c.run.intro = animation == .intro
         c.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
         c.cycle = nil
+        c.schedule = []
         let settings: Settings
         do {
             settings = try Settings(c)

@@ -47,6 +47,20 @@ public struct SystemLocalClock: LocalClock {
         return 60 - into
     }
 
+    public func unixTime() -> Duration? {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    }
+
+    /// The zone's offset at `unix` (TZ, the C library's rules: daylight saving time included).
+    public func utcOffset(at unix: Int64) -> Int {
+        var t = time_t(unix)
+        var parts = tm()
+        guard localtime_r(&t, &parts) != nil else { return 0 }
+        return Int(parts.tm_gmtoff)
+    }
+
     /// The wall clock and its local calendar fields.
     static func local() -> (timespec, tm) {
         var now = timespec()
@@ -81,5 +95,8 @@ public struct FixedClock: LocalClock {
     public func secondsUntilMidnight() -> Double { day == nil ? system.secondsUntilMidnight() : .infinity }
     public func timeOfDay() -> TimeOfDay { time ?? system.timeOfDay() }
     public func secondsUntilNextMinute() -> Double { time == nil ? system.secondsUntilNextMinute() : .infinity }
+    /// A fixed time has no schedule; a fixed day keeps the system's wall clock for it.
+    public func unixTime() -> Duration? { time == nil ? system.unixTime() : nil }
+    public func utcOffset(at unix: Int64) -> Int { system.utcOffset(at: unix) }
 }
 

@@ -15,6 +15,9 @@ public final class PanelController: Controller {
     private var hub: InputHub?
     private var data: any DataSource
     private var refresher: Refresher?
+    /// Input handed in without a device to read it from (the session tests' made-up events),
+    /// taken at the next turn as if the hub had read it.
+    var queuedInput: [(events: [InputEvent], device: DeviceDescription, name: String)] = []
     /// Wakes the loop when the wall clock is set, for today and midnight to be asked again.
     private let clockChanges: ClockChangeWatcher?
 
@@ -73,6 +76,10 @@ public final class PanelController: Controller {
                 if device.feed(batch.events, from: description, name: batch.device.name, now: now) { changed = true }
             }
         }
+        for (events, description, name) in queuedInput where device.feed(events, from: description, name: name, now: now) {
+            changed = true
+        }
+        queuedInput = []
         if device.tick(now: now) { changed = true }
         if let refresher, refresher.handle(ready: ready, now: now) {
             changed = true
@@ -105,14 +112,23 @@ public final class PanelController: Controller {
     /// A new configuration in place (a reload): see `DeviceController.reconfigure`.
     public func reconfigure(
         screens: [ScreenKind], maker: ScreenMaker, data: any DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
-        cycle: ScreenCycle?, refresher: Refresher?, brightness: Double?, now: Duration
+        cycle: ScreenCycle?, schedule: Schedule = Schedule(), refresher: Refresher?, brightness: Double?, now: Duration
     ) {
         self.hub = hub
         self.data = data
         self.refresher = refresher
         device.reconfigure(
             screens: screens, maker: maker, data: data, input: hub, router: router, idle: idle, cycle: cycle,
-            refresher: refresher, brightness: brightness, now: now)
+            schedule: schedule, refresher: refresher, brightness: brightness, now: now)
+    }
+
+    /// Puts `change` of what the schedule has in force in its place until the schedule's next
+    /// boundary (a Home Assistant command): see `DeviceController.overrideSchedule`. True when the
+    /// picture changes; the session draws it in the same turn when called from the loop before
+    /// `handle` (the control socket's turn), else at the next.
+    @discardableResult
+    public func overrideSchedule(now: Duration = monotonicNow(), _ change: (inout ScheduledState) -> Void) -> Bool {
+        device.overrideSchedule(now: now, change)
     }
 
     // What the session's users read of the device.

@@ -174,7 +174,7 @@ public final class Reloader {
         controller.reconfigure(
             screens: next.screenOrder, maker: next.maker(text: newText), data: newData, hub: hub,
             router: next.makeRouter(panel: panel), idle: next.idleSchedule, cycle: next.makeCycle(now: now),
-            refresher: refresher, brightness: next.display.brightness, now: now)
+            schedule: next.hours, refresher: refresher, brightness: next.display.brightness, now: now)
         for reload in reloads.sorted() where reload != .serve && reload != .commandLine {
             changes.append(reload == .rotation ? "rotation \(next.rotation.degrees)" : reload.rawValue)
         }

@@ -115,6 +115,7 @@ extension Settings {
         device.buttonHints = { $0.hints(devices: $1) }
         if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() { device.show(day: day) }
         device.cycle = makeCycle(now: now)
+        device.follow(hours, now: now)
         return PanelController(device: device, data: data, watchClockChanges: fixedToday == nil || fixedTime == nil, log: log)
     }
 

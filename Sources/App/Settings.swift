@@ -66,6 +66,21 @@ public struct Settings: Sendable {
         return IdleSchedule(dimAfter: i.dimAfter, blankAfter: i.blankAfter, dimLevel: i.dimLevel)
     }
 
+    /// The household's hours, as the device's logic follows them.
+    public var hours: Schedule {
+        Schedule(
+            configuration.schedule.map { w in
+                let cycle: FieldChange<CycleRule>
+                switch w.cycle {
+                case .keep: cycle = .keep
+                case .clear: cycle = .clear
+                case .set(let c): cycle = .set(CycleRule(every: c.every, screens: c.screens, pauseOnInput: c.pauseOnInput))
+                }
+                return ScheduleWindow(
+                    from: w.from, to: w.to, days: Set(w.days), state: ScheduledState(brightness: w.brightness, screens: w.screens, cycle: cycle))
+            })
+    }
+
     /// The screens in order, the one the command line asks for first.
     public var screenOrder: [ScreenKind] {
         var screens = configuration.screens

@@ -239,6 +239,8 @@ public struct Configuration: Sendable, Equatable {
     public var clock = ClockSetting()
     /// nil: the screens stay until a button or a task changes them.
     public var cycle: CycleSetting?
+    /// The household's hours: windows of the local clock (empty: none).
+    public var schedule: [ScheduleWindowSetting] = []
     /// nil: `/var/lib/glance/glance.db` for root, `$XDG_DATA_HOME/glance/glance.db` otherwise.
     public var database: String?
     public var fontFile: String?

@@ -55,6 +55,10 @@ extension Configuration {
             "cycle", \.cycle, CycleSetting.form, help: CycleSetting.settingsHelp,
             default: "null", reload: .cycle),
         .value(
+            "schedule", \.schedule,
+            .list(ScheduleWindowSetting.form, expected: "windows, each an object (below)", example: "windows [{\"from\": \"23:00\", …}, …]"),
+            help: ScheduleWindowSetting.settingsHelp, default: "[]", reload: .schedule),
+        .value(
             "database", \.database, .optionalString("PATH", completion: .file(extensions: ["db"])), options: ["--db"],
             help: "the store (a SQLite file)",
             default: "null: /var/lib/glance/glance.db for root (the service), else $XDG_DATA_HOME/glance/glance.db",
@@ -98,7 +102,7 @@ extension Configuration {
             }
             return "gauges[\(i)].source.mqtt: a topic needs the broker: \"mqtt\": {\"broker\": \"mqtt://HOST:1883\"}"
         },
-    ] + ShowRequest.checks.map { check in Check(nil, options: check.options) { check.problem($0.show) } }
+    ] + scheduleChecks + ShowRequest.checks.map { check in Check(nil, options: check.options) { check.problem($0.show) } }
 
     /// The top-level members of the file.
     public static var fileKeys: [String] { settings.compactMap(\.key) }

@@ -38,6 +38,7 @@ extension Configuration {
         for (title, rows) in [
             ("`cycle`: " + CycleSetting.settingsHelp, CycleSetting.settings.map { row($0, name: $0.key!) }),
             ("`gauges[]`: each gauge", GaugeSetting.settings.map { row($0, name: $0.key!) }),
+            ("`schedule[]`: each window", ScheduleWindowSetting.settings.map { row($0, name: $0.key!) }),
             ("`mqtt`: the broker", MQTTSetting.settings.map { row($0, name: $0.key!) }),
         ] {
             out += "\n## \(title)\n\n" + header + rows.joined()

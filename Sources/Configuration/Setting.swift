@@ -21,7 +21,7 @@ public enum Reload: String, Sendable, CaseIterable, Comparable {
     case input = "input devices"
     /// The key map and touch are made again.
     case keys
-    case screens, idle, clock, cycle, brightness, name, shape
+    case screens, idle, clock, cycle, schedule, brightness, name, shape
     /// The refresh commands.
     case refresh
     /// Not the panel's: `glance serve` reads it when it starts.

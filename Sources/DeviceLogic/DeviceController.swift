@@ -11,13 +11,26 @@ import Screens
 public final class DeviceController {
     public private(set) var navigation: Navigation
     public private(set) var idle: IdleLevel = .awake
+    /// The screens shown now: the configured ones, or the schedule's.
     public private(set) var screens: [ScreenKind]
+    /// The configuration's screens and cycle, which the schedule's windows stand in for.
+    private var configuredScreens: [ScreenKind]
+    private var configuredCycle: CycleRule?
+    /// The household's hours (the configuration's "schedule"), what is in force now (the windows'
+    /// or an override's), the override, and the next boundary on the monotonic clock.
+    public private(set) var hours = Schedule()
+    public private(set) var scheduled = ScheduledState()
+    public private(set) var scheduleOverride: ScheduleOverride?
+    private var boundary: Duration?
+    /// An override changed the picture outside the loop's handling of input (a command over the
+    /// control socket): the next update says so, and the session draws.
+    private var overridden = false
     /// How the data becomes screens (fonts, language, shape, name).
     public private(set) var maker: ScreenMaker
     var data: any ShownData
     private var input: (any InputDevices)?
     var router: InputRouter
-    private var schedule: IdleSchedule
+    private var idleTimes: IdleSchedule
     private let clock: LocalClock
     let log: (String) -> Void
     /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
@@ -61,11 +74,12 @@ public final class DeviceController {
         idle: IdleSchedule, clock: LocalClock, intro: Bool = true, now: Duration, log: @escaping (String) -> Void
     ) {
         self.screens = screens.isEmpty ? [.rings] : screens
+        configuredScreens = self.screens
         self.maker = maker
         self.data = data
         self.input = input
         self.router = router
-        schedule = idle
+        idleTimes = idle
         self.clock = clock
         self.log = log
         lastInput = now
@@ -94,15 +108,20 @@ public final class DeviceController {
     /// to show), the day, how awake the panel is, the console it is on, the backlight.
     public func reconfigure(
         screens: [ScreenKind], maker: ScreenMaker, data: any ShownData, input: (any InputDevices)?, router: InputRouter,
-        idle: IdleSchedule, cycle: ScreenCycle?, refresher: (any RefreshCommands)?, brightness: Double?, now: Duration
+        idle: IdleSchedule, cycle: ScreenCycle?, schedule: Schedule = Schedule(), refresher: (any RefreshCommands)?,
+        brightness: Double?, now: Duration
     ) {
         self.screens = screens.isEmpty ? [.rings] : screens
+        configuredScreens = self.screens
         self.maker = maker
         self.data = data
         take(input)
         self.router = router
-        schedule = idle
+        idleTimes = idle
         self.cycle = cycle
+        configuredCycle = cycle?.rule
+        hours = schedule
+        scheduleOverride = nil
         self.refresher = refresher
         minuteShown = nil
         introPending = false
@@ -112,9 +131,23 @@ public final class DeviceController {
         reportedFraction = nil
         if !self.screens.contains(navigation.screen) { navigation.screen = self.screens[0] }
         navigation.settle(available: available(now: now))
-        _ = data.showGauges(navigation.screen == .gauges && idle.level(idleFor: (now - lastInput).inSeconds) != .blank && !away, now: now)
+        _ = data.showGauges(
+            navigation.screen == .gauges && idle.level(idleFor: (now - lastInput).inSeconds) != .blank && !away && !scheduled.off,
+            now: now)
         setUpBrightness(configured: brightness)
+        // The schedule's windows over the new configuration (an override ends with a reload).
+        let shown = self.screens
+        self.screens = configuredScreens
+        _ = followSchedule(now: now, force: true, screensBefore: shown)
         lastChange = .reload
+    }
+
+    /// Follows `schedule` from now on, over the screens and the cycle configured now.
+    public func follow(_ schedule: Schedule, now: Duration) {
+        hours = schedule
+        if scheduled.cycle == .keep { configuredCycle = cycle?.rule }
+        scheduleOverride = nil
+        _ = followSchedule(now: now, force: true, screensBefore: screens)
     }
 
     /// Input from `devices` from now on, and the refresh control that goes with it: `glance run`
@@ -160,7 +193,10 @@ public final class DeviceController {
         }
     }
 
-    public var blanked: Bool { idle == .blank }
+    public var blanked: Bool { level == .blank }
+
+    /// How bright the panel is: the idle level, or dark while the schedule has it off.
+    public var level: IdleLevel { scheduled.off ? .blank : idle }
 
     public var endReason: String? { data.endReason }
 
@@ -236,6 +272,114 @@ public final class DeviceController {
     public func clockWasSet(now: Duration) {
         log("the clock was set")
         midnight = Self.midnight(after: now, clock)
+        // The schedule is asked again at once (the update that follows).
+        boundary = now
+    }
+
+    // MARK: The schedule
+
+    /// Puts `change` of the state in force in place of the schedule's until its next boundary
+    /// (none ahead: until another override or a reload): a Home Assistant command, a step of the
+    /// brightness keys in a window that sets it, a touch waking the panel from a dark or dimmed
+    /// window. E.g. `overrideSchedule(now: now) { $0.brightness = 0 }` turns the panel off,
+    /// `{ $0.screens = nil }` gives back every configured screen, `{ $0.cycle = .clear }` stops the
+    /// turning. True when the picture changes (and the next `update` says so too, for a caller
+    /// outside the loop's input handling).
+    @discardableResult
+    public func overrideSchedule(now: Duration, _ change: (inout ScheduledState) -> Void) -> Bool {
+        var state = scheduled
+        change(&state)
+        if let unix = clock.unixTime().map(Self.seconds) {
+            scheduleOverride = hours.override(state, at: unix, zone: clock)
+        } else {
+            scheduleOverride = ScheduleOverride(state: state, until: nil)
+        }
+        log("schedule overridden (" + Self.describe(state) + ") until " + (scheduleOverride?.until.map(localTime) ?? "a reload"))
+        let changed = put(state, now: now, force: false, screensBefore: screens)
+        if changed { overridden = true }
+        return changed
+    }
+
+    /// What the schedule (or its override) puts in force at the wall clock's now, and when it is
+    /// to be asked again (its next boundary). True when the picture changes.
+    private func followSchedule(now: Duration, force: Bool = false, screensBefore: [ScreenKind]? = nil) -> Bool {
+        guard let wall = clock.unixTime() else {
+            boundary = nil
+            return put(scheduleOverride?.state ?? ScheduledState(), now: now, force: force, screensBefore: screensBefore ?? screens)
+        }
+        let unix = Self.seconds(wall)
+        if let until = scheduleOverride?.until, unix >= until {
+            scheduleOverride = nil
+            log("the schedule's override ended at its boundary")
+        }
+        let decision = hours.decide(at: unix, zone: clock, override: scheduleOverride)
+        // The wall clock and the monotonic one run at the same rate until the clock is set (which
+        // asks again).
+        boundary = decision.next.map { now + (.seconds($0) - wall) }
+        return put(decision.state, now: now, force: force, screensBefore: screensBefore ?? screens)
+    }
+
+    /// `unix` as the local clock reads it, `HH:MM`, for the log.
+    private func localTime(_ unix: Int64) -> String {
+        let local = unix + Int64(clock.utcOffset(at: unix))
+        let minute = Int((local - local.floorDivided(by: 86400) * 86400) / 60)
+        return TimeOfDay(hour: minute / 60, minute: minute % 60)?.description ?? "\(unix)"
+    }
+
+    /// Whole seconds since the epoch (rounded down) of a time since the epoch.
+    static func seconds(_ wall: Duration) -> Int64 {
+        let (s, a) = wall.components
+        return a < 0 ? s - 1 : s
+    }
+
+    /// `state` in force: the screens (the first of new ones shown), the cycle, the light. True
+    /// when the picture changes.
+    private func put(_ state: ScheduledState, now: Duration, force: Bool, screensBefore: [ScreenKind]) -> Bool {
+        guard force || state != scheduled else { return false }
+        let before = scheduled
+        let lightBefore = light
+        scheduled = state
+        if let listed = state.screens, !listed.isEmpty {
+            // A task's progress shows itself in any window, where it is configured.
+            screens = listed + (configuredScreens.contains(.progress) && !listed.contains(.progress) ? [.progress] : [])
+        } else {
+            screens = configuredScreens
+        }
+        if screens != screensBefore {
+            if navigation.screen == .progress, data.task() != nil {
+                screenBeforeTask = screens[0]
+            } else if !force || !screens.contains(navigation.screen) {
+                navigation.screen = screens[0]
+                navigation.day = navigation.today
+            }
+            navigation.settle(available: available(now: now))
+        }
+        if force || state.cycle != before.cycle {
+            switch state.cycle {
+            case .keep: if !force || cycle == nil { cycle = configuredCycle.map { ScreenCycle($0, now: now) } }
+            case .clear: cycle = nil
+            case .set(let rule): cycle = ScreenCycle(rule, now: now)
+            }
+        }
+        if !away { applyBacklight() }
+        guard !force else { return true }
+        log("schedule: " + Self.describe(state))
+        lastChange = .schedule
+        return state.screens != before.screens || state.cycle != before.cycle || light != lightBefore
+            || screens != screensBefore
+    }
+
+    /// What a state sets, for the log.
+    static func describe(_ state: ScheduledState) -> String {
+        var parts: [String] = []
+        if let b = state.brightness { parts.append(b == 0 ? "off" : "brightness \(NumberText.plain(b * 100)) %") }
+        if let s = state.screens { parts.append("screens " + s.map(\.rawValue).joined(separator: ", ")) }
+        switch state.cycle {
+        case .keep: break
+        case .clear: parts.append("no cycle")
+        case .set(let r): parts.append("cycle every \(NumberText.plain(r.every)) s")
+        }
+        return parts.isEmpty ? "as configured" : parts.joined(separator: ", ")
     }
 
     /// What time does: the hint going, a new day, a new minute, dimming and blanking, the cycle,
@@ -248,6 +392,12 @@ public final class DeviceController {
             changed = true
         }
         if let m = midnight, now >= m { midnight = Self.midnight(after: now, clock) }
+        // A boundary of the schedule (or the clock set): what is in force now.
+        if let b = boundary, now >= b, followSchedule(now: now) { changed = true }
+        if overridden {
+            overridden = false
+            changed = true
+        }
         // A new day: at midnight, or when the clock was set (checked against the calendar every
         // time; the timer only makes sure the loop wakes).
         if navigation.newDay(clock.today()) {
@@ -262,7 +412,7 @@ public final class DeviceController {
             if lastChange != .newDay { lastChange = .time }
         }
         // Dim and blank after the last input (not while on another console).
-        let level = away ? idle : darkened ? .blank : schedule.neverIdles ? .awake : schedule.level(idleFor: (now - lastInput).inSeconds)
+        let level = away ? idle : darkened ? .blank : idleTimes.neverIdles ? .awake : idleTimes.level(idleFor: (now - lastInput).inSeconds)
         if level != idle {
             idle = level
             log("idle: \(level)")
@@ -279,7 +429,7 @@ public final class DeviceController {
             lastChange = .cycle
         }
         // Gauges read from files are followed while they are on the panel.
-        if data.showGauges(navigation.screen == .gauges && idle != .blank && !away, now: now) {
+        if data.showGauges(navigation.screen == .gauges && self.level != .blank && !away, now: now) {
             changed = true
             lastChange = .gaugesRead
         }
@@ -289,8 +439,11 @@ public final class DeviceController {
     /// One device's events: activity, waking, commands. True when the picture changes.
     public func feed(_ events: [InputEvent], from device: DeviceDescription, name: String, now: Duration) -> Bool {
         // While the hint shows, the first press or touch only closes it (as it would wake the panel).
+        // So does the first one while the schedule has the panel dark or dimmed: it lifts that until
+        // the schedule's next boundary.
         fedDevices[device.path] = device.capabilities
-        let outcome = router.feed(events, from: device, asleep: idle != .awake || hint != nil)
+        let scheduledDark = scheduleDarkens
+        let outcome = router.feed(events, from: device, asleep: idle != .awake || hint != nil || scheduledDark)
         // On another console the events are that console's: the router follows the devices
         // (touch slots), nothing is acted on.
         if away { return false }
@@ -300,12 +453,13 @@ public final class DeviceController {
             lastActivity = now
             cycle?.input(at: now)
         }
-        if outcome.woke, idle == .awake, hint != nil {
+        if outcome.woke, idle == .awake, hint != nil, !scheduledDark {
             hint = nil
             changed = true
         } else if outcome.woke {
             log("woken by \(name)")
             hint = nil
+            if scheduledDark { overrideSchedule(now: now) { $0.brightness = nil } }
             wake(now: now)
             changed = true
         }
@@ -321,7 +475,7 @@ public final class DeviceController {
         guard var cycle else { return false }
         defer { self.cycle = cycle }
         if navigation.screen != screenBefore { cycle.shown(at: now) }
-        guard idle != .blank, !away else { return false }
+        guard level != .blank, !away else { return false }
         guard navigation.screen != .progress else {
             cycle.shown(at: now)
             return false
@@ -363,13 +517,24 @@ public final class DeviceController {
         }
     }
 
-    /// The awake brightness in use: the chosen one, else the backlight's as found.
-    public var awakeBrightness: Double { brightness ?? backlight?.foundLevel ?? 1 }
+    /// The awake brightness in use: the schedule's, else the chosen one, else the backlight's as
+    /// found.
+    public var awakeBrightness: Double { scheduled.brightness ?? chosenBrightness }
+
+    /// The awake brightness without the schedule: the chosen one, else the backlight's as found.
+    public var chosenBrightness: Double { brightness ?? backlight?.foundLevel ?? 1 }
+
+    /// The schedule has the panel dark, or dimmer than its own awake brightness (not while on
+    /// another console: the light is that console's).
+    public var scheduleDarkens: Bool {
+        guard !away, let b = scheduled.brightness else { return false }
+        return b < chosenBrightness
+    }
 
     /// How bright the panel is now, and how: the backlight's value and the picture's part.
     public var light: LightPlan {
         let wanted: Double
-        switch idle {
+        switch level {
         case .awake: wanted = awakeBrightness
         case .dimmed(let level): wanted = awakeBrightness * level
         case .blank: wanted = 0
@@ -400,16 +565,23 @@ public final class DeviceController {
 
     /// A step brighter or darker (`direction` ±1), kept in the store; true when the picture
     /// changes (a light that cannot do it alone).
-    func stepBrightness(_ direction: Double) -> Bool {
-        setBrightness(((awakeBrightness + 0.1 * direction) * 10).rounded() / 10)
+    func stepBrightness(_ direction: Double, now: Duration) -> Bool {
+        setBrightness(((awakeBrightness + 0.1 * direction) * 10).rounded() / 10, now: now)
     }
 
     /// The awake brightness set to `wanted` (0...1, at least the darkest step), kept in the
-    /// store; true when the picture changes.
-    public func setBrightness(_ wanted: Double) -> Bool {
+    /// store (in a window of the schedule that sets the brightness: until its next boundary);
+    /// true when the picture changes.
+    public func setBrightness(_ wanted: Double, now: Duration) -> Bool {
         let before = light
         let level = min(1, max(Self.lowestBrightness, wanted))
         guard level != awakeBrightness else { return false }
+        // In a window that sets the brightness the step holds until its next boundary, not kept.
+        if scheduled.brightness != nil {
+            overrideSchedule(now: now) { $0.brightness = level }
+            log("brightness \(NumberText.plain(level * 100)) % until the schedule's next boundary")
+            return light.picture != before.picture
+        }
         brightness = level
         applyBacklight()
         log("brightness \(NumberText.plain(level * 100)) %")
@@ -456,8 +628,8 @@ public final class DeviceController {
             return perform(.action(action), now: now)
         case .action(.help):
             return showHint(now: now)
-        case .action(.brighter): return stepBrightness(1)
-        case .action(.darker): return stepBrightness(-1)
+        case .action(.brighter): return stepBrightness(1, now: now)
+        case .action(.darker): return stepBrightness(-1, now: now)
         case .action(.refresh):
             // A pull down on the progress screen is the swipe down it always was.
             guard navigation.screen != .progress else { return perform(.action(.previousScreen), now: now) }
@@ -484,7 +656,7 @@ public final class DeviceController {
     /// Whether the panel shows the time now: the clock screen, or the ring screen with the time
     /// in its header; awake or dimmed, on this console.
     public var showsTime: Bool {
-        guard idle != .blank, !away else { return false }
+        guard level != .blank, !away else { return false }
         switch navigation.screen {
         case .clock: return true
         case .rings: return maker.ringScreenShowsTime(size: router.pictureSize)
@@ -507,11 +679,13 @@ public final class DeviceController {
             if s.isFinite { add(now + .nanoseconds(Int64((s * 1e9).rounded())) + Self.minuteMargin) }
         }
         if !away, let t = router.nextDeadline { add(.seconds(t)) }
-        if !away, !schedule.neverIdles, let change = schedule.nextChange(idleFor: (now - lastInput).inSeconds) {
+        if !away, !idleTimes.neverIdles, let change = idleTimes.nextChange(idleFor: (now - lastInput).inSeconds) {
             add(lastInput + .seconds(change))
         }
         if let h = hint { add(h.until) }
-        if let cycle, idle != .blank, !away, navigation.screen != .progress,
+        // The schedule's next boundary: one wake-up then, none before.
+        if let b = boundary { add(b + Self.minuteMargin) }
+        if let cycle, level != .blank, !away, navigation.screen != .progress,
             cycle.turns(current: navigation.screen, available: available(now: now))
         {
             add(cycle.nextTurn)
@@ -523,7 +697,7 @@ public final class DeviceController {
         // What the backlight cannot do (there is none, or it is only on or off), the picture does.
         let picture = light.picture
         func lit(_ screen: any Screen) -> any Screen { picture < 1 ? DimmedScreen(screen: screen, level: picture) : screen }
-        switch idle {
+        switch level {
         case .awake:
             if introPending {
                 introPending = false

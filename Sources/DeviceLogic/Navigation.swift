@@ -126,6 +126,14 @@ public struct ScreenCycle: Sendable, Equatable {
         since = now
     }
 
+    /// Turning by `rule` from `now`.
+    public init(_ rule: CycleRule, now: Duration) {
+        self.init(every: rule.every, screens: rule.screens, pauseOnInput: rule.pauseOnInput, now: now)
+    }
+
+    /// What it turns by.
+    public var rule: CycleRule { CycleRule(every: every.inSeconds, screens: screens, pauseOnInput: pauseOnInput.inSeconds) }
+
     /// Input came: the turning waits until `pauseOnInput` after it.
     public mutating func input(at now: Duration) { lastInput = now }
 

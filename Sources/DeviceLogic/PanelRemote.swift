@@ -192,13 +192,24 @@ public final class PanelRemote {
             }
             return .success(false)
         case .light(let on):
-            if on { return woken(now) { false } }
+            // With a schedule, the command holds until its next boundary, as the issue has Home
+            // Assistant's commands do (a window that darkens is lifted; off is a brightness of 0);
+            // without one, off lasts until a command or a touch wakes the panel.
+            if on {
+                return woken(now) {
+                    device.scheduleDarkens ? device.overrideSchedule(now: now) { $0.brightness = nil } : false
+                }
+            }
+            if !device.hours.windows.isEmpty {
+                device.log("light turned off by a command, until the schedule's next boundary")
+                return .success(device.overrideSchedule(now: now) { $0.brightness = 0 })
+            }
             guard !device.darkened else { return .success(false) }
             device.darkened = true
             device.log("light turned off by a command")
             return .success(true)
         case .brightness(let percent):
-            return woken(now) { device.setBrightness(Double(percent) / 100) }
+            return woken(now) { device.setBrightness(Double(percent) / 100, now: now) }
         }
     }
 
@@ -218,7 +229,7 @@ public final class PanelRemote {
         let lit: Bool
         switch device.idle {
         case .blank: lit = false
-        default: lit = !device.darkened
+        default: lit = !device.darkened && (device.scheduled.brightness ?? 1) > 0
         }
         return PanelState(
             screen: device.navigation.screen, screens: device.screens,

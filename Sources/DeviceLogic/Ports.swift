@@ -92,7 +92,7 @@ public enum RefreshState: Equatable, Sendable {
 
 /// The local calendar and wall clock: what today is, what time it is, and how long until the
 /// next day and the next minute.
-public protocol LocalClock {
+public protocol LocalClock: UTCOffsets {
     func today() -> CalendarDay
     /// Seconds until the next local midnight (∞: a day that never ends).
     func secondsUntilMidnight() -> Double
@@ -100,11 +100,19 @@ public protocol LocalClock {
     func timeOfDay() -> TimeOfDay
     /// Seconds until the next minute begins (∞: a time that never changes).
     func secondsUntilNextMinute() -> Double
+    /// The wall clock now, since the Unix epoch (nil: a time that never changes, and no schedule
+    /// follows it).
+    func unixTime() -> Duration?
+}
+
+extension LocalClock {
+    public func unixTime() -> Duration? { nil }
+    public func utcOffset(at unix: Int64) -> Int { 0 }
 }
 
 /// What changed last, as `glance watch` says it beside each picture.
 public enum Change: String, Sendable, Equatable {
-    case start, input, idle, time, cycle, reload
+    case start, input, idle, time, cycle, reload, schedule
     case newDay = "new day"
     case refresh
     case store = "store changed"

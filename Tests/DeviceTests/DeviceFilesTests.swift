@@ -63,6 +63,12 @@ struct DeviceFilesTests {
         #expect(DeviceFiles.keys(json["idle"]) == ["dimAfter", "blankAfter", "dimLevel"])
         #expect(DeviceFiles.keys(json["clock"]) == ["format", "tiny"])
         #expect(DeviceFiles.keys(json["cycle"]) == ["every", "screens", "pauseOnInput"])
+        guard case .array(let windows)? = json["schedule"] else {
+            Issue.record("the example has no schedule")
+            return
+        }
+        let windowKeys = windows.reduce(into: Set<String>()) { $0.formUnion(DeviceFiles.keys($1)) }
+        #expect(windowKeys == ["from", "to", "days", "brightness", "screens", "cycle"])
         #expect(DeviceFiles.keys(json["touch"]) == ["swapXY", "invertX", "invertY"])
         #expect(DeviceFiles.keys(json["fonts"]) == ["file", "cjkFile"])
         #expect(DeviceFiles.keys(json["serve"]) == ["listen", "tokenFile", "maxBody", "perSecond", "timeout", "tls"])
@@ -124,6 +130,7 @@ struct DeviceFilesTests {
             "pattern", "staleAfter", "broker", "username", "passwordFile", "clientId", "keepAlive", "ca", "cert", "key", "exercise", "stand",
             "tiny",
             "every", "pauseOnInput",
+            "from", "to", "days",
             "brightness",
             "enabled", "discoveryPrefix", "baseTopic",
         ]

@@ -1,0 +1,206 @@
+import Activity
+import Controls
+
+/// What a window of the schedule sets while it is in force; what it leaves nil (`.keep`) stays
+/// the configuration's.
+public struct ScheduledState: Sendable, Equatable {
+    /// The awake brightness, a fraction of full; 0: off (dark, as when idle blanks it); nil: the
+    /// configured one (or the one chosen with the keys).
+    public var brightness: Double?
+    /// The screens shown, in order; nil: the configured ones.
+    public var screens: [ScreenKind]?
+    /// The screens turning by themselves: the configured cycle (`.keep`), none (`.clear`), or this.
+    public var cycle: FieldChange<CycleRule>
+
+    public init(brightness: Double? = nil, screens: [ScreenKind]? = nil, cycle: FieldChange<CycleRule> = .keep) {
+        self.brightness = brightness
+        self.screens = screens
+        self.cycle = cycle
+    }
+
+    /// The panel is to be dark.
+    public var off: Bool { brightness == 0 }
+}
+
+/// How screens turn by themselves: what `ScreenCycle` is made from.
+public struct CycleRule: Sendable, Equatable {
+    public var every: Double
+    public var screens: [ScreenKind]
+    public var pauseOnInput: Double
+
+    public init(every: Double, screens: [ScreenKind], pauseOnInput: Double) {
+        self.every = every
+        self.screens = screens
+        self.pauseOnInput = pauseOnInput
+    }
+}
+
+/// A time window by the local clock: from `from` (minutes after midnight, 0..<1440) to `to`
+/// (1...1440; at or before `from`: the next day's), on `days` (ISO weekdays, 1 = Monday, of the
+/// day the window starts; empty: every day).
+public struct ScheduleWindow: Sendable, Equatable {
+    public var from: Int
+    public var to: Int
+    public var days: Set<Int>
+    public var state: ScheduledState
+
+    public init(from: Int, to: Int, days: Set<Int> = [], state: ScheduledState) {
+        self.from = from
+        self.to = to
+        self.days = days
+        self.state = state
+    }
+
+    /// Minutes the window lasts (a window that ends at or before it starts crosses midnight).
+    var length: Int { to > from ? to - from : to + 1440 - from }
+
+    /// Whether it covers the local minute `minute` (0..<1440) of `day`: started that day, or the
+    /// day before and not yet over.
+    func covers(day: CalendarDay, minute: Int) -> Bool {
+        if minute >= from, minute < from + length, startsOn(day) { return true }
+        return minute + 1440 < from + length && startsOn(day.adding(days: -1))
+    }
+
+    func startsOn(_ day: CalendarDay) -> Bool { days.isEmpty || days.contains(day.weekday) }
+}
+
+/// The local time zone's offset from UTC, at an instant: the C library's (`tm_gmtoff`), or a
+/// test's made-up zone.
+public protocol UTCOffsets {
+    /// Seconds east of UTC at `unix` (seconds since the Unix epoch).
+    func utcOffset(at unix: Int64) -> Int
+}
+
+/// The household's hours: windows of the local clock that set the brightness, the screens and
+/// the cycle. Outside every window the configuration's own settings hold; where windows overlap
+/// the first in the list wins (whole: its members are not mixed with another's). An override (a
+/// Home Assistant command, a touch waking the panel from a dark or dimmed window) replaces the
+/// state in force until the schedule's next boundary, the next instant the windows alone change
+/// it.
+///
+/// Pure: the instant (seconds since the Unix epoch) and the zone's offsets come in as values, so
+/// midnight, the days of the week and both changes of daylight saving time are tested with a
+/// made-up clock.
+public struct Schedule: Sendable, Equatable {
+    public var windows: [ScheduleWindow]
+
+    public init(_ windows: [ScheduleWindow] = []) { self.windows = windows }
+
+    /// How far ahead a boundary is looked for: a week and a day covers every window that has days.
+    static let horizon: Int64 = 8 * 86400
+
+    /// The window in force at the local wall time `local` (seconds since the epoch as the local
+    /// clock reads them), its index; nil: none.
+    public func window(atLocal local: Int64) -> Int? {
+        let days = local.floorDivided(by: 86400)
+        let day = CalendarDay(daysSinceEpoch: Int(days))
+        let minute = Int((local - days * 86400) / 60)
+        return windows.firstIndex { $0.covers(day: day, minute: minute) }
+    }
+
+    /// The window in force at `unix`.
+    public func window(at unix: Int64, zone: some UTCOffsets) -> Int? {
+        window(atLocal: unix + Int64(zone.utcOffset(at: unix)))
+    }
+
+    /// What the windows set at `unix` (outside them, nothing: the configuration's).
+    public func state(at unix: Int64, zone: some UTCOffsets) -> ScheduledState {
+        window(at: unix, zone: zone).map { windows[$0].state } ?? ScheduledState()
+    }
+
+    /// The first instant after `unix` at which the windows put another one in force (nil: none
+    /// within the horizon: no windows, or one that never ends). A boundary whose local time does
+    /// not exist (daylight saving time skips the hour) comes at the change itself; one that comes
+    /// twice (the clock goes back) the first time, and again the second if the change brought
+    /// back another window.
+    public func nextBoundary(after unix: Int64, zone: some UTCOffsets) -> Int64? {
+        guard !windows.isEmpty else { return nil }
+        let start = window(at: unix, zone: zone)
+        let end = unix + Self.horizon
+        var t = unix
+        while t < end {
+            let offset = Int64(zone.utcOffset(at: t))
+            // The next edge of any window on the local clock, on this offset.
+            guard let edge = nextEdge(afterLocal: t + offset) else { return nil }
+            var candidate = edge - offset
+            // The offset changed on the way: the change itself comes first.
+            if Int64(zone.utcOffset(at: candidate)) != offset {
+                candidate = Self.change(after: t, before: candidate, from: offset, zone)
+            }
+            if window(at: candidate, zone: zone) != start { return candidate }
+            t = candidate
+        }
+        return nil
+    }
+
+    /// The next local wall time after `local` at which a window starts or ends.
+    func nextEdge(afterLocal local: Int64) -> Int64? {
+        let days = local.floorDivided(by: 86400)
+        var best: Int64?
+        for window in windows {
+            for day in (days - 1)...(days + 1) {
+                for minute in [window.from, window.from + window.length] {
+                    let edge = day * 86400 + Int64(minute) * 60
+                    if edge > local, best.map({ edge < $0 }) ?? true { best = edge }
+                }
+            }
+        }
+        return best
+    }
+
+    /// The first instant in (after, before] whose offset is not `offset` (binary search: the
+    /// zone's offset changes at most once between two edges).
+    static func change(after: Int64, before: Int64, from offset: Int64, _ zone: some UTCOffsets) -> Int64 {
+        var low = after, high = before
+        while high - low > 1 {
+            let mid = low + (high - low) / 2
+            if Int64(zone.utcOffset(at: mid)) == offset { low = mid } else { high = mid }
+        }
+        return high
+    }
+
+    /// What is in force at `unix` given `override`, and until when (the next boundary).
+    public func decide(at unix: Int64, zone: some UTCOffsets, override: ScheduleOverride?) -> Decision {
+        let next = nextBoundary(after: unix, zone: zone)
+        if let override, override.until.map({ unix < $0 }) ?? true {
+            return Decision(state: override.state, overridden: true, window: window(at: unix, zone: zone), next: next)
+        }
+        return Decision(state: state(at: unix, zone: zone), overridden: false, window: window(at: unix, zone: zone), next: next)
+    }
+
+    /// An override of `state` made at `unix`: it lasts until the next boundary (none: until
+    /// another override or a reload).
+    public func override(_ state: ScheduledState, at unix: Int64, zone: some UTCOffsets) -> ScheduleOverride {
+        ScheduleOverride(state: state, until: nextBoundary(after: unix, zone: zone))
+    }
+
+    /// What the schedule decided at an instant.
+    public struct Decision: Sendable, Equatable {
+        public var state: ScheduledState
+        /// An override holds (not the windows).
+        public var overridden: Bool
+        /// The window in force by the clock (overridden or not); nil: none.
+        public var window: Int?
+        /// The next boundary (seconds since the epoch); nil: none ahead.
+        public var next: Int64?
+    }
+}
+
+/// A state put in place of the schedule's until an instant (nil: no end).
+public struct ScheduleOverride: Sendable, Equatable {
+    public var state: ScheduledState
+    public var until: Int64?
+
+    public init(state: ScheduledState, until: Int64?) {
+        self.state = state
+        self.until = until
+    }
+}
+
+extension Int64 {
+    /// Division rounding towards minus infinity (times before the epoch have days too).
+    func floorDivided(by d: Int64) -> Int64 {
+        let q = self / d
+        return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
+    }
+}
