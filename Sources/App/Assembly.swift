@@ -42,6 +42,10 @@ public final class Assembly {
         /// Where the reloader tells what a reload did (nil: the assembly's log): `glance watch`
         /// keeps the session's own lines to itself but says what SIGHUP did.
         public var reloadLog: ((String) -> Void)?
+        /// Where the data's problems go (nil: the assembly's log): `glance watch` keeps the
+        /// session's lines to itself but tells what `glance run` would log of its sources — a
+        /// gauge's file it cannot read, a topic glance mqtt has written no value for, the store's.
+        public var dataLog: ((String) -> Void)?
         /// Told as each part is made ("store", "controller", "session"): `glance run --report-startup`.
         public var mark: ((String) -> Void)?
 
@@ -85,7 +89,7 @@ public final class Assembly {
         if let given = parts.data {
             data = given
         } else {
-            switch settings.openData(today: clock.today(), log: log) {
+            switch settings.openData(today: clock.today(), log: log, problems: parts.dataLog) {
             case .success(let d): data = d
             case .failure(let failure): return .failure(failure)
             }

@@ -34,7 +34,26 @@ public final class GaugeFeed {
         var unusable = 0
         var lastUnusable: String?
         var complaints = Complaints()
+        /// What the panel was last told of the value's age: nil while fresh, else its age label's
+        /// value (`Strings.ageShown`). A change of it is a change to draw.
+        var toldAge: Int?
     }
+
+    /// What gauge values of `at` (seconds since 1970) show at `wall`: their age when stale (the
+    /// source failing, or older than `staleAfter`), and in how many seconds that next changes —
+    /// the moment it goes stale, or its age label's next step (nil: never, a value that is never
+    /// stale). Pure: the feed's deadlines and its gauges both come from it.
+    static func staleness(at: Double, staleAfter: Double?, failing: Bool, wall: Double) -> (age: Double?, changesIn: Double?) {
+        let elapsed = max(0, wall - at)
+        if failing || staleAfter.map({ elapsed > $0 }) == true { return (elapsed, Strings.nextAgeChange(elapsed)) }
+        guard let staleAfter else { return (nil, nil) }
+        // Stale once past staleAfter: the deadline just after it.
+        return (nil, staleAfter - (wall - at))
+    }
+
+    /// How late after a staleness or an age step the loop wakes: its timer is never early, but
+    /// the wall clock is read a moment after the loop's own.
+    static let stalenessMargin = Duration.milliseconds(1)
 
     /// What is logged of one gauge's problems: a problem once (the same again is not repeated);
     /// another within a minute of the last line counted, not logged, and said with the next line.
@@ -62,6 +81,8 @@ public final class GaugeFeed {
     private var mqtt: MQTTClient?
     /// Files and commands are read while the gauge screen is on the panel.
     public private(set) var shown = false
+    /// The wall clock, in seconds since 1970 (with their fraction: a value goes stale on time,
+    /// not at the next whole second).
     private let wallClock: () -> Double
     private let log: (String) -> Void
     /// Counts what came from the sources (a value, a failure): a message with the same value as
@@ -69,7 +90,7 @@ public final class GaugeFeed {
     private var revision = 0
 
     public init(
-        settings: [GaugeSetting], mqtt: MQTTSetting?, wallClock: @escaping () -> Double = { Double(time(nil)) },
+        settings: [GaugeSetting], mqtt: MQTTSetting?, wallClock: @escaping () -> Double = wallClockNow,
         log: @escaping (String) -> Void
     ) {
         slots = settings.map { Slot(setting: $0) }
@@ -77,23 +98,10 @@ public final class GaugeFeed {
         self.log = log
         let topics = settings.compactMap { s -> String? in if case .mqtt(let topic, _, _, _) = s.source { topic } else { nil } }
         if let mqtt, !topics.isEmpty {
-            var options = MQTTClient.Options(
-                host: mqtt.host, port: mqtt.port, tls: mqtt.tls, clientId: mqtt.clientId ?? Self.clientId(),
-                keepAlive: mqtt.keepAlive)
-            options.caFile = mqtt.caFile
-            options.certificateFile = mqtt.certificateFile
-            options.keyFile = mqtt.keyFile
-            options.username = mqtt.username
-            if let file = mqtt.passwordFile {
-                if let text = readSmallFile(file, limit: 4096) {
-                    options.password = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
-                } else {
-                    log("mqtt.passwordFile \(file): cannot read it: \(String(cString: strerror(errno))); connecting without")
-                }
-            }
+            let options = mqtt.clientOptions(log: { log(Quote.logLine($0)) })
             self.mqtt = MQTTClient(options, topics: Array(Set(topics)).sorted(), onMessage: { [weak self] topic, payload in
                 self?.message(topic: topic, payload: payload)
-            }, log: log)
+            }, log: { log(Quote.logLine($0)) })
         }
     }
 
@@ -208,7 +216,27 @@ public final class GaugeFeed {
             changed = receive(i, value) || changed
         }
         if shown { changed = readDue(now: now) || changed }
-        return changed
+        return ageChanged() || changed
+    }
+
+    /// Whether a shown value went stale, or its age label stepped on, since the panel was last
+    /// told: what the staleness deadlines wake the loop for.
+    private func ageChanged() -> Bool {
+        let wall = wallClock()
+        var changed = false
+        for i in slots.indices {
+            var told: Int?
+            if let at = slots[i].at, slots[i].reading.value != nil,
+                let age = Self.staleness(at: at, staleAfter: slots[i].setting.staleAfter, failing: slots[i].failing, wall: wall).age
+            {
+                told = Strings.ageShown(age)
+            }
+            if told != slots[i].toldAge {
+                slots[i].toldAge = told
+                changed = true
+            }
+        }
+        return changed && shown
     }
 
     /// The earliest of: a file or command due, a command's timeout, the MQTT client's needs, a
@@ -227,10 +255,10 @@ public final class GaugeFeed {
                 }
             default: break
             }
-            if shown, let at = slot.at, let after = slot.setting.staleAfter, slot.reading.value != nil {
-                let age = wall - at
-                let next = age <= after && !slot.failing ? after - age + 0.001 : Strings.nextAgeChange(age)
-                deadlines.append(now + .milliseconds(Int64(max(0.001, next) * 1000)))
+            if shown, let at = slot.at, slot.reading.value != nil,
+                let next = Self.staleness(at: at, staleAfter: slot.setting.staleAfter, failing: slot.failing, wall: wall).changesIn
+            {
+                deadlines.append(now + .nanoseconds(Int64((max(0, next) * 1e9).rounded(.up))) + Self.stalenessMargin)
             }
         }
         return deadlines.min()
@@ -252,10 +280,8 @@ public final class GaugeFeed {
             var low = setting.givenMinimum ?? slot.reading.minimum ?? setting.minimum
             var high = setting.givenMaximum ?? slot.reading.maximum ?? setting.maximum
             if !(high > low) { (low, high) = (setting.minimum, setting.maximum) }
-            var age: Double?
-            if let at = slot.at, value != nil {
-                let elapsed = max(0, wall - at)
-                if slot.failing || setting.staleAfter.map({ elapsed > $0 }) == true { age = elapsed }
+            let age = slot.at.flatMap { at in
+                value == nil ? nil : Self.staleness(at: at, staleAfter: setting.staleAfter, failing: slot.failing, wall: wall).age
             }
             return Gauge(
                 style: setting.style, value: value, minimum: low, maximum: high, title: setting.title,
@@ -281,7 +307,7 @@ public final class GaugeFeed {
                 } else if let v = reading.value {
                     changed = fail(i, "\(path): \(NumberText.plain(v)) is out of range after the offset") || changed
                 } else if let problem = reading.problem {
-                    changed = fail(i, problem) || changed
+                    changed = fail(i, "\(problem); check the gauge's source.file in the configuration") || changed
                 }
             case .command(let arguments, _, _, _, let interval, _):
                 if let last = slots[i].lastRead, now < last + .milliseconds(Int64(interval * 1000)) { continue }

@@ -288,7 +288,9 @@ extension MQTTSetting {
             if let text = readSmallFile(file, limit: 4096) {
                 options.password = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
             } else {
-                log("mqtt.passwordFile \(file): cannot read it: \(String(cString: strerror(errno))); connecting without")
+                log(
+                    "mqtt.passwordFile \(file): cannot read it: \(String(cString: strerror(errno))); connecting without a password; "
+                        + "make it readable by the user glance mqtt runs as (glance-net, in group glance: chgrp glance, chmod 0640)")
             }
         }
         return options

@@ -17,9 +17,12 @@ public enum Outcome: Sendable, Equatable, CaseIterable {
     case cannotCreate
     /// A read or write failed part way.
     case ioError
-    /// Busy or cancelled: try again.
+    /// Busy (the store, the display held by another process): try again.
     case temporaryFailure
     case noPermission
     /// The configuration file is invalid (or asks for what the display lacks).
     case config
+    /// Someone asked the work to stop (Cancel, `glance task cancel`, a signal during an import):
+    /// stop; not to be tried again.
+    case cancelled
 }

@@ -48,7 +48,8 @@ extension StoreError {
         case .badData, .notFound: Outcome.dataError
         case .io: Outcome.ioError
         case .missing: Outcome.noInput
-        case .busy, .cancelled: Outcome.temporaryFailure
+        case .busy: Outcome.temporaryFailure
+        case .cancelled: Outcome.cancelled
         case .invalidArgument: Outcome.usage
         case .permission: Outcome.noPermission
         case .cannotCreate: Outcome.cannotCreate
@@ -144,16 +145,19 @@ extension Settings {
     /// it changes).
     /// `access`: `.create` for glance run and watch (a new device starts with an empty store, and
     /// watch may be started before the import that fills it); the store is checked as for writing.
-    public func openData(today: CalendarDay, access: Store.Access = .create, log: @escaping (String) -> Void)
-        -> Result<any DataSource, OutputFailure>
-    {
+    /// `problems`: where the data's own problems go as they come (a broker that cannot be reached,
+    /// a gauge's file missing; nil: `log`).
+    public func openData(
+        today: CalendarDay, access: Store.Access = .create, log: @escaping (String) -> Void,
+        problems: ((String) -> Void)? = nil
+    ) -> Result<any DataSource, OutputFailure> {
         if let content { return .success(content.data(today: today)) }
         do throws(OutputFailure) {
             let path = try storePath(configuration.database)
             do throws(StoreError) {
                 let data = try StoreData(
                     path: path, access: access, gauges: configuration.gauges, goals: configuration.goals.standing,
-                    log: log)
+                    log: problems ?? log)
                 log("data from the store \(path)")
                 return .success(data)
             } catch {

@@ -33,17 +33,19 @@ public final class StoreData: DataSource {
     public private(set) var queries = 0
 
     /// `access`: `.create` (glance run, watch) makes a store that does not exist; `.read`
-    /// (render) opens it read-only and never makes one (`.missing`).
+    /// (render) opens it read-only and never makes one (`.missing`). `wallClock`: the gauges'
+    /// (tests give a made-up one, with the session's made-up time).
     public init(
         path: String, access: Store.Access = .create, gauges: [GaugeSetting], mqtt: MQTTSetting? = nil,
-        goals: Goals = GoalSetting().standing, log: @escaping (String) -> Void
+        goals: Goals = GoalSetting().standing, wallClock: @escaping () -> Double = wallClockNow,
+        log: @escaping (String) -> Void
     ) throws(StoreError) {
         defaultGoals = goals
         store = try Store(path: path, access: access)
         // One connection for reading and watching (the app's own writes, a Cancel, are known).
         watcher = try StoreWatcher(store: store)
         watched = [FileDescriptor(rawValue: watcher.fileDescriptor)]
-        feed = GaugeFeed(settings: gauges, mqtt: mqtt, log: log)
+        feed = GaugeFeed(settings: gauges, mqtt: mqtt, wallClock: wallClock, log: log)
         self.log = log
         _ = feed.readMetrics(store)
         feed.start(now: monotonicNow())

@@ -189,11 +189,12 @@ public enum StoreJobs {
                 let task = try store.updateTask(name, done: done, total: total, description: description)
                 if task.cancelRequested {
                     console.complain(
-                        "task \(task.name): cancel requested; stop the work and run glance task finish \(task.name) --failed")
-                    return Outcome.temporaryFailure
+                        "task \(task.name): cancel requested; stop the work and run glance task finish \(task.name) (it ends as cancelled)")
+                    return Outcome.cancelled
                 }
             case .finish(let name, let failed, let description):
-                try store.finishTask(name, state: failed ? .failed : .done, description: description)
+                let task = try store.finishTask(name, state: failed ? .failed : .done, description: description)
+                if task.state == .cancelled { console.say("task \(name) cancelled (it was asked to stop)") }
             case .cancel(let name):
                 try store.requestCancel(name)
                 console.say("asked task \(name) to stop")
@@ -210,7 +211,8 @@ public enum StoreJobs {
         var line = "\(t.name) \(t.state.rawValue)"
         line += " \(NumberText.plain(t.done))/\(t.total.map(NumberText.plain) ?? "?")"
         if let f = t.fraction { line += " (\(Int((f * 100).rounded(.down))) %)" }
-        if t.cancelRequested { line += " cancel-requested" }
+        // Once ended the request is in the state (a task finished after it is cancelled).
+        if t.cancelRequested && t.state == .running { line += " cancel-requested" }
         if let d = t.description { line += " — \(d)" }
         return line
     }

@@ -38,6 +38,8 @@ public enum WatchApp {
         // SIGHUP: the configuration again (what is shown, how), the picture's size as it is.
         parts.adjust = forFile
         parts.reloadLog = log
+        // What its sources' problems are, as glance run logs them: each once, with what to do.
+        parts.dataLog = log
         let assembly: Assembly
         switch Assembly.make(settings.with(forFile), sink: PNGSink(size: size, naming: .latest(output)), parts: parts, log: { _ in }) {
         case .success(let a): assembly = a

@@ -345,12 +345,16 @@ public enum ExitCode {
     public static let cannotCreate: Int32 = 73
     /// Reading or writing failed.
     public static let ioError: Int32 = 74
-    /// Try again later: another program holds the display, the store is busy, or the work was
-    /// cancelled (nothing was changed).
+    /// Try again later: another program holds the display or the store is busy (nothing was
+    /// changed).
     public static let temporaryFailure: Int32 = 75
     /// Permission denied (a device the user's groups do not open).
     public static let noPermission: Int32 = 77
     /// The configuration is invalid (or asks for a connector/mode/format the display lacks).
     public static let config: Int32 = 78
+    /// Someone asked the work to stop (Cancel on the screen, `glance task cancel`, Ctrl-C during
+    /// an import): stop, do not try again. Not a sysexits code (it has none for this): the
+    /// first after them, where 128 + N would be read as a signal's end.
+    public static let cancelled: Int32 = 79
 }
 

@@ -19,6 +19,7 @@ extension Outcome {
         case .temporaryFailure: ExitCode.temporaryFailure
         case .noPermission: ExitCode.noPermission
         case .config: ExitCode.config
+        case .cancelled: ExitCode.cancelled
         }
     }
 }

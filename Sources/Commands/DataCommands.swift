@@ -91,8 +91,9 @@ enum DataCommands {
             ExitStatusNote(
                 65, "bad data (the message names the file, line and column; no day was changed) or not a Glance store"),
             ExitStatusNote(66, "no such file"), ExitStatusNote(74, "read error"),
-            ExitStatusNote(75, "cancelled or the store is busy (no day was changed)"),
+            ExitStatusNote(75, "the store is busy (no day was changed); try again"),
             ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
+            ExitStatusNote(79, "cancelled: by Cancel, glance task cancel, Ctrl-C, SIGTERM or SIGHUP (no day was changed)"),
         ])
 
     // MARK: glance log
@@ -328,9 +329,11 @@ enum DataCommands {
             a spinner while the total is unknown, with a short description and, for a cancellable task, a \
             Cancel button. Each verb also takes --db PATH.
               start      begins (or restarts) the task: nothing done, no cancel request
-              update     records progress. Exits 75 when someone asked the task to stop (Cancel on
-                         the screen, or glance task cancel): a script's loop can stop on that
-              finish     ends it as done (or --failed); the indicator goes away
+              update     records progress. Exits 79 when someone asked the task to stop (Cancel on
+                         the screen, or glance task cancel): a script's loop can stop on that (75
+                         is a busy store: try again)
+              finish     ends it as done (or --failed); after a cancel request as cancelled; the
+                         indicator goes away
               cancel     asks a running, cancellable task to stop (its owner stops it; an import
                          rolls back and ends as cancelled)
               list       prints every task: name, state, done/total, description

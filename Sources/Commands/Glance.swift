@@ -137,10 +137,11 @@ public enum Glance {
             ExitStatusNote(70, "internal error: a bug (please report it)"),
             ExitStatusNote(73, "cannot create: an output file or a new store cannot be made there"),
             ExitStatusNote(74, "input/output error: a read or write failed part way (a full disk, a read-only mount)"),
-            ExitStatusNote(
-                75, "busy or cancelled: the store or the display held by another process, or the work stopped (nothing changed); try again"),
+            ExitStatusNote(75, "busy: the store or the display held by another process (nothing changed); try again"),
             ExitStatusNote(77, "permission denied: this user may not open the store, a file or the display"),
             ExitStatusNote(78, "bad configuration: the configuration file is invalid (glance config check says where)"),
+            ExitStatusNote(
+                79, "cancelled: someone asked the work to stop (Cancel on the screen, glance task cancel, Ctrl-C during an import); stop, do not try again"),
         ],
         files: [
             (Configuration.defaultPath, "the configuration (glance config check; glance config settings lists every setting)"),

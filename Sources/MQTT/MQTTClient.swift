@@ -162,7 +162,7 @@ public final class MQTTClient {
             let rc = mosquitto_connect_async(m, options.host, Int32(options.port), Int32(options.keepAlive))
             if rc != 0 {
                 connecting = false
-                lost("cannot connect: \(Self.text(rc))", now: now)
+                lost("cannot connect: \(Self.text(rc))", now: now, advice: Self.checkBroker)
                 return
             }
             lastMisc = now
@@ -172,7 +172,7 @@ public final class MQTTClient {
         switch Self.tcpConnect(options.host, options.port) {
         case .failed(let why):
             connecting = false
-            lost("cannot connect: \(why)", now: now)
+            lost("cannot connect: \(why)", now: now, advice: Self.checkBroker)
         case .started(let fd):
             probe = (fd, now)
             checkProbe(now: now)
@@ -212,7 +212,7 @@ public final class MQTTClient {
             close(fd)
             probe = nil
             connecting = false
-            lost("cannot connect: no answer within 10 s", now: now)
+            lost("cannot connect: no answer within 10 s", now: now, advice: Self.checkBroker)
             return
         }
         var error: Int32 = 0
@@ -222,7 +222,7 @@ public final class MQTTClient {
         probe = nil
         guard error == 0 else {
             connecting = false
-            lost("cannot connect: \(String(cString: strerror(error)))", now: now)
+            lost("cannot connect: \(String(cString: strerror(error)))", now: now, advice: Self.checkBroker)
             return
         }
         var properties: OpaquePointer?
@@ -231,7 +231,7 @@ public final class MQTTClient {
         mosquitto_property_free_all(&properties)
         if rc != 0 {
             connecting = false
-            lost("cannot connect: \(Self.text(rc))", now: now)
+            lost("cannot connect: \(Self.text(rc))", now: now, advice: Self.checkBroker)
             return
         }
         lastMisc = now
@@ -245,7 +245,7 @@ public final class MQTTClient {
         if rc != 0 && rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {
             connected = false
             connecting = false
-            lost(refusal ?? Self.text(rc), now: now)
+            lost(refusal ?? Self.text(rc), now: now, advice: refusal == nil ? nil : Self.checkCredentials)
             return
         }
         flush()
@@ -320,11 +320,17 @@ public final class MQTTClient {
         if mosquitto_want_write(m) { _ = mosquitto_loop_write(m, 16) }
     }
 
-    private func lost(_ why: String, now: Duration) {
+    /// What to do about a broker that cannot be reached, and one that refuses.
+    static let checkBroker = "check mqtt.broker in the configuration (host and port) and that the broker runs"
+    static let checkCredentials = "check mqtt.username and mqtt.passwordFile, and the broker's access list"
+
+    /// The connection lost or never made: told once (until it is made again), with `advice`.
+    private func lost(_ why: String, now: Duration, advice: String? = nil) {
         losses += 1
         if !toldAway {
             toldAway = true
-            log("MQTT broker \(options.host):\(options.port): \(why); trying again, the gauges keep their last values")
+            let then = advice.map { "; \($0)" } ?? ""
+            log("MQTT broker \(options.host):\(options.port): \(why); trying again, the gauges keep their last values\(then)")
         }
         if let m = handle_ { mosquitto_disconnect(m) }
         retryAt = now + retryDelay

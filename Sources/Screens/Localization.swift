@@ -42,10 +42,17 @@ public struct Strings: Sendable {
     /// How old a stale value is: "· 40 s", "· 12 min", "· 3 h", "· 2 d" (under or after the
     /// value); seconds in tens, so the label changes at most every ten seconds.
     public func age(seconds: Double) -> String {
-        let s = max(0, StoredTime.whole(seconds))
+        let s = Self.ageShown(seconds)
         let (n, english, chinese): (Int, String, String) =
-            s < 60 ? (s / 10 * 10, "s", "秒") : s < 3600 ? (s / 60, "min", "分钟") : s < 86400 ? (s / 3600, "h", "小时") : (s / 86400, "d", "天")
+            s < 60 ? (s, "s", "秒") : s < 3600 ? (s / 60, "min", "分钟") : s < 86400 ? (s / 3600, "h", "小时") : (s / 86400, "d", "天")
         return "· " + pick("\(n) \(english)", "\(n) \(chinese)")
+    }
+
+    /// The age `age(seconds:)` writes, in whole seconds, rounded down to its label's step (tens
+    /// of seconds, minutes, hours, days): the label changes when this does, in any language.
+    public static func ageShown(_ seconds: Double) -> Int {
+        let s = max(0, StoredTime.whole(seconds))
+        return s < 60 ? s / 10 * 10 : s < 3600 ? s / 60 * 60 : s < 86400 ? s / 3600 * 3600 : s / 86400 * 86400
     }
 
     /// Seconds until `age(seconds:)`'s label changes.

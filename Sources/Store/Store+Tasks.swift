@@ -100,15 +100,18 @@ extension Store {
         }
     }
 
-    /// Ends a task as done, failed or cancelled (a finished task stays listed until removed or restarted).
+    /// Ends a task as done, failed or cancelled (a finished task stays listed until removed or
+    /// restarted). A running task someone asked to stop that ends without failing ends as
+    /// cancelled: it stopped because it was asked to, it did not get done.
     @discardableResult
-    public func finishTask(_ name: String, state: ProgressTask.State, description: FieldChange<String> = .keep)
+    public func finishTask(_ name: String, state asked: ProgressTask.State, description: FieldChange<String> = .keep)
         throws(StoreError) -> ProgressTask
     {
-        precondition(state != .running, "finishTask ends a task")
+        precondition(asked != .running, "finishTask ends a task")
         if case .set(let d) = description { try Self.checkText(d, "task \(name): description", characters: TextLimit.description) }
         return try transaction { () throws(StoreError) -> ProgressTask in
             guard var task = try task(named: name) else { throw StoreError(.notFound, "no task \(name)") }
+            let state: ProgressTask.State = asked == .done && task.state == .running && task.cancelRequested ? .cancelled : asked
             if state == .done, let total = task.total { task.done = total }
             task.state = state
             task.description = description.applied(to: task.description)

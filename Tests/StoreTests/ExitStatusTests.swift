@@ -14,7 +14,7 @@ import Testing
 @Suite struct ExitStatusTests {
     enum Situation: Int32, CaseIterable, Sendable {
         case badArgument = 64, badData = 65, missingInput = 66, unavailable = 69, internalError = 70
-        case cannotCreate = 73, io = 74, busy = 75, permission = 77, configuration = 78
+        case cannotCreate = 73, io = 74, busy = 75, permission = 77, configuration = 78, cancelled = 79
 
         /// The words the table and `glance --help` start the status's line with.
         var name: String {
@@ -26,9 +26,10 @@ import Testing
             case .internalError: "internal error"
             case .cannotCreate: "cannot create"
             case .io: "input/output error"
-            case .busy: "busy or cancelled"
+            case .busy: "busy"
             case .permission: "permission denied"
             case .configuration: "bad configuration"
+            case .cancelled: "cancelled"
             }
         }
     }
@@ -260,7 +261,11 @@ import Testing
                 try glance(["import", s.write("d.csv", "dateComponents,appleExerciseTime\n2024-01-02,5\n"), "--db", db, "-q"], s)
             }
         },
-        Case(command: "import", situation: .busy) {
+        Case(command: "import", situation: .busy) { s in
+            try whileLocked(s) { try glance(["import", s.write("d.csv", "dateComponents,appleExerciseTime\n2024-01-02,5\n"), "--db", $0, "-q"], s) }
+        },
+        // Ctrl-C while it waits for its writer: stopped as asked.
+        Case(command: "import", situation: .cancelled) {
             let fifo = $0.file("fifo")
             mkfifo(fifo, 0o600)
             let (process, finish) = try GlanceCLI.startAsFromAShell(["import", fifo, "--db", $0.db, "-q"], in: $0)
@@ -337,6 +342,12 @@ import Testing
             let pid = String(getpid())
             _ = try glance(["task", "start", "backup", "--pid", pid, "--db", db], $0)
             return try glance(["task", "start", "backup", "--db", db], $0)
+        },
+        Case(command: "task", situation: .cancelled) {
+            let db = try store($0)
+            _ = try glance(["task", "start", "backup", "--cancellable", "--db", db], $0)
+            _ = try glance(["task", "cancel", "backup", "--db", db], $0)
+            return try glance(["task", "update", "backup", "--done", "1", "--db", db], $0)
         },
         Case(command: "task", situation: .permission, needsRoot: true) { try asNobody(["task", "list", "--db", try privateStore($0)], in: $0) },
         // export
@@ -453,7 +464,11 @@ import Testing
     static let notApplicable: [String: [Situation: String]] = {
         var table: [String: [Situation: String]] = [:]
         let internalError = "an internal error is a bug: there is nothing to provoke"
-        for command in commands { table[command] = [.internalError: internalError] }
+        let noWork = "does no work that Cancel or glance task cancel stops (a signal ends it as any process)"
+        for command in commands {
+            table[command] = [.internalError: internalError]
+            if !["import", "task"].contains(command) { table[command]![.cancelled] = noWork }
+        }
         let noStore = "reads no store and no input file"
         let noConfiguration = "reads no configuration file"
         let reader = "only reads the store: in WAL mode readers never wait for a writer"

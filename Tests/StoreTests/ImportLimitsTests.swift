@@ -112,7 +112,7 @@ import Testing
             if !ended { kill(process.processIdentifier, SIGKILL) }
         }
         let again = finish()
-        #expect(again.status == 65 || (again.status == 75 && again.err.contains("stopped by a signal")), "\(again.status) \(again.err)")
+        #expect(again.status == 65 || (again.status == 79 && again.err.contains("stopped by a signal")), "\(again.status) \(again.err)")
         let unchanged = try daysUnchanged(scratch, before)
         #expect(unchanged, "the days are as they were")
     }
@@ -183,7 +183,7 @@ import Testing
             #expect(ended, "signal \(signal) did not end the wait within five seconds (it waited ten minutes before)")
             if !ended { kill(process.processIdentifier, SIGKILL) }
             let r = finish()
-            #expect(r.status == 75 && r.err.contains("stopped by a signal"), "signal \(signal): \(r.status) \(r.err)")
+            #expect(r.status == 79 && r.err.contains("stopped by a signal"), "signal \(signal): \(r.status) \(r.err)")
         }
         let unchanged = try daysUnchanged(scratch, before)
         #expect(unchanged, "the days are as they were")

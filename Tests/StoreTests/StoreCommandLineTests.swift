@@ -285,11 +285,28 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         #expect(r.out == "backup running 50/200 (25 %) — Copying photos\n")
         #expect(try GlanceCLI.run(["task", "cancel", "nothing"] + db, in: scratch).err.contains("no task nothing"))
         #expect(try GlanceCLI.run(["task", "cancel", "backup"] + db, in: scratch).status == 0)
-        // The worker's next update hears about it: exit 75 so a shell loop can stop.
+        // The worker's next update hears about it: exit 79 (cancelled, not 75: busy, try again)
+        // so a shell loop can stop.
         r = try GlanceCLI.run(["task", "update", "backup", "--done", "60"] + db, in: scratch)
-        #expect(r.status == 75 && r.err.contains("cancel requested"))
+        #expect(r.status == 79 && r.err.contains("cancel requested"), "\(r.status) \(r.err)")
+        r = try GlanceCLI.run(["task", "list"] + db, in: scratch)
+        #expect(r.out == "backup running 60/200 (30 %) cancel-requested — Copying photos\n")
+        // It stops and ends: cancelled, not "done … cancel-requested" (nor 200/200).
+        r = try GlanceCLI.run(["task", "finish", "backup"] + db, in: scratch)
+        #expect(r.status == 0 && r.out == "task backup cancelled (it was asked to stop)\n", "\(r.out) \(r.err)")
+        #expect(try Store(path: scratch.db).task(named: "backup")?.state == .cancelled)
+        r = try GlanceCLI.run(["task", "list"] + db, in: scratch)
+        #expect(r.out == "backup cancelled 60/200 (30 %) — Copying photos\n")
+        // Failed after a cancel is failed: it says so.
+        #expect(try GlanceCLI.run(["task", "start", "backup", "--total", "2", "--cancellable"] + db, in: scratch).status == 0)
+        #expect(try GlanceCLI.run(["task", "cancel", "backup"] + db, in: scratch).status == 0)
         #expect(try GlanceCLI.run(["task", "finish", "backup", "--failed"] + db, in: scratch).status == 0)
         #expect(try Store(path: scratch.db).task(named: "backup")?.state == .failed)
+        // Without a cancel, finish is done.
+        #expect(try GlanceCLI.run(["task", "start", "backup", "--total", "2"] + db, in: scratch).status == 0)
+        r = try GlanceCLI.run(["task", "finish", "backup"] + db, in: scratch)
+        #expect(r.status == 0 && r.out.isEmpty)
+        #expect(try Store(path: scratch.db).task(named: "backup")?.state == .done)
     }
 
     /// Issue 24: a failed import into a new path left an empty store file while saying "the store
@@ -363,7 +380,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
-    func ctrlCStopsARunningImportWith75AndLeavesTheDaysAlone(signal: Int32) throws {
+    func ctrlCStopsARunningImportWith79AndLeavesTheDaysAlone(signal: Int32) throws {
         let scratch = Scratch()
         let db = ["--db", scratch.db]
         #expect(
@@ -377,7 +394,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         kill(process.processIdentifier, signal)
         let result = finish()
         #expect(process.terminationReason == .exit, "killed by signal \(result.status) instead of exiting")
-        #expect(result.status == 75, "\(result.err)")
+        #expect(result.status == 79, "\(result.err)")
         #expect(result.err.contains("import stopped by a signal"), "\(result.err)")
         #expect(try store.task(named: "import")?.state == .cancelled)
         #expect(
@@ -450,7 +467,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
                 && task.description?.hasPrefix("Importing health data — ") == true)
         #expect(try GlanceCLI.run(["task", "cancel", "health"] + db, in: scratch).status == 0)
         let result = finish()
-        #expect(result.status == 75, "\(result.err)")
+        #expect(result.status == 79, "\(result.err)")
         #expect(result.err.contains("cancelled") && result.err.contains("the store is unchanged"))
         #expect(try store.task(named: "health")?.state == .cancelled)
         #expect(try store.dayCount() == 0)
@@ -528,7 +545,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
         // Cancel, as the progress screen's button does (through the store).
         try Store(path: scratch.db).requestCancel("import")
         let result = finishImport()
-        #expect(result.status == 75)
+        #expect(result.status == 79)
         let back = eventually(seconds: 10) { watchOut().hasSuffix("2024-01-01: no summary\n") }
         #expect(back, "the ring screen should come back when the task ends: \(watchOut())")
         kill(watch.processIdentifier, SIGTERM)

@@ -195,6 +195,19 @@ import Testing
             try store.startTask("fixed", total: 3, description: nil, cancellable: false)
         }
         #expect(try store.finishTask("fixed", state: .done).done == 3)
+
+        // Ended as done after a cancel was asked (its owner stopped, as asked): cancelled, with
+        // what it did, for every writer (the command line, glance serve's PATCH).
+        try store.startTask("sync", total: 10, description: nil, cancellable: true)
+        try store.updateTask("sync", done: 4)
+        try Store(path: scratch.db).requestCancel("sync")
+        let ended = try store.finishTask("sync", state: .done)
+        #expect(ended.state == .cancelled && ended.done == 4)
+        #expect(try store.task(named: "sync")?.state == .cancelled)
+        // Failed after a cancel stays failed.
+        try store.startTask("sync", total: 10, description: nil, cancellable: true)
+        try Store(path: scratch.db).requestCancel("sync")
+        #expect(try store.finishTask("sync", state: .failed).state == .failed)
     }
 
     @Test func aRunningTaskWhoseProcessDiedCountsAsFailed() throws {
