@@ -258,7 +258,9 @@ public final class GaugeFeed {
             if shown, let at = slot.at, slot.reading.value != nil,
                 let next = Self.staleness(at: at, staleAfter: slot.setting.staleAfter, failing: slot.failing, wall: wall).changesIn
             {
-                deadlines.append(now + .nanoseconds(Int64((max(0, next) * 1e9).rounded(.up))) + Self.stalenessMargin)
+                // At most a day ahead (then asked again): a time stored far in the future (another
+                // writer's clock, 2^63 - 1) would not fit in a Duration.
+                deadlines.append(now + .nanoseconds(Int64((min(max(0, next), 86_400) * 1e9).rounded(.up))) + Self.stalenessMargin)
             }
         }
         return deadlines.min()
