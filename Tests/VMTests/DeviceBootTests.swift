@@ -184,9 +184,13 @@ extension VMEndToEndTests {
             contentsOf: [
                 "wait-console STEP input waiting 60", "key left", "screendump-until yesterday \(folder)/expected-yesterday 15",
                 #"qmp {"execute": "device_del", "arguments": {"id": "kbd0"}}"#,
-                "wait-console glance: input: .*(went away|removed) 20",
+                "wait-console glance: input: .*(went away|removed) 60",
+                // The new card only once the guest has given the slot up (its hotplug driver
+                // would not see a card plugged in while it still powers the slot down): under
+                // make test's load the add could come first and never show.
+                "wait-qmp-event DEVICE_DELETED kbd0 60",
                 #"qmp {"execute": "device_add", "arguments": {"driver": "virtio-keyboard-pci", "id": "kbd1", "bus": "inputport"}}"#,
-                "wait-console glance: input: .*[Kk]eyboard.*keys 20", "key right",
+                "wait-console glance: input: .*[Kk]eyboard.*keys 60", "key right",
                 "screendump-until hotplug \(folder)/expected-hotplug 15",
                 "send go",
             ], at: afterLogged)

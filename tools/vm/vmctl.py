@@ -26,6 +26,9 @@ absolute pointer range 0..32767, which the guest sees unchanged as ABS_X/ABS_Y
 --input ps2).  The VM powers off as soon as the program exits, so screendumps
 must be taken while it runs.
 
+    wait-qmp-event EVENT DEVICE TIMEOUT_S
+                                     wait until qemu reports EVENT (e.g.
+                                     DEVICE_DELETED) for the device id DEVICE
     wait-console REGEX [TIMEOUT_S]   wait until REGEX appears in the guest log,
                                      searching after the previous match
                                      (default timeout 60 s; a trailing
@@ -375,6 +378,16 @@ class Guest:
             msg = json.loads(raw.split(None, 1)[1])
             r = self.cmd(msg["execute"], msg.get("arguments"))
             print("vmctl: qmp %s -> %s" % (msg["execute"], json.dumps(r)[:2000]))
+        elif op == "wait-qmp-event":
+            # wait-qmp-event EVENT DEVICE TIMEOUT_S: until qemu told EVENT for DEVICE (qemu's
+            # events arrive with command replies: a cheap query asks for them meanwhile)
+            event, device, tmo = words[1], words[2], float(words[3])
+
+            def told():
+                time.sleep(0.1)
+                self.cmd("query-status")
+                return any(e["event"] == event and (e.get("data") or {}).get("device") == device for e in self.events)
+            self.wait_for(told, tmo, "wait-qmp-event %s %s" % (event, device))
         elif op == "hmp":
             r = self.cmd("human-monitor-command", {"command-line": raw.split(None, 1)[1]})
             print("vmctl: hmp -> %s" % r)
