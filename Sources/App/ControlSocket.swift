@@ -123,11 +123,12 @@ public final class ControlServer {
             case .none: waiting.append(client)
             case .gone: continue
             case .request(let bytes):
-                if case .success(.watch) = PanelRequest.parse(bytes) {
+                let request = PanelRequest.parse(bytes)
+                if case .success(.watch) = request {
                     watch(client)
                     continue
                 }
-                changed = answer(client, request: bytes, picture: picture, log: log, now: now) || changed
+                changed = answer(client, request: request, picture: picture, log: log, now: now) || changed
             }
         }
         clients = waiting
@@ -140,7 +141,8 @@ public final class ControlServer {
                 case .gone:
                     open = false
                     break reading
-                case .request(let bytes): changed = answer(watcher, request: bytes, picture: picture, log: log, now: now) || changed
+                case .request(let bytes):
+                    changed = answer(watcher, request: PanelRequest.parse(bytes), picture: picture, log: log, now: now) || changed
                 }
             }
             if open { staying.append(watcher) }
@@ -181,11 +183,11 @@ public final class ControlServer {
     /// One request's answer: the picture, the state, what a command did; true when a command
     /// changed the picture.
     private func answer(
-        _ client: PacketSocket, request bytes: [UInt8], picture: () -> Result<PixelBuffer, PictureRefusal>, log: (String) -> Void,
-        now: Duration
+        _ client: PacketSocket, request parsed: Result<PanelRequest, PanelRefusal>,
+        picture: () -> Result<PixelBuffer, PictureRefusal>, log: (String) -> Void, now: Duration
     ) -> Bool {
         let request: PanelRequest
-        switch PanelRequest.parse(bytes) {
+        switch parsed {
         case .failure(let refusal):
             try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)
             return false

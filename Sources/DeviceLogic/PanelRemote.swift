@@ -200,10 +200,8 @@ public final class PanelRemote {
                     device.scheduleDarkens ? device.overrideSchedule(now: now) { $0.brightness = nil } : false
                 }
             }
-            if !device.hours.windows.isEmpty {
-                device.log("light turned off by a command, until the schedule's next boundary")
-                return .success(device.overrideSchedule(now: now) { $0.brightness = 0 })
-            }
+            // (overrideSchedule logs what it sets and until when.)
+            if !device.hours.windows.isEmpty { return .success(device.overrideSchedule(now: now) { $0.brightness = 0 }) }
             guard !device.darkened else { return .success(false) }
             device.darkened = true
             device.log("light turned off by a command")
