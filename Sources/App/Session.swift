@@ -62,6 +62,9 @@ public final class Session {
     /// it SIGHUP is told and ignored.
     public var onReload: ((Duration) -> Bool)?
     private var nextWatchdogPing: Duration?
+    /// The controller's deadline at the last turn: until it comes, a turn without input or a
+    /// signal cannot have changed what the control socket's watchers are told.
+    private var stateDue: Duration?
     private var wasAnimating = false
     private var toldNoPowerControl = false
     /// Draws each frame only where its buffer differs from it.
@@ -157,8 +160,13 @@ public final class Session {
                 }
                 // The earliest of the next frame, what the controller waits for and the next
                 // watchdog ping.
-                control?.notify(now: now)
-                return .wait(until: earliest(earliest(frameDeadline, controller.nextDeadline(now: now)), watchdogDeadline))
+                // The state to the control socket's watchers when it may have changed: the device
+                // changes only on input, a signal, a command, or a deadline of its own come, not on
+                // an animation's frame (its state line is not built each frame).
+                let controllerDeadline = controller.nextDeadline(now: now)
+                if !ready.isEmpty || !received.isEmpty || stateDue.map({ now >= $0 }) ?? false { control?.notify(now: now) }
+                stateDue = controllerDeadline
+                return .wait(until: earliest(earliest(frameDeadline, controllerDeadline), watchdogDeadline))
             }
         }
     }
