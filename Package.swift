@@ -3,8 +3,7 @@
 import PackageDescription
 
 /// libxml2's headers, in their own folder (/usr/include/libxml2, on the host and in the arm64
-/// build root alike) that its pkg-config would give along with linking the library, which
-/// Glance opens on first use instead (CDeferred).
+/// build root alike), for the targets that include them (its modulemap links the library).
 let libxml2Headers = (
     c: CSetting.unsafeFlags(["-I/usr/include/libxml2"]),
     swift: SwiftSetting.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])
@@ -14,7 +13,13 @@ let package = Package(
     name: "Glance",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "glance", targets: ["glance"])
+        .executable(name: "glance", targets: ["glance"]),
+        // The commands that take data from outside (files, the network), git-style: `glance import`
+        // runs glance-import from the package's library folder (/usr/lib/glance), so glance run's
+        // binary has neither their code nor their libraries.
+        .executable(name: "glance-import", targets: ["glance-import"]),
+        .executable(name: "glance-serve", targets: ["glance-serve"]),
+        .executable(name: "glance-mqtt", targets: ["glance-mqtt"]),
     ],
     targets: [
         // C wrappers: system libraries from Debian, no code of their own.
@@ -39,9 +44,8 @@ let package = Package(
         // The version `glance --version` prints (tools/build-deb.sh gives the package's).
         .target(name: "CBuildInfo"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // Opened on first use (CDeferred), so not linked: their headers only (in the default include
-        // path; libxml2's in /usr/include/libxml2, given as a flag to the targets that include them:
-        // its pkg-config would link it too).
+        // glance-import's: export.xml and export.zip (libxml2's headers in /usr/include/libxml2,
+        // given as a flag to the targets that include them).
         .systemLibrary(name: "CXML", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
 
@@ -60,18 +64,14 @@ let package = Package(
 
         // libmicrohttpd, with C wrappers for its variadic calls (glance serve).
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
-        .target(name: "CHTTPD", dependencies: ["CMicroHTTPD", "CDeferred"]),
+        .target(name: "CHTTPD", dependencies: ["CMicroHTTPD"]),
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
-        // libarchive, libmicrohttpd, libmosquitto, libqrencode, libxml2 and fontconfig opened on
-        // their first call, not by the dynamic loader at every start (with their own libraries,
-        // ICU and expat among them, they were most of its work before glance run's first frame);
-        // the functions Glance calls, as stubs.
-        .target(
-            name: "CDeferred",
-            dependencies: ["CArchive", "CMicroHTTPD", "CMosquitto", "CQREncode", "CXML", "CFontconfig", "CKernelShims"],
-            cSettings: [libxml2Headers.c]
-        ),
+        // fontconfig opened on its first call, not by the dynamic loader at every start (with expat
+        // it was a good part of its work before glance run's first frame, for fonts that are
+        // nearly always at their Debian paths); the functions Glance calls, as stubs made from
+        // one list (stubs.def).
+        .target(name: "CDeferred", dependencies: ["CFontconfig", "CKernelShims"], exclude: ["stubs.def"]),
 
         // Pure core: nothing but the standard library.
         .target(name: "Raster"),
@@ -99,18 +99,23 @@ let package = Package(
         // HTTP: a server on libmicrohttpd for the caller's poll loop.
         .target(name: "HTTP", dependencies: ["Platform", "CHTTPD"]),
         // MQTT: a client on libmosquitto for the caller's poll loop (gauges from the home).
-        .target(name: "MQTT", dependencies: ["Platform", "CMosquitto", "CDeferred"]),
+        .target(name: "MQTT", dependencies: ["Platform", "CMosquitto"]),
         .target(name: "Display", dependencies: ["Raster", "Platform", "CDRM", "CKernelShims"]),
         // QR codes as text (libqrencode, opened on first use).
-        .target(name: "QRCode", dependencies: ["CQREncode", "CDeferred"]),
+        .target(name: "QRCode", dependencies: ["CQREncode"]),
         // The panel's light: a backlight under /sys/class/backlight.
         .target(name: "Backlight", dependencies: ["Platform", "CKernelShims"]),
         .target(name: "Input", dependencies: ["Activity", "Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
             name: "Store",
-            dependencies: ["Activity", "Platform", "CSQLite", "CXML", "CArchive", "CDeferred"],
-            resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")],
-            // HealthXMLReader's `internal import CXML`: modules that import Store do not read them.
+            dependencies: ["Activity", "Platform", "CSQLite"],
+            resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
+        ),
+        // export.xml (libxml2) and export.zip (libarchive) into the store's import: glance-import's.
+        .target(
+            name: "HealthExport",
+            dependencies: ["Activity", "Store", "CXML", "CArchive"],
+            // HealthXMLReader's `internal import CXML`: modules that import this do not read them.
             swiftSettings: [libxml2Headers.swift]
         ),
         .target(
@@ -118,9 +123,16 @@ let package = Package(
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
                 "Backlight",
-                "CKernelShims", "ImageFile", "Text", "JSON", "Feeds", "HTTP", "CHTTPD", "QRCode", "MQTT", "CMosquitto",
-                "CDeferred",
+                "CKernelShims", "ImageFile", "Text", "JSON", "Feeds",
             ]),
+        // The network's sides, each for its own executable: glance serve (HTTP, the token's QR
+        // code) and glance mqtt (the broker, Home Assistant).
+        .target(
+            name: "Server",
+            dependencies: ["App", "Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode"]),
+        .target(
+            name: "HomeBridge",
+            dependencies: ["App", "Activity", "Configuration", "Controls", "DeviceLogic", "Feeds", "JSON", "MQTT", "Platform", "Store"]),
         .target(
             name: "Commands",
             dependencies: [
@@ -131,6 +143,9 @@ let package = Package(
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
+        .executableTarget(name: "glance-import", dependencies: ["Commands", "App", "HealthExport", "Store", "Platform"]),
+        .executableTarget(name: "glance-serve", dependencies: ["Commands", "App", "Server", "Configuration"]),
+        .executableTarget(name: "glance-mqtt", dependencies: ["Commands", "App", "HomeBridge", "Configuration"]),
 
         // What the test targets share: the process runner (and the glance executable, natively or
         // through an emulator), scratch folders, the repository's root.
@@ -159,7 +174,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
-                "Backlight", "QRCode",
+                "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred",
                 "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
@@ -168,7 +183,10 @@ let package = Package(
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster", "TestSupport"]),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Configuration", "Platform", "glance", "TestSupport"]
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Configuration", "Platform", "HealthExport", "TestSupport",
+                // The executables the command tests run.
+                "glance", "glance-import", "glance-serve", "glance-mqtt",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

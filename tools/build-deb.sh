@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# build-deb.sh -- the Debian package of Glance: the glance binary (release build, Swift standard
-# library linked in statically, so the board needs no Swift runtime), the systemd unit, the
+# build-deb.sh -- the Debian package of Glance: the glance binary and the executables it runs
+# git-style from /usr/lib/glance (glance-import, glance-serve, glance-mqtt: the import's and the
+# network's libraries are theirs, not the panel process's) (release builds, Swift standard
+# library linked in statically, so the board needs no Swift runtime), the systemd units, the
 # default configuration (a conffile), the documentation, and maintainer scripts that create the
 # glance user and enable the service.
 #
@@ -10,13 +12,14 @@
 #                   machine is cross-built with Debian 13's Swift 6.0.3 in the trixie build root
 #                   (tools/arm64/: made once into ~/.cache/glance-arm64, nothing installed on
 #                   the host), for Debian 13 / Raspberry Pi OS (64-bit)
-#   --binary PATH   package this glance binary instead of building one (it must not need the
+#   --binary PATH   package this glance binary, and the glance-import, glance-serve and
+#                   glance-mqtt beside it, instead of building them (they must not need the
 #                   Swift runtime's shared libraries: build with --static-swift-stdlib)
 #   --out DIR       where the .deb goes (default .build/deb); its path is the last line printed
 #   --version V     package version (default BASE+gitN.HASH: BASE from Sources/CBuildInfo, N and
 #                   HASH from the git history); `glance --version` prints the same
 #
-# Depends is derived from the binary: dpkg-shlibdeps maps every shared library it links to
+# Depends is derived from the binaries: dpkg-shlibdeps maps every shared library it links to
 # the Debian package (and minimum version) that provides it (for arm64, against the trixie
 # arm64 libraries of the build root); the fonts the screens use are added by name (fontconfig
 # finds them at run time, so no linker can see them). On an arm64 machine (a Raspberry Pi with
@@ -75,13 +78,13 @@ if [ -z "$BINARY" ]; then
 		say "building glance $VERSION (release, static Swift standard library, in .build/static)"
 		# A scratch folder of its own: the same folder as `swift build -c release` (make run, make
 		# sim) would relink both ways each time the other one builds.
-		BUILD=(swift build -c release --product glance --static-swift-stdlib --scratch-path "$ROOT/.build/static"
+		BUILD=(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static"
 			-Xcc "-I$VERSION_DIR")
 		(cd "$ROOT" && "${BUILD[@]}" >&2) || die "swift build failed"
 		BINARY=$(cd "$ROOT" && "${BUILD[@]}" --show-bin-path)/glance
 	else
 		say "cross-building glance $VERSION for arm64 (Swift 6.0.3 of Debian 13, release, static Swift standard library, in .build/arm64-release)"
-		BUILD=("$HERE/arm64/swift-build.sh" -c release --product glance --static-swift-stdlib
+		BUILD=("$HERE/arm64/swift-build.sh" -c release --static-swift-stdlib
 			--scratch-path "$ROOT/.build/arm64-release" -Xcc "-I$VERSION_DIR")
 		mkdir -p "$ROOT/.build/arm64-release"
 		built=0
@@ -94,6 +97,10 @@ if [ -z "$BINARY" ]; then
 	fi
 fi
 [ -x "$BINARY" ] || die "no such binary: $BINARY"
+HELPERS="glance-import glance-serve glance-mqtt"
+for helper in $HELPERS; do
+	[ -x "$(dirname "$BINARY")/$helper" ] || die "no $helper beside $BINARY (swift build builds it with glance)"
+done
 case "$(file -b "$BINARY" 2>/dev/null)" in
 *aarch64*) BIN_ARCH=arm64 ;;
 *x86-64*) BIN_ARCH=amd64 ;;
@@ -113,13 +120,17 @@ mkdir -p "$ROOT/.build"
 WORK=$(mktemp -d "$ROOT/.build/deb-work.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 PKG=$WORK/glance
-install -d "$PKG/DEBIAN" "$PKG/usr/bin" "$PKG/lib/systemd/system" "$PKG/etc/glance" \
+install -d "$PKG/DEBIAN" "$PKG/usr/bin" "$PKG/usr/lib/glance" "$PKG/lib/systemd/system" "$PKG/etc/glance" \
 	"$PKG/usr/share/doc/glance/raspberry-pi"
 install -m 755 "$BINARY" "$PKG/usr/bin/glance"
+for helper in $HELPERS; do install -m 755 "$(dirname "$BINARY")/$helper" "$PKG/usr/lib/glance/$helper"; done
+EXECUTABLES="$PKG/usr/bin/glance $(for helper in $HELPERS; do printf '%s ' "$PKG/usr/lib/glance/$helper"; done)"
 if [ $CROSS = 0 ]; then
-	strip --strip-unneeded "$PKG/usr/bin/glance"
+	# shellcheck disable=SC2086
+	strip --strip-unneeded $EXECUTABLES
 else
-	"$HERE/arm64/in-root.sh" aarch64-linux-gnu-strip --strip-unneeded "$PKG/usr/bin/glance" ||
+	# shellcheck disable=SC2086
+	"$HERE/arm64/in-root.sh" aarch64-linux-gnu-strip --strip-unneeded $EXECUTABLES ||
 		die "aarch64-linux-gnu-strip failed in the build root"
 fi
 install -m 644 "$ROOT/device/glance.service" "$PKG/lib/systemd/system/glance.service"
@@ -167,8 +178,8 @@ EOF
 for script in postinst prerm postrm; do install -m 755 "$HERE/deb/$script" "$PKG/DEBIAN/$script"; done
 echo /etc/glance/config.json >"$PKG/DEBIAN/conffiles"
 
-# Depends from the libraries the binary links to (dpkg-shlibdeps wants a debian/control), and
-# from those it opens on first use (Sources/CDeferred: their sonames in its section
+# Depends from the libraries the executables link to (dpkg-shlibdeps wants a debian/control), and
+# from those glance opens on first use (Sources/CDeferred: their sonames in its section
 # glance_deferred), added as NEEDED to a copy that only dpkg-shlibdeps reads.
 mkdir -p "$WORK/src/debian"
 printf 'Source: glance\n\nPackage: glance\nArchitecture: any\n' >"$WORK/src/debian/control"
@@ -177,21 +188,22 @@ DEFERRED=$(readelf -p glance_deferred "$PKG/usr/bin/glance" 2>/dev/null | sed -n
 command -v patchelf >/dev/null || die "patchelf is missing: apt-get install patchelf (make deps does)"
 cp "$PKG/usr/bin/glance" "$WORK/src/glance"
 for soname in $DEFERRED; do patchelf --add-needed "$soname" "$WORK/src/glance"; done
+SCANNED=("$WORK/src/glance")
+for helper in $HELPERS; do
+	cp "$PKG/usr/lib/glance/$helper" "$WORK/src/$helper"
+	SCANNED+=("$WORK/src/$helper")
+done
 if [ $CROSS = 0 ]; then
-	SHLIBS=$(cd "$WORK/src" && dpkg-shlibdeps -O "$WORK/src/glance" 2>"$WORK/shlibdeps.err") ||
+	SHLIBS=$(cd "$WORK/src" && dpkg-shlibdeps -O "${SCANNED[@]}" 2>"$WORK/shlibdeps.err") ||
 		die "dpkg-shlibdeps failed: $(cat "$WORK/shlibdeps.err")"
 else
 	# In the build root, against its trixie arm64 libraries (aarch64-linux-gnu-objdump reads the binary).
 	SHLIBS=$(cd "$WORK/src" && "$HERE/arm64/in-root.sh" dpkg-architecture -aarm64 -c \
-		dpkg-shlibdeps -O "$WORK/src/glance" 2>"$WORK/shlibdeps.err") ||
+		dpkg-shlibdeps -O "${SCANNED[@]}" 2>"$WORK/shlibdeps.err") ||
 		die "dpkg-shlibdeps (arm64, in the build root) failed: $(cat "$WORK/shlibdeps.err")"
 fi
 DEPENDS=${SHLIBS#shlibs:Depends=}
 [ -n "$DEPENDS" ] || die "dpkg-shlibdeps found no libraries in $BINARY"
-# A library opened on first use is looked up by name, so dpkg-shlibdeps sees none of the symbols
-# Glance calls and gives the oldest version: libmosquitto's MQTT 5 calls (the maximum packet size
-# the broker is told) came with 1.6.
-DEPENDS=$(printf '%s' "$DEPENDS" | sed 's/libmosquitto1 ([^)]*)/libmosquitto1 (>= 1.6)/')
 DEPENDS+=", $FONT_PACKAGES"
 
 SIZE=$(du -sk --exclude=DEBIAN "$PKG" | cut -f1)

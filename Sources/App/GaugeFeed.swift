@@ -2,7 +2,6 @@ import DeviceLogic
 import Activity
 import Configuration
 import Feeds
-import MQTT
 import Platform
 import Screens
 import Store
@@ -13,10 +12,11 @@ import Store
     import Musl
 #endif
 
-/// The gauges' values from their sources — the store's metrics, files, commands, MQTT topics —
-/// with when each value came, so a value that stopped coming shows as stale (dimmed, with its
-/// age). Everything runs in the session's poll loop: the MQTT socket, the commands' pidfds and
-/// pipes; files and commands are read only while the gauge screen is shown.
+/// The gauges' values from their sources — the store's metrics (MQTT topics among them, which
+/// glance mqtt writes into the store), files, commands — with when each value came, so a value
+/// that stopped coming shows as stale (dimmed, with its age). Everything runs in the session's
+/// poll loop: the commands' pidfds and pipes; files and commands are read only while the gauge
+/// screen is shown.
 public final class GaugeFeed {
     struct Slot {
         let setting: GaugeSetting
@@ -31,8 +31,6 @@ public final class GaugeFeed {
         /// What came from the source and could not be used (payloads with no number, numbers out
         /// of range after the scale): how many, and the last one's problem. A record of fixed size
         /// however many distinct junk messages anyone publishes.
-        var unusable = 0
-        var lastUnusable: String?
         var complaints = Complaints()
         /// What the panel was last told of the value's age: nil while fresh, else its age label's
         /// value (`Strings.ageShown`). A change of it is a change to draw.
@@ -57,12 +55,14 @@ public final class GaugeFeed {
 
     /// What is logged of one gauge's problems: a problem once (the same again is not repeated);
     /// another within a minute of the last line counted, not logged, and said with the next line.
-    struct Complaints {
+    package struct Complaints {
         var said: String?
         var saidAt: Duration?
         var unsaid = 0
 
-        mutating func line(_ message: String, now: Duration) -> String? {
+        package init() {}
+
+        package mutating func line(_ message: String, now: Duration) -> String? {
             guard message != said else { return nil }
             if let saidAt, now - saidAt < .seconds(60) {
                 unsaid += 1
@@ -78,7 +78,6 @@ public final class GaugeFeed {
     }
 
     private var slots: [Slot]
-    private var mqtt: MQTTClient?
     /// Files and commands are read while the gauge screen is on the panel.
     public private(set) var shown = false
     /// The wall clock, in seconds since 1970 (with their fraction: a value goes stale on time,
@@ -90,39 +89,13 @@ public final class GaugeFeed {
     private var revision = 0
 
     public init(
-        settings: [GaugeSetting], mqtt: MQTTSetting?, wallClock: @escaping () -> Double = wallClockNow,
+        settings: [GaugeSetting], wallClock: @escaping () -> Double = wallClockNow,
         log: @escaping (String) -> Void
     ) {
         slots = settings.map { Slot(setting: $0) }
         self.wallClock = wallClock
         self.log = log
-        let topics = settings.compactMap { s -> String? in if case .mqtt(let topic, _, _, _) = s.source { topic } else { nil } }
-        if let mqtt, !topics.isEmpty {
-            let options = mqtt.clientOptions(log: { log(Quote.logLine($0)) })
-            self.mqtt = MQTTClient(options, topics: Array(Set(topics)).sorted(), onMessage: { [weak self] topic, payload in
-                self?.message(topic: topic, payload: payload)
-            }, log: { log(Quote.logLine($0)) })
-        }
     }
-
-    /// "glance-", the host name and a part of this process's own: a broker drops an older client
-    /// with the same id, and the service and glance watch on one host must not knock each other
-    /// off for ever. At most 23 bytes (MQTT 3.1.1 brokers may take no more).
-    static func clientId() -> String {
-        var name = [CChar](repeating: 0, count: 64)
-        gethostname(&name, name.count)
-        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            .filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-        let pid = String(UInt32(getpid()), radix: 36)
-        let random = String(UInt32.random(in: 0..<46656), radix: 36)  // 36^3
-        let own: String = pid + random
-        let room = max(0, 23 - 8 - own.utf8.count)
-        let kept: String = String(decoding: Array(host.utf8.prefix(room)), as: UTF8.self)
-        return "glance-" + kept + "-" + own
-    }
-
-    /// Starts what runs all the time (the MQTT connection).
-    public func start(now: Duration) { mqtt?.start(now: now) }
 
     /// The store changed (or was first opened): its metrics are read again.
     public func readMetrics(_ store: Store) -> Bool {
@@ -131,9 +104,8 @@ public final class GaugeFeed {
             var reading: GaugeReading
             switch slots[i].setting.source {
             case .metric(let name): reading = GaugeSource.metric(name: name).read(store: store)
-            case .mqtt(let topic, let field, let scale, _) where mqtt == nil:
-                // Without a broker of its own (glance run, glance watch): the metric glance mqtt
-                // writes the topic's number into, scaled here.
+            case .mqtt(let topic, let field, let scale, _):
+                // The metric glance mqtt writes the topic's number into, scaled here.
                 reading = GaugeSource.metric(name: MQTTTopic.metricName(topic: topic, field: field)).read(store: store)
                 if reading.value == nil, reading.problem != nil {
                     reading.problem = "topic \(topic): no value from glance mqtt yet (systemctl enable --now glance-mqtt)"
@@ -176,18 +148,12 @@ public final class GaugeFeed {
     }
 
     public var descriptors: [FileDescriptor] {
-        (mqtt?.descriptor.map { [$0] } ?? []) + slots.flatMap { $0.running?.process.descriptors ?? [] }
+        slots.flatMap { $0.running?.process.descriptors ?? [] }
     }
 
     /// Handles what became readable and what is due; true when a value (or a staleness) changed.
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         var changed = false
-        if let mqtt {
-            let before = revision
-            if let fd = mqtt.descriptor, ready.contains(fd) { mqtt.handle(now: now) }
-            if let due = mqtt.nextDeadline(now: now), due <= now { mqtt.service(now: now) }
-            if revision != before { changed = true }
-        }
         for i in slots.indices {
             guard let (process, since) = slots[i].running else { continue }
             let setting = slots[i].setting
@@ -239,10 +205,9 @@ public final class GaugeFeed {
         return changed && shown
     }
 
-    /// The earliest of: a file or command due, a command's timeout, the MQTT client's needs, a
-    /// value going stale, a stale value's age label changing.
+    /// The earliest of: a file or command due, a command's timeout, a value going stale, a stale value's age label changing.
     public func nextDeadline(now: Duration) -> Duration? {
-        var deadlines: [Duration] = mqtt?.nextDeadline(now: now).map { [$0] } ?? []
+        var deadlines: [Duration] = []
         let wall = wallClock()
         for slot in slots {
             switch slot.setting.source {
@@ -325,26 +290,6 @@ public final class GaugeFeed {
         return changed
     }
 
-    private func message(topic: String, payload: [UInt8]) {
-        for i in slots.indices {
-            guard case .mqtt(let t, let field, let scale, _) = slots[i].setting.source, t == topic else { continue }
-            let problem: String
-            switch Payload.number(payload, field: field) {
-            case .success(let x):
-                if let value = scaled(i, x, scale: scale) {
-                    _ = receive(i, value)
-                    continue
-                }
-                problem = "\(NumberText.plain(x)) is out of range after the scale and offset"
-            case .failure(let p): problem = p.message
-            }
-            // Kept as a count and the last one; logged as complaints are.
-            slots[i].unusable += 1
-            slots[i].lastUnusable = problem
-            complain(i, "topic \(topic): \(problem); ignored")
-        }
-    }
-
     /// `x × scale` when that and the gauge's offset give a number a gauge takes (GaugeValue), else
     /// nil: 1e308 × 10 is refused, and the last good value stays.
     private func scaled(_ i: Int, _ x: Double, scale: Double) -> Double? {
@@ -357,11 +302,6 @@ public final class GaugeFeed {
         return value
     }
 
-    /// Connections to the broker lost or refused since the start.
-    public var connectionLosses: Int { mqtt?.losses ?? 0 }
-
-    /// How many unusable values gauge `i`'s source sent, and the last one's problem.
-    public func unusable(_ i: Int) -> (count: Int, last: String?) { (slots[i].unusable, slots[i].lastUnusable) }
 
     /// A new value for gauge `i`: fresh again.
     private func receive(_ i: Int, _ value: Double) -> Bool {

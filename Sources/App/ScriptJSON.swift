@@ -38,14 +38,14 @@ public enum ScriptJSON {
     }
 
     static func metric(_ m: Metric) -> JSON {
-        guard case .object(var members) = ServeApp.json(m) else { return ServeApp.json(m) }
+        guard case .object(var members) = StoreJSON.json(m) else { return StoreJSON.json(m) }
         members.append(("updated", .number(Double(m.updated))))
         return .object(members)
     }
 
     static func task(_ t: ProgressTask) -> JSON {
-        guard case .object(var members) = ServeApp.json(t) else { return ServeApp.json(t) }
-        members.insert(("fraction", ServeApp.number(t.fraction)), at: 4)
+        guard case .object(var members) = StoreJSON.json(t) else { return StoreJSON.json(t) }
+        members.insert(("fraction", StoreJSON.number(t.fraction)), at: 4)
         members.append(("pid", t.pid.map { .number(Double($0)) } ?? .null))
         members.append(("started", .number(Double(t.started))))
         members.append(("updated", .number(Double(t.updated))))
@@ -55,7 +55,7 @@ public enum ScriptJSON {
     /// A day as `glance serve` gives it, and as `PUT /v1/days/DATE` takes it back: `{"date", "move",
     /// "moveGoal", "moveTime", "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal",
     /// "moveMode"}` (move and moveGoal in kcal).
-    static func day(_ day: CalendarDay, _ s: ActivitySummary) -> JSON { ServeApp.json(day, s) }
+    static func day(_ day: CalendarDay, _ s: ActivitySummary) -> JSON { StoreJSON.json(day, s) }
 
     /// `glance export --json`: `{"days": […]}`, `{"metrics": […]}` or `{"tasks": […]}`, written as
     /// it is read (the days may be many), to `write`.

@@ -9,12 +9,12 @@ import Store
 
 /// What the services (`glance serve`, `glance mqtt`) share: their store opened as their units run
 /// them, and their one poll loop until a signal.
-enum Service {
+package enum Service {
     /// The store at `given` (else the default place), made when missing, as the unit runs it
     /// (UMask=0007): a store made here, its folder, -wal and -shm (SQLite gives them the
     /// database's mode) are for the owner and group glance only, whatever umask the shell that
     /// started it had. Told and an exit status when it cannot be opened.
-    static func openStore(_ given: String?, log: (String) -> Void) -> Result<(path: String, store: Store), ExitStatus> {
+    package static func openStore(_ given: String?, log: (String) -> Void) -> Result<(path: String, store: Store), ExitStatus> {
         let mask = umask(0o007)
         defer { umask(mask) }
         do throws(OutputFailure) {
@@ -32,7 +32,7 @@ enum Service {
 
     /// SIGINT, SIGTERM and SIGHUP taken by a signalfd (nil with `stop`: tests stop the loop that
     /// way). Made before any library starts a thread: the signals must be blocked in all of them.
-    static func signals(stop: FileDescriptor?, log: (String) -> Void) -> Result<SignalReceiver?, ExitStatus> {
+    package static func signals(stop: FileDescriptor?, log: (String) -> Void) -> Result<SignalReceiver?, ExitStatus> {
         guard stop == nil else { return .success(nil) }
         do {
             return .success(try SignalReceiver([SIGINT, SIGTERM, SIGHUP]))
@@ -44,7 +44,7 @@ enum Service {
 
     /// Turns until one of `signals` (or `stop` becomes readable), when `stopped` is called with
     /// the signal (nil: `stop`). `turn` handles what became readable and says the next deadline.
-    static func run(
+    package static func run(
         signals: SignalReceiver?, stop: FileDescriptor?, log: @escaping (String) -> Void, watching: () -> [FileDescriptor],
         turn: (EventLoop.Wakeup) -> Duration?, stopped: (Int32?) -> Void
     ) -> Outcome {

@@ -36,7 +36,7 @@ public final class StoreData: DataSource {
     /// (render) opens it read-only and never makes one (`.missing`). `wallClock`: the gauges'
     /// (tests give a made-up one, with the session's made-up time).
     public init(
-        path: String, access: Store.Access = .create, gauges: [GaugeSetting], mqtt: MQTTSetting? = nil,
+        path: String, access: Store.Access = .create, gauges: [GaugeSetting],
         goals: Goals = GoalSetting().standing, wallClock: @escaping () -> Double = wallClockNow,
         log: @escaping (String) -> Void
     ) throws(StoreError) {
@@ -45,10 +45,9 @@ public final class StoreData: DataSource {
         // One connection for reading and watching (the app's own writes, a Cancel, are known).
         watcher = try StoreWatcher(store: store)
         watched = [FileDescriptor(rawValue: watcher.fileDescriptor)]
-        feed = GaugeFeed(settings: gauges, mqtt: mqtt, wallClock: wallClock, log: log)
+        feed = GaugeFeed(settings: gauges, wallClock: wallClock, log: log)
         self.log = log
         _ = feed.readMetrics(store)
-        feed.start(now: monotonicNow())
     }
 
     public func summary(for day: CalendarDay) -> ActivitySummary? {

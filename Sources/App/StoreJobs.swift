@@ -276,111 +276,15 @@ public enum StoreJobs {
             return Outcome.ok
         }
     }
-
-    // MARK: glance import
-
-    /// Imports `file` all or nothing. Ctrl-C, SIGTERM and SIGHUP are taken through a signalfd and
-    /// noticed between chunks, so the import stops cleanly (exit 75, the days unchanged) instead of
-    /// dying mid-way; one that comes too late to stop it is taken, not delivered afterwards.
-    public static func importFile(
-        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?, console: Console
-    ) -> Outcome {
-        let signals: SignalReceiver
-        do {
-            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
-        } catch {
-            console.complain(error.description)
-            return Outcome.software
-        }
-        var stop: Int32?
-        let stopped = { () -> Bool in
-            if stop == nil, let signal = try? signals.next() { stop = signal }
-            return stop != nil
-        }
-        var options = ImportOptions()
-        options.skipInvalid = skipInvalid
-        options.taskName = taskName
-        options.shouldStop = stopped
-        options.wake = signals.descriptor.rawValue
-        let shown = file == "-" ? "standard input" : file
-        // A store this import makes is removed again when the import fails: "the store is
-        // unchanged" must leave no empty store behind where there was none.
-        let target = try? storePath(database)
-        let existed = target.map(fileExists) ?? true
-        var bar = ProgressBar(console: console, label: "importing \(file == "-" ? shown : file.split(separator: "/").last.map(String.init) ?? file)")
-        let drawsBar = showProgress && ProgressBar.isAvailable
-        let status = with(database, console: console) { store throws(StoreError) in
-            let report: ImportReport
-            do throws(StoreError) {
-                if drawsBar { options.progress = { bar.draw($0) } }
-                report = try HealthImport.run(file, into: store, options: options)
-                bar.finish()
-            } catch {
-                bar.finish()
-                var hint: String? = nil
-                switch error.kind {
-                case .badData:
-                    hint =
-                        "nothing was imported; the store is unchanged"
-                        + (error.isSkippableRow ? " (to skip bad rows and import the rest, add --skip-invalid)" : "")
-                case .cancelled: hint = "nothing was imported; the store is unchanged"
-                default: break
-                }
-                return fail(error, hint, console: console)
-            }
-            console.say(importLine(report, file: shown))
-            if report.skipped > 0 {
-                var text = "skipped \(report.skipped) invalid row\(report.skipped == 1 ? "" : "s")"
-                text += report.skipped > report.skippedExamples.count ? ", the first \(report.skippedExamples.count):" : ":"
-                for example in report.skippedExamples { text += "\n  \(example)" }
-                console.complain(text)
-            }
-            return Outcome.ok
-        }
-        if status != Outcome.ok, !existed, let target, holdsNothing(target, but: taskName) {
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target + suffix) }
-        }
-        // One that came after the last check (during the merge, say) is taken here, not delivered
-        // when the mask is restored: its default action would kill us after the work was done.
-        _ = stopped()
-        while let late = try? signals.next() { stop = stop ?? late }
-        if let late = stop, status == Outcome.ok {
-            console.complain("\(signalName(late)) came when the import was already complete; its days are in the store")
-        }
-        return status
-    }
-
-    static func importLine(_ report: ImportReport, file: String) -> String {
-        var line = "imported \(report.days) day\(report.days == 1 ? "" : "s")"
-        if let first = report.firstDay, let last = report.lastDay {
-            line += first == last ? " (\(first))" : " (\(first) to \(last))"
-        }
-        line += " from \(file): \(report.newDays) new, \(report.changedDays) changed, \(report.unchangedDays) unchanged"
-        line += "; \(ProgressBar.bytes(report.bytes)) in \(ProgressBar.oneDecimal(report.seconds)) s"
-        return line
-    }
-
-    static func signalName(_ signal: Int32) -> String {
-        signal == SIGINT ? "SIGINT (Ctrl-C)" : SignalReceiver.name(signal)
-    }
-}
-
-/// Whether the store at `path` holds no day and no metric, and no task but the import's own (so
-/// nobody else has written to the store the import made in the meantime).
-private func holdsNothing(_ path: String, but task: String?) -> Bool {
-    guard let store = try? Store(path: path, access: .read), (try? store.dayCount()) == 0,
-        (try? store.metrics())?.isEmpty == true, let tasks = try? store.tasks()
-    else { return false }
-    return tasks.allSatisfy { $0.name == (task ?? "") }
-}
-
-/// Whether `path` names something (stat(2) follows links, as access(2) does).
-private func fileExists(_ path: String) -> Bool {
-    var st = stat()
-    return stat(path, &st) == 0
 }
 
 extension GoalSetting {
     /// The configured goals as standing goals: the default before any are set in the store.
     public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand) }
+}
+
+/// Whether `path` names something (stat(2) follows links, as access(2) does).
+package func fileExists(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0
 }

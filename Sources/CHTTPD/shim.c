@@ -6,13 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <CDeferred.h>
 
-// libmicrohttpd is opened on first use (CDeferred): its variadic functions through pointers.
-#define MHD_DEFERRED(name) ((__typeof__(&name))glance_deferred_symbol(GLANCE_DEFERRED_MICROHTTPD, #name))
-#define MHD_start_daemon MHD_DEFERRED(MHD_start_daemon)
-#define MHD_get_daemon_info MHD_DEFERRED(MHD_get_daemon_info)
-#define MHD_get_connection_info MHD_DEFERRED(MHD_get_connection_info)
 
 // Paths and arguments as sent: the caller decodes them, once.
 static size_t unescape_nothing(void *context, struct MHD_Connection *connection, char *s) {

@@ -6,7 +6,7 @@ import CLI
 import Store
 
 /// The store's commands: `import`, `log`, `metric`, `task`, `export`, `demo-data`.
-enum DataCommands {
+public enum DataCommands {
     static let databaseHelp = "the store (default: /var/lib/glance/glance.db for root, else $XDG_DATA_HOME/glance/glance.db)"
 
     static func database<T>(_ path: WritableKeyPath<T, String?> & Sendable) -> Option<T> {
@@ -28,15 +28,16 @@ enum DataCommands {
 
     // MARK: glance import
 
-    struct Import {
-        var file: String?
-        var database: String?
-        var skipInvalid = false
-        var task: String? = "import"
-        var quiet = false
+    public struct Import: Sendable {
+        public var file: String?
+        public var database: String?
+        public var skipInvalid = false
+        public var task: String? = "import"
+        public var quiet = false
+        public init() {}
     }
 
-    static let `import` = CommandSpec<Import>(
+    public static let `import` = CommandSpec<Import>(
         "import", summary: "import an Apple Health export (export.zip, export.xml or CSV)",
         usage: ["import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
         about: """

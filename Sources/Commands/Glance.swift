@@ -28,7 +28,7 @@ public enum Glance {
         }
     }
 
-    static let version = BuildInfo.version
+    public static let version = BuildInfo.version
 
     static let sections: [(title: String, entries: [Listed])] = [
         (
@@ -62,13 +62,7 @@ public enum Glance {
         (
             "Data (the store: a SQLite file, see --db in each command's help)",
             [
-                Listed("import") {
-                    DataCommands.import.entry(.init()) {
-                        StoreJobs.importFile(
-                            $0.file ?? "", skipInvalid: $0.skipInvalid, taskName: $0.task, showProgress: !$0.quiet,
-                            database: $0.database, console: console)
-                    }
-                },
+                Listed("import") { DataCommands.import.entry(.init(), runs: .import) },
                 Listed("log") {
                     DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database, config: $0.config, console: console) }
                 },
@@ -104,12 +98,8 @@ public enum Glance {
                 Listed("watch") {
                     PanelCommands.watch.entry(.init(), PanelCommands.watchMain)
                 },
-                Listed("serve") {
-                    ServeCommand.spec.entry(.init(), ServeCommand.main)
-                },
-                Listed("mqtt") {
-                    MQTTCommand.spec.entry(.init(), MQTTCommand.main)
-                },
+                Listed("serve") { ServeCommand.spec.entry(.init(), runs: .serve) },
+                Listed("mqtt") { MQTTCommand.spec.entry(.init(), runs: .mqtt) },
             ]
         ),
         ("Help", [Listed("help") { help.entry(.init(), helpMain) }, Listed("completion") { completion.entry(nil, completionMain) }]),

@@ -2,14 +2,15 @@ import App
 import CLI
 import Configuration
 
-/// `glance mqtt`: the bridge between the home's MQTT broker and the panel.
-enum MQTTCommand {
-    struct Line {
-        var config: String?
-        var layer = Layer()
+/// `glance mqtt`: the bridge between the home's MQTT broker and the panel (its work is glance-mqtt's).
+public enum MQTTCommand {
+    public struct Line: Sendable {
+        public var config: String?
+        public var layer = Layer()
+        public init() {}
     }
 
-    static let spec = CommandSpec<Line>(
+    public static let spec = CommandSpec<Line>(
         "mqtt", summary: "bridge MQTT and Home Assistant to the store and the running panel",
         usage: ["mqtt [--config FILE] [--db PATH] [--socket PATH]"],
         about: """
@@ -38,14 +39,4 @@ enum MQTTCommand {
             ExitStatusNote(77, "permission denied (the store: join group glance)"),
             ExitStatusNote(78, "the configuration is invalid, or names no broker"),
         ])
-
-    static func main(_ line: Line) -> Outcome {
-        let made = ConfigurationFile.settings(line.config, commandLine: line.layer, console: console).flatMap { settings in
-            MQTTBridge.make(configuration: settings.configuration, database: nil, version: BuildInfo.version, log: console.complain)
-        }
-        switch made {
-        case .failure(let status): return status.code
-        case .success(let bridge): return bridge.run()
-        }
-    }
 }

@@ -3,15 +3,16 @@ import App
 import CLI
 import Configuration
 
-/// `glance serve`: the store over HTTP for the phone and the home.
-enum ServeCommand {
-    struct Line {
-        var config: String?
-        var layer = Layer()
-        var showToken = false
+/// `glance serve`: the store over HTTP for the phone and the home (its work is glance-serve's).
+public enum ServeCommand {
+    public struct Line: Sendable {
+        public var config: String?
+        public var layer = Layer()
+        public var showToken = false
+        public init() {}
     }
 
-    static let spec = CommandSpec<Line>(
+    public static let spec = CommandSpec<Line>(
         "serve", summary: "take days, metrics and tasks over HTTP (the phone, the home network)",
         usage: ["serve [--config FILE] [--db PATH] [--listen HOST:PORT]", "serve token [--config FILE]"],
         about: """
@@ -48,17 +49,4 @@ enum ServeCommand {
             ExitStatusNote(77, "permission denied (the token file: join group glance; a port below 1024)"),
             ExitStatusNote(78, "the configuration is invalid (a token shorter than 16 characters too)"),
         ])
-
-    static func main(_ line: Line) -> Outcome {
-        let configuration: Configuration
-        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
-        case .success(let settings): configuration = settings.configuration
-        case .failure(let status): return status.code
-        }
-        if line.showToken { return ServeApp.showToken(configuration, say: console.say, log: console.complain) }
-        switch ServeApp.make(configuration: configuration, database: nil, log: console.complain) {
-        case .failure(let status): return status.code
-        case .success(let app): return app.run()
-        }
-    }
 }

@@ -1,4 +1,5 @@
 internal import CHTTPD
+internal import CMicroHTTPD
 import Platform
 
 #if canImport(Glibc)

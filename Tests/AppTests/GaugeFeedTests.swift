@@ -187,115 +187,6 @@ struct GaugeFeedTests {
         return m
     }
 
-    @Test("values from topics: a number, JSON with a dotted field, a retained value at start; a malformed payload is ignored and told once")
-    func topics() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it: tools/debian-packages.txt)")
-            return
-        }
-        let broker = try Broker()
-        try broker.publish("home/outside/temperature", "7.5", retain: true)
-        var log: [String] = []
-        let feed = GaugeFeed(
-            settings: [
-                Self.gauge(.mqtt(topic: "home/outside/temperature", field: nil, scale: 1, offset: 0)),
-                Self.gauge(.mqtt(topic: "zigbee2mqtt/living_room", field: "humidity", scale: 1, offset: 0)),
-                Self.gauge(.mqtt(topic: "homeassistant/sensor/cpu", field: "state.attributes.values.1", scale: 0.5, offset: 1)),
-            ], mqtt: Self.mqtt(broker), log: { log.append($0) })
-        feed.start(now: monotonicNow())
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 7.5 }, "the retained value at start")
-        try broker.publish("zigbee2mqtt/living_room", "{\"temperature\": 21.3, \"humidity\": 47}")
-        try broker.publish("homeassistant/sensor/cpu", "{\"state\": {\"attributes\": {\"values\": [1, \"80\"]}}}")
-        #expect(Self.wait(feed) { feed.gauges()[1].value == 47 && feed.gauges()[2].value == 41 }, "\(feed.gauges().map(\.value))")
-        try broker.publish("home/outside/temperature", "8.25")
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 8.25 })
-        for _ in 0..<3 { try broker.publish("zigbee2mqtt/living_room", "{\"temperature\": 21.3}") }
-        try broker.publish("home/outside/temperature", "9")
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 9 })
-        #expect(feed.gauges()[1].value == 47, "a payload without the field keeps the last value")
-        #expect(log.filter { $0.contains("no humidity") }.count == 1, "told once: \(log)")
-        #expect(feed.gauges().allSatisfy { $0.age == nil }, "fresh")
-    }
-
-    /// Issue 24, X2: every distinct unusable payload added an entry that was never freed, and a
-    /// journal line: anyone who can publish on a gauge's topic could grow the panel's memory.
-    @Test("a thousand distinct junk payloads: a count and the last one kept, two log lines, the gauge still live")
-    func junkPayloads() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker()
-        var log: [String] = []
-        let feed = GaugeFeed(settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0))], mqtt: Self.mqtt(broker), log: { log.append($0) })
-        feed.start(now: monotonicNow())
-        // Subscribed once a retained value comes through (no fixed wait for the subscription).
-        try broker.publish("t", "1", retain: true)
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 1 }, "\(log)")
-        let junk = (0..<1000).map { "junk-\($0)-\u{1B}[2J" }
-        try broker.publishLines("t", junk + ["42"])
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 42 }, "the last message, a number, still comes: \(log.suffix(3))")
-        let record = feed.unusable(0)
-        #expect(record.count == 1000 && record.last?.contains("junk-999") == true, "\(record)")
-        let lines = log.filter { $0.contains("junk-") }
-        #expect(lines.count <= 2, "\(lines.count) log lines for 1000 junk payloads")
-        #expect(lines.allSatisfy { !$0.unicodeScalars.contains { $0.value == 0x1B } }, "escaped: \(lines)")
-    }
-
-    /// Issue 24, W3: with a scale of 10, 1e308 became infinite: the gauge drew "—" and lost its value.
-    @Test("a value that overflows after the scale is refused and said; the last good value stays")
-    func overflowAfterScale() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker()
-        var log: [String] = []
-        let feed = GaugeFeed(settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 10, offset: 0))], mqtt: Self.mqtt(broker), log: { log.append($0) })
-        feed.start(now: monotonicNow())
-        try broker.publish("t", "5", retain: true)
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 50 })
-        try broker.publishLines("t", ["1e308", "-1e308", "1e15", "6"])
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 60 }, "\(log)")
-        #expect(feed.unusable(0).count == 3, "\(feed.unusable(0))")
-        #expect(log.contains { $0.contains("out of range after the scale") }, "\(log)")
-        // Between them the gauge kept 50: nothing infinite was ever taken.
-        #expect(feed.gauges()[0].value?.isFinite == true && feed.gauges()[0].age == nil)
-    }
-
-    /// Issue 24, D3: the service and glance watch on one host used the same client id and knocked
-    /// each other off for ever (12 disconnects in 12 s), each drawing half the values.
-    @Test("two processes' feeds on one host have their own client ids: both stay connected and get every value")
-    func twoClientsOneHost() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        #expect(GaugeFeed.clientId() != GaugeFeed.clientId(), "an id of its own each time a feed is made")
-        #expect(GaugeFeed.clientId().utf8.count <= 23 && GaugeFeed.clientId().hasPrefix("glance-"))
-        let broker = try Broker()
-        let feeds = (0..<2).map { _ in
-            GaugeFeed(settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0))], mqtt: Self.mqtt(broker), log: { _ in })
-        }
-        for feed in feeds { feed.start(now: monotonicNow()) }
-        try broker.publish("t", "0", retain: true)
-        func turnBoth(seconds: Double, until condition: () -> Bool) -> Bool {
-            let end = monotonicNow() + .milliseconds(Int64(seconds * 1000))
-            while monotonicNow() < end {
-                if condition() { return true }
-                for feed in feeds { _ = Self.wait(feed, seconds: 0.05) { false } }
-            }
-            return condition()
-        }
-        #expect(turnBoth(seconds: 10) { feeds.allSatisfy { $0.gauges()[0].value == 0 } })
-        for n in 1...10 {
-            try broker.publish("t", "\(n)")
-            #expect(turnBoth(seconds: 5) { feeds.allSatisfy { $0.gauges()[0].value == Double(n) } }, "value \(n): \(feeds.map { $0.gauges()[0].value })")
-        }
-        _ = turnBoth(seconds: 2) { false }
-        #expect(feeds.allSatisfy { $0.connectionLosses == 0 }, "\(feeds.map(\.connectionLosses))")
-    }
-
     /// Issue 24, X3: one 100 MB message added 195 MB of peak memory: libmosquitto took in the whole
     /// packet before Glance kept its 64 KB. The broker is told the largest packet it may send.
     @Test("a 100 MB message to glance mqtt: dropped by the broker for it, its peak memory flat, the next value drawn by glance watch")
@@ -354,54 +245,6 @@ struct GaugeFeedTests {
         kill(watch.processIdentifier, SIGTERM)
         watch.waitUntilExit()
         #expect(watch.terminationStatus == 0, "\(said().suffix(400))")
-    }
-
-    @Test("the broker goes away: the gauge keeps its value and goes stale; it comes back: live again, no restart")
-    func brokerAwayAndBack() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker()
-        var log: [String] = []
-        let feed = GaugeFeed(
-            settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0), staleAfter: .set(1))],
-            mqtt: Self.mqtt(broker), log: { log.append($0) })
-        feed.start(now: monotonicNow())
-        _ = feed.show(true, now: monotonicNow())
-        // Retained: it reaches the feed whenever its subscription is made (no fixed wait for it).
-        try broker.publish("t", "42", retain: true)
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 42 })
-        broker.stop()
-        #expect(Self.wait(feed, seconds: 15) { feed.gauges()[0].age != nil }, "stale after a second without values")
-        #expect(feed.gauges()[0].value == 42, "the last value is kept")
-        #expect(log.contains { $0.contains("trying again") }, "\(log)")
-        try broker.start()
-        try? broker.publish("t", "43")
-        #expect(Self.wait(feed, seconds: 30) {
-            if feed.gauges()[0].value != 43 { try? broker.publish("t", "43") }
-            return feed.gauges()[0].value == 43 && feed.gauges()[0].age == nil
-        }, "live again after the broker came back: \(log)")
-        #expect(log.contains { $0.contains("connected again") })
-    }
-
-    @Test("an idle connection asks for no wake-up before its keep-alive (half of it)")
-    func idleWakeUps() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker()
-        var mqtt = Self.mqtt(broker)
-        mqtt.keepAlive = 60
-        let feed = GaugeFeed(settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0))], mqtt: mqtt, log: { _ in })
-        feed.start(now: monotonicNow())
-        try broker.publish("t", "1", retain: true)
-        #expect(Self.wait(feed) { feed.gauges()[0].value == 1 })
-        // Connected and quiet: the next thing to do is the keep-alive, 30 s away.
-        let now = monotonicNow()
-        let next = try #require(feed.nextDeadline(now: now))
-        #expect(next - now > .seconds(25), "woken again in \(next - now)")
     }
 
     /// Voluntary context switches of a process's main thread: one for each time it slept.
@@ -488,32 +331,6 @@ struct GaugeFeedTests {
         #expect(shows(changed))
     }
 
-    @Test("a wrong password is one clear log line and no value, not an exit")
-    func wrongPassword() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker(password: "right-password")
-        var log: [String] = []
-        let feed = GaugeFeed(
-            settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0))],
-            mqtt: Self.mqtt(broker, password: "wrong-password", folder: broker.folder), log: { log.append($0) })
-        feed.start(now: monotonicNow())
-        #expect(Self.wait(feed) { log.contains { $0.contains("refused") } }, "\(log)")
-        try broker.publish("t", "5")
-        _ = Self.wait(feed, seconds: 1) { false }
-        #expect(feed.gauges()[0].value == nil)
-        #expect(log.filter { $0.contains("MQTT") }.count == 1, "said once: \(log)")
-        // With the right password it works.
-        let good = GaugeFeed(
-            settings: [Self.gauge(.mqtt(topic: "t", field: nil, scale: 1, offset: 0))],
-            mqtt: Self.mqtt(broker, password: "right-password", folder: broker.folder), log: { _ in })
-        good.start(now: monotonicNow())
-        try broker.publish("t", "5", retain: true)
-        #expect(Self.wait(good) { good.gauges()[0].value == 5 })
-    }
-
     @Test("commands: the first number, a pattern's group; a failing, a hanging (stopped at its timeout) and a flooding command")
     func commands() throws {
         var log: [String] = []
@@ -524,7 +341,7 @@ struct GaugeFeedTests {
                 Self.gauge(.command(arguments: ["/bin/false"], pattern: nil, scale: 1, offset: 0, interval: 60, timeout: 5)),
                 Self.gauge(.command(arguments: ["/bin/sleep", "30"], pattern: nil, scale: 1, offset: 0, interval: 60, timeout: 0.5)),
                 Self.gauge(.command(arguments: ["/bin/sh", "-c", "yes 12345 | head -c 20000000; echo"], pattern: nil, scale: 2, offset: 0, interval: 60, timeout: 20)),
-            ], mqtt: nil, log: { log.append($0) })
+            ], log: { log.append($0) })
         let start = monotonicNow()
         #expect(feed.gauges().allSatisfy { $0.value == nil }, "nothing runs before the gauge screen shows")
         _ = feed.show(true, now: start)
@@ -544,7 +361,7 @@ struct GaugeFeedTests {
         let file = NSTemporaryDirectory() + "glance-gauge-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try "41\n".write(toFile: file, atomically: true, encoding: .utf8)
         let feed = GaugeFeed(
-            settings: [Self.gauge(.file(path: file, scale: 1, offset: 0, interval: 5))], mqtt: nil, wallClock: { wall },
+            settings: [Self.gauge(.file(path: file, scale: 1, offset: 0, interval: 5))], wallClock: { wall },
             log: { _ in })
         let t0 = Duration.seconds(100)
         _ = feed.show(true, now: t0)

@@ -3,6 +3,7 @@ import DeviceLogic
 import Testing
 
 @testable import App
+@testable import HomeBridge
 
 /// What Home Assistant's command payloads ask of the panel, and the names the bridge writes.
 @Suite("Home Assistant device: payloads and names")

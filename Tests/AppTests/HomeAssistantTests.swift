@@ -10,6 +10,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import HomeBridge
 
 #if canImport(Glibc)
     import Glibc
@@ -125,7 +126,7 @@ struct HomeAssistantTests {
         var gauge = GaugeFeedTests.gauge(.mqtt(topic: "home/power", field: "w", scale: 0.001, offset: 1))
         gauge.givenStaleAfter = .set(60)
         var wall = Double(time(nil))
-        let feed = GaugeFeed(settings: [gauge], mqtt: nil, wallClock: { wall }, log: { _ in })
+        let feed = GaugeFeed(settings: [gauge], wallClock: { wall }, log: { _ in })
         _ = feed.readMetrics(store)
         #expect(feed.gauges()[0].value == nil, "no value before the bridge wrote one")
         try store.setMetric(MQTTTopic.metricName(topic: "home/power", field: "w"), value: 2500)

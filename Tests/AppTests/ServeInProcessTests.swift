@@ -6,6 +6,7 @@ import Store
 import Testing
 
 @testable import App
+@testable import Server
 
 #if canImport(Glibc)
     import Glibc

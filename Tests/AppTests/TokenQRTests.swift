@@ -4,7 +4,7 @@ import Testing
 @testable import App
 import QRCode
 
-/// libqrencode is opened on its first call (Sources/CDeferred): the token's QR code through it.
+/// libqrencode (linked by glance-serve only): the token's QR code through it.
 @Suite("The serve token's QR code")
 struct TokenQRTests {
     @Test("a version 1 code (21 modules) with its quiet zone, in half blocks, the same each time")

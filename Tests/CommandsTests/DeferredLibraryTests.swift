@@ -2,10 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The libraries only some commands need are opened on their first call (Sources/CDeferred),
-/// not by the dynamic loader at every start: with their own libraries (OpenSSL, GnuTLS, ICU,
-/// expat) they were most of the loader's work before glance run's first frame.
-@Suite("Libraries only some commands need, opened on first use")
+/// The libraries only some commands need stay out of glance run's process: the import's and the
+/// network's are linked by executables of their own (glance-import, glance-serve, glance-mqtt, run
+/// git-style), fontconfig is opened on its first call (Sources/CDeferred). With their own
+/// libraries (OpenSSL, GnuTLS, ICU, expat) they were most of the loader's work before glance
+/// run's first frame.
+@Suite("Libraries only some commands need: other executables, or opened on first use")
 struct DeferredLibraryTests {
     static let deferred = [
         "libarchive.so", "libmicrohttpd.so", "libmosquitto.so", "libqrencode.so", "libgnutls.so", "libssl.so", "libxml2.so",
@@ -28,24 +30,41 @@ struct DeferredLibraryTests {
         for library in Self.deferred { #expect(!r.stderr.contains(library), "\(library) loaded by glance render") }
     }
 
-    @Test("glance import of a .zip opens libarchive when it reads the archive, and reads it through the stubs")
-    func importOpensArchive() throws {
-        let folder = Executable.scratch("deferred-import")
-        let zip = folder + "/export.zip"
-        let made = try runProcess(
-            "/usr/bin/python3", ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('hello.txt', 'hi')", zip])
-        #expect(made.status == 0, "\(made.stderr)")
-        let r = try Self.traced(["import", zip, "--db", folder + "/glance.db"])
-        #expect(r.stderr.contains("file=libarchive.so.13 [0];  dynamically loaded by"), "\(r.stderr.suffix(3000))")
-        // Read to the end: the archive has no export.xml.
-        #expect(r.status != 0)
-        #expect(r.stderr.contains("export.xml"), "\(r.stderr.suffix(1500))")
-        #expect(!r.stderr.contains("libmosquitto.so"))
+    /// The libraries a binary asks the dynamic loader for (its NEEDED entries).
+    static func needed(_ path: String) throws -> [String] {
+        let r = try runProcess("/usr/bin/readelf", ["-d", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").compactMap { line in
+            guard line.contains("(NEEDED)"), let a = line.firstIndex(of: "["), let b = line.lastIndex(of: "]") else { return nil }
+            return String(line[line.index(after: a)..<b])
+        }
     }
 
-    @Test("glance import of an export.xml opens libxml2 when it parses, and parses through the stubs")
-    func importOpensXML() throws {
-        let folder = Executable.scratch("deferred-xml")
+    @Test("glance's own binary links none of the import's and the network's libraries; glance-import, glance-serve and glance-mqtt link theirs")
+    func helpersLinkTheirOwn() throws {
+        guard GlanceExecutable.emulator.isEmpty else {
+            print("skipped: readelf of the arm64 binaries is the native run's (the same build rules)")
+            return
+        }
+        let folder = URL(fileURLWithPath: GlanceExecutable.path).deletingLastPathComponent().path
+        let glance = try Self.needed(GlanceExecutable.path)
+        #expect(glance.contains { $0.hasPrefix("libfreetype.so") }, "the trace is there: \(glance)")
+        for library in ["libarchive.so", "libxml2.so", "libmicrohttpd.so", "libqrencode.so", "libmosquitto.so", "libfontconfig.so"] {
+            #expect(!glance.contains { $0.hasPrefix(library) }, "glance links \(library): \(glance)")
+        }
+        let own = [
+            "glance-import": ["libarchive.so", "libxml2.so"], "glance-serve": ["libmicrohttpd.so", "libqrencode.so"],
+            "glance-mqtt": ["libmosquitto.so"],
+        ]
+        for (helper, libraries) in own {
+            let linked = try Self.needed(folder + "/" + helper)
+            for library in libraries { #expect(linked.contains { $0.hasPrefix(library) }, "\(helper) does not link \(library): \(linked)") }
+        }
+    }
+
+    @Test("glance import runs glance-import in its own place (the same process id): its libraries loaded then, not by glance")
+    func importRunsItsExecutable() throws {
+        let folder = Executable.scratch("helper-import")
         let xml = folder + "/export.xml"
         try #"""
         <?xml version="1.0" encoding="UTF-8"?>
@@ -55,15 +74,19 @@ struct DeferredLibraryTests {
         """#.write(toFile: xml, atomically: true, encoding: .utf8)
         let r = try Self.traced(["import", xml, "--db", folder + "/glance.db"])
         #expect(r.status == 0, "\(r.stderr.suffix(2000))")
-        #expect(r.stderr.contains("file=libxml2.so.2 [0];  dynamically loaded by"), "\(r.stderr.suffix(3000))")
         #expect(r.stdout.contains("imported 1 day (2024-03-05)"), "\(r.stdout)")
-        // libxml2's own errors come through the stubs too: a document cut short.
-        try "<HealthData>\n<ActivitySummary dateComponents=\"2024-03-05\"/>\n<Record".write(
-            toFile: xml, atomically: true, encoding: .utf8)
-        let cut = try Self.traced(["import", xml, "--db", folder + "/glance.db"])
-        #expect(cut.status != 0)
-        #expect(cut.stderr.contains("export.xml:3:"), "\(cut.stderr.suffix(1500))")
-        #expect(cut.stderr.contains("the file looks cut short"), "\(cut.stderr.suffix(1500))")
+        if GlanceExecutable.emulator.isEmpty {
+            // The loader's trace: glance first, then the same process running glance-import, which needs libxml2.
+            #expect(r.stderr.contains("file=libxml2.so.2 [0];  needed by") && r.stderr.contains("glance-import"), "\(r.stderr.suffix(3000))")
+            let pids = Set(r.stderr.split(separator: "\n").compactMap { $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) })
+            #expect(pids.count == 1, "one process: \(pids)")
+        }
+        // A folder without it: said, with what to do, 69.
+        let missing = try Executable.run(["import", xml, "--db", folder + "/glance.db"], environment: ProcessInfo.processInfo.environment.merging(["GLANCE_EXEC_PATH": folder]) { $1 })
+        if GlanceExecutable.emulator.isEmpty {
+            #expect(missing.status == 69, "\(missing.stderr)")
+            #expect(missing.stderr.contains("cannot run glance-import") && missing.stderr.contains("/usr/lib/glance"), "\(missing.stderr)")
+        }
     }
 
     @Test("fonts through fontconfig (FONTCONFIG_FILE set) open it on first use, and draw what the packaged paths draw")

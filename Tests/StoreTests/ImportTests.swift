@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Store
+import HealthExport
 
 @Suite struct ImportTests {
     static func importFile(_ path: String, into db: String, skipInvalid: Bool = false) throws -> ImportReport {

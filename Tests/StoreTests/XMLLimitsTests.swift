@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Store
+@testable import HealthExport
 
 /// The bounds checked on an export's bytes before libxml2 sees them: what real files hold passes
 /// whatever the chunking, and each bound is refused at the right place.

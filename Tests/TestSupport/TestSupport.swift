@@ -37,9 +37,17 @@ public enum GlanceExecutable {
         return given.split(separator: " ").map(String.init)
     }()
 
+    /// The commands glance runs git-style from another executable (glance-import, …), which an
+    /// emulated glance cannot start by itself: under an emulator the tests start that executable.
+    public static let helpers: Set<String> = ["import", "serve", "mqtt"]
+
     /// The program and arguments that start glance with `arguments`.
     public static func command(_ arguments: [String]) -> (program: String, arguments: [String]) {
         guard let first = emulator.first else { return (path, arguments) }
+        if let name = arguments.first, helpers.contains(name) {
+            let helper = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("glance-" + name).path
+            return (resolve(first), Array(emulator.dropFirst()) + [helper] + arguments.dropFirst())
+        }
         return (resolve(first), Array(emulator.dropFirst()) + [path] + arguments)
     }
 
@@ -56,10 +64,17 @@ public enum GlanceExecutable {
     public static let folderForPATH: String = {
         guard !emulator.isEmpty else { return URL(fileURLWithPath: path).deletingLastPathComponent().path }
         let folder = ScratchFolder.kept("glance-wrapper")
-        let quoted = ([resolve(emulator[0])] + emulator.dropFirst() + [path]).map { "'" + $0 + "'" }
-        _ = FileManager.default.createFile(
-            atPath: folder + "/glance", contents: Data("#!/bin/sh\nexec \(quoted.joined(separator: " ")) \"$@\"\n".utf8),
-            attributes: [.posixPermissions: 0o755])
+        let quoted = ([resolve(emulator[0])] + emulator.dropFirst()).map { "'" + $0 + "'" }.joined(separator: " ")
+        let binaries = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let script = """
+            #!/bin/sh
+            case "$1" in
+            \(helpers.sorted().joined(separator: "|"))) name=$1; shift; exec \(quoted) '\(binaries)'/glance-"$name" "$@" ;;
+            esac
+            exec \(quoted) '\(path)' "$@"
+
+            """
+        _ = FileManager.default.createFile(atPath: folder + "/glance", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
         return folder
     }()
 

@@ -5,7 +5,7 @@
 #endif
 
 /// A stream of bytes an importer reads once, front to back, in constant memory.
-protocol ByteSource: AnyObject {
+package protocol ByteSource: AnyObject {
     /// Reads up to `count` bytes; 0 at the end.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(StoreError) -> Int
     /// How far the stream is, in bytes of `total` (for progress).
@@ -21,14 +21,14 @@ protocol ByteSource: AnyObject {
 /// to would block `open` for ever); waiting for a stream's bytes is a `poll` that also watches
 /// `wake` (the import's signalfd) and calls `idle` every quarter second, which throws to stop
 /// the import (a signal, a cancelled task).
-final class InputFile: ByteSource {
-    let name: String
-    let total: Int64?
+package final class InputFile: ByteSource {
+    package let name: String
+    package let total: Int64?
     /// Whether this is a stream (pipe, FIFO, device, socket) rather than a regular file.
     let isStream: Bool
     /// The path for a second reader (libarchive, on a regular zip); nil for a stream.
-    let path: String?
-    private(set) var position: Int64 = 0
+    package let path: String?
+    package private(set) var position: Int64 = 0
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let buffer: UnsafeMutableRawBufferPointer
@@ -98,7 +98,7 @@ final class InputFile: ByteSource {
         return Array(UnsafeRawBufferPointer(rebasing: buffer[start..<min(end, start + count)]))
     }
 
-    func read(into target: UnsafeMutableRawPointer, count: Int) throws(StoreError) -> Int {
+    package func read(into target: UnsafeMutableRawPointer, count: Int) throws(StoreError) -> Int {
         if start == end {
             start = 0
             end = 0
@@ -141,9 +141,9 @@ final class InputFile: ByteSource {
 
 /// Bytes in memory (the bundled demo data set).
 final class MemorySource: ByteSource {
-    let name: String
+    package let name: String
     private let bytes: [UInt8]
-    private(set) var position: Int64 = 0
+    package private(set) var position: Int64 = 0
     var total: Int64? { Int64(bytes.count) }
 
     init(_ bytes: [UInt8], name: String) {
@@ -151,7 +151,7 @@ final class MemorySource: ByteSource {
         self.name = name
     }
 
-    func read(into target: UnsafeMutableRawPointer, count: Int) throws(StoreError) -> Int {
+    package func read(into target: UnsafeMutableRawPointer, count: Int) throws(StoreError) -> Int {
         let n = min(count, bytes.count - Int(position))
         bytes.withUnsafeBytes { target.copyMemory(from: $0.baseAddress! + Int(position), byteCount: n) }
         position += Int64(n)

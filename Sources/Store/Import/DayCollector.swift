@@ -2,7 +2,7 @@ import Activity
 
 /// Gathers the days an import reads into a TEMP table, so the store itself is untouched (and its
 /// write lock free for `glance log` and task updates) until one short transaction merges them.
-final class DayCollector {
+package final class DayCollector {
     let db: Connection
     let skipInvalid: Bool
     let dateShift: Int
@@ -51,7 +51,7 @@ final class DayCollector {
     }()
 
     /// Adds one day read at `location` (`file:line:column`); a later row for the same date wins.
-    func add(_ fields: ExportDayFields, at location: @autoclosure () -> String) throws(StoreError) {
+    package func add(_ fields: ExportDayFields, at location: @autoclosure () -> String) throws(StoreError) {
         guard let date = fields.date else {
             try reject("ActivitySummary without dateComponents (the date of the day)", at: location())
             return
@@ -65,7 +65,7 @@ final class DayCollector {
     }
 
     /// A row that cannot be read: skipped and counted with --skip-invalid, else the import fails.
-    func reject(_ message: String, at location: String) throws(StoreError) {
+    package func reject(_ message: String, at location: String) throws(StoreError) {
         let text = "\(location): \(message)"
         guard skipInvalid else { throw StoreError(.badData, text, isSkippableRow: true) }
         skipped += 1

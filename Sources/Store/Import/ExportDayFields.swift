@@ -1,7 +1,7 @@
 import Activity
 
 /// The attributes of an `ActivitySummary` element (and the columns of the CSV form).
-enum ExportField: String, CaseIterable {
+package enum ExportField: String, CaseIterable {
     case dateComponents
     case activeEnergyBurned, activeEnergyBurnedGoal, activeEnergyBurnedUnit
     case appleMoveTime, appleMoveTimeGoal
@@ -14,7 +14,8 @@ enum ExportField: String, CaseIterable {
 }
 
 /// One day as read from an export, before it becomes an `ActivitySummary`.
-struct ExportDayFields {
+package struct ExportDayFields {
+    package init() {}
     var date: CalendarDay?
     var energy: Double?
     var energyGoal: Double?
@@ -29,7 +30,7 @@ struct ExportDayFields {
     var moveMode: MoveMode?
 
     /// Sets a field from its text; throws a message naming the field and the bad text.
-    mutating func set(_ field: ExportField, _ text: String) throws(FieldError) {
+    package mutating func set(_ field: ExportField, _ text: String) throws(FieldError) {
         switch field {
         case .dateComponents:
             guard let day = CalendarDay(iso: text) else {
@@ -100,7 +101,7 @@ struct ExportDayFields {
 }
 
 /// What is wrong with one field (the caller adds where it is).
-struct FieldError: Error {
-    let message: String
+package struct FieldError: Error {
+    package let message: String
     init(_ message: String) { self.message = message }
 }

@@ -73,21 +73,23 @@ public enum HealthImport {
         )
     }
 
-    /// Imports the file at `path` (`-`: standard input): its format is told from its first bytes.
-    /// A stream (standard input, a named pipe) is read as it comes; while the import waits for it,
-    /// `options.wake` (a signalfd) and `shouldStop` are watched, so a signal stops it at once.
-    public static func run(_ path: String, into store: Store, options: ImportOptions = ImportOptions())
+    /// Imports the file at `path` (`-`: standard input) with `readers` for its XML and zip forms
+    /// (the module HealthExport's `run(_:into:options:)` gives libxml2's and libarchive's): its
+    /// format is told from its first bytes. A stream (standard input, a named pipe) is read as it
+    /// comes; while the import waits for it, `options.wake` (a signalfd) and `shouldStop` are
+    /// watched, so a signal stops it at once.
+    package static func run(_ path: String, into store: Store, options: ImportOptions, readers: ExportReaders)
         throws(StoreError) -> ImportReport
     {
         let input = try InputFile(path: path)
-        return try run(into: store, options: options) { (monitor) throws(StoreError) -> (Format, any ByteSource) in
+        return try run(into: store, options: options, xml: readers.xml) { (monitor) throws(StoreError) -> (Format, any ByteSource) in
             input.wake = options.wake
             // Unowned: the input keeps this closure, and must not keep itself (nor, through the
             // monitor, the store, whose last close checkpoints its WAL).
             input.idle = { [unowned input] () throws(StoreError) in try monitor.waiting(input.position) }
             let format = try format(head: try input.peek(512), name: input.name)
             switch format {
-            case .zip: return (format, try ArchiveSource(input: input))
+            case .zip: return (format, try readers.zip(input))
             case .xml, .csv: return (format, input)
             }
         }
@@ -97,13 +99,13 @@ public enum HealthImport {
     public static func run(csv bytes: [UInt8], name: String, into store: Store, options: ImportOptions)
         throws(StoreError) -> ImportReport
     {
-        try run(into: store, options: options) { _ throws(StoreError) -> (Format, any ByteSource) in
+        try run(into: store, options: options, xml: nil) { _ throws(StoreError) -> (Format, any ByteSource) in
             (.csv, MemorySource(bytes, name: name))
         }
     }
 
     static func run(
-        into store: Store, options: ImportOptions,
+        into store: Store, options: ImportOptions, xml: ExportReaders.XML?,
         open: (ImportMonitor) throws(StoreError) -> (Format, any ByteSource)
     ) throws(StoreError) -> ImportReport {
         let monitor = ImportMonitor(store: store, options: options)
@@ -126,10 +128,11 @@ public enum HealthImport {
             fail(store, options, error, pid: monitor.pid)
             throw error
         }
-        do {
+        do throws(StoreError) {
             switch format {
             case .xml, .zip:
-                try HealthXMLReader(source: source, monitor: monitor, collector: collector).run()
+                guard let xml else { throw StoreError(.badData, "\(format.rawValue): this program reads no export of that form (glance import does)") }
+                try xml(source, monitor, collector)
             case .csv:
                 try HealthCSVReader(source: source, monitor: monitor, collector: collector).run()
             }
@@ -178,5 +181,19 @@ public enum HealthImport {
         let state: ProgressTask.State = error.kind == .cancelled ? .cancelled : .failed
         let text = state == .cancelled ? "Import cancelled; nothing was changed" : "Import failed; nothing was changed"
         try? store.finishOwnedTask(taskName, pid: pid, state: state, description: text)
+    }
+}
+
+/// How an export's XML and its zip are read: given by the module HealthExport (libxml2,
+/// libarchive), so that a program that imports only CSV (glance demo-data, glance run) does not
+/// link them.
+package struct ExportReaders {
+    package typealias Zip = (InputFile) throws(StoreError) -> any ByteSource
+    package typealias XML = (any ByteSource, ImportMonitor, DayCollector) throws(StoreError) -> Void
+    package var zip: Zip
+    package var xml: XML
+    package init(zip: @escaping Zip, xml: @escaping XML) {
+        self.zip = zip
+        self.xml = xml
     }
 }

@@ -23,7 +23,7 @@ public struct ImportProgress: Sendable {
 /// The import's heartbeat: called as bytes are read, it reports progress (to the terminal at most
 /// ten times a second, to the task row at most four times a second) and notices requests to stop,
 /// and a task row that was removed or ended by someone else (a cancel too).
-final class ImportMonitor {
+package final class ImportMonitor {
     let store: Store
     let taskName: String?
     /// This process: the owner of the task row.
@@ -32,7 +32,7 @@ final class ImportMonitor {
     let shouldStop: (() -> Bool)?
     let started = monotonicSeconds()
     var total: Int64?
-    var days = 0
+    package var days = 0
     private var lastReport = -1.0
     private var lastTask = 0.0
 
@@ -53,7 +53,7 @@ final class ImportMonitor {
     }
 
     /// Called with the bytes read so far; throws `.cancelled` when the import should stop.
-    func tick(_ position: Int64) throws(StoreError) {
+    package func tick(_ position: Int64) throws(StoreError) {
         let now = monotonicSeconds()
         guard now - lastReport >= Self.reportInterval else { return }
         lastReport = now

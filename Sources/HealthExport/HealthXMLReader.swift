@@ -1,4 +1,5 @@
 import Activity
+import Store
 internal import CXML
 
 /// Reads `ActivitySummary` elements from an Apple Health `export.xml` with libxml2's SAX2 push

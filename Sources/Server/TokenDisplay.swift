@@ -1,3 +1,4 @@
+import App
 import QRCode
 import Configuration
 import HTTP

@@ -1,4 +1,5 @@
 import Activity
+import Store
 import CArchive
 
 /// The `export.xml` inside an `export.zip` from the Health app, streamed out of the zip by

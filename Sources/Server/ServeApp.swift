@@ -1,3 +1,4 @@
+import App
 import Activity
 import Configuration
 import Feeds
@@ -329,19 +330,19 @@ public final class ServeApp {
                 throw RequestFailure(400, "from/to: at most 367 days, from before to")
             }
             let days = try store.shownDays(from: first, through: last, defaults: configuration.goals.standing)
-            return (.object([("days", .array(days.map { Self.json($0.day, $0.summary) }))]), "\(days.count) days")
+            return (.object([("days", .array(days.map { StoreJSON.json($0.day, $0.summary) }))]), "\(days.count) days")
         case .putMetric(let name):
             let m = try Bodies.metric(try parse())
             let metric = try store.setMetric(name, value: m.value, minimum: m.minimum, maximum: m.maximum, unit: m.unit)
-            return (Self.json(metric), "\(name) \(metric.value.map(NumberText.plain) ?? "—")")
+            return (StoreJSON.json(metric), "\(name) \(metric.value.map(NumberText.plain) ?? "—")")
         case .getMetrics:
             let metrics = try store.metrics()
-            return (.object([("metrics", .array(metrics.map(Self.json)))]), "\(metrics.count) metrics")
+            return (.object([("metrics", .array(metrics.map(StoreJSON.json)))]), "\(metrics.count) metrics")
         case .postTask:
             let task = try Bodies.startTask(try parse())
             let started = try store.startTask(
                 task.name, total: task.total, description: task.description, cancellable: task.cancellable)
-            return (Self.json(started), "started \(task.name)")
+            return (StoreJSON.json(started), "started \(task.name)")
         case .patchTask(let name):
             let change = try Bodies.changeTask(try parse())
             let task: ProgressTask
@@ -351,23 +352,23 @@ public final class ServeApp {
             case .finish(let failed, let description):
                 task = try store.finishTask(name, state: failed ? .failed : .done, description: description)
             }
-            return (Self.json(task), "\(name) \(task.state.rawValue)")
+            return (StoreJSON.json(task), "\(name) \(task.state.rawValue)")
         case .getTasks:
             let tasks = try store.tasks()
-            return (.object([("tasks", .array(tasks.map(Self.json)))]), "\(tasks.count) tasks")
+            return (.object([("tasks", .array(tasks.map(StoreJSON.json)))]), "\(tasks.count) tasks")
         case .getGoals:
             let history = try store.goalHistory()
             return (
                 .object([
-                    ("goals", .array(history.map { Self.json($0) })),
-                    ("default", Self.json(Store.GoalPeriod(start: .earliest, goals: configuration.goals.standing), start: false)),
+                    ("goals", .array(history.map { StoreJSON.json($0) })),
+                    ("default", StoreJSON.json(Store.GoalPeriod(start: .earliest, goals: configuration.goals.standing), start: false)),
                 ]), "\(history.count) periods"
             )
         case .postGoals:
             let (goals, from) = try Bodies.goals(try parse())
             let today = Self.localDay(Int64(time(nil))) ?? CalendarDay(daysSinceEpoch: Int(time(nil) / 86400))
             let period = try store.setGoals(goals, from: from ?? today)
-            return (Self.json(period), "goals from \(period.start)")
+            return (StoreJSON.json(period), "goals from \(period.start)")
         }
     }
 
@@ -472,68 +473,4 @@ public final class ServeApp {
         }
         return HTTPServer.Response(status: status, body: body.text + "\n", headers: headers)
     }
-
-    // MARK: JSON of the store's things
-
-    static func number(_ x: Double?) -> JSON { x.map { .number($0) } ?? .null }
-
-    static func json(_ day: CalendarDay, _ s: ActivitySummary) -> JSON {
-        var members: [(key: String, value: JSON)] = [("date", .string(day.description))]
-        members.append(("move", number(s.activeEnergyBurned?.kilocalories)))
-        members.append(("moveGoal", number(s.activeEnergyBurnedGoal?.kilocalories)))
-        members.append(("moveTime", number(s.moveTime)))
-        members.append(("moveTimeGoal", number(s.moveTimeGoal)))
-        members.append(("exercise", number(s.exerciseTime)))
-        members.append(("exerciseGoal", number(s.exerciseTimeGoal)))
-        members.append(("stand", number(s.standHours)))
-        members.append(("standGoal", number(s.standHoursGoal)))
-        members.append(("moveMode", .string(s.moveMode.rawValue)))
-        return .object(members)
-    }
-
-    static func json(_ p: Store.GoalPeriod, start: Bool = true) -> JSON {
-        var members: [(key: String, value: JSON)] = start ? [("from", .string(p.start.description))] : []
-        members.append(("move", number(p.goals.move?.kilocalories)))
-        members.append(("exercise", number(p.goals.exercise)))
-        members.append(("stand", number(p.goals.stand)))
-        return .object(members)
-    }
-
-    static func json(_ m: Metric) -> JSON {
-        .object([
-            ("name", .string(m.name)), ("value", number(m.value)), ("min", number(m.minimum)), ("max", number(m.maximum)),
-            ("unit", m.unit.map { .string($0) } ?? .null),
-        ])
-    }
-
-    static func json(_ t: ProgressTask) -> JSON {
-        .object([
-            ("name", .string(t.name)), ("state", .string(t.state.rawValue)), ("done", .number(t.done)),
-            ("total", number(t.total)), ("description", t.description.map { .string($0) } ?? .null),
-            ("cancellable", .bool(t.cancellable)), ("cancelRequested", .bool(t.cancelRequested)),
-        ])
-    }
-}
-
-/// A small file's text (a token, a certificate), nil when it cannot be read (errno says why).
-func readSmallFile(_ path: String, limit: Int) -> String? {
-    var mode: mode_t = 0
-    return readSmallFile(path, limit: limit, mode: &mode)
-}
-
-/// A small file's text and its permission bits (those of the file read, not of a name swapped since).
-func readSmallFile(_ path: String, limit: Int, mode: inout mode_t) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= limit else {
-        errno = EINVAL
-        return nil
-    }
-    mode = st.st_mode & 0o7777
-    var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    guard n >= 0 else { return nil }
-    return String(decoding: bytes.prefix(n), as: UTF8.self)
 }

@@ -1,4 +1,5 @@
 import Activity
+import App
 import Configuration
 import Controls
 import DeviceLogic
@@ -99,6 +100,22 @@ public final class MQTTBridge {
         }
         client = MQTTClient(options, topics: topics, receive: { [unowned self] in self.received($0) }, log: log)
         client.onConnect = { [unowned self] in self.connected() }
+    }
+
+    /// "glance-", the host name and a part of this process's own: a broker drops an older client
+    /// with the same id, and the service and glance watch on one host must not knock each other
+    /// off for ever. At most 23 bytes (MQTT 3.1.1 brokers may take no more).
+    static func clientId() -> String {
+        var name = [CChar](repeating: 0, count: 64)
+        gethostname(&name, name.count)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        let pid = String(UInt32(getpid()), radix: 36)
+        let random = String(UInt32.random(in: 0..<46656), radix: 36)  // 36^3
+        let own: String = pid + random
+        let room = max(0, 23 - 8 - own.utf8.count)
+        let kept: String = String(decoding: Array(host.utf8.prefix(room)), as: UTF8.self)
+        return "glance-" + kept + "-" + own
     }
 
     /// The machine's id (/etc/machine-id), else the host's name: what the device's node is made
@@ -279,7 +296,7 @@ extension MQTTSetting {
     /// The client's options for this broker (its password read from its file; told when it
     /// cannot be read, and connected without).
     func clientOptions(log: (String) -> Void) -> MQTTClient.Options {
-        var options = MQTTClient.Options(host: host, port: port, tls: tls, clientId: clientId ?? GaugeFeed.clientId(), keepAlive: keepAlive)
+        var options = MQTTClient.Options(host: host, port: port, tls: tls, clientId: clientId ?? MQTTBridge.clientId(), keepAlive: keepAlive)
         options.caFile = caFile
         options.certificateFile = certificateFile
         options.keyFile = keyFile

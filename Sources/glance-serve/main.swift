@@ -1,0 +1,28 @@
+// glance-serve: `glance serve`'s work, in an executable of its own (libmicrohttpd and libqrencode
+// are linked here, not in glance), run by glance from the package's library folder.
+import App
+import Commands
+import Configuration
+import Server
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+let console = Console.standard
+
+exit(
+    Glance.helperMain(ServeCommand.spec, .init(), Array(CommandLine.arguments.dropFirst())) { line in
+        let configuration: Configuration
+        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
+        case .success(let settings): configuration = settings.configuration
+        case .failure(let status): return status.code
+        }
+        if line.showToken { return ServeApp.showToken(configuration, say: console.say, log: console.complain) }
+        switch ServeApp.make(configuration: configuration, database: nil, log: console.complain) {
+        case .failure(let status): return status.code
+        case .success(let app): return app.run()
+        }
+    })
