@@ -102,9 +102,10 @@ extension RingScreen {
     }
 
     /// Where this screen puts what it draws on a picture of `size` (worked out once per screen
-    /// and context: drawn again, or compared by the next frame, it is not worked out again).
+    /// and fonts: drawn again, explained, or compared by the next frame, it is not worked out
+    /// again).
     func layout(_ size: Size) -> RingScreenLayout {
-        if let (s, c, layout) = layoutMemo.entry, s == size, c.drawsLike(context) { return layout }
+        if let (s, c, layout) = layoutMemo.entry, s == size, c.laysOutLike(context) { return layout }
         let layout: RingScreenLayout
         switch mode {
         case .ringsOnly(let summary):

@@ -64,6 +64,10 @@ struct RingDamageTests {
             // A pure function of the content, the context and the size: the same again.
             let again = try Self.screen(ScreenGoldenTests.todaySummary, shape: shape, clock: Self.tenNine, fonts)
             #expect(again.layout(size) == layout, "\(size) \(shape)")
+            // Drawn without its text (explained, the benchmark's bare frame): laid out the same.
+            var bare = try Self.screen(ScreenGoldenTests.todaySummary, shape: shape, clock: Self.tenNine, fonts)
+            bare.context.drawsText = false
+            #expect(bare.layout(size) == layout, "\(size) \(shape) without text")
         }
     }
 
