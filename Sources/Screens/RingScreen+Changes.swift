@@ -1,57 +1,123 @@
 import Activity
 import Raster
 
+/// Where the ring screen puts what it draws on a picture of one size, in the order it draws it:
+/// each group of rings (the rect it is fitted into and what it shows), each line of text (with
+/// the element it belongs to, `Explanation`) and the disc under the week strip's selected day.
+/// A plain value worked out by a pure function of the screen's content, its context (whose
+/// fonts measure the text) and the size (`RingScreen.layout`): `draw` paints it, `changes`
+/// compares two of them.
+struct RingScreenLayout: Equatable {
+    enum Item: Equatable {
+        case rings(Rect, RingSet)
+        case text(PlacedText, element: String)
+        case disc(center: Point, radius: Float, color: Color)
+    }
+
+    var items: [Item] = []
+
+    /// The ring groups, in the order drawn.
+    var ringGroups: [(rect: Rect, rings: RingSet)] {
+        var groups: [(rect: Rect, rings: RingSet)] = []
+        for case .rings(let rect, let set) in items { groups.append((rect, set)) }
+        return groups
+    }
+
+    /// The line of text of `element` (the first, where there are more).
+    func text(_ element: String) -> PlacedText? {
+        for case .text(let line, let e) in items where e == element { return line }
+        return nil
+    }
+
+    /// Paints the layout (over the black the screen fills with), telling the context's probe
+    /// what went where.
+    func draw(into buffer: PixelBuffer, context: ScreenContext) {
+        let text = TextLayout(context)
+        for item in items {
+            switch item {
+            case .rings(let rect, let set):
+                context.probe?.rings(rect, set)
+                ActivityRingsView(rings: set).draw(into: buffer, in: rect)
+            case .text(let line, let element):
+                text.draw(line, element: element, into: buffer)
+            case .disc(let center, let radius, let color):
+                buffer.fillDisc(center: center, radius: radius, color: color)
+            }
+        }
+    }
+
+    /// Where a picture of this layout differs from one of `previous`: in each group of rings that
+    /// shows other values, what its rings changed (`RingScreen.ringChanges`); each line of text
+    /// drawn otherwise, where it was and where it is. nil when the two are not laid out alike
+    /// (other items, a group of rings or a disc elsewhere).
+    func changes(since previous: RingScreenLayout) -> Damage? {
+        guard items.count == previous.items.count else { return nil }
+        var d = Damage()
+        for (a, b) in zip(previous.items, items) {
+            switch (a, b) {
+            case (.text(let x, _), .text(let y, _)):
+                if !x.drawsLike(y) {
+                    d.add(ScreenDamage.text(x.box))
+                    d.add(ScreenDamage.text(y.box))
+                }
+            case (.rings(let r0, let s0), .rings(let r1, let s1)):
+                guard r0 == r1 else { return nil }
+                if s0 != s1 { d.formUnion(RingScreen.ringChanges(s0, s1, in: r1)) }
+            case (.disc, .disc):
+                guard a == b else { return nil }
+            default:
+                return nil
+            }
+        }
+        return d
+    }
+}
+
+extension PlacedText {
+    /// Whether two lines draw the same pixels: the same text, style and colour at the same place.
+    func drawsLike(_ other: PlacedText) -> Bool {
+        text == other.text && box == other.box && baseline == other.baseline && style == other.style
+            && color == other.color
+    }
+}
+
 extension RingScreen {
-    /// What differs between two frames of the same day and layout whose summaries differ (the
-    /// intro filling the rings, a value that moved): each ring's swept arc (its whole band once
-    /// it runs past a turn, as its colours then move along it) and every line of text that
-    /// changed, in the main group and the week strip. Found by laying both out (nothing drawn)
-    /// and comparing what went where. Another day, name, week or context: nil (all of it).
+    /// What differs between two frames of the same day whose content differs (the intro filling
+    /// the rings, a value that moved, the time in the header): the difference of their layouts
+    /// (`RingScreenLayout.changes`), each ring's swept arc (its whole band once it runs past a
+    /// turn, as its colours then move along it) and every line of text drawn otherwise, in the
+    /// main group and the week strip. Another day, name, week or context: nil (all of it).
     public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
         guard let before = previous as? RingScreen, context.drawsLike(before.context) else { return nil }
         switch (before.mode, mode) {
         case (.ringsOnly(let s0), .ringsOnly(let s1)):
             if s0 == s1 { return Damage() }
-            let all = Rect(x: 0, y: 0, width: Float(size.width), height: Float(size.height))
-            return Self.ringChanges(RingSet(s0), RingSet(s1), in: all)
         case (.full(let c0), .full(let c1)):
             guard c0.name == c1.name, c0.day == c1.day, c0.today == c1.today, c0.week == c1.week else { return nil }
-            if c0.summary == c1.summary { return Damage() }
-            let a = before.layout(size)
-            let b = layout(size)
-            guard a.runs.count == b.runs.count, a.ringGroups.count == b.ringGroups.count,
-                a.shapes.count == b.shapes.count, a.arcs.count == b.arcs.count,
-                zip(a.shapes, b.shapes).allSatisfy({ $0.name == $1.name && $0.box == $1.box })
-            else { return nil }
-            var d = Damage()
-            for (x, y) in zip(a.runs, b.runs) where x.text != y.text || x.box != y.box {
-                d.add(ScreenDamage.text(x.box))
-                d.add(ScreenDamage.text(y.box))
-            }
-            for i in 0..<a.ringGroups.count {
-                guard a.ringGroups[i].rect == b.ringGroups[i].rect, let s0 = a.ringSets[i], let s1 = b.ringSets[i]
-                else { return nil }
-                if s0 != s1 { d.formUnion(Self.ringChanges(s0, s1, in: b.ringGroups[i].rect)) }
-            }
-            return d
+            if c0.summary == c1.summary && c0.clock == c1.clock && c0.clockOnTiny == c1.clockOnTiny { return Damage() }
         default:
             return nil
         }
+        return layout(size).changes(since: before.layout(size))
     }
 
-    /// What this screen draws where, for a picture of `size`, without drawing it (worked out
-    /// once per screen: the next frame compares against it again).
-    func layout(_ size: Size) -> LayoutProbe {
-        if let (s, c, probe) = layoutMemo.layout, s == size, c.drawsLike(context) { return probe }
-        let probe = LayoutProbe()
-        defer { layoutMemo.layout = (size, context, probe) }
-        var c = context
-        c.probe = probe
-        c.drawsText = false
-        if case .full(let content) = mode {
-            RingScreenPainter(content: content, context: c, size: size).draw(into: .measuring(size))
+    /// Where this screen puts what it draws on a picture of `size` (worked out once per screen
+    /// and fonts: drawn again, explained, or compared by the next frame, it is not worked out
+    /// again).
+    func layout(_ size: Size) -> RingScreenLayout {
+        if let (s, c, layout) = layoutMemo.entry, s == size, c.laysOutLike(context) { return layout }
+        let layout: RingScreenLayout
+        switch mode {
+        case .ringsOnly(let summary):
+            let all = Rect(x: 0, y: 0, width: Float(size.width), height: Float(size.height))
+            layout = RingScreenLayout(items: [.rings(all, RingSet(summary))])
+        case .full(let content):
+            layout = RingScreenLayouter(content: content, context: context, size: size).layout()
         }
-        return probe
+        var c = context
+        c.probe = nil
+        layoutMemo.entry = (size, c, layout)
+        return layout
     }
 
     /// Where the rings of a group fitted into `rect` differ between `s0` and `s1`: the arc swept
@@ -80,7 +146,7 @@ extension RingScreen {
     }
 }
 
-/// A screen's layout kept with it once worked out.
+/// A ring screen's layout once worked out, with the size and context it was worked out for.
 final class LayoutMemo {
-    var layout: (Size, ScreenContext, LayoutProbe)?
+    var entry: (Size, ScreenContext, RingScreenLayout)?
 }

@@ -51,7 +51,7 @@ public struct RingScreen: ContextScreen {
 
     let mode: Mode
     public var context: ScreenContext
-    /// Its layout once worked out (for telling what changed from one frame to the next).
+    /// Its layout once worked out (drawn again, and compared by the next frame's `changes`).
     let layoutMemo = LayoutMemo()
 
     /// The rings alone, as large as the picture allows.
@@ -67,14 +67,7 @@ public struct RingScreen: ContextScreen {
 
     public func draw(into buffer: PixelBuffer, at time: Double) {
         buffer.fill(.black)
-        let all = Rect(x: 0, y: 0, width: Float(buffer.width), height: Float(buffer.height))
-        switch mode {
-        case .ringsOnly(let summary):
-            context.probe?.rings(all, RingSet(summary))
-            ActivityRingsView(rings: RingSet(summary)).draw(into: buffer, in: all)
-        case .full(let content):
-            RingScreenPainter(content: content, context: context, size: buffer.size).draw(into: buffer)
-        }
+        layout(buffer.size).draw(into: buffer, context: context)
     }
 }
 
@@ -167,8 +160,9 @@ struct RingFigure {
     }
 }
 
-/// Lays out and draws the full ring screen.
-struct RingScreenPainter {
+/// Lays the full ring screen out (`RingScreenLayout`): where each layout puts the rings, the
+/// text and the week strip, measured with the context's fonts, nothing drawn.
+struct RingScreenLayouter {
     let content: RingScreenContent
     let context: ScreenContext
     let size: Size
@@ -209,19 +203,56 @@ struct RingScreenPainter {
     /// The day's figures (worked out once: every layout reads them more than once).
     let figures: [RingFigure]
 
-    func draw(into buffer: PixelBuffer) {
+    /// The layout of the panel's kind.
+    func layout() -> RingScreenLayout {
+        var out = RingScreenLayout()
+        // Every layout's items (about 30 with the week strip), without growing the array.
+        out.items.reserveCapacity(40)
         switch kind {
-        case .landscape: landscape(buffer)
-        case .portrait: portrait(buffer)
-        case .square: square(buffer)
-        case .round: round(buffer)
-        case .tiny: context.shape == .round ? tinyRound(buffer) : tiny(buffer)
+        case .landscape: landscape(&out)
+        case .portrait: portrait(&out)
+        case .square: square(&out)
+        case .round: round(&out)
+        case .tiny: context.shape == .round ? tinyRound(&out) : tiny(&out)
         }
+        return out
     }
 
-    func rings(_ rect: Rect, into buffer: PixelBuffer) {
-        context.probe?.rings(rect, RingSet(content.summary))
-        ActivityRingsView(rings: RingSet(content.summary)).draw(into: buffer, in: rect)
+    func rings(_ rect: Rect, into out: inout RingScreenLayout) {
+        out.items.append(.rings(rect, RingSet(content.summary)))
+    }
+
+    /// `text` on `baseline` within [x0, x1], aligned (`TextLayout.draw`); returns its box.
+    @discardableResult
+    func place(
+        _ s: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, to x1: Float,
+        align: TextAlignment, element: String, full: String? = nil, into out: inout RingScreenLayout
+    ) -> Rect {
+        let placed = text.place(s, style, color: color, baseline: baseline, from: x0, to: x1, align: align, full: full)
+        out.items.append(.text(placed, element: element))
+        return placed.box
+    }
+
+    /// A title or a name cut to [x0, x1] (`TextLayout.drawCut`).
+    func placeCut(
+        _ s: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, to x1: Float,
+        align: TextAlignment, element: String, into out: inout RingScreenLayout
+    ) {
+        let placed = text.placeCut(s, style, color: color, baseline: baseline, from: x0, to: x1, align: align)
+        out.items.append(.text(placed, element: element))
+    }
+
+    /// A fitted number and its unit's run (`TextLayout.draw(_:color:...)`); returns its box.
+    @discardableResult
+    func place(
+        _ f: FittedNumber, color: Color, baseline: Float, from x0: Float, to x1: Float, align: TextAlignment,
+        element: String, unitElement: String? = nil, number: Bool = true, into out: inout RingScreenLayout
+    ) -> Rect {
+        let (value, unit) = text.place(f, color: color, baseline: baseline, from: x0, to: x1, align: align,
+                                       number: number)
+        out.items.append(.text(value, element: element))
+        if let unit { out.items.append(.text(unit, element: unitElement ?? element + ".unit")) }
+        return TextLayout.box(value, unit)
     }
 
     /// The time as the header writes it, in `style`.
@@ -233,7 +264,7 @@ struct RingScreenPainter {
     /// Name, then the day's title ("Today", "Wednesday"), then its date, from `top` in [x0, x1];
     /// the time, when shown, on the name's line at the other end. Returns the bottom.
     func header(top: Float, x0: Float, x1: Float, nameSize: Float, daySize: Float, align: TextAlignment,
-                into buffer: PixelBuffer) -> Float {
+                into out: inout RingScreenLayout) -> Float {
         var y = top
         let small = style(nameSize, .medium)
         let clock = clockLine
@@ -245,33 +276,33 @@ struct RingScreenPainter {
                 let cm = text.measure(clock, cs)
                 // On the name's baseline, at the far end.
                 let baseline = y + max(m.ascent, cm.ascent)
-                let box = text.draw(clock, cs, color: TextLayout.primary, baseline: baseline, from: x0, to: x1,
-                                    align: align == .leading ? .trailing : .leading, element: "rings.time", into: buffer)
+                let box = place(clock, cs, color: TextLayout.primary, baseline: baseline, from: x0, to: x1,
+                                align: align == .leading ? .trailing : .leading, element: "rings.time", into: &out)
                 let nameRight = box.x - 12 * u
                 line = max(m.ascent, cm.ascent) + max(m.descent, cm.descent)
                 if !content.name.isEmpty {
-                    text.drawCut(content.name, small, color: TextLayout.secondary, baseline: baseline, from: x0,
-                                 to: max(x0, nameRight), align: .leading, element: "rings.name", into: buffer)
+                    placeCut(content.name, small, color: TextLayout.secondary, baseline: baseline, from: x0,
+                             to: max(x0, nameRight), align: .leading, element: "rings.name", into: &out)
                 }
             } else {
-                text.drawCut(content.name, small, color: TextLayout.secondary, baseline: y + m.ascent, from: x0, to: x1,
-                             align: align, element: "rings.name", into: buffer)
+                placeCut(content.name, small, color: TextLayout.secondary, baseline: y + m.ascent, from: x0, to: x1,
+                         align: align, element: "rings.name", into: &out)
             }
             y += line + 2 * u
         }
         let title = strings.dayTitle(content.day, today: content.today)
         let d = text.fitting(title, style(daySize, .semibold), width: x1 - x0)
         let m = text.measure(title, d)
-        text.drawCut(title, d, color: TextLayout.primary, baseline: y + m.ascent, from: x0, to: x1, align: align,
-                     element: "rings.day", into: buffer)
+        placeCut(title, d, color: TextLayout.primary, baseline: y + m.ascent, from: x0, to: x1, align: align,
+                 element: "rings.day", into: &out)
         y += m.height
         let date = text.fit(
             NumberLine(forms: [strings.dateLine(content.day, today: content.today),
                                strings.shortDateLine(content.day, today: content.today)]),
             small, minimum: small.size, width: x1 - x0, formsFirst: true)
         let dm = text.measure(date.text, date.style)
-        text.draw(date, color: TextLayout.secondary, baseline: y + dm.ascent, from: x0, to: x1, align: align,
-                  element: "rings.date", number: false, into: buffer)
+        place(date, color: TextLayout.secondary, baseline: y + dm.ascent, from: x0, to: x1, align: align,
+              element: "rings.date", number: false, into: &out)
         return y + dm.height
     }
 
@@ -285,7 +316,7 @@ struct RingScreenPainter {
     /// The figures as label over "value unit", one under the other in [x0, x1] from `top`,
     /// `spacing` apart; every value at the size the widest needs.
     func figureColumn(_ list: [RingFigure], top: Float, spacing: Float, x0: Float, x1: Float, labelSize: Float,
-                      valueSize: Float, into buffer: PixelBuffer) {
+                      valueSize: Float, into out: inout RingScreenLayout) {
         let ls = labelStyle(labelSize)
         let vs = valueStyle(valueSize)
         let unit = UnitRun(style: style(valueSize * 0.52, .semibold, caps: true), minimum: TypeScale.floor, gap: max(3, 5 * u))
@@ -294,12 +325,12 @@ struct RingScreenPainter {
         var y = top
         for (f, value) in zip(list, fitted) {
             let lm = text.measure(f.label, ls)
-            text.drawCut(f.label, ls, color: f.color, baseline: y + lm.ascent, from: x0, to: x1, align: .leading,
-                         element: f.element(.label), into: buffer)
+            placeCut(f.label, ls, color: f.color, baseline: y + lm.ascent, from: x0, to: x1, align: .leading,
+                     element: f.element(.label), into: &out)
             let vm = text.measure(value.text, value.style)
             let baseline = y + lm.height + 1 * u + vm.ascent
-            text.draw(value, color: f.color, baseline: baseline, from: x0, to: x1, align: .leading,
-                      element: f.element(.value), unitElement: { f.element(.unit) }, into: buffer)
+            place(value, color: f.color, baseline: baseline, from: x0, to: x1, align: .leading,
+                  element: f.element(.value), unitElement: f.element(.unit), into: &out)
             y += figureInlineHeight(labelSize: labelSize, valueSize: valueSize) + spacing
         }
     }
@@ -314,7 +345,8 @@ struct RingScreenPainter {
     /// A row of figures across [x0, x1], each a centred column of label (where every label fits
     /// its column), value and unit; every value at one size. Returns the bottom.
     @discardableResult
-    func figureRow(top: Float, x0: Float, x1: Float, labels: RowLabels?, valueSize: Float, into buffer: PixelBuffer)
+    func figureRow(top: Float, x0: Float, x1: Float, labels: RowLabels?, valueSize: Float,
+                   into out: inout RingScreenLayout)
         -> Float
     {
         let list = figures
@@ -332,13 +364,13 @@ struct RingScreenPainter {
             var y = top
             if let labels {
                 let lm = text.measure(f.label, labels.styles[i])
-                text.draw(f.label, labels.styles[i], color: f.color, baseline: y + lm.ascent, from: c0, to: c1, align: .center,
-                          element: f.element(.label), into: buffer)
+                place(f.label, labels.styles[i], color: f.color, baseline: y + lm.ascent, from: c0, to: c1, align: .center,
+                      element: f.element(.label), into: &out)
                 y += lm.height
             }
             let vm = text.measure(values[i].text, values[i].style)
-            text.draw(values[i], color: f.color, baseline: y + vm.ascent, from: c0, to: c1, align: .center,
-                      element: f.element(.value), into: buffer)
+            place(values[i], color: f.color, baseline: y + vm.ascent, from: c0, to: c1, align: .center,
+                  element: f.element(.value), into: &out)
             y += vm.height
             var unit = (text: f.unit, style: us)
             var um = text.measure(f.unit, us)
@@ -346,8 +378,8 @@ struct RingScreenPainter {
                 unit = text.fitted(f.unit, us, minimum: us.size * 0.7, width: column)
                 um = text.measure(unit.text, unit.style)
             }
-            text.draw(unit.text, unit.style, color: f.color, baseline: y + um.ascent, from: c0, to: c1, align: .center,
-                      element: f.element(.unit), full: f.unit, into: buffer)
+            place(unit.text, unit.style, color: f.color, baseline: y + um.ascent, from: c0, to: c1, align: .center,
+                  element: f.element(.unit), full: f.unit, into: &out)
         }
         return top + figureRowHeight(labelSize: labelSize, valueSize: valueSize)
     }
@@ -395,7 +427,7 @@ struct RingScreenPainter {
 
     /// Seven days, Monday first: the weekday letter over the day's small rings; the selected day's
     /// letter on a white disc. Letters that would not fit their cells at the floor are left out.
-    func week(_ rect: Rect, letterSize: Float, into buffer: PixelBuffer) {
+    func week(_ rect: Rect, letterSize: Float, into out: inout RingScreenLayout) {
         let s = style(letterSize, .semibold)
         let lm = text.measure("M", s)
         let cell = rect.width / 7
@@ -411,29 +443,33 @@ struct RingScreenPainter {
                 var color = d == content.today ? TextLayout.primary : TextLayout.secondary
                 if d == content.day {
                     let r = lm.height * 0.62
-                    buffer.fillDisc(center: Point(x: x0 + cell / 2, y: baseline - lm.ascent / 2 + lm.descent / 2 - 0.5 * u),
-                                    radius: r, color: .white)
+                    out.items.append(.disc(center: Point(x: x0 + cell / 2, y: baseline - lm.ascent / 2 + lm.descent / 2 - 0.5 * u),
+                                           radius: r, color: .white))
                     color = .black
                 }
-                text.draw(letter, s, color: color, baseline: baseline, from: x0, to: x0 + cell, align: .center,
-                          element: "rings.week.\(i + 1)", into: buffer)
+                place(letter, s, color: color, baseline: baseline, from: x0, to: x0 + cell, align: .center,
+                      element: Self.weekElements[i], into: &out)
             }
             let ringRect = Rect(x: x0 + (cell - side) / 2, y: rect.y + top, width: side, height: side)
-            context.probe?.rings(ringRect, RingSet(content.summary(for: d)))
-            ActivityRingsView(rings: RingSet(content.summary(for: d))).draw(into: buffer, in: ringRect)
+            out.items.append(.rings(ringRect, RingSet(content.summary(for: d))))
         }
     }
 
+    /// The week strip's days by element, Monday first (literals: no string is built for them).
+    static let weekElements = [
+        "rings.week.1", "rings.week.2", "rings.week.3", "rings.week.4", "rings.week.5", "rings.week.6", "rings.week.7",
+    ]
+
     // MARK: Layouts
 
-    func landscape(_ buffer: PixelBuffer) {
+    func landscape(_ out: inout RingScreenLayout) {
         let pad = 24 * u, gutter = 28 * u
         var side = h - 2 * pad
         let minColumn = 230 * u
         if w - side - 2 * pad - gutter < minColumn { side = max(0, w - 2 * pad - gutter - minColumn) }
-        rings(Rect(x: pad, y: (h - side) / 2, width: side, height: side), into: buffer)
+        rings(Rect(x: pad, y: (h - side) / 2, width: side, height: side), into: &out)
         let x0 = pad + side + gutter, x1 = w - pad
-        let headerBottom = header(top: pad, x0: x0, x1: x1, nameSize: 20, daySize: 34, align: .leading, into: buffer)
+        let headerBottom = header(top: pad, x0: x0, x1: x1, nameSize: 20, daySize: 34, align: .leading, into: &out)
         let weekH = weekHeight(letterSize: 13, ringSize: 40)
         let figureH = figureInlineHeight(labelSize: 15, valueSize: 32)
         let list = figures
@@ -443,18 +479,18 @@ struct RingScreenPainter {
         if room >= figuresH + Float(list.count) * 12 * u + weekH + 16 * u
             && weekFits(width: x1 - x0, letterSize: 13, ringSize: 40)
         {
-            week(Rect(x: x0, y: bottom - weekH, width: x1 - x0, height: weekH), letterSize: 13, into: buffer)
+            week(Rect(x: x0, y: bottom - weekH, width: x1 - x0, height: weekH), letterSize: 13, into: &out)
             bottom -= weekH + 16 * u
         }
         // Spaced as three figures would be, so Move alone sits where it always does.
         let spacing = max(8 * u, (bottom - headerBottom - 16 * u - 3 * figureH) / 3)
         figureColumn(list, top: headerBottom + 16 * u + spacing / 2, spacing: spacing, x0: x0, x1: x1, labelSize: 15,
-                     valueSize: 32, into: buffer)
+                     valueSize: 32, into: &out)
     }
 
-    func portrait(_ buffer: PixelBuffer) {
+    func portrait(_ out: inout RingScreenLayout) {
         let pad = 28 * u
-        let headerBottom = header(top: pad, x0: pad, x1: w - pad, nameSize: 20, daySize: 34, align: .leading, into: buffer)
+        let headerBottom = header(top: pad, x0: pad, x1: w - pad, nameSize: 20, daySize: 34, align: .leading, into: &out)
         // A narrow panel (240 px) leaves the week out, for rings of a size, and the ring names
         // when they do not fit their columns (the colours say which is which).
         let showWeek = w >= 300 && weekFits(width: w - 2 * pad, letterSize: 13, ringSize: 46)
@@ -469,16 +505,16 @@ struct RingScreenPainter {
         // Spread what is left evenly between the blocks.
         let slack = max(0, available - side) / (blocks + 1)
         var y = headerBottom + gap + slack
-        rings(Rect(x: (w - side) / 2, y: y, width: side, height: side), into: buffer)
+        rings(Rect(x: (w - side) / 2, y: y, width: side, height: side), into: &out)
         y += side + gap + slack
-        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 28, into: buffer)
+        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 28, into: &out)
         y += figureH + gap + slack
         if showWeek {
-            week(Rect(x: pad, y: y, width: w - 2 * pad, height: weekH), letterSize: 13, into: buffer)
+            week(Rect(x: pad, y: y, width: w - 2 * pad, height: weekH), letterSize: 13, into: &out)
         }
     }
 
-    func square(_ buffer: PixelBuffer) {
+    func square(_ out: inout RingScreenLayout) {
         let pad = 18 * u
         // Day label leading, name trailing, on one baseline.
         let ds = style(28, .semibold)
@@ -486,15 +522,15 @@ struct RingScreenPainter {
         let label = text.fit(dayLabelLine, ds, minimum: ds.size, width: (w - 2 * pad) * 0.66, formsFirst: true)
         let dm = text.measure(label.text, label.style)
         let baseline = pad + dm.ascent
-        let dayBox = text.draw(label, color: TextLayout.primary, baseline: baseline, from: pad, to: w - pad,
-                               align: .leading, element: "rings.day", number: false, into: buffer)
+        let dayBox = place(label, color: TextLayout.primary, baseline: baseline, from: pad, to: w - pad,
+                           align: .leading, element: "rings.day", number: false, into: &out)
         // The time at the trailing end, the name before it (what room is left).
         var nameRight = w - pad
         if let clock = clockLine {
             let cs = clockStyle(18)
             if text.measure(clock, cs).width <= w - pad - dayBox.maxX - 16 * u {
-                let box = text.draw(clock, cs, color: TextLayout.primary, baseline: baseline, from: pad, to: w - pad,
-                                    align: .trailing, element: "rings.time", into: buffer)
+                let box = place(clock, cs, color: TextLayout.primary, baseline: baseline, from: pad, to: w - pad,
+                                align: .trailing, element: "rings.time", into: &out)
                 nameRight = box.x - 12 * u
             }
         }
@@ -503,8 +539,8 @@ struct RingScreenPainter {
             let room = nameRight - dayBox.maxX - 16 * u
             let name = text.truncated(content.name, ns, width: room)
             if !name.isEmpty {
-                text.draw(name, ns, color: TextLayout.secondary, baseline: baseline, from: pad, to: nameRight,
-                          align: .trailing, element: "rings.name", full: content.name, into: buffer)
+                place(name, ns, color: TextLayout.secondary, baseline: baseline, from: pad, to: nameRight,
+                      align: .trailing, element: "rings.name", full: content.name, into: &out)
             }
         }
         let headerBottom = baseline + dm.descent
@@ -516,14 +552,14 @@ struct RingScreenPainter {
         let bottom = h - pad
         var y = bottom - weekH
         if showWeek {
-            week(Rect(x: pad, y: y, width: w - 2 * pad, height: weekH), letterSize: 12, into: buffer)
+            week(Rect(x: pad, y: y, width: w - 2 * pad, height: weekH), letterSize: 12, into: &out)
             y -= gap
         }
         y -= figureH
-        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 24, into: buffer)
+        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 24, into: &out)
         let side = min(w - 2 * pad, y - gap - headerBottom - gap)
         rings(Rect(x: (w - side) / 2, y: headerBottom + gap + (y - gap - headerBottom - gap - side) / 2, width: side,
-                   height: side), into: buffer)
+                   height: side), into: &out)
     }
 
     /// Half the width of the panel's circle at height y, less a margin.
@@ -537,7 +573,7 @@ struct RingScreenPainter {
     /// Returns its bottom.
     @discardableResult
     func chordLine(_ line: NumberLine, _ s: TextStyle, minimum: Float, top: Float, r: Float, c: Point, margin: Float,
-                   color: Color, element: String, into buffer: PixelBuffer) -> Float {
+                   color: Color, element: String, into out: inout RingScreenLayout) -> Float {
         let m = text.measure(line.exact, s)
         let half = chord(top, top + m.height, radius: r, center: c, margin: margin)
         var f = text.fit(line, s, minimum: minimum, width: 2 * half, formsFirst: true)
@@ -546,12 +582,12 @@ struct RingScreenPainter {
             f.width = text.measure(f.text, f.style).width
         }
         let fm = text.measure(f.text, f.style)
-        text.draw(f, color: color, baseline: top + fm.ascent, from: c.x - half, to: c.x + half, align: .center,
-                  element: element, number: false, into: buffer)
+        place(f, color: color, baseline: top + fm.ascent, from: c.x - half, to: c.x + half, align: .center,
+              element: element, number: false, into: &out)
         return top + fm.height
     }
 
-    func round(_ buffer: PixelBuffer) {
+    func round(_ out: inout RingScreenLayout) {
         let r = min(w, h) / 2
         let c = Point(x: w / 2, y: h / 2)
         let margin = 10 * u
@@ -561,16 +597,16 @@ struct RingScreenPainter {
         if let clock = clockLine {
             let cs = clockStyle(20)
             y = chordLine(NumberLine(forms: [clock]), cs, minimum: cs.size, top: y, r: r, c: c, margin: margin,
-                          color: TextLayout.primary, element: "rings.time", into: buffer) + 2 * u
+                          color: TextLayout.primary, element: "rings.time", into: &out) + 2 * u
         }
         if !content.name.isEmpty {
             let ns = style(16, .medium)
             y = chordLine(NumberLine(forms: [content.name]), ns, minimum: ns.size, top: y, r: r, c: c, margin: margin,
-                          color: TextLayout.secondary, element: "rings.name", into: buffer)
+                          color: TextLayout.secondary, element: "rings.name", into: &out)
         }
         let ds = style(26, .semibold)
         let headerBottom = chordLine(dayLabelLine, ds, minimum: ds.size * 0.7, top: y, r: r, c: c, margin: margin,
-                                     color: TextLayout.primary, element: "rings.day", into: buffer)
+                                     color: TextLayout.primary, element: "rings.day", into: &out)
         // Figures: a row of value over unit, under the rings.
         let list = figures
         let vs = valueStyle(22)
@@ -586,41 +622,41 @@ struct RingScreenPainter {
                                       widths: list.map { _ in column })
         for (i, f) in list.enumerated() {
             let x0 = c.x - rowHalf + Float(first + i) * (column + gap)
-            text.draw(values[i], color: f.color, baseline: rowTop + vm.ascent, from: x0, to: x0 + column, align: .center,
-                      element: f.element(.value), into: buffer)
+            place(values[i], color: f.color, baseline: rowTop + vm.ascent, from: x0, to: x0 + column, align: .center,
+                  element: f.element(.value), into: &out)
             let fu = text.fitted(f.unit, us, minimum: us.size * 0.7, width: column)
-            text.draw(fu.text, fu.style, color: f.color, baseline: rowTop + vm.height + um.ascent, from: x0,
-                      to: x0 + column, align: .center, element: f.element(.unit), full: f.unit, into: buffer)
+            place(fu.text, fu.style, color: f.color, baseline: rowTop + vm.height + um.ascent, from: x0,
+                  to: x0 + column, align: .center, element: f.element(.unit), full: f.unit, into: &out)
         }
         // Rings between, centred on the panel's centre line.
         let top = headerBottom + 12 * u, bottom = rowTop - 12 * u
         let side = min(bottom - top, 2 * r * 0.80)
-        rings(Rect(x: c.x - side / 2, y: top + (bottom - top - side) / 2, width: side, height: side), into: buffer)
+        rings(Rect(x: c.x - side / 2, y: top + (bottom - top - side) / 2, width: side, height: side), into: &out)
     }
 
     /// A 240x240 panel: the day (or the time) over the rings, the three figures in a row under
     /// them, value over unit in the ring's colour.
-    func tiny(_ buffer: PixelBuffer) {
+    func tiny(_ out: inout RingScreenLayout) {
         let pad = max(4, 10 * u)
         let base = style(34, .semibold, minimum: 18)
         let line = content.clockOnTiny ? clockLine.map { NumberLine(forms: [$0]) } ?? dayLabelLine : dayLabelLine
         let label = text.fit(line, base, minimum: TypeScale.floor, width: w - 2 * pad, formsFirst: true)
         let dm = text.measure(label.text, label.style)
-        text.draw(label, color: TextLayout.primary, baseline: pad + dm.ascent, from: pad, to: w - pad, align: .center,
-                  element: content.clockOnTiny && content.clock != nil ? "rings.time" : "rings.day", number: false,
-                  into: buffer)
+        place(label, color: TextLayout.primary, baseline: pad + dm.ascent, from: pad, to: w - pad, align: .center,
+              element: content.clockOnTiny && content.clock != nil ? "rings.time" : "rings.day", number: false,
+              into: &out)
         let valueSize: Float = 36
         let rowH = figureRowHeight(labelSize: nil, valueSize: valueSize)
         let rowTop = h - pad - rowH
-        figureRow(top: rowTop, x0: pad, x1: w - pad, labels: nil, valueSize: valueSize, into: buffer)
+        figureRow(top: rowTop, x0: pad, x1: w - pad, labels: nil, valueSize: valueSize, into: &out)
         let top = pad + dm.height + 4 * u
         let side = max(0, min(w - 2 * pad, rowTop - 6 * u - top))
-        rings(Rect(x: (w - side) / 2, y: top, width: side, height: side), into: buffer)
+        rings(Rect(x: (w - side) / 2, y: top, width: side, height: side), into: &out)
     }
 
     /// A 240 px round panel: the day (or the time) on the chord at the top, the rings, and the
     /// three figures as lines ("375/500 KCAL") on the chords under them.
-    func tinyRound(_ buffer: PixelBuffer) {
+    func tinyRound(_ out: inout RingScreenLayout) {
         let r = min(w, h) / 2
         let c = Point(x: w / 2, y: h / 2)
         let margin = max(4, 8 * u)
@@ -628,7 +664,7 @@ struct RingScreenPainter {
         let line = content.clockOnTiny ? clockLine.map { NumberLine(forms: [$0]) } ?? dayLabelLine : dayLabelLine
         let labelBottom = chordLine(
             line, base, minimum: TypeScale.floor, top: c.y - 0.80 * r, r: r, c: c, margin: margin, color: TextLayout.primary,
-            element: content.clockOnTiny && content.clock != nil ? "rings.time" : "rings.day", into: buffer)
+            element: content.clockOnTiny && content.clock != nil ? "rings.time" : "rings.day", into: &out)
         // The figures, one to a line, from the bottom of the circle up.
         let list = figures
         let vs = style(30, .semibold, minimum: 15)
@@ -643,12 +679,12 @@ struct RingScreenPainter {
         let values = text.fitTogether(list.map(\.number), vs, minimum: TypeScale.floor, widths: widths, unit: unit)
         for (i, f) in list.enumerated() {
             let y0 = top + Float((3 - list.count + 1) / 2 + i) * vm.height
-            text.draw(values[i], color: f.color, baseline: y0 + vm.ascent, from: c.x - widths[i] / 2,
-                      to: c.x + widths[i] / 2, align: .center, element: f.element(.value), unitElement: { f.element(.unit) },
-                      into: buffer)
+            place(values[i], color: f.color, baseline: y0 + vm.ascent, from: c.x - widths[i] / 2,
+                  to: c.x + widths[i] / 2, align: .center, element: f.element(.value), unitElement: f.element(.unit),
+                  into: &out)
         }
         let ringsTop = labelBottom + 4 * u, ringsBottom = top - 4 * u
         let side = max(0, ringsBottom - ringsTop)
-        rings(Rect(x: c.x - side / 2, y: ringsTop, width: side, height: side), into: buffer)
+        rings(Rect(x: c.x - side / 2, y: ringsTop, width: side, height: side), into: &out)
     }
 }

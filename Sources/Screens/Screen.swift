@@ -65,7 +65,13 @@ extension ScreenContext {
     /// Whether two contexts draw alike: the same fonts (the same renderer object), language,
     /// panel shape and text drawing.
     public func drawsLike(_ other: ScreenContext) -> Bool {
-        locale == other.locale && shape == other.shape && drawsText == other.drawsText
+        laysOutLike(other) && drawsText == other.drawsText
+    }
+
+    /// Whether two contexts lay a screen out alike: the same fonts, language and panel shape
+    /// (drawing the text or not moves nothing).
+    func laysOutLike(_ other: ScreenContext) -> Bool {
+        locale == other.locale && shape == other.shape
             && text.map(ObjectIdentifier.init) == other.text.map(ObjectIdentifier.init)
     }
 }

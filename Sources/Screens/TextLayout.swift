@@ -405,6 +405,27 @@ struct TextLayout {
         align: TextAlignment, element: @autoclosure () -> String, unitElement: (() -> String)? = nil, number: Bool = true,
         into buffer: PixelBuffer
     ) -> Rect {
+        let (value, unit) = place(f, color: color, unitColor: unitColor, baseline: baseline, from: x0, to: x1, align: align,
+                                  number: number)
+        draw(value, element: element(), into: buffer)
+        if let unit { draw(unit, element: unitElement?() ?? element() + ".unit", into: buffer) }
+        return Self.box(value, unit)
+    }
+
+    /// The box of a number placed with its unit's run (`place(_:color:...)`): both lines'.
+    static func box(_ value: PlacedText, _ unit: PlacedText?) -> Rect {
+        guard let unit else { return value.box }
+        let box = value.box, ubox = unit.box
+        let top = min(box.y, ubox.y), bottom = max(box.maxY, ubox.maxY)
+        return Rect(x: box.x, y: top, width: ubox.maxX - box.x, height: bottom - top)
+    }
+
+    /// Where a fitted number (and its unit's run) goes on `baseline` within [x0, x1], aligned as
+    /// one: the number's line, then the unit's.
+    func place(
+        _ f: FittedNumber, color: Color, unitColor: Color? = nil, baseline: Float, from x0: Float, to x1: Float,
+        align: TextAlignment, number: Bool = true
+    ) -> (value: PlacedText, unit: PlacedText?) {
         let start: Float
         switch align {
         case .leading: start = x0
@@ -412,14 +433,12 @@ struct TextLayout {
         case .trailing: start = x1 - f.width
         }
         let full = f.exact ? nil : f.full
-        let box = draw(f.text, f.style, color: color, baseline: baseline, from: start, to: start + f.width, align: .leading,
-                       element: element(), full: full, number: number, into: buffer)
-        guard let unit = f.unit else { return box }
-        let ux = box.maxX + f.gap
-        let ubox = draw(unit, f.unitStyle, color: unitColor ?? color, baseline: baseline, from: ux, to: ux + f.width,
-                        align: .leading, element: unitElement?() ?? element() + ".unit", into: buffer)
-        let top = min(box.y, ubox.y), bottom = max(box.maxY, ubox.maxY)
-        return Rect(x: box.x, y: top, width: ubox.maxX - box.x, height: bottom - top)
+        let value = place(f.text, f.style, color: color, baseline: baseline, from: start, to: start + f.width,
+                          align: .leading, full: full, number: number)
+        guard let unit = f.unit else { return (value, nil) }
+        let ux = value.box.maxX + f.gap
+        return (value, place(unit, f.unitStyle, color: unitColor ?? color, baseline: baseline, from: ux, to: ux + f.width,
+                             align: .leading))
     }
 
     // MARK: Lines
@@ -522,6 +541,17 @@ struct TextLayout {
         align: TextAlignment, element: @autoclosure () -> String, full: String? = nil, number: Bool = false,
         into buffer: PixelBuffer
     ) -> Rect {
+        let line = place(text, style, color: color, baseline: baseline, from: x0, to: x1, align: align, full: full,
+                         number: number)
+        draw(line, element: element(), into: buffer)
+        return line.box
+    }
+
+    /// Where `text` goes on `baseline` within [x0, x1], aligned: measured, nothing drawn.
+    func place(
+        _ text: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, to x1: Float,
+        align: TextAlignment, full: String? = nil, number: Bool = false
+    ) -> PlacedText {
         let m = measure(text, style)
         let x: Float
         switch align {
@@ -529,18 +559,24 @@ struct TextLayout {
         case .center: x = (x0 + x1 - m.width) / 2
         case .trailing: x = x1 - m.width
         }
-        let box = Rect(x: x, y: baseline - m.ascent, width: m.width, height: m.height)
+        return PlacedText(text: text, style: style, color: color, baseline: baseline,
+                          box: Rect(x: x, y: baseline - m.ascent, width: m.width, height: m.height), full: full,
+                          isNumber: number)
+    }
+
+    /// Draws a line where it was placed (and tells the probe, as `element`).
+    func draw(_ line: PlacedText, element: @autoclosure () -> String, into buffer: PixelBuffer) {
         // Glyphs ink within the box grown as the damage of a changed line is (`ScreenDamage.text`):
         // a line wholly outside the clip is not drawn at all (a frame redrawing only what changed
         // skips the text elsewhere).
-        if draws && buffer.draws(in: ScreenDamage.text(box)) {
-            renderer?.draw(text, style, color: color, at: Point(x: x, y: baseline), into: buffer, clip: nil)
+        if draws && buffer.draws(in: ScreenDamage.text(line.box)) {
+            renderer?.draw(line.text, line.style, color: line.color, at: Point(x: line.box.x, y: line.baseline),
+                           into: buffer, clip: nil)
         }
-        if !text.isEmpty, let probe {
-            probe.run(TextRun(element: element(), text: text, full: full.flatMap { $0 == text ? nil : $0 }, style: style,
-                              box: box, isNumber: number))
+        if !line.text.isEmpty, let probe {
+            probe.run(TextRun(element: element(), text: line.text, full: line.full.flatMap { $0 == line.text ? nil : $0 },
+                              style: line.style, box: line.box, isNumber: line.isNumber))
         }
-        return box
     }
 
     /// Draws a title or description cut to [x0, x1] (`fitted` first), saying what it was whole.
@@ -549,10 +585,33 @@ struct TextLayout {
         _ text: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, to x1: Float,
         align: TextAlignment, element: @autoclosure () -> String, into buffer: PixelBuffer
     ) -> Rect {
-        let shown = truncated(text, style, width: x1 - x0)
-        return draw(shown, style, color: color, baseline: baseline, from: x0, to: x1, align: align, element: element(),
-                    full: text, into: buffer)
+        let line = placeCut(text, style, color: color, baseline: baseline, from: x0, to: x1, align: align)
+        draw(line, element: element(), into: buffer)
+        return line.box
     }
+
+    /// Where a title or description cut to [x0, x1] goes (`drawCut`).
+    func placeCut(
+        _ text: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, to x1: Float,
+        align: TextAlignment
+    ) -> PlacedText {
+        place(truncated(text, style, width: x1 - x0), style, color: color, baseline: baseline, from: x0, to: x1,
+              align: align, full: text)
+    }
+}
+
+/// A line of text laid out: what it says, in which style and colour, on which baseline, and the
+/// box it takes (its advances across, the fonts' ascent and descent down; the glyphs start at
+/// the box's left edge).
+struct PlacedText: Sendable, Hashable {
+    var text: String
+    var style: TextStyle
+    var color: Color
+    var baseline: Float
+    var box: Rect
+    /// What it says whole when this is a shortened form (nil, or the text itself: as written).
+    var full: String?
+    var isNumber: Bool
 }
 
 extension String {

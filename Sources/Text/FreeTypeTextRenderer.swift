@@ -38,6 +38,8 @@ public final class FreeTypeTextRenderer: TextRenderer {
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var lines: [LineKey: ShapedLine] = [:]
     private var recent: [(key: LineKey, line: ShapedLine)] = []
+    /// Where the next line remembered goes once `recent` is full (its oldest).
+    private var recentNext = 0
     private let buffer: OpaquePointer
 
     struct GlyphKey: Hashable {
@@ -282,13 +284,19 @@ public final class FreeTypeTextRenderer: TextRenderer {
         return line
     }
 
-    /// The lines shaped or looked up last, newest last.
+    /// The lines shaped or looked up last (a ring: the oldest is replaced). A screen that lays
+    /// a frame out before it draws it (the ring screen: `RingScreenLayout`) draws its thirty or
+    /// so lines after measuring them all, so they are still here when drawn.
     private func remember(_ key: LineKey, _ line: ShapedLine) {
-        if recent.count == Self.recentCount { recent.removeFirst() }
-        recent.append((key, line))
+        if recent.count < Self.recentCount {
+            recent.append((key, line))
+        } else {
+            recent[recentNext] = (key, line)
+            recentNext = (recentNext + 1) % Self.recentCount
+        }
     }
 
-    static let recentCount = 8
+    static let recentCount = 32
 
     /// The glyph's coverage at its size and quarter-pixel offset, rendered once.
     func rendered(_ key: GlyphKey) -> Glyph? {

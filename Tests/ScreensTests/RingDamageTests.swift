@@ -1,0 +1,176 @@
+import Activity
+import Raster
+@testable import Screens
+import Testing
+
+/// The ring screen's damage comes from its layout (`RingScreenLayout`): the rings and the lines
+/// that changed between two frames' layouts, where the layout put them, and nothing else.
+@Suite("Ring screen: damage from its layout")
+struct RingDamageTests {
+    static func screen(
+        _ summary: ActivitySummary?, shape: PanelShape = .rectangle, clock: ClockFace? = nil, _ fonts: Fonts
+    ) throws -> RingScreen {
+        RingScreen(
+            content: RingScreenContent(
+                name: "Karan", day: ScreenGoldenTests.today, today: ScreenGoldenTests.today, summary: summary,
+                week: ScreenGoldenTests.week, clock: clock),
+            context: ScreenContext(text: try fonts(.english), shape: shape))
+    }
+
+    /// The day's summary with other exercise minutes (15 of 30 in the day itself).
+    static func exercise(_ minutes: Double) -> ActivitySummary {
+        var s = ScreenGoldenTests.todaySummary
+        s.exerciseTime = minutes
+        return s
+    }
+
+    /// Whether `damage` holds every pixel of `rect`.
+    static func covers(_ damage: Damage, _ rect: IntRect) -> Bool {
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX where !damage.contains(x: x, y: y) { return false }
+        }
+        return true
+    }
+
+    /// Whether `damage` holds any pixel of `rect`.
+    static func touches(_ damage: Damage, _ rect: Rect) -> Bool {
+        damage.rects.contains { !$0.intersection(rect.enclosingPixels).isEmpty }
+    }
+
+    /// The main group of rings (the largest) and the week strip's, Monday first.
+    static func groups(_ layout: RingScreenLayout) -> (main: Rect, week: [Rect]) {
+        let rects = layout.ringGroups.map(\.rect)
+        let main = rects.max { $0.width < $1.width }!
+        return (main, rects.filter { $0 != main })
+    }
+
+    static let tenNine = ClockFace(time: TimeOfDay(hour: 10, minute: 9)!, twelveHour: false)
+
+    @Test("what the screen draws is its layout: every line and group of rings where the layout put it")
+    func drawnIsLaidOut() throws {
+        let fonts = Fonts()
+        for (size, shape) in LayoutCheck.sizes {
+            let screen = try Self.screen(ScreenGoldenTests.todaySummary, shape: shape, clock: Self.tenNine, fonts)
+            let drawn = Explanation(of: screen, size: size, shape: shape)
+            let layout = screen.layout(size)
+            var laid: [(String, String, Rect)] = []
+            for case .text(let line, let element) in layout.items where !line.text.isEmpty {
+                laid.append((element, line.text, line.box))
+            }
+            #expect(drawn.texts.map(\.element) == laid.map(\.0), "\(size) \(shape)")
+            #expect(drawn.texts.map(\.text) == laid.map(\.1), "\(size) \(shape)")
+            #expect(drawn.texts.map(\.box) == laid.map(\.2), "\(size) \(shape)")
+            #expect(drawn.rings.map(\.rect) == layout.ringGroups.map(\.rect), "\(size) \(shape)")
+            // A pure function of the content, the context and the size: the same again.
+            let again = try Self.screen(ScreenGoldenTests.todaySummary, shape: shape, clock: Self.tenNine, fonts)
+            #expect(again.layout(size) == layout, "\(size) \(shape)")
+            // Drawn without its text (explained, the benchmark's bare frame): laid out the same.
+            var bare = try Self.screen(ScreenGoldenTests.todaySummary, shape: shape, clock: Self.tenNine, fonts)
+            bare.context.drawsText = false
+            #expect(bare.layout(size) == layout, "\(size) \(shape) without text")
+        }
+    }
+
+    @Test("one ring's value changes: its arc in the main group, its figure, the day's cell of the week, nothing else")
+    func oneRing() throws {
+        let fonts = Fonts()
+        for (size, shape) in LayoutCheck.sizes {
+            let a = try Self.screen(Self.exercise(15), shape: shape, fonts)
+            let b = try Self.screen(Self.exercise(21), shape: shape, fonts)
+            let name = "\(size) \(shape)"
+            guard let d = b.changes(since: a, at: 0, now: 0.1, size: size) else {
+                Issue.record("\(name): no damage worked out")
+                continue
+            }
+            let la = a.layout(size), lb = b.layout(size)
+            let (main, week) = Self.groups(lb)
+            #expect(Self.groups(la).main == main, "\(name): the rings stay where they are")
+            // The exercise ring (the second) swept from half its goal to 70 %: that arc.
+            let g = RingGeometry(fitting: main)
+            var expected = ScreenDamage.arcGrowth(
+                center: g.center, radius: g.radius(ring: 1), width: g.lineWidth, from: 0.5, to: 0.7)
+            // Not the other two rings: their tops (above the centre, where the arc is not).
+            for ring in [0, 2] {
+                let top = Rect(x: g.center.x - 1, y: g.center.y - g.radius(ring: ring) - 1, width: 2, height: 2)
+                #expect(!Self.touches(d, top), "\(name): ring \(ring)'s top in \(d)")
+            }
+            // The exercise figure's value (and its unit, where that moved), where it was and where
+            // it is; no other line.
+            var changed: [String] = []
+            for case (.text(let x, let element), .text(let y, _)) in zip(la.items, lb.items) where x != y {
+                changed.append(element)
+                expected.add(ScreenDamage.text(x.box))
+                expected.add(ScreenDamage.text(y.box))
+            }
+            #expect(changed.first == "rings.figure.exercise.value", "\(name): \(changed)")
+            #expect(Set(changed).isSubset(of: ["rings.figure.exercise.value", "rings.figure.exercise.unit"]),
+                    "\(name): \(changed)")
+            for element in ["rings.day", "rings.name", "rings.date"] {
+                guard let line = lb.text(element), !line.text.isEmpty else { continue }
+                #expect(!Self.touches(d, line.box), "\(name): \(element) \(line.box) in \(d)")
+            }
+            // The week strip: the day's own cell (today, Sunday: the last), its exercise arc; not
+            // the six before it.
+            if week.count == 7 {
+                let w = RingGeometry(fitting: week[6])
+                expected.formUnion(ScreenDamage.arcGrowth(
+                    center: w.center, radius: w.radius(ring: 1), width: w.lineWidth, from: 0.5, to: 0.7))
+                for (i, cell) in week.dropLast().enumerated() {
+                    #expect(!Self.touches(d, cell), "\(name): day \(i + 1) of the week \(cell) in \(d)")
+                }
+            }
+            // All of that, and nothing else.
+            #expect(expected.rects.allSatisfy { Self.covers(d, $0) }, "\(name): \(expected) in \(d)")
+            #expect(d.rects.allSatisfy { Self.covers(expected, $0) }, "\(name): \(d) within \(expected)")
+            DamageTests.expectDamagedEqualsWhole([(a, 0), (b, 0.1)], panel: size, buffers: [1], name)
+        }
+    }
+
+    @Test("a value that widens moves its unit: both of the unit's places; a figure that reads the same is left alone")
+    func unitMoves() throws {
+        let fonts = Fonts()
+        let size = Size(width: 800, height: 480)
+        var s0 = Self.exercise(9), s1 = Self.exercise(10)
+        // Stand 14.4 → 14.3 h: the ring moves (past its goal: all of it), "14/12" reads the same.
+        s0.standHours = 14.4
+        s1.standHours = 14.3
+        let a = try Self.screen(s0, fonts), b = try Self.screen(s1, fonts)
+        let d = try #require(b.changes(since: a, at: 0, now: 0.1, size: size))
+        let la = a.layout(size), lb = b.layout(size)
+        let u0 = try #require(la.text("rings.figure.exercise.unit"))
+        let u1 = try #require(lb.text("rings.figure.exercise.unit"))
+        #expect(u0.text == u1.text && u0.box.x < u1.box.x, "the unit moves right: \(u0.box) → \(u1.box)")
+        #expect(Self.covers(d, ScreenDamage.text(u0.box)) && Self.covers(d, ScreenDamage.text(u1.box)), "\(d)")
+        let stand = try #require(lb.text("rings.figure.stand.value"))
+        #expect(la.text("rings.figure.stand.value") == stand)
+        #expect(!Self.touches(d, stand.box), "the stand value reads the same: \(stand.box) in \(d)")
+        let g = RingGeometry(fitting: Self.groups(lb).main)
+        #expect(Self.covers(d, ScreenDamage.ring(center: g.center, radius: g.radius(ring: 2), width: g.lineWidth)),
+                "the stand ring, past its goal, whole")
+        DamageTests.expectDamagedEqualsWhole([(a, 0), (b, 0.1)], panel: size, "unit")
+    }
+
+    @Test("the time in the header changes, the day does not: the time's line (and what moved with it), not the rings")
+    func time() throws {
+        let fonts = Fonts()
+        let t0 = Self.tenNine
+        let t1 = ClockFace(time: TimeOfDay(hour: 10, minute: 10)!, twelveHour: false)
+        for (size, shape) in LayoutCheck.sizes {
+            let name = "\(size) \(shape)"
+            let a = try Self.screen(ScreenGoldenTests.todaySummary, shape: shape, clock: t0, fonts)
+            let b = try Self.screen(ScreenGoldenTests.todaySummary, shape: shape, clock: t1, fonts)
+            let d = try #require(b.changes(since: a, at: 0, now: 60, size: size), "\(name)")
+            let lb = b.layout(size)
+            if let time = lb.text("rings.time"), let was = a.layout(size).text("rings.time") {
+                #expect(Self.covers(d, ScreenDamage.text(was.box)) && Self.covers(d, ScreenDamage.text(time.box)),
+                        "\(name): the time \(time.box) in \(d)")
+            } else {
+                #expect(d.isEmpty, "\(name): no time shown, nothing changes: \(d)")
+            }
+            for group in lb.ringGroups {
+                #expect(!Self.touches(d, group.rect), "\(name): rings \(group.rect) in \(d)")
+            }
+            DamageTests.expectDamagedEqualsWhole([(a, 0), (b, 60)], panel: size, buffers: [1], name)
+        }
+    }
+}
