@@ -32,7 +32,7 @@ module CKernelShims {
 MAP
 CFLAGS="-Xcc -I$(pkg-config --variable=includedir libxml-2.0)/libxml2"
 INCLUDES="-I $OUT/modules -I $OUT/include/CKernelShims -I $ROOT/Sources/CSQLite -I $ROOT/Sources/CXML -I $ROOT/Sources/CArchive"
-SWIFTFLAGS="-O -g -swift-version 6 -parse-as-library -enable-testing -sanitize=fuzzer,address $INCLUDES $CFLAGS"
+SWIFTFLAGS="-O -g -swift-version 6 -parse-as-library -package-name glance -enable-testing -sanitize=fuzzer,address $INCLUDES $CFLAGS"
 
 # Every C file of the shims (as SwiftPM builds the target), as one object.
 shims=()
@@ -64,6 +64,7 @@ module() { # NAME SOURCES...
 module Activity "$ROOT"/Sources/Activity/*.swift
 module Platform "$ROOT"/Sources/Platform/*.swift
 module Store $(find "$ROOT/Sources/Store" -name '*.swift' | sort) "$OUT/objects/embedded_resources.swift"
+module HealthExport "$ROOT"/Sources/HealthExport/*.swift
 module Raster "$ROOT"/Sources/Raster/*.swift
 module Controls "$ROOT"/Sources/Controls/*.swift
 module JSON "$ROOT"/Sources/JSON/*.swift
@@ -74,7 +75,7 @@ module Feeds "$ROOT"/Sources/Feeds/*.swift
 module DeviceLogic "$ROOT"/Sources/DeviceLogic/*.swift
 
 O=$OUT/objects
-STORE="$O/Activity.o $O/Platform.o $O/CKernelShims.o $O/Store.o -lsqlite3 -lxml2 -larchive"
+STORE="$O/Activity.o $O/Platform.o $O/CKernelShims.o $O/Store.o $O/HealthExport.o -lsqlite3 -lxml2 -larchive"
 link() { # NAME OBJECTS... -- SOURCES...
 	local name=$1
 	shift

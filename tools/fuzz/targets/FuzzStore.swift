@@ -2,6 +2,7 @@
 // its own under $TMPDIR; every input's import runs inside a transaction that is rolled back, so
 // each input meets the same store (a crash reproduces from its input alone).
 import Activity
+@testable import HealthExport
 @testable import Store
 
 #if canImport(Glibc)
@@ -41,7 +42,10 @@ enum FuzzStore {
         rolledBack { store throws(StoreError) in
             var options = ImportOptions()
             options.taskName = nil
-            _ = try HealthImport.run(into: store, options: options) { _ throws(StoreError) in
+            let xml: ExportReaders.XML = { (source, monitor, collector) throws(StoreError) in
+                try HealthXMLReader(source: source, monitor: monitor, collector: collector).run()
+            }
+            _ = try HealthImport.run(into: store, options: options, xml: xml) { _ throws(StoreError) in
                 (format, MemorySource(bytes, name: "fuzz.\(format.rawValue)"))
             }
         }

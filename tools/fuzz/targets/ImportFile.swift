@@ -1,6 +1,7 @@
 // Fuzz target: bytes as a file given to glance import: the format told from the first bytes, a
 // zip opened by libarchive, then the XML or CSV importer, into a real SQLite store, rolled back.
 @testable import Store
+import HealthExport
 
 #if canImport(Glibc)
     import Glibc
