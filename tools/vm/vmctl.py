@@ -67,6 +67,12 @@ must be taken while it runs.
                                      MIN_LIT pixels are lit (console text, not a
                                      blank frame between) or TIMEOUT_S (default 10)
                                      has passed; never fails (compare afterwards)
+    screendump-until-dark NAME MAX_LIT [TIMEOUT_S]
+                                     screendump NAME again (every 0.1 s) until at
+                                     most MAX_LIT pixels are lit (a panel gone
+                                     dark: black, or qemu's own "not active" text
+                                     once the output is off) or TIMEOUT_S (default
+                                     10) has passed; never fails (compare afterwards)
     host NAME TIMEOUT_S COMMAND      run COMMAND (sh -c, in --out) on the host, e.g.
                                      curl against a port qemu forwards to the guest;
                                      its output goes to OUT/NAME.out, its status and
@@ -345,6 +351,25 @@ class Guest:
                                  "t": taken if shown else None, "dumps": dumps})
             print("vmctl: screendump-until-console %s: %s after %d dump(s), %.3f s" %
                   (name, "console shown" if shown else "NOT shown", dumps, taken - started), flush=True)
+        elif op == "screendump-until-dark":
+            name, most = words[1], int(words[2])
+            tmo = float(words[3]) if len(words) > 3 else 10.0
+            started = self.now()
+            deadline = time.monotonic() + tmo
+            dumps = 0
+            while True:
+                taken = self.screendump(name)
+                dumps += 1
+                rgb = read_ppm(os.path.join(self.a.out, name + ".ppm"))[2]
+                lit = sum(1 for i in range(0, len(rgb), 3) if rgb[i] or rgb[i + 1] or rgb[i + 2])
+                dark = lit <= most
+                if dark or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)
+            self.matches.append({"name": name, "ref": "dark", "equal": dark, "started": started,
+                                 "t": taken if dark else None, "dumps": dumps, "lit": lit})
+            print("vmctl: screendump-until-dark %s: %s (%d lit) after %d dump(s), %.3f s" %
+                  (name, "dark" if dark else "NOT dark", lit, dumps, taken - started), flush=True)
         elif op == "host":
             name, tmo = words[1], float(words[2])
             command = raw.split(None, 3)[3]
