@@ -594,9 +594,10 @@ struct DeviceBoot {
     static func clockTime(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
 
     /// The schedule's boundary for a boot that starts at `minute` (UTC, the guest's clock):
-    /// six hours away on the same day, so its half-hour window is never in force by the real
-    /// clock while the test runs (the guest sets its clock to just before it).
-    static func boundary(from minute: Int) -> Int { minute < 720 ? minute + 360 : minute - 360 }
+    /// six hours away on the same day, later where its half-hour window fits in the day, else
+    /// earlier, so the window is never in force by the real clock while the test runs (the
+    /// guest sets its clock forward or back to just before it).
+    static func boundary(from minute: Int) -> Int { minute + 390 < 1440 ? minute + 360 : minute - 360 }
 
     /// The UTC minute of the day now.
     static func minuteNow() -> Int {

@@ -246,27 +246,33 @@ real=$(date +%s)
 up0=$(cut -d. -f1 /proc/uptime)
 date -s "@$((boundary - 20))" >/dev/null
 step "schedule-set boundary=$boundary set=$(now_s) dpms=$(dpms) pid=$(prop MainPID)"
-# early: the first sample before the boundary at which the panel was not on
+# early: the first sample before the boundary at which the panel was not on (the time taken
+# after the read: a read that ended before the boundary was made before it)
+# after it, off: the first at which DPMS said off.
 early=none
-sample_until() { # EPOCH: samples DPMS until then
-	local d
+off=never
+sample_until() { # EPOCH: samples DPMS until then (or until off after the boundary)
+	local d t
 	while [ "$(date +%s)" -lt "$1" ]; do
 		d=$(dpms)
-		if [ "$d" != On ] && [ "$early" = none ]; then early="$(now_s):$d"; fi
-		sleep 0.1
+		t=$(date +%s%N)
+		if [ "$t" -lt "${boundary}000000000" ]; then
+			[ "$d" != On ] && [ "$early" = none ] && early="$(seconds "$t"):$d"
+		elif [ "$d" = Off ]; then
+			off=$(seconds "$t")
+			return
+		fi
+		sleep 0.05
 	done
 }
+seconds() { echo "${1%?????????}.$(echo "$1" | tail -c 10 | cut -c1-3)"; }
 sample_until $((boundary - 8))
 asked=$(now_s)
 wait_host schedule-before
 answered=$(now_s)
 sample_until "$boundary"
 # Past the boundary: until DPMS says off (at most 30 s)
-off=never
-while [ "$(date +%s)" -lt $((boundary + 30)) ]; do
-	if [ "$(dpms)" = Off ]; then off=$(now_s); break; fi
-	sleep 0.05
-done
+[ "$off" = never ] && sample_until $((boundary + 30))
 step "schedule-off boundary=$boundary early=$early asked=$asked answered=$answered off=$off dpms=$(dpms)" \
 	"pid=$(prop MainPID) restarts=$(prop NRestarts)"
 wait_host schedule-dark
