@@ -3,8 +3,11 @@
 # a service of its own in the booted Debian image beside glance.service, watches the unit
 # through systemctl, hurts the app (SIGSEGV, SIGABRT, SIGKILL, a hang for the watchdog, then
 # crashes until systemd gives up), lets the host feed it through glance serve and a user of
-# group glance feed it with glance metric, and lets the host take a screendump at each stage. Every
-# result is a "STEP ..." line on ttyS1 (console.log); the host answers "waiting" steps on ttyS2.
+# group glance feed it with glance metric, sends Home Assistant's screen select through the
+# guest's broker and glance mqtt, sets the clock to just before a window of the schedule that
+# turns the panel off, lists the libraries glance run has mapped, and lets the host take a
+# screendump at each stage. Every result is a "STEP ..." line on ttyS1 (console.log); the host
+# answers "waiting" steps on ttyS2.
 # The harness's lines: ttyS1 and ttyS2, or on an arm64 guest (one UART, the kernel's) the virtio
 # consoles hvc0 and hvc1 (tools/vm/run-in-vm.sh --arch arm64).
 OUT_TTY=/dev/ttyS1 CTL_TTY=/dev/ttyS2
@@ -246,9 +249,9 @@ real=$(date +%s)
 up0=$(cut -d. -f1 /proc/uptime)
 date -s "@$((boundary - 20))" >/dev/null
 step "schedule-set boundary=$boundary set=$(now_s) dpms=$(dpms) pid=$(prop MainPID)"
-# early: the first sample before the boundary at which the panel was not on (the time taken
-# after the read: a read that ended before the boundary was made before it)
-# after it, off: the first at which DPMS said off.
+# early: the first sample before the boundary at which the panel was not on; off: the first
+# after it at which DPMS said off. A sample's time is taken after its read: one that ended
+# before the boundary was read before it.
 early=none
 off=never
 sample_until() { # EPOCH: samples DPMS until then (or until off after the boundary)
