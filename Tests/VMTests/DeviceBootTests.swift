@@ -10,7 +10,10 @@ import Testing
 /// app comes up by itself from glance.service, with no shell in between; a guest driver
 /// (tools/vm/device-e2e/driver.sh) crashes and hangs it, the host feeds it through
 /// glance-serve.service (a port qemu's user network forwards) and a user of group glance through
-/// `glance metric set`, and the host checks every stage on the virtual monitor.
+/// `glance metric set`; Home Assistant's screen select comes through the guest's mosquitto and
+/// glance-mqtt.service; the guest's clock is set to just before a window of the schedule that
+/// turns the panel off; the panel's process is checked for the libraries it must not map; and
+/// the host checks every stage on the virtual monitor.
 ///
 /// Part of VMEndToEndTests (an extension), so its boot never runs beside another VM: the suite
 /// is serialized, and two emulated guests on two cores starve each other.
@@ -54,10 +57,17 @@ extension VMEndToEndTests {
         #expect(chmod(store, 0o644) == 0)
 
         // The configuration: the defaults but for the time in the ring screen's header, which
-        // would make the guest's picture depend on the minute it is drawn in; glance serve
-        // listening on the network; a gauge of the metric the guest's user pi sets.
+        // would make the guest's picture depend on the minute it is drawn in, and the idle
+        // dimming; glance serve listening on the network; a gauge of the metric the guest's user
+        // pi sets; glance mqtt's broker; a window of the schedule that has the panel off from a
+        // boundary six hours away, which the guest's driver reads too.
         let config = folder + "/config.json"
-        try DeviceBoot.config.write(toFile: config, atomically: true, encoding: .utf8)
+        let boundary = DeviceBoot.boundary(from: DeviceBoot.minuteNow())
+        try DeviceBoot.config(boundary: boundary).write(toFile: config, atomically: true, encoding: .utf8)
+        let boundaryFile = folder + "/boundary"
+        try (DeviceBoot.clockTime(boundary) + "\n").write(toFile: boundaryFile, atomically: true, encoding: .utf8)
+        let (checked, checkedOut) = try runTool(VMPaths.glance, ["config", "check", "--config", config])
+        try #require(checked == 0, "glance config check of the test's configuration: \(checkedOut)")
 
         // What the host posts to glance serve (today's figures), and the stores the app should
         // show afterwards: the guest's store after the post (as `glance log` writes the same
@@ -96,9 +106,10 @@ extension VMEndToEndTests {
         }
 
         // The image: the package through dpkg (install, remove, purge, install), the test's driver,
-        // glance serve enabled on a DHCP network (systemd-networkd), user pi in group glance, and
-        // the fonts the host's render draws with in place of the release's (Debian 13's Inter 4.1
-        // draws other pixels than the pinned Debian 12 one).
+        // glance serve enabled on a DHCP network (systemd-networkd), glance mqtt enabled with
+        // Debian's mosquitto (local only, its default) as the broker and its clients for the
+        // driver, user pi in group glance, and the fonts the host's render draws with in place of
+        // the release's (Debian 13's Inter 4.1 draws other pixels than the pinned Debian 12 one).
         let image = folder + "/root.img"
         let (imageStatus, imageOutput) = try runTool(
             VMPaths.root + "/tools/vm/device-image.sh",
@@ -111,6 +122,8 @@ extension VMEndToEndTests {
                 "--enable", "glance-vmtest.service", "--enable", "glance-vmtest-banner.service",
                 "--add", e2e + "/vmtest.network:/etc/systemd/network/80-vmtest.network",
                 "--enable", "systemd-networkd.service", "--enable", "glance-serve.service",
+                "--package", "mosquitto", "--package", "mosquitto-clients", "--enable", "mosquitto.service",
+                "--enable", "glance-mqtt.service", "--add", boundaryFile + ":/etc/glance-vmtest/boundary",
                 "--run", "useradd --create-home --shell /bin/bash pi && adduser --quiet pi glance",
             ])
         for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("device: \(line)") }
@@ -194,6 +207,21 @@ extension VMEndToEndTests {
                 "screendump-until hotplug \(folder)/expected-hotplug 15",
                 "send go",
             ], at: afterLogged)
+        // Home Assistant's select through the guest's broker and glance mqtt: the rings again,
+        // as served. Then the schedule: the panel still shows them 8 s before the boundary (the
+        // clock set to 20 s before it), is dark after it, and lights again when the clock is set
+        // back to the real time.
+        let fallbackWait = host.firstIndex(of: "wait-console STEP fallback waiting 90")!
+        host.insert(
+            contentsOf: [
+                "wait-console STEP mqtt waiting 240", "screendump-until mqtt \(folder)/expected-serve 10", "send go",
+                "wait-console STEP schedule-before waiting 60",
+                "screendump-until schedule-before \(folder)/expected-serve 3", "send go",
+                "wait-console STEP schedule-dark waiting 60",
+                "screendump-until-dark schedule-dark \(DeviceBoot.darkLit) 10", "send go",
+                "wait-console STEP schedule-back waiting 60",
+                "screendump-until schedule-back \(folder)/expected-serve 10", "send go",
+            ], at: fallbackWait)
         host.append("wait-exit 30")
         let qmp = folder + "/host.qmp"
         try (host.joined(separator: "\n") + "\n").write(toFile: qmp, atomically: true, encoding: .utf8)
@@ -202,7 +230,7 @@ extension VMEndToEndTests {
             VMPaths.harness,
             [
                 "--root-image", image, "--gpu", "virtio", "--res", "480x480", "--qmp-script", qmp,
-                "--out", folder + "/vm", "--timeout", "460", "--modules", "virtio_net",
+                "--out", folder + "/vm", "--timeout", "600", "--modules", "virtio_net",
                 "--qemu-opt", "-nic", "--qemu-opt", "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:\(port)-:8127",
             ])
         let seconds = Int(Date().timeIntervalSince(started))
@@ -376,6 +404,109 @@ extension VMEndToEndTests {
             "pi's glance metric set did not reach the app; \(metric); \(boot.step("store") ?? "")")
         #expect(difference(gauge, unset, name: "metric-before", folder: folder) != nil, "the metric changed nothing")
 
+        // Home Assistant: glance mqtt announced the panel on the guest's broker; its screen
+        // select's command topic, as the retained discovery message names it, switched the panel
+        // from the gauge screen to the rings, exactly as glance render draws them.
+        let mqtt = try #require(boot.step("mqtt"), "no mqtt step; \(context)")
+        let bridgeLog = boot.step("mqtt-log") ?? ""
+        print("device: glance mqtt in the guest: \(mqtt)")
+        #expect(boot.value("broker", in: mqtt) == "active", "mosquitto in the guest: \(mqtt)")
+        #expect(
+            boot.value("bridge", in: mqtt) == "active" && boot.value("user", in: mqtt) == "glance-net",
+            "glance-mqtt.service: \(mqtt); its journal: \(bridgeLog)")
+        let announced = boot.step("mqtt-discovery") ?? ""
+        let discovery =
+            (try? JSONSerialization.jsonObject(with: Data(announced.utf8))) as? [String: Any] ?? [:]
+        let commandTopic = discovery["command_topic"] as? String
+        #expect(
+            commandTopic != nil && commandTopic == boot.value("command", in: mqtt),
+            "no retained discovery message for the screen select with the topic published to: '\(announced)'; \(mqtt); the bridge's journal: \(bridgeLog)")
+        #expect(
+            (discovery["options"] as? [String]).map { $0.contains("rings") && $0.contains("gauges") } == true,
+            "the select's options: \(discovery["options"] ?? "none") in '\(announced)'")
+        #expect(discovery["state_topic"] as? String == boot.value("state", in: mqtt), "\(announced)")
+        #expect(
+            boot.value("before", in: mqtt) == "gauges",
+            "the bridge never said the panel shows the gauge screen: \(mqtt); \(bridgeLog)")
+        #expect(boot.value("published", in: mqtt) == "0", "mosquitto_pub on the command topic: \(mqtt)")
+        #expect(
+            boot.value("shown", in: mqtt) == "rings",
+            "the screen state after the select's command: \(mqtt); the bridge's journal: \(bridgeLog)")
+        let selected = try #require(boot.screendump("mqtt"), "no screendump after the select; \(context)")
+        #expect(
+            difference(selected, servedRender, name: "mqtt", folder: folder) == nil,
+            "Home Assistant's select (rings) did not reach the panel: \(mqtt); the bridge's journal: \(bridgeLog)")
+        #expect(difference(selected, gauge, name: "mqtt-before", folder: folder) != nil, "the select changed nothing")
+
+        // The schedule: the clock set to 20 s before the window with brightness 0; the app kept
+        // the panel on until the boundary (DPMS sampled in the guest, the monitor 8 s before it,
+        // the journal) and turned it off at the boundary (DPMS, the monitor dark); with the clock
+        // set back, out of the window, on again.
+        let clockStep = try #require(boot.step("schedule-set"), "no schedule-set step; \(context)")
+        let off = try #require(boot.step("schedule-off"), "no schedule-off step; \(context)")
+        let scheduleLog = boot.step("schedule-log") ?? ""
+        let edge = try #require(
+            boot.seconds("boundary", in: clockStep), "no boundary in \(clockStep) (/etc/glance-vmtest/boundary)")
+        print("device: schedule: \(clockStep); \(off); the app's journal: \(scheduleLog)")
+        #expect(boot.value("dpms", in: clockStep) == "On", "the panel was not on when the clock was set: \(clockStep)")
+        #expect(
+            boot.value("early", in: off) == "none",
+            "the panel went off before the boundary \(edge) (time:DPMS): \(off); \(scheduleLog)")
+        let looked = boot.seconds("answered", in: off)
+        #expect(
+            looked != nil && looked! < edge,
+            "the screendump before the boundary was answered at \(looked.map { "\($0)" } ?? "?"), not before \(edge): it cannot tell the panel was on then; \(off)")
+        let ahead = try #require(boot.screendump("schedule-before"), "no screendump before the boundary; \(context)")
+        #expect(
+            difference(ahead, servedRender, name: "schedule-before", folder: folder) == nil,
+            "8 s before the boundary the panel does not show the app's picture: \(off); \(scheduleLog)")
+        let offAt = boot.seconds("off", in: off)
+        #expect(
+            offAt != nil && offAt! >= edge,
+            "DPMS did not go off at the boundary \(edge) (within 30 s): \(off); the app's journal: \(scheduleLog)")
+        if let offAt { print("device: schedule: DPMS off \(String(format: "%.2f", offAt - edge)) s after the boundary") }
+        let lines = DeviceBoot.journal(scheduleLog)
+        let clockSet = lines.first { $0.message.hasSuffix("the clock was set") }
+        #expect(
+            clockSet.map { $0.t >= edge - 20 && $0.t < edge } == true,
+            "the app did not say the clock was set (timerfd cancelled on a set) between the set and the boundary: \(scheduleLog)")
+        let darkened = lines.first { $0.message.hasSuffix("schedule: off") }
+        #expect(
+            darkened.map { $0.t >= edge } == true,
+            "the app did not turn the panel off by the schedule at or after the boundary \(edge): \(scheduleLog)")
+        #expect(!scheduleLog.contains("a change of the clock shows"), "no clock-change watch in the app: \(scheduleLog)")
+        #expect(
+            boot.value("pid", in: off) == boot.value("pid", in: clockStep) && boot.value("pid", in: clockStep) == boot.value("pid", in: mqtt),
+            "the app restarted during the schedule's stage: \(mqtt); \(clockStep); \(off)")
+        let dark = try #require(boot.screendump("schedule-dark"), "no screendump after the boundary; \(context)")
+        #expect(
+            litPixels(dark) <= DeviceBoot.darkLit,
+            "after the boundary the monitor is not dark (\(litPixels(dark)) pixels lit); \(off); \(scheduleLog)")
+        #expect(difference(dark, servedRender, name: "schedule-dark", folder: folder) != nil)
+        let setBack = try #require(boot.step("schedule-back"), "no schedule-back step; \(context)")
+        #expect(boot.value("dpms", in: setBack) == "On", "the clock set back out of the window: \(setBack); \(scheduleLog)")
+        let lit = try #require(boot.screendump("schedule-back"), "no screendump after the clock was set back; \(context)")
+        #expect(
+            difference(lit, servedRender, name: "schedule-back", folder: folder) == nil,
+            "with the clock set back out of the window the panel does not show the app again: \(setBack)")
+
+        // The panel's process, after all of that, has none of the network's or the import's
+        // libraries mapped (/proc/PID/maps in the guest).
+        let maps = try #require(boot.step("maps"), "no maps step; \(context)")
+        let libraries = (boot.value("libraries", in: maps) ?? "").split(separator: ",").map(String.init)
+        print("device: libraries mapped into glance run (pid \(boot.value("pid", in: maps) ?? "?")): "
+            + libraries.map { String($0.split(separator: "/").last ?? "") }.joined(separator: " "))
+        #expect(
+            boot.value("command", in: maps)?.contains("run") == true && libraries.contains { $0.contains("/libc.so") },
+            "not the running glance run's maps: \(maps)")
+        if let began = boot.seconds("began", in: mqtt), let ended = boot.seconds("uptime", in: maps) {
+            print("device: the bridge's, the schedule's and the maps' stages took \(Int(ended - began)) s of the guest's uptime")
+        }
+        for library in DeviceBoot.foreignLibraries {
+            let mapped = libraries.filter { $0.contains("/" + library) }
+            #expect(mapped.isEmpty, "glance run has \(mapped.joined(separator: ", ")) mapped: \(maps)")
+        }
+
         // Failing again and again: systemd gives up and tty1 gets a login prompt.
         let fallback = try #require(boot.step("fallback"), "\(context)")
         #expect(fallback.contains("glance=failed") && fallback.contains("getty=active"), "\(fallback)")
@@ -443,13 +574,59 @@ struct DeviceBoot {
     func file(_ name: String) -> String { (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)) ?? "" }
 
     /// The test's configuration: no time in the ring screen's header (the picture would depend
-    /// on the minute), glance serve on every address (qemu forwards a host port to it), and a
-    /// gauge of the metric pi sets (tools/vm/device-e2e/driver.sh).
-    static let config = """
+    /// on the minute), no dimming or blanking (nor would it on how long the steps take), glance
+    /// serve on every address (qemu forwards a host port to it), a gauge of the metric pi sets
+    /// (tools/vm/device-e2e/driver.sh), glance mqtt on the guest's own broker, and a window of
+    /// the schedule that turns the panel off from `boundary` (minutes after midnight) for half an
+    /// hour.
+    static func config(boundary: Int) -> String {
+        """
         {"clock": {"format": "off"}, "serve": {"listen": "0.0.0.0:8127"},
+         "idle": {"dimAfter": null, "blankAfter": null},
+         "mqtt": {"broker": "mqtt://127.0.0.1:1883"},
+         "schedule": [{"from": "\(clockTime(boundary))", "to": "\(clockTime(boundary + 30))", "brightness": 0}],
          "gauges": [{"style": "circular", "title": "Shed", "unit": "°C", "min": -10, "max": 40,
                      "source": {"metric": "shed", "staleAfter": null}}]}
         """
+    }
+
+    /// `HH:MM` of minutes after midnight.
+    static func clockTime(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60, minutes % 60) }
+
+    /// The schedule's boundary for a boot that starts at `minute` (UTC, the guest's clock):
+    /// six hours away on the same day, later where its half-hour window fits in the day, else
+    /// earlier, so the window is never in force by the real clock while the test runs (the
+    /// guest sets its clock forward or back to just before it).
+    static func boundary(from minute: Int) -> Int { minute + 390 < 1440 ? minute + 360 : minute - 360 }
+
+    /// The UTC minute of the day now.
+    static func minuteNow() -> Int {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return Int(parts.tm_hour) * 60 + Int(parts.tm_min)
+    }
+
+    /// The libraries `glance run` must not have mapped: the network's and the import's, which
+    /// glance mqtt, glance serve and glance import use.
+    static let foreignLibraries = ["libmosquitto", "libmicrohttpd", "libqrencode", "libxml2", "libarchive"]
+
+    /// The most pixels a dark monitor has lit: qemu draws "Display output is not active." on
+    /// the monitor of an output that is off (a few hundred pixels of text), else it is black.
+    static let darkLit = 1500
+
+    /// A number after `key=` in a step's line, as seconds.
+    func seconds(_ key: String, in line: String) -> Double? { value(key, in: line).flatMap(Double.init) }
+
+    /// The journal's lines in a step written with `journalctl -o short-unix` and joined by "|":
+    /// each line's time (seconds since the epoch) and message.
+    static func journal(_ line: String) -> [(t: Double, message: String)] {
+        line.split(separator: "|").compactMap { entry in
+            let words = entry.split(separator: " ", maxSplits: 3)
+            guard words.count == 4, let t = Double(words[0]) else { return nil }
+            return (t, String(words[3]))
+        }
+    }
 
     /// What pi sets in the guest (driver.sh: glance metric set shed 21.5).
     static let guestMetric = "21.5"

@@ -7,9 +7,12 @@
 # `run-in-vm.sh --root-image` boots with systemd.
 #
 #   tools/vm/device-image.sh --deb FILE --image FILE [--add SRC:DEST]... [--enable UNIT]...
-#                            [--run 'COMMAND']... [--size MB]
+#                            [--run 'COMMAND']... [--package PKG]... [--size MB]
 #
 #   --add SRC:DEST  copy a file into the image, or a folder in place of the folder there
+#   --package PKG   a Debian package the test needs besides the package's Depends (the boot
+#                   test's MQTT broker, mosquitto): installed into the cached root with them,
+#                   so it is downloaded once and every later image has it offline
 #   --enable UNIT   systemctl enable it; --run 'COMMAND': run it in the root (sh -c) at the end
 #
 # An arm64 package on an x86-64 machine goes into a Debian 13 arm64 root (debian-root.sh
@@ -24,7 +27,7 @@ die() { say "$*"; exit 2; }
 fail() { echo "PACKAGE FAILED: $*"; exit 1; }
 ok() { echo "PACKAGE ok: $*"; }
 
-DEB="" IMAGE="" SIZE=768 ADDS=() ENABLES=() RUNS=()
+DEB="" IMAGE="" SIZE=768 ADDS=() ENABLES=() RUNS=() PACKAGES=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--deb) DEB=$2; shift 2 ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--add) ADDS+=("$2"); shift 2 ;;
 	--enable) ENABLES+=("$2"); shift 2 ;;
 	--run) RUNS+=("$2"); shift 2 ;;
+	--package) PACKAGES+=("$2"); shift 2 ;;
 	--size) SIZE=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
@@ -51,7 +55,7 @@ if [ "$DEB_ARCH" != all ] && [ "$DEB_ARCH" != "$(dpkg --print-architecture)" ]; 
 	ROOT_ARGS=(--arch "$DEB_ARCH")
 	FOREIGN=1
 fi
-BASE=$("$HERE/debian-root.sh" "${ROOT_ARGS[@]}" "${DEPENDS[@]}")
+BASE=$("$HERE/debian-root.sh" "${ROOT_ARGS[@]}" "${DEPENDS[@]}" "${PACKAGES[@]}")
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/glance-image.XXXXXX")
 R=$WORK/root

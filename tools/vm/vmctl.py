@@ -67,6 +67,12 @@ must be taken while it runs.
                                      MIN_LIT pixels are lit (console text, not a
                                      blank frame between) or TIMEOUT_S (default 10)
                                      has passed; never fails (compare afterwards)
+    screendump-until-dark NAME MAX_LIT [TIMEOUT_S]
+                                     screendump NAME again (every 0.1 s) until at
+                                     most MAX_LIT pixels are lit (a panel gone
+                                     dark: black, or qemu's own "not active" text
+                                     once the output is off) or TIMEOUT_S (default
+                                     10) has passed; never fails (compare afterwards)
     host NAME TIMEOUT_S COMMAND      run COMMAND (sh -c, in --out) on the host, e.g.
                                      curl against a port qemu forwards to the guest;
                                      its output goes to OUT/NAME.out, its status and
@@ -248,6 +254,23 @@ class Guest:
         self.shots.append({"name": name, "t": taken, "size": [w, h]})
         return taken
 
+    def screendump_until(self, op, name, ref, tmo, done, said):
+        """screendump NAME again (every 0.1 s) until done(picture) or TMO seconds have passed;
+        result.json's "matches" says when done became true (never fails: compare afterwards)"""
+        started = self.now()
+        deadline = time.monotonic() + tmo
+        dumps = 0
+        while True:
+            taken = self.screendump(name)
+            dumps += 1
+            ok = done(read_ppm(os.path.join(self.a.out, name + ".ppm")))
+            if ok or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        self.matches.append({"name": name, "ref": ref, "equal": ok, "started": started,
+                             "t": taken if ok else None, "dumps": dumps})
+        print("vmctl: %s %s: %s after %d dump(s), %.3f s" % (op, name, said[ok], dumps, taken - started), flush=True)
+
     def run_action(self, words, raw):
         op = words[0]
         if op == "sleep":
@@ -310,41 +333,17 @@ class Guest:
             name, ref = words[1], words[2]
             tmo = float(words[3]) if len(words) > 3 else 3.0
             want = read_ppm(os.path.join(self.a.out, ref + ".ppm"))
-            started = self.now()
-            deadline = time.monotonic() + tmo
-            dumps = 0
-            while True:
-                taken = self.screendump(name)
-                dumps += 1
-                equal = read_ppm(os.path.join(self.a.out, name + ".ppm")) == want
-                if equal or time.monotonic() > deadline:
-                    break
-                time.sleep(0.1)
-            self.matches.append({"name": name, "ref": ref, "equal": equal, "started": started,
-                                 "t": taken if equal else None, "dumps": dumps})
-            print("vmctl: screendump-until %s: %s after %d dump(s), %.3f s" %
-                  (name, "equal" if equal else "NOT equal", dumps, taken - started), flush=True)
+            self.screendump_until(op, name, ref, tmo, lambda now: now == want, ("NOT equal", "equal"))
         elif op == "screendump-until-console":
             name, ref, least = words[1], words[2], int(words[3])
             tmo = float(words[4]) if len(words) > 4 else 10.0
             app = read_ppm(os.path.join(self.a.out, ref + ".ppm"))
-            started = self.now()
-            deadline = time.monotonic() + tmo
-            dumps = 0
-            while True:
-                taken = self.screendump(name)
-                dumps += 1
-                now = read_ppm(os.path.join(self.a.out, name + ".ppm"))
-                rgb = now[2]
-                lit = sum(1 for i in range(0, len(rgb), 3) if rgb[i] or rgb[i + 1] or rgb[i + 2])
-                shown = now != app and lit >= least
-                if shown or time.monotonic() > deadline:
-                    break
-                time.sleep(0.1)
-            self.matches.append({"name": name, "ref": ref, "equal": shown, "started": started,
-                                 "t": taken if shown else None, "dumps": dumps})
-            print("vmctl: screendump-until-console %s: %s after %d dump(s), %.3f s" %
-                  (name, "console shown" if shown else "NOT shown", dumps, taken - started), flush=True)
+            self.screendump_until(op, name, ref, tmo, lambda now: now != app and lit_pixels(now) >= least,
+                                  ("NOT shown", "console shown"))
+        elif op == "screendump-until-dark":
+            name, most = words[1], int(words[2])
+            tmo = float(words[3]) if len(words) > 3 else 10.0
+            self.screendump_until(op, name, "dark", tmo, lambda now: lit_pixels(now) <= most, ("NOT dark", "dark"))
         elif op == "host":
             name, tmo = words[1], float(words[2])
             command = raw.split(None, 3)[3]
@@ -531,6 +530,12 @@ class Guest:
 
 
 # ---------------- image helpers (PPM in, PNG out) ----------------
+def lit_pixels(picture):
+    """the pixels of a read_ppm picture that are not black"""
+    rgb = picture[2]
+    return sum(1 for i in range(0, len(rgb), 3) if rgb[i] or rgb[i + 1] or rgb[i + 2])
+
+
 def read_ppm(path):
     with open(path, "rb") as f:
         data = f.read()

@@ -3,8 +3,11 @@
 # a service of its own in the booted Debian image beside glance.service, watches the unit
 # through systemctl, hurts the app (SIGSEGV, SIGABRT, SIGKILL, a hang for the watchdog, then
 # crashes until systemd gives up), lets the host feed it through glance serve and a user of
-# group glance feed it with glance metric, and lets the host take a screendump at each stage. Every
-# result is a "STEP ..." line on ttyS1 (console.log); the host answers "waiting" steps on ttyS2.
+# group glance feed it with glance metric, sends Home Assistant's screen select through the
+# guest's broker and glance mqtt, sets the clock to just before a window of the schedule that
+# turns the panel off, lists the libraries glance run has mapped, and lets the host take a
+# screendump at each stage. Every result is a "STEP ..." line on ttyS1 (console.log); the host
+# answers "waiting" steps on ttyS2.
 # The harness's lines: ttyS1 and ttyS2, or on an arm64 guest (one UART, the kernel's) the virtio
 # consoles hvc0 and hvc1 (tools/vm/run-in-vm.sh --arch arm64).
 OUT_TTY=/dev/ttyS1 CTL_TTY=/dev/ttyS2
@@ -195,6 +198,101 @@ rc=$?
 step "metric rc=$rc uid=$(id -u pi) groups=$(id -nG pi | tr ' ' ',') $(tr '\n' ' ' </tmp/metric.out)" \
 	"personal=$([ -e /home/pi/.local/share/glance/glance.db ] && echo yes || echo no)"
 wait_host metric
+
+# Home Assistant through glance mqtt: glance-mqtt.service (enabled in this image) bridges the
+# guest's own broker (Debian's mosquitto, local only: 127.0.0.1:1883, the test's configuration)
+# and the panel's control socket. As Home Assistant would, the screen select's topics are taken
+# from its retained discovery message; once the bridge shows the panel on the gauge screen (the
+# state of the panel running now), "rings" is published on the command topic, not retained.
+began=$(uptime_s)
+mqtt_get() { mosquitto_sub -h 127.0.0.1 -C 1 "$@" 2>/dev/null; }
+json_field() { printf '%s' "$1" | sed -n "s/.*\"$2\": *\"\([^\"]*\)\".*/\1/p"; }
+discovery=$(mqtt_get -W 150 -t 'homeassistant/select/+/screen/config')
+command=$(json_field "$discovery" command_topic)
+state=$(json_field "$discovery" state_topic)
+# until_shown SCREEN: polls the retained screen state until it is SCREEN (at most 30 s)
+until_shown() {
+	local i=0
+	shown=""
+	while [ -n "$state" ] && [ $i -lt 60 ]; do
+		shown=$(mqtt_get -W 2 -t "$state")
+		[ "$shown" = "$1" ] && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+until_shown gauges
+before=$shown
+published=none
+if [ -n "$command" ]; then
+	mosquitto_pub -h 127.0.0.1 -t "$command" -m rings
+	published=$?
+fi
+until_shown rings
+step "mqtt published=$published command=$command state=$state before=$before shown=$shown" \
+	"bridge=$(systemctl is-active glance-mqtt.service) user=$(ps -o user= -p "$(systemctl show glance-mqtt.service -p MainPID --value)" 2>/dev/null)" \
+	"broker=$(systemctl is-active mosquitto.service) pid=$(prop MainPID) began=$began uptime=$(uptime_s)"
+step "mqtt-discovery $discovery"
+step "mqtt-log $(journalctl -b -u glance-mqtt.service -o cat --no-pager | tail -n 8 | tr '\n' '|')"
+wait_host mqtt
+
+# The schedule: the configuration's window with brightness 0 starts at the boundary
+# /etc/glance-vmtest/boundary (HH:MM, which the host chose hours away from the real time, on the
+# same day). The clock is set to 20 s before it (the app's timerfd, cancelled on a set, tells it);
+# the panel must stay on until then and go dark at it. DPMS of the connector (sysfs) is sampled
+# all along, the host's screendumps say what the monitor shows, the journal when the app acted.
+dpms() { cat /sys/class/drm/card*-*/dpms 2>/dev/null | head -1; }
+now_s() { date +%s.%N | cut -c1-14; }
+boundary=$(date -d "$(date +%F) $(cat /etc/glance-vmtest/boundary)" +%s)
+real=$(date +%s)
+up0=$(cut -d. -f1 /proc/uptime)
+date -s "@$((boundary - 20))" >/dev/null
+step "schedule-set boundary=$boundary set=$(now_s) dpms=$(dpms) pid=$(prop MainPID)"
+# early: the first sample before the boundary at which the panel was not on; off: the first
+# after it at which DPMS said off. A sample's time is taken after its read: one that ended
+# before the boundary was read before it.
+early=none
+off=never
+sample_until() { # EPOCH: samples DPMS until then (or until off after the boundary)
+	local d t
+	while [ "$(date +%s)" -lt "$1" ]; do
+		d=$(dpms)
+		t=$(date +%s%N)
+		if [ "$t" -lt "${boundary}000000000" ]; then
+			[ "$d" != On ] && [ "$early" = none ] && early="$(seconds "$t"):$d"
+		elif [ "$d" = Off ]; then
+			off=$(seconds "$t")
+			return
+		fi
+		sleep 0.05
+	done
+}
+seconds() { echo "${1%?????????}.$(echo "$1" | tail -c 10 | cut -c1-3)"; }
+sample_until $((boundary - 8))
+asked=$(now_s)
+wait_host schedule-before
+answered=$(now_s)
+sample_until "$boundary"
+# Past the boundary: until DPMS says off (at most 30 s)
+[ "$off" = never ] && sample_until $((boundary + 30))
+step "schedule-off boundary=$boundary early=$early asked=$asked answered=$answered off=$off dpms=$(dpms)" \
+	"pid=$(prop MainPID) restarts=$(prop NRestarts)"
+wait_host schedule-dark
+# What the app said, with the time of each line (the journal's clock is the one set)
+step "schedule-log $(journalctl -b -u glance.service -o short-unix --no-pager | grep -E 'the clock was set|schedule|no power control|a change of the clock' | tail -n 6 | tr '\n' '|')"
+# The clock back to the real time, out of the window: the panel lights again.
+date -s "@$((real + $(cut -d. -f1 /proc/uptime) - up0))" >/dev/null
+i=0
+until [ "$(dpms)" = On ] || [ $i -gt 300 ]; do sleep 0.1; i=$((i + 1)); done
+step "schedule-back date=$(date +%FT%T) dpms=$(dpms) pid=$(prop MainPID)"
+wait_host schedule-back
+
+# The libraries mapped into the running glance run (the panel's process, after the bridge's
+# command, the schedule and glance serve's post): none of the network's or the import's.
+mpid=$(prop MainPID)
+step "maps pid=$mpid uptime=$(uptime_s) command=$(tr '\0' ' ' </proc/"$mpid"/cmdline | tr -s ' ' | sed 's/ $//; s/ /_/g')" \
+	"libraries=$(awk '$6 ~ /\.so/ {print $6}' /proc/"$mpid"/maps | sort -u | tr '\n' ',' | sed 's/,$//')"
 
 # Crashing again and again: after StartLimitBurst starts systemd gives up and tty1 gets a
 # login prompt (OnFailure=getty@tty1.service).
