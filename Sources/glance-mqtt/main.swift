@@ -11,10 +11,9 @@ import HomeBridge
     import Musl
 #endif
 
-let console = Console.standard
-
 exit(
     Glance.helperMain(MQTTCommand.spec, .init(), Array(CommandLine.arguments.dropFirst())) { line in
+        let console = Console.standard
         let made = ConfigurationFile.settings(line.config, commandLine: line.layer, console: console).flatMap { settings in
             MQTTBridge.make(configuration: settings.configuration, database: nil, version: Glance.version, log: console.complain)
         }

@@ -11,10 +11,9 @@ import Server
     import Musl
 #endif
 
-let console = Console.standard
-
 exit(
     Glance.helperMain(ServeCommand.spec, .init(), Array(CommandLine.arguments.dropFirst())) { line in
+        let console = Console.standard
         let configuration: Configuration
         switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
         case .success(let settings): configuration = settings.configuration
