@@ -122,7 +122,7 @@ final class Connection {
     func finishPending() throws(StoreError) {
         guard let pending = beforeWriting else { return }
         beforeWriting = nil  // its own statements (the check, the switch to WAL) do not wait for it
-        do {
+        do throws(StoreError) {
             try pending()
         } catch {
             beforeWriting = pending
