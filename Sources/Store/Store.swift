@@ -74,7 +74,7 @@ public final class Store {
                 "not a Glance store: \(path) is an empty database (left as it is; a command that writes, such as glance log, makes a store)")
         }
         // Every command sees a damaged store the same way (65, how to recover), before it reads
-        // half of it or writes into it.
+        // half of it or writes into it (with `checkLater`, before it writes: see below).
         let later = checkLater && access != .read && version == Schema.currentVersion
         if version > 0 && !later { try checkNotDamaged() }
         if access == .read {
@@ -105,9 +105,8 @@ public final class Store {
 
     /// Does what the opening left for later (`checkLater`): the check (a damaged store throws as
     /// the opening would have: `.badData`, how to recover), the switch to WAL and the
-    /// connection's settings. Also done by
-    /// the first statement that may write, before it runs. Once passed, a no-op; a damaged store
-    /// throws again on every call and is never written.
+    /// connection's settings. The first statement that may write does it too, before it runs.
+    /// Once passed, a no-op; a damaged store throws again on every call and is never written.
     public func finishOpening() throws(StoreError) {
         try db.finishPending()
     }
