@@ -3,6 +3,7 @@ import DeviceLogic
 import Display
 import Platform
 import Raster
+import Store
 import Text
 
 /// The app put together, in one place for every command and test: the fonts, the clock, the
@@ -48,6 +49,8 @@ public final class Assembly {
         public var dataLog: ((String) -> Void)?
         /// Told as each part is made ("store", "controller", "session"): `glance run --report-startup`.
         public var mark: ((String) -> Void)?
+        /// The store's check left to `finishOpening()` (glance run: after the first frame).
+        public var checkStoreLater = false
 
         public init(
             text: (any TextRenderer)?? = nil, clock: (any LocalClock)? = nil, data: (any DataSource)? = nil,
@@ -89,7 +92,7 @@ public final class Assembly {
         if let given = parts.data {
             data = given
         } else {
-            switch settings.openData(today: clock.today(), log: log, problems: parts.dataLog) {
+            switch settings.openData(today: clock.today(), checkLater: parts.checkStoreLater, log: log, problems: parts.dataLog) {
             case .success(let d): data = d
             case .failure(let failure): return .failure(failure)
             }
@@ -128,6 +131,23 @@ public final class Assembly {
         self.controller = controller
         self.session = session
         self.reloader = reloader
+    }
+
+    /// What `Parts.checkStoreLater` left for later: the store's check, which fails with the
+    /// message and exit status the opening would have (a damaged store: 65). A no-op when
+    /// nothing was left, or once it has passed.
+    public func finishOpening() throws(OutputFailure) {
+        try Self.finishOpening(data)
+    }
+
+    /// `finishOpening()` for the data of an assembly (a closure that must not hold the assembly).
+    public static func finishOpening(_ data: any DataSource) throws(OutputFailure) {
+        guard let store = data as? StoreData else { return }
+        do throws(StoreError) {
+            try store.finishOpening()
+        } catch {
+            throw Settings.storeFailure(error)
+        }
     }
 
     /// The panel's output now (a reload may have replaced the first): its one owner is the

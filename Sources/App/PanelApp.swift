@@ -87,6 +87,10 @@ public enum PanelApp {
         parts.configurationPath = configuration
         parts.commandLine = commandLine
         parts.mark = phases.mark
+        // The store's check (PRAGMA quick_check) is done once the first frame is up, before the
+        // input (whose keys may write) and before the frame is told: a damaged store still ends
+        // the app with 65 and how to recover, and is never written into.
+        parts.checkStoreLater = true
         let assembly: Assembly
         switch Assembly.make(settings, sink: PanelSink(output), parts: parts, log: log) {
         case .success(let a): assembly = a
@@ -96,6 +100,7 @@ public enum PanelApp {
             return failure.status
         }
         let controller = assembly.controller, session = assembly.session, reloader = assembly.reloader
+        let data = assembly.data
         if let light = Backlight.find(log: log) {
             log("backlight \(light.path): \(light.original)/\(light.maximum)\(light.onOff ? " (on or off: the picture dims)" : "")")
             // Put back by the fatal-signal handler too, with the display.
@@ -139,9 +144,11 @@ public enum PanelApp {
         // What the first frame does not need is set up once it is on the panel, before it is told
         // (a script that waits for "first frame on screen", or systemd for READY=1, finds the
         // input read and the control socket there, as before).
-        session.onFirstFrame = { [unowned session] in
+        session.onFirstFrame = { [unowned session] () throws(OutputFailure) in
             let shown = session.firstFrameShown ?? monotonicNow()
             phases.firstFrameShown(at: shown)
+            try Assembly.finishOpening(data)
+            phases.mark("store check")
             reloader.openInput()
             phases.mark("input")
             openControlSocket(session, path: settings.run.controlSocket, log: log)

@@ -141,14 +141,22 @@ extension Settings {
         configuration.cycle.map { ScreenCycle(every: $0.every, screens: $0.screens, pauseOnInput: $0.pauseOnInput, now: now) }
     }
 
+    /// A store that cannot be used, as the app's failure: its message and exit status.
+    static func storeFailure(_ error: StoreError) -> OutputFailure {
+        let hint = [.missing, .permission, .cannotCreate].contains(error.kind)
+            ? "\ngive another store with --db PATH, or check the folder's permissions" : ""
+        return OutputFailure(error.message + hint, status: error.exitStatus)
+    }
+
     /// What there is to show: the command line's day, gauge or task, else the store (followed as
     /// it changes).
     /// `access`: `.create` for glance run and watch (a new device starts with an empty store, and
     /// watch may be started before the import that fills it); the store is checked as for writing.
     /// `problems`: where the data's own problems go as they come (a broker that cannot be reached,
-    /// a gauge's file missing; nil: `log`).
+    /// a gauge's file missing; nil: `log`). `checkLater`: the store's check is left to
+    /// `Assembly.finishOpening()` (glance run: after the first frame).
     public func openData(
-        today: CalendarDay, access: Store.Access = .create, log: @escaping (String) -> Void,
+        today: CalendarDay, access: Store.Access = .create, checkLater: Bool = false, log: @escaping (String) -> Void,
         problems: ((String) -> Void)? = nil
     ) -> Result<any DataSource, OutputFailure> {
         if let content { return .success(content.data(today: today)) }
@@ -157,13 +165,11 @@ extension Settings {
             do throws(StoreError) {
                 let data = try StoreData(
                     path: path, access: access, gauges: configuration.gauges, goals: configuration.goals.standing,
-                    log: problems ?? log)
+                    checkLater: checkLater, log: problems ?? log)
                 log("data from the store \(path)")
                 return .success(data)
             } catch {
-                let hint = [.missing, .permission, .cannotCreate].contains(error.kind)
-                    ? "\ngive another store with --db PATH, or check the folder's permissions" : ""
-                throw OutputFailure(error.message + hint, status: error.exitStatus)
+                throw Self.storeFailure(error)
             }
         } catch {
             return .failure(error)

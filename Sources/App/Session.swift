@@ -47,8 +47,8 @@ public final class Session {
     public private(set) var firstFramePresent: Duration?
     /// The minor page faults the first frame's draw and its mode set took (first touches of memory).
     public private(set) var firstFrameFaults: (draw: Int, present: Int)?
-    /// Called once when the first frame is on screen.
-    public var onFirstFrame: (() -> Void)?
+    /// Called once when the first frame is on screen; what it throws ends the session.
+    public var onFirstFrame: (() throws(OutputFailure) -> Void)?
     /// Called after each frame is presented, with the scene's description of it.
     public var onFrame: (() -> Void)?
     /// Called after each frame is drawn and before it is presented: its time on the scene's
@@ -221,7 +221,7 @@ public final class Session {
             firstFrameDraw = drawn - now
             firstFramePresent = shown - drawn
             firstFrameFaults = (drawnFaults - faults, minorPageFaults() - drawnFaults)
-            onFirstFrame?()
+            try onFirstFrame?()
         }
         if animating { wasAnimating = true }
     }

@@ -34,20 +34,27 @@ public final class StoreData: DataSource {
 
     /// `access`: `.create` (glance run, watch) makes a store that does not exist; `.read`
     /// (render) opens it read-only and never makes one (`.missing`). `wallClock`: the gauges'
-    /// (tests give a made-up one, with the session's made-up time).
+    /// (tests give a made-up one, with the session's made-up time). `checkLater`: the store's
+    /// check is left to `finishOpening()` (`Store`'s `checkLater`: glance run's first frame).
     public init(
         path: String, access: Store.Access = .create, gauges: [GaugeSetting],
         goals: Goals = GoalSetting().standing, wallClock: @escaping () -> Double = wallClockNow,
-        log: @escaping (String) -> Void
+        checkLater: Bool = false, log: @escaping (String) -> Void
     ) throws(StoreError) {
         defaultGoals = goals
-        store = try Store(path: path, access: access)
+        store = try Store(path: path, access: access, checkLater: checkLater)
         // One connection for reading and watching (the app's own writes, a Cancel, are known).
         watcher = try StoreWatcher(store: store)
         watched = [FileDescriptor(rawValue: watcher.fileDescriptor)]
         feed = GaugeFeed(settings: gauges, wallClock: wallClock, log: log)
         self.log = log
         _ = feed.readMetrics(store)
+    }
+
+    /// What the opening left for later (`checkLater`): the store's check, which throws the
+    /// damage the opening would have. A no-op once it has passed.
+    public func finishOpening() throws(StoreError) {
+        try store.finishOpening()
     }
 
     public func summary(for day: CalendarDay) -> ActivitySummary? {

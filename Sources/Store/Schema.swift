@@ -81,15 +81,20 @@ public enum Schema {
     /// The schema version of `db`, once it is known to be a store this build can use. Only reads:
     /// a file that is not a Glance store is refused before anything is written to it.
     static func version(of db: Connection) throws(StoreError) -> Int {
-        // Both from one statement, so from one snapshot: read one after the other, another
-        // process's first migration could commit between them, and its new tables would be taken
-        // for someone else's database (two commands making the same new store at once).
-        let read = try db.prepare(
-            "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)")
-        guard try read.step() else { return 0 }
-        let found = Int(read.int64(0) ?? 0)
-        let tables = read.int64(1) ?? 0
-        read.reset()
+        // Both from one snapshot: read in two transactions, another process's first migration
+        // could commit between them, and its new tables would be taken for someone else's
+        // database (two commands making the same new store at once). The first statement,
+        // stepped to its row and not reset, holds the read transaction the second reads in (two
+        // plain statements: `pragma_user_version` in one SELECT brought SQLite's virtual-table
+        // code into every opening, a tenth of the SQLite code glance run's first frame ran).
+        let version = try db.prepare("PRAGMA user_version")
+        guard try version.step() else { return 0 }
+        defer { version.reset() }
+        let count = try db.prepare("SELECT count(*) FROM sqlite_master")
+        guard try count.step() else { return 0 }
+        let found = Int(version.int64(0) ?? 0)
+        let tables = count.int64(0) ?? 0
+        count.reset()
         if found > currentVersion {
             throw StoreError(
                 .badData,

@@ -37,7 +37,13 @@ public final class Store {
     /// refused as it is (`.badData`), and so is an empty file unless the store is to be created.
     /// Before anything is read or written the store is checked (`PRAGMA quick_check`): a damaged
     /// store is refused (`.badData`, saying how to recover) rather than half read or written into.
-    public init(path: String, access: Access = .create) throws(StoreError) {
+    ///
+    /// `checkLater` (`glance run`, whose first frame waits for the opening): a store at this
+    /// build's version is only read here; its check, its switch to WAL (a no-op for a store Glance
+    /// made) and the connection's settings for writing are left to `finishOpening()`, which
+    /// throws the same damage the opening would have. Until then the store may be read; every
+    /// write does them first. A store to be made or migrated is checked here as ever.
+    public init(path: String, access: Access = .create, checkLater: Bool = false) throws(StoreError) {
         if access == .create {
             try StoreLocation.createParentFolders(of: path)
         } else {
@@ -68,8 +74,9 @@ public final class Store {
                 "not a Glance store: \(path) is an empty database (left as it is; a command that writes, such as glance log, makes a store)")
         }
         // Every command sees a damaged store the same way (65, how to recover), before it reads
-        // half of it or writes into it.
-        if version > 0 { try checkNotDamaged() }
+        // half of it or writes into it (with `checkLater`, before it writes: see below).
+        let later = checkLater && access != .read && version == Schema.currentVersion
+        if version > 0 && !later { try checkNotDamaged() }
         if access == .read {
             if version < Schema.currentVersion {
                 throw StoreError(
@@ -77,11 +84,31 @@ public final class Store {
             }
             return
         }
+        if later {
+            // Only reads come before `finishOpening()` (or the first write, which does it first).
+            let wal = access == .create
+            db.beforeWriting = { [unowned self] () throws(StoreError) in
+                try self.checkNotDamaged()
+                if wal { try self.useWAL() }
+                try self.db.execute(Self.connectionSettings)
+            }
+            return
+        }
         if access == .create || version < Schema.currentVersion { try useWAL() }
-        // Settings of this connection, not of the file. In WAL mode NORMAL never corrupts; a power
-        // cut may lose the last commit only.
-        try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+        try db.execute(Self.connectionSettings)
         if version < Schema.currentVersion { try Schema.migrate(db) }
+    }
+
+    /// Settings of this connection, not of the file, for its writes. In WAL mode NORMAL never
+    /// corrupts; a power cut may lose the last commit only.
+    static let connectionSettings = "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON"
+
+    /// Does what the opening left for later (`checkLater`): the check (a damaged store throws as
+    /// the opening would have: `.badData`, how to recover), the switch to WAL and the
+    /// connection's settings. The first statement that may write does it too, before it runs.
+    /// Once passed, a no-op; a damaged store throws again on every call and is never written.
+    public func finishOpening() throws(StoreError) {
+        try db.finishPending()
     }
 
     static func shareWithGroupIfSetgid(_ path: String) {

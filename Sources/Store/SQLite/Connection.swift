@@ -114,8 +114,25 @@ final class Connection {
         return StoreError(.io, "store \(path): \(call): \(message)")
     }
 
+    /// Run before the first statement that may write (what `Store`'s `checkLater` put off), once
+    /// it has passed; while it fails, every such statement throws its error and writes nothing.
+    var beforeWriting: (() throws(StoreError) -> Void)?
+
+    /// Runs `beforeWriting` if it has not passed yet.
+    func finishPending() throws(StoreError) {
+        guard let pending = beforeWriting else { return }
+        beforeWriting = nil  // its own statements (the check, the switch to WAL) do not wait for it
+        do throws(StoreError) {
+            try pending()
+        } catch {
+            beforeWriting = pending
+            throw error
+        }
+    }
+
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
+        try finishPending()
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(Self.callName(sql), rc) }
     }
@@ -127,7 +144,9 @@ final class Connection {
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let rc = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error("prepare \(Self.callName(sql))", rc) }
-        return Statement(statement, connection: self, sql: sql)
+        let prepared = Statement(statement, connection: self, sql: sql)
+        if beforeWriting != nil && sqlite3_stmt_readonly(statement) == 0 { try finishPending() }
+        return prepared
     }
 
     /// The first value of the first row of `sql`, as an integer (nil: no row or NULL).
