@@ -123,7 +123,7 @@ public enum Glance {
             ExitStatusNote(
                 65, "bad data: an input or a store that is not what it should be (damaged, someone else's, too new), left as it is"),
             ExitStatusNote(66, "missing input: a file or store that does not exist or cannot be read"),
-            ExitStatusNote(69, "unavailable: something needed is missing (a font, a display, a library opened on first use)"),
+            ExitStatusNote(69, "unavailable: something needed is missing (a font, a display, a library opened on first use, the executable a command runs)"),
             ExitStatusNote(70, "internal error: a bug (please report it)"),
             ExitStatusNote(73, "cannot create: an output file or a new store cannot be made there"),
             ExitStatusNote(74, "input/output error: a read or write failed part way (a full disk, a read-only mount)"),
