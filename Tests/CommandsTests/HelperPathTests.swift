@@ -11,7 +11,7 @@ struct HelperPathTests {
         #expect(Helper.candidates("glance-serve", execPath: nil, program: "/usr/bin/glance") == [
             "/usr/bin/glance-serve", "/usr/bin/../lib/glance/glance-serve",
         ])
-        #expect(Helper.candidates("glance-mqtt", execPath: "", program: "/work/.build/debug/glance").first == "/work/.build/debug/glance-mqtt")
+        #expect(Helper.candidates("glance-mqtt", execPath: "", program: "/src/glance/.build/debug/glance").first == "/src/glance/.build/debug/glance-mqtt")
     }
 
     @Test("GLANCE_EXEC_PATH, when set, is the only place")
