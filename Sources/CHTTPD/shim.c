@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 // Paths and arguments as sent: the caller decodes them, once.
 static size_t unescape_nothing(void *context, struct MHD_Connection *connection, char *s) {
     (void)context;

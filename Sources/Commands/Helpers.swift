@@ -1,5 +1,6 @@
 import App
 import CLI
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -31,28 +32,13 @@ public enum Helper: String, CaseIterable, Sendable {
         return [folder + "/" + executable, folder + "/" + libraryFolder + "/" + executable]
     }
 
-    /// This program's own path (the link /proc/self/exe names).
-    static func programPath() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return CommandLine.arguments.first ?? "glance" }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// Runs the executable in this process's place with `arguments` (the command's, without its
     /// name): the same process id, signals and descriptors, so a unit's `glance serve` is
     /// glance-serve. Returns only when it cannot be run: told, with what to do (69).
     func exec(_ arguments: [String]) -> Outcome {
-        let places = Self.candidates(executable, execPath: getenv("GLANCE_EXEC_PATH").map { String(cString: $0) }, program: Self.programPath())
-        var tried: [String] = []
-        for path in places {
-            let argv = [executable] + arguments
-            var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-            execv(path, &pointers)
-            let reason = String(cString: strerror(errno))
-            for p in pointers { free(p) }
-            tried.append("\(path): \(reason)")
-        }
+        let program = executablePath() ?? CommandLine.arguments.first ?? "glance"
+        let places = Self.candidates(executable, execPath: getenv("GLANCE_EXEC_PATH").map { String(cString: $0) }, program: program)
+        let tried = places.map { replaceProcess(with: $0, arguments: [executable] + arguments).description }
         console.complain(
             "\(rawValue): cannot run \(executable) (\(tried.joined(separator: "; "))): the package glance installs it in "
                 + "/usr/lib/glance; reinstall it, or set GLANCE_EXEC_PATH to the folder that holds it")

@@ -132,3 +132,20 @@ public final class ChildProcess {
         }
     }
 }
+
+/// The program this process runs in place of itself (execv(2)): the same process id, signal
+/// mask and descriptors. `arguments` start with argv[0]. Returns only when it could not, with why.
+public func replaceProcess(with path: String, arguments: [String]) -> SystemError {
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    execv(path, &argv)
+    return SystemError(path)
+}
+
+/// This process's program, as the link /proc/self/exe names it (nil when it cannot be read).
+public func executablePath() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
