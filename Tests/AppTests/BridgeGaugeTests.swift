@@ -37,6 +37,15 @@ struct BridgeGaugeTests {
         return bridge
     }
 
+    /// A real broker, or the test's failure when mosquitto is not installed (a required part).
+    static func broker(password: String? = nil) throws -> Broker? {
+        guard Broker.available else {
+            Issue.record("mosquitto is not installed (make deps installs it: tools/debian-packages.txt)")
+            return nil
+        }
+        return try Broker(password: password)
+    }
+
     /// Turns the bridges (as their loop would) until `condition` holds.
     static func turn(_ bridges: [MQTTBridge], seconds: Double = 10, until condition: () -> Bool) -> Bool {
         let end = monotonicNow() + .milliseconds(Int64(seconds * 1000))
@@ -60,11 +69,7 @@ struct BridgeGaugeTests {
 
     @Test("values from topics: a number, JSON with a dotted field, a retained value at start; a payload without the field is ignored and told once")
     func topics() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it: tools/debian-packages.txt)")
-            return
-        }
-        let broker = try Broker()
+        guard let broker = try Self.broker() else { return }
         try broker.publish("home/outside/temperature", "7.5", retain: true)
         let folder = ScratchFolder("bridge-topics")
         let log = Log()
@@ -96,11 +101,7 @@ struct BridgeGaugeTests {
     /// on a gauge's topic could fill the journal.
     @Test("a thousand distinct junk payloads: at most two log lines, escaped; the topic still live")
     func junkPayloads() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker()
+        guard let broker = try Self.broker() else { return }
         let folder = ScratchFolder("bridge-junk")
         let log = Log()
         let bridge = try Self.bridge(broker, [Self.gauge("t")], folder: folder, log: log)
@@ -117,11 +118,7 @@ struct BridgeGaugeTests {
     /// Issue 24, W3: 1e308 became infinite after a scale of 10 and the gauge lost its value.
     @Test("a value beyond ±10^15 is refused and said; the last good value stays, and the panel scales what is stored")
     func beyondTheLimit() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker()
+        guard let broker = try Self.broker() else { return }
         let folder = ScratchFolder("bridge-limit")
         let log = Log()
         let bridge = try Self.bridge(broker, [Self.gauge("t", scale: 10)], folder: folder, log: log)
@@ -140,13 +137,9 @@ struct BridgeGaugeTests {
     /// Issue 24, D3: two clients on one host with the same client id knocked each other off for ever.
     @Test("two bridges on one host have their own client ids: both stay connected and get every value")
     func twoClientsOneHost() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
+        guard let broker = try Self.broker() else { return }
         #expect(MQTTBridge.clientId() != MQTTBridge.clientId(), "an id of its own each time")
         #expect(MQTTBridge.clientId().utf8.count <= 23 && MQTTBridge.clientId().hasPrefix("glance-"))
-        let broker = try Broker()
         let folders = [ScratchFolder("bridge-two-a"), ScratchFolder("bridge-two-b")]
         let log = Log()
         let bridges = try folders.map { try Self.bridge(broker, [Self.gauge("t")], folder: $0, log: log) }
@@ -162,11 +155,7 @@ struct BridgeGaugeTests {
 
     @Test("the broker goes away: said, tried again; it comes back: values again, no restart")
     func brokerAwayAndBack() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker()
+        guard let broker = try Self.broker() else { return }
         let folder = ScratchFolder("bridge-away")
         let log = Log()
         let bridge = try Self.bridge(broker, [Self.gauge("t")], folder: folder, log: log)
@@ -186,11 +175,7 @@ struct BridgeGaugeTests {
 
     @Test("an idle connection asks for no wake-up before its keep-alive (half of it)")
     func idleWakeUps() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker()
+        guard let broker = try Self.broker() else { return }
         let folder = ScratchFolder("bridge-idle")
         let bridge = try Self.bridge(broker, [Self.gauge("t")], folder: folder, keepAlive: 60, log: Log())
         try broker.publish("t", "1", retain: true)
@@ -202,11 +187,7 @@ struct BridgeGaugeTests {
 
     @Test("a wrong password is one clear log line and nothing stored, not an exit; the right one works")
     func wrongPassword() throws {
-        guard Broker.available else {
-            Issue.record("mosquitto is not installed (make deps installs it)")
-            return
-        }
-        let broker = try Broker(password: "right-password")
+        guard let broker = try Self.broker(password: "right-password") else { return }
         let log = Log()
         let wrong = try Self.bridge(broker, [Self.gauge("t")], folder: ScratchFolder("bridge-wrong"), password: "wrong-password", log: log)
         #expect(Self.turn([wrong]) { log.contains("refused") }, "\(log.lines)")
