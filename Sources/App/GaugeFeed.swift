@@ -84,9 +84,6 @@ public final class GaugeFeed {
     /// not at the next whole second).
     private let wallClock: () -> Double
     private let log: (String) -> Void
-    /// Counts what came from the sources (a value, a failure): a message with the same value as
-    /// before still renews a stale gauge, which the panel must show.
-    private var revision = 0
 
     public init(
         settings: [GaugeSetting], wallClock: @escaping () -> Double = wallClockNow,
@@ -311,9 +308,7 @@ public final class GaugeFeed {
         slots[i].at = wallClock()
         if slots[i].failing { log("gauge \(i + 1) (\(slots[i].setting.title)): values again") }
         slots[i].failing = false
-        let changed = before.0 != value || before.1 || wasStale
-        if changed { revision += 1 }
-        return changed
+        return before.0 != value || before.1 || wasStale
     }
 
     /// Gauge `i`'s source failed: its last value (if any) shows stale; said once.
@@ -321,7 +316,6 @@ public final class GaugeFeed {
         complain(i, why)
         guard !slots[i].failing else { return false }
         slots[i].failing = true
-        revision += 1
         return slots[i].reading.value != nil
     }
 
