@@ -188,7 +188,11 @@ public enum DataCommands {
         "goals", summary: "set or list the standing goals, each from the date it starts",
         usage: ["goals set [--move G] [--exercise G] [--stand G] [--from D] [--db PATH]", "goals [list] | glance goals remove --from D"],
         about: """
-            A day without goals of its own (one fed from the phone, or logged without them) is measured             against the goals in force on its date: those set from the latest date on or before it, else the             configuration's ("goals": 500 kcal, 30 min and 12 h by default). Setting goals from a date leaves             the days before it as they were; a goal not given keeps the value in force on that date. `list`             prints the history, the configuration's first.
+            A day without goals of its own (one fed from the phone, or logged without them) is measured \
+            against the goals in force on its date: those set from the latest date on or before it, else the \
+            configuration's ("goals": 500 kcal, 30 min and 12 h by default). Setting goals from a date leaves \
+            the days before it as they were; a goal not given keeps the value in force on that date. `list` \
+            prints the history, the configuration's first.
             """,
         groups: [
             OptionGroup(

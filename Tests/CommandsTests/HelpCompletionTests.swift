@@ -9,7 +9,7 @@ import Testing
 struct HelpCompletionTests {
     static let commands = [
         "render", "bench", "demo", "config", "run", "screenshot", "devices", "import", "log", "goals", "metric", "task",
-        "export", "demo-data", "watch", "serve", "help", "completion",
+        "export", "demo-data", "watch", "serve", "mqtt", "help", "completion",
     ]
 
     /// Runs `script` in `shell` (which must exist: the test says so and fails otherwise).
@@ -37,6 +37,10 @@ struct HelpCompletionTests {
     @Test("every command has help: glance help COMMAND is glance COMMAND --help, and lists the exit statuses")
     func everyCommandsHelp() throws {
         let top = try Executable.run(["--help"])
+        // The list above is every command glance --help lists, no more and no fewer.
+        let listed = top.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { !$0.allSatisfy(\.isNumber) }
+        #expect(listed == Self.commands, "glance --help lists \(listed)")
         for name in Self.commands {
             #expect(top.stdout.contains("\n  \(name) "), "glance --help lists \(name)")
             let a = try Executable.run([name, "--help"])
