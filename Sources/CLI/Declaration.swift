@@ -100,6 +100,37 @@ public struct Option<Target>: Sendable {
             })
     }
 
+    /// An option whose value is stored at `path`.
+    public static func value<Value>(
+        _ names: String..., as parser: ValueParser<Value>, help: String, default defaultText: String? = nil,
+        to path: WritableKeyPath<Target, Value> & Sendable
+    ) -> Option {
+        Option(
+            names: names, placeholder: parser.placeholder, help: help, defaultText: defaultText,
+            completion: parser.completion, hidden: false,
+            apply: { (target, text) throws(UsageError) in target[keyPath: path] = try parser.parse(text, names[0]) })
+    }
+
+    /// An option whose value is stored at `path`, an optional's (nil: not given).
+    public static func value<Value>(
+        _ names: String..., as parser: ValueParser<Value>, help: String, default defaultText: String? = nil,
+        to path: WritableKeyPath<Target, Value?> & Sendable
+    ) -> Option {
+        Option(
+            names: names, placeholder: parser.placeholder, help: help, defaultText: defaultText,
+            completion: parser.completion, hidden: false,
+            apply: { (target, text) throws(UsageError) in target[keyPath: path] = try parser.parse(text, names[0]) })
+    }
+
+    /// A flag that sets the Bool at `path` to true (or to `value`).
+    public static func flag(
+        _ names: String..., help: String, sets path: WritableKeyPath<Target, Bool> & Sendable, to value: Bool = true
+    ) -> Option {
+        Option(
+            names: names, placeholder: nil, help: help, defaultText: nil, completion: .none, hidden: false,
+            apply: { target, _ in target[keyPath: path] = value })
+    }
+
     /// An option declared elsewhere (a setting's declaration gives its names, value form and
     /// help): `apply` reads the text (empty for a flag, whose `placeholder` is nil).
     public static func declared(

@@ -63,19 +63,15 @@ public enum DataCommands {
                 "",
                 [
                     database(\.database),
-                    .flag("--skip-invalid", help: "skip rows with bad values (and count them) instead of failing") {
-                        $0.skipInvalid = true
-                    },
+                    .flag("--skip-invalid", help: "skip rows with bad values (and count them) instead of failing", sets: \.skipInvalid),
                     .value(
                         "--task", as: Value.storeName("task"),
                         help: "the task the import shows itself as on the progress screen; `glance task cancel NAME` "
                             + "stops it, and so does removing or finishing the task while the file is read",
                         default: "import"
-                    ) { $0.task = $1 },
+                    , to: \.task),
                     .flag("--no-task", help: "do not show the import as a task") { $0.task = nil },
-                    .flag("--quiet", "-q", help: "no progress bar (there is none unless standard error is a terminal)") {
-                        $0.quiet = true
-                    },
+                    .flag("--quiet", "-q", help: "no progress bar (there is none unless standard error is a terminal)", sets: \.quiet),
                 ])
         ],
         operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv"])) { (words, line) throws(UsageError) in
@@ -122,9 +118,7 @@ public enum DataCommands {
                 note: "A value of - clears that figure. Energy is 0 to 100000 (kcal or kJ), minutes 0 to 1440, "
                     + "hours 0 to 24; a goal is 0 (kept: the ring then shows no progress) or from 1 up to the same.",
                 [
-                    .value("--date", as: Value.day, help: "YYYY-MM-DD, today or yesterday", default: "today, local time") {
-                        $0.day = $1
-                    },
+                    .value("--date", as: Value.day, help: "YYYY-MM-DD, today or yesterday", default: "today, local time", to: \.day),
                     .value(
                         "--move", as: Value.optionalEnergy(),
                         help: "active energy; kcal unless a unit follows: 350kcal, 350Cal (= kcal), 1460kJ"
@@ -151,8 +145,8 @@ public enum DataCommands {
                         help: "what the Move ring measures. Without it, giving --move-goal or --move-time-goal infers "
                             + "the mode as for an import (move time when there is a move-time goal and no energy goal); "
                             + "otherwise the day keeps its mode"
-                    ) { $0.changes.moveMode = $1 },
-                    .flag("--remove", help: "remove the day's summary (every ring empty)") { $0.changes.remove = true },
+                    , to: \.changes.moveMode),
+                    .flag("--remove", help: "remove the day's summary (every ring empty)", sets: \.changes.remove),
                     database(\.database),
                     PanelCommands.configOption.lifted(\.config),
                 ])
@@ -212,9 +206,7 @@ public enum DataCommands {
                         $0.goals.stand = $1
                         $0.dashed = $0.dashed || $1 == nil
                     },
-                    .value("--from", as: Value.day, help: "the date they start: YYYY-MM-DD, today or yesterday", default: "today") {
-                        $0.from = $1
-                    },
+                    .value("--from", as: Value.day, help: "the date they start: YYYY-MM-DD, today or yesterday", default: "today", to: \.from),
                     database(\.database),
                     PanelCommands.configOption.lifted(\.config),
                 ])
@@ -268,15 +260,13 @@ public enum DataCommands {
             OptionGroup(
                 "",
                 [
-                    .value("--min", as: Value.clearableReal("X"), help: "the gauge's range, low end (- clears it); min must be below max") {
-                        $0.minimum = $1
-                    },
-                    .value("--max", as: Value.clearableReal("Y"), help: "the high end (- clears it)") { $0.maximum = $1 },
-                    .value("--unit", as: Value.unit, help: "shown after the value, e.g. °C or % (- clears it)") { $0.unit = $1 },
+                    .value("--min", as: Value.clearableReal("X"), help: "the gauge's range, low end (- clears it); min must be below max", to: \.minimum),
+                    .value("--max", as: Value.clearableReal("Y"), help: "the high end (- clears it)", to: \.maximum),
+                    .value("--unit", as: Value.unit, help: "shown after the value, e.g. °C or % (- clears it)", to: \.unit),
                     .flag(
                         "--json",
                         help: "list: one JSON document, {\"metrics\": [{\"name\", \"value\", \"min\", \"max\", \"unit\", \"updated\"}]} (null where unset; updated in seconds since 1970)"
-                    ) { $0.json = true },
+                    , sets: \.json),
                     database(\.database),
                 ])
         ],
@@ -348,30 +338,18 @@ public enum DataCommands {
             OptionGroup(
                 "",
                 [
-                    .value("--total", as: Value.total, help: "the amount of work (any unit: bytes, files, steps); start, update") {
-                        $0.total = $1
-                    },
-                    .value("--done", as: Value.amount, help: "how much is done; update") {
-                        $0.done = $1
-                    },
+                    .value("--total", as: Value.total, help: "the amount of work (any unit: bytes, files, steps); start, update", to: \.total),
+                    .value("--done", as: Value.amount, help: "how much is done; update", to: \.done),
                     .value("--description", as: Value.text, help: "e.g. \"Copying photos — 41 %\"; start, update, finish") {
                         $0.description = $1.isEmpty ? .clear : .set($1)
                     },
-                    .flag("--cancellable", help: "the work can be stopped without harm (offer Cancel); start") {
-                        $0.cancellable = true
-                    },
-                    .value("--pid", as: Value.pid, help: "the process doing the work: if it dies the task counts as failed; start") {
-                        $0.pid = $1
-                    },
-                    .flag("--failed", help: "the work failed; finish") {
-                        $0.failed = true
-                    },
+                    .flag("--cancellable", help: "the work can be stopped without harm (offer Cancel); start", sets: \.cancellable),
+                    .value("--pid", as: Value.pid, help: "the process doing the work: if it dies the task counts as failed; start", to: \.pid),
+                    .flag("--failed", help: "the work failed; finish", sets: \.failed),
                     .flag(
                         "--json",
                         help: "list: one JSON document, {\"tasks\": [{\"name\", \"state\", \"done\", \"total\", \"fraction\", \"description\", \"cancellable\", \"cancelRequested\", \"pid\", \"started\", \"updated\"}]}"
-                    ) {
-                        $0.json = true
-                    },
+                    , sets: \.json),
                     database(\.database),
                 ])
         ],
@@ -434,14 +412,10 @@ public enum DataCommands {
             OptionGroup(
                 "",
                 [
-                    .flag("--csv", help: "CSV") { $0.csv = true },
-                    .flag("--json", help: "JSON (one document)") { $0.json = true },
-                    .value("--table", as: Value.choice(Store.Table.self, expected: "days, metrics or tasks"), help: "which table", default: "days") {
-                        $0.table = $1
-                    },
-                    .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]), help: "write FILE instead of standard output") {
-                        $0.output = $1
-                    },
+                    .flag("--csv", help: "CSV", sets: \.csv),
+                    .flag("--json", help: "JSON (one document)", sets: \.json),
+                    .value("--table", as: Value.choice(Store.Table.self, expected: "days, metrics or tasks"), help: "which table", default: "days", to: \.table),
+                    .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]), help: "write FILE instead of standard output", to: \.output),
                     database(\.database),
                 ])
         ],
@@ -482,10 +456,8 @@ public enum DataCommands {
             OptionGroup(
                 "",
                 [
-                    .value("--end", as: Value.day, help: "the date of the last demo day: YYYY-MM-DD, today or yesterday", default: "today") {
-                        $0.end = $1
-                    },
-                    .flag("--print", help: "print the bundled days as CSV instead of loading them") { $0.printOnly = true },
+                    .value("--end", as: Value.day, help: "the date of the last demo day: YYYY-MM-DD, today or yesterday", default: "today", to: \.end),
+                    .flag("--print", help: "print the bundled days as CSV instead of loading them", sets: \.printOnly),
                     database(\.database),
                 ])
         ],

@@ -233,7 +233,7 @@ public enum Glance {
         groups: [
             OptionGroup(
                 "",
-                [.flag("--man", help: "print the manual page glance(1) in roff, as the package installs it") { $0.man = true }])
+                [.flag("--man", help: "print the manual page glance(1) in roff, as the package installs it", sets: \.man)])
         ],
         operands: Operands("COMMAND", completion: .commands) {
             (words, line) throws(UsageError) in

@@ -27,14 +27,12 @@ enum PictureCommands {
                     .value("--size", as: Value.size, help: "panel size in pixels, 1 to 8192 each side (required)") {
                         $0.sizes.append($1)
                     },
-                    .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]), help: "where to write (required but with --explain); nothing is written on any error") {
-                        $0.output = $1
-                    },
+                    .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]), help: "where to write (required but with --explain); nothing is written on any error", to: \.output),
                     .flag(
                         "--explain",
                         help: "print what the picture shows as JSON: every text run (the string as drawn, what it says whole "
                             + "where it was shortened, its size in pixels, its box, its element), the rings, arcs and shapes"
-                    ) { $0.explain = true },
+                    , sets: \.explain),
                 ] + Configuration.options(["--rotate", "--format"], into: \Render.layer)
                     + [
                         Configuration.setting(option: "--db")!.option(
@@ -51,8 +49,8 @@ enum PictureCommands {
                         .value(
                             "--frames", as: Value.count(1...10_000),
                             help: "write N frames from --time on, --fps a second, as FILE-0001.png, FILE-0002.png, …"
-                        ) { $0.frames = $1 },
-                        .value("--fps", as: Value.fps, help: "frames per second", default: "30") { $0.fps = $1 },
+                        , to: \.frames),
+                        .value("--fps", as: Value.fps, help: "frames per second", default: "30", to: \.fps),
                         Configuration.setting(option: "--intro")!.option(
                             \Render.layer,
                             help: "the ring screen as glance run --intro draws it --time SECONDS after its first frame "
@@ -158,26 +156,18 @@ enum PictureCommands {
                     .value("--size", as: Value.sizes, help: "sizes", default: "480x480,800x480,720x1280,240x240") {
                         $0.sizes += $1
                     },
-                    .value("--frames", as: Value.count(1...100_000), help: "frames per size", default: "200") {
-                        $0.frames = $1
-                    },
+                    .value("--frames", as: Value.count(1...100_000), help: "frames per size", default: "200", to: \.frames),
                     .flag("--no-fill", help: "skip the fill timing (for instruction counts under callgrind)") { $0.fill = false },
-                    .flag("--no-text", help: "draw each screen without its labels (layout unchanged)") { $0.noText = true },
-                    .flag("--cold", help: "draw every frame into a new buffer, nothing kept from the frames before") {
-                        $0.cold = true
-                    },
-                    .flag("--animated", help: "frames of each animation through the damage path") { $0.animated = true },
+                    .flag("--no-text", help: "draw each screen without its labels (layout unchanged)", sets: \.noText),
+                    .flag("--cold", help: "draw every frame into a new buffer, nothing kept from the frames before", sets: \.cold),
+                    .flag("--animated", help: "frames of each animation through the damage path", sets: \.animated),
                     .value("--animation", as: Value.choice(Benchmark.Animation.self), help: "one animation (repeatable)",
                            default: "all four") { $0.animations.append($1) },
                     .value("--fps", as: Value.count(1...240), help: "animation frames per second",
                            default: "30; the intro 60") { $0.fps = Double($1) },
-                    .value("--buffers", as: Value.count(1...2), help: "buffers drawn into in turn", default: "2") {
-                        $0.buffers = $1
-                    },
-                    .flag("--whole", help: "draw every animation frame whole (the reference)") { $0.whole = true },
-                    .flag("--in-place", help: "draw into the buffers themselves, not into a picture copied onto them") {
-                        $0.inPlace = true
-                    },
+                    .value("--buffers", as: Value.count(1...2), help: "buffers drawn into in turn", default: "2", to: \.buffers),
+                    .flag("--whole", help: "draw every animation frame whole (the reference)", sets: \.whole),
+                    .flag("--in-place", help: "draw into the buffers themselves, not into a picture copied onto them", sets: \.inPlace),
                 ] + Configuration.options(["--rotate", "--format"], into: \Bench.layer))
         ] + Array(ScreenOptions.groups(\Bench.layer, config: nil).map { group in
             // The screen is --screen's above (several may be given).
@@ -221,15 +211,11 @@ enum PictureCommands {
             OptionGroup(
                 "",
                 [
-                    .value("--output", "-o", as: Value.folder, help: "where to write", default: "out") { $0.folder = $1 },
-                    .value("--size", as: Value.size, help: "picture size", default: "800x480") { $0.size = $1 },
-                    .value("--today", as: Value.day, help: "the date taken as today", default: "the system's") { $0.today = $1 },
-                    .value("--time", as: Value.clockTime, help: "the time the clock shows, HH:MM", default: "the system's") {
-                        $0.time = $1
-                    },
-                    .value("--sheet", as: Value.output("FILE.png", extensions: ["png"]), help: "the contact sheet instead") {
-                        $0.sheet = $1
-                    },
+                    .value("--output", "-o", as: Value.folder, help: "where to write", default: "out", to: \.folder),
+                    .value("--size", as: Value.size, help: "picture size", default: "800x480", to: \.size),
+                    .value("--today", as: Value.day, help: "the date taken as today", default: "the system's", to: \.today),
+                    .value("--time", as: Value.clockTime, help: "the time the clock shows, HH:MM", default: "the system's", to: \.time),
+                    .value("--sheet", as: Value.output("FILE.png", extensions: ["png"]), help: "the contact sheet instead", to: \.sheet),
                 ])
         ],
         exits: [
