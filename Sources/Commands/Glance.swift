@@ -115,24 +115,7 @@ public enum Glance {
             gauges and progress, drawn straight to the panel.
             """,
         sections: sections.map { ($0.title, $0.entries.map { $0.make().description }) },
-        // The one table of exit statuses (docs/reliability.md has it too; a test runs every
-        // command through each situation and holds both to it).
-        exits: [
-            ExitStatusNote(0, "success"),
-            ExitStatusNote(64, "bad argument: an option, a value or a name that is not accepted (out of its range, say)"),
-            ExitStatusNote(
-                65, "bad data: an input or a store that is not what it should be (damaged, someone else's, too new), left as it is"),
-            ExitStatusNote(66, "missing input: a file or store that does not exist or cannot be read"),
-            ExitStatusNote(69, "unavailable: something needed is missing (a font, a display, a library opened on first use, the executable a command runs)"),
-            ExitStatusNote(70, "internal error: a bug (please report it)"),
-            ExitStatusNote(73, "cannot create: an output file or a new store cannot be made there"),
-            ExitStatusNote(74, "input/output error: a read or write failed part way (a full disk, a read-only mount)"),
-            ExitStatusNote(75, "busy: the store or the display held by another process (nothing changed); try again"),
-            ExitStatusNote(77, "permission denied: this user may not open the store, a file or the display"),
-            ExitStatusNote(78, "bad configuration: the configuration file is invalid (glance config check says where)"),
-            ExitStatusNote(
-                79, "cancelled: someone asked the work to stop (Cancel on the screen, glance task cancel, Ctrl-C during an import); stop, do not try again"),
-        ],
+        exits: Outcome.allCases.map(\.exit),
         files: [
             (Configuration.defaultPath, "the configuration (glance config check; glance config settings lists every setting)"),
             (ServeSetting().tokenFile, "glance serve's bearer token (root and group glance only; glance serve token shows it)"),

@@ -1,3 +1,4 @@
+import App
 import Testing
 
 @testable import Commands
