@@ -268,6 +268,8 @@ public struct CommandSpec<Target>: Sendable {
     public let operands: Operands<Target>?
     /// Text after the options (keys, examples); kept as written.
     public let epilogue: String?
+    /// The statuses it exits with and why, in order; 64 "bad arguments" is there unless the
+    /// command says it in its own words (every command refuses a bad argument).
     public let exits: [ExitStatusNote]
     /// Checks the combination once everything is read.
     let finish: @Sendable (inout Target) throws(UsageError) -> Void
@@ -284,7 +286,9 @@ public struct CommandSpec<Target>: Sendable {
         self.groups = groups
         self.operands = operands
         self.epilogue = epilogue
-        self.exits = exits
+        self.exits =
+            exits.contains { $0.code == ExitCode.usage }
+            ? exits : exits.filter { $0.code < ExitCode.usage } + [ExitStatusNote(ExitCode.usage, "bad arguments")] + exits.filter { $0.code > ExitCode.usage }
         self.finish = finish
     }
 

@@ -19,7 +19,7 @@ public enum DataCommands {
     }
 
     static let storeExits = [
-        ExitStatusNote(0, "done"), ExitStatusNote(64, "bad arguments"),
+        ExitStatusNote(0, "done"),
         ExitStatusNote(65, "bad data, or --db is not a Glance store (left as it is)"),
         ExitStatusNote(66, "no store (a command that only reads)"), ExitStatusNote(74, "a read or write failed"),
         ExitStatusNote(75, "the store is busy; try again"),
@@ -84,7 +84,6 @@ public enum DataCommands {
         exits: [
             ExitStatusNote(
                 0, "imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a message says so)"),
-            ExitStatusNote(64, "bad arguments"),
             ExitStatusNote(
                 65, "bad data (the message names the file, line and column; no day was changed) or not a Glance store"),
             ExitStatusNote(66, "no such file"), ExitStatusNote(74, "read error"),
@@ -420,7 +419,7 @@ public enum DataCommands {
                 ])
         ],
         exits: [
-            ExitStatusNote(0, "written"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(0, "written"),
             ExitStatusNote(65, "--db is not a Glance store (left as it is)"), ExitStatusNote(66, "no store"),
             ExitStatusNote(73, "FILE cannot be created"),
             ExitStatusNote(

@@ -199,7 +199,7 @@ public enum Glance {
             line.settings = words[0] == "settings"
         },
         exits: [
-            ExitStatusNote(0, "valid (check), or listed (settings)"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(0, "valid (check), or listed (settings)"),
             ExitStatusNote(66, "the named file cannot be read"),
             ExitStatusNote(78, "invalid (the app refuses to start with it)"),
         ])

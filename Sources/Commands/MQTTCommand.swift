@@ -33,7 +33,6 @@ public enum MQTTCommand {
         ],
         exits: [
             ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP"),
-            ExitStatusNote(64, "bad arguments"),
             ExitStatusNote(65, "the store is not a Glance store"),
             ExitStatusNote(73, "the store cannot be made there"),
             ExitStatusNote(77, "permission denied (the store: join group glance)"),

@@ -79,7 +79,6 @@ enum PanelCommands {
             """,
         exits: [
             ExitStatusNote(0, "stopped by SIGTERM or SIGINT, display restored"),
-            ExitStatusNote(64, "bad arguments"),
             ExitStatusNote(
                 66, "the default configuration file exists but cannot be read"),
             ExitStatusNote(
@@ -142,7 +141,6 @@ enum PanelCommands {
         ],
         exits: [
             ExitStatusNote(0, "stopped by Ctrl-C or SIGTERM"),
-            ExitStatusNote(64, "bad arguments"),
             ExitStatusNote(69, "no font for the labels (the message names the package; or draw --rings-only)"),
             ExitStatusNote(73, "FILE.png cannot be written"),
             ExitStatusNote(75, "the store's file was replaced by another (or the store is busy)"),
@@ -193,7 +191,7 @@ enum PanelCommands {
                 ])
         ],
         exits: [
-            ExitStatusNote(0, "written"), ExitStatusNote(64, "bad arguments"),
+            ExitStatusNote(0, "written"),
             ExitStatusNote(69, "no running glance answers (start it, or give --socket)"),
             ExitStatusNote(73, "FILE.png cannot be written"),
             ExitStatusNote(74, "the app's answer could not be read"),

@@ -173,7 +173,7 @@ enum PictureCommands {
             // The screen is --screen's above (several may be given).
             OptionGroup(group.title, note: group.note, group.options.filter { $0.name != "--screen" })
         }),
-        exits: [ExitStatusNote(0, "measured"), ExitStatusNote(64, "bad arguments"), ExitStatusNote(69, "a font is missing")],
+        exits: [ExitStatusNote(0, "measured"), ExitStatusNote(69, "a font is missing")],
         finish: { (line) throws(UsageError) in
             var shown = Configuration()
             line.layer.apply(to: &shown)
@@ -219,7 +219,7 @@ enum PictureCommands {
                 ])
         ],
         exits: [
-            ExitStatusNote(0, "written"), ExitStatusNote(64, "bad arguments"), ExitStatusNote(69, "a font is missing"),
+            ExitStatusNote(0, "written"), ExitStatusNote(69, "a font is missing"),
             ExitStatusNote(73, "FOLDER or a file in it cannot be created"),
         ])
 }

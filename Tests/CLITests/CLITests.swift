@@ -70,6 +70,37 @@ struct CLITests {
         #expect(try Self.parse(["--size", "1", "-h"]) == nil)
     }
 
+    @Test("key-path options store their value; every command lists 64 unless it says it in its own words")
+    func keyPathsAndUsageStatus() throws {
+        struct Line: Sendable {
+            var name: String?
+            var count = 1
+            var quiet = false
+        }
+        let spec = CommandSpec<Line>(
+            "kp", summary: "s", usage: ["kp"], about: "a",
+            groups: [
+                OptionGroup(
+                    "",
+                    [
+                        .value("--name", as: ValueParser("NAME") { text, _ in text }, help: "n", to: \.name),
+                        .value("--count", as: Self.count, help: "c", to: \.count), .flag("--quiet", help: "q", sets: \.quiet),
+                    ])
+            ],
+            exits: [ExitStatusNote(0, "done"), ExitStatusNote(75, "busy")])
+        guard case .run(let line) = try spec.parse(["--name", "x", "--count", "3", "--quiet"], into: Line()) else {
+            Issue.record("parsed as a request for help")
+            return
+        }
+        #expect(line.name == "x" && line.count == 3 && line.quiet)
+        #expect(spec.exits.map(\.code) == [0, 64, 75])
+        #expect(spec.exits[1].meaning == "bad arguments")
+        #expect(Self.spec.exits.map(\.code) == [0, 64])
+        let own = CommandSpec<Line>(
+            "own", summary: "s", usage: ["own"], about: "a", groups: [], exits: [ExitStatusNote(64, "no such thing")])
+        #expect(own.exits.map(\.meaning) == ["no such thing"])
+    }
+
     @Test("errors name the option and what to do")
     func errors() {
         #expect(Self.error(["--size"]) == "--size needs a value (see --help)")
