@@ -4,6 +4,18 @@ import CLI
 /// Where the commands' words go: the process's standard output and error (App's work is given it).
 let console = Console.standard
 
+extension Console {
+    /// A built-in's answer written: its text on standard output, or its complaint (64).
+    func answer(_ answer: Answer) -> Outcome {
+        switch answer {
+        case .text(let text): return result(text)
+        case .refused(let message):
+            complain(message)
+            return .usage
+        }
+    }
+}
+
 extension Outcome {
     /// The exit status (sysexits.h) of each way a command ends and what it means: the one place
     /// they are mapped, and the program's table of them (the manual's EXIT STATUS; docs/reliability.md

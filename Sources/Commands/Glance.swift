@@ -102,10 +102,16 @@ public enum Glance {
                 Listed("mqtt") { MQTTCommand.spec.entry(.init(), runs: .mqtt) },
             ]
         ),
-        ("Help", [Listed("help") { help.entry(.init(), helpMain) }, Listed("completion") { completion.entry(nil, completionMain) }]),
+        (
+            "Help",
+            [
+                Listed("help") { Builtins.help("glance").entry(.init()) { console.answer(Builtins.help($0, of: program)) } },
+                Listed("completion") {
+                    Builtins.completion("glance").entry(nil) { $0.map { console.result(Builtins.completion($0, of: program)) } ?? .usage }
+                },
+            ]
+        ),
     ]
-
-    static var entries: [Entry] { sections.flatMap { $0.entries.map { $0.make() } } }
 
     static let program = ProgramDescription(
         name: "glance", version: version, date: BuildInfo.date,
@@ -154,27 +160,20 @@ public enum Glance {
     }
 
     static func run(_ arguments: [String]) -> Ended {
-        guard let command = arguments.first else {
-            console.complain("no command given\n\n\(program.help)")
-            return .outcome(.usage)
-        }
-        if ["--help", "-h"].contains(command) { return .outcome(console.result(program.help)) }
-        if command == "--version" { return .outcome(console.result("glance \(version)")) }
-        guard let entry = sections.lazy.flatMap(\.entries).first(where: { $0.name == command })?.make() else {
-            console.complain(
-                "unknown command '\(command)' (commands: \(entries.map(\.description.name).joined(separator: ", ")); "
-                    + "see glance --help)")
-            return .outcome(.usage)
-        }
-        do {
-            return .outcome(try entry.main(Array(arguments.dropFirst())))
-        } catch {
-            console.complain(error.message)
-            return .refused(error.status)
+        let names = sections.flatMap { $0.entries.map(\.name) }
+        switch ProgramDescription.start(arguments, name: "glance", version: version, commands: names, help: { program.help }) {
+        case .answer(let answer): return .outcome(console.answer(answer))
+        case .command(let name, let rest):
+            do {
+                return .outcome(try sections.lazy.flatMap(\.entries).first { $0.name == name }!.make().main(rest))
+            } catch {
+                console.complain(error.message)
+                return .refused(error.status)
+            }
         }
     }
 
-    // MARK: glance config, help, completion
+    // MARK: glance config
 
     struct Config {
         var file: String?
@@ -203,60 +202,6 @@ public enum Glance {
             ExitStatusNote(66, "the named file cannot be read"),
             ExitStatusNote(78, "invalid (the app refuses to start with it)"),
         ])
-
-    struct Help {
-        var command: String?
-        var man = false
-    }
-
-    static let help = CommandSpec<Help>(
-        "help", summary: "a command's options (glance help COMMAND), or the manual page (--man)",
-        usage: ["help [COMMAND]", "help --man"],
-        about: "Prints the help of COMMAND (as glance COMMAND --help does), or of glance itself.",
-        groups: [
-            OptionGroup(
-                "",
-                [.flag("--man", help: "print the manual page glance(1) in roff, as the package installs it", sets: \.man)])
-        ],
-        operands: Operands("COMMAND", completion: .commands) {
-            (words, line) throws(UsageError) in
-            guard words.count <= 1 else { throw UsageError("help: give one command") }
-            line.command = words.first
-        },
-        exits: [ExitStatusNote(0, "printed"), ExitStatusNote(64, "no such command")])
-
-    static func helpMain(_ line: Help) -> Outcome {
-        if line.man { return console.result(Manual.page(program)) }
-        guard let name = line.command else { return console.result(program.help) }
-        guard let command = program.command(name) else {
-            console.complain("help: unknown command '\(name)' (commands: \(program.commands.map(\.name).joined(separator: ", ")))")
-            return .usage
-        }
-        return console.result(HelpText.render(command))
-    }
-
-    static let completion = CommandSpec<CompletionScript.Shell?>(
-        "completion", summary: "a completion script for bash, zsh or fish",
-        usage: ["completion bash|zsh|fish"],
-        about: """
-            Prints the shell's completion script for glance (the package installs all three). To try one in \
-            the shell you are in: source <(glance completion bash), or glance completion fish | source.
-            """,
-        groups: [],
-        operands: Operands("bash|zsh|fish", completion: .choices(CompletionScript.Shell.allCases.map(\.rawValue))) {
-            (words, shell) throws(UsageError) in
-            guard words.count == 1, let s = CompletionScript.Shell(rawValue: words[0]) else {
-                throw UsageError("completion: give the shell: bash, zsh or fish")
-            }
-            shell = s
-        },
-        exits: [ExitStatusNote(0, "printed"), ExitStatusNote(64, "no such shell")])
-
-    static func completionMain(_ shell: CompletionScript.Shell?) -> Outcome {
-        guard let shell else { return .usage }
-        let script = CompletionScript.script(shell, for: program)
-        return console.result(script.hasSuffix("\n") ? String(script.dropLast()) : script)
-    }
 }
 
 extension CommandSpec {

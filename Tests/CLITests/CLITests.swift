@@ -101,6 +101,39 @@ struct CLITests {
         #expect(own.exits.map(\.meaning) == ["no such thing"])
     }
 
+    @Test("a command line begins: no command, --help, --version, an unknown command, a command with its arguments")
+    func start() {
+        func start(_ argv: [String]) -> ProgramDescription.Start {
+            ProgramDescription.start(argv, name: "p", version: "1.2", commands: ["try", "help"], help: { "HELP" })
+        }
+        #expect(start([]) == .answer(.refused("no command given\n\nHELP")))
+        #expect(start(["--help"]) == .answer(.text("HELP")) && start(["-h", "try"]) == .answer(.text("HELP")))
+        #expect(start(["--version"]) == .answer(.text("p 1.2")))
+        #expect(start(["tri", "x"]) == .answer(.refused("unknown command 'tri' (commands: try, help; see p --help)")))
+        #expect(start(["try", "--size", "3"]) == .command("try", ["--size", "3"]))
+    }
+
+    @Test("help and completion are the program's whatever it is: a command's help, the manual, a script, or a refusal")
+    func builtins() throws {
+        let program = ProgramDescription(
+            name: "p", version: "1", date: "2026-12-03", summary: "s", about: "a", sections: [("Commands", [Self.spec.description])],
+            exits: [ExitStatusNote(0, "ok")])
+        var line = Builtins.Help()
+        #expect(Builtins.help(line, of: program) == .text(program.help))
+        line.command = "try"
+        #expect(Builtins.help(line, of: program) == .text(HelpText.render(Self.spec.description)))
+        line.command = "nosuch"
+        #expect(Builtins.help(line, of: program) == .refused("help: unknown command 'nosuch' (commands: try)"))
+        line.man = true
+        guard case .text(let page) = Builtins.help(line, of: program) else { throw Failure("--man refused") }
+        #expect(page.hasPrefix(".TH") || page.contains("\n.TH"))
+        guard case .run(let shell) = try Builtins.completion("p").parse(["zsh"], into: nil) else { throw Failure("asked for help") }
+        #expect(shell == .zsh)
+        #expect(Builtins.completion(.bash, of: program).contains("try") && !Builtins.completion(.bash, of: program).hasSuffix("\n"))
+        #expect(throws: UsageError.self) { try Builtins.completion("p").parse(["csh"], into: nil) }
+        #expect(throws: UsageError.self) { try Builtins.help("p").parse(["a", "b"], into: Builtins.Help()) }
+    }
+
     @Test("errors name the option and what to do")
     func errors() {
         #expect(Self.error(["--size"]) == "--size needs a value (see --help)")
@@ -164,4 +197,9 @@ struct CLITests {
         #expect(fish.contains("-l size -s s -x -d 'how many'"))
         #expect(!fish.contains("other"))
     }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
