@@ -17,6 +17,32 @@ import Text
 /// `glance bench`: full frames per screen and size, timed against a full-frame fill of the same
 /// buffer in the same run.
 public struct Benchmark: Sendable {
+    /// What `glance bench` prints, beside the code that prints it (its help's description).
+    public static let about = """
+        Renders N full frames per screen and size (build with -c release) and prints one line each:
+          bench screen=rings size=480x480 frames=200 ms_per_frame=… text_ms_per_frame=…
+                fill_ms_per_frame=… ratio=…
+        ms_per_frame is the whole frame with its labels; text_ms_per_frame is what the labels cost (the \
+        same frame drawn without text, subtracted); the fill is a full-frame colour fill of the same \
+        buffer, timed in the same run; ratio = ms_per_frame / fill_ms_per_frame. The day is Move 75 %, \
+        Exercise 50 %, Stand 120 % unless given; the gauge a large circular gauge, the progress a circle \
+        with label and Cancel hint.
+
+        With --animated, consecutive frames of each animation (the spinner, the sliding bar, the rings \
+        filling up, the refresh control's spinner) go through the session glance run runs (the same \
+        assembly, on a recording sink, with a made-up clock and a store of its own) and the panel's \
+        damage path: each frame draws only what changed since the last one into the picture in memory, \
+        and copies onto the next of two buffers (as a flipping panel's) what changed since that buffer's \
+        frame; store_reads counts the store's queries after the first frame:
+          bench animated=spinner size=480x480 frames=200 fps=30 buffers=2 ms_per_frame=…
+                changed_percent=… changed_percent_max=… drawn_percent=… copied_percent=…
+                whole_ms_per_frame=… ratio=…
+        changed_percent is the share of the picture a frame changed (what is presented), drawn_percent \
+        the share drawn, copied_percent the share copied onto the buffer, each averaged over the frames \
+        after the first (drawn whole); whole_ms_per_frame the same frames drawn whole. With --in-place \
+        each buffer's part is drawn into it instead (no copy).
+        """
+
     /// The look (name, language, shape, rotation, format) and what is shown, as the command line
     /// gives them.
     public var configuration: Configuration

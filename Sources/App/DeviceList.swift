@@ -5,6 +5,18 @@ import Platform
 /// `glance devices`: the cards, connectors, modes, planes and input devices of this machine, with
 /// the names `glance run` and the configuration take.
 public enum DeviceList {
+    /// What `glance devices` lists, beside the code that lists it (its help's description).
+    public static let about = """
+        Lists what a configuration names:
+          card PATH            driver, dumb buffers, atomic mode setting
+            connector NAME     status, size in mm, its modes (WxH@HZ, the preferred one marked)
+            crtc ID            the mode and framebuffer it shows now
+            plane ID           primary/overlay/cursor, the CRTCs it feeds, its pixel formats
+            try: glance run …  the options that pick the first connected display
+          input PATH "NAME"    keys (their names when few), touchscreen or pointer with axis
+                               ranges, multi-touch slots
+        """
+
     public static func run(directory: String = "/dev/dri", inputDirectory: String = "/dev/input", console: Console) -> Outcome {
         var status = Outcome.ok
         do throws(DisplayError) {

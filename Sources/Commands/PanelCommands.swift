@@ -211,16 +211,7 @@ enum PanelCommands {
     static let devices = CommandSpec<Bool>(
         "devices", summary: "list display cards, connectors, modes, planes and input devices",
         usage: ["devices [--json]"],
-        about: """
-            Lists what a configuration names:
-              card PATH            driver, dumb buffers, atomic mode setting
-                connector NAME     status, size in mm, its modes (WxH@HZ, the preferred one marked)
-                crtc ID            the mode and framebuffer it shows now
-                plane ID           primary/overlay/cursor, the CRTCs it feeds, its pixel formats
-                try: glance run …  the options that pick the first connected display
-              input PATH "NAME"    keys (their names when few), touchscreen or pointer with axis
-                                   ranges, multi-touch slots
-            """,
+        about: DeviceList.about,
         groups: [
             OptionGroup(
                 "",
