@@ -83,17 +83,26 @@ public struct Benchmark: Sendable {
         Size(width: 720, height: 1280), Size(width: 240, height: 240),
     ]
 
-    public init(
-        configuration: Configuration, screens: [ScreenKind], sizes: [Size], frames: Int, fill: Bool, noText: Bool
-    ) {
+    /// The benchmark `glance bench` runs without options: every screen at every default size,
+    /// 200 frames, the fill timed. Empty screens or sizes mean the defaults.
+    public init(configuration: Configuration = Configuration(), screens: [ScreenKind] = [], sizes: [Size] = []) {
         self.configuration = configuration
+        self.screens = screens
+        self.sizes = sizes
+        self.frames = 200
+        self.fill = true
+        self.noText = false
+    }
+
+    /// The screens and sizes to draw (the defaults where none were given) and the typical day
+    /// where the configuration gives none.
+    func resolved() -> Benchmark {
+        var b = self
         let show = configuration.show
-        self.screens = screens.isEmpty ? (show.ringsOnly ? [.rings] : [.rings, .gauges, .progress]) : screens
-        self.sizes = sizes.isEmpty ? Self.defaultSizes : sizes
-        self.frames = frames
-        self.fill = fill
-        self.noText = noText
-        if !show.summaryGiven && !show.noSummary { self.configuration.show.summary = Pictures.typicalDay }
+        if b.screens.isEmpty { b.screens = show.ringsOnly ? [.rings] : [.rings, .gauges, .progress] }
+        if b.sizes.isEmpty { b.sizes = Self.defaultSizes }
+        if !show.summaryGiven && !show.noSummary { b.configuration.show.summary = Pictures.typicalDay }
+        return b
     }
 
     /// What one benchmark screen shows: the given one, plus a typical gauge or progress.
@@ -137,6 +146,10 @@ public struct Benchmark: Sendable {
     var format: PixelFormat { configuration.display.format ?? .xrgb8888 }
 
     public func run(console: Console) -> Outcome {
+        resolved().runResolved(console: console)
+    }
+
+    func runResolved(console: Console) -> Outcome {
         let locale = configuration.locale ?? AppLocale(environment: environmentLanguage())
         var text: FreeTypeTextRenderer?
         if screens.contains(where: { request(for: $0).needsText }) {

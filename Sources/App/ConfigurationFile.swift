@@ -130,6 +130,16 @@ extension ConfigurationFile {
         }
     }
 
+    /// `work` done with the settings (as `settings` makes them), or the status they ended with.
+    public static func withSettings(
+        _ path: String?, commandLine: Layer, console: Console, _ work: (Settings) -> Outcome
+    ) -> Outcome {
+        switch settings(path, commandLine: commandLine, console: console) {
+        case .failure(let status): status.code
+        case .success(let settings): work(settings)
+        }
+    }
+
     /// The settings: the defaults, the file (`path`, else the default one when it exists) and the
     /// command line. Told and an exit status when the file is unreadable (66 for the default
     /// file, 78 for a named one) or invalid (78), or the command line does not fit it (64).

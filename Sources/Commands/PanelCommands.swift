@@ -98,11 +98,8 @@ enum PanelCommands {
 
     static func runMain(_ line: Run) -> Outcome {
         let started = monotonicNow()
-        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
-        case .failure(let status): return status.code
-        case .success(let settings):
-            return PanelApp.run(
-                settings, started: started, configuration: line.config, commandLine: line.layer, log: console.complain, say: console.say)
+        return ConfigurationFile.withSettings(line.config, commandLine: line.layer, console: console) {
+            PanelApp.run($0, started: started, configuration: line.config, commandLine: line.layer, log: console.complain, say: console.say)
         }
     }
 
@@ -153,11 +150,9 @@ enum PanelCommands {
     static func watchMain(_ line: Watch) -> Outcome {
         var layer = line.layer
         try? layer.set(option: "--no-input")
-        switch ConfigurationFile.settings(line.config, commandLine: layer, console: console) {
-        case .failure(let status): return status.code
-        case .success(let settings):
-            return WatchApp.run(
-                settings, size: line.size, output: line.output, configuration: line.config, commandLine: layer, log: console.complain,
+        return ConfigurationFile.withSettings(line.config, commandLine: layer, console: console) {
+            WatchApp.run(
+                $0, size: line.size, output: line.output, configuration: line.config, commandLine: layer, log: console.complain,
                 say: console.say)
         }
     }

@@ -90,11 +90,9 @@ enum PictureCommands {
         })
 
     static func renderMain(_ line: Render) -> Outcome {
-        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
-        case .failure(let status): return status.code
-        case .success(let settings):
+        ConfigurationFile.withSettings(line.config, commandLine: line.layer, console: console) {
             var job = Pictures.Render(
-                settings: settings, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
+                settings: $0, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
                 fromStore: line.layer.given.contains("database"))
             job.explain = line.explain
             return Pictures.render(job, console: console)
@@ -105,18 +103,7 @@ enum PictureCommands {
 
     struct Bench {
         var layer = Layer()
-        var screens: [ScreenKind] = []
-        var sizes: [Size] = []
-        var frames = 200
-        var fill = true
-        var noText = false
-        var animated = false
-        var animations: [Benchmark.Animation] = []
-        var fps: Double?
-        var buffers = 2
-        var whole = false
-        var inPlace = false
-        var cold = false
+        var run = Benchmark()
     }
 
     static let bench = CommandSpec<Bench>(
@@ -128,23 +115,23 @@ enum PictureCommands {
                 "Benchmark",
                 [
                     .value("--screen", as: Value.screenKind, help: "one screen (repeatable)", default: "rings, gauges, progress") {
-                        $0.screens.append($1)
+                        $0.run.screens.append($1)
                     },
                     .value("--size", as: Value.sizes, help: "sizes", default: "480x480,800x480,720x1280,240x240") {
-                        $0.sizes += $1
+                        $0.run.sizes += $1
                     },
-                    .value("--frames", as: Value.count(1...100_000), help: "frames per size", default: "200", to: \.frames),
-                    .flag("--no-fill", help: "skip the fill timing (for instruction counts under callgrind)") { $0.fill = false },
-                    .flag("--no-text", help: "draw each screen without its labels (layout unchanged)", sets: \.noText),
-                    .flag("--cold", help: "draw every frame into a new buffer, nothing kept from the frames before", sets: \.cold),
-                    .flag("--animated", help: "frames of each animation through the damage path", sets: \.animated),
+                    .value("--frames", as: Value.count(1...100_000), help: "frames per size", default: "200", to: \.run.frames),
+                    .flag("--no-fill", help: "skip the fill timing (for instruction counts under callgrind)", sets: \.run.fill, to: false),
+                    .flag("--no-text", help: "draw each screen without its labels (layout unchanged)", sets: \.run.noText),
+                    .flag("--cold", help: "draw every frame into a new buffer, nothing kept from the frames before", sets: \.run.cold),
+                    .flag("--animated", help: "frames of each animation through the damage path", sets: \.run.animated),
                     .value("--animation", as: Value.choice(Benchmark.Animation.self), help: "one animation (repeatable)",
-                           default: "all four") { $0.animations.append($1) },
+                           default: "all four") { $0.run.animations.append($1) },
                     .value("--fps", as: Value.count(1...240), help: "animation frames per second",
-                           default: "30; the intro 60") { $0.fps = Double($1) },
-                    .value("--buffers", as: Value.count(1...2), help: "buffers drawn into in turn", default: "2", to: \.buffers),
-                    .flag("--whole", help: "draw every animation frame whole (the reference)", sets: \.whole),
-                    .flag("--in-place", help: "draw into the buffers themselves, not into a picture copied onto them", sets: \.inPlace),
+                           default: "30; the intro 60") { $0.run.fps = Double($1) },
+                    .value("--buffers", as: Value.count(1...2), help: "buffers drawn into in turn", default: "2", to: \.run.buffers),
+                    .flag("--whole", help: "draw every animation frame whole (the reference)", sets: \.run.whole),
+                    .flag("--in-place", help: "draw into the buffers themselves, not into a picture copied onto them", sets: \.run.shadow, to: false),
                 ] + Configuration.options(["--rotate", "--format"], into: \Bench.layer))
         ] + Array(ScreenOptions.groups(\Bench.layer, config: nil).map { group in
             // The screen is --screen's above (several may be given).
@@ -158,18 +145,8 @@ enum PictureCommands {
         })
 
     static func benchMain(_ line: Bench) -> Outcome {
-        var configuration = Configuration()
-        line.layer.apply(to: &configuration)
-        var bench = Benchmark(
-            configuration: configuration, screens: line.screens, sizes: line.sizes, frames: line.frames, fill: line.fill,
-            noText: line.noText)
-        bench.animated = line.animated
-        bench.animations = line.animations
-        bench.fps = line.fps
-        bench.buffers = line.buffers
-        bench.whole = line.whole
-        bench.shadow = !line.inPlace
-        bench.cold = line.cold
+        var bench = line.run
+        line.layer.apply(to: &bench.configuration)
         return bench.run(console: console)
     }
 

@@ -14,14 +14,12 @@ import Server
 exit(
     Glance.helperMain(ServeCommand.spec, .init(), Array(CommandLine.arguments.dropFirst())) { line in
         let console = Console.standard
-        let configuration: Configuration
-        switch ConfigurationFile.settings(line.config, commandLine: line.layer, console: console) {
-        case .success(let settings): configuration = settings.configuration
-        case .failure(let status): return status.code
-        }
-        if line.showToken { return ServeApp.showToken(configuration, say: console.say, log: console.complain) }
-        switch ServeApp.make(configuration: configuration, database: nil, log: console.complain) {
-        case .failure(let status): return status.code
-        case .success(let app): return app.run()
+        return ConfigurationFile.withSettings(line.config, commandLine: line.layer, console: console) { settings in
+            let configuration = settings.configuration
+            if line.showToken { return ServeApp.showToken(configuration, say: console.say, log: console.complain) }
+            switch ServeApp.make(configuration: configuration, database: nil, log: console.complain) {
+            case .failure(let status): return status.code
+            case .success(let app): return app.run()
+            }
         }
     })
