@@ -192,13 +192,21 @@ public struct Operands<Target>: Sendable {
     /// The verb meant when none is given (`glance goals` lists); nil: one must be given.
     public let defaultVerb: String?
 
-    /// A verb and the options that go with it.
+    /// A verb, the options that go with it and the operands after it (`NAME VALUE`: as many
+    /// words as it has, checked by the parser); `apply` reads those words into the target.
     public struct Verb: Sendable {
         public let name: String
         public let options: [String]
-        public init(_ name: String, _ options: [String] = []) {
+        public let operands: String
+        let apply: (@Sendable ([String], inout Target) throws(UsageError) -> Void)?
+        public init(
+            _ name: String, _ options: [String] = [], operands: String = "",
+            apply: (@Sendable ([String], inout Target) throws(UsageError) -> Void)? = nil
+        ) {
             self.name = name
             self.options = options
+            self.operands = operands
+            self.apply = apply
         }
     }
 
@@ -214,10 +222,11 @@ public struct Operands<Target>: Sendable {
         defaultVerb = nil
     }
 
-    /// Operands that start with one of `verbs` (offered as the first operand's completion).
+    /// Operands that start with one of `verbs` (offered as the first operand's completion);
+    /// `apply` reads all of them, after the verb's own.
     public init(
         _ placeholder: String, verbs: [Verb], common: [String] = [], defaultVerb: String? = nil,
-        apply: @escaping @Sendable ([String], inout Target) throws(UsageError) -> Void
+        apply: @escaping @Sendable ([String], inout Target) throws(UsageError) -> Void = { _, _ in }
     ) {
         self.placeholder = placeholder
         completion = .choices(verbs.map(\.name))
@@ -227,8 +236,9 @@ public struct Operands<Target>: Sendable {
         self.defaultVerb = defaultVerb
     }
 
-    /// Refuses an option that does not go with the verb given (or a missing or unknown verb).
-    func check(verbOf words: [String], given: [String], command: String) throws(UsageError) {
+    /// Refuses an option that does not go with the verb given, a missing or unknown verb, or
+    /// operands other than the verb's; then the verb reads its operands.
+    func applyVerb(_ words: [String], given: [String], command: String, to target: inout Target) throws(UsageError) {
         guard !verbs.isEmpty else { return }
         let names = verbs.map(\.name)
         guard let first = words.first ?? defaultVerb, let verb = verbs.first(where: { $0.name == first }) else {
@@ -242,6 +252,15 @@ public struct Operands<Target>: Sendable {
         if let extra = given.first(where: { !allowed.contains($0) }) {
             throw UsageError("\(command) \(verb.name): \(extra) does not go with \(verb.name) (see glance \(command) --help)")
         }
+        let operands = Array(words.dropFirst())
+        let expected = verb.operands.split(separator: " ")
+        guard operands.count == expected.count else {
+            throw UsageError(
+                expected.isEmpty
+                    ? "\(command) \(verb.name) takes no operands (see glance \(command) --help)"
+                    : "\(command) \(verb.name): give \(verb.operands) (see glance \(command) --help)")
+        }
+        try verb.apply?(operands, &target)
     }
 }
 
@@ -349,7 +368,7 @@ public struct CommandSpec<Target>: Sendable {
             given.append(option.name)
         }
         if let operands {
-            try operands.check(verbOf: operandWords, given: given, command: name)
+            try operands.applyVerb(operandWords, given: given, command: name, to: &target)
             try operands.apply(operandWords, &target)
         }
         try finish(&target)

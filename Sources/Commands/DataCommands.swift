@@ -21,7 +21,8 @@ public enum DataCommands {
     static let storeExits = [
         ExitStatusNote(0, "done"),
         ExitStatusNote(65, "bad data, or --db is not a Glance store (left as it is)"),
-        ExitStatusNote(66, "no store (a command that only reads)"), ExitStatusNote(74, "a read or write failed"),
+        ExitStatusNote(66, "no store (a command that only reads)"),
+        ExitStatusNote(73, "the store cannot be made there (a command that writes)"), ExitStatusNote(74, "a read or write failed"),
         ExitStatusNote(75, "the store is busy; try again"),
         ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
     ]
@@ -211,21 +212,19 @@ public enum DataCommands {
                 ])
         ],
         operands: Operands(
-            "set|list|remove", verbs: [.init("set", ["--move", "--exercise", "--stand", "--from"]), .init("list"), .init("remove", ["--from"])],
-            common: ["--db", "--config"], defaultVerb: "list"
-        ) { (words, line) throws(UsageError) in
-            guard words.count <= 1 else { throw UsageError("goals \(words[0]) takes no operands (see glance goals --help)") }
-            switch words.first ?? "list" {
-            case "set":
-                guard !line.dashed else { throw UsageError("goals set: a goal is a number (0 for none), not -") }
-                guard !line.goals.isEmpty else { throw UsageError("goals set: give at least one goal, e.g. --move 500") }
-                line.job = .set(line.goals, from: line.from)
-            case "remove":
-                guard let from = line.from else { throw UsageError("goals remove: say which with --from D") }
-                line.job = .remove(from: from)
-            default: break
-            }
-        },
+            "set|list|remove",
+            verbs: [
+                .init("set", ["--move", "--exercise", "--stand", "--from"]) { (_, line) throws(UsageError) in
+                    guard !line.dashed else { throw UsageError("goals set: a goal is a number (0 for none), not -") }
+                    guard !line.goals.isEmpty else { throw UsageError("goals set: give at least one goal, e.g. --move 500") }
+                    line.job = .set(line.goals, from: line.from)
+                },
+                .init("list"),
+                .init("remove", ["--from"]) { (_, line) throws(UsageError) in
+                    guard let from = line.from else { throw UsageError("goals remove: say which with --from D") }
+                    line.job = .remove(from: from)
+                },
+            ], common: ["--db", "--config"], defaultVerb: "list"),
         epilogue: "Examples:\n  glance goals set --move 500 --exercise 30 --stand 12\n  glance goals set --move 600 --from 2026-12-07",
         exits: storeExits(
             ExitStatusNote(65, "remove: no goals set from that date; or --db is not a Glance store (left as it is)"),
@@ -271,27 +270,13 @@ public enum DataCommands {
         ],
         operands: Operands(
             "set|list|remove [NAME [VALUE]]",
-            verbs: [.init("set", ["--min", "--max", "--unit"]), .init("list", ["--json"]), .init("remove")], common: ["--db"]
-        ) {
-            (words, line) throws(UsageError) in
-            // The verb, and the options that go with it, are checked by the declaration.
-            let verb = words.first ?? "list"
-            let operands = Array(words.dropFirst())
-            switch verb {
-            case "set":
-                guard operands.count == 2 else {
-                    throw UsageError("metric set: give NAME VALUE, e.g. metric set cpu-temperature 47.5")
-                }
-                let value = operands[1] == "-" ? nil : try Value.real(operands[1], option: "VALUE")
-                line.job = .set(name: operands[0], value: value, minimum: line.minimum, maximum: line.maximum, unit: line.unit)
-            case "list":
-                guard operands.isEmpty else { throw UsageError("metric list takes no names") }
-            case "remove":
-                guard operands.count == 1 else { throw UsageError("metric remove: give one NAME") }
-                line.job = .remove(operands[0])
-            default: break
-            }
-        },
+            verbs: [
+                .init("set", ["--min", "--max", "--unit"], operands: "NAME VALUE") { (words, line) throws(UsageError) in
+                    let value = words[1] == "-" ? nil : try Value.real(words[1], option: "VALUE")
+                    line.job = .set(name: words[0], value: value, minimum: line.minimum, maximum: line.maximum, unit: line.unit)
+                },
+                .init("list", ["--json"]), .init("remove", operands: "NAME") { words, line in line.job = .remove(words[0]) },
+            ], common: ["--db"]),
         epilogue: "Examples:\n  glance metric set cpu-temperature 47.5 --min 20 --max 90 --unit °C\n  glance metric list --json | jq '.metrics[].name'",
         exits: storeExits(
             ExitStatusNote(65, "remove: no such metric; or --db is not a Glance store (left as it is)"),
@@ -355,35 +340,21 @@ public enum DataCommands {
         operands: Operands(
             "start|update|finish|cancel|list|remove [NAME]",
             verbs: [
-                .init("start", ["--total", "--description", "--cancellable", "--pid"]),
-                .init("update", ["--done", "--total", "--description"]), .init("finish", ["--failed", "--description"]),
-                .init("cancel"), .init("list", ["--json"]), .init("remove"),
-            ], common: ["--db"]
-        ) { (words, line) throws(UsageError) in try line.job = taskJob(words, line) },
-        exits: storeExits + [ExitStatusNote(75, "update: someone asked the task to stop")])
-
-    static func taskJob(_ words: [String], _ line: Task) throws(UsageError) -> StoreJobs.TaskJob {
-        // The verb, and the options that go with it, are checked by the declaration.
-        let verb = words.first ?? "list"
-        let operands = words.dropFirst()
-        if verb == "list" {
-            guard operands.isEmpty else { throw UsageError("task list takes no names") }
-        } else {
-            guard operands.count == 1 else { throw UsageError("task \(verb): give one task NAME") }
-        }
-        let name = operands.first ?? ""
-        switch verb {
-        case "start":
-            let total: Double? = if case .set(let t) = line.total { t } else { nil }
-            let text: String? = if case .set(let d) = line.description { d } else { nil }
-            return .start(name: name, total: total, description: text, cancellable: line.cancellable, pid: line.pid)
-        case "update": return .update(name: name, done: line.done, total: line.total, description: line.description)
-        case "finish": return .finish(name: name, failed: line.failed, description: line.description)
-        case "cancel": return .cancel(name)
-        case "remove": return .remove(name)
-        default: return .list
-        }
-    }
+                .init("start", ["--total", "--description", "--cancellable", "--pid"], operands: "NAME") { words, line in
+                    let total: Double? = if case .set(let t) = line.total { t } else { nil }
+                    let text: String? = if case .set(let d) = line.description { d } else { nil }
+                    line.job = .start(name: words[0], total: total, description: text, cancellable: line.cancellable, pid: line.pid)
+                },
+                .init("update", ["--done", "--total", "--description"], operands: "NAME") { words, line in
+                    line.job = .update(name: words[0], done: line.done, total: line.total, description: line.description)
+                },
+                .init("finish", ["--failed", "--description"], operands: "NAME") { words, line in
+                    line.job = .finish(name: words[0], failed: line.failed, description: line.description)
+                },
+                .init("cancel", operands: "NAME") { words, line in line.job = .cancel(words[0]) },
+                .init("list", ["--json"]), .init("remove", operands: "NAME") { words, line in line.job = .remove(words[0]) },
+            ], common: ["--db"]),
+        exits: storeExits(ExitStatusNote(79, "update: someone asked the task to stop (Cancel, glance task cancel): stop")))
 
     // MARK: glance export
 

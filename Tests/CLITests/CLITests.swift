@@ -134,6 +134,43 @@ struct CLITests {
         #expect(throws: UsageError.self) { try Builtins.help("p").parse(["a", "b"], into: Builtins.Help()) }
     }
 
+    @Test("a verb takes its own operands, as many as it declares, and reads them")
+    func verbOperands() throws {
+        struct Line: Sendable {
+            var set: (String, String)?
+            var removed: String?
+            var quiet = false
+        }
+        let spec = CommandSpec<Line>(
+            "v", summary: "s", usage: ["v set NAME VALUE", "v list", "v remove NAME"], about: "a",
+            groups: [OptionGroup("", [.flag("--quiet", help: "q", sets: \.quiet)])],
+            operands: Operands(
+                "set|list|remove",
+                verbs: [
+                    .init("set", operands: "NAME VALUE") { words, line in line.set = (words[0], words[1]) },
+                    .init("list", ["--quiet"]), .init("remove", operands: "NAME") { words, line in line.removed = words[0] },
+                ], defaultVerb: "list"),
+            exits: [])
+        func parse(_ argv: [String]) throws(UsageError) -> Line {
+            guard case .run(let line) = try spec.parse(argv, into: Line()) else { throw UsageError("help") }
+            return line
+        }
+        func refusal(_ argv: [String]) -> String? {
+            do {
+                _ = try parse(argv)
+                return nil
+            } catch { return error.message }
+        }
+        #expect(try parse(["set", "a", "1"]).set.map { [$0.0, $0.1] } == ["a", "1"])
+        #expect(try parse(["remove", "a"]).removed == "a")
+        #expect(try parse(["--quiet"]).quiet)
+        #expect(refusal(["set", "a"]) == "v set: give NAME VALUE (see glance v --help)")
+        #expect(refusal(["set", "a", "1", "2"]) == "v set: give NAME VALUE (see glance v --help)")
+        #expect(refusal(["list", "x"]) == "v list takes no operands (see glance v --help)")
+        #expect(refusal(["remove"]) == "v remove: give NAME (see glance v --help)")
+        #expect(refusal(["remove", "a", "--quiet"]) == "v remove: --quiet does not go with remove (see glance v --help)")
+    }
+
     @Test("errors name the option and what to do")
     func errors() {
         #expect(Self.error(["--size"]) == "--size needs a value (see --help)")
