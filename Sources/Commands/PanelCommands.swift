@@ -67,16 +67,7 @@ enum PanelCommands {
                 Configuration.options(
                     ["--no-input", "--no-grab", "--input-dir", "--socket", "--dim-after", "--blank-after"], into: \Run.layer)),
         ],
-        epilogue: """
-            Keys (defaults; the configuration's "keys" changes them): Left/Right the previous and next day, \
-            Up/Down or Page Up/Down the screens, Enter or Space the next screen (held: today), Home today, \
-            Esc the progress screen's Cancel, the brightness keys brighter and darker (kept across restarts), \
-            F5 or Refresh fresh data. Touch: swipe left/right for days, up/down for screens, hold \
-            for today, tap for the next screen (or Cancel). While dimmed or blank, the first touch or key \
-            only wakes the display.
-
-            `glance devices` lists the cards, connectors, modes and formats to choose from.
-            """,
+        epilogue: KeyMap.defaultsHelp + "\n\n`glance devices` lists the cards, connectors, modes and formats to choose from.",
         exits: [
             ExitStatusNote(0, "stopped by SIGTERM or SIGINT, display restored"),
             ExitStatusNote(

@@ -26,6 +26,17 @@ public struct KeyMap: Sendable, Equatable {
         "BTN_0": .previousDay, "BTN_1": .select, "BTN_2": .nextDay, "BTN_3": .previousScreen, "BTN_4": .nextScreen,
     ]
 
+    /// What the keys and touches do by default, in the words of `glance run --help` (beside the
+    /// table, and held to it by a test).
+    public static let defaultsHelp = """
+        Keys (defaults; the configuration's "keys" changes them): Left/Right the previous and next day, \
+        Up/Down or Page Up/Down the screens, Enter or Space the next screen (held: today), Home today, \
+        Esc the progress screen's Cancel, the brightness keys brighter and darker (kept across restarts), \
+        F5 or Refresh fresh data. Touch: swipe left/right for days, up/down for screens, hold \
+        for today, tap for the next screen (or Cancel). While dimmed or blank, the first touch or key \
+        only wakes the display.
+        """
+
     /// Actions that repeat while their key is held (browsing days, the brightness); others ignore
     /// auto-repeat.
     public static let repeating: Set<Action> = [.previousDay, .nextDay, .brighter, .darker]

@@ -25,4 +25,20 @@ struct KeyMapConfigurationTests {
         #expect(found.issues.map(\.path) == ["$.keys.BTN_X9", "$.keys.KEY_FROBNICATE"])
         #expect(found.issues.allSatisfy { $0.message.contains("glance devices") })
     }
+
+    @Test("the help's words for the default keys are what the default table does")
+    func defaultsHelp() {
+        let said: [(String, String, Action)] = [
+            ("Left", "KEY_LEFT", .previousDay), ("Right", "KEY_RIGHT", .nextDay), ("Up/Down", "KEY_UP", .previousScreen),
+            ("Up/Down", "KEY_DOWN", .nextScreen), ("Page Up/Down", "KEY_PAGEUP", .previousScreen),
+            ("Page Up/Down", "KEY_PAGEDOWN", .nextScreen), ("Enter", "KEY_ENTER", .select), ("Space", "KEY_SPACE", .select),
+            ("Home today", "KEY_HOME", .today), ("Esc", "KEY_ESC", .cancel), ("brightness keys", "KEY_BRIGHTNESSUP", .brighter),
+            ("brightness keys", "KEY_BRIGHTNESSDOWN", .darker), ("F5", "KEY_F5", .refresh), ("Refresh", "KEY_REFRESH", .refresh),
+        ]
+        for (words, key, action) in said {
+            #expect(KeyMap.defaultsHelp.contains(words), "the help names \(words)")
+            #expect(KeyMap.defaultBindings[key] == action, "\(key) does \(action)")
+        }
+        #expect(KeyMap.defaultsHelp.contains("(held: today)") && Action.defaultLongPress[.select] == .today)
+    }
 }
