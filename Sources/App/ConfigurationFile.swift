@@ -9,6 +9,14 @@ import Configuration
 /// Reads the configuration file: `--config PATH`, else the default path (a missing default file
 /// means the defaults; a missing named file is an error).
 public enum ConfigurationFile {
+    /// `glance config`'s description (its help), beside what it does.
+    public static let about = """
+        check: reads the configuration (default: \(Configuration.defaultPath); without that file the built-in \
+        defaults apply) and reports every problem with its JSON path and the form expected. settings: prints \
+        every setting of the file, with its option, the form it takes, its default and what a reload does \
+        with it (as docs/settings.md and the manual's CONFIGURATION section list them).
+        """
+
     public enum Failure: Error {
         /// The file cannot be read: the message says why.
         case unreadable(String)

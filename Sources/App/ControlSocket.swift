@@ -260,6 +260,15 @@ public struct PictureRefusal: Error, Sendable, Equatable {
 
 /// `glance screenshot`: the running app's frame, upright, into a PNG.
 public enum Screenshot {
+    /// `glance screenshot`'s description (its help), beside what it does.
+    public static let about = """
+        Asks the running glance (glance run, the service) for the frame it has on the panel and writes it \
+        as a PNG, upright as a person sees it (a panel mounted turned is turned back; an RGB565 panel's \
+        colours are as it shows them): for a bug report, or to look at a board from a distance (ssh \
+        board glance screenshot -o /tmp/panel.png, then scp board:/tmp/panel.png .). The app answers on \
+        a socket in its runtime directory, open to root and group glance; it never waits on the asker.
+        """
+
     /// Asks the app at `socket` (else the usual places) and writes `output`. Exit statuses: 0
     /// written; 69 no app answers; 77 not allowed to ask; 75 the app has no picture now; 74 a bad
     /// answer; 73 the file cannot be written.

@@ -22,6 +22,26 @@ import Text
 /// the front before the card is opened, and the console put into graphics mode only once there is
 /// a display to show instead.
 public enum PanelApp {
+    /// `glance run`'s description (its help), beside what it does.
+    public static let about = """
+        Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets SIGTERM or \
+        SIGINT; then puts back what the display showed before (the console) and exits 0. SIGHUP \
+        (systemctl reload glance) reads the configuration again and applies it in place, the display \
+        included, without the console showing between; an invalid file is logged with every problem and \
+        the running configuration stays. It \
+        shows the store's days, gauges and running task (see --db), or the screen and day given with \
+        the options below; buttons and touch move between screens and days. It draws only when \
+        something changed: a screen that moves (a spinner, an easing progress) is redrawn on a timer; \
+        a still one once, and the process then sleeps until input, a change in the store, dimming or \
+        midnight.
+
+        On a text console (its own, or the one in front through /dev/tty0) it hides the console while \
+        it shows, and a switch to another console (chvt; Ctrl+Alt+Fn from a keyboard that is not \
+        grabbed, see --no-grab) gives the display, the input devices and the backlight up until you \
+        switch back (nothing dims meanwhile). Started on a console that is not in front (systemd's \
+        TTYPath=, or < /dev/ttyN as root), it switches to it first, as display servers do.
+        """
+
     /// Runs until a signal (exit 0) or a failure (its exit status). `started`: when main began
     /// (CLOCK_MONOTONIC), for the startup report; `say` prints a result line on standard output.
     public static func run(

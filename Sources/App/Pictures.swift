@@ -152,6 +152,14 @@ public enum Pictures {
         ("rings-no-data", nil),
     ]
 
+    /// `glance demo`'s description (its help), beside what it does.
+    public static let demoAbout = """
+        Draws the demo screens as PNG files into FOLDER, creating it if needed, and prints each file's \
+        name: the ring screen through a range of days (with the week strip), in English and Simplified \
+        Chinese, the clock, a grid of gauges and the progress screen. With --sheet, six of them side by \
+        side in one picture (the README's, drawn again and compared by a test).
+        """
+
     /// `glance demo`: the ring screen through the demo week in English and Simplified Chinese, a
     /// grid of gauges and the progress screen, into `folder`; with `sheet`, the README's contact
     /// sheet of them instead (one PNG). `today` and `time` fix the day and the clock (nil: the

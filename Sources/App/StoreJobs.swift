@@ -51,6 +51,15 @@ public enum StoreJobs {
 
     // MARK: glance log
 
+    /// `glance log`'s description (its help), beside what it does.
+    public static let logAbout = """
+        Sets figures of one day in the store; the figures not given keep their values. A ring without a goal \
+        of its own is measured against the standing goals in force on the day (glance goals), else the \
+        configuration's ("goals": 500 kcal, 30 min and 12 h by default); a goal of - clears the day's own. \
+        A figure the phone sends samples of for the day is their sum (docs/data.md). A running glance \
+        shows the change by itself. Prints the day as shown.
+        """
+
     /// `glance log`: the changes over the day as stored; printed as shown, a ring without a goal of
     /// its own with the standing goal in force on the day, else the configuration's (`config`,
     /// else the default file, else the built-in ones).
@@ -90,6 +99,15 @@ public enum StoreJobs {
 
     // MARK: glance goals
 
+    /// `glance goals`'s description (its help), beside what it does.
+    public static let goalsAbout = """
+        A day without goals of its own (one fed from the phone, or logged without them) is measured \
+        against the goals in force on its date: those set from the latest date on or before it, else the \
+        configuration's ("goals": 500 kcal, 30 min and 12 h by default). Setting goals from a date leaves \
+        the days before it as they were; a goal not given keeps the value in force on that date. `list` \
+        prints the history, the configuration's first.
+        """
+
     public enum GoalsJob: Sendable {
         case set(Goals, from: CalendarDay?)
         case list
@@ -128,6 +146,13 @@ public enum StoreJobs {
 
     // MARK: glance metric
 
+    /// `glance metric`'s description (its help), beside what it does.
+    public static let metricAbout = """
+        Metrics are named numbers a gauge can show (a gauge binds to one by name). `set` changes the \
+        value; the range and unit change only when given, so a cron job can send the value alone. A \
+        running glance shows the change by itself. VALUE is a number, or - for unknown (the gauge shows —).
+        """
+
     public enum MetricJob: Sendable {
         case set(name: String, value: Double?, minimum: FieldChange<Double>, maximum: FieldChange<Double>, unit: FieldChange<String>)
         case list
@@ -164,6 +189,23 @@ public enum StoreJobs {
     }
 
     // MARK: glance task
+
+    /// `glance task`'s description (its help), beside what it does.
+    public static let taskAbout = """
+        A task is work the progress screen shows while it runs: a bar or circle filling to done/total, or \
+        a spinner while the total is unknown, with a short description and, for a cancellable task, a \
+        Cancel button. Each verb also takes --db PATH.
+          start      begins (or restarts) the task: nothing done, no cancel request
+          update     records progress. Exits 79 when someone asked the task to stop (Cancel on
+                     the screen, or glance task cancel): a script's loop can stop on that (75
+                     is a busy store: try again)
+          finish     ends it as done (or --failed); after a cancel request as cancelled; the
+                     indicator goes away
+          cancel     asks a running, cancellable task to stop (its owner stops it; an import
+                     rolls back and ends as cancelled)
+          list       prints every task: name, state, done/total, description
+          remove     forgets a task
+        """
 
     public enum TaskJob: Sendable {
         case start(name: String, total: Double?, description: String?, cancellable: Bool, pid: Int32?)
@@ -219,6 +261,17 @@ public enum StoreJobs {
 
     // MARK: glance export
 
+    /// `glance export`'s description (its help), beside what it does.
+    public static let exportAbout = """
+        Writes a table of the store as CSV or JSON to standard output (or FILE, written whole or not at \
+        all). As CSV the days come out in the CSV form of an Apple Health export, with two more columns \
+        (activeEnergyBurnedGoalUnit when it differs, moveMode), so `glance import` reads them back to \
+        exactly the same store. As JSON: {"days": [{"date", "move", "moveGoal", "moveTime", \
+        "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal", "moveMode"}]} (move in kcal; \
+        what glance serve's GET /v1/days gives and PUT /v1/days/DATE takes), {"metrics": […]} or \
+        {"tasks": […]} as metric list --json and task list --json write them.
+        """
+
     /// A table as CSV (or JSON), to standard output or into `output` through `OutputFile` (a file
     /// written whole or not at all, never through a planted link; a device or FIFO written in place).
     public static func export(_ table: Store.Table, output: String?, database: String?, json: Bool = false, console: Console) -> Outcome {
@@ -254,6 +307,17 @@ public enum StoreJobs {
     }
 
     // MARK: glance demo-data
+
+    /// `glance demo-data`'s description (its help), beside what it does.
+    public static let demoDataAbout = """
+        Loads the demo data set that ships with Glance into the store: four weeks of an Apple Watch \
+        wearer's days (busy days, rest days, a goal change, today part-way) and three metrics, \
+        cpu-temperature, living-room and battery. The ring screen shows the days at once; a gauge shows \
+        a metric once the configuration's "gauges" name it (the default configuration has none), e.g. \
+        {"title": "Battery", "unit": "%", "source": {"metric": "battery"}}. The days are moved so the last \
+        one is today (or D). Loading again replaces the same days and metrics; your other days are left \
+        alone. Nothing shows demo data unless this command loads it.
+        """
 
     public static func demoData(end: CalendarDay?, printOnly: Bool, database: String?, console: Console) -> Outcome {
         if printOnly {

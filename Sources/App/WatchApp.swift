@@ -14,6 +14,17 @@ import Store
 /// `glance watch`: the panel's session drawn into a PNG file instead of the panel. Each picture
 /// replaces the file and is told in one line; between changes the process sleeps in poll().
 public enum WatchApp {
+    /// `glance watch`'s description (its help), beside what it does.
+    public static let about = """
+        Runs the app as glance run does, from the same store and configuration, but draws into FILE.png \
+        instead of a panel: the day's ring screen, the gauges, or the progress screen while a task runs \
+        (an import, say). Whenever something changes (glance log, an import, another process, midnight) \
+        it draws again at once and prints one line per picture. A moving screen (a spinner) is drawn at \
+        most twice a second. Nothing dims. SIGHUP reads the configuration again. Stops on Ctrl-C or SIGTERM \
+        (exit 0); ends with 75 when \
+        another file is renamed over the store (it is not followed; start again to watch the new one).
+        """
+
     /// Runs until SIGINT or SIGTERM (0), or the store's file is replaced (75); SIGHUP reloads the
     /// configuration.
     public static func run(

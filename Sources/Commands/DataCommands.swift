@@ -105,13 +105,7 @@ public enum DataCommands {
     static let log = CommandSpec<Log>(
         "log", summary: "set a day's Move, Exercise and Stand figures",
         usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--db PATH]"],
-        about: """
-            Sets figures of one day in the store; the figures not given keep their values. A ring without a goal \
-            of its own is measured against the standing goals in force on the day (glance goals), else the \
-            configuration's ("goals": 500 kcal, 30 min and 12 h by default); a goal of - clears the day's own. \
-            A figure the phone sends samples of for the day is their sum (docs/data.md). A running glance \
-            shows the change by itself. Prints the day as shown.
-            """,
+        about: StoreJobs.logAbout,
         groups: [
             OptionGroup(
                 "",
@@ -181,13 +175,7 @@ public enum DataCommands {
     static let goals = CommandSpec<Goals>(
         "goals", summary: "set or list the standing goals, each from the date it starts",
         usage: ["goals set [--move G] [--exercise G] [--stand G] [--from D] [--db PATH]", "goals [list] | glance goals remove --from D"],
-        about: """
-            A day without goals of its own (one fed from the phone, or logged without them) is measured \
-            against the goals in force on its date: those set from the latest date on or before it, else the \
-            configuration's ("goals": 500 kcal, 30 min and 12 h by default). Setting goals from a date leaves \
-            the days before it as they were; a goal not given keeps the value in force on that date. `list` \
-            prints the history, the configuration's first.
-            """,
+        about: StoreJobs.goalsAbout,
         groups: [
             OptionGroup(
                 "",
@@ -249,11 +237,7 @@ public enum DataCommands {
             "metric set NAME VALUE [--min X] [--max Y] [--unit U] [--db PATH]", "metric list [--db PATH]",
             "metric remove NAME [--db PATH]",
         ],
-        about: """
-            Metrics are named numbers a gauge can show (a gauge binds to one by name). `set` changes the \
-            value; the range and unit change only when given, so a cron job can send the value alone. A \
-            running glance shows the change by itself. VALUE is a number, or - for unknown (the gauge shows —).
-            """,
+        about: StoreJobs.metricAbout,
         groups: [
             OptionGroup(
                 "",
@@ -303,21 +287,7 @@ public enum DataCommands {
             "task update NAME [--done N] [--total N|unknown] [--description TEXT]",
             "task finish NAME [--failed] [--description TEXT]", "task cancel NAME", "task list | glance task remove NAME",
         ],
-        about: """
-            A task is work the progress screen shows while it runs: a bar or circle filling to done/total, or \
-            a spinner while the total is unknown, with a short description and, for a cancellable task, a \
-            Cancel button. Each verb also takes --db PATH.
-              start      begins (or restarts) the task: nothing done, no cancel request
-              update     records progress. Exits 79 when someone asked the task to stop (Cancel on
-                         the screen, or glance task cancel): a script's loop can stop on that (75
-                         is a busy store: try again)
-              finish     ends it as done (or --failed); after a cancel request as cancelled; the
-                         indicator goes away
-              cancel     asks a running, cancellable task to stop (its owner stops it; an import
-                         rolls back and ends as cancelled)
-              list       prints every task: name, state, done/total, description
-              remove     forgets a task
-            """,
+        about: StoreJobs.taskAbout,
         groups: [
             OptionGroup(
                 "",
@@ -369,15 +339,7 @@ public enum DataCommands {
     static let export = CommandSpec<Export>(
         "export", summary: "write the store's days, metrics or tasks as CSV or JSON",
         usage: ["export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]"],
-        about: """
-            Writes a table of the store as CSV or JSON to standard output (or FILE, written whole or not at \
-            all). As CSV the days come out in the CSV form of an Apple Health export, with two more columns \
-            (activeEnergyBurnedGoalUnit when it differs, moveMode), so `glance import` reads them back to \
-            exactly the same store. As JSON: {"days": [{"date", "move", "moveGoal", "moveTime", \
-            "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal", "moveMode"}]} (move in kcal; \
-            what glance serve's GET /v1/days gives and PUT /v1/days/DATE takes), {"metrics": […]} or \
-            {"tasks": […]} as metric list --json and task list --json write them.
-            """,
+        about: StoreJobs.exportAbout,
         groups: [
             OptionGroup(
                 "",
@@ -413,15 +375,7 @@ public enum DataCommands {
     static let demoData = CommandSpec<DemoData>(
         "demo-data", summary: "load the bundled demo days and metrics into the store",
         usage: ["demo-data [--end D] [--print] [--db PATH]"],
-        about: """
-            Loads the demo data set that ships with Glance into the store: four weeks of an Apple Watch \
-            wearer's days (busy days, rest days, a goal change, today part-way) and three metrics, \
-            cpu-temperature, living-room and battery. The ring screen shows the days at once; a gauge shows \
-            a metric once the configuration's "gauges" name it (the default configuration has none), e.g. \
-            {"title": "Battery", "unit": "%", "source": {"metric": "battery"}}. The days are moved so the last \
-            one is today (or D). Loading again replaces the same days and metrics; your other days are left \
-            alone. Nothing shows demo data unless this command loads it.
-            """,
+        about: StoreJobs.demoDataAbout,
         groups: [
             OptionGroup(
                 "",

@@ -183,12 +183,7 @@ public enum Glance {
     static let config = CommandSpec<Config>(
         "config", summary: "check the configuration file, or list every setting",
         usage: ["config check [--config FILE]", "config settings"],
-        about: """
-            check: reads the configuration (default: \(Configuration.defaultPath); without that file the built-in \
-            defaults apply) and reports every problem with its JSON path and the form expected. settings: prints \
-            every setting of the file, with its option, the form it takes, its default and what a reload does \
-            with it (as docs/settings.md and the manual's CONFIGURATION section list them).
-            """,
+        about: ConfigurationFile.about,
         groups: [OptionGroup("", [PanelCommands.configOption.lifted(\.file)])],
         operands: Operands("check|settings", verbs: [.init("check", ["--config"]), .init("settings")]) {
             (words, line) throws(UsageError) in

@@ -23,24 +23,7 @@ enum PanelCommands {
     static let run = CommandSpec<Run>(
         "run", summary: "show the app on the display (DRM/KMS) until SIGTERM",
         usage: ["run [options]"],
-        about: """
-            Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets SIGTERM or \
-            SIGINT; then puts back what the display showed before (the console) and exits 0. SIGHUP \
-            (systemctl reload glance) reads the configuration again and applies it in place, the display \
-            included, without the console showing between; an invalid file is logged with every problem and \
-            the running configuration stays. It \
-            shows the store's days, gauges and running task (see --db), or the screen and day given with \
-            the options below; buttons and touch move between screens and days. It draws only when \
-            something changed: a screen that moves (a spinner, an easing progress) is redrawn on a timer; \
-            a still one once, and the process then sleeps until input, a change in the store, dimming or \
-            midnight.
-
-            On a text console (its own, or the one in front through /dev/tty0) it hides the console while \
-            it shows, and a switch to another console (chvt; Ctrl+Alt+Fn from a keyboard that is not \
-            grabbed, see --no-grab) gives the display, the input devices and the backlight up until you \
-            switch back (nothing dims meanwhile). Started on a console that is not in front (systemd's \
-            TTYPath=, or < /dev/ttyN as root), it switches to it first, as display servers do.
-            """,
+        about: PanelApp.about,
         groups: [
             OptionGroup(
                 "Display",
@@ -106,15 +89,7 @@ enum PanelCommands {
     static let watch = CommandSpec<Watch>(
         "watch", summary: "draw what the panel would show into a PNG, again whenever the store changes",
         usage: ["watch --render-to FILE.png [--size WxH] [--date D] [--db PATH] [options]"],
-        about: """
-            Runs the app as glance run does, from the same store and configuration, but draws into FILE.png \
-            instead of a panel: the day's ring screen, the gauges, or the progress screen while a task runs \
-            (an import, say). Whenever something changes (glance log, an import, another process, midnight) \
-            it draws again at once and prints one line per picture. A moving screen (a spinner) is drawn at \
-            most twice a second. Nothing dims. SIGHUP reads the configuration again. Stops on Ctrl-C or SIGTERM \
-            (exit 0); ends with 75 when \
-            another file is renamed over the store (it is not followed; start again to watch the new one).
-            """,
+        about: WatchApp.about,
         groups: [
             OptionGroup(
                 "Picture",
@@ -158,13 +133,7 @@ enum PanelCommands {
     static let screenshot = CommandSpec<Shot>(
         "screenshot", summary: "a picture of what the running app shows on the panel, as a PNG",
         usage: ["screenshot --output FILE.png [--socket PATH]"],
-        about: """
-            Asks the running glance (glance run, the service) for the frame it has on the panel and writes it \
-            as a PNG, upright as a person sees it (a panel mounted turned is turned back; an RGB565 panel's \
-            colours are as it shows them): for a bug report, or to look at a board from a distance (ssh \
-            board glance screenshot -o /tmp/panel.png, then scp board:/tmp/panel.png .). The app answers on \
-            a socket in its runtime directory, open to root and group glance; it never waits on the asker.
-            """,
+        about: Screenshot.about,
         groups: [
             OptionGroup(
                 "",

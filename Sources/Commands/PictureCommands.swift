@@ -155,12 +155,7 @@ enum PictureCommands {
     static let demo = CommandSpec<Pictures.Demo>(
         "demo", summary: "draw the demo screens into a folder of PNG files, or the README's contact sheet",
         usage: ["demo [--output FOLDER] [--size WxH] [--today D] [--time HH:MM]", "demo --sheet FILE.png [--size WxH] …"],
-        about: """
-            Draws the demo screens as PNG files into FOLDER, creating it if needed, and prints each file's \
-            name: the ring screen through a range of days (with the week strip), in English and Simplified \
-            Chinese, the clock, a grid of gauges and the progress screen. With --sheet, six of them side by \
-            side in one picture (the README's, drawn again and compared by a test).
-            """,
+        about: Pictures.demoAbout,
         groups: [
             OptionGroup(
                 "",
