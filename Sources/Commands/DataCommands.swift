@@ -64,15 +64,16 @@ public enum DataCommands {
                 "",
                 [
                     database(\.database),
-                    .flag("--skip-invalid", help: "skip rows with bad values (and count them) instead of failing", sets: \.skipInvalid),
+                    .flag("--skip-invalid",
+                        help: "skip rows with bad values (and count them) instead of failing", sets: \.skipInvalid),
                     .value(
                         "--task", as: Value.storeName("task"),
                         help: "the task the import shows itself as on the progress screen; `glance task cancel NAME` "
                             + "stops it, and so does removing or finishing the task while the file is read",
-                        default: "import"
-                    , to: \.task),
+                        default: "import", to: \.task),
                     .flag("--no-task", help: "do not show the import as a task") { $0.task = nil },
-                    .flag("--quiet", "-q", help: "no progress bar (there is none unless standard error is a terminal)", sets: \.quiet),
+                    .flag("--quiet", "-q",
+                        help: "no progress bar (there is none unless standard error is a terminal)", sets: \.quiet),
                 ])
         ],
         operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv"])) { (words, line) throws(UsageError) in
@@ -112,7 +113,8 @@ public enum DataCommands {
                 note: "A value of - clears that figure. Energy is 0 to 100000 (kcal or kJ), minutes 0 to 1440, "
                     + "hours 0 to 24; a goal is 0 (kept: the ring then shows no progress) or from 1 up to the same.",
                 [
-                    .value("--date", as: Value.day, help: "YYYY-MM-DD, today or yesterday", default: "today, local time", to: \.day),
+                    .value("--date", as: Value.day,
+                        help: "YYYY-MM-DD, today or yesterday", default: "today, local time", to: \.day),
                     .value(
                         "--move", as: Value.optionalEnergy(),
                         help: "active energy; kcal unless a unit follows: 350kcal, 350Cal (= kcal), 1460kJ"
@@ -126,11 +128,13 @@ public enum DataCommands {
                     .value("--move-time-goal", as: Value.optionalFigure(.minutes, goal: true), help: "their goal") {
                         $0.changes.moveTimeGoal = FieldChange($1)
                     },
-                    .value("--exercise", as: Value.optionalFigure(.minutes), help: "exercise minutes") { $0.changes.exerciseTime = FieldChange($1) },
+                    .value("--exercise", as: Value.optionalFigure(.minutes),
+                        help: "exercise minutes") { $0.changes.exerciseTime = FieldChange($1) },
                     .value("--exercise-goal", as: Value.optionalFigure(.minutes, goal: true), help: "their goal") {
                         $0.changes.exerciseTimeGoal = FieldChange($1)
                     },
-                    .value("--stand", as: Value.optionalFigure(.hours), help: "stand hours") { $0.changes.standHours = FieldChange($1) },
+                    .value("--stand", as: Value.optionalFigure(.hours),
+                        help: "stand hours") { $0.changes.standHours = FieldChange($1) },
                     .value("--stand-goal", as: Value.optionalFigure(.hours, goal: true), help: "their goal") {
                         $0.changes.standHoursGoal = FieldChange($1)
                     },
@@ -138,8 +142,7 @@ public enum DataCommands {
                         "--move-mode", as: Value.choice(MoveMode.self, expected: "activeEnergy or moveTime"),
                         help: "what the Move ring measures. Without it, giving --move-goal or --move-time-goal infers "
                             + "the mode as for an import (move time when there is a move-time goal and no energy goal); "
-                            + "otherwise the day keeps its mode"
-                    , to: \.changes.moveMode),
+                            + "otherwise the day keeps its mode", to: \.changes.moveMode),
                     .flag("--remove", help: "remove the day's summary (every ring empty)", sets: \.changes.remove),
                     database(\.database),
                     PanelCommands.configOption.lifted(\.config),
@@ -182,7 +185,8 @@ public enum DataCommands {
                 note: "A goal is 0 (no progress: an iPhone-only day's Exercise and Stand) or from 1 up: energy to "
                     + "100000 (kcal or kJ), minutes to 1440, hours to 24.",
                 [
-                    .value("--move", as: Value.optionalEnergy(goal: true), help: "the Move goal; kcal unless a unit follows: 2000kJ") {
+                    .value("--move", as: Value.optionalEnergy(goal: true),
+                        help: "the Move goal; kcal unless a unit follows: 2000kJ") {
                         $0.goals.move = $1
                         $0.dashed = $0.dashed || $1 == nil
                     },
@@ -194,7 +198,8 @@ public enum DataCommands {
                         $0.goals.stand = $1
                         $0.dashed = $0.dashed || $1 == nil
                     },
-                    .value("--from", as: Value.day, help: "the date they start: YYYY-MM-DD, today or yesterday", default: "today", to: \.from),
+                    .value("--from", as: Value.day,
+                        help: "the date they start: YYYY-MM-DD, today or yesterday", default: "today", to: \.from),
                     database(\.database),
                     PanelCommands.configOption.lifted(\.config),
                 ])
@@ -242,13 +247,13 @@ public enum DataCommands {
             OptionGroup(
                 "",
                 [
-                    .value("--min", as: Value.clearableReal("X"), help: "the gauge's range, low end (- clears it); min must be below max", to: \.minimum),
+                    .value("--min", as: Value.clearableReal("X"),
+                        help: "the gauge's range, low end (- clears it); min must be below max", to: \.minimum),
                     .value("--max", as: Value.clearableReal("Y"), help: "the high end (- clears it)", to: \.maximum),
                     .value("--unit", as: Value.unit, help: "shown after the value, e.g. °C or % (- clears it)", to: \.unit),
                     .flag(
                         "--json",
-                        help: "list: one JSON document, {\"metrics\": [{\"name\", \"value\", \"min\", \"max\", \"unit\", \"updated\"}]} (null where unset; updated in seconds since 1970)"
-                    , sets: \.json),
+                        help: "list: one JSON document, {\"metrics\": [{\"name\", \"value\", \"min\", \"max\", \"unit\", \"updated\"}]} (null where unset; updated in seconds since 1970)", sets: \.json),
                     database(\.database),
                 ])
         ],
@@ -292,18 +297,19 @@ public enum DataCommands {
             OptionGroup(
                 "",
                 [
-                    .value("--total", as: Value.total, help: "the amount of work (any unit: bytes, files, steps); start, update", to: \.total),
+                    .value("--total", as: Value.total,
+                        help: "the amount of work (any unit: bytes, files, steps); start, update", to: \.total),
                     .value("--done", as: Value.amount, help: "how much is done; update", to: \.done),
                     .value("--description", as: Value.text, help: "e.g. \"Copying photos — 41 %\"; start, update, finish") {
                         $0.description = $1.isEmpty ? .clear : .set($1)
                     },
                     .flag("--cancellable", help: "the work can be stopped without harm (offer Cancel); start", sets: \.cancellable),
-                    .value("--pid", as: Value.pid, help: "the process doing the work: if it dies the task counts as failed; start", to: \.pid),
+                    .value("--pid", as: Value.pid,
+                        help: "the process doing the work: if it dies the task counts as failed; start", to: \.pid),
                     .flag("--failed", help: "the work failed; finish", sets: \.failed),
                     .flag(
                         "--json",
-                        help: "list: one JSON document, {\"tasks\": [{\"name\", \"state\", \"done\", \"total\", \"fraction\", \"description\", \"cancellable\", \"cancelRequested\", \"pid\", \"started\", \"updated\"}]}"
-                    , sets: \.json),
+                        help: "list: one JSON document, {\"tasks\": [{\"name\", \"state\", \"done\", \"total\", \"fraction\", \"description\", \"cancellable\", \"cancelRequested\", \"pid\", \"started\", \"updated\"}]}", sets: \.json),
                     database(\.database),
                 ])
         ],
@@ -346,8 +352,10 @@ public enum DataCommands {
                 [
                     .flag("--csv", help: "CSV", sets: \.csv),
                     .flag("--json", help: "JSON (one document)", sets: \.json),
-                    .value("--table", as: Value.choice(Store.Table.self, expected: "days, metrics or tasks"), help: "which table", default: "days", to: \.table),
-                    .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]), help: "write FILE instead of standard output", to: \.output),
+                    .value("--table", as: Value.choice(Store.Table.self, expected: "days, metrics or tasks"),
+                        help: "which table", default: "days", to: \.table),
+                    .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]),
+                        help: "write FILE instead of standard output", to: \.output),
                     database(\.database),
                 ])
         ],
@@ -380,7 +388,8 @@ public enum DataCommands {
             OptionGroup(
                 "",
                 [
-                    .value("--end", as: Value.day, help: "the date of the last demo day: YYYY-MM-DD, today or yesterday", default: "today", to: \.end),
+                    .value("--end", as: Value.day,
+                        help: "the date of the last demo day: YYYY-MM-DD, today or yesterday", default: "today", to: \.end),
                     .flag("--print", help: "print the bundled days as CSV instead of loading them", sets: \.printOnly),
                     database(\.database),
                 ])

@@ -34,26 +34,19 @@ public enum Glance {
         (
             "Commands",
             [
-                Listed("render") {
-                    PictureCommands.render.entry(.init(), PictureCommands.renderMain)
-                },
-                Listed("bench") {
-                    PictureCommands.bench.entry(.init(), PictureCommands.benchMain)
-                },
+                Listed("render") { PictureCommands.render.entry(.init(), PictureCommands.renderMain) },
+                Listed("bench") { PictureCommands.bench.entry(.init(), PictureCommands.benchMain) },
                 Listed("demo") {
-                    PictureCommands.demo.entry(.init(folder: "out", size: Size(width: 800, height: 480))) {
-                        Pictures.demo($0, console: console)
-                    }
+                    PictureCommands.demo.entry(.init(folder: "out", size: Size(width: 800, height: 480))) { Pictures.demo($0, console: console) }
                 },
                 Listed("config") {
-                    config.entry(.init()) { $0.settings ? console.result(String(Configuration.settingsPage.dropLast())) : ConfigurationFile.check($0.file, console: console) }
+                    config.entry(.init()) {
+                        $0.settings
+                            ? console.result(String(Configuration.settingsPage.dropLast())) : ConfigurationFile.check($0.file, console: console)
+                    }
                 },
-                Listed("run") {
-                    PanelCommands.run.entry(.init(), PanelCommands.runMain)
-                },
-                Listed("screenshot") {
-                    PanelCommands.screenshot.entry(.init(), PanelCommands.screenshotMain)
-                },
+                Listed("run") { PanelCommands.run.entry(.init(), PanelCommands.runMain) },
+                Listed("screenshot") { PanelCommands.screenshot.entry(.init(), PanelCommands.screenshotMain) },
                 Listed("devices") {
                     PanelCommands.devices.entry(false) { $0 ? ScriptJSON.devices(console: console) : DeviceList.run(console: console) }
                 },
@@ -64,12 +57,12 @@ public enum Glance {
             [
                 Listed("import") { DataCommands.import.entry(.init(), runs: .import) },
                 Listed("log") {
-                    DataCommands.log.entry(.init()) { StoreJobs.log($0.changes, day: $0.day, database: $0.database, config: $0.config, console: console) }
+                    DataCommands.log.entry(.init()) {
+                        StoreJobs.log($0.changes, day: $0.day, database: $0.database, config: $0.config, console: console)
+                    }
                 },
                 Listed("goals") {
-                    DataCommands.goals.entry(.init()) {
-                        StoreJobs.goals($0.job, database: $0.database, config: $0.config, console: console)
-                    }
+                    DataCommands.goals.entry(.init()) { StoreJobs.goals($0.job, database: $0.database, config: $0.config, console: console) }
                 },
                 Listed("metric") {
                     DataCommands.metric.entry(.init()) {
@@ -95,9 +88,7 @@ public enum Glance {
                         StoreJobs.demoData(end: $0.end, printOnly: $0.printOnly, database: $0.database, console: console)
                     }
                 },
-                Listed("watch") {
-                    PanelCommands.watch.entry(.init(), PanelCommands.watchMain)
-                },
+                Listed("watch") { PanelCommands.watch.entry(.init(), PanelCommands.watchMain) },
                 Listed("serve") { ServeCommand.spec.entry(.init(), runs: .serve) },
                 Listed("mqtt") { MQTTCommand.spec.entry(.init(), runs: .mqtt) },
             ]

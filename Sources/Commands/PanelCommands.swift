@@ -94,7 +94,8 @@ enum PanelCommands {
             OptionGroup(
                 "Picture",
                 [
-                    .value("--render-to", "--output", "-o", as: Value.output("FILE.png", extensions: ["png"]), help: "where to draw (replaced whole each time)", to: \.output),
+                    .value("--render-to", "--output", "-o", as: Value.output("FILE.png", extensions: ["png"]),
+                        help: "where to draw (replaced whole each time)", to: \.output),
                     .value("--size", as: Value.size, help: "picture size", default: "480x480", to: \.size),
                 ] + Configuration.options(["--rotate", "--format"], into: \Watch.layer)),
         ] + ScreenOptions.groups(\Watch.layer, config: \Watch.config) + [
@@ -138,11 +139,11 @@ enum PanelCommands {
             OptionGroup(
                 "",
                 [
-                    .value("--output", "-o", as: Value.output("FILE.png", extensions: ["png"]), help: "where to write the picture (required)", to: \.output),
+                    .value("--output", "-o", as: Value.output("FILE.png", extensions: ["png"]),
+                        help: "where to write the picture (required)", to: \.output),
                     .value(
                         "--socket", as: Value.file("PATH"), help: "the running app's control socket",
-                        default: "$XDG_RUNTIME_DIR/glance/glance.sock when there is one (your own glance run), else /run/glance/glance.sock (the service)"
-                    , to: \.socket),
+                        default: "$XDG_RUNTIME_DIR/glance/glance.sock when there is one (your own glance run), else /run/glance/glance.sock (the service)", to: \.socket),
                 ])
         ],
         exits: [

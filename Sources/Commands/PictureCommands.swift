@@ -27,12 +27,12 @@ enum PictureCommands {
                     .value("--size", as: Value.size, help: "panel size in pixels, 1 to 8192 each side (required)") {
                         $0.sizes.append($1)
                     },
-                    .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]), help: "where to write (required but with --explain); nothing is written on any error", to: \.output),
+                    .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]),
+                        help: "where to write (required but with --explain); nothing is written on any error", to: \.output),
                     .flag(
                         "--explain",
                         help: "print what the picture shows as JSON: every text run (the string as drawn, what it says whole "
-                            + "where it was shortened, its size in pixels, its box, its element), the rings, arcs and shapes"
-                    , sets: \.explain),
+                            + "where it was shortened, its size in pixels, its box, its element), the rings, arcs and shapes", sets: \.explain),
                 ] + Configuration.options(["--rotate", "--format"], into: \Render.layer)
                     + [
                         Configuration.setting(option: "--db")!.option(
@@ -48,8 +48,7 @@ enum PictureCommands {
                     [
                         .value(
                             "--frames", as: Value.count(1...10_000),
-                            help: "write N frames from --time on, --fps a second, as FILE-0001.png, FILE-0002.png, …"
-                        , to: \.frames),
+                            help: "write N frames from --time on, --fps a second, as FILE-0001.png, FILE-0002.png, …", to: \.frames),
                         .value("--fps", as: Value.fps, help: "frames per second", default: "30", to: \.fps),
                         Configuration.setting(option: "--intro")!.option(
                             \Render.layer,
@@ -121,17 +120,21 @@ enum PictureCommands {
                         $0.run.sizes += $1
                     },
                     .value("--frames", as: Value.count(1...100_000), help: "frames per size", default: "200", to: \.run.frames),
-                    .flag("--no-fill", help: "skip the fill timing (for instruction counts under callgrind)", sets: \.run.fill, to: false),
+                    .flag("--no-fill",
+                        help: "skip the fill timing (for instruction counts under callgrind)", sets: \.run.fill, to: false),
                     .flag("--no-text", help: "draw each screen without its labels (layout unchanged)", sets: \.run.noText),
-                    .flag("--cold", help: "draw every frame into a new buffer, nothing kept from the frames before", sets: \.run.cold),
+                    .flag("--cold",
+                        help: "draw every frame into a new buffer, nothing kept from the frames before", sets: \.run.cold),
                     .flag("--animated", help: "frames of each animation through the damage path", sets: \.run.animated),
                     .value("--animation", as: Value.choice(Benchmark.Animation.self), help: "one animation (repeatable)",
                            default: "all four") { $0.run.animations.append($1) },
                     .value("--fps", as: Value.count(1...240), help: "animation frames per second",
                            default: "30; the intro 60") { $0.run.fps = Double($1) },
-                    .value("--buffers", as: Value.count(1...2), help: "buffers drawn into in turn", default: "2", to: \.run.buffers),
+                    .value("--buffers", as: Value.count(1...2),
+                        help: "buffers drawn into in turn", default: "2", to: \.run.buffers),
                     .flag("--whole", help: "draw every animation frame whole (the reference)", sets: \.run.whole),
-                    .flag("--in-place", help: "draw into the buffers themselves, not into a picture copied onto them", sets: \.run.shadow, to: false),
+                    .flag("--in-place",
+                        help: "draw into the buffers themselves, not into a picture copied onto them", sets: \.run.shadow, to: false),
                 ] + Configuration.options(["--rotate", "--format"], into: \Bench.layer))
         ] + Array(ScreenOptions.groups(\Bench.layer, config: nil).map { group in
             // The screen is --screen's above (several may be given).
@@ -163,8 +166,10 @@ enum PictureCommands {
                     .value("--output", "-o", as: Value.folder, help: "where to write", default: "out", to: \.folder),
                     .value("--size", as: Value.size, help: "picture size", default: "800x480", to: \.size),
                     .value("--today", as: Value.day, help: "the date taken as today", default: "the system's", to: \.today),
-                    .value("--time", as: Value.clockTime, help: "the time the clock shows, HH:MM", default: "the system's", to: \.time),
-                    .value("--sheet", as: Value.output("FILE.png", extensions: ["png"]), help: "the contact sheet instead", to: \.sheet),
+                    .value("--time", as: Value.clockTime,
+                        help: "the time the clock shows, HH:MM", default: "the system's", to: \.time),
+                    .value("--sheet", as: Value.output("FILE.png", extensions: ["png"]),
+                        help: "the contact sheet instead", to: \.sheet),
                 ])
         ],
         exits: [
