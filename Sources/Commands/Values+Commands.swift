@@ -16,22 +16,11 @@ extension Value {
         }
     }
 
-    /// `today`, `yesterday` or `YYYY-MM-DD`.
-    public static let day = ValueParser<CalendarDay>("D", completion: .choices(["today", "yesterday"])) {
-        (text, option) throws(UsageError) in
-        guard let day = DaySpec(parsing: text) else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected YYYY-MM-DD, today or yesterday")
-        }
-        return day.day(today: SystemLocalClock().today())
-    }
+    /// `today`, `yesterday` or `YYYY-MM-DD` (the settings' form), as today's calendar has it.
+    public static let day = Form<DaySpec>.day.parser.map { spec, _, _ in spec.day(today: SystemLocalClock().today()) }
 
     /// `HH:MM` on a 24-hour clock.
-    public static let clockTime = ValueParser<TimeOfDay>("HH:MM") { (text, option) throws(UsageError) in
-        guard let t = TimeOfDay(parsing: text) else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected a time of day as HH:MM on a 24-hour clock, e.g. 15:05")
-        }
-        return t
-    }
+    public static let clockTime = Form<TimeOfDay>.clock.parser
 
     /// A store name (a task's, a metric's): 1 to 64 bytes.
     public static func storeName(_ what: String) -> ValueParser<String> {

@@ -206,7 +206,7 @@ extension Form {
 
 extension Form where Value == DaySpec {
     /// `today`, `yesterday` or `YYYY-MM-DD`.
-    static var day: Form<DaySpec> {
+    public static var day: Form<DaySpec> {
         Form<DaySpec>(
             "D", expected: "\"today\", \"yesterday\" or \"YYYY-MM-DD\"", completion: .choices(["today", "yesterday"]),
             json: { json, at, reader in
@@ -226,18 +226,27 @@ extension Form where Value == DaySpec {
     }
 }
 
+extension Form where Value == TimeOfDay {
+    /// `HH:MM` on a 24-hour clock (the command line only).
+    public static var clock: Form<TimeOfDay> {
+        Form<TimeOfDay>(
+            "HH:MM", expected: "", json: { _, _, _ in nil },
+            text: { (text, option) throws(UsageError) in
+                guard let t = TimeOfDay(parsing: text) else {
+                    throw UsageError("\(option) '\(Quote.clip(text))': expected a time of day as HH:MM on a 24-hour clock, e.g. 15:05")
+                }
+                return t
+            })
+    }
+}
+
 extension Form where Value == TimeGiven {
     /// `HH:MM` (24-hour) or a number of seconds.
     static var timeOrSeconds: Form<TimeGiven> {
         Form<TimeGiven>(
             "HH:MM|SECONDS", expected: "", json: { _, _, _ in nil },
             text: { (text, option) throws(UsageError) in
-                if text.contains(":") {
-                    guard let t = TimeOfDay(parsing: text) else {
-                        throw UsageError("\(option) '\(Quote.clip(text))': expected a time of day as HH:MM on a 24-hour clock, e.g. 15:05")
-                    }
-                    return .clock(t)
-                }
+                if text.contains(":") { return .clock(try Form<TimeOfDay>.clock.parse(text, option: option)) }
                 guard DecimalText.isDecimal(text), let v = Double(text), v.isFinite, v >= 0 else {
                     throw UsageError("\(option) '\(Quote.clip(text))': expected HH:MM (the clock, e.g. 15:05) or seconds of the animation clock")
                 }

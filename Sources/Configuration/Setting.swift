@@ -60,6 +60,13 @@ public struct Form<Value: Sendable>: Sendable {
         self.text = text
     }
 
+    /// The command line's reading as an option's value form (a command's own option that takes
+    /// what a setting takes).
+    public var parser: ValueParser<Value> {
+        let form = self
+        return ValueParser(placeholder, completion: completion) { (text, option) throws(UsageError) in try form.parse(text, option: option) }
+    }
+
     /// Reads the command line's `text` for `option`.
     public func parse(_ text: String, option: String) throws(UsageError) -> Value {
         guard let read = self.text else { throw UsageError("\(option) cannot be given on the command line") }
