@@ -60,14 +60,25 @@ public enum StoreJobs {
         shows the change by itself. Prints the day as shown.
         """
 
+    /// `glance log`'s command line: the changes, the day (nil: today), the store, and the
+    /// configuration the goals come from.
+    public struct Log: Sendable {
+        public var changes = SummaryChanges()
+        public var day: CalendarDay?
+        public var database: String?
+        public var config: String?
+        public init() {}
+    }
+
     /// `glance log`: the changes over the day as stored; printed as shown, a ring without a goal of
     /// its own with the standing goal in force on the day, else the configuration's (`config`,
     /// else the default file, else the built-in ones).
-    public static func log(_ changes: SummaryChanges, day: CalendarDay?, database: String?, config: String? = nil, console: Console) -> Outcome {
-        let (found, status) = configuredGoals(config, console: console)
+    public static func log(_ job: Log, console: Console) -> Outcome {
+        let (found, status) = configuredGoals(job.config, console: console)
         guard let goals = found else { return status }
-        let day = day ?? SystemLocalClock().today()
-        return with(database, console: console) { store throws(StoreError) in
+        let day = job.day ?? SystemLocalClock().today()
+        let changes = job.changes
+        return with(job.database, console: console) { store throws(StoreError) in
             if changes.remove {
                 try store.setSummary(nil, for: day)
                 console.say(dayLine(day, nil))
@@ -319,12 +330,21 @@ public enum StoreJobs {
         alone. Nothing shows demo data unless this command loads it.
         """
 
-    public static func demoData(end: CalendarDay?, printOnly: Bool, database: String?, console: Console) -> Outcome {
-        if printOnly {
+    /// `glance demo-data`'s command line: the last demo day (nil: today), print instead of load,
+    /// the store.
+    public struct DemoDataLine: Sendable {
+        public var end: CalendarDay?
+        public var printOnly = false
+        public var database: String?
+        public init() {}
+    }
+
+    public static func demoData(_ line: DemoDataLine, console: Console) -> Outcome {
+        if line.printOnly {
             let csv = String(decoding: DemoData.activityCSV, as: UTF8.self)
             return console.result(csv.hasSuffix("\n") ? String(csv.dropLast()) : csv)
         }
-        let end = end ?? SystemLocalClock().today()
+        let (end, database) = (line.end ?? SystemLocalClock().today(), line.database)
         do {
             try DemoData.check(end: end)
         } catch {

@@ -96,14 +96,7 @@ public enum DataCommands {
 
     // MARK: glance log
 
-    struct Log {
-        var changes = SummaryChanges()
-        var day: CalendarDay?
-        var database: String?
-        var config: String?
-    }
-
-    static let log = CommandSpec<Log>(
+    static let log = CommandSpec<StoreJobs.Log>(
         "log", summary: "set a day's Move, Exercise and Stand figures",
         usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--db PATH]"],
         about: StoreJobs.logAbout,
@@ -374,13 +367,7 @@ public enum DataCommands {
 
     // MARK: glance demo-data
 
-    struct DemoData {
-        var end: CalendarDay?
-        var printOnly = false
-        var database: String?
-    }
-
-    static let demoData = CommandSpec<DemoData>(
+    static let demoData = CommandSpec<StoreJobs.DemoDataLine>(
         "demo-data", summary: "load the bundled demo days and metrics into the store",
         usage: ["demo-data [--end D] [--print] [--db PATH]"],
         about: StoreJobs.demoDataAbout,

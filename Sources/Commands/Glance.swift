@@ -56,11 +56,7 @@ public enum Glance {
             "Data (the store: a SQLite file, see --db in each command's help)",
             [
                 Listed("import") { DataCommands.import.entry(.init(), runs: .import) },
-                Listed("log") {
-                    DataCommands.log.entry(.init()) {
-                        StoreJobs.log($0.changes, day: $0.day, database: $0.database, config: $0.config, console: console)
-                    }
-                },
+                Listed("log") { DataCommands.log.entry(.init()) { StoreJobs.log($0, console: console) } },
                 Listed("goals") {
                     DataCommands.goals.entry(.init()) { StoreJobs.goals($0.job, database: $0.database, config: $0.config, console: console) }
                 },
@@ -83,11 +79,7 @@ public enum Glance {
                         StoreJobs.export($0.table, output: $0.output, database: $0.database, json: $0.json, console: console)
                     }
                 },
-                Listed("demo-data") {
-                    DataCommands.demoData.entry(.init()) {
-                        StoreJobs.demoData(end: $0.end, printOnly: $0.printOnly, database: $0.database, console: console)
-                    }
-                },
+                Listed("demo-data") { DataCommands.demoData.entry(.init()) { StoreJobs.demoData($0, console: console) } },
                 Listed("watch") { PanelCommands.watch.entry(.init(), PanelCommands.watchMain) },
                 Listed("serve") { ServeCommand.spec.entry(.init(), runs: .serve) },
                 Listed("mqtt") { MQTTCommand.spec.entry(.init(), runs: .mqtt) },
