@@ -80,6 +80,13 @@ public final class ControlServer {
 
     public static let systemPath = "/run/glance/glance.sock"
 
+    /// The places for the manual's FILES and ENVIRONMENT.
+    public static let files = [
+        (systemPath, "the running app's control socket (glance screenshot), for root and group glance"),
+        ("$XDG_RUNTIME_DIR/glance/glance.sock", "a user's own glance run's control socket"),
+    ]
+    public static let environment = [("RUNTIME_DIRECTORY, XDG_RUNTIME_DIR", "where the control socket is (the service's, a user's)")]
+
     /// Where `glance screenshot` looks: the user's own app's socket when there is one, else the
     /// service's.
     public static func clientPaths() -> [String] {

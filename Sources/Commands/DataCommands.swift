@@ -7,7 +7,7 @@ import Store
 
 /// The store's commands: `import`, `log`, `metric`, `task`, `export`, `demo-data`.
 public enum DataCommands {
-    static let databaseHelp = "the store (default: /var/lib/glance/glance.db for root, else $XDG_DATA_HOME/glance/glance.db)"
+    static let databaseHelp = "the store (default: \(StoreLocation.defaults))"
 
     static func database<T>(_ path: WritableKeyPath<T, String?> & Sendable) -> Option<T> {
         .value("--db", as: Value.database, help: databaseHelp) { $0[keyPath: path] = $1 }

@@ -108,10 +108,7 @@ public enum Glance {
         files: [
             (Configuration.defaultPath, "the configuration (glance config check; glance config settings lists every setting)"),
             (ServeSetting().tokenFile, "glance serve's bearer token (root and group glance only; glance serve token shows it)"),
-            (StoreLocation.systemPath, "the store when running as root (the service's)"),
-            ("$XDG_DATA_HOME/glance/glance.db", "the store otherwise (~/.local/share/glance/glance.db)"),
-            (ControlServer.systemPath, "the running app's control socket (glance screenshot), for root and group glance"),
-            ("$XDG_RUNTIME_DIR/glance/glance.sock", "a user's own glance run's control socket"),
+        ] + StoreLocation.files + ControlServer.files + [
             ("/sys/class/backlight/*", "the panel's backlight, dimmed and turned off by glance run"),
             ("/dev/dri/card*, /dev/input/event*", "the display (DRM/KMS) and the buttons and touch (evdev) glance run uses"),
         ],
@@ -119,8 +116,7 @@ public enum Glance {
             ("LC_ALL, LC_MESSAGES, LANG", "the language of the labels (en, or zh_CN… for Simplified Chinese)"),
             ("LC_ALL, LC_TIME, LANG", "how the time is written when the configuration does not say (12- or 24-hour)"),
             ("TZ", "the time zone of the days, of midnight and of the clock"),
-            ("XDG_DATA_HOME, HOME", "where a user's store is"),
-            ("RUNTIME_DIRECTORY, XDG_RUNTIME_DIR", "where the control socket is (the service's, a user's)"),
+        ] + StoreLocation.environment + ControlServer.environment + [
             ("FONTCONFIG_FILE, FONTCONFIG_PATH, FONTCONFIG_SYSROOT", "fontconfig decides every font when one is set"),
             ("NOTIFY_SOCKET, WATCHDOG_USEC", "systemd's notification socket and watchdog (glance run and serve as services)"),
         ],

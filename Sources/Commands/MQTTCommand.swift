@@ -28,7 +28,7 @@ public enum MQTTCommand {
                 "",
                 [
                     PanelCommands.configOption.lifted(\.config),
-                    Configuration.setting(option: "--db")!.option(\Line.layer, help: PanelCommands.databaseHelp, default: ""),
+                    ScreenOptions.database(\Line.layer),
                 ] + Configuration.options(["--socket"], into: \Line.layer))
         ],
         exits: [

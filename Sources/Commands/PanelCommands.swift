@@ -16,10 +16,6 @@ enum PanelCommands {
 
     static let configOption = ScreenOptions.configOption
 
-    static let databaseHelp =
-        "the store (default: the configuration's \"database\", else /var/lib/glance/glance.db for root, "
-        + "$XDG_DATA_HOME/glance/glance.db otherwise)"
-
     static let run = CommandSpec<Run>(
         "run", summary: "show the app on the display (DRM/KMS) until SIGTERM",
         usage: ["run [options]"],
@@ -40,10 +36,9 @@ enum PanelCommands {
             OptionGroup(
                 "Data: the store (days, metrics, tasks), redrawn whenever it changes",
                 [
-                    Configuration.setting(option: "--db")!.option(
+                    ScreenOptions.database(
                         \Run.layer,
-                        help: databaseHelp + "; a day given with --move … or a gauge or progress given on the command line is shown instead",
-                        default: "")
+                        help: ScreenOptions.storeHelp + "; a day given with --move … or a gauge or progress given on the command line is shown instead")
                 ]),
             OptionGroup(
                 "Input and behaviour (defaults from the configuration file)",
@@ -99,7 +94,7 @@ enum PanelCommands {
                     .value("--size", as: Value.size, help: "picture size", default: "480x480", to: \.size),
                 ] + Configuration.options(["--rotate", "--format"], into: \Watch.layer)),
         ] + ScreenOptions.groups(\Watch.layer, config: \Watch.config) + [
-            OptionGroup("Data", [Configuration.setting(option: "--db")!.option(\Watch.layer, help: databaseHelp, default: "")]),
+            OptionGroup("Data", [ScreenOptions.database(\Watch.layer)]),
             // Only when given: glance run's own socket is left to it.
             OptionGroup("Control", Configuration.options(["--socket"], into: \Watch.layer)),
         ],

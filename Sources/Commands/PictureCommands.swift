@@ -35,11 +35,10 @@ enum PictureCommands {
                             + "where it was shortened, its size in pixels, its box, its element), the rings, arcs and shapes", sets: \.explain),
                 ] + Configuration.options(["--rotate", "--format"], into: \Render.layer)
                     + [
-                        Configuration.setting(option: "--db")!.option(
+                        ScreenOptions.database(
                             \Render.layer,
                             help: "the day and its week (and the gauges, with --config) from this store, as glance run shows "
-                                + "them, instead of --move, --exercise, --stand",
-                            default: "")
+                                + "them, instead of --move, --exercise, --stand")
                     ]),
         ] + ScreenOptions.groups(\Render.layer, config: \Render.config)
             + [

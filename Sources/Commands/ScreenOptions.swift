@@ -1,6 +1,7 @@
 import App
 import CLI
 import Configuration
+import Store
 
 /// The options that say what to show, the same for `glance run`, `watch` and `render` (and
 /// `bench`): each a setting's, declared once in `Configuration`.
@@ -11,6 +12,13 @@ enum ScreenOptions {
         help: "the configuration (without it the built-in defaults apply); an invalid file stops with 78",
         default: Configuration.defaultPath
     ) { $0 = $1 }
+
+    /// The store: the configuration's "database" setting, with `help`.
+    static func database<Target>(_ layer: WritableKeyPath<Target, Layer> & Sendable, help: String = storeHelp) -> Option<Target> {
+        Configuration.setting(option: "--db")!.option(layer, help: help, default: "")
+    }
+
+    static let storeHelp = "the store (default: the configuration's \"database\", else \(StoreLocation.defaults))"
 
     /// What to show and how it looks: the screen, the day, whose, the language, the panel's
     /// shape, the fonts, the clock, and the configuration they come from otherwise.

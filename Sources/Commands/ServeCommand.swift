@@ -33,7 +33,7 @@ public enum ServeCommand {
                 "",
                 [
                     PanelCommands.configOption.lifted(\.config),
-                    Configuration.setting(option: "--db")!.option(\Line.layer, help: PanelCommands.databaseHelp, default: ""),
+                    ScreenOptions.database(\Line.layer),
                 ] + Configuration.options(["--listen"], into: \Line.layer))
         ],
         operands: Operands("token", completion: .choices(["token"])) { (words, line) throws(UsageError) in

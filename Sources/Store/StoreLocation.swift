@@ -11,6 +11,16 @@ public enum StoreLocation {
     /// The system store, for a device that runs Glance as a service.
     public static let systemPath = "/var/lib/glance/glance.db"
 
+    /// The default places as the help says them.
+    public static let defaults = "\(systemPath) for root, else $XDG_DATA_HOME/glance/glance.db"
+
+    /// The places for the manual's FILES and ENVIRONMENT.
+    public static let files = [
+        (systemPath, "the store when running as root (the service's)"),
+        ("$XDG_DATA_HOME/glance/glance.db", "the store otherwise (~/.local/share/glance/glance.db)"),
+    ]
+    public static let environment = [("XDG_DATA_HOME, HOME", "where a user's store is")]
+
     /// `/var/lib/glance/glance.db` for root, and for a user who may write it (a member of group
     /// `glance`: the service's store is group-writable); else `$XDG_DATA_HOME/glance/glance.db`
     /// (falling back to `$HOME/.local/share`, as the XDG base directory spec says); nil when
