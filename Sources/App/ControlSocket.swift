@@ -267,6 +267,16 @@ public struct PictureRefusal: Error, Sendable, Equatable {
 
 /// `glance screenshot`: the running app's frame, upright, into a PNG.
 public enum Screenshot {
+    /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
+    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
+        (.ok, "written"),
+        (.unavailable, "no running glance answers (start it, or give --socket)"),
+        (.cannotCreate, "FILE.png cannot be written"),
+        (.ioError, "the app's answer could not be read"),
+        (.temporaryFailure, "the app has no picture to give now (another console is in front, or it has drawn nothing yet)"),
+        (.noPermission, "not allowed to ask (join group glance)"),
+    ]
+
     /// `glance screenshot`'s description (its help), beside what it does.
     public static let about = """
         Asks the running glance (glance run, the service) for the frame it has on the panel and writes it \
@@ -276,9 +286,8 @@ public enum Screenshot {
         a socket in its runtime directory, open to root and group glance; it never waits on the asker.
         """
 
-    /// Asks the app at `socket` (else the usual places) and writes `output`. Exit statuses: 0
-    /// written; 69 no app answers; 77 not allowed to ask; 75 the app has no picture now; 74 a bad
-    /// answer; 73 the file cannot be written.
+    /// Asks the app at `socket` (else the usual places) and writes `output`; ends as `outcomes`
+    /// says.
     public static func run(output: String, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Outcome {
         let candidates = socket.map { [$0] } ?? ControlServer.clientPaths()
         var connection: PacketSocket?

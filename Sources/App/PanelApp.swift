@@ -22,6 +22,27 @@ import Text
 /// the front before the card is opened, and the console put into graphics mode only once there is
 /// a display to show instead.
 public enum PanelApp {
+    /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
+    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
+        (.ok, "stopped by SIGTERM or SIGINT, display restored"),
+        (.noInput, "the default configuration file exists but cannot be read"),
+        (
+            .unavailable,
+            "no display: no /dev/dri card, no connected connector, nothing plugged into the requested "
+                + "connector; or no font for the labels (the message names the package)"),
+        (.ioError, "a DRM call failed (the message names it)"),
+        (
+            .temporaryFailure,
+            "another program (a display server) holds the display, or the console in front did not let "
+                + "the app's console come to the front; try again when it stops. Also when the store's file was "
+                + "replaced by another while shown (it is not followed: started again, the app shows the new one)"),
+        (.noPermission, "permission denied opening the card (add the user to group video)"),
+        (
+            .config,
+            "the requested connector, mode or format does not exist on this display (the message lists "
+                + "what does), or the configuration file is invalid (every problem is listed with its JSON path)"),
+    ]
+
     /// `glance run`'s description (its help), beside what it does.
     public static let about = """
         Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets SIGTERM or \

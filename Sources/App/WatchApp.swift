@@ -14,6 +14,15 @@ import Store
 /// `glance watch`: the panel's session drawn into a PNG file instead of the panel. Each picture
 /// replaces the file and is told in one line; between changes the process sleeps in poll().
 public enum WatchApp {
+    /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
+    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
+        (.ok, "stopped by Ctrl-C or SIGTERM"),
+        (.unavailable, "no font for the labels (the message names the package; or draw --rings-only)"),
+        (.cannotCreate, "FILE.png cannot be written"),
+        (.temporaryFailure, "the store's file was replaced by another (or the store is busy)"),
+        (.config, "the configuration file is invalid"),
+    ]
+
     /// `glance watch`'s description (its help), beside what it does.
     public static let about = """
         Runs the app as glance run does, from the same store and configuration, but draws into FILE.png \

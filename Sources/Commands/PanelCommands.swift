@@ -46,23 +46,7 @@ enum PanelCommands {
                     ["--no-input", "--no-grab", "--input-dir", "--socket", "--dim-after", "--blank-after"], into: \Run.layer)),
         ],
         epilogue: KeyMap.defaultsHelp + "\n\n`glance devices` lists the cards, connectors, modes and formats to choose from.",
-        exits: [
-            ExitStatusNote(0, "stopped by SIGTERM or SIGINT, display restored"),
-            ExitStatusNote(
-                66, "the default configuration file exists but cannot be read"),
-            ExitStatusNote(
-                69, "no display: no /dev/dri card, no connected connector, nothing plugged into the requested "
-                    + "connector; or no font for the labels (the message names the package)"),
-            ExitStatusNote(74, "a DRM call failed (the message names it)"),
-            ExitStatusNote(
-                75, "another program (a display server) holds the display, or the console in front did not let "
-                    + "the app's console come to the front; try again when it stops. Also when the store's file was "
-                    + "replaced by another while shown (it is not followed: started again, the app shows the new one)"),
-            ExitStatusNote(77, "permission denied opening the card (add the user to group video)"),
-            ExitStatusNote(
-                78, "the requested connector, mode or format does not exist on this display (the message lists "
-                    + "what does), or the configuration file is invalid (every problem is listed with its JSON path)"),
-        ],
+        exits: PanelApp.outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) },
         finish: { _ in })
 
     static func runMain(_ line: Run) -> Outcome {
@@ -98,13 +82,7 @@ enum PanelCommands {
             // Only when given: glance run's own socket is left to it.
             OptionGroup("Control", Configuration.options(["--socket"], into: \Watch.layer)),
         ],
-        exits: [
-            ExitStatusNote(0, "stopped by Ctrl-C or SIGTERM"),
-            ExitStatusNote(69, "no font for the labels (the message names the package; or draw --rings-only)"),
-            ExitStatusNote(73, "FILE.png cannot be written"),
-            ExitStatusNote(75, "the store's file was replaced by another (or the store is busy)"),
-            ExitStatusNote(78, "the configuration file is invalid"),
-        ],
+        exits: WatchApp.outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) },
         finish: { (watch) throws(UsageError) in
             guard !watch.output.isEmpty else { throw UsageError("watch: --render-to FILE.png is required") }
         })
@@ -141,14 +119,7 @@ enum PanelCommands {
                         default: "$XDG_RUNTIME_DIR/glance/glance.sock when there is one (your own glance run), else /run/glance/glance.sock (the service)", to: \.socket),
                 ])
         ],
-        exits: [
-            ExitStatusNote(0, "written"),
-            ExitStatusNote(69, "no running glance answers (start it, or give --socket)"),
-            ExitStatusNote(73, "FILE.png cannot be written"),
-            ExitStatusNote(74, "the app's answer could not be read"),
-            ExitStatusNote(75, "the app has no picture to give now (another console is in front, or it has drawn nothing yet)"),
-            ExitStatusNote(77, "not allowed to ask (join group glance)"),
-        ],
+        exits: Screenshot.outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) },
         finish: { (shot) throws(UsageError) in
             guard shot.output != nil else { throw UsageError("screenshot: --output FILE.png is required") }
         })
