@@ -159,7 +159,6 @@ public enum DataCommands {
     // MARK: glance goals
 
     struct Goals {
-        var words: [String] = []
         var goals = Activity.Goals()
         var dashed = false
         var from: CalendarDay?
@@ -220,7 +219,6 @@ public enum DataCommands {
     // MARK: glance metric
 
     struct Metric {
-        var words: [String] = []
         var json = false
         var minimum = FieldChange<Double>.keep
         var maximum = FieldChange<Double>.keep

@@ -66,9 +66,7 @@ enum PictureCommands {
             ExitStatusNote(73, "the file could not be written"),
         ],
         finish: { (line) throws(UsageError) in
-            var shown = Configuration()
-            line.layer.apply(to: &shown)
-            _ = try shown.applying(Layer())
+            let shown = try Configuration().applying(line.layer)
             if shown.show.screen == .progress && !shown.show.progressGiven {
                 throw UsageError("progress: give --fraction F (0 to 1) or --indeterminate")
             }
@@ -141,9 +139,7 @@ enum PictureCommands {
         }),
         exits: [ExitStatusNote(0, "measured"), ExitStatusNote(69, "a font is missing")],
         finish: { (line) throws(UsageError) in
-            var shown = Configuration()
-            line.layer.apply(to: &shown)
-            _ = try shown.applying(Layer())
+            _ = try Configuration().applying(line.layer)
         })
 
     static func benchMain(_ line: Bench) -> Outcome {
