@@ -178,14 +178,24 @@ public enum Glance {
         ])
 }
 
-extension CommandSpec {
+extension CommandSpec where Target: Sendable {
     /// The command for the program's list: parsed from `initial`, then run; `--help` prints its help.
-    func entry(_ initial: Target, _ run: @escaping @Sendable (Target) -> Outcome) -> Glance.Entry where Target: Sendable {
+    func entry(_ initial: Target, _ run: @escaping @Sendable (Target) -> Outcome) -> Glance.Entry {
+        entry(initial) { target, _ in run(target) }
+    }
+
+    /// A command that runs in its own executable: parsed here (help, bad arguments), then the
+    /// executable is run with the same arguments.
+    func entry(_ initial: Target, runs helper: Helper) -> Glance.Entry {
+        entry(initial) { _, argv in helper.exec(argv, console: console) }
+    }
+
+    private func entry(_ initial: Target, given run: @escaping @Sendable (Target, [String]) -> Outcome) -> Glance.Entry {
         let description = self.description
         return Glance.Entry(description: description) { (argv) throws(UsageError) in
             switch try parse(argv, into: initial) {
             case .help: return console.result(HelpText.render(description))
-            case .run(let target): return run(target)
+            case .run(let target): return run(target, argv)
             }
         }
     }

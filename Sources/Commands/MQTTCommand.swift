@@ -24,12 +24,7 @@ public enum MQTTCommand {
             glance-mqtt.service runs exactly this. docs/home-assistant.md has the whole of it.
             """,
         groups: [
-            OptionGroup(
-                "",
-                [
-                    PanelCommands.configOption.lifted(\.config),
-                    ScreenOptions.database(\Line.layer),
-                ] + Configuration.options(["--socket"], into: \Line.layer))
+            OptionGroup("", ScreenOptions.service(config: \.config, layer: \.layer, ["--socket"]))
         ],
         exits: [
             ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP"),

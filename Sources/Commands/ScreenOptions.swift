@@ -18,6 +18,17 @@ enum ScreenOptions {
         Configuration.setting(option: "--db")!.option(layer, help: help, default: "")
     }
 
+    /// A service's options (glance serve, glance mqtt): the configuration, the store, and `more`
+    /// of its settings.
+    static func service<Target>(
+        config: WritableKeyPath<Target, String?> & Sendable, layer: WritableKeyPath<Target, Layer> & Sendable, _ more: [String]
+    ) -> [Option<Target>] {
+        // In steps, as `groups`: Swift 6.0.3 crashes on closures over key paths in one expression.
+        var options = [configOption.lifted(config)]
+        options.append(database(layer))
+        return options + Configuration.options(more, into: layer)
+    }
+
     static let storeHelp = "the store (default: the configuration's \"database\", else \(StoreLocation.defaults))"
 
     /// What to show and how it looks: the screen, the day, whose, the language, the panel's
