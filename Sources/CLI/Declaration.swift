@@ -305,9 +305,10 @@ public struct CommandSpec<Target>: Sendable {
         self.groups = groups
         self.operands = operands
         self.epilogue = epilogue
+        let usage = ExitStatusNote(ExitCode.usage, "bad arguments")
         self.exits =
             exits.contains { $0.code == ExitCode.usage }
-            ? exits : exits.filter { $0.code < ExitCode.usage } + [ExitStatusNote(ExitCode.usage, "bad arguments")] + exits.filter { $0.code > ExitCode.usage }
+            ? exits : exits.filter { $0.code < ExitCode.usage } + [usage] + exits.filter { $0.code > ExitCode.usage }
         self.finish = finish
     }
 
