@@ -193,7 +193,8 @@ public struct Operands<Target>: Sendable {
     public let defaultVerb: String?
 
     /// A verb, the options that go with it and the operands after it (`NAME VALUE`: as many
-    /// words as it has, checked by the parser); `apply` reads those words into the target.
+    /// words as it has, each required, checked by the parser); `apply` reads those words into the
+    /// target.
     public struct Verb: Sendable {
         public let name: String
         public let options: [String]

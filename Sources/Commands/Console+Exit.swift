@@ -53,4 +53,9 @@ extension Outcome {
     }
 
     var exitStatus: Int32 { exit.code }
+
+    /// A command's statuses from what its work says of its outcomes.
+    static func notes(_ outcomes: [(outcome: Outcome, meaning: String)]) -> [ExitStatusNote] {
+        outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) }
+    }
 }

@@ -142,10 +142,9 @@ public enum DataCommands {
                 ])
         ],
         epilogue: "Example:\n  glance log --move 420 --move-goal 500 --exercise 25 --exercise-goal 30",
-        exits: storeExits + [
+        exits: storeExits(
             ExitStatusNote(66, "a configuration named with --config cannot be read"),
-            ExitStatusNote(78, "the configuration (where the goals come from) is invalid"),
-        ],
+            ExitStatusNote(78, "the configuration (where the goals come from) is invalid")),
         finish: { (line) throws(UsageError) in
             let c = line.changes
             if c.remove && !c.onlyRemoves {

@@ -29,6 +29,7 @@ public enum Glance {
     }
 
     public static let version = BuildInfo.version
+    static let name = "glance"
 
     static let sections: [(title: String, entries: [Listed])] = [
         (
@@ -88,16 +89,16 @@ public enum Glance {
         (
             "Help",
             [
-                Listed("help") { Builtins.help("glance").entry(.init()) { console.answer(Builtins.help($0, of: program)) } },
+                Listed("help") { Builtins.help(name).entry(.init()) { console.answer(Builtins.help($0, of: program)) } },
                 Listed("completion") {
-                    Builtins.completion("glance").entry(nil) { $0.map { console.result(Builtins.completion($0, of: program)) } ?? .usage }
+                    Builtins.completion(name).entry(nil) { $0.map { console.result(Builtins.completion($0, of: program)) } ?? .usage }
                 },
             ]
         ),
     ]
 
     static let program = ProgramDescription(
-        name: "glance", version: version, date: BuildInfo.date,
+        name: name, version: version, date: BuildInfo.date,
         summary: "Activity rings, gauges and progress, drawn straight to a small panel",
         about: """
             Glance turns a small Linux board with a small screen into a glanceable display: Activity rings, \
@@ -140,7 +141,7 @@ public enum Glance {
 
     static func run(_ arguments: [String]) -> Ended {
         let names = sections.flatMap { $0.entries.map(\.name) }
-        switch ProgramDescription.start(arguments, name: "glance", version: version, commands: names, help: { program.help }) {
+        switch ProgramDescription.start(arguments, name: name, version: version, commands: names, help: { program.help }) {
         case .answer(let answer): return .outcome(console.answer(answer))
         case .command(let name, let rest):
             do {
@@ -164,13 +165,8 @@ public enum Glance {
         usage: ["config check [--config FILE]", "config settings"],
         about: ConfigurationFile.about,
         groups: [OptionGroup("", [PanelCommands.configOption.lifted(\.file)])],
-        operands: Operands("check|settings", verbs: [.init("check", ["--config"]), .init("settings")]) {
-            (words, line) throws(UsageError) in
-            guard words.count == 1 else {
-                throw UsageError("config: unexpected '\(Quote.clip(words.dropFirst().joined(separator: " ")))' (glance config check, or glance config settings)")
-            }
-            line.settings = words[0] == "settings"
-        },
+        operands: Operands(
+            "check|settings", verbs: [.init("check", ["--config"]), .init("settings") { _, line in line.settings = true }]),
         exits: [
             ExitStatusNote(0, "valid (check), or listed (settings)"),
             ExitStatusNote(66, "the named file cannot be read"),

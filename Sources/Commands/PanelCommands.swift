@@ -46,7 +46,7 @@ enum PanelCommands {
                     ["--no-input", "--no-grab", "--input-dir", "--socket", "--dim-after", "--blank-after"], into: \Run.layer)),
         ],
         epilogue: KeyMap.defaultsHelp + "\n\n`glance devices` lists the cards, connectors, modes and formats to choose from.",
-        exits: PanelApp.outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) },
+        exits: Outcome.notes(PanelApp.outcomes),
         finish: { _ in })
 
     static func runMain(_ line: Run) -> Outcome {
@@ -82,7 +82,7 @@ enum PanelCommands {
             // Only when given: glance run's own socket is left to it.
             OptionGroup("Control", Configuration.options(["--socket"], into: \Watch.layer)),
         ],
-        exits: WatchApp.outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) },
+        exits: Outcome.notes(WatchApp.outcomes),
         finish: { (watch) throws(UsageError) in
             guard !watch.output.isEmpty else { throw UsageError("watch: --render-to FILE.png is required") }
         })
@@ -119,7 +119,7 @@ enum PanelCommands {
                         default: "$XDG_RUNTIME_DIR/glance/glance.sock when there is one (your own glance run), else /run/glance/glance.sock (the service)", to: \.socket),
                 ])
         ],
-        exits: Screenshot.outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) },
+        exits: Outcome.notes(Screenshot.outcomes),
         finish: { (shot) throws(UsageError) in
             guard shot.output != nil else { throw UsageError("screenshot: --output FILE.png is required") }
         })

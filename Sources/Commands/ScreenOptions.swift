@@ -29,7 +29,7 @@ enum ScreenOptions {
         return options + Configuration.options(more, into: layer)
     }
 
-    static let storeHelp = "the store (default: the configuration's \"database\", else \(StoreLocation.defaults))"
+    static let storeHelp = "the store (default: the configuration's \"database\"; without it \(StoreLocation.defaults))"
 
     /// What to show and how it looks: the screen, the day, whose, the language, the panel's
     /// shape, the fonts, the clock, and the configuration they come from otherwise.
