@@ -81,9 +81,14 @@ public struct Option<Target>: Sendable {
     public static func flag(
         _ names: String..., help: String, hidden: Bool = false, set: @escaping @Sendable (inout Target) -> Void
     ) -> Option {
-        Option(
-            names: names, placeholder: nil, help: help, defaultText: nil, completion: .none, hidden: hidden,
-            apply: { target, _ in set(&target) })
+        flag(names, help: help, hidden: hidden, set: set)
+    }
+
+    /// A flag that sets the Bool at `path` to true (or to `value`).
+    public static func flag(
+        _ names: String..., help: String, sets path: WritableKeyPath<Target, Bool> & Sendable, to value: Bool = true
+    ) -> Option {
+        flag(names, help: help, hidden: false) { $0[keyPath: path] = value }
     }
 
     /// An option with a value read by `parser`.
@@ -91,13 +96,7 @@ public struct Option<Target>: Sendable {
         _ names: String..., as parser: ValueParser<Value>, help: String, default defaultText: String? = nil,
         hidden: Bool = false, set: @escaping @Sendable (inout Target, Value) throws(UsageError) -> Void
     ) -> Option {
-        Option(
-            names: names, placeholder: parser.placeholder, help: help, defaultText: defaultText,
-            completion: parser.completion, hidden: hidden,
-            apply: { (target, text) throws(UsageError) in
-                let value = try parser.parse(text, names[0])
-                try set(&target, value)
-            })
+        value(names, parser, help: help, defaultText: defaultText, hidden: hidden, set: set)
     }
 
     /// An option whose value is stored at `path`.
@@ -105,10 +104,7 @@ public struct Option<Target>: Sendable {
         _ names: String..., as parser: ValueParser<Value>, help: String, default defaultText: String? = nil,
         to path: WritableKeyPath<Target, Value> & Sendable
     ) -> Option {
-        Option(
-            names: names, placeholder: parser.placeholder, help: help, defaultText: defaultText,
-            completion: parser.completion, hidden: false,
-            apply: { (target, text) throws(UsageError) in target[keyPath: path] = try parser.parse(text, names[0]) })
+        value(names, parser, help: help, defaultText: defaultText, hidden: false) { $0[keyPath: path] = $1 }
     }
 
     /// An option whose value is stored at `path`, an optional's (nil: not given).
@@ -116,19 +112,25 @@ public struct Option<Target>: Sendable {
         _ names: String..., as parser: ValueParser<Value>, help: String, default defaultText: String? = nil,
         to path: WritableKeyPath<Target, Value?> & Sendable
     ) -> Option {
-        Option(
-            names: names, placeholder: parser.placeholder, help: help, defaultText: defaultText,
-            completion: parser.completion, hidden: false,
-            apply: { (target, text) throws(UsageError) in target[keyPath: path] = try parser.parse(text, names[0]) })
+        value(names, parser, help: help, defaultText: defaultText, hidden: false) { $0[keyPath: path] = $1 }
     }
 
-    /// A flag that sets the Bool at `path` to true (or to `value`).
-    public static func flag(
-        _ names: String..., help: String, sets path: WritableKeyPath<Target, Bool> & Sendable, to value: Bool = true
+    private static func flag(
+        _ names: [String], help: String, hidden: Bool, set: @escaping @Sendable (inout Target) -> Void
     ) -> Option {
         Option(
-            names: names, placeholder: nil, help: help, defaultText: nil, completion: .none, hidden: false,
-            apply: { target, _ in target[keyPath: path] = value })
+            names: names, placeholder: nil, help: help, defaultText: nil, completion: .none, hidden: hidden,
+            apply: { target, _ in set(&target) })
+    }
+
+    private static func value<Value>(
+        _ names: [String], _ parser: ValueParser<Value>, help: String, defaultText: String?, hidden: Bool,
+        set: @escaping @Sendable (inout Target, Value) throws(UsageError) -> Void
+    ) -> Option {
+        Option(
+            names: names, placeholder: parser.placeholder, help: help, defaultText: defaultText,
+            completion: parser.completion, hidden: hidden,
+            apply: { (target, text) throws(UsageError) in try set(&target, try parser.parse(text, names[0])) })
     }
 
     /// An option declared elsewhere (a setting's declaration gives its names, value form and

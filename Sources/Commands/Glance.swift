@@ -140,12 +140,13 @@ public enum Glance {
     }
 
     static func run(_ arguments: [String]) -> Ended {
-        let names = sections.flatMap { $0.entries.map(\.name) }
-        switch ProgramDescription.start(arguments, name: name, version: version, commands: names, help: { program.help }) {
+        let listed = sections.flatMap(\.entries)
+        switch ProgramDescription.start(arguments, name: name, version: version, commands: listed.map(\.name), help: { program.help }) {
         case .answer(let answer): return .outcome(console.answer(answer))
-        case .command(let name, let rest):
+        case .command(let command, let rest):
             do {
-                return .outcome(try sections.lazy.flatMap(\.entries).first { $0.name == name }!.make().main(rest))
+                // `start` let through only a listed name.
+                return .outcome(try listed.first { $0.name == command }!.make().main(rest))
             } catch {
                 console.complain(error.message)
                 return .refused(error.status)

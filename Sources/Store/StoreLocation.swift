@@ -11,13 +11,16 @@ public enum StoreLocation {
     /// The system store, for a device that runs Glance as a service.
     public static let systemPath = "/var/lib/glance/glance.db"
 
+    /// A user's store, as the help says it (`$HOME/.local/share` when XDG_DATA_HOME is unset).
+    static let userPath = "$XDG_DATA_HOME/glance/glance.db"
+
     /// The default places as the help says them.
-    public static let defaults = "\(systemPath) for root, else $XDG_DATA_HOME/glance/glance.db"
+    public static let defaults = "\(systemPath) for root, else \(userPath)"
 
     /// The places for the manual's FILES and ENVIRONMENT.
     public static let files = [
         (systemPath, "the store when running as root (the service's)"),
-        ("$XDG_DATA_HOME/glance/glance.db", "the store otherwise (~/.local/share/glance/glance.db)"),
+        (userPath, "the store otherwise (~/.local/share/glance/glance.db)"),
     ]
     public static let environment = [("XDG_DATA_HOME, HOME", "where a user's store is")]
 
