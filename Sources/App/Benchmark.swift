@@ -138,6 +138,7 @@ public struct Benchmark: Sendable {
         var maker = ScreenMaker(
             text: text, locale: locale, shape: configuration.display.shape, name: name, ringsOnly: show.ringsOnly)
         maker.drawsText = show.needsText && !noText
+        maker.viewing = configuration.display.viewing()
         maker.clockFormat = configuration.clock.format ?? ClockFormat.usual(for: locale, environment: environmentTimeLocale())
         return maker
     }

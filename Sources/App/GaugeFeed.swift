@@ -249,7 +249,8 @@ public final class GaugeFeed {
             }
             return Gauge(
                 style: setting.style, value: value, minimum: low, maximum: high, title: setting.title,
-                unit: setting.unit.isEmpty ? (slot.reading.unit ?? "") : setting.unit, tint: setting.tint, age: age)
+                unit: setting.unit.isEmpty ? (slot.reading.unit ?? "") : setting.unit, tint: setting.tint, age: age,
+                decimals: setting.decimals)
         }
     }
 

@@ -97,7 +97,7 @@ public enum Pictures {
             case .gauges: maker.gaugeScreen(data.gauges(now: .zero))
             case .progress: maker.progressScreen(data.task() ?? show.progress)
             case .clock: maker.clockScreen(day: day, summary: summary, time: time)
-            case .rings: maker.ringScreen(day: day, today: today, summary: summary, data: week, time: time)
+            case .rings: maker.ringScreen(day: day, today: today, summary: summary, data: week, time: time, page: show.page)
             }
         }
         // The intro's stages of the day shown: the day with its values scaled.
@@ -108,7 +108,9 @@ public enum Pictures {
         let sink = PNGSink(size: job.size, format: format, naming: job.frames == nil ? .latest(job.output) : .numbered(job.output))
         if job.explain {
             let shown = settings.run.intro ? intro.frame(atSeconds: show.time).screen : still
-            let explained = Explanation(of: shown, size: composer.pictureSize, shape: settings.display.shape, at: show.time)
+            let explained = Explanation(
+                of: shown, size: composer.pictureSize, shape: settings.display.shape, viewing: maker.viewing,
+                capRatio: text?.capRatio ?? Legibility.usualCapRatio, at: show.time)
             let outcome = console.result(ScriptJSON.explanation(explained).text)
             if job.output.isEmpty || outcome != Outcome.ok { return outcome }
         }

@@ -87,12 +87,14 @@ extension Settings {
         configuration.clock.format ?? ClockFormat.usual(for: resolvedLocale, environment: environmentTimeLocale())
     }
 
-    /// How the screens are drawn, with these fonts.
-    public func maker(text: (any TextRenderer)?) -> ScreenMaker {
+    /// How the screens are drawn, with these fonts, on a display whose own diagonal is
+    /// `measured` inches (from DRM; nil: not known, or not a display).
+    public func maker(text: (any TextRenderer)?, measured: Double? = nil) -> ScreenMaker {
         let c = configuration
         var maker = ScreenMaker(text: text, locale: resolvedLocale, shape: c.display.shape, name: c.name, ringsOnly: c.show.ringsOnly)
         maker.clockFormat = resolvedClockFormat
         maker.clockOnTiny = c.clock.onTiny
+        maker.viewing = c.display.viewing(measured: measured)
         return maker
     }
 

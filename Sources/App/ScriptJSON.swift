@@ -173,6 +173,8 @@ extension ScriptJSON {
     /// drawn, what it says whole where it was shortened, its size in pixels, its box, its
     /// element), the rings, the arcs and the shapes, in the picture's coordinates (upright).
     public static func explanation(_ e: Explanation) -> JSON {
+        /// Three decimals: what a reader compares, without a double's noise.
+        func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
         func box(_ r: Rect) -> JSON {
             .object([("x", .number(Double(r.x))), ("y", .number(Double(r.y))), ("width", .number(Double(r.width))),
                      ("height", .number(Double(r.height)))])
@@ -183,6 +185,12 @@ extension ScriptJSON {
                 ("weight", .string("\(t.style.weight)")), ("box", box(t.box)), ("number", .bool(t.isNumber)),
             ]
             if let full = t.full { members.append(("full", .string(full))) }
+            let cap = e.capHeight(t)
+            members.append(("figure", .bool(e.isFigure(t))))
+            members.append(("capHeight", .object([
+                ("px", .number(rounded(cap.pixels))), ("mm", .number(rounded(cap.millimetres))),
+                ("arcMinutes", .number(rounded(cap.arcMinutes))),
+            ])))
             return .object(members)
         }
         func point(_ p: Point) -> JSON { .object([("x", .number(Double(p.x))), ("y", .number(Double(p.y)))]) }
@@ -195,8 +203,17 @@ extension ScriptJSON {
         }
         let shapes: [JSON] = e.shapes.map { .object([("name", .string($0.name)), ("box", box($0.box))]) }
         let size: JSON = .object([("width", .number(Double(e.size.width))), ("height", .number(Double(e.size.height)))])
+        let v = e.viewing
+        let viewing: JSON = .object([
+            ("diagonal", .number(rounded(v.diagonal))), ("diagonalFrom", .string(v.diagonalSource.rawValue)),
+            ("distance", .number(rounded(v.distance))), ("distanceFrom", .string(v.distanceGiven ? "setting" : "usual")),
+            ("pixelsPerMillimetre", .number(rounded(v.pixelsPerMillimetre))),
+        ])
         let members: [(key: String, value: JSON)] = [
-            ("size", size), ("shape", .string(e.shape.rawValue)), ("texts", .array(texts)),
+            ("size", size), ("shape", .string(e.shape.rawValue)), ("viewing", viewing),
+            ("page", .number(Double(e.page + 1))), ("pageCount", .number(Double(e.pageCount))),
+            ("omitted", .array(e.omitted.map { .object([("element", .string($0.element)), ("why", .string($0.why))]) })),
+            ("texts", .array(texts)),
             ("rings", .array(e.rings.map { box($0.rect) })), ("arcs", .array(arcs)), ("shapes", .array(shapes)),
         ]
         return .object(members)

@@ -30,7 +30,8 @@ extension ShowRequest {
         case .gauges: return maker.gaugeScreen([gauge])
         case .progress: return maker.progressScreen(progress)
         case .rings:
-            return maker.ringScreen(day: shown, today: today, summary: shownSummary, data: FixedData(days: [:]), time: shownTime)
+            return maker.ringScreen(
+                day: shown, today: today, summary: shownSummary, data: FixedData(days: [:]), time: shownTime, page: page)
         case .clock:
             return maker.clockScreen(day: shown, summary: shownSummary, time: shownTime)
         }

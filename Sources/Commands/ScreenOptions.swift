@@ -33,12 +33,12 @@ enum ScreenOptions {
 
     /// What to show and how it looks: the screen, the day, whose, the language, the panel's
     /// shape, the fonts, the clock, and the configuration they come from otherwise.
-    static let look = ["--screen", "--date", "--today", "--time", "--name", "--locale", "--shape", "--font", "--cjk-font", "--clock", "--rings-only"]
+    static let look = ["--screen", "--page", "--date", "--today", "--time", "--name", "--locale", "--shape", "--diagonal", "--distance", "--font", "--cjk-font", "--clock", "--rings-only"]
     /// A day's figures instead of the store's.
     static let day = ["--move", "--move-time", "--exercise", "--stand", "--no-summary"]
     /// A gauge or a task instead of the store's.
     static let content = [
-        "--style", "--value", "--min", "--max", "--title", "--unit", "--tint", "--fraction", "--indeterminate", "--label",
+        "--style", "--value", "--min", "--max", "--title", "--unit", "--decimals", "--tint", "--fraction", "--indeterminate", "--label",
         "--cancellable", "--cancel-note", "--cancelling",
     ]
 

@@ -84,6 +84,11 @@ extension ShowRequest {
             case .seconds(let s): $0.time = s
             }
         },
+        .commandLine(
+            ["--page"], .whole(1...99, what: "a page"),
+            help: "the page of the screen shown first where it is in pages (a small or round panel's ring screen: 1 the "
+                + "rings, 2–4 each figure; a grid of gauges too large for one page); past the last, the last (default: 1)"
+        ) { $0.page = $1 - 1 },
         .value(
             nil, \.ringsOnly, .bool, options: ["--rings-only"], flag: true,
             help: "the rings alone, filling the picture (no text, no fonts needed)", default: "", reload: .fonts),
@@ -137,6 +142,10 @@ extension ShowRequest {
         .commandLine(["--max"], Form<Double>.real.named("B"), help: "the gauge's range, its high end", default: "100") { $0.gaugeMaximum = $1 },
         .commandLine(["--title"], Form<String>.string.named("T"), help: "the gauge's title, e.g. --title CPU") { $0.title = $1 },
         .commandLine(["--unit"], Form<String>.string.named("U"), help: "the value's unit, e.g. --unit °") { $0.unit = $1 },
+        .commandLine(
+            ["--decimals"], .whole(0...9, what: "places"),
+            help: "the places the gauge's numbers are written to (default: three significant digits)"
+        ) { $0.decimals = $1 },
         .commandLine(["--tint"], .colors, help: "colours along the gauge, low to high, as #RRGGBB") { $0.tint = $1 },
         .commandLine(["--fraction"], .fraction, help: "progress: work done, 0 to 1; or") { $0.fraction = $1 },
         .commandLineFlag(["--indeterminate"], help: "progress: the amount of work is not known (sliding bar, spinner)") {

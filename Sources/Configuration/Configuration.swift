@@ -40,6 +40,8 @@ public struct GaugeSetting: Sendable, Equatable {
     public var givenMinimum: Double?
     public var givenMaximum: Double?
     public var tint: [Color]
+    /// The places its numbers are written to; nil: three significant digits.
+    public var decimals: Int?
     public var source: GaugeSourceSetting
     /// Seconds after which an unrenewed value shows as stale: kept (the source's default), cleared
     /// (never), or set.
@@ -125,6 +127,13 @@ public struct MQTTSetting: Sendable, Equatable {
 }
 
 public struct DisplaySetting: Sendable, Equatable {
+    /// How the panel is seen, as the settings give it; `measured` is the display's own diagonal
+    /// (from DRM), used where the setting gives none.
+    public func viewing(measured: Double? = nil) -> Viewing {
+        if let diagonal { return Viewing(diagonal: diagonal, source: .setting, distance: viewingDistance) }
+        return Viewing(diagonal: measured, source: .display, distance: viewingDistance)
+    }
+
     /// `/dev/dri/cardN`; nil: the first card with a connected display.
     public var card: String?
     /// e.g. `DSI-1`, `HDMI-A-1`; nil: the first connected one.
@@ -136,6 +145,12 @@ public struct DisplaySetting: Sendable, Equatable {
     public var rotation: Rotation = .none
     public var legacy = false
     public var shape: PanelShape = .rectangle
+    /// The visible area's diagonal in inches (a round panel's diameter); nil: the display's own
+    /// size (DRM's millimetres), else the usual panel of its pixels (`Viewing.usualDiagonal`).
+    public var diagonal: Double?
+    /// From the eye to the panel in centimetres; nil: the usual distance for its size
+    /// (`Viewing.usualDistance`).
+    public var viewingDistance: Double?
     /// The awake brightness, 0.05...1 of full (the keys change it, and the level they choose is
     /// kept); nil: the backlight's as found.
     public var brightness: Double?
@@ -308,6 +323,9 @@ public struct ShowRequest: Sendable, Equatable {
     public var time = 0.0
     /// The rings alone, without labels.
     public var ringsOnly = false
+    /// The page of the screen shown first, from 0 (a screen in pages: the rings, then each
+    /// figure; the gauges a page at a time).
+    public var page = 0
 
     // A day's figures, a gauge or a task, shown instead of the store's.
     public var summary = ActivitySummary()
@@ -323,6 +341,7 @@ public struct ShowRequest: Sendable, Equatable {
     public var title = ""
     public var unit = ""
     public var tint: [Color] = []
+    public var decimals: Int?
     public var fraction: Double?
     public var indeterminate = false
     public var label = ""
@@ -337,7 +356,10 @@ public struct ShowRequest: Sendable, Equatable {
     public var givesContent: Bool { summaryGiven || noSummary || screen == .gauges && gaugeGiven || screen == .progress && progressGiven }
 
     /// A gauge was described (`--value`, `--style`, …): the gauge screen shows it.
-    public var gaugeGiven: Bool { gaugeValueGiven || style.flatMap(GaugeStyle.init(rawValue:)) != nil || !title.isEmpty || !unit.isEmpty || !tint.isEmpty }
+    public var gaugeGiven: Bool {
+        gaugeValueGiven || style.flatMap(GaugeStyle.init(rawValue:)) != nil || !title.isEmpty || !unit.isEmpty || !tint.isEmpty
+            || decimals != nil
+    }
 
     /// A task was described (`--fraction` or `--indeterminate`).
     public var progressGiven: Bool { fraction != nil || indeterminate }
@@ -349,7 +371,7 @@ public struct ShowRequest: Sendable, Equatable {
     public var gauge: Gauge {
         Gauge(
             style: GaugeStyle(rawValue: style ?? "circular") ?? .circular, value: gaugeValue, minimum: gaugeMinimum,
-            maximum: gaugeMaximum, title: title, unit: unit, tint: tint)
+            maximum: gaugeMaximum, title: title, unit: unit, tint: tint, decimals: decimals)
     }
 
     /// The task the options describe.

@@ -168,6 +168,23 @@ extension DisplaySetting {
             "shape", \.shape, .choice(PanelShape.self, expected: "rectangle or round", anyCase: true), options: ["--shape"],
             help: "a round panel keeps everything inside its inscribed circle", default: "\"rectangle\"", reload: .shape),
         .value(
+            "diagonal", \.diagonal, .optionalNumber(0.5...120, what: "a diagonal in inches", null: "the display's own"),
+            options: ["--diagonal"],
+            help: "the visible area's diagonal in inches (a round panel's diameter), e.g. 1.3: with the viewing distance "
+                + "it sets the smallest text (figures 20′ at the eye, other text 12′)",
+            default: "null: the size the display reports (DRM's millimetres; an SPI panel's from its overlay's width-mm "
+                + "and height-mm), else the usual panel of its pixels (240x240 1.3\", round 1.28\"; 320x240 2.4\"; "
+                + "800x480 7\"; …)",
+            reload: .shape),
+        .value(
+            "viewingDistance", \.viewingDistance, .optionalNumber(10...1000, what: "a distance in centimetres", null: "the usual one"),
+            options: ["--distance"],
+            help: "how far the viewer's eyes are from the panel, in centimetres (a watch about 30, a panel across a room "
+                + "200 or more)",
+            default: "null: by the panel's size: 50 under 2\" (a gadget at arm's length), 60 under 4.5\" (a desk clock), "
+                + "80 under 9\" (a 7\" panel on a shelf), else 100 (a wall panel)",
+            reload: .shape),
+        .value(
             "brightness", \.brightness, .optionalNumber(0.05...1, what: "a brightness", null: "as found"),
             help: "the awake brightness, a fraction of full; the brighter and darker keys change it by a tenth and the "
                 + "level they choose is kept in the store until this setting changes",
@@ -421,6 +438,11 @@ extension GaugeSetting {
         .value(
             "max", \.givenMaximum, Form<Double>.real.optional, help: "the range's high end",
             default: "the metric's own (glance metric set --max), else 100", reload: .data),
+        .value(
+            "decimals", \.decimals, Form<Int>.whole(0...9, what: "places").optional,
+            help: "the places the value and the range's ends are written to (0: whole numbers); a value is never rounded "
+                + "onto an end of the range it does not reach (99.95 of 100 at one place: 99.9)",
+            default: "null: as many as show three significant digits (21.5, 0.045, 1013)", reload: .data),
         .value("tint", \.tint, .colors, help: "the gradient along the gauge", default: "blue, yellow, orange", reload: .data),
         .value(
             "source", \.sourceSpec, .gaugeSource,

@@ -19,6 +19,8 @@ public struct ScreenMaker {
     /// shows it instead of the day only with `clockOnTiny`.
     public var clockFormat: ClockFormat = .off
     public var clockOnTiny = false
+    /// How large the panel is and how far away its viewer: the smallest text.
+    public var viewing = Viewing()
 
     public init(
         text: (any TextRenderer)?, locale: AppLocale, shape: PanelShape = .rectangle, name: String = "",
@@ -31,7 +33,9 @@ public struct ScreenMaker {
         self.ringsOnly = ringsOnly
     }
 
-    public var context: ScreenContext { ScreenContext(text: text, locale: locale, shape: shape, drawsText: drawsText) }
+    public var context: ScreenContext {
+        ScreenContext(text: text, locale: locale, shape: shape, viewing: viewing, drawsText: drawsText)
+    }
 
     /// The summary the ring screen shows for `day`: none for a day still to come.
     public static func shownSummary(day: CalendarDay, today: CalendarDay, data: any ShownData) -> ActivitySummary? {
@@ -41,10 +45,11 @@ public struct ScreenMaker {
     /// The ring screen for `day` with `summary` (the day's, or a stage of the intro), and the
     /// week strip's other days up to today from `data`.
     public func ringScreen(
-        day: CalendarDay, today: CalendarDay, summary: ActivitySummary?, data: any ShownData, time: TimeOfDay? = nil
+        day: CalendarDay, today: CalendarDay, summary: ActivitySummary?, data: any ShownData, time: TimeOfDay? = nil,
+        page: Int = 0
     ) -> any Screen {
         if ringsOnly { return RingScreen(summary: summary) }
-        var content = RingScreenContent(name: name, day: day, today: today, summary: summary)
+        var content = RingScreenContent(name: name, day: day, today: today, summary: summary, page: page)
         content.week = data.summaries(content.weekDays.filter { $0 <= today && $0 != day })
         content.clock = time.flatMap { ClockFace(time: $0, format: clockFormat) }
         content.clockOnTiny = clockOnTiny

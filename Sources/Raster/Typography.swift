@@ -46,4 +46,12 @@ public protocol TextRenderer: AnyObject {
     func draw(_ text: String, _ style: TextStyle, color: Color, at origin: Point, into buffer: PixelBuffer, clip: IntRect?)
     /// Whether every character of `text` has a glyph in the fonts in use.
     func canRender(_ text: String) -> Bool
+    /// The height of the capitals (and of the figures) over the em of the fonts in use: what a
+    /// text's legibility is judged by (its capitals' height at the eye).
+    var capRatio: Float { get }
+}
+
+extension TextRenderer {
+    /// Inter's (2048 of 2816 units), for a renderer that cannot say.
+    public var capRatio: Float { 0.727 }
 }

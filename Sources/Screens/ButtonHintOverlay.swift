@@ -42,8 +42,8 @@ public struct ButtonHintOverlay: Screen {
 
     public var animates: Bool { screen.animates }
 
-    /// The smallest text drawn: the type scale's floor (docs/design/type.md).
-    public static let smallestText: Float = TypeScale.floor
+    /// The smallest text drawn on a picture of `size`: the type scale's floor (12′ at the eye).
+    public func smallestText(_ size: Size) -> Float { TypeScale(size: size, context: context).floor }
 
     /// Where everything goes in a picture of `size`.
     public struct Layout: Sendable, Equatable {
@@ -91,18 +91,19 @@ public struct ButtonHintOverlay: Screen {
             let m = max(8, short * 0.05)
             area = Rect(x: m, y: m, width: w - 2 * m, height: h - 2 * m)
         }
-        let text = TextLayout(context)
-        var base = min(30, max(Self.smallestText, short * 0.065))
+        let smallest = smallestText(size)
+        let text = TextLayout(context, scale: TypeScale(size: size, context: context))
+        var base = max(smallest, min(30, short * 0.065))
         var notes = noteLines
         var titled = true
         // Smaller until it fits the height (never under the floor), then without the progress
         // screen's note, then without the title, then without how to bring the hint back: what
         // each button does is the hint, and stays whole.
         while true {
-            let candidate = place(base: base, area: area, notes: notes, titled: titled, text: text)
+            let candidate = place(base: base, smallest: smallest, area: area, notes: notes, titled: titled, text: text)
             if candidate.height <= area.height { return candidate.layout }
-            if base > Self.smallestText {
-                base = max(Self.smallestText, base * 0.92)
+            if base > smallest {
+                base = max(smallest, base * 0.92)
             } else if notes.count > 1 {
                 notes.removeLast()
             } else if titled {
@@ -116,10 +117,12 @@ public struct ButtonHintOverlay: Screen {
     }
 
     /// The layout at `base` (the press lines' size), centred in `area`, and its height.
-    private func place(base: Float, area: Rect, notes: [String], titled: Bool, text: TextLayout) -> (layout: Layout, height: Float) {
+    private func place(base: Float, smallest: Float, area: Rect, notes: [String], titled: Bool, text: TextLayout)
+        -> (layout: Layout, height: Float)
+    {
         let titleSize = base * 1.1
-        let holdSize = max(Self.smallestText, base * 0.8)
-        let noteSize = max(Self.smallestText, base * 0.8)
+        let holdSize = max(smallest, base * 0.8)
+        let noteSize = max(smallest, base * 0.8)
         let badge = base * 2
         let rowGap = base * 0.55
         func lineHeight(_ size: Float) -> Float { size * 1.4 }
@@ -172,7 +175,8 @@ public struct ButtonHintOverlay: Screen {
         buffer.scaleBrightness(Self.dimming)
         let size = Size(width: buffer.width, height: buffer.height)
         let layout = layout(for: size)
-        let text = TextLayout(context)
+        let smallest = smallestText(size)
+        let text = TextLayout(context, scale: TypeScale(size: size, context: context))
         let s = context.strings
         let area = layout.area
         func line(_ string: String, _ style: TextStyle, color: Color, baseline: Float, from x0: Float, align: TextAlignment) {
@@ -180,7 +184,7 @@ public struct ButtonHintOverlay: Screen {
             // number is drawn here.
             let width = area.maxX - x0
             var fitted = text.fitting(string, style, width: width)
-            fitted.size = max(Self.smallestText, fitted.size)
+            fitted.size = max(smallest, fitted.size)
             text.draw(
                 text.truncated(string, fitted, width: width), fitted, color: color, baseline: baseline, from: x0,
                 to: area.maxX, align: align, element: "hint.line", full: string, into: buffer)
@@ -191,7 +195,7 @@ public struct ButtonHintOverlay: Screen {
                 baseline: layout.title.baseline, from: area.x, align: .center)
         }
         for (row, place) in zip(rows, layout.rows) {
-            drawBadge(row.symbol, in: place.badge, into: buffer, text: text)
+            drawBadge(row.symbol, in: place.badge, smallest: smallest, into: buffer, text: text)
             context.probe?.shape("button-\(row.press.rawValue)", place.badge)
             line(
                 s.hintVerb(row.press), TextStyle(size: place.press.size, weight: .medium), color: TextLayout.primary,
@@ -210,7 +214,7 @@ public struct ButtonHintOverlay: Screen {
     }
 
     /// The button's badge: a dark disc with its direction, its dot or its label.
-    private func drawBadge(_ symbol: Symbol, in box: Rect, into buffer: PixelBuffer, text: TextLayout) {
+    private func drawBadge(_ symbol: Symbol, in box: Rect, smallest: Float, into buffer: PixelBuffer, text: TextLayout) {
         let c = Point(x: box.x + box.width / 2, y: box.y + box.height / 2)
         let d = box.width
         buffer.fillDisc(center: c, radius: d / 2, color: Self.badgeColor)
@@ -240,7 +244,7 @@ public struct ButtonHintOverlay: Screen {
         case .select:
             buffer.fillDisc(center: c, radius: d * 0.17, color: TextLayout.primary)
         case .label(let label):
-            let style = TextStyle(size: max(Self.smallestText, d * 0.42), weight: .semibold)
+            let style = TextStyle(size: max(smallest, d * 0.42), weight: .semibold)
             let m = text.measure(label, style)
             text.draw(
                 label, style, color: TextLayout.primary, baseline: c.y + (m.ascent - m.descent) / 2, from: box.x,

@@ -48,14 +48,14 @@ struct ClockScreenPainter {
     init(content: ClockScreenContent, context: ScreenContext, size: Size) {
         self.content = content
         self.context = context
-        text = TextLayout(context)
+        scale = TypeScale(size: size, context: context)
+        text = TextLayout(context, scale: scale)
         strings = context.strings
         kind = RingLayoutKind.choose(for: size, shape: context.shape)
         w = Float(size.width)
         h = Float(size.height)
         u = min(w, h) / 480
         clock = context.strings.clockText(content.face)
-        scale = TypeScale(size: size, locale: context.locale)
     }
 
     var chinese: Bool { context.locale == .simplifiedChinese }
@@ -63,7 +63,7 @@ struct ClockScreenPainter {
     /// The digits' style at `size`, and the part of the day's beside them (a third as large).
     func digitsStyle(_ size: Float) -> TextStyle { TextStyle(size: size, weight: .semibold) }
     func periodStyle(_ size: Float) -> TextStyle {
-        TextStyle(size: max(TypeScale.floor, size * (chinese ? 0.3 : 0.32)), weight: .semibold)
+        TextStyle(size: max(scale.floor, size * (chinese ? 0.3 : 0.32)), weight: .semibold)
     }
     func periodGap(_ size: Float) -> Float { size * 0.08 }
 

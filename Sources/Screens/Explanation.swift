@@ -28,6 +28,19 @@ public struct TextRun: Sendable, Hashable {
     }
 }
 
+/// Something a screen had to show but left out, with why: what a person who asked for it (a
+/// `--name`, a gauge's range) is told.
+public struct Omission: Sendable, Hashable {
+    /// The element it would have been (`rings.name`, `gauge.2.minimum`).
+    public var element: String
+    public var why: String
+
+    public init(_ element: String, _ why: String) {
+        self.element = element
+        self.why = why
+    }
+}
+
 /// What a screen placed where: every line of text and every group of rings, arc and shape, as
 /// the drawing code placed them (the layout tests, damage, `glance render --explain`).
 public final class LayoutProbe {
@@ -41,6 +54,11 @@ public final class LayoutProbe {
     public private(set) var shapes: [(name: String, box: Rect)] = []
     /// Arcs drawn (gauge paths, progress circles): the band from `start` over `sweep` turns.
     public private(set) var arcs: [(center: Point, inner: Float, outer: Float, start: Double, sweep: Double)] = []
+    /// The page drawn and how many the screen has (a screen not in pages: 0 of 1).
+    public private(set) var page = 0
+    public private(set) var pageCount = 1
+    /// What the screen left out, and why.
+    public private(set) var omitted: [Omission] = []
 
     public init() {}
 
@@ -53,6 +71,11 @@ public final class LayoutProbe {
         ringSets.append(set)
     }
     func shape(_ name: String, _ box: Rect) { shapes.append((name, box)) }
+    func pages(_ page: Int, of count: Int) {
+        self.page = page
+        pageCount = count
+    }
+    func omit(_ omission: Omission) { omitted.append(omission) }
     func arc(_ a: ArcStroke, sweep: Double) {
         arcs.append((a.center, a.radius - a.width / 2, a.radius + a.width / 2, a.start, sweep))
     }
@@ -94,17 +117,38 @@ public struct Explanation: Sendable {
     public var rings: [Rings]
     public var arcs: [Arc]
     public var shapes: [Shape]
+    /// The panel's size and distance the layout was made for.
+    public var viewing: ResolvedViewing
+    /// The capitals' height over the em of the fonts drawn with.
+    public var capRatio: Float
+    /// The page drawn (from 0) and how many the screen has on this picture.
+    public var page: Int
+    public var pageCount: Int
+    /// What the screen left out, and why.
+    public var omitted: [Omission]
 
-    /// What `screen` draws on a picture of `size` at `time` on the animation clock.
-    public init(of screen: any Screen, size: Size, shape: PanelShape = .rectangle, at time: Double = 0) {
+    /// What `screen` draws on a picture of `size` at `time` on the animation clock, for a panel
+    /// seen as `viewing` says (its type scale), drawn with fonts of `capRatio`.
+    public init(
+        of screen: any Screen, size: Size, shape: PanelShape = .rectangle, viewing: Viewing = Viewing(),
+        capRatio: Float = Legibility.usualCapRatio, at time: Double = 0
+    ) {
         let probe = LayoutProbe()
         screen.explain(into: probe, size: size, at: time)
-        self.init(probe, size: size, shape: shape)
+        self.init(probe, size: size, shape: shape, viewing: viewing, capRatio: capRatio)
     }
 
-    public init(_ probe: LayoutProbe, size: Size, shape: PanelShape = .rectangle) {
+    public init(
+        _ probe: LayoutProbe, size: Size, shape: PanelShape = .rectangle, viewing: Viewing = Viewing(),
+        capRatio: Float = Legibility.usualCapRatio
+    ) {
         self.size = size
         self.shape = shape
+        self.viewing = viewing.resolved(for: size, shape: shape)
+        self.capRatio = capRatio
+        page = probe.page
+        pageCount = probe.pageCount
+        omitted = probe.omitted
         texts = probe.runs
         rings = probe.ringGroups.map { Rings(rect: $0.rect, geometry: $0.geometry) }
         arcs = probe.arcs.map { Arc(center: $0.center, inner: $0.inner, outer: $0.outer, start: $0.start, sweep: $0.sweep) }
@@ -124,5 +168,33 @@ extension ContextScreen {
         s.context.probe = probe
         s.context.drawsText = false
         s.draw(into: .measuring(size), at: time)
+    }
+}
+
+extension Explanation {
+    /// How large a line's capitals are: in pixels, in millimetres on the panel, and the angle they
+    /// make at the viewer's eye.
+    public struct CapHeight: Sendable, Equatable {
+        public var pixels: Double
+        public var millimetres: Double
+        public var arcMinutes: Double
+    }
+
+    /// The capitals' height of `run` as the viewing sees it.
+    public func capHeight(_ run: TextRun) -> CapHeight {
+        let px = Double(run.style.size * capRatio)
+        return CapHeight(pixels: px, millimetres: viewing.millimetres(px), arcMinutes: viewing.arcMinutes(px))
+    }
+
+    /// Whether `run` is one of the figures the screen is for (held to 20′; every other text 12′).
+    public func isFigure(_ run: TextRun) -> Bool { Legibility.isFigure(run.element) }
+
+    /// The lines whose capitals make less than the rule asks at the eye (20′ for a figure, 12′ for
+    /// any other text), with a small allowance for the sizes' rounding.
+    public var illegible: [TextRun] {
+        texts.filter { run in
+            let needed = isFigure(run) ? Legibility.figureArcMinutes : Legibility.textArcMinutes
+            return capHeight(run).arcMinutes < needed - 0.05
+        }
     }
 }

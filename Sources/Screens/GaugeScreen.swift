@@ -38,15 +38,19 @@ public struct Gauge: Sendable, Hashable {
     /// Seconds since the value came, when it is stale (not renewed in time): the value is drawn
     /// dimmed with its age. nil: fresh.
     public var age: Double?
+    /// The places its numbers are written to; nil: as many as show three significant digits
+    /// (`NumberLine.automaticDecimals`).
+    public var decimals: Int?
 
     /// Cool to warm, and none of the ring colours.
     public static let defaultTint = [Color(hex: 0x64D2FF), Color(hex: 0xFFD60A), Color(hex: 0xFF9F0A)]
 
     public init(
         style: GaugeStyle, value: Double?, minimum: Double = 0, maximum: Double = 100, title: String = "",
-        unit: String = "", tint: [Color] = Gauge.defaultTint, age: Double? = nil
+        unit: String = "", tint: [Color] = Gauge.defaultTint, age: Double? = nil, decimals: Int? = nil
     ) {
         self.age = age
+        self.decimals = decimals.map { min(max($0, 0), 9) }
         self.style = style
         self.value = value
         self.minimum = minimum
@@ -84,9 +88,13 @@ public struct Gauge: Sendable, Hashable {
     /// value.
     public func label(_ v: Double?) -> String { number(v, locale: .english).full }
 
-    /// The places a value is written to: whole numbers as they are; otherwise one decimal (two
-    /// below 10), never rounding a fraction away.
-    static func decimals(_ v: Double) -> Int { v == v.rounded() ? 0 : (abs(v) >= 10 ? 1 : 2) }
+    /// The places `v` is written to: the gauge's `decimals`, else three significant digits.
+    func decimals(_ v: Double) -> Int { decimals ?? NumberLine.automaticDecimals(v) }
+
+    /// The range a value is never rounded onto an end of (nil for a range that is not one).
+    var range: ClosedRange<Double>? {
+        minimum.isFinite && maximum.isFinite && minimum < maximum ? minimum...maximum : nil
+    }
 
     /// A unit of one sign (°, %) is written on the number; any other after it, apart.
     var unitAttached: Bool { unit.count == 1 && "°%′″".contains(unit) }
@@ -95,15 +103,15 @@ public struct Gauge: Sendable, Hashable {
     /// false leaves a unit written apart out (a range end: the value says it).
     func number(_ v: Double?, locale: AppLocale, suffix: String = "", unit withUnit: Bool = true) -> NumberLine {
         guard let v, v.isFinite else { return NumberLine(forms: ["—"], unit: "", suffix: suffix) }
-        return NumberLine(v, decimals: Self.decimals(v), locale: locale, unit: withUnit || unitAttached ? unit : "",
-                          attached: unitAttached, suffix: suffix)
+        return NumberLine(v, decimals: decimals(v), locale: locale, unit: withUnit || unitAttached ? unit : "",
+                          attached: unitAttached, suffix: suffix, within: range)
     }
 
     /// The value's unit, when written apart, as a smaller run after the number (`style` the
     /// number's).
-    func unitRun(_ style: TextStyle) -> UnitRun? {
+    func unitRun(_ style: TextStyle, floor: Float) -> UnitRun? {
         guard !unit.isEmpty, !unitAttached else { return nil }
-        return UnitRun(style: TextStyle(size: style.size * 0.5, weight: .semibold), minimum: TypeScale.floor,
+        return UnitRun(style: TextStyle(size: max(floor, style.size * 0.5), weight: .semibold), minimum: floor,
                        gap: style.size * 0.15)
     }
 }
@@ -186,8 +194,8 @@ struct GaugePainter {
 
     init(context: ScreenContext, size: Size) {
         self.context = context
-        text = TextLayout(context)
-        scale = TypeScale(size: size, locale: context.locale)
+        scale = TypeScale(size: size, context: context)
+        text = TextLayout(context, scale: scale)
     }
 
     var locale: AppLocale { context.locale }
@@ -321,7 +329,7 @@ struct GaugePainter {
                                      style.size = size
                                      return valueRoom(g, style, closed: closed, marker: marker)
                                  },
-                                 unit: gauge.unitRun(vs))
+                                 unit: gauge.unitRun(vs, floor: scale.floor))
             let vm = text.measure(value.text, value.style)
             let baseline = c.y + (vm.ascent - vm.descent) / 2 - (closed ? 0 : g.d * 0.02)
             guard let ageText else { return (value, baseline, false) }
@@ -408,7 +416,7 @@ struct GaugePainter {
             let ends = text.fitTogether(
                 [gauge.number(gauge.minimum, locale: locale, unit: false),
                  gauge.number(gauge.maximum, locale: locale, unit: false)], g.endStyle,
-                minimum: TypeScale.floor, widths: [room, room])
+                minimum: scale.floor, widths: [room, room])
             if ends.allSatisfy(\.fits) {
                 for (f, x, name) in [(ends[0], c.x - room, e + ".minimum"), (ends[1], c.x + room, e + ".maximum")] {
                     text.draw(f, color: TextLayout.secondary, baseline: c.y + g.endBaseline, from: x - room / 2,
@@ -482,10 +490,10 @@ struct GaugePainter {
         // value's age follows it, unless that leaves no room for the value (it is still dimmed).
         let valueRoom = accessory ? rect.width * 0.5 : rect.width
         var value = text.fit(gauge.number(gauge.value, locale: locale, suffix: ageText ?? ""), vs,
-                             minimum: vs.size * 0.7, width: valueRoom, unit: gauge.unitRun(vs))
+                             minimum: vs.size * 0.7, width: valueRoom, unit: gauge.unitRun(vs, floor: scale.floor))
         if !value.fits && ageText != nil {
             value = text.fit(gauge.number(gauge.value, locale: locale), vs, minimum: vs.size * 0.7, width: valueRoom,
-                             unit: gauge.unitRun(vs))
+                             unit: gauge.unitRun(vs, floor: scale.floor))
         }
         let vm = text.measure(value.text, value.style)
         let minLine = gauge.number(gauge.minimum, locale: locale, unit: false)
@@ -497,7 +505,7 @@ struct GaugePainter {
             // Under the bar: half of the bar each (a value leading it takes its part of the row).
             let bar = accessory ? rect.width - value.width - 2 * gap : rect.width
             let room = beside ? rect.width * 0.25 : bar / 2 - gap
-            let f = text.fitTogether([minLine, maxLine], ls, minimum: TypeScale.floor, widths: [room, room])
+            let f = text.fitTogether([minLine, maxLine], ls, minimum: scale.floor, widths: [room, room])
             if f.allSatisfy(\.fits) {
                 ends = (f[0], f[1])
                 endsBeside = beside

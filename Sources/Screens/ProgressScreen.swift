@@ -140,6 +140,8 @@ public struct ProgressScreen: ContextScreen {
         public var cancelButton: Rect?
         /// Pixels per pixel of the 480-pixel design.
         var u: Float
+        /// The type scale it was laid out with (its floors).
+        var scale: TypeScale
         var labelStyle, smallStyle, cancelStyle: TextStyle
         var indicator: Indicator
         /// The label's lines (the working line when there is none), aligned as `labelAlign`.
@@ -197,7 +199,7 @@ public struct ProgressScreen: ContextScreen {
     }
 
     func styles(_ size: Size) -> (TypeScale, label: TextStyle, small: TextStyle, cancel: TextStyle) {
-        let scale = TypeScale(size: size, locale: context.locale)
+        let scale = TypeScale(size: size, context: context)
         return (scale, scale.style(24, .semibold), scale.style(17, .medium), scale.style(19, .semibold))
     }
 
@@ -205,8 +207,8 @@ public struct ProgressScreen: ContextScreen {
     /// bottom.
     func rectangleLayout(_ size: Size) -> Layout {
         let w = Float(size.width), h = Float(size.height)
-        let text = TextLayout(context)
         let (scale, labelStyle, smallStyle, cancelStyle) = styles(size)
+        let text = TextLayout(context, scale: scale)
         let u = scale.u
         let x0 = 24 * u, x1 = w - 24 * u
         var bottom = h - 24 * u
@@ -246,10 +248,10 @@ public struct ProgressScreen: ContextScreen {
             let label = lines.enumerated().map {
                 Line(text: $0.element, baseline: top + lm.ascent + Float($0.offset) * lm.height, x0: x0, x1: x1)
             }
-            let ps = TextStyle(size: max(TypeScale.floor, side * 0.2), weight: .semibold)
+            let ps = TextStyle(size: max(scale.figure, side * 0.2), weight: .semibold)
             let pm = text.measure(hundred, ps)
             return Layout(
-                cancelButton: button, u: u, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
+                cancelButton: button, u: u, scale: scale, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
                 indicator: .circle(center: center, radius: radius, width: lineWidth), label: label, labelAlign: .center,
                 percent: Line(text: "", baseline: center.y + (pm.ascent - pm.descent) / 2, x0: center.x - radius * 0.75,
                               x1: center.x + radius * 0.75),
@@ -268,7 +270,7 @@ public struct ProgressScreen: ContextScreen {
                      x1: $0.offset == 0 ? x1 - pw : x1)
             }
             return Layout(
-                cancelButton: button, u: u, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
+                cancelButton: button, u: u, scale: scale, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
                 indicator: .bar(Rect(x: x0, y: top + labelH + 14 * u, width: x1 - x0, height: barH)), label: label,
                 labelAlign: .leading, percent: Line(text: "", baseline: top + lm.ascent, x0: x0, x1: x1),
                 percentAlign: .trailing, percentStyle: labelStyle, percentCentered: false, cancel: cancel, note: note)
@@ -280,7 +282,7 @@ public struct ProgressScreen: ContextScreen {
             let pw = text.measure(hundred, smallStyle).width + 12 * u
             let line = text.truncated(shownLabel, smallStyle, width: x1 - x0 - pw)
             return Layout(
-                cancelButton: button, u: u, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
+                cancelButton: button, u: u, scale: scale, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
                 indicator: .toolbar(bar), label: [Line(text: line, baseline: baseline, x0: x0, x1: x1 - pw)],
                 labelAlign: .leading, percent: Line(text: "", baseline: baseline, x0: x0, x1: x1), percentAlign: .trailing,
                 percentStyle: smallStyle, percentCentered: false, cancel: cancel, note: note)
@@ -291,8 +293,8 @@ public struct ProgressScreen: ContextScreen {
     /// where it sits; a circular indicator runs round the panel's edge with the column inside it.
     func roundLayout(_ size: Size) -> Layout {
         let w = Float(size.width), h = Float(size.height)
-        let text = TextLayout(context)
         let (scale, labelStyle, smallStyle, cancelStyle) = styles(size)
+        let text = TextLayout(context, scale: scale)
         let u = scale.u
         let c = Point(x: w / 2, y: h / 2)
         let r = min(w, h) / 2
@@ -410,7 +412,7 @@ public struct ProgressScreen: ContextScreen {
                 }
         }
         return Layout(
-            cancelButton: button, u: u, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
+            cancelButton: button, u: u, scale: scale, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
             indicator: indicator, label: label, labelAlign: .center, percent: percent, percentAlign: percentAlign,
             percentStyle: ps, percentCentered: false, cancel: cancel, note: note)
     }
@@ -420,8 +422,8 @@ public struct ProgressScreen: ContextScreen {
 
     public func draw(into buffer: PixelBuffer, at time: Double) {
         buffer.fill(.black)
-        let text = TextLayout(context)
         let layout = layout(for: buffer.size)
+        let text = TextLayout(context, scale: layout.scale)
         let fraction = fraction(at: time)
         let labelFace = content.style == .toolbar ? layout.smallStyle : layout.labelStyle
         let labelColor = content.style == .toolbar ? TextLayout.secondary : TextLayout.primary
@@ -482,8 +484,8 @@ public struct ProgressScreen: ContextScreen {
     func percentPlace(_ percent: String, _ layout: Layout) -> (TextStyle, Line) {
         var line = layout.percent
         guard content.style == .circular else { return (layout.percentStyle, line) }
-        let text = TextLayout(context)
-        let style = text.fitting(percent, layout.percentStyle, minimum: TypeScale.floor, width: line.x1 - line.x0)
+        let text = TextLayout(context, scale: layout.scale)
+        let style = text.fitting(percent, layout.percentStyle, minimum: layout.scale.figure, width: line.x1 - line.x0)
         if layout.percentCentered, case .circle(let center, _, _) = layout.indicator {
             let m = text.measure(percent, style)
             line.baseline = center.y + (m.ascent - m.descent) / 2
@@ -495,7 +497,7 @@ public struct ProgressScreen: ContextScreen {
     func percentBox(_ fraction: Double, _ layout: Layout) -> Rect {
         let percent = context.strings.percent(fraction)
         let (style, line) = percentPlace(percent, layout)
-        let m = TextLayout(context).measure(percent, style)
+        let m = TextLayout(context, scale: layout.scale).measure(percent, style)
         let x: Float
         switch layout.percentAlign {
         case .leading: x = line.x0

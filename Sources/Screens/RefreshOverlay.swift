@@ -64,9 +64,10 @@ public struct RefreshOverlay: Screen {
         let radius = Self.radius(size)
         let disc = radius * 1.45
         let margin = max(6, short * 0.025)
-        let text = TextLayout(context)
+        let scale = TypeScale(size: size, context: context)
+        let text = TextLayout(context, scale: scale)
         var shapes: [(w: Float, h: Float, line: String?, style: TextStyle)] = []
-        let spinnerStyle = TextStyle(size: max(TypeScale.floor, radius * 1.1), weight: .semibold)
+        let spinnerStyle = TextStyle(size: max(scale.floor, radius * 1.1), weight: .semibold)
         switch state {
         case .spinning: shapes = [(2 * disc, 2 * disc, nil, spinnerStyle)]
         case .failed:
@@ -74,14 +75,14 @@ public struct RefreshOverlay: Screen {
             let line = context.strings.couldNotRefresh
             for k: Float in [1, 0.85, 0.7] where context.text != nil {
                 var style = spinnerStyle
-                style.size = max(TypeScale.floor, spinnerStyle.size * k)
+                style.size = max(scale.floor, spinnerStyle.size * k)
                 if k < 1 && style.size == shapes.last?.style.size { continue }
                 let m = text.measure(line, style)
                 let padX = radius * 0.9 * k
                 let pillW = min(w - 2 * margin, m.width + 2 * padX)
                 shapes.append((pillW, m.height + radius * 0.7 * k, line, style))
             }
-            shapes.append((2 * disc, 2 * disc, "!", TextStyle(size: max(TypeScale.floor, disc * 1.2), weight: .bold)))
+            shapes.append((2 * disc, 2 * disc, "!", TextStyle(size: max(scale.floor, disc * 1.2), weight: .bold)))
         }
         let round = context.shape == .round
         let c = Point(x: w / 2, y: h / 2), r = short / 2
@@ -172,9 +173,11 @@ public struct RefreshOverlay: Screen {
                           track: ProgressScreen.track))
         case .failed:
             guard context.text != nil, let line = p.line else { return }
-            let text = TextLayout(context)
+            let scale = TypeScale(size: buffer.size, context: context)
+            let text = TextLayout(context, scale: scale)
             let m = text.measure(line, p.style)
-            let padX = line == "!" ? 0 : p.radius * 0.9 * p.style.size / max(TypeScale.floor, p.radius * 1.1)
+            let spinnerSize: Float = max(scale.floor, p.radius * 1.1)
+            let padX: Float = line == "!" ? 0 : p.radius * 0.9 * p.style.size / spinnerSize
             let full = context.strings.couldNotRefresh
             let shown = text.truncated(line, p.style, width: p.box.width - 2 * padX)
             text.draw(

@@ -15,6 +15,11 @@ struct RingScreenLayout: Equatable {
     }
 
     var items: [Item] = []
+    /// The page shown and how many there are (one: the screen is not in pages).
+    var page = 0
+    var pageCount = 1
+    /// What was left out, and why (`Explanation.omitted`).
+    var omitted: [Omission] = []
 
     /// The ring groups, in the order drawn.
     var ringGroups: [(rect: Rect, rings: RingSet)] {
@@ -32,7 +37,11 @@ struct RingScreenLayout: Equatable {
     /// Paints the layout (over the black the screen fills with), telling the context's probe
     /// what went where.
     func draw(into buffer: PixelBuffer, context: ScreenContext) {
-        let text = TextLayout(context)
+        let text = TextLayout(drawing: context)
+        if let probe = context.probe {
+            probe.pages(page, of: pageCount)
+            for o in omitted { probe.omit(o) }
+        }
         for item in items {
             switch item {
             case .rings(let rect, let set):
@@ -93,7 +102,9 @@ extension RingScreen {
         case (.ringsOnly(let s0), .ringsOnly(let s1)):
             if s0 == s1 { return Damage() }
         case (.full(let c0), .full(let c1)):
-            guard c0.name == c1.name, c0.day == c1.day, c0.today == c1.today, c0.week == c1.week else { return nil }
+            guard c0.name == c1.name, c0.day == c1.day, c0.today == c1.today, c0.week == c1.week, c0.page == c1.page,
+                c0.hint == c1.hint
+            else { return nil }
             if c0.summary == c1.summary && c0.clock == c1.clock && c0.clockOnTiny == c1.clockOnTiny { return Damage() }
         default:
             return nil

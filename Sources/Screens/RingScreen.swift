@@ -14,10 +14,16 @@ public struct RingScreenContent: Sendable {
     /// for one line above its rings: the day, or the time when `clockOnTiny`.
     public var clock: ClockFace?
     public var clockOnTiny: Bool
+    /// The page shown where the screen is in pages (`RingScreen.pageCount`): 0 the rings, then
+    /// each figure; past the last, the last.
+    public var page: Int
+    /// A line for a store with nothing in it yet, saying how to get data (nil: it has data).
+    public var hint: String?
 
     public init(
         name: String, day: CalendarDay, today: CalendarDay, summary: ActivitySummary?,
-        week: [CalendarDay: ActivitySummary] = [:], clock: ClockFace? = nil, clockOnTiny: Bool = false
+        week: [CalendarDay: ActivitySummary] = [:], clock: ClockFace? = nil, clockOnTiny: Bool = false, page: Int = 0,
+        hint: String? = nil
     ) {
         self.name = name
         self.day = day
@@ -26,6 +32,8 @@ public struct RingScreenContent: Sendable {
         self.week = week
         self.clock = clock
         self.clockOnTiny = clockOnTiny
+        self.page = page
+        self.hint = hint
     }
 
     /// The seven days of the selected day's week, Monday first.
@@ -69,11 +77,25 @@ public struct RingScreen: ContextScreen {
         buffer.fill(.black)
         layout(buffer.size).draw(into: buffer, context: context)
     }
+
+    /// How many pages the screen has on a picture of `size`: one where the rings and their
+    /// figures fit at the legible sizes together, else the rings and then each figure.
+    public func pageCount(for size: Size) -> Int { layout(size).pageCount }
 }
 
 /// The layouts of the ring screen.
 public enum RingLayoutKind: String, Sendable, CaseIterable {
     case landscape, portrait, square, round, tiny
+
+    /// Whether the ring screen on a picture of `size` is in pages (the rings, then each figure
+    /// large): on a round panel (whose rings take four fifths of the diameter, leaving no room for
+    /// figures at 20′), and where the short side holds fewer than 12 figures' ems (a 240x240
+    /// panel seen from 50 cm: 5.8; 320x240 from 60 cm: 7.6; 800x480 from 80 cm: 14.3). A choice
+    /// made by the panel, never by the figures, so a day with longer figures, or the intro's
+    /// frames, never switch layouts.
+    public static func paged(size: Size, shape: PanelShape, scale: TypeScale) -> Bool {
+        shape == .round || Float(min(size.width, size.height)) < 12 * scale.figure
+    }
 
     /// `tiny` for a panel under 300 px that is about square or round (240x240); otherwise round,
     /// landscape (width / height ≥ 1.25: 800x480, 320x240), portrait (≤ 0.8: 720x1280, 240x320)
@@ -95,6 +117,9 @@ struct RingFigure {
     var label: String
     /// "value/goal", in every form it may be written.
     var number: NumberLine
+    /// The value and the goal alone.
+    var value: NumberLine
+    var goal: NumberLine
     var unit: String
     var color: Color
 
@@ -125,37 +150,29 @@ struct RingFigure {
 
     /// The figures of a day: all three, or Move alone on a Move-only day.
     static func figures(_ summary: ActivitySummary?, _ strings: Strings) -> [RingFigure] {
-        func pair(_ value: Double?, _ goal: Double?, unit: String) -> NumberLine {
-            if value == nil && goal == nil { return NumberLine(forms: [strings.missing], unit: unit) }
-            return NumberLine.pair(
-                NumberLine(value, decimals: 0, locale: strings.locale), NumberLine(goal, decimals: 0, locale: strings.locale),
-                unit: unit)
+        let locale = strings.locale
+        func figure(_ ring: Ring, _ value: Double?, _ goal: Double?, unit: String) -> RingFigure {
+            let v = NumberLine(value, decimals: 0, locale: locale), g = NumberLine(goal, decimals: 0, locale: locale)
+            let number = value == nil && goal == nil
+                ? NumberLine(forms: [strings.missing], unit: unit) : NumberLine.pair(v, g, unit: unit)
+            return RingFigure(ring: ring, label: strings.ringName(ring), number: number, value: v, goal: g, unit: unit,
+                              color: color(ring))
         }
         let s = summary
         let move: RingFigure
         if s?.moveMode == .moveTime {
-            move = RingFigure(
-                ring: .move, label: strings.ringName(.move), number: pair(s?.moveTime, s?.moveTimeGoal, unit: strings.minutesUnit),
-                unit: strings.minutesUnit, color: color(.move))
+            move = figure(.move, s?.moveTime, s?.moveTimeGoal, unit: strings.minutesUnit)
         } else {
             let unit = s?.activeEnergyBurned?.unit ?? s?.activeEnergyBurnedGoal?.unit ?? .kilocalorie
             // Both sides in the value's unit.
             let goal = s?.activeEnergyBurnedGoal.map { $0.kilocalories / unit.kilocalories }
-            move = RingFigure(
-                ring: .move, label: strings.ringName(.move),
-                number: pair(s?.activeEnergyBurned?.value, goal, unit: strings.energyUnit(unit)),
-                unit: strings.energyUnit(unit), color: color(.move))
+            move = figure(.move, s?.activeEnergyBurned?.value, goal, unit: strings.energyUnit(unit))
         }
         if case .moveOnly = RingSet(summary) { return [move] }
         return [
             move,
-            RingFigure(
-                ring: .exercise, label: strings.ringName(.exercise),
-                number: pair(s?.exerciseTime, s?.exerciseTimeGoal, unit: strings.minutesUnit), unit: strings.minutesUnit,
-                color: color(.exercise)),
-            RingFigure(
-                ring: .stand, label: strings.ringName(.stand), number: pair(s?.standHours, s?.standHoursGoal, unit: strings.hoursUnit),
-                unit: strings.hoursUnit, color: color(.stand)),
+            figure(.exercise, s?.exerciseTime, s?.exerciseTimeGoal, unit: strings.minutesUnit),
+            figure(.stand, s?.standHours, s?.standHoursGoal, unit: strings.hoursUnit),
         ]
     }
 }
@@ -178,10 +195,10 @@ struct RingScreenLayouter {
         self.content = content
         self.context = context
         self.size = size
-        text = TextLayout(context)
+        scale = TypeScale(size: size, context: context)
+        text = TextLayout(context, scale: scale)
         strings = context.strings
         kind = RingLayoutKind.choose(for: size, shape: context.shape)
-        scale = TypeScale(size: size, locale: context.locale)
         w = Float(size.width)
         h = Float(size.height)
         u = scale.u
@@ -208,6 +225,10 @@ struct RingScreenLayouter {
         var out = RingScreenLayout()
         // Every layout's items (about 30 with the week strip), without growing the array.
         out.items.reserveCapacity(40)
+        if RingLayoutKind.paged(size: size, shape: context.shape, scale: scale) {
+            paged(&out)
+            return out
+        }
         switch kind {
         case .landscape: landscape(&out)
         case .portrait: portrait(&out)
@@ -311,7 +332,7 @@ struct RingScreenLayouter {
     /// Figure label, value and unit styles at design sizes (in 1/480 of the short side), with
     /// the minimums that keep a value larger than its label on small panels.
     func labelStyle(_ size: Float) -> TextStyle { style(size, .semibold, caps: true) }
-    func valueStyle(_ size: Float) -> TextStyle { style(size, .semibold, minimum: 17) }
+    func valueStyle(_ size: Float) -> TextStyle { style(size, .semibold, minimum: scale.figure) }
 
     /// The figures as label over "value unit", one under the other in [x0, x1] from `top`,
     /// `spacing` apart; every value at the size the widest needs.
@@ -319,8 +340,8 @@ struct RingScreenLayouter {
                       valueSize: Float, into out: inout RingScreenLayout) {
         let ls = labelStyle(labelSize)
         let vs = valueStyle(valueSize)
-        let unit = UnitRun(style: style(valueSize * 0.52, .semibold, caps: true), minimum: TypeScale.floor, gap: max(3, 5 * u))
-        let fitted = text.fitTogether(list.map(\.number), vs, minimum: vs.size * 0.6,
+        let unit = UnitRun(style: style(valueSize * 0.52, .semibold, caps: true), minimum: scale.floor, gap: max(3, 5 * u))
+        let fitted = text.fitTogether(list.map(\.number), vs, minimum: scale.figure,
                                       widths: list.map { _ in x1 - x0 }, unit: unit)
         var y = top
         for (f, value) in zip(list, fitted) {
@@ -356,7 +377,7 @@ struct RingScreenLayouter {
         let first = list.count == 1 ? 1 : 0
         let labelSize = labels?.size
         let vs = valueStyle(valueSize)
-        let values = text.fitTogether(list.map(\.number.bare), vs, minimum: vs.size * 0.6,
+        let values = text.fitTogether(list.map(\.number.bare), vs, minimum: scale.figure,
                                       widths: list.map { _ in column })
         let us = style(labelSize ?? valueSize * 0.5, .semibold, caps: true)
         for (i, f) in list.enumerated() {
@@ -488,6 +509,14 @@ struct RingScreenLayouter {
                      valueSize: 32, into: &out)
     }
 
+    /// Whether every figure's value and goal fit whole in a column of a row across [x0, x1] at
+    /// `valueSize` (shrunk no further than the figure size).
+    func rowHolds(x0: Float, x1: Float, valueSize: Float) -> Bool {
+        let column = (x1 - x0 - 10 * u * 2) / 3
+        let vs = valueStyle(valueSize)
+        return figures.allSatisfy { text.fit($0.number.bare, vs, minimum: scale.figure, width: column).exact }
+    }
+
     func portrait(_ out: inout RingScreenLayout) {
         let pad = 28 * u
         let headerBottom = header(top: pad, x0: pad, x1: w - pad, nameSize: 20, daySize: 34, align: .leading, into: &out)
@@ -495,8 +524,14 @@ struct RingScreenLayouter {
         // when they do not fit their columns (the colours say which is which).
         let showWeek = w >= 300 && weekFits(width: w - 2 * pad, letterSize: 13, ringSize: 46)
         let weekH = showWeek ? weekHeight(letterSize: 13, ringSize: 46) : 0
-        let labels = rowLabels(x0: pad, x1: w - pad, labelSize: 14)
-        let figureH = figureRowHeight(labelSize: labels?.size, valueSize: 28)
+        // The figures in a row under the rings where each holds its column whole at the figure
+        // size, else one under the other (label over value and unit).
+        let inRow = rowHolds(x0: pad, x1: w - pad, valueSize: 28)
+        let labels = inRow ? rowLabels(x0: pad, x1: w - pad, labelSize: 14) : nil
+        let spacing = 14 * u
+        let figureH = inRow
+            ? figureRowHeight(labelSize: labels?.size, valueSize: 28)
+            : Float(figures.count) * figureInlineHeight(labelSize: 15, valueSize: 32) + Float(figures.count - 1) * spacing
         let gap = 22 * u
         let blocks: Float = showWeek ? 3 : 2
         var side = w - 2 * pad
@@ -507,7 +542,11 @@ struct RingScreenLayouter {
         var y = headerBottom + gap + slack
         rings(Rect(x: (w - side) / 2, y: y, width: side, height: side), into: &out)
         y += side + gap + slack
-        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 28, into: &out)
+        if inRow {
+            figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 28, into: &out)
+        } else {
+            figureColumn(figures, top: y, spacing: spacing, x0: pad, x1: w - pad, labelSize: 15, valueSize: 32, into: &out)
+        }
         y += figureH + gap + slack
         if showWeek {
             week(Rect(x: pad, y: y, width: w - 2 * pad, height: weekH), letterSize: 13, into: &out)
@@ -618,7 +657,7 @@ struct RingScreenLayouter {
         let gap = 8 * u
         let column = (2 * rowHalf - 2 * gap) / 3
         let first = list.count == 1 ? 1 : 0
-        let values = text.fitTogether(list.map(\.number.bare), vs, minimum: vs.size * 0.6,
+        let values = text.fitTogether(list.map(\.number.bare), vs, minimum: scale.figure,
                                       widths: list.map { _ in column })
         for (i, f) in list.enumerated() {
             let x0 = c.x - rowHalf + Float(first + i) * (column + gap)
@@ -640,7 +679,7 @@ struct RingScreenLayouter {
         let pad = max(4, 10 * u)
         let base = style(34, .semibold, minimum: 18)
         let line = content.clockOnTiny ? clockLine.map { NumberLine(forms: [$0]) } ?? dayLabelLine : dayLabelLine
-        let label = text.fit(line, base, minimum: TypeScale.floor, width: w - 2 * pad, formsFirst: true)
+        let label = text.fit(line, base, minimum: scale.floor, width: w - 2 * pad, formsFirst: true)
         let dm = text.measure(label.text, label.style)
         place(label, color: TextLayout.primary, baseline: pad + dm.ascent, from: pad, to: w - pad, align: .center,
               element: content.clockOnTiny && content.clock != nil ? "rings.time" : "rings.day", number: false,
@@ -663,12 +702,12 @@ struct RingScreenLayouter {
         let base = style(34, .semibold, minimum: 18)
         let line = content.clockOnTiny ? clockLine.map { NumberLine(forms: [$0]) } ?? dayLabelLine : dayLabelLine
         let labelBottom = chordLine(
-            line, base, minimum: TypeScale.floor, top: c.y - 0.80 * r, r: r, c: c, margin: margin, color: TextLayout.primary,
+            line, base, minimum: scale.floor, top: c.y - 0.80 * r, r: r, c: c, margin: margin, color: TextLayout.primary,
             element: content.clockOnTiny && content.clock != nil ? "rings.time" : "rings.day", into: &out)
         // The figures, one to a line, from the bottom of the circle up.
         let list = figures
-        let vs = style(30, .semibold, minimum: 15)
-        let unit = UnitRun(style: style(24, .semibold, caps: true), minimum: TypeScale.floor, gap: max(3, 5 * u))
+        let vs = style(30, .semibold, minimum: scale.figure)
+        let unit = UnitRun(style: style(24, .semibold, caps: true), minimum: scale.floor, gap: max(3, 5 * u))
         let vm = text.measure("0", vs)
         let bottom = c.y + 0.86 * r
         let top = bottom - 3 * vm.height
@@ -676,7 +715,7 @@ struct RingScreenLayouter {
             let y0 = top + Float((3 - list.count + 1) / 2 + i) * vm.height
             return 2 * chord(y0, y0 + vm.height, radius: r, center: c, margin: margin)
         }
-        let values = text.fitTogether(list.map(\.number), vs, minimum: TypeScale.floor, widths: widths, unit: unit)
+        let values = text.fitTogether(list.map(\.number), vs, minimum: scale.figure, widths: widths, unit: unit)
         for (i, f) in list.enumerated() {
             let y0 = top + Float((3 - list.count + 1) / 2 + i) * vm.height
             place(values[i], color: f.color, baseline: y0 + vm.ascent, from: c.x - widths[i] / 2,

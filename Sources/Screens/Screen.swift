@@ -14,6 +14,8 @@ public struct ScreenContext {
     public var text: (any TextRenderer)?
     public var locale: AppLocale
     public var shape: PanelShape
+    /// How large the panel is and how far away its viewer: the type's smallest sizes.
+    public var viewing: Viewing
     /// Records what went where, for tests.
     public var probe: LayoutProbe?
     /// False lays text out (measured with `text`) without drawing its glyphs: the benchmark's way
@@ -22,11 +24,12 @@ public struct ScreenContext {
 
     public init(
         text: (any TextRenderer)?, locale: AppLocale = .english, shape: PanelShape = .rectangle,
-        probe: LayoutProbe? = nil, drawsText: Bool = true
+        viewing: Viewing = Viewing(), probe: LayoutProbe? = nil, drawsText: Bool = true
     ) {
         self.text = text
         self.locale = locale
         self.shape = shape
+        self.viewing = viewing
         self.probe = probe
         self.drawsText = drawsText
     }
@@ -68,10 +71,10 @@ extension ScreenContext {
         laysOutLike(other) && drawsText == other.drawsText
     }
 
-    /// Whether two contexts lay a screen out alike: the same fonts, language and panel shape
-    /// (drawing the text or not moves nothing).
+    /// Whether two contexts lay a screen out alike: the same fonts, language, panel shape and
+    /// viewing (drawing the text or not moves nothing).
     func laysOutLike(_ other: ScreenContext) -> Bool {
-        locale == other.locale && shape == other.shape
+        locale == other.locale && shape == other.shape && viewing == other.viewing
             && text.map(ObjectIdentifier.init) == other.text.map(ObjectIdentifier.init)
     }
 }

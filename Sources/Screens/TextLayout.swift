@@ -6,46 +6,78 @@ public enum TextAlignment: Sendable {
     case leading, center, trailing
 }
 
-/// The type scale (docs/design/type.md): text is sized in pixels of a 480-pixel short side and
-/// scaled with the panel, but never drawn under `floor`.
+/// The type scale: text is designed in pixels of a 480-pixel short side and scaled with the
+/// panel, but never drawn smaller than the panel's viewing allows (`Legibility`): `floor`, the
+/// em whose capitals make 12′ at the eye, for every text; `figure`, 20′, for the figures a screen
+/// is for.
 public struct TypeScale: Sendable {
-    /// The smallest text any screen draws, in pixels (the em): capitals of about 1 mm on the
-    /// densest panels Glance drives (a 1.3" 240x240 panel has about 260 pixels to the inch).
-    public static let floor: Float = 14
-
     /// Pixels per pixel of the 480-pixel design.
     public let u: Float
     public let chinese: Bool
+    /// The panel's size and distance, resolved for the picture.
+    public let viewing: ResolvedViewing
+    /// The capitals' height over the em of the fonts in use.
+    public let capRatio: Float
+    /// The smallest em of any text (12′ capitals; never under `Legibility.pixelFloor`).
+    public let floor: Float
+    /// The smallest em of a primary figure (20′ capitals).
+    public let figure: Float
 
-    public init(size: Size, locale: AppLocale) {
+    public init(
+        size: Size, locale: AppLocale, viewing: Viewing = Viewing(), shape: PanelShape = .rectangle,
+        capRatio: Float = Legibility.usualCapRatio
+    ) {
         u = Float(min(size.width, size.height)) / 480
         chinese = locale == .simplifiedChinese
+        let resolved = viewing.resolved(for: size, shape: shape)
+        self.viewing = resolved
+        self.capRatio = capRatio
+        let ratio = Double(max(0.3, capRatio))
+        // Rounded up to a quarter pixel, so a size computed from it is never a hair under it.
+        func em(_ minutes: Double) -> Float {
+            (Float(resolved.pixels(arcMinutes: minutes) / ratio) * 4).rounded(.up) / 4
+        }
+        floor = max(Legibility.pixelFloor, em(Legibility.textArcMinutes))
+        figure = max(floor, em(Legibility.figureArcMinutes))
+    }
+
+    /// The scale of a picture of `size` drawn through `context` (its viewing, shape, language and
+    /// fonts).
+    public init(size: Size, context: ScreenContext) {
+        self.init(size: size, locale: context.locale, viewing: context.viewing, shape: context.shape,
+                  capRatio: context.text?.capRatio ?? Legibility.usualCapRatio)
     }
 
     /// `design` scaled to the panel, at least `minimum` and the floor. Chinese characters set
     /// for Latin capitals (`caps`) are about a tenth larger, to read as well, and never spaced.
     public func style(_ design: Float, _ weight: FontWeight, minimum: Float = 0, caps: Bool = false) -> TextStyle {
-        Self.style(px: design * u, weight, minimum: minimum, caps: caps, chinese: chinese)
+        style(px: design * u, weight, minimum: minimum, caps: caps)
     }
 
     /// A style of `px` pixels (already scaled), at least `minimum` and the floor.
     public func style(px: Float, _ weight: FontWeight, minimum: Float = 0, caps: Bool = false) -> TextStyle {
-        Self.style(px: px, weight, minimum: minimum, caps: caps, chinese: chinese)
-    }
-
-    static func style(px: Float, _ weight: FontWeight, minimum: Float, caps: Bool, chinese: Bool) -> TextStyle {
         let m = max(floor, minimum)
         let s = chinese && caps ? max(m + 1, px * 1.12) : max(m, px)
         return TextStyle(size: s, weight: weight, tracking: caps && !chinese ? s * 0.06 : 0)
     }
+
+    /// A primary figure's style: `design` scaled, at least the figure size.
+    public func figureStyle(_ design: Float, _ weight: FontWeight) -> TextStyle {
+        style(design, weight, minimum: figure)
+    }
+
+    /// The height in pixels of the capitals of text in `style`.
+    public func capHeight(_ style: TextStyle) -> Float { style.size * capRatio }
 }
 
-/// A number as a screen may write it, with its unit: the exact form first, then shorter ones
-/// that say the same more roughly (`NumberText.grouped`, `fixed`, `compact`). The shorter forms
-/// are worked out only when the exact one does not fit (a frame of the intro writes every figure
-/// anew).
+/// A number as a screen may write it, with its unit: its whole form first, then shorter ones that
+/// read as the same number (never fewer than three significant digits: 1,050 is "1.05k", never
+/// "1.1k"; −18.5 and 0.045 have no shorter form), never rounded across an end of its range
+/// (99.95 of 100 is "99.9", never "100"). The one formatter every screen and style writes numbers
+/// with, so the same number reads the same everywhere. The shorter forms are worked out only
+/// when the whole one does not fit (a frame of the intro writes every figure anew).
 struct NumberLine: Sendable {
-    /// The number alone, exact ("12,845").
+    /// The number alone, whole ("12,845").
     let exact: String
     /// Where its other forms come from.
     private let source: Source
@@ -58,7 +90,7 @@ struct NumberLine: Sendable {
     /// Its forms as given, a value's (worked out when asked), or two lines' side by side.
     private enum Source: Sendable {
         case forms([String])
-        case value(Double, decimals: Int, locale: AppLocale)
+        case value(Double, decimals: Int, locale: AppLocale, range: ClosedRange<Double>?)
         indirect case pair(NumberLine, NumberLine)
     }
 
@@ -75,23 +107,24 @@ struct NumberLine: Sendable {
         self.suffix = suffix
     }
 
-    /// `value` rounded to `decimals` places (trailing zeros dropped), and its shorter forms:
-    /// without grouping, without the fraction, compact (thousands, or myriads in Chinese).
+    /// `value` rounded to `decimals` places (trailing zeros dropped; never onto an end of `range`
+    /// the value does not reach), and its shorter forms.
     init(_ value: Double?, decimals: Int, locale: AppLocale, unit: String = "", attached: Bool = false,
-         suffix: String = "") {
+         suffix: String = "", within range: ClosedRange<Double>? = nil) {
         guard let v = value, v.isFinite else {
             self.init(forms: [locale.strings.missing], unit: unit, attached: attached, suffix: suffix)
             return
         }
-        self.init(exact: NumberText.grouped(v, decimals: decimals, trimmingZeros: true),
-                  source: .value(v, decimals: decimals, locale: locale), unit: unit, attached: attached, suffix: suffix)
+        self.init(exact: Self.written(v, decimals: decimals, range: range),
+                  source: .value(v, decimals: decimals, locale: locale, range: range), unit: unit, attached: attached,
+                  suffix: suffix)
     }
 
     /// Every form, exact first.
     var forms: [String] {
         switch source {
         case .forms(let forms): return forms
-        case .value(let v, let decimals, let locale): return Self.forms(v, decimals: decimals, locale: locale)
+        case .value(let v, let decimals, let locale, let range): return Self.forms(v, decimals: decimals, locale: locale, range: range)
         case .pair(let a, let b):
             let fa = a.forms, fb = b.forms
             var forms: [String] = []
@@ -103,27 +136,87 @@ struct NumberLine: Sendable {
         }
     }
 
-    static func forms(_ value: Double?, decimals: Int, locale: AppLocale) -> [String] {
-        guard let v = value, v.isFinite else { return [locale.strings.missing] }
-        var forms: [String] = []
-        func add(_ s: String?) {
-            if let s, !forms.contains(s) { forms.append(s) }
+    /// `v` at `decimals` places, grouped: rounded half away from zero, but toward the value where
+    /// that would reach an end of `range` the value does not (99.95 of 0…100 at one place: 99.9).
+    static func written(_ v: Double, decimals: Int, range: ClosedRange<Double>?) -> String {
+        NumberText.grouped(inside(v, decimals: decimals, range: range), decimals: decimals, trimmingZeros: true)
+    }
+
+    /// `v`, moved where its rounding to `decimals` would land on or past an end of `range` it does
+    /// not reach: to the last step before that end.
+    static func inside(_ v: Double, decimals: Int, range: ClosedRange<Double>?) -> Double {
+        guard let range else { return v }
+        var scale = 1.0
+        for _ in 0..<max(0, decimals) { scale *= 10 }
+        let rounded = (v * scale).rounded() / scale
+        if v < range.upperBound && rounded >= range.upperBound { return (v * scale).rounded(.down) / scale }
+        if v > range.lowerBound && rounded <= range.lowerBound { return (v * scale).rounded(.up) / scale }
+        return v
+    }
+
+    /// The significant digits a written number shows: its digits but the leading zeros (and the
+    /// zeros a whole number ends in are counted: 1050 shows four).
+    static func significantDigits(_ text: String) -> Int {
+        var count = 0, leading = true
+        for c in text where c.isASCII && c.isNumber {
+            if leading && c == "0" { continue }
+            leading = false
+            count += 1
         }
-        add(NumberText.grouped(v, decimals: decimals, trimmingZeros: true))
-        add(NumberText.fixed(v, decimals: decimals, trimmingZeros: true))
-        if decimals > 0 {
-            add(NumberText.grouped(v, decimals: 0))
-            add(NumberText.fixed(v, decimals: 0))
+        return count
+    }
+
+    /// What a compact form (`1.05k`, `12.3万`) reads as.
+    static func compactValue(_ text: String) -> Double? {
+        let factors: [(String, Double)] = [("万亿", 1e12), ("k", 1e3), ("M", 1e6), ("B", 1e9), ("T", 1e12), ("万", 1e4), ("亿", 1e8)]
+        for (suffix, factor) in factors where text.hasSuffix(suffix) {
+            return Double(text.dropLast(suffix.count)).map { $0 * factor }
+        }
+        return nil
+    }
+
+    static func forms(_ value: Double?, decimals: Int, locale: AppLocale, range: ClosedRange<Double>? = nil) -> [String] {
+        guard let v = value, v.isFinite else { return [locale.strings.missing] }
+        let exact = written(v, decimals: decimals, range: range)
+        var forms = [exact]
+        // A shorter form keeps three significant digits (or all the whole one has, if fewer).
+        let keep = min(3, significantDigits(exact))
+        func add(_ s: String?) {
+            if let s, !forms.contains(s), significantDigits(s) >= keep { forms.append(s) }
+        }
+        var places = decimals
+        while places > 0 {
+            places -= 1
+            add(written(v, decimals: places, range: range))
         }
         let scale: NumberText.CompactScale = locale == .simplifiedChinese ? .myriads : .thousands
-        add(NumberText.compact(v, significant: 3, scale: scale))
-        // Two significant digits at the least: 1013 is never "1k".
-        if let two = NumberText.compact(v, significant: 2, scale: scale),
-            two.filter({ $0.isASCII && $0.isNumber }).count >= 2
-        {
-            add(two)
+        if let compact = NumberText.compact(v, significant: 3, scale: scale) {
+            // Never a compact form that reaches an end of the range the value does not.
+            let read = compactValue(compact.hasPrefix("-") ? String(compact.dropFirst()) : compact).map { compact.hasPrefix("-") ? -$0 : $0 }
+            let crosses = range.map { r in
+                read.map { (v < r.upperBound && $0 >= r.upperBound) || (v > r.lowerBound && $0 <= r.lowerBound) } ?? false
+            } ?? false
+            if !crosses { add(compact) }
         }
         return forms
+    }
+
+    /// The places to write `v` with when none are set: as many as show three significant digits
+    /// (21.537 → 21.5, 0.045 → 0.045, 0.000123 → 0.000123), none for a number of three digits or
+    /// more (1013.25 → 1013), at most nine.
+    static func automaticDecimals(_ v: Double) -> Int {
+        let a = abs(v)
+        guard a.isFinite, a > 0, a < 100 else { return 0 }
+        var places = 0
+        var x = a
+        // Digits before the point (1 for 1–9.99, 2 for 10–99.9), or zeros after it.
+        if x >= 10 { return 1 }
+        if x >= 1 { return 2 }
+        while x < 1 && places < 9 {
+            x *= 10
+            places += 1
+        }
+        return min(9, places + 2)
     }
 
     /// "value/goal", form by form: both exact, then both shorter.
@@ -193,15 +286,25 @@ struct TextLayout {
     let renderer: (any TextRenderer)?
     var probe: LayoutProbe? = nil
     var draws = true
+    /// The smallest em any text is fitted down to (the type scale's floor).
+    var floor: Float = Legibility.pixelFloor
 
-    init(renderer: (any TextRenderer)?, probe: LayoutProbe? = nil, draws: Bool = true) {
+    init(renderer: (any TextRenderer)?, probe: LayoutProbe? = nil, draws: Bool = true,
+         floor: Float = Legibility.pixelFloor) {
         self.renderer = renderer
         self.probe = probe
         self.draws = draws
+        self.floor = floor
     }
 
-    init(_ context: ScreenContext) {
+    /// Text through `context` that was laid out already (drawn where it was placed, never fitted).
+    init(drawing context: ScreenContext) {
         self.init(renderer: context.text, probe: context.probe, draws: context.drawsText)
+    }
+
+    /// Text through `context`, fitted down to `scale`'s floor at the least.
+    init(_ context: ScreenContext, scale: TypeScale) {
+        self.init(renderer: context.text, probe: context.probe, draws: context.drawsText, floor: scale.floor)
     }
 
     /// Colours of text on black.
@@ -216,7 +319,7 @@ struct TextLayout {
     /// fits `width`; at `minimum` when it does not fit even there.
     func fitting(_ text: String, _ style: TextStyle, minimum: Float, width: Float) -> TextStyle {
         var s = style
-        let minimum = min(style.size, max(TypeScale.floor, minimum))
+        let minimum = min(style.size, max(floor, minimum))
         while s.size > minimum && measure(text, s).width > width {
             s.size = max(minimum, s.size * 0.94)
         }
@@ -306,7 +409,7 @@ struct TextLayout {
         _ n: NumberLine, _ style: TextStyle, minimum: Float, in room: R, unit: UnitRun?, formsFirst: Bool
     ) -> FittedNumber {
         func fits(_ f: FittedNumber) -> Bool { f.width <= room.width(at: f.style.size) }
-        let minimum = min(style.size, max(TypeScale.floor, minimum))
+        let minimum = min(style.size, max(floor, minimum))
         // The exact form at full size: what fits nearly always, without working out the others.
         let first = fitted(n, n.exact, exact: true, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
         if fits(first) { return first }
@@ -363,7 +466,7 @@ struct TextLayout {
         var u = unit
         if var run = unit {
             let original = run.style
-            run.style.size = max(TypeScale.floor, run.minimum, original.size * size / style.size)
+            run.style.size = max(floor, run.minimum, original.size * size / style.size)
             if original.tracking > 0 { run.style.tracking = run.style.size * original.tracking / original.size }
             run.gap = run.gap * size / style.size
             u = run
@@ -385,7 +488,7 @@ struct TextLayout {
             // The number alone, then the unit's run (with what follows it).
             let unitText = n.suffix.isEmpty ? n.unit : n.unit + " " + n.suffix
             var us = run.style
-            us.size = max(TypeScale.floor, run.minimum, run.style.size * scale)
+            us.size = max(floor, run.minimum, run.style.size * scale)
             if run.style.tracking > 0 { us.tracking = us.size * run.style.tracking / run.style.size }
             let gap = run.gap * scale
             let width = measure(form, s).width + gap + measure(unitText, us).width

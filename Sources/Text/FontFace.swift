@@ -61,6 +61,23 @@ final class FontFace {
         return font
     }
 
+    /// The capitals' height over the em: the OS/2 table's sCapHeight (version 2 on), else the
+    /// height of the outline of "H"; nil when the face says neither.
+    var capRatio: Float? {
+        let em = Float(face.pointee.units_per_EM)
+        guard em > 0 else { return nil }
+        if let table = FT_Get_Sfnt_Table(face, FT_SFNT_OS2) {
+            let os2 = table.assumingMemoryBound(to: TT_OS2.self).pointee
+            if os2.version >= 2 && os2.sCapHeight > 0 { return Float(os2.sCapHeight) / em }
+        }
+        let index = FT_Get_Char_Index(face, 0x48)
+        guard index != 0, FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_SCALE)) == 0,
+            let slot = face.pointee.glyph
+        else { return nil }
+        let height = Float(slot.pointee.metrics.horiBearingY)
+        return height > 0 ? height / em : nil
+    }
+
     /// Ascent and descent (positive, px) at the active size.
     var verticalMetrics: (ascent: Float, descent: Float) {
         let m = face.pointee.size.pointee.metrics

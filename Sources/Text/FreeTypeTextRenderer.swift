@@ -138,6 +138,12 @@ public final class FreeTypeTextRenderer: TextRenderer {
         shape(text, style).metrics
     }
 
+    /// The primary face's (the regular weight's first).
+    public private(set) lazy var capRatio: Float = {
+        guard let first = stacks[.regular]?.first else { return 0.727 }
+        return faces[first].capRatio ?? 0.727
+    }()
+
     public func canRender(_ text: String) -> Bool {
         let stack = stacks[.regular] ?? []
         return text.unicodeScalars.allSatisfy { scalar in

@@ -56,7 +56,7 @@ struct ButtonHintOverlayTests {
                     let what = "\(size) \(shape) \(locale.rawValue) \(rows.count) rows"
                     let sizes = (layout.title.size > 0 ? [layout.title.size] : []) + layout.rows.flatMap { [$0.press.size] + ($0.hold.map { [$0.size] } ?? []) }
                         + layout.notes.map(\.size)
-                    #expect(sizes.allSatisfy { $0 >= ButtonHintOverlay.smallestText }, "\(what): sizes \(sizes)")
+                    #expect(sizes.allSatisfy { $0 >= overlay.smallestText(size) }, "\(what): sizes \(sizes)")
                     #expect(layout.rows.count == rows.count, "\(what): a button left out")
                     // The rows always; the chord's line too but on a round panel under 300 px, where
                     // the inscribed square holds the rows alone at the floor.

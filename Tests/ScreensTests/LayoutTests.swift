@@ -94,9 +94,9 @@ enum LayoutCheck {
                 #expect(insideCircle(box), "\(what): \(run.element) '\(run.text)' \(box) leaves the round panel",
                         sourceLocation: sourceLocation)
             }
-            // Legible: nothing under the floor.
-            #expect(run.style.size >= TypeScale.floor - 0.01,
-                    "\(what): \(run.element) '\(run.text)' at \(run.style.size) px, under the floor", sourceLocation: sourceLocation)
+            // Legible: nothing under the floor (12′ capitals, 20′ for a primary figure).
+            #expect(!e.illegible.contains(run),
+                    "\(what): \(run.element) '\(run.text)' at \(run.style.size) px makes \(e.capHeight(run).arcMinutes)′, under the rule", sourceLocation: sourceLocation)
             // A number is never cut: none has an ellipsis, and no text is cut right after a digit.
             let cutAfterDigit = run.text.split(separator: "…", omittingEmptySubsequences: false).dropLast().contains {
                 $0.reversed().first { $0 != " " }.map { $0.isASCII && $0.isNumber } ?? false

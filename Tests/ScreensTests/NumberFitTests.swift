@@ -105,9 +105,10 @@ struct NumberFitTests {
     func floor() {
         let n = NumberLine(123_456, decimals: 0, locale: .english)
         let f = layout.fit(n, Self.style, minimum: 4, width: 1)
-        #expect(f.style.size == TypeScale.floor)
-        let s = TypeScale(size: Size(width: 240, height: 240), locale: .english).style(13, .semibold)
-        #expect(s.size == TypeScale.floor)
+        #expect(f.style.size == layout.floor)
+        let scale = TypeScale(size: Size(width: 240, height: 240), locale: .english)
+        let s = scale.style(13, .semibold)
+        #expect(s.size == scale.floor && scale.floor > Legibility.pixelFloor)
     }
 
     @Test("numbers read together are fitted to one size")
