@@ -809,6 +809,14 @@ public struct DimmedScreen: Screen {
     }
     public var animates: Bool { screen.animates }
 
+    public func pageCount(for size: Size) -> Int { screen.pageCount(for: size) }
+    public var page: Int { screen.page }
+    public func showing(page: Int) -> Self {
+        var copy = self
+        copy.screen = screen.showing(page: page)
+        return copy
+    }
+
     /// The screen's changes, at the same level.
     public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
         guard let before = previous as? DimmedScreen, before.level == level else { return nil }

@@ -42,6 +42,14 @@ public struct ButtonHintOverlay: Screen {
 
     public var animates: Bool { screen.animates }
 
+    public func pageCount(for size: Size) -> Int { screen.pageCount(for: size) }
+    public var page: Int { screen.page }
+    public func showing(page: Int) -> Self {
+        var copy = self
+        copy.screen = screen.showing(page: page)
+        return copy
+    }
+
     /// The smallest text drawn on a picture of `size`: the type scale's floor (12′ at the eye).
     public func smallestText(_ size: Size) -> Float { TypeScale(size: size, context: context).floor }
 

@@ -197,4 +197,16 @@ extension Explanation {
             return capHeight(run).arcMinutes < needed - 0.05
         }
     }
+
+    /// The numbers drawn in a form that reads as another number than their whole ("123k" for
+    /// 123,456; "1013" for 1013.3): each number of the text drawn against the same one of what it
+    /// says whole.
+    public var rounded: [TextRun] {
+        texts.filter { run in
+            guard run.isNumber, let full = run.full else { return false }
+            return zip(NumberLine.numbers(in: run.text), NumberLine.numbers(in: full)).contains {
+                !NumberLine.sameNumber($0, $1)
+            }
+        }
+    }
 }

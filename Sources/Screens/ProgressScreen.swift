@@ -157,6 +157,8 @@ public struct ProgressScreen: ContextScreen {
         var cancel: Line?
         /// What stopping costs, in lines.
         var note: [Line]
+        /// What was left out, and why.
+        var omitted: [Omission] = []
     }
 
     /// The label as shown (the working line when there is none).
@@ -219,7 +221,8 @@ public struct ProgressScreen: ContextScreen {
             // Cancel at the bottom, over what stopping costs (two lines at most).
             if let n = content.cancelNote, !n.isEmpty {
                 let lines = text.wrapped(n, smallStyle, widths: [x1 - x0, x1 - x0])
-                let nm = text.measure(n, smallStyle)
+                // Lines as tall as any of them can be: a cut one ends in "…".
+                let nm = text.lineMetrics(n, smallStyle)
                 for line in lines.reversed() {
                     note.insert(Line(text: line, baseline: bottom - nm.descent, x0: x0, x1: x1), at: 0)
                     bottom -= nm.height
@@ -233,7 +236,8 @@ public struct ProgressScreen: ContextScreen {
             cancel = Line(text: cancelLabel, baseline: box.y + (bh + bm.ascent - bm.descent) / 2, x0: box.x, x1: box.maxX)
             bottom = box.y - 16 * u
         }
-        let lm = text.measure(shownLabel, labelStyle)
+        // Lines as tall as any of them can be: a cut one ends in "…".
+        let lm = text.lineMetrics(shownLabel, labelStyle)
         let hundred = context.strings.percent(1)
         switch content.style {
         case .circular:
@@ -250,6 +254,14 @@ public struct ProgressScreen: ContextScreen {
             }
             let ps = TextStyle(size: max(scale.figure, side * 0.2), weight: .semibold)
             let pm = text.measure(hundred, ps)
+            // A circle too small to hold its percentage (a small panel, with a long label and a
+            // note): the circle runs round the panel instead, everything inside it, as on a round
+            // panel.
+            if side < text.measure(hundred, TextStyle(size: scale.figure, weight: .semibold)).width * 1.4 + 2 * lineWidth
+                || side < 0.45 * min(w, h)
+            {
+                return roundLayout(size)
+            }
             return Layout(
                 cancelButton: button, u: u, scale: scale, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
                 indicator: .circle(center: center, radius: radius, width: lineWidth), label: label, labelAlign: .center,
@@ -258,34 +270,46 @@ public struct ProgressScreen: ContextScreen {
                 percentAlign: .center, percentStyle: ps, percentCentered: true, cancel: cancel, note: note)
         case .bar:
             // The label leading (its first line leaves the percentage room), the percentage
-            // trailing, the bar under them.
-            let pw = text.measure(hundred, labelStyle).width + 16 * u
+            // trailing, a figure (20′) on the label's first line, the bar under them.
+            let ps = scale.style(px: labelStyle.size, .semibold, minimum: scale.figure)
+            let pm = text.measure(hundred, ps)
+            let pw = pm.width + 16 * u
             let lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0 - pw, x1 - x0])
             let barH = max(4, 12 * u)
-            let labelH = Float(max(1, lines.count)) * lm.height
+            // The label's first line and the percentage on one baseline.
+            let firstAscent = max(lm.ascent, pm.ascent), firstH = firstAscent + max(lm.descent, pm.descent)
+            let labelH = firstH + Float(max(0, lines.count - 1)) * lm.height
             let blockH = labelH + 14 * u + barH
             let top = (bottom - blockH) / 2
             let label = lines.enumerated().map {
-                Line(text: $0.element, baseline: top + lm.ascent + Float($0.offset) * lm.height, x0: x0,
-                     x1: $0.offset == 0 ? x1 - pw : x1)
-            }
+                Line(text: $0.element,
+                     baseline: $0.offset == 0 ? top + firstAscent : top + firstH + lm.ascent + Float($0.offset - 1) * lm.height,
+                     x0: x0, x1: $0.offset == 0 ? x1 - pw : x1)
+            }.filter { !$0.text.isEmpty }
             return Layout(
                 cancelButton: button, u: u, scale: scale, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
                 indicator: .bar(Rect(x: x0, y: top + labelH + 14 * u, width: x1 - x0, height: barH)), label: label,
-                labelAlign: .leading, percent: Line(text: "", baseline: top + lm.ascent, x0: x0, x1: x1),
-                percentAlign: .trailing, percentStyle: labelStyle, percentCentered: false, cancel: cancel, note: note)
+                labelAlign: .leading, percent: Line(text: "", baseline: top + firstAscent, x0: x0, x1: x1),
+                percentAlign: .trailing, percentStyle: ps, percentCentered: false, cancel: cancel, note: note)
         case .toolbar:
-            // Thin, along the top; the label and percentage under it in small grey text.
+            // A whole screen of it: the thin bar along the top edge (as an app's toolbar carries
+            // it), the percentage large in the middle and what is happening under it.
             let bar = Rect(x: 0, y: 0, width: w, height: max(3, 5 * u))
-            let sm = text.measure(shownLabel, smallStyle)
-            let baseline = bar.maxY + 10 * u + sm.ascent
-            let pw = text.measure(hundred, smallStyle).width + 12 * u
-            let line = text.truncated(shownLabel, smallStyle, width: x1 - x0 - pw)
+            let ps = scale.style(48, .semibold, minimum: scale.figure)
+            let pm = text.measure(hundred, ps)
+            let lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0, x1 - x0])
+            let labelH = Float(lines.count) * lm.height
+            let blockH = pm.height + (lines.isEmpty ? 0 : 10 * u + labelH)
+            let top = bar.maxY + (bottom - bar.maxY - blockH) / 2
+            let label = lines.enumerated().map {
+                Line(text: $0.element, baseline: top + pm.height + 10 * u + lm.ascent + Float($0.offset) * lm.height,
+                     x0: x0, x1: x1)
+            }
             return Layout(
                 cancelButton: button, u: u, scale: scale, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
-                indicator: .toolbar(bar), label: [Line(text: line, baseline: baseline, x0: x0, x1: x1 - pw)],
-                labelAlign: .leading, percent: Line(text: "", baseline: baseline, x0: x0, x1: x1), percentAlign: .trailing,
-                percentStyle: smallStyle, percentCentered: false, cancel: cancel, note: note)
+                indicator: .toolbar(bar), label: label, labelAlign: .center,
+                percent: Line(text: "", baseline: top + pm.ascent, x0: x0, x1: x1), percentAlign: .center,
+                percentStyle: ps, percentCentered: false, cancel: cancel, note: note)
         }
     }
 
@@ -304,12 +328,15 @@ public struct ProgressScreen: ContextScreen {
         let lineWidth = max(4, 0.045 * 2 * r)
         let ringRadius = r - max(3, 6 * u) - lineWidth / 2
         let inner = circular ? ringRadius - lineWidth / 2 - margin : r - margin
-        let lm = text.measure(shownLabel, labelStyle), sm = text.measure("M", smallStyle)
+        // Lines as tall as any of them can be: a cut one ends in "…".
+        let lm = text.lineMetrics(shownLabel, labelStyle), sm = text.lineMetrics(content.cancelNote ?? "M", smallStyle)
         let bm = text.measure(cancelLabel, cancelStyle)
-        let labelFace = content.style == .toolbar ? smallStyle : labelStyle
-        let faceM = content.style == .toolbar ? sm : lm
+        let labelFace = labelStyle
+        let faceM = lm
         let hundred = context.strings.percent(1)
-        let ps: TextStyle = circular ? scale.style(64, .semibold) : labelFace
+        // The percentage a figure (20′) in every style.
+        let ps = circular ? scale.style(64, .semibold, minimum: scale.figure)
+            : scale.style(px: labelFace.size, .semibold, minimum: scale.figure)
         let pm = text.measure(hundred, ps)
         let barH: Float = content.style == .toolbar ? max(3, 5 * u) : max(4, 12 * u)
         let gap = 10 * u
@@ -321,9 +348,21 @@ public struct ProgressScreen: ContextScreen {
             let dy = max(abs(y0 - c.y), abs(y1 - c.y))
             return max(0, (max(0, inner * inner - dy * dy)).squareRoot())
         }
-        let labelCount = min(2, max(1, text.wrapped(shownLabel, labelFace, widths: [2 * inner * 0.8, 2 * inner]).count))
-        let noteCount = hasNote
+        var labelCount = min(2, max(1, text.wrapped(shownLabel, labelFace, widths: [2 * inner * 0.8, 2 * inner]).count))
+        var noteCount = hasNote
             ? min(2, text.wrapped(content.cancelNote ?? "", smallStyle, widths: [2 * inner * 0.8, 2 * inner]).count) : 0
+        // A column taller than the circle holds (a small panel's type is large): the label on one
+        // line (cut, saying what it was whole), then the note.
+        func columnHeight() -> Float {
+            var rows: [Float] = [pm.height, Float(labelCount) * lm.height]
+            if content.style != .circular { rows.append(barH) }
+            if showsCancelBlock { rows.append(bh) }
+            if noteCount > 0 { rows.append(Float(noteCount) * sm.height) }
+            return rows.reduce(0, +) + gap * Float(rows.count - 1)
+        }
+        while columnHeight() > 2 * inner * 0.86 && (labelCount > 1 || noteCount > 1) {
+            if labelCount > 1 { labelCount -= 1 } else { noteCount -= 1 }
+        }
         // Lines of the label and note at most two each; the heights are known before the breaks,
         // so the column is placed once with two lines each, then the lines broken to their chords.
         func labelLines(top: Float) -> [Line] {
@@ -342,10 +381,10 @@ public struct ProgressScreen: ContextScreen {
         switch content.style {
         case .circular: rows = [pm.height, Float(labelCount) * lm.height]
         case .bar: rows = [Float(labelCount) * lm.height, barH, pm.height]
-        case .toolbar: rows = [barH, Float(labelCount) * sm.height, sm.height]
+        case .toolbar: rows = [barH, Float(labelCount) * lm.height, pm.height]
         }
         if showsCancelBlock { rows.append(bh) }
-        if hasNote { rows.append(Float(noteCount) * sm.height) }
+        if noteCount > 0 { rows.append(Float(noteCount) * sm.height) }
         let total = rows.reduce(0, +) + gap * Float(rows.count - 1)
         var y = c.y - total / 2
         var row = 0
@@ -374,8 +413,8 @@ public struct ProgressScreen: ContextScreen {
                 bar = Rect(x: c.x - hw, y: t, width: 2 * hw, height: barH)
                 label = labelLines(top: next())
                 let p = next()
-                let phw = half(p, p + sm.height)
-                percent = Line(text: "", baseline: p + sm.ascent, x0: c.x - phw, x1: c.x + phw)
+                let phw = half(p, p + pm.height)
+                percent = Line(text: "", baseline: p + pm.ascent, x0: c.x - phw, x1: c.x + phw)
                 indicator = .toolbar(bar)
             } else {
                 label = labelLines(top: next())
@@ -398,7 +437,7 @@ public struct ProgressScreen: ContextScreen {
             if content.cancellable && !content.cancelling { button = box }
             cancel = Line(text: cancelLabel, baseline: box.y + (bh + bm.ascent - bm.descent) / 2, x0: box.x, x1: box.maxX)
         }
-        if hasNote {
+        if noteCount > 0 {
             let t = next()
             let widths = (0..<2).map { i -> Float in
                 let y0 = t + Float(i) * sm.height
@@ -425,8 +464,9 @@ public struct ProgressScreen: ContextScreen {
         let layout = layout(for: buffer.size)
         let text = TextLayout(context, scale: layout.scale)
         let fraction = fraction(at: time)
-        let labelFace = content.style == .toolbar ? layout.smallStyle : layout.labelStyle
-        let labelColor = content.style == .toolbar ? TextLayout.secondary : TextLayout.primary
+        let labelFace = layout.labelStyle
+        let labelColor = TextLayout.primary
+        for omission in layout.omitted { context.probe?.omit(omission) }
 
         for (i, line) in layout.note.enumerated() {
             text.draw(line.text, layout.smallStyle, color: TextLayout.secondary, baseline: line.baseline, from: line.x0,
@@ -474,8 +514,7 @@ public struct ProgressScreen: ContextScreen {
         if let fraction {
             let percent = context.strings.percent(fraction)
             let (style, line) = percentPlace(percent, layout)
-            let color = content.style == .circular ? TextLayout.primary : TextLayout.secondary
-            text.draw(percent, style, color: color, baseline: line.baseline, from: line.x0, to: line.x1,
+            text.draw(percent, style, color: TextLayout.primary, baseline: line.baseline, from: line.x0, to: line.x1,
                       align: layout.percentAlign, element: "progress.percent", number: true, into: buffer)
         }
     }
@@ -510,7 +549,9 @@ public struct ProgressScreen: ContextScreen {
     /// The sliding segment of an indeterminate bar at `time`, if it shows.
     func segment(_ bar: Rect, time: Double) -> Rect? {
         let length = bar.width / 3
-        let t = Float(Self.phase(time, period: Self.slidePeriod))
+        // From a third of its way in: at the first frame the segment already shows (an empty
+        // track would read as 0 %).
+        let t = Float(Self.phase(time + Self.slidePeriod * 0.3, period: Self.slidePeriod))
         let head = bar.x - length + (bar.width + length) * t
         let x0 = max(bar.x, head), x1 = min(bar.maxX, head + length)
         return x1 - x0 > 1 ? Rect(x: x0, y: bar.y, width: x1 - x0, height: bar.height) : nil

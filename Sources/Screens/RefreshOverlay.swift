@@ -31,6 +31,14 @@ public struct RefreshOverlay: Screen {
 
     public var animates: Bool { state == .spinning || screen.animates }
 
+    public func pageCount(for size: Size) -> Int { screen.pageCount(for: size) }
+    public var page: Int { screen.page }
+    public func showing(page: Int) -> Self {
+        var copy = self
+        copy.screen = screen.showing(page: page)
+        return copy
+    }
+
     /// What the control draws and where.
     public struct Placement: Sendable, Equatable {
         /// The spinner's (or the "!"'s) centre and radius.
@@ -86,7 +94,7 @@ public struct RefreshOverlay: Screen {
         }
         let round = context.shape == .round
         let c = Point(x: w / 2, y: h / 2), r = short / 2
-        func free(_ box: Rect) -> Bool {
+        func free(_ box: Rect, arcs: Bool = true) -> Bool {
             guard box.x >= 0, box.y >= 0, box.maxX <= w, box.maxY <= h else { return false }
             if round {
                 for (x, y) in [(box.x, box.y), (box.maxX, box.y), (box.x, box.maxY), (box.maxX, box.maxY)] {
@@ -97,37 +105,55 @@ public struct RefreshOverlay: Screen {
             let grown = box.insetBy(-2)
             for run in probe.runs where Self.overlaps(grown, run.box) { return false }
             for (_, b) in probe.shapes where Self.overlaps(grown, b) { return false }
-            for g in probe.ringGroups where Self.overlaps(grown, center: g.geometry.center, radius: g.geometry.diameter / 2 + g.geometry.gap) {
+            // Rings and arcs: clear of them, or wholly inside their hole.
+            for g in probe.ringGroups
+            where Self.overlaps(grown, center: g.geometry.center, radius: g.geometry.diameter / 2 + g.geometry.gap)
+                && !g.geometry.holeHolds(grown)
+            {
                 return false
             }
-            for a in probe.arcs where Self.overlaps(grown, center: a.center, radius: a.outer + 1) { return false }
+            for a in probe.arcs where arcs && Self.covers(grown, arc: a) { return false }
             return true
         }
-        for (sw, sh, line, style) in shapes {
-            let step = max(4, short * 0.02)
-            // Rows down from the top and up from the bottom, a third of the way each.
-            var rows: [Float] = []
-            // The first row centred a radius under the margin (on a rectangle), or at the circle's top.
-            var y = round ? (h - short) / 2 + margin : max(0, margin + radius - sh / 2)
-            while y + sh <= h / 3 + sh / 2 {
-                rows.append(y)
-                y += step
-            }
-            y = (round ? (h + short) / 2 - margin : h - margin) - sh
-            while y >= 2 * h / 3 - sh / 2 {
-                rows.append(y)
-                y -= step
-            }
-            for top in rows {
-                var offset: Float = 0
-                while offset <= w / 2 {
-                    for x in offset == 0 ? [w / 2] : [w / 2 + offset, w / 2 - offset] {
-                        let box = Rect(x: x - sw / 2, y: top, width: sw, height: sh)
-                        if free(box) {
-                            return Placement(center: box.center, radius: radius, box: box, line: line, style: style)
+        // A place that covers nothing; else (a dial closed all round a round panel, its hole full)
+        // one that covers only the dial's path, never text.
+        for arcs in [true, false] {
+            for (sw, sh, line, style) in shapes {
+                let step = max(4, short * 0.02)
+                // Rows down from the top and up from the bottom, a third of the way each.
+                var rows: [Float] = []
+                // The first row centred a radius under the margin (on a rectangle), or at the circle's top.
+                var y = round ? (h - short) / 2 + margin : max(0, margin + radius - sh / 2)
+                while y + sh <= h / 3 + sh / 2 {
+                    rows.append(y)
+                    y += step
+                }
+                y = (round ? (h + short) / 2 - margin : h - margin) - sh
+                while y >= 2 * h / 3 - sh / 2 {
+                    rows.append(y)
+                    y -= step
+                }
+                for top in rows {
+                    var offset: Float = 0
+                    while offset <= w / 2 {
+                        for x in offset == 0 ? [w / 2] : [w / 2 + offset, w / 2 - offset] {
+                            let box = Rect(x: x - sw / 2, y: top, width: sw, height: sh)
+                            if free(box, arcs: arcs) {
+                                return Placement(center: box.center, radius: radius, box: box, line: line, style: style)
+                            }
                         }
+                        offset += step
                     }
-                    offset += step
+                }
+            }
+        }
+        // Nowhere around them: in the rings' hole (a small or round panel's rings page, whose
+        // rings fill it), the spinner or the "!" (the pill is wider than the hole).
+        for g in probe.ringGroups {
+            for (sw, sh, line, style) in shapes where line == nil || line == "!" {
+                let box = Rect(x: g.geometry.center.x - sw / 2, y: g.geometry.center.y - sh / 2, width: sw, height: sh)
+                if g.geometry.holeHolds(box) && !probe.runs.contains(where: { Self.overlaps(box, $0.box) }) {
+                    return Placement(center: box.center, radius: radius, box: box, line: line, style: style)
                 }
             }
         }
@@ -140,6 +166,42 @@ public struct RefreshOverlay: Screen {
 
     static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
         min(a.maxX, b.maxX) > max(a.x, b.x) && min(a.maxY, b.maxY) > max(a.y, b.y)
+    }
+
+    /// Whether `box` covers any of an arc's band (with its round caps): none of it where the box
+    /// lies in the band's hole, outside its circle, or in its opening.
+    static func covers(_ box: Rect, arc a: (center: Point, inner: Float, outer: Float, start: Double, sweep: Double)) -> Bool {
+        guard overlaps(box, center: a.center, radius: a.outer + 1), !inside(box, center: a.center, radius: a.inner - 1) else {
+            return false
+        }
+        // The caps reach half the band's width past each end.
+        let mid = Double(a.inner + a.outer) / 2
+        let cap = mid > 0 ? Double(a.outer - a.inner) / 2 / (2 * Double.pi * mid) : 0
+        let start = a.start - cap, sweep = min(1, a.sweep + 2 * cap)
+        var y = box.y
+        while y <= box.maxY {
+            var x = box.x
+            while x <= box.maxX {
+                let dx = Double(x - a.center.x), dy = Double(y - a.center.y)
+                let d = Float((dx * dx + dy * dy).squareRoot())
+                if d >= a.inner - 1 && d <= a.outer + 1 {
+                    var rel = Trigonometry.turnsClockwiseFromUp(dx: dx, dy: dy) - start
+                    rel -= rel.rounded(.down)
+                    if rel <= sweep { return true }
+                }
+                x += min(2, max(0.5, box.maxX - x))
+            }
+            y += min(2, max(0.5, box.maxY - y))
+        }
+        return false
+    }
+
+    /// Whether every corner of `a` lies within `radius` of `center`.
+    static func inside(_ a: Rect, center: Point, radius: Float) -> Bool {
+        [(a.x, a.y), (a.maxX, a.y), (a.x, a.maxY), (a.maxX, a.maxY)].allSatisfy {
+            let dx = $0.0 - center.x, dy = $0.1 - center.y
+            return dx * dx + dy * dy <= radius * radius
+        }
     }
 
     static func overlaps(_ a: Rect, center: Point, radius: Float) -> Bool {

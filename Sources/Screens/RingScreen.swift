@@ -81,6 +81,17 @@ public struct RingScreen: ContextScreen {
     /// How many pages the screen has on a picture of `size`: one where the rings and their
     /// figures fit at the legible sizes together, else the rings and then each figure.
     public func pageCount(for size: Size) -> Int { layout(size).pageCount }
+
+    public var page: Int {
+        if case .full(let content) = mode { return content.page }
+        return 0
+    }
+
+    public func showing(page: Int) -> RingScreen {
+        guard case .full(var content) = mode, content.page != page else { return self }
+        content.page = page
+        return RingScreen(content: content, context: context)
+    }
 }
 
 /// The layouts of the ring screen.
@@ -585,8 +596,14 @@ struct RingScreenLayouter {
         let headerBottom = baseline + dm.descent
         let showWeek = min(w, h) >= 600 && weekFits(width: w - 2 * pad, letterSize: 12, ringSize: 40)
         let weekH = showWeek ? weekHeight(letterSize: 12, ringSize: 40) : 0
-        let labels = rowLabels(x0: pad, x1: w - pad, labelSize: 13)
-        let figureH = figureRowHeight(labelSize: labels?.size, valueSize: 24)
+        // The figures in a row where each holds its column whole at the figure size, else one
+        // under the other.
+        let inRow = rowHolds(x0: pad, x1: w - pad, valueSize: 24)
+        let labels = inRow ? rowLabels(x0: pad, x1: w - pad, labelSize: 13) : nil
+        let spacing = 10 * u
+        let figureH = inRow
+            ? figureRowHeight(labelSize: labels?.size, valueSize: 24)
+            : Float(figures.count) * figureInlineHeight(labelSize: 15, valueSize: 28) + Float(figures.count - 1) * spacing
         let gap = 14 * u
         let bottom = h - pad
         var y = bottom - weekH
@@ -595,7 +612,11 @@ struct RingScreenLayouter {
             y -= gap
         }
         y -= figureH
-        figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 24, into: &out)
+        if inRow {
+            figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 24, into: &out)
+        } else {
+            figureColumn(figures, top: y, spacing: spacing, x0: pad, x1: w - pad, labelSize: 15, valueSize: 28, into: &out)
+        }
         let side = min(w - 2 * pad, y - gap - headerBottom - gap)
         rings(Rect(x: (w - side) / 2, y: headerBottom + gap + (y - gap - headerBottom - gap - side) / 2, width: side,
                    height: side), into: &out)

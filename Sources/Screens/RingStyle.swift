@@ -54,6 +54,18 @@ public struct RingGeometry: Sendable, Equatable {
         center = rect.center
     }
 
+    /// The radius of the hole inside the innermost ring.
+    public var holeRadius: Float { max(0, radius(ring: 2) - lineWidth / 2) }
+
+    /// Whether `box` lies inside the hole, a gap clear of the innermost ring.
+    public func holeHolds(_ box: Rect) -> Bool {
+        let r = holeRadius - gap
+        return [(box.x, box.y), (box.maxX, box.y), (box.x, box.maxY), (box.maxX, box.maxY)].allSatisfy {
+            let dx = $0.0 - center.x, dy = $0.1 - center.y
+            return dx * dx + dy * dy <= r * r
+        }
+    }
+
     /// Radius of the centre line of ring `index` (0 = outermost).
     public func radius(ring index: Int) -> Float {
         diameter / 2 - Float(index) * (lineWidth + gap) - lineWidth / 2

@@ -54,6 +54,13 @@ public protocol Screen {
     /// records every line of text and shape into `probe` (`Explanation`). A screen that cannot
     /// say records nothing.
     func explain(into probe: LayoutProbe, size: Size, at time: Double)
+    /// How many pages the screen has on a picture of `size` (where what it shows cannot be read
+    /// on one: a small panel's rings and figures, a grid of gauges); 1 for most.
+    func pageCount(for size: Size) -> Int
+    /// The same screen showing `page` (0-based; past the last, the last).
+    func showing(page: Int) -> Self
+    /// The page shown.
+    var page: Int { get }
 }
 
 extension Screen {
@@ -62,6 +69,9 @@ extension Screen {
         nil
     }
     public func explain(into probe: LayoutProbe, size: Size, at time: Double) {}
+    public func pageCount(for size: Size) -> Int { 1 }
+    public func showing(page: Int) -> Self { self }
+    public var page: Int { 0 }
 }
 
 extension ScreenContext {

@@ -121,18 +121,26 @@ struct NumberLine: Sendable {
     }
 
     /// Every form, exact first.
-    var forms: [String] {
+    var forms: [String] { shapes.map(\.text) }
+
+    /// Every form, exact first, and whether it reads as exactly the number the exact form writes
+    /// (`faithful`: "1.05k" for 1050, "200k" for 200,000; never "123k" for 123,456, "1013" for
+    /// 1013.3 or "-13" for −12.5). The faithful forms come before the others. A wording (a day's
+    /// label) is faithful in each of its forms.
+    var shapes: [(text: String, faithful: Bool)] {
         switch source {
-        case .forms(let forms): return forms
-        case .value(let v, let decimals, let locale, let range): return Self.forms(v, decimals: decimals, locale: locale, range: range)
+        case .forms(let forms): return forms.map { ($0, true) }
+        case .value(let v, let decimals, let locale, let range):
+            return Self.shapes(v, decimals: decimals, locale: locale, range: range)
         case .pair(let a, let b):
-            let fa = a.forms, fb = b.forms
-            var forms: [String] = []
+            let fa = a.shapes, fb = b.shapes
+            var pairs: [(text: String, faithful: Bool)] = []
             for i in 0..<max(fa.count, fb.count) {
-                let s = fa[min(i, fa.count - 1)] + "/" + fb[min(i, fb.count - 1)]
-                if !forms.contains(s) { forms.append(s) }
+                let x = fa[min(i, fa.count - 1)], y = fb[min(i, fb.count - 1)]
+                let s = x.text + "/" + y.text
+                if !pairs.contains(where: { $0.text == s }) { pairs.append((s, x.faithful && y.faithful)) }
             }
-            return forms
+            return pairs.filter(\.faithful) + pairs.filter { !$0.faithful }
         }
     }
 
@@ -177,6 +185,60 @@ struct NumberLine: Sendable {
 
     static func forms(_ value: Double?, decimals: Int, locale: AppLocale, range: ClosedRange<Double>? = nil) -> [String] {
         guard let v = value, v.isFinite else { return [locale.strings.missing] }
+        return shapes(v, decimals: decimals, locale: locale, range: range).map(\.text)
+    }
+
+    /// What a written number reads as: its digits without the grouping commas, times its compact
+    /// step ("1.05k": 1050; "12.3万": 123,000); nil for what is not a number ("—").
+    static func reading(_ text: String) -> Double? {
+        let negative = text.hasPrefix("-")
+        let unsigned = negative ? String(text.dropFirst()) : text
+        let value = compactValue(unsigned) ?? Double(unsigned.filter { $0 != "," })
+        return value.map { negative ? -$0 : $0 }
+    }
+
+    /// The numbers written in `text`, in order: a sign, digits with their grouping commas and
+    /// decimals, and a compact step ("-18.5", "123,456", "1.05k", "12.3万").
+    static func numbers(in text: String) -> [String] {
+        let c = Array(text)
+        var found: [String] = []
+        var i = 0
+        func digit(_ j: Int) -> Bool { j < c.count && c[j].isASCII && c[j].isNumber }
+        while i < c.count {
+            guard digit(i) else {
+                i += 1
+                continue
+            }
+            var start = i
+            if start > 0 && (c[start - 1] == "-" || c[start - 1] == "−") { start -= 1 }
+            var j = i
+            while digit(j) || (j < c.count && (c[j] == "," || c[j] == ".") && digit(j + 1)) { j += 1 }
+            var token = String(c[start..<j]).replacingMinus
+            for suffix in ["万亿", "k", "M", "B", "T", "万", "亿"] {
+                let s = Array(suffix)
+                if j + s.count <= c.count && Array(c[j..<(j + s.count)]) == s {
+                    token += suffix
+                    j += s.count
+                    break
+                }
+            }
+            found.append(token)
+            i = j
+        }
+        return found
+    }
+
+    /// Whether two written numbers read as the same number.
+    static func sameNumber(_ a: String, _ b: String) -> Bool {
+        guard let x = reading(a), let y = reading(b) else { return a == b }
+        return abs(x - y) <= 1e-9 * max(1, abs(x), abs(y))
+    }
+
+    /// `v`'s forms, exact first, then the shorter ones that read as the same number, then the
+    /// rounded ones (never fewer than three significant digits, never onto an end of `range`).
+    static func shapes(_ v: Double, decimals: Int, locale: AppLocale, range: ClosedRange<Double>?)
+        -> [(text: String, faithful: Bool)]
+    {
         let exact = written(v, decimals: decimals, range: range)
         var forms = [exact]
         // A shorter form keeps three significant digits (or all the whole one has, if fewer).
@@ -185,20 +247,26 @@ struct NumberLine: Sendable {
             if let s, !forms.contains(s), significantDigits(s) >= keep { forms.append(s) }
         }
         var places = decimals
+        var step = 1.0
+        for _ in 0..<max(0, decimals) { step /= 10 }
         while places > 0 {
             places -= 1
-            add(written(v, decimals: places, range: range))
+            step *= 10
+            // Only a rounding of the value (0.001 to two places kept off 0 would be 0.01: none).
+            let form = written(v, decimals: places, range: range)
+            if let read = reading(form), abs(read - v) <= step / 2 * (1 + 1e-9) { add(form) }
         }
         let scale: NumberText.CompactScale = locale == .simplifiedChinese ? .myriads : .thousands
         if let compact = NumberText.compact(v, significant: 3, scale: scale) {
             // Never a compact form that reaches an end of the range the value does not.
-            let read = compactValue(compact.hasPrefix("-") ? String(compact.dropFirst()) : compact).map { compact.hasPrefix("-") ? -$0 : $0 }
+            let read = reading(compact)
             let crosses = range.map { r in
                 read.map { (v < r.upperBound && $0 >= r.upperBound) || (v > r.lowerBound && $0 <= r.lowerBound) } ?? false
             } ?? false
             if !crosses { add(compact) }
         }
-        return forms
+        let shapes = forms.map { (text: $0, faithful: sameNumber($0, exact)) }
+        return shapes.filter(\.faithful) + shapes.filter { !$0.faithful }
     }
 
     /// The places to write `v` with when none are set: as many as show three significant digits
@@ -264,6 +332,9 @@ struct FittedNumber {
     var fits: Bool
     /// Drawn in its exact form with its unit.
     var exact: Bool
+    /// Its number reads as exactly the exact form's (the exact form, or a shorter one such as
+    /// "1.05k" for 1050), though its unit may be left out.
+    var faithful = true
 }
 
 /// The width a number may take when drawn at a size.
@@ -313,6 +384,15 @@ struct TextLayout {
 
     func measure(_ text: String, _ style: TextStyle) -> TextMetrics {
         renderer?.measure(text, style) ?? TextMetrics(width: 0, ascent: style.size * 0.9, descent: style.size * 0.25)
+    }
+
+    /// The ascent and descent any line of `text` can have, whole or broken or cut with "…" (a
+    /// part may be drawn in another of the fonts than the whole: "export.zip" alone takes the
+    /// Latin font, inside a Chinese text the Chinese one), with the whole's width.
+    func lineMetrics(_ text: String, _ style: TextStyle) -> TextMetrics {
+        let whole = measure(text, style), latin = measure("Mg…", style)
+        return TextMetrics(width: whole.width, ascent: max(whole.ascent, latin.ascent),
+                           descent: max(whole.descent, latin.descent))
     }
 
     /// The style shrunk (in 6 % steps, down to `minimum` and never under the floor) until `text`
@@ -388,32 +468,40 @@ struct TextLayout {
     /// a shorter wording, as a date: "Wednesday, November 25" → "Wed, Nov 25"), then shrinks the
     /// shortest.
     func fit(
-        _ n: NumberLine, _ style: TextStyle, minimum: Float, width: Float, unit: UnitRun? = nil, formsFirst: Bool = false
+        _ n: NumberLine, _ style: TextStyle, minimum: Float, width: Float, unit: UnitRun? = nil, formsFirst: Bool = false,
+        keepUnit: Bool = false, faithfulOnly: Bool = false
     ) -> FittedNumber {
-        fit(n, style, minimum: minimum, in: FixedRoom(width: width), unit: unit, formsFirst: formsFirst)
+        fit(n, style, minimum: minimum, in: FixedRoom(width: width), unit: unit, formsFirst: formsFirst,
+            keepUnit: keepUnit, faithfulOnly: faithfulOnly)
     }
 
     /// As `fit(_:_:minimum:width:)`, in a room whose width depends on the size drawn (the chord
     /// of a circle at the height of the line: a smaller line has more room).
     func fit(
         _ n: NumberLine, _ style: TextStyle, minimum: Float, room: (Float) -> Float, unit: UnitRun? = nil,
-        formsFirst: Bool = false
+        formsFirst: Bool = false, keepUnit: Bool = false, faithfulOnly: Bool = false
     ) -> FittedNumber {
         withoutActuallyEscaping(room) { room in
-            fit(n, style, minimum: minimum, in: SizedRoom(width: room), unit: unit, formsFirst: formsFirst)
+            fit(n, style, minimum: minimum, in: SizedRoom(width: room), unit: unit, formsFirst: formsFirst,
+                keepUnit: keepUnit, faithfulOnly: faithfulOnly)
         }
     }
 
     /// The fitting itself, for either room (specialised for each: a fixed width costs no call).
+    /// `keepUnit`: the unit is never left out (what does not fit with it does not fit).
+    /// `faithfulOnly`: no form that reads as another number ("123k" for 123,456) is tried: what
+    /// does not fit faithfully does not fit.
     func fit<R: NumberRoom>(
-        _ n: NumberLine, _ style: TextStyle, minimum: Float, in room: R, unit: UnitRun?, formsFirst: Bool
+        _ n: NumberLine, _ style: TextStyle, minimum: Float, in room: R, unit: UnitRun?, formsFirst: Bool,
+        keepUnit: Bool = false, faithfulOnly: Bool = false
     ) -> FittedNumber {
         func fits(_ f: FittedNumber) -> Bool { f.width <= room.width(at: f.style.size) }
         let minimum = min(style.size, max(floor, minimum))
         // The exact form at full size: what fits nearly always, without working out the others.
         let first = fitted(n, n.exact, exact: true, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
         if fits(first) { return first }
-        let forms = n.forms
+        let shapes = n.shapes
+        let forms = shapes.map(\.text)
         if formsFirst {
             for (i, form) in forms.enumerated().dropFirst() {
                 let top = fitted(n, form, exact: i == 0, unit: !n.unit.isEmpty, run: unit, style: style, base: style)
@@ -427,28 +515,35 @@ struct TextLayout {
             return f
         }
         var last: FittedNumber?
-        for shown in n.unit.isEmpty ? [false] : [true, false] {
-            for (i, form) in forms.enumerated() {
-                let exact = i == 0 && (shown || n.unit.isEmpty)
-                let top = i == 0 && shown == !n.unit.isEmpty
-                    ? first : fitted(n, form, exact: exact, unit: shown, run: unit, style: style, base: style)
-                if fits(top) { return top }
-                var s = style
-                s.size = minimum
-                let bottom = fitted(n, form, exact: exact, unit: shown, run: unit, style: s, base: style)
-                last = bottom
-                guard fits(bottom) else { continue }
-                // It fits somewhere between: the largest 6 % step that does.
-                var candidate = top
-                while !fits(candidate) && s.size < candidate.style.size {
-                    var next = candidate.style
-                    next.size = max(minimum, next.size * 0.94)
-                    candidate = fitted(n, form, exact: exact, unit: shown, run: unit, style: next, base: style)
+        // Every form that reads as the number first (with its unit, then without), then the
+        // rounded ones.
+        for faithfulPass in faithfulOnly ? [true] : [true, false] {
+            for shown in n.unit.isEmpty ? [false] : keepUnit ? [true] : [true, false] {
+                for (i, shape) in shapes.enumerated() where shape.faithful == faithfulPass {
+                    let exact = i == 0 && (shown || n.unit.isEmpty)
+                    var top = i == 0 && shown == !n.unit.isEmpty
+                        ? first : fitted(n, shape.text, exact: exact, unit: shown, run: unit, style: style, base: style)
+                    top.faithful = shape.faithful
+                    if fits(top) { return top }
+                    var s = style
+                    s.size = minimum
+                    var bottom = fitted(n, shape.text, exact: exact, unit: shown, run: unit, style: s, base: style)
+                    bottom.faithful = shape.faithful
+                    last = bottom
+                    guard fits(bottom) else { continue }
+                    // It fits somewhere between: the largest 6 % step that does.
+                    var candidate = top
+                    while !fits(candidate) && s.size < candidate.style.size {
+                        var next = candidate.style
+                        next.size = max(minimum, next.size * 0.94)
+                        candidate = fitted(n, shape.text, exact: exact, unit: shown, run: unit, style: next, base: style)
+                        candidate.faithful = shape.faithful
+                    }
+                    return candidate
                 }
-                return candidate
             }
         }
-        var fallback = last!
+        var fallback = last ?? first
         fallback.fits = false
         return fallback
     }
@@ -603,6 +698,21 @@ struct TextLayout {
                     high = middle - 1
                 }
             }
+            if best == 0, i + 1 < widths.count, widths[(i + 1)...].contains(where: { $0 > width }),
+               breaks.isEmpty || measure(String(characters[..<breaks[0]]).trimmingTrailingSpaces, style).width
+                <= widths[(i + 1)...].max()! {
+                // The first word does not fit this (narrower) line but does a later one: this
+                // line stays empty rather than cut the word.
+                lines.append("")
+                continue
+            }
+            // Chinese: where a break after punctuation (，、。) falls in the line's last third, the
+            // line ends there rather than inside the phrase that follows.
+            if let p = breaks.last(where: { $0 <= best && $0 > 0 && Self.closing.contains(characters[$0 - 1]) }),
+               p < best, Self.breaksAround(characters[best - 1]) || Self.breaksAround(characters[best]),
+               measure(String(characters[..<p]), style).width >= width * 0.66 {
+                best = p
+            }
             if best == 0 {
                 // One word wider than the line: as much of it as fits.
                 var l = 1, h = characters.count - 1
@@ -718,6 +828,9 @@ struct PlacedText: Sendable, Hashable {
 }
 
 extension String {
+    /// With the typographic minus (U+2212) written as a hyphen-minus, as numbers are read.
+    var replacingMinus: String { String(map { $0 == "−" ? "-" : $0 }) }
+
     var trimmingTrailingSpaces: String {
         var s = self
         while s.last == " " { s.removeLast() }

@@ -97,7 +97,21 @@ struct LayoutMatrixTests {
             ("long title", en ? "Living room temperature by the north window" : "客厅北侧窗边的温度传感器读数", 21.5, 10, 30, "°", nil),
             ("missing", en ? "Battery" : "电池", nil, 0, 100, "%", nil),
             ("stale", en ? "CPU" : "处理器", 54, 30, 90, "°", 3 * 60),
+            // Numbers a shorter form would round into others (issue 34).
+            ("at the top of its range", en ? "Pressure" : "气压", 1050, 950, 1050, "hPa", nil),
+            ("a decimal below zero", en ? "Freezer" : "冰柜", -18.5, -30, 0, "°C", nil),
+            ("a price", en ? "Electricity" : "电价", 0.045, 0, 0.5, "€/kWh", nil),
+            ("nearly full", en ? "Battery" : "电池", 99.95, 0, 100, "%", nil),
+            ("a tiny fraction", en ? "Dose" : "剂量", 0.000123, 0, 0.001, "Sv", nil),
         ]
+    }
+
+    /// What each gauge must show: its value, its title, a unit written apart as its own run.
+    static func required(_ gauges: [Gauge]) -> [String] {
+        gauges.enumerated().flatMap { i, g in
+            ["gauge.\(i + 1).value"] + (g.title.isEmpty ? [] : ["gauge.\(i + 1).title"])
+                + (g.unit.count > 1 && g.value != nil ? ["gauge.\(i + 1).value.unit"] : [])
+        }
     }
 
     static func gaugeCases(_ locale: AppLocale, _ context: ScreenContext) -> [Case] {
@@ -106,7 +120,7 @@ struct LayoutMatrixTests {
             for (name, title, value, low, high, unit, age) in gaugeData(locale) {
                 let g = Gauge(style: style, value: value, minimum: low, maximum: high, title: title, unit: unit, age: age)
                 cases.append(Case(name: "gauge \(style) \(name)", screen: GaugeScreen(gauges: [g], context: context),
-                                  required: ["gauge.1.value"]))
+                                  required: Self.required([g])))
             }
         }
         let en = locale == .english
@@ -121,7 +135,7 @@ struct LayoutMatrixTests {
                   title: en ? "Energy" : "用电", unit: "kWh"),
         ]
         cases.append(Case(name: "gauge grid of six", screen: GaugeScreen(gauges: six, context: context),
-                          required: (1...6).map { "gauge.\($0).value" }))
+                          required: Self.required(six)))
         let four = [
             Gauge(style: .accessoryCircular, value: 61, minimum: 30, maximum: 90, unit: "°"),
             Gauge(style: .accessoryCircularCapacity, value: nil, minimum: 0, maximum: 100, unit: "%"),
@@ -129,7 +143,7 @@ struct LayoutMatrixTests {
             Gauge(style: .linearCapacity, value: 41, minimum: 0, maximum: 100, title: en ? "Disk" : "磁盘", unit: "%"),
         ]
         cases.append(Case(name: "gauge grid of four", screen: GaugeScreen(gauges: four, context: context),
-                          required: (1...4).map { "gauge.\($0).value" }))
+                          required: Self.required(four)))
         return cases
     }
 
@@ -178,35 +192,45 @@ struct LayoutMatrixTests {
         let pictures = getenv("GLANCE_LAYOUT_PICTURES").map { String(cString: $0) }
         let only = getenv("GLANCE_LAYOUT_ONLY").map { String(cString: $0) } ?? ""
         var checked = 0
+        let capRatio = context.text?.capRatio ?? Legibility.usualCapRatio
         for c in cases {
-            let overlays: [(String, any Screen)] = c.refreshable
-                ? [("", c.screen), (", refreshing", RefreshOverlay(screen: c.screen, state: .spinning, context: context)),
-                   (", refresh failed", RefreshOverlay(screen: c.screen, state: .failed, context: context))]
-                : [("", c.screen)]
-            for (overlay, screen) in overlays {
-                let what = "\(c.name)\(overlay) \(size) \(shape) \(locale)"
-                let e = Explanation(of: screen, size: size, shape: shape, at: 0.3)
-                LayoutCheck.check(e, what)
-                for element in c.required {
-                    #expect(e.texts.contains { $0.element == element }, "\(what): no \(element)")
-                }
-                if getenv("GLANCE_LAYOUT_EXPLAIN") != nil && what.contains(only) {
-                    print("\(what):")
-                    for t in e.texts {
-                        print("  \(t.element) '\(t.text)' \(t.style.size) px \(t.box)\(t.full.map { " (whole: '\($0)')" } ?? "")")
+            // Every page of it: what is required may be on any.
+            let pages = c.screen.pageCount(for: size)
+            var drawn: [TextRun] = []
+            for page in 0..<pages {
+                let paged = c.screen.showing(page: page)
+                let overlays: [(String, any Screen)] = c.refreshable
+                    ? [("", paged), (", refreshing", RefreshOverlay(screen: paged, state: .spinning, context: context)),
+                       (", refresh failed", RefreshOverlay(screen: paged, state: .failed, context: context))]
+                    : [("", paged)]
+                for (overlay, screen) in overlays {
+                    let what = "\(c.name)\(overlay) page \(page + 1) of \(pages) \(size) \(shape) \(locale)"
+                    let e = Explanation(of: screen, size: size, shape: shape, capRatio: capRatio, at: 0.3)
+                    #expect(e.pageCount == pages && e.page == page, "\(what): explained as page \(e.page + 1) of \(e.pageCount)")
+                    LayoutCheck.check(e, what)
+                    if overlay.isEmpty { drawn += e.texts }
+                    if getenv("GLANCE_LAYOUT_EXPLAIN") != nil && what.contains(only) {
+                        print("\(what):")
+                        for t in e.texts {
+                            print("  \(t.element) '\(t.text)' \(t.style.size) px \(e.capHeight(t).arcMinutes)′ \(t.box)\(t.full.map { " (whole: '\($0)')" } ?? "")")
+                        }
+                        for o in e.omitted { print("  omitted \(o)") }
+                        for a in e.arcs { print("  arc \(a)") }
+                        for s in e.shapes { print("  \(s.name) \(s.box)") }
                     }
-                    for a in e.arcs { print("  arc \(a)") }
-                    for s in e.shapes { print("  \(s.name) \(s.box)") }
+                    if let pictures, only.isEmpty || what.contains(only) {
+                        let file = "\(what)".map { $0.isLetter || $0.isNumber ? $0 : "-" }
+                        try PNGFile.write(composer.render(screen, at: 0.3), to: "\(pictures)/\(String(file)).png")
+                    }
+                    if shape == .round {
+                        let outside = LayoutCheck.litOutsideCircle(composer.render(screen, at: 0.3))
+                        #expect(outside == 0, "\(what): \(outside) pixels lit outside the circle")
+                    }
+                    checked += 1
                 }
-                if let pictures, only.isEmpty || what.contains(only) {
-                    let file = "\(what)".map { $0.isLetter || $0.isNumber ? $0 : "-" }
-                    try PNGFile.write(composer.render(screen, at: 0.3), to: "\(pictures)/\(String(file)).png")
-                }
-                if shape == .round {
-                    let outside = LayoutCheck.litOutsideCircle(composer.render(screen, at: 0.3))
-                    #expect(outside == 0, "\(what): \(outside) pixels lit outside the circle")
-                }
-                checked += 1
+            }
+            for element in c.required {
+                #expect(drawn.contains { $0.element == element }, "\(c.name) \(size) \(shape) \(locale): no \(element) on any page")
             }
         }
         #expect(checked > 100)
