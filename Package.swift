@@ -99,7 +99,7 @@ let package = Package(
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),
-        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz", "CDeferred"]),
+        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz", "CUnibreak", "CDeferred"]),
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         // HTTP: a server on libmicrohttpd for the caller's poll loop.
