@@ -61,6 +61,12 @@ let package = Package(
             pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev"])]
         ),
+        // Where lines may break, by the Unicode rules (UAX #14), tailored by language.
+        .systemLibrary(
+            name: "CUnibreak",
+            pkgConfig: "libunibreak",
+            providers: [.apt(["libunibreak-dev"])]
+        ),
 
         // libmicrohttpd, with C wrappers for its variadic calls (glance serve).
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -93,7 +99,7 @@ let package = Package(
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),
-        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz", "CDeferred"]),
+        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CFontconfig", "CHarfBuzz", "CUnibreak", "CDeferred"]),
         // Platform: file descriptors, errno-carrying errors, signalfd, timerfd, poll.
         .target(name: "Platform", dependencies: ["CKernelShims"]),
         // HTTP: a server on libmicrohttpd for the caller's poll loop.

@@ -49,9 +49,53 @@ public protocol TextRenderer: AnyObject {
     /// The height of the capitals (and of the figures) over the em of the fonts in use: what a
     /// text's legibility is judged by (its capitals' height at the eye).
     var capRatio: Float { get }
+    /// Where a line of `text` may end, by the Unicode line breaking rules (UAX #14) tailored
+    /// for `language` (a BCP 47 tag: "en", "zh-Hans"): one entry for every position of
+    /// `Array(text)`, from before its first Character to after its last (`Array(text).count + 1`
+    /// entries). Entry `j` is the break between `Array(text)[j - 1]` and `Array(text)[j]`, that
+    /// is, after the line `Array(text)[..<j]`. Positions are between grapheme clusters
+    /// (Swift's Characters), never inside one. Entry 0 is `.prohibited` (no line is empty) and
+    /// the last `.mandatory` (the text ends there); an empty text has the one entry
+    /// `.mandatory`. A break after spaces leaves them at the end of the line it ends.
+    func lineBreaks(_ text: String, language: String) -> [LineBreak]
+}
+
+/// Whether a line may end at a position of a text (`TextRenderer.lineBreaks`).
+public enum LineBreak: Sendable, Hashable {
+    /// The line ends here: after a line feed or another line separator, and at the text's end.
+    case mandatory
+    /// The line may end here (after a space, a hyphen, between two ideographs, after "，").
+    case allowed
+    /// The line may not end here (inside a word or a number, before "，" or "。", after "（").
+    case prohibited
+
+    /// Whether a line may end here (`.mandatory` or `.allowed`): a break opportunity.
+    public var isOpportunity: Bool { self != .prohibited }
 }
 
 extension TextRenderer {
     /// Inter's (2048 of 2816 units), for a renderer that cannot say.
     public var capRatio: Float { 0.727 }
+
+    /// For a renderer without the Unicode rules (one that only measures, in tests): a line ends
+    /// after a line break character (`Character.isNewline`) and may end after spaces and tabs,
+    /// before the next character that is not one; nowhere else, whatever the language.
+    public func lineBreaks(_ text: String, language: String) -> [LineBreak] {
+        let characters = Array(text)
+        guard !characters.isEmpty else { return [.mandatory] }
+        var breaks = [LineBreak.prohibited]
+        breaks.reserveCapacity(characters.count + 1)
+        for j in 1..<characters.count {
+            let before = characters[j - 1], after = characters[j]
+            if before.isNewline {
+                breaks.append(.mandatory)
+            } else if (before == " " || before == "\t") && after != " " && after != "\t" && !after.isNewline {
+                breaks.append(.allowed)
+            } else {
+                breaks.append(.prohibited)
+            }
+        }
+        breaks.append(.mandatory)
+        return breaks
+    }
 }

@@ -152,6 +152,11 @@ public final class FreeTypeTextRenderer: TextRenderer {
         }
     }
 
+    /// By the Unicode rules, through libunibreak (`UnicodeLineBreaking`).
+    public func lineBreaks(_ text: String, language: String) -> [LineBreak] {
+        UnicodeLineBreaking.breaks(text, language: language)
+    }
+
     public func draw(
         _ text: String, _ style: TextStyle, color: Color, at origin: Point, into target: PixelBuffer, clip: IntRect?
     ) {
