@@ -121,7 +121,7 @@ WORK=$(mktemp -d "$ROOT/.build/deb-work.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 PKG=$WORK/glance
 install -d "$PKG/DEBIAN" "$PKG/usr/bin" "$PKG/usr/lib/glance" "$PKG/lib/systemd/system" "$PKG/etc/glance" \
-	"$PKG/usr/share/doc/glance/raspberry-pi"
+	"$PKG/usr/share/doc/glance/raspberry-pi" "$PKG/usr/share/glance/raspberry-pi"
 install -m 755 "$BINARY" "$PKG/usr/bin/glance"
 for helper in $HELPERS; do install -m 755 "$(dirname "$BINARY")/$helper" "$PKG/usr/lib/glance/$helper"; done
 EXECUTABLES="$PKG/usr/bin/glance $(for helper in $HELPERS; do printf '%s ' "$PKG/usr/lib/glance/$helper"; done)"
@@ -140,8 +140,13 @@ install -m 644 "$ROOT/device/glance-mqtt.service" "$PKG/lib/systemd/system/glanc
 install -D -m 644 "$ROOT/device/60-glance-backlight.rules" "$PKG/lib/udev/rules.d/60-glance-backlight.rules"
 install -m 644 "$ROOT/device/config.json" "$PKG/etc/glance/config.json"
 install -m 644 "$ROOT/device/README.md" "$ROOT/device/config.example.json" "$PKG/usr/share/doc/glance/"
+# The Raspberry Pi guide with the documentation; the files it has the board use (the panels'
+# initialisation files, their converter to /lib/firmware/panel.bin, the buttons' key map) in
+# /usr/share/glance/raspberry-pi: nothing may need /usr/share/doc to work (Debian Policy 12.3),
+# and images that leave it out (dpkg path-exclude) exist.
+install -m 644 "$ROOT/device/raspberry-pi/README.md" "$PKG/usr/share/doc/glance/raspberry-pi/"
 for f in "$ROOT"/device/raspberry-pi/*; do
-	[ -f "$f" ] && install -m 644 "$f" "$PKG/usr/share/doc/glance/raspberry-pi/"
+	[ -f "$f" ] && [ "${f##*/}" != README.md ] && install -m 644 "$f" "$PKG/usr/share/glance/raspberry-pi/"
 done
 # Live data and the home (the units' Documentation= name live-data.md and home-assistant.md).
 install -m 644 "$ROOT/docs/live-data.md" "$ROOT/docs/home-assistant.md" "$PKG/usr/share/doc/glance/"

@@ -8,12 +8,14 @@ import Testing
 /// device/raspberry-pi/README.md, as a new Pi owner copies from it: the config.txt lines the
 /// firmware reads as meant, every overlay and parameter one the Raspberry Pi kernel's
 /// overlays/README (or the overlay's source) has, panel examples that choose their panel, the
-/// buttons the built-in map serves, and a build whose packages come from the one list.
+/// Mini PiTFT's block as Adafruit publishes its pins, buttons wired the way their active_low and
+/// gpio_pull say, the buttons the built-in map serves, commands that find their files on the
+/// board, and a build whose packages come from the one list.
 @Suite("the Raspberry Pi guide: config.txt lines, connectors")
 struct RaspberryPiGuideTests {
-    /// The lines of every fenced block of `language` in the guide.
-    static func blocks(_ language: String) throws -> [[String]] {
-        let text = try DeviceFiles.text("raspberry-pi/README.md")
+    /// The lines of every fenced block of `language` in `text` (the guide when nil).
+    static func blocks(_ language: String, in text: String? = nil) throws -> [[String]] {
+        let text = try text ?? DeviceFiles.text("raspberry-pi/README.md")
         var blocks: [[String]] = []
         var current: [String]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
@@ -166,8 +168,10 @@ struct RaspberryPiGuideTests {
     func buttons() throws {
         let text = try DeviceFiles.text("raspberry-pi/README.md")
         #expect(text.contains("### Two buttons") && text.contains("### Three buttons"))
-        let keys = Self.overlayUses(try Self.blocks("ini").flatMap { $0 }).filter { $0.overlay == "gpio-key" }
-        #expect(keys.count == 5, "two lines and three")
+        for (heading, count) in [("### Two buttons", 2), ("### Three buttons", 3)] {
+            let lines = try Self.blocks("ini", in: Self.section(heading, of: text)).flatMap { $0 }
+            #expect(Self.overlayUses(lines).filter { $0.overlay == "gpio-key" }.count == count, "\(heading): \(lines)")
+        }
         let lines = try Self.blocks("ini").flatMap { $0 }.filter { $0.hasPrefix("dtoverlay=gpio-key") }
         // KEY_LEFT, KEY_ENTER, KEY_RIGHT (the map's own buttons), never KEY_POWER (116).
         let codes = lines.compactMap { $0.split(separator: ",").first { $0.hasPrefix("keycode=") }?.dropFirst(8) }
@@ -181,6 +185,234 @@ struct RaspberryPiGuideTests {
         let file = try Configuration.parse(try DeviceFiles.text("raspberry-pi/buttons.json")).get()
         #expect(file.longPress == Action.defaultLongPress)
         #expect(file.keys == ["KEY_LEFT": "previousDay", "KEY_ENTER": "select", "KEY_RIGHT": "nextDay"])
+    }
+
+    /// The part of `text` under `heading` (a line of its own), to the next heading of its level or
+    /// above; lines inside fenced blocks (config.txt's `# comments`) are not headings.
+    static func section(_ heading: String, of text: String) throws -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: heading), "no heading \(heading)")
+        let level = heading.prefix { $0 == "#" }.count
+        var inFence = false
+        var end = lines.count
+        for index in (start + 1)..<lines.count {
+            let line = lines[index]
+            if line.hasPrefix("```") { inFence.toggle() }
+            let hashes = line.prefix { $0 == "#" }.count
+            if !inFence, hashes > 0, hashes <= level, line.dropFirst(hashes).hasPrefix(" ") {
+                end = index
+                break
+            }
+        }
+        return lines[start..<end].joined(separator: "\n")
+    }
+
+    /// The rows of the Markdown tables in `text`, each as its trimmed cells (the header row too,
+    /// not the `---` row).
+    static func tableRows(_ text: String) -> [[String]] {
+        text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("|") && !$0.hasPrefix("| ---") }.map { row in
+            row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// Like `overlayUses`, with the values: a parameter without `=` (a flag) has the value "".
+    static func overlaySettings(_ lines: [String]) -> [(overlay: String, values: [String: String])] {
+        var uses: [(String, [String: String])] = []
+        func values(_ list: some Sequence<Substring>) -> [String: String] {
+            Dictionary(
+                list.map { part -> (String, String) in
+                    let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+                    return (pair[0], pair.count > 1 ? pair[1] : "")
+                }, uniquingKeysWith: { $1 })
+        }
+        for line in lines where !line.hasPrefix("#") {
+            if line.hasPrefix("dtoverlay=") {
+                let parts = line.dropFirst("dtoverlay=".count).split(separator: ",")
+                uses.append((String(parts[0]), values(parts.dropFirst())))
+            } else if line.hasPrefix("dtparam="), !uses.isEmpty {
+                let more = values(line.dropFirst("dtparam=".count).split(separator: ","))
+                uses[uses.count - 1].1.merge(more, uniquingKeysWith: { $1 })
+            }
+        }
+        return uses
+    }
+
+    /// The 40-pin header's pin of each GPIO the guide wires (Raspberry Pi's documentation, "GPIO
+    /// and the 40-pin header": BCM numbering against physical pins).
+    static let headerPin: [Int: Int] = [
+        5: 29, 6: 31, 8: 24, 9: 21, 10: 19, 11: 23, 13: 33, 18: 12, 22: 15, 23: 16, 24: 18, 25: 22, 27: 13,
+    ]
+
+    /// Adafruit's Mini PiTFT 1.3" (240x240 ST7789, product 4484) as Adafruit's own sources give it:
+    /// - adafruit/Raspberry-Pi-Installer-Scripts, adafruit-pitft.py, the display type
+    ///   "st7789_240x240" ("PiTFT Mini 1.3\" or 1.54\" display"): `mipi-dbi-spi,spi0-0,speed=40000000`,
+    ///   `dc-gpio=25,backlight-gpio=22` (no reset-gpio), `width=240,height=240` with no offset at
+    ///   rotation 0 (`y-offset=80` only with the controller turned 180°, `0x36 0xC0` in its
+    ///   mipi/adafruit_st7789_drm.txt);
+    /// - adafruit/Adafruit_CircuitPython_RGB_Display, examples/rgb_display_minipitfttest.py: chip
+    ///   select CE0, D/C D25, reset None, backlight D22, buttonA D23 and buttonB D24, read with
+    ///   switch_to_input() and no pull of the Pi's (high at rest, pulled up on the board);
+    /// - adafruit/Adafruit_CircuitPython_ST7789, examples/st7789_240x240_pitft_simpletest.py
+    ///   ("Pinouts are for the 1.3\" PiTFT"): CE0, D25, rowstart=80 with rotation=180.
+    /// The visible area, 23.4 mm square, is the common 1.3" 240x240 IPS panel's (0.0975 mm pixels;
+    /// Waveshare's 1.3" LCD specifications): Adafruit does not state it.
+    static let miniPiTFT = (
+        signals: [
+            "SPI0 SCLK": "11", "SPI0 MOSI": "10", "chip select (CE0)": "8", "D/C": "25", "backlight": "22",
+            "reset": "none", "button A": "23", "button B": "24",
+        ],
+        overlay: [
+            "spi0-0": "", "speed": "40000000", "width": "240", "height": "240", "dc-gpio": "25", "backlight-gpio": "22",
+        ],
+        millimetres: 23.4
+    )
+
+    @Test("the Mini PiTFT 1.3\" block is the board's published pinout, line by line, and its size")
+    func miniPiTFTBlock() throws {
+        let text = try DeviceFiles.text("raspberry-pi/README.md")
+        let section = try Self.section("#### Adafruit Mini PiTFT 1.3\" (240x240 ST7789, two buttons)", of: text)
+        // The table: every signal on Adafruit's GPIO, at that GPIO's header pin.
+        let rows = Self.tableRows(section).dropFirst()
+        #expect(Dictionary(rows.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 }) == Self.miniPiTFT.signals, "\(rows)")
+        for row in rows where row[1] != "none" {
+            let pin = Self.headerPin[Int(row[1]) ?? -1]
+            #expect(pin != nil && Int(row[2]) == pin, "\(row): GPIO \(row[1]) is header pin \(pin ?? 0)")
+        }
+        // The config.txt lines: Adafruit's settings, no reset and no offset, its size, its buttons.
+        let lines = try Self.blocks("ini", in: section).flatMap { $0 }
+        #expect(Self.problems(lines) == [] && Self.overlayProblems(lines) == [])
+        let settings = Self.overlaySettings(lines)
+        let panel = try #require(settings.first { $0.overlay == "mipi-dbi-spi" }?.values)
+        for (name, value) in Self.miniPiTFT.overlay {
+            #expect(panel[name] == value, "\(name): \(panel[name] ?? "none"), Adafruit's \(value)")
+        }
+        for absent in ["reset-gpio", "x-offset", "y-offset", "backlight-pwm"] { #expect(panel[absent] == nil, "\(absent)") }
+        let mm = Int(Self.miniPiTFT.millimetres.rounded())
+        #expect(panel["width-mm"] == "\(mm)" && panel["height-mm"] == "\(mm)", "\(panel)")
+        let keys = settings.filter { $0.overlay == "gpio-key" }.map(\.values)
+        #expect(keys.map { $0["gpio"] ?? "" } == [Self.miniPiTFT.signals["button A"]!, Self.miniPiTFT.signals["button B"]!])
+        #expect(keys.map { $0["keycode"] ?? "" } == ["105", "28"])
+        // Its buttons pull up on the board: the overlay's defaults, never active_low=0.
+        #expect(keys.allSatisfy { $0["active_low"] == nil && ($0["gpio_pull"] ?? "up") != "down" })
+        // No offset holds because the firmware file leaves the controller unturned (MADCTL 0x00).
+        let firmware = try DeviceFiles.text("raspberry-pi/st7789-240x240.txt")
+        #expect(firmware.split(separator: "\n").contains { $0.hasPrefix("command 0x36 0x00") })
+        let display = try #require(try Self.blocks("json", in: section).flatMap { $0 }.first)
+        #expect(display.contains("\"SPI-1\"") && display.contains("\"rgb565\""))
+    }
+
+    @Test("the bare module's block is wired as its table says, each GPIO at its header pin")
+    func bareModuleBlock() throws {
+        let text = try DeviceFiles.text("raspberry-pi/README.md")
+        let section = try Self.section("#### A bare ST7789 module, wired as below", of: text)
+        let rows = Self.tableRows(section).dropFirst()
+        var gpio: [String: Int] = [:]
+        for row in rows {
+            let words = row[1].split(separator: " ")
+            guard words.first == "GPIO", let number = Int(words[1]) else { continue }
+            gpio[row[0]] = number
+            #expect(Int(row[2]) == Self.headerPin[number], "\(row)")
+        }
+        #expect(Set(gpio.keys) == ["SCL", "SDA", "CS", "DC", "RES", "BLK"], "\(rows)")
+        let lines = try Self.blocks("ini", in: section).flatMap { $0 }
+        #expect(Self.problems(lines) == [] && Self.overlayProblems(lines) == [])
+        let panel = try #require(Self.overlaySettings(lines).first { $0.overlay == "mipi-dbi-spi" }?.values)
+        #expect(panel["dc-gpio"] == gpio["DC"].map(String.init) && panel["reset-gpio"] == gpio["RES"].map(String.init))
+        // spi0-0 is SPI0 with CE0: SCLK 11, MOSI 10, CE0 8; backlight-pwm is GPIO 18 unless moved.
+        #expect(panel["spi0-0"] != nil && gpio["SCL"] == 11 && gpio["SDA"] == 10 && gpio["CS"] == 8)
+        #expect(panel["backlight-pwm"] != nil && panel["backlight-pwm-gpio"] == nil && gpio["BLK"] == 18)
+        #expect(panel["width-mm"] == "23" && panel["height-mm"] == "23")
+    }
+
+    /// gpio-key's `active_low` and `gpio_pull` with the defaults the overlays README gives them
+    /// ("The default is 1 (active low)"; "Default is \"up\"").
+    static let keyDefaults = (activeLow: "1", pull: "up")
+
+    /// What is wrong with the gpio-key lines of `lines`: an `active_low` and `gpio_pull` pair that
+    /// fits no wiring. A button to ground (pulled up) is active-low with the pull up or off; one
+    /// to 3.3 V (pulled down) is active-high with the pull down or off.
+    static func buttonProblems(_ lines: [String]) -> [String] {
+        let fits: Set<[String]> = [["1", "up"], ["1", "off"], ["0", "down"], ["0", "off"]]
+        return overlaySettings(lines).filter { $0.overlay == "gpio-key" }.compactMap { use in
+            let pair = [use.values["active_low"] ?? keyDefaults.activeLow, use.values["gpio_pull"] ?? keyDefaults.pull]
+            let gpio = use.values["gpio"] ?? "3"
+            return fits.contains(pair) ? nil : "GPIO \(gpio): active_low=\(pair[0]) with gpio_pull=\(pair[1])"
+        }
+    }
+
+    @Test("the button advice: each wiring with its active_low and gpio_pull, every gpio-key line a pair that fits one")
+    func buttonWiring() throws {
+        let text = try DeviceFiles.text("raspberry-pi/README.md")
+        #expect(!text.contains("`gpio_pull=off` and `active_low=0` suit"), "the inverted advice is back")
+        let lines = try Self.blocks("ini").flatMap { $0 }
+        #expect(Self.buttonProblems(lines) == [])
+        let pulledDown = Self.overlaySettings(lines).contains { $0.values["active_low"] == "0" && $0.values["gpio_pull"] == "down" }
+        #expect(pulledDown, "an example of a button to 3.3 V")
+        // The table: to ground reads low when pressed (active_low=1, pulled up or off); to 3.3 V reads
+        // high (active_low=0, pulled down or off).
+        let section = try Self.section("## 4. Buttons through `gpio-key`", of: text)
+        let rows = Self.tableRows(section).filter { ["ground", "3.3 V"].contains($0[0]) }
+        #expect(rows.count == 4, "\(rows)")
+        for row in rows {
+            let toGround = row[0] == "ground"
+            #expect(row[2] == (toGround ? "high" : "low") && row[3] == (toGround ? "low" : "high"), "\(row)")
+            let parameters = row[4]
+            if toGround {
+                #expect(!parameters.contains("active_low=0") && !parameters.contains("gpio_pull=down"), "\(row)")
+                #expect(parameters.contains("active_low=1"), "\(row)")
+            } else {
+                #expect(parameters.contains("active_low=0") && !parameters.contains("gpio_pull=up"), "\(row)")
+                #expect(parameters.contains("gpio_pull=down") || parameters.contains("gpio_pull=off"), "\(row)")
+            }
+        }
+    }
+
+    @Test("the wiring check catches a pull-up button made active-high and a pull-down one left active-low")
+    func buttonCheckCanFail() {
+        #expect(
+            Self.buttonProblems(["dtoverlay=gpio-key,gpio=5,keycode=28,active_low=0"])
+                == ["GPIO 5: active_low=0 with gpio_pull=up"])
+        #expect(
+            Self.buttonProblems(["dtoverlay=gpio-key,gpio=6,keycode=28,gpio_pull=down"])
+                == ["GPIO 6: active_low=1 with gpio_pull=down"])
+        let fine = [
+            "dtoverlay=gpio-key,gpio=5,keycode=28", "dtoverlay=gpio-key,gpio=6,keycode=28,active_low=0,gpio_pull=off",
+        ]
+        #expect(Self.buttonProblems(fine) == [])
+    }
+
+    @Test("the panel files where the package puts them, converted in place; USER@BOARD; what make deb ARCH=arm64 takes")
+    func onTheBoard() throws {
+        let text = try DeviceFiles.text("raspberry-pi/README.md")
+        let sh = try Self.blocks("sh").flatMap { $0 }
+        // The firmware converter runs where the package installs it, on files that are there.
+        let folder = "/usr/share/glance/raspberry-pi"
+        #expect(sh.contains("cd " + folder))
+        let convert = try #require(sh.first { $0.contains("mipi-dbi-firmware.py") })
+        let words = convert.split(separator: " ").map(String.init)
+        let script = try #require(words.firstIndex(of: "mipi-dbi-firmware.py"))
+        #expect(words.count > script + 2 && words[script + 2] == "/lib/firmware/panel.bin", "\(convert)")
+        for name in ["mipi-dbi-firmware.py", words[script + 1]] {
+            #expect(FileManager.default.fileExists(atPath: DeviceFiles.device + "/raspberry-pi/" + name), "\(name)")
+        }
+        let build = try String(contentsOfFile: Repository.root + "/tools/build-deb.sh", encoding: .utf8)
+        #expect(
+            build.contains("!= README.md ] && install -m 644 \"$f\" \"$PKG\(folder)/\""),
+            "build-deb.sh no longer installs the panel files in \(folder)")
+        #expect(build.contains("raspberry-pi/README.md\" \"$PKG/usr/share/doc/glance/raspberry-pi/\""))
+        // Raspberry Pi OS has made no pi user since April 2022.
+        #expect(!text.contains("pi@"))
+        for line in sh where line.hasPrefix("scp ") || line.hasPrefix("ssh ") || line.hasPrefix("rsync ") {
+            #expect(line.contains("USER@BOARD"), "\(line)")
+        }
+        // make deb ARCH=arm64 as root, with the download the build root's first run says.
+        #expect(sh.contains { $0.hasPrefix("sudo make deb ARCH=arm64") })
+        let root = try String(contentsOfFile: Repository.root + "/tools/arm64/build-root.sh", encoding: .utf8)
+        let said = try #require(root.split(separator: "\n").first { $0.hasPrefix("say \"building the trixie build root") })
+        let size = try #require(
+            said.components(separatedBy: "about ").dropFirst().first?.components(separatedBy: " downloaded").first)
+        #expect(text.contains("about \(size) downloaded"), "build-root.sh says about \(size); the guide does not")
     }
 
     /// The packages marked "# build" in tools/debian-packages.txt, as install-deps.sh --build
