@@ -71,16 +71,11 @@ public enum LineBreak: Sendable, Hashable {
 
     /// Whether a line may end here (`.mandatory` or `.allowed`): a break opportunity.
     public var isOpportunity: Bool { self != .prohibited }
-}
 
-extension TextRenderer {
-    /// Inter's (2048 of 2816 units), for a renderer that cannot say.
-    public var capRatio: Float { 0.727 }
-
-    /// For a renderer without the Unicode rules (one that only measures, in tests): a line ends
-    /// after a line break character (`Character.isNewline`) and may end after spaces and tabs,
-    /// before the next character that is not one; nowhere else, whatever the language.
-    public func lineBreaks(_ text: String, language: String) -> [LineBreak] {
+    /// The breaks of `text` without the Unicode rules (`TextRenderer.lineBreaks`' default): a
+    /// line ends after a line break character (`Character.isNewline`) and may end after spaces
+    /// and tabs, before the next character that is not one; nowhere else, whatever the language.
+    public static func atSpaces(_ text: String) -> [LineBreak] {
         let characters = Array(text)
         guard !characters.isEmpty else { return [.mandatory] }
         var breaks = [LineBreak.prohibited]
@@ -98,4 +93,13 @@ extension TextRenderer {
         breaks.append(.mandatory)
         return breaks
     }
+}
+
+extension TextRenderer {
+    /// Inter's (2048 of 2816 units), for a renderer that cannot say.
+    public var capRatio: Float { 0.727 }
+
+    /// For a renderer without the Unicode rules (one that only measures, in tests): at spaces
+    /// (`LineBreak.atSpaces`).
+    public func lineBreaks(_ text: String, language: String) -> [LineBreak] { LineBreak.atSpaces(text) }
 }

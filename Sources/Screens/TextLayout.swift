@@ -359,6 +359,8 @@ struct TextLayout {
     var draws = true
     /// The smallest em any text is fitted down to (the type scale's floor).
     var floor: Float = Legibility.pixelFloor
+    /// The language lines are broken by (a BCP 47 tag).
+    var language = "en"
 
     init(renderer: (any TextRenderer)?, probe: LayoutProbe? = nil, draws: Bool = true,
          floor: Float = Legibility.pixelFloor) {
@@ -376,6 +378,7 @@ struct TextLayout {
     /// Text through `context`, fitted down to `scale`'s floor at the least.
     init(_ context: ScreenContext, scale: TypeScale) {
         self.init(renderer: context.text, probe: context.probe, draws: context.drawsText, floor: scale.floor)
+        language = context.locale.rawValue
     }
 
     /// Colours of text on black.
@@ -641,52 +644,78 @@ struct TextLayout {
 
     // MARK: Lines
 
-    /// `text` broken into lines of at most `widths[i]` each (as many lines as widths): at spaces
-    /// where it can, between any two Chinese characters, inside a word only when the word alone
-    /// is wider than its line. What does not fit in the last line is cut with an ellipsis.
+    /// `text` broken into lines of at most `widths[i]` each (as many lines as widths), where the
+    /// Unicode line breaking rules let a line end (UAX #14, through the renderer: at spaces and
+    /// after hyphens in English, between Chinese characters but never before "，" or after "（"),
+    /// and at a line feed; inside a word only when the word alone is wider than its line. In a
+    /// line's last third a break after punctuation or at a space is taken over a later one
+    /// between two characters, so "正在导入健康数据，请稍候" ends a line after "，", not inside "数据".
+    /// What does not fit in the last line is cut with an ellipsis.
     func wrapped(_ text: String, _ style: TextStyle, widths: [Float]) -> [String] {
-        guard !widths.isEmpty else { return [] }
-        var rest = Substring(text)
+        guard !widths.isEmpty, !text.isEmpty else { return [] }
+        let characters = Array(text)
+        let opportunities = renderer?.lineBreaks(text, language: language) ?? LineBreak.atSpaces(text)
+        func string(_ a: Int, _ b: Int) -> String {
+            var b = b
+            while b > a && characters[b - 1].isNewline { b -= 1 }
+            return String(characters[a..<b]).trimmingTrailingSpaces
+        }
+        func width(_ a: Int, _ b: Int) -> Float { measure(string(a, b), style).width }
+        func skipSpaces(_ k: Int) -> Int {
+            var k = k
+            while k < characters.count && (characters[k] == " " || characters[k].isNewline) { k += 1 }
+            return k
+        }
+        var start = 0
         var lines: [String] = []
-        for (i, width) in widths.enumerated() {
-            while rest.first == " " { rest.removeFirst() }
-            if rest.isEmpty { break }
-            if i == widths.count - 1 || measure(String(rest), style).width <= width {
-                lines.append(truncated(String(rest), style, width: width))
-                rest = ""
+        for (i, lineWidth) in widths.enumerated() {
+            start = skipSpaces(start)
+            if start >= characters.count { break }
+            // Where this line may end: the breaks after its start, up to a line feed.
+            var breaks: [Int] = []
+            var forced: Int?
+            for k in (start + 1)..<characters.count where opportunities[k].isOpportunity {
+                if opportunities[k] == .mandatory {
+                    forced = k
+                    break
+                }
+                breaks.append(k)
+            }
+            let end = forced ?? characters.count
+            if i == widths.count - 1 && forced == nil {
+                // The last line: the rest, cut with an ellipsis where it is too long.
+                lines.append(truncated(string(start, end), style, width: lineWidth))
+                start = end
                 break
             }
-            let characters = Array(rest)
-            // The longest start ending at a break that fits (a longer start is never narrower).
-            var breaks: [Int] = []
-            for j in 1..<characters.count {
-                let a = characters[j - 1], b = characters[j]
-                // Never after an opening bracket nor before closing punctuation (Chinese rules).
-                if Self.opening.contains(a) || Self.closing.contains(b) { continue }
-                if b == " " || a == " " && b != " " || Self.breaksAround(a) || Self.breaksAround(b) { breaks.append(j) }
+            if width(start, end) <= lineWidth {
+                lines.append(i == widths.count - 1 ? truncated(string(start, end) + "…", style, width: lineWidth)
+                             : string(start, end))
+                start = end
+                continue
             }
-            func fits(_ count: Int) -> Bool {
-                measure(String(characters[..<count]).trimmingTrailingSpaces, style).width <= width
-            }
+            func fits(_ k: Int) -> Bool { width(start, k) <= lineWidth }
             // The last two lines, when the rest fits them: broken where the longer is shortest,
-            // so the second is not one lone word.
-            if i == widths.count - 2, let next = widths.last {
-                var best: (Int, Float)?
+            // so the second is not one lone word; between phrases (after punctuation, at a
+            // space) where that can be done.
+            if i == widths.count - 2, forced == nil, let next = widths.last {
+                var best: (Int, Float, Bool)?
                 for b in breaks {
-                    let first = measure(String(characters[..<b]).trimmingTrailingSpaces, style).width
-                    guard first <= width else { break }
-                    let second = measure(String(characters[b...]).drop { $0 == " " }.description, style).width
+                    let first = width(start, b)
+                    guard first <= lineWidth else { break }
+                    let second = width(skipSpaces(b), characters.count)
                     guard second <= next else { continue }
-                    let longer = max(first, second)
-                    if best.map({ longer < $0.1 }) ?? true { best = (b, longer) }
+                    let longer = max(first, second), strong = Self.strongBreak(characters, at: b)
+                    if best.map({ strong && !$0.2 || (strong == $0.2 && longer < $0.1) }) ?? true { best = (b, longer, strong) }
                 }
-                if let (b, _) = best {
-                    lines.append(String(characters[..<b]).trimmingTrailingSpaces)
-                    lines.append(String(String(characters[b...]).drop { $0 == " " }))
-                    rest = ""
+                if let (b, _, _) = best {
+                    lines.append(string(start, b))
+                    lines.append(string(skipSpaces(b), characters.count))
+                    start = characters.count
                     break
                 }
             }
+            // The longest start ending at a break that fits (a longer start is never narrower).
             var best = 0
             var low = 0, high = breaks.count - 1
             while low <= high {
@@ -698,25 +727,24 @@ struct TextLayout {
                     high = middle - 1
                 }
             }
-            if best == 0, i + 1 < widths.count, widths[(i + 1)...].contains(where: { $0 > width }),
-               breaks.isEmpty || measure(String(characters[..<breaks[0]]).trimmingTrailingSpaces, style).width
-                <= widths[(i + 1)...].max()! {
+            if best == 0, i + 1 < widths.count, widths[(i + 1)...].contains(where: { $0 > lineWidth }),
+               breaks.isEmpty || width(start, breaks[0]) <= widths[(i + 1)...].max()! {
                 // The first word does not fit this (narrower) line but does a later one: this
                 // line stays empty rather than cut the word.
                 lines.append("")
                 continue
             }
-            // Chinese: where a break after punctuation (，、。) falls in the line's last third, the
-            // line ends there rather than inside the phrase that follows.
-            if let p = breaks.last(where: { $0 <= best && $0 > 0 && Self.closing.contains(characters[$0 - 1]) }),
-               p < best, Self.breaksAround(characters[best - 1]) || Self.breaksAround(characters[best]),
-               measure(String(characters[..<p]), style).width >= width * 0.66 {
-                best = p
+            // In the line's last third, a break after punctuation or a space rather than a later
+            // one between two characters.
+            if best > 0, !Self.strongBreak(characters, at: best),
+               let strong = breaks.last(where: { $0 < best && Self.strongBreak(characters, at: $0) }),
+               width(start, strong) >= lineWidth * 0.66 {
+                best = strong
             }
             if best == 0 {
                 // One word wider than the line: as much of it as fits.
-                var l = 1, h = characters.count - 1
-                best = 1
+                var l = start + 1, h = end - 1
+                best = start + 1
                 while l <= h {
                     let m = (l + h) / 2
                     if fits(m) {
@@ -727,23 +755,18 @@ struct TextLayout {
                     }
                 }
             }
-            lines.append(String(characters[..<best]).trimmingTrailingSpaces)
-            rest = Substring(String(characters[best...]))
+            lines.append(string(start, best))
+            start = best
         }
         return lines
     }
 
-    /// Punctuation a line may not end with, or begin with.
-    static let opening: Set<Character> = ["(", "[", "（", "【", "《", "「", "『", "“", "‘"]
-    static let closing: Set<Character> = [
-        ")", "]", ",", ".", ":", ";", "!", "?", "）", "】", "》", "」", "』", "”", "’", "，", "。", "、", "：", "；", "！", "？", "…",
-    ]
-
-    /// Chinese and Japanese characters: a line may break before or after any of them.
-    static func breaksAround(_ c: Character) -> Bool {
-        guard let s = c.unicodeScalars.first else { return false }
-        return s.value >= 0x2E80 && s.value <= 0x9FFF || s.value >= 0xF900 && s.value <= 0xFAFF
-            || s.value >= 0xFF00 && s.value <= 0xFFEF
+    /// Whether a line ending before `characters[k]` ends after punctuation or at a space: a
+    /// break between phrases, not merely between two characters.
+    static func strongBreak(_ characters: [Character], at k: Int) -> Bool {
+        guard k > 0 else { return false }
+        let before = characters[k - 1]
+        return before == " " || before.isPunctuation
     }
 
     /// Draws `text` on `baseline` within [x0, x1], aligned; returns the box it takes. `full` is

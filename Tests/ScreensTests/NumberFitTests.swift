@@ -1,6 +1,7 @@
 import Activity
 import Raster
 import Testing
+import Text
 
 @testable import Screens
 
@@ -51,20 +52,51 @@ struct NumberFitTests {
         #expect(NumberText.compact(.nan, significant: 3) == nil)
     }
 
-    @Test("a number's forms, exact first, in the language's own compact form")
+    @Test("a number's forms, exact first, then those that read as the same number, then rounded ones of three digits")
     func forms() {
         #expect(NumberLine.forms(1013.25, decimals: 1, locale: .english) == ["1013.3", "1013", "1.01k"])
-        #expect(NumberLine.forms(1050, decimals: 0, locale: .english) == ["1050", "1.05k", "1.1k"])
-        #expect(NumberLine.forms(123_456, decimals: 0, locale: .english) == ["123,456", "123456", "123k"])
-        #expect(NumberLine.forms(123_456, decimals: 0, locale: .simplifiedChinese) == ["123,456", "123456", "12.3万", "12万"])
-        #expect(NumberLine.forms(-12.5, decimals: 1, locale: .english) == ["-12.5", "-13"])
-        // Never fewer than two digits: 1013 is not "1k", 10,460 not "1万".
+        #expect(NumberLine.forms(1050, decimals: 0, locale: .english) == ["1050", "1.05k"])
+        #expect(NumberLine.forms(123_456, decimals: 0, locale: .english) == ["123,456", "123k"])
+        #expect(NumberLine.forms(123_456, decimals: 0, locale: .simplifiedChinese) == ["123,456", "12.3万"])
+        #expect(NumberLine.forms(200_000, decimals: 0, locale: .english) == ["200,000", "200k"])
+        // Never fewer than three digits: -12.5 is not "-13", 1013 not "1k", 10,460 not "1万".
+        #expect(NumberLine.forms(-12.5, decimals: 1, locale: .english) == ["-12.5"])
         #expect(!NumberLine.forms(1013, decimals: 0, locale: .english).contains("1k"))
         #expect(!NumberLine.forms(10_460, decimals: 0, locale: .simplifiedChinese).contains("1万"))
+        // Only roundings of the value: 0.001 at two places kept off 0 would be 0.01.
+        #expect(NumberLine.forms(0.001, decimals: 5, locale: .english) == ["0.001"])
         #expect(NumberLine.forms(nil, decimals: 0, locale: .english) == ["—"])
         let pair = NumberLine.pair(NumberLine(123_456, decimals: 0, locale: .english),
                                    NumberLine(500, decimals: 0, locale: .english), unit: "KJ")
-        #expect(pair.forms == ["123,456/500", "123456/500", "123k/500"] && pair.full == "123,456/500 KJ")
+        #expect(pair.forms == ["123,456/500", "123k/500"] && pair.full == "123,456/500 KJ")
+    }
+
+    @Test("which forms read as the number: 1.05k for 1050 and 200k for 200,000 do; 123k, 1013 for 1013.3 do not")
+    func faithful() {
+        func faithful(_ v: Double, _ decimals: Int, _ locale: AppLocale = .english) -> [String] {
+            NumberLine.shapes(v, decimals: decimals, locale: locale, range: nil).filter(\.faithful).map(\.text)
+        }
+        #expect(faithful(1050, 0) == ["1050", "1.05k"])
+        #expect(faithful(200_000, 0) == ["200,000", "200k"])
+        #expect(faithful(123_456, 0) == ["123,456"])
+        #expect(faithful(123_456, 0, .simplifiedChinese) == ["123,456"])
+        #expect(faithful(1013.25, 1) == ["1013.3"])
+        #expect(NumberLine.sameNumber("12.3万", "123,000") && !NumberLine.sameNumber("12.3万", "123,456"))
+        #expect(NumberLine.numbers(in: "123,456/104,600 KJ") == ["123,456", "104,600"])
+        #expect(NumberLine.numbers(in: "−18.5 °C · 3 min") == ["-18.5", "3"])
+        #expect(NumberLine.numbers(in: "12.3万 kWh") == ["12.3万"])
+    }
+
+    @Test("a number that fits only rounded is drawn rounded only when asked: faithfulOnly says it does not fit")
+    func faithfulOnly() {
+        let n = NumberLine(123_456, decimals: 0, locale: .english)
+        // "123,456" is 64 px at 20 px, 44.8 at 14; "123k" 40 at 20.
+        let rounded = layout.fit(n, Self.style, minimum: 14, width: 42)
+        #expect(rounded.fits && rounded.text == "123k" && !rounded.faithful)
+        let whole = layout.fit(n, Self.style, minimum: 14, width: 42, faithfulOnly: true)
+        #expect(!whole.fits && whole.text == "123,456" && whole.faithful)
+        let smaller = layout.fit(n, Self.style, minimum: 14, width: 50, faithfulOnly: true)
+        #expect(smaller.fits && smaller.text == "123,456" && smaller.style.size < 20)
     }
 
     let layout = TextLayout(renderer: FixedWidthRenderer())
@@ -79,13 +111,13 @@ struct NumberFitTests {
         // Smaller: the exact form at the largest 6 % step that fits 80 px.
         let smaller = layout.fit(n, Self.style, minimum: 14, width: 80)
         #expect(smaller.text == "1013.3 hPa" && smaller.style.size < 20 && smaller.style.size >= 14 && smaller.width <= 80)
-        // Not even at 14 px (62.3): the next form, "1013 hPa" (75 px at 20), as large as fits.
-        let shorter = layout.fit(n, Self.style, minimum: 14, width: 60)
-        #expect(shorter.text == "1013 hPa" && !shorter.exact && shorter.full == "1013.3 hPa" && shorter.width <= 60)
-        // Then without the unit, before any digit goes.
-        let bare = layout.fit(n, Self.style, minimum: 14, width: 40)
-        #expect(bare.text == "1013.3" || bare.text == "1013")
-        #expect(bare.fits && !bare.text.contains("hPa") && bare.width <= 40)
+        // Not even at 14 px (62.3): the number whole without its unit, before any digit goes
+        // ("1013.3" is 44 px at 20).
+        let bare = layout.fit(n, Self.style, minimum: 14, width: 60)
+        #expect(bare.text == "1013.3" && bare.faithful && !bare.exact && bare.full == "1013.3 hPa" && bare.width <= 60)
+        // Kept with its unit: the rounded form with it ("1013 hPa", 75 px at 20, 52.5 at 14).
+        let shorter = layout.fit(n, Self.style, minimum: 14, width: 60, keepUnit: true)
+        #expect(shorter.text == "1013 hPa" && !shorter.faithful && shorter.width <= 60)
         // Nothing fits: the shortest form without the unit at the minimum, wider than the room,
         // never an ellipsis.
         let none = layout.fit(n, Self.style, minimum: 14, width: 10)
@@ -137,5 +169,43 @@ struct NumberFitTests {
         let zh = layout.wrapped("正在导入健康记录（二点一吉字节）", Self.style, widths: [90, 200])
         #expect(zh.count == 2 && !zh[1].hasPrefix("）") && !zh[0].hasSuffix("（"), "\(zh)")
         #expect(layout.wrapped("short", Self.style, widths: [200, 200]) == ["short"])
+    }
+}
+
+/// Lines broken by the Unicode rules, through the renderer that draws them (libunibreak).
+@Suite("Lines broken where the language lets a line end")
+struct LineWrappingTests {
+    static func layout(_ locale: AppLocale) throws -> TextLayout {
+        var layout = TextLayout(
+            renderer: try FreeTypeTextRenderer(fonts: .init(languages: locale == .simplifiedChinese ? [.simplifiedChinese] : [])))
+        layout.language = locale.rawValue
+        return layout
+    }
+
+    @Test("Chinese: after the comma, not inside a word, where that break is in the line's last third")
+    func chinese() throws {
+        let text = try Self.layout(.simplifiedChinese)
+        let style = TextStyle(size: 20, weight: .medium)
+        let label = "正在导入健康数据，请稍候"
+        // A line a little wider than the phrase before the comma: the phrase and the comma on it.
+        let phrase = text.measure("正在导入健康数据，", style).width
+        let lines = text.wrapped(label, style, widths: [phrase + 25, phrase + 25])
+        #expect(lines == ["正在导入健康数据，", "请稍候"], "\(lines)")
+        // Never a line that begins with the comma or ends with an opening bracket.
+        let long = "正在从 export.zip 导入十四年的健康记录（2.1 GB，三百四十万条）"
+        for w in stride(from: Float(60), through: 400, by: 7) {
+            let l = text.wrapped(long, style, widths: [w, w, w, w, w, w, w, w, w, w, w])
+            #expect(!l.contains { $0.hasPrefix("，") || $0.hasPrefix("）") || $0.hasSuffix("（") }, "\(w): \(l)")
+            #expect(!l.contains { $0.hasSuffix("2.") || $0.hasPrefix(".1") }, "\(w): 2.1 broken: \(l)")
+        }
+    }
+
+    @Test("English: at spaces and after hyphens; a line feed ends a line")
+    func english() throws {
+        let text = try Self.layout(.english)
+        let style = TextStyle(size: 20, weight: .medium)
+        let w = text.measure("Heart-rate zones", style).width
+        #expect(text.wrapped("Heart-rate zones are well-known", style, widths: [w + 1, w + 1]) == ["Heart-rate zones", "are well-known"])
+        #expect(text.wrapped("Two\nlines", style, widths: [500, 500]) == ["Two", "lines"])
     }
 }
