@@ -59,7 +59,7 @@ public struct ScreenMaker {
     /// Whether the ring screen on a picture of `size` has the time on it.
     public func ringScreenShowsTime(size: Size) -> Bool {
         guard !ringsOnly, clockFormat != .off else { return false }
-        return clockOnTiny || RingLayoutKind.choose(for: size, shape: shape) != .tiny
+        return RingLayoutKind.showsTime(size: size, context: context, clockOnTiny: clockOnTiny)
     }
 
     /// The clock screen: `time`, the date of `day` and its rings. Written on a 24-hour clock when

@@ -54,13 +54,78 @@ extension RingScreenLayouter {
         var bottom: Float { round ? c.y + r : h - margin }
     }
 
-    /// The header's line: the time where it is asked for over small rings (`clockOnTiny`), else
-    /// the day, in its full, compact and shortest wordings.
-    var pageHeader: (line: NumberLine, element: String) {
-        if content.clockOnTiny, let clock = clockLine { return (NumberLine(forms: [clock]), "rings.time") }
+    /// A wording of the header: the day, the time, or both on one line.
+    struct HeaderWording {
+        var day: String?
+        var time: String?
+    }
+
+    /// The header's wordings, the first that fits taken: with a clock, the day and the time
+    /// (the day's full, compact and shortest wordings), then today's rings under the time alone
+    /// (another day's under the day alone, then the time); the time alone where it is asked for
+    /// instead of the day (`clockOnTiny`); else the day's wordings.
+    var headerWordings: [HeaderWording] {
         let day = content.day, today = content.today
-        return (NumberLine(forms: [strings.dayLabel(day, today: today), strings.compactDayLabel(day, today: today),
-                                   strings.shortDateLine(day, today: today)]), "rings.day")
+        let days = [strings.dayLabel(day, today: today), strings.compactDayLabel(day, today: today),
+                    strings.shortDateLine(day, today: today)]
+        guard let clock = clockLine else { return days.map { HeaderWording(day: $0, time: nil) } }
+        if content.clockOnTiny { return [HeaderWording(day: nil, time: clock)] }
+        let both = days.map { HeaderWording(day: $0, time: clock) }
+        let dayAlone = days.map { HeaderWording(day: $0, time: nil) }, timeAlone = [HeaderWording(day: nil, time: clock)]
+        return both + (day == today ? timeAlone + dayAlone : dayAlone + timeAlone)
+    }
+
+    /// The header on `frame` from `top`, in `style` or smaller down to the floor: the first
+    /// wording that fits its line at full size, else the first that fits smaller; the day and the
+    /// time centred together, a space apart. Returns its bottom; nil, with nothing placed, when no
+    /// wording fits.
+    func pageHeaderLine(
+        _ style: TextStyle, top: Float, frame: PageFrame, dayColor: Color, timeColor: Color,
+        wordings: [HeaderWording]? = nil, shrink: Bool = true, into out: inout RingScreenLayout
+    ) -> Float? {
+        let wordings = wordings ?? headerWordings
+        let lm = text.lineMetrics("Mg" + (wordings.first?.day ?? ""), style)
+        func width(_ w: HeaderWording, _ s: TextStyle) -> Float {
+            let d = w.day.map { text.measure($0, s).width } ?? 0
+            let t = w.time.map { text.measure($0, s).width } ?? 0
+            return d + t + (w.day != nil && w.time != nil ? s.size * 0.5 : 0)
+        }
+        func room(_ s: TextStyle) -> Float {
+            let (x0, x1) = frame.span(top, top + lm.height * s.size / style.size)
+            return x1 - x0
+        }
+        var chosen: (HeaderWording, TextStyle)?
+        for w in wordings where width(w, style) <= room(style) {
+            chosen = (w, style)
+            break
+        }
+        if chosen == nil && shrink {
+            search: for w in wordings {
+                var s = style
+                while s.size > scale.floor {
+                    s.size = max(scale.floor, s.size * 0.94)
+                    if width(w, s) <= room(s) {
+                        chosen = (w, s)
+                        break search
+                    }
+                }
+            }
+        }
+        guard let (w, s) = chosen else { return nil }
+        let m = text.lineMetrics("Mg" + (w.day ?? "") + (w.time ?? ""), s)
+        let (x0, x1) = frame.span(top, top + m.height)
+        var x = (x0 + x1 - width(w, s)) / 2
+        let baseline = top + m.ascent
+        if let day = w.day {
+            let box = place(day, s, color: dayColor, baseline: baseline, from: x, to: x1, align: .leading, element: "rings.day",
+                            into: &out)
+            x = box.maxX + s.size * 0.5
+        }
+        if let time = w.time {
+            place(time, s, color: timeColor, baseline: baseline, from: x, to: x1, align: .leading,
+                  element: "rings.time", into: &out)
+        }
+        return top + m.height
     }
 
     /// A line fitted to its room on `frame` from `top` (its wordings, then smaller down to the
@@ -86,7 +151,6 @@ extension RingScreenLayouter {
     /// The first page: the header over the rings; a store with nothing yet, its hint under them.
     func ringsPage(_ frame: PageFrame, into out: inout RingScreenLayout) {
         let gap = max(3, 6 * u)
-        let header = pageHeader
         let hs = style(34, .semibold)
         let hm = text.measure("Mg", hs)
         let nameStyle = style(22, .medium)
@@ -118,32 +182,34 @@ extension RingScreenLayouter {
             var side = hintLines.isEmpty ? 0.8 * d : max(0.3 * d, min(0.8 * d, hintBottom - (frame.top + hm.height) - gap))
             let lowest = (frame.r - side / 2) - frame.margin
             var top = frame.c.y - side / 2
-            var headerTop: Float?
-            var headerLine = header.line
-            // Each wording in turn (the day's fullest first), at the highest line top whose chord
-            // holds it, while the rings can still sink under it.
+            var header: (top: Float, wording: HeaderWording, shrink: Bool)?
+            // Each wording in turn (the day and the time, the day's fullest first), at the
+            // highest line top whose chord holds it at full size, while the rings can still sink
+            // under it; then the same made smaller.
             let limit = top + lowest - hm.height - gap
-            wordings: for form in header.line.forms {
-                let line = NumberLine(forms: [form])
-                var y = frame.top + frame.margin
-                while y <= limit {
-                    var probe = RingScreenLayout()
-                    if let bottom = pageLine(line, hs, minimum: scale.floor, top: y, frame: frame,
-                                             color: TextLayout.primary, element: header.element, into: &probe)
-                    {
-                        headerTop = y
-                        headerLine = line
-                        top = max(top, bottom + gap)
-                        break wordings
+            search: for shrink in [false, true] {
+                for wording in headerWordings {
+                    var y = frame.top + frame.margin
+                    while y <= limit {
+                        var probe = RingScreenLayout()
+                        if let bottom = pageHeaderLine(hs, top: y, frame: frame, dayColor: TextLayout.primary,
+                                                       timeColor: TextLayout.primary, wordings: [wording], shrink: shrink,
+                                                       into: &probe)
+                        {
+                            header = (y, wording, shrink)
+                            top = max(top, bottom + gap)
+                            break search
+                        }
+                        y += max(1, 2 * u)
                     }
-                    y += max(1, 2 * u)
                 }
             }
-            if let headerTop {
-                _ = pageLine(headerLine, hs, minimum: scale.floor, top: headerTop, frame: frame, color: TextLayout.primary,
-                             element: header.element, into: &out)
+            if let header {
+                _ = pageHeaderLine(hs, top: header.top, frame: frame, dayColor: TextLayout.primary,
+                                   timeColor: TextLayout.primary, wordings: [header.wording], shrink: header.shrink,
+                                   into: &out)
             } else {
-                out.omitted.append(Omission(header.element, "no wording of it fits the circle over rings of four fifths of it"))
+                out.omitted.append(Omission("rings.day", "no wording of it fits the circle over rings of four fifths of it"))
             }
             if !hintLines.isEmpty { side = min(side, hintBottom - top) }
             rings(Rect(x: frame.c.x - side / 2, y: top, width: side, height: side), into: &out)
@@ -169,12 +235,12 @@ extension RingScreenLayouter {
                     "the rings would fall under three fifths of the panel with a line for the name over the day"))
             }
         }
-        if let bottom = pageLine(header.line, hs, minimum: scale.floor, top: y, frame: frame, color: TextLayout.primary,
-                                 element: header.element, into: &out)
+        if let bottom = pageHeaderLine(hs, top: y, frame: frame, dayColor: TextLayout.primary, timeColor: TextLayout.primary,
+                                       into: &out)
         {
             y = bottom + gap
         } else {
-            out.omitted.append(Omission(header.element, "no wording of it fits the panel's width at the smallest legible size"))
+            out.omitted.append(Omission("rings.day", "no wording of it fits the panel's width at the smallest legible size"))
         }
         let (x0, x1) = frame.span(y, hintBottom)
         let side = max(0, min(x1 - x0, (hintLines.isEmpty ? frame.bottom : hintBottom) - y))
@@ -187,13 +253,12 @@ extension RingScreenLayouter {
     func figurePage(_ f: RingFigure, _ frame: PageFrame, into out: inout RingScreenLayout) {
         let gap = max(2, 5 * u)
         let ls = style(30, .semibold, caps: true)
-        let vs = scale.figureStyle(64, .semibold)
+        let vs = scale.figureStyle(84, .semibold)
         let lm = text.measure("M", ls), vm = text.measure("0", vs)
         // The value and goal on one line where they fit whole at the figure size, else on two.
         let (px0, px1) = frame.span(frame.c.y - vm.height / 2, frame.c.y + vm.height / 2)
         let twoLines = !text.fit(f.number.bare, vs, minimum: scale.figure, width: px1 - px0).exact
         let block = 2 * lm.height + Float(twoLines ? 2 : 1) * vm.height + 2 * gap
-        let header = pageHeader
         let hs = style(26, .medium)
         let hm = text.measure("Mg", hs)
         let short = min(w, h)
@@ -203,19 +268,19 @@ extension RingScreenLayouter {
             blockTop = frame.c.y - block / 2
             let headerTop = blockTop - 2 * gap - hm.height
             if headerTop < frame.top + frame.margin
-                || pageLine(header.line, hs, minimum: scale.floor, top: headerTop, frame: frame,
-                            color: TextLayout.secondary, element: header.element, into: &out) == nil
+                || pageHeaderLine(hs, top: headerTop, frame: frame, dayColor: TextLayout.secondary,
+                                  timeColor: TextLayout.primary, into: &out) == nil
             {
-                out.omitted.append(Omission(header.element, "the circle's chord over the figure is too narrow for it"))
+                out.omitted.append(Omission("rings.day", "the circle's chord over the figure is too narrow for it"))
             }
         } else {
             var top = frame.top
-            if let bottom = pageLine(header.line, hs, minimum: scale.floor, top: top, frame: frame,
-                                     color: TextLayout.secondary, element: header.element, into: &out)
+            if let bottom = pageHeaderLine(hs, top: top, frame: frame, dayColor: TextLayout.secondary,
+                                           timeColor: TextLayout.primary, into: &out)
             {
                 top = bottom + gap
             } else {
-                out.omitted.append(Omission(header.element, "no wording of it fits the panel's width at the smallest legible size"))
+                out.omitted.append(Omission("rings.day", "no wording of it fits the panel's width at the smallest legible size"))
             }
             // The day's rings small over the block, in what is left (none under a sixth of the panel).
             let ringsSide = min(0.3 * short, frame.bottom - top - block - 2 * gap)

@@ -108,6 +108,15 @@ public enum RingLayoutKind: String, Sendable, CaseIterable {
         shape == .round || Float(min(size.width, size.height)) < 12 * scale.figure
     }
 
+    /// Whether the ring screen on a picture of `size` has the time in its header where a clock is
+    /// on: wherever it has a line for it (a paged layout's header holds the day and the time),
+    /// but the tiny layout's, whose one line is the day unless asked for the time instead
+    /// (`clockOnTiny`).
+    public static func showsTime(size: Size, context: ScreenContext, clockOnTiny: Bool) -> Bool {
+        clockOnTiny || paged(size: size, shape: context.shape, scale: TypeScale(size: size, context: context))
+            || choose(for: size, shape: context.shape) != .tiny
+    }
+
     /// `tiny` for a panel under 300 px that is about square or round (240x240); otherwise round,
     /// landscape (width / height ≥ 1.25: 800x480, 320x240), portrait (≤ 0.8: 720x1280, 240x320)
     /// or square.

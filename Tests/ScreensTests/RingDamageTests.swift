@@ -75,9 +75,15 @@ struct RingDamageTests {
     func oneRing() throws {
         let fonts = Fonts()
         for (size, shape) in LayoutCheck.sizes {
-            let a = try Self.screen(Self.exercise(15), shape: shape, fonts)
-            let b = try Self.screen(Self.exercise(21), shape: shape, fonts)
-            let name = "\(size) \(shape)"
+            var a = try Self.screen(Self.exercise(15), shape: shape, fonts)
+            var b = try Self.screen(Self.exercise(21), shape: shape, fonts)
+            // In pages (a small or round panel): the exercise figure's page, with the day's rings
+            // small over it.
+            if a.pageCount(for: size) > 1 {
+                a = a.showing(page: 2)
+                b = b.showing(page: 2)
+            }
+            let name = "\(size) \(shape) page \(a.page + 1)"
             guard let d = b.changes(since: a, at: 0, now: 0.1, size: size) else {
                 Issue.record("\(name): no damage worked out")
                 continue
@@ -167,8 +173,13 @@ struct RingDamageTests {
             } else {
                 #expect(d.isEmpty, "\(name): no time shown, nothing changes: \(d)")
             }
+            // Not the rings: where the header sits right over them (a page of a small panel) the
+            // time's overhang may graze the outer ring's top, never the two inside it.
             for group in lb.ringGroups {
-                #expect(!Self.touches(d, group.rect), "\(name): rings \(group.rect) in \(d)")
+                let g = RingGeometry(fitting: group.rect)
+                let r = g.radius(ring: 1) + g.lineWidth / 2
+                let inner = Rect(x: g.center.x - r, y: g.center.y - r, width: 2 * r, height: 2 * r)
+                #expect(!Self.touches(d, inner), "\(name): rings \(inner) in \(d)")
             }
             DamageTests.expectDamagedEqualsWhole([(a, 0), (b, 60)], panel: size, buffers: [1], name)
         }
