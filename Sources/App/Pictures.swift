@@ -94,7 +94,7 @@ public enum Pictures {
         let week: any DataSource = job.fromStore ? data : FixedData(days: [:])
         func makeScreen(_ summary: ActivitySummary?) -> any Screen {
             switch screen {
-            case .gauges: maker.gaugeScreen(data.gauges(now: .zero))
+            case .gauges: maker.gaugeScreen(data.gauges(now: .zero), page: show.page)
             case .progress: maker.progressScreen(data.task() ?? show.progress)
             case .clock: maker.clockScreen(day: day, summary: summary, time: time)
             case .rings: maker.ringScreen(day: day, today: today, summary: summary, data: week, time: time, page: show.page)

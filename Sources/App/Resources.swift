@@ -116,6 +116,7 @@ extension Settings {
             idle: idleSchedule, clock: clock, intro: configuration.run.intro, now: now, log: log)
         device.buttonHints = { $0.hints(devices: $1) }
         if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() { device.show(day: day) }
+        if configuration.show.page > 0 { device.show(page: configuration.show.page) }
         device.cycle = makeCycle(now: now)
         device.follow(hours, now: now)
         return PanelController(device: device, data: data, watchClockChanges: fixedToday == nil || fixedTime == nil, log: log)

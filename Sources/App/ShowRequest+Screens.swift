@@ -27,7 +27,7 @@ extension ShowRequest {
         let today = self.today?.day(today: systemToday) ?? systemToday
         let shown = day?.day(today: today) ?? today
         switch screen ?? .rings {
-        case .gauges: return maker.gaugeScreen([gauge])
+        case .gauges: return maker.gaugeScreen([gauge], page: page)
         case .progress: return maker.progressScreen(progress)
         case .rings:
             return maker.ringScreen(

@@ -115,6 +115,7 @@ public final class DeviceController {
         configuredScreens = self.screens
         self.maker = maker
         self.data = data
+        dataGeneration &+= 1
         take(input)
         self.router = router
         idleTimes = idle
@@ -261,6 +262,7 @@ public final class DeviceController {
 
     /// The data changed (the store, a gauge's source): a task's progress comes or goes.
     public func dataChanged(now: Duration) {
+        dataGeneration &+= 1
         lastChange = Change(data.lastChange)
         let before = navigation.screen
         followTask(now: now)
@@ -430,6 +432,7 @@ public final class DeviceController {
         }
         // Gauges read from files are followed while they are on the panel.
         if data.showGauges(navigation.screen == .gauges && self.level != .blank && !away, now: now) {
+            dataGeneration &+= 1
             changed = true
             lastChange = .gaugesRead
         }
@@ -480,8 +483,23 @@ public final class DeviceController {
             cycle.shown(at: now)
             return false
         }
-        guard let next = cycle.turn(now: now, current: navigation.screen, available: available(now: now), busy: false)
-        else { return false }
+        guard now >= cycle.nextTurn else { return false }
+        let shown = available(now: now)
+        // The screen's next page first (the day stays), then the next screen's first.
+        if cycle.candidates(available: shown).contains(navigation.screen),
+            let page = navigation.nextPage(pages: pageCount(of: navigation.screen, now: now))
+        {
+            navigation.page = page
+            cycle.shown(at: now)
+            return true
+        }
+        let page = navigation.page
+        guard let next = cycle.turn(now: now, current: navigation.screen, available: shown, busy: false) else {
+            // The one screen turned through, in pages: back to its first.
+            guard page > 0 else { return false }
+            navigation.page = 0
+            return true
+        }
         navigation.screen = next
         navigation.day = navigation.today
         return true
@@ -638,10 +656,57 @@ public final class DeviceController {
             if refresher?.start(now: now) == true { changed = true }
             return changed
         case .action(let action):
-            let changed = navigation.apply(action, available: available(now: now))
-            if changed { log("\(action): \(navigation.screen) \(navigation.day)") }
+            let shown = available(now: now)
+            // Each screen's pages, counted before the navigation changes (they depend on its day).
+            var pages: [ScreenKind: Int] = [:]
+            if action == .select || action == .nextScreen || action == .previousScreen {
+                for kind in Set(shown + [navigation.screen]) { pages[kind] = pageCount(of: kind, now: now) }
+            }
+            let changed = navigation.apply(action, available: shown) { pages[$0] ?? 1 }
+            if changed { log("\(action): \(navigation.screen)\(pageNote) \(navigation.day)") }
             return changed
         }
+    }
+
+    /// How many pages `kind` has on the panel now (a small or round panel's rings, then each
+    /// figure; a grid of gauges too large for one page); 1 for the others.
+    public func pageCount(of kind: ScreenKind, now: Duration) -> Int {
+        // Asked at every turn of the loop while a cycle turns pages: worked out once for what is
+        // shown (the screen, the day, the data as it last changed).
+        let key = PagesKey(kind: kind, day: navigation.day, today: navigation.today, data: dataGeneration)
+        if let memo = pagesMemo, memo.key == key { return memo.count }
+        let count = countPages(of: kind, now: now)
+        pagesMemo = (key, count)
+        return count
+    }
+
+    private struct PagesKey: Equatable {
+        var kind: ScreenKind
+        var day: CalendarDay
+        var today: CalendarDay
+        var data: Int
+    }
+    private var pagesMemo: (key: PagesKey, count: Int)?
+    /// Counts the changes of what the screens are made of (the data, the gauges read, a reload).
+    private var dataGeneration = 0
+
+    private func countPages(of kind: ScreenKind, now: Duration) -> Int {
+        switch kind {
+        case .rings:
+            guard !maker.ringsOnly else { return 1 }
+            return maker.ringScreen(day: navigation.day, today: navigation.today, summary: ringSummary(), data: data)
+                .pageCount(for: router.pictureSize)
+        case .gauges: return maker.gaugeScreen(data.gauges(now: now)).pageCount(for: router.pictureSize)
+        case .clock, .progress: return 1
+        }
+    }
+
+    /// " page N of M" for the log, where the screen shown is in pages.
+    private var pageNote: String { navigation.page > 0 ? " page \(navigation.page + 1)" : "" }
+
+    /// Starts on `page` of the first screen (the command line's --page).
+    public func show(page: Int) {
+        navigation.page = max(0, page)
     }
 
     /// `kind` shown (a command from the home), when it is configured and has something to show;
@@ -687,6 +752,7 @@ public final class DeviceController {
         if let b = boundary { add(b + Self.minuteMargin) }
         if let cycle, level != .blank, !away, navigation.screen != .progress,
             cycle.turns(current: navigation.screen, available: available(now: now))
+                || navigation.page > 0 || pageCount(of: navigation.screen, now: now) > 1
         {
             add(cycle.nextTurn)
         }
@@ -734,7 +800,8 @@ public final class DeviceController {
 
     /// The ring screen for the day shown, with `summary` (the day's, or a stage of the intro).
     private func ringScreen(summary: ActivitySummary?) -> any Screen {
-        maker.ringScreen(day: navigation.day, today: navigation.today, summary: summary, data: data, time: shownTime())
+        maker.ringScreen(day: navigation.day, today: navigation.today, summary: summary, data: data, time: shownTime(),
+                         page: navigation.page)
     }
 
     /// The time to draw now; remembered, so the next minute is noticed.
@@ -761,7 +828,7 @@ public final class DeviceController {
         case .rings:
             return ringScreen(summary: ringSummary())
         case .gauges:
-            return maker.gaugeScreen(data.gauges(now: now))
+            return maker.gaugeScreen(data.gauges(now: now), page: navigation.page)
         case .clock:
             return maker.clockScreen(day: navigation.today, summary: data.summary(for: navigation.today), time: shownTime())
         case .progress:

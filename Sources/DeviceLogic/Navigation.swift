@@ -1,13 +1,20 @@
 import Activity
 import Controls
 
-/// Where the user is: which screen, which day, and what today is.
+/// Where the user is: which screen and which of its pages, which day, and what today is.
 ///
-/// Pure: actions and the passing of midnight change it; the loop redraws when it changes.
+/// Pure: actions and the passing of midnight change it; the loop redraws when it changes. A
+/// screen in pages (a small or round panel's rings, then each figure; a grid of gauges a page at
+/// a time) is stepped through page by page before the next screen, as the Watch's Activity app
+/// turns its pages: two buttons, a tap or a swipe reach every page.
 public struct Navigation: Sendable, Equatable {
-    public var screen: ScreenKind
+    public var screen: ScreenKind {
+        didSet { if screen != oldValue { page = 0 } }
+    }
     public var day: CalendarDay
     public var today: CalendarDay
+    /// The page of the screen shown, from 0 (past a screen's last: its last).
+    public var page = 0
 
     /// How far past today days can be browsed (they show empty rings).
     public static let daysAhead = 7
@@ -18,15 +25,30 @@ public struct Navigation: Sendable, Equatable {
         self.today = today
     }
 
-    /// Applies `action`; `available` lists the screens that have something to show, in order.
-    /// Returns whether anything changed. `select` moves to the next screen, `today` goes to
-    /// today's rings; `cancel` is the progress screen's business, not navigation's.
+    /// Applies `action`; `available` lists the screens that have something to show, in order,
+    /// and `pages` how many pages each has on the panel. Returns whether anything changed.
+    /// `select` and `nextScreen` move to the next page, after a screen's last to the next screen;
+    /// `previousScreen` back, to the previous screen's last page; `today` goes to today's rings,
+    /// their first page; `cancel` is the progress screen's business, not navigation's. Another
+    /// day keeps the page (Move's page of yesterday).
     @discardableResult
-    public mutating func apply(_ action: Action, available: [ScreenKind]) -> Bool {
+    public mutating func apply(_ action: Action, available: [ScreenKind], pages: (ScreenKind) -> Int = { _ in 1 }) -> Bool {
         let before = self
         switch action {
-        case .nextScreen, .select: step(1, available)
-        case .previousScreen: step(-1, available)
+        case .nextScreen, .select:
+            if page + 1 < pages(screen) {
+                page += 1
+            } else {
+                step(1, available)
+                page = 0
+            }
+        case .previousScreen:
+            if page > 0 {
+                page = min(page, pages(screen)) - 1
+            } else {
+                step(-1, available)
+                page = max(0, pages(screen) - 1)
+            }
         case .previousDay:
             if screen == .rings { day = day.adding(days: -1) }
         case .nextDay:
@@ -34,11 +56,16 @@ public struct Navigation: Sendable, Equatable {
         case .today:
             day = today
             if available.contains(.rings) { screen = .rings }
+            if screen == .rings { page = 0 }
         case .cancel, .refresh, .brighter, .darker, .help:
             break
         }
         return self != before
     }
+
+    /// The next page of the screen shown where it has one (`pages`), else nil: what a turn of
+    /// the cycle shows before the next screen.
+    public func nextPage(pages: Int) -> Int? { page + 1 < pages ? page + 1 : nil }
 
     /// Keeps the screen one that has something to show (a task ended: its screen goes).
     @discardableResult

@@ -69,7 +69,10 @@ public struct ScreenMaker {
         return ClockScreen(content: ClockScreenContent(face: face, day: day, summary: summary), context: context)
     }
 
-    public func gaugeScreen(_ gauges: [Gauge]) -> any Screen { GaugeScreen(gauges: gauges, context: context) }
+    /// The gauges, showing `page` where they are in pages.
+    public func gaugeScreen(_ gauges: [Gauge], page: Int = 0) -> any Screen {
+        GaugeScreen(gauges: gauges, context: context, page: page)
+    }
 
     public func progressScreen(_ content: ProgressContent) -> any Screen {
         ProgressScreen(content: content, context: context)

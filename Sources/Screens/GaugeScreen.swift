@@ -548,10 +548,18 @@ struct GaugePainter {
         // line of its own under the dial, at the figure size at least, with its title and age
         // beside it; the dial smaller.
         var outside: (value: FittedNumber, metrics: TextMetrics, unit: TextStyle?)?
+        var outsideAged = false
         if !(value.fits && value.faithful && (title == nil || (above + below).contains { $0.contains { $0.element == e + ".title" } })) {
             let vs = scale.style(px: side * (large ? 0.16 : 0.2), .semibold, minimum: scale.figure)
-            var line = text.fit(gauge.number(gauge.value, locale: locale), vs, minimum: scale.figure, width: rect.width,
+            // A stale value's age after it on its line where both fit ("12.5 · 3 min").
+            var line = text.fit(gauge.number(gauge.value, locale: locale, suffix: ageText ?? ""), vs, minimum: scale.figure,
+                                width: rect.width, unit: gauge.unitRun(vs, floor: scale.floor), keepUnit: true,
+                                faithfulOnly: true)
+            outsideAged = ageText != nil && line.fits
+            if !line.fits && ageText != nil {
+                line = text.fit(gauge.number(gauge.value, locale: locale), vs, minimum: scale.figure, width: rect.width,
                                 unit: gauge.unitRun(vs, floor: scale.floor), keepUnit: true, faithfulOnly: true)
+            }
             var unitLine: TextStyle?
             if !line.fits, let run = gauge.unitRun(vs, floor: scale.floor) {
                 // Its unit on a line of its own under it.
@@ -563,7 +571,7 @@ struct GaugePainter {
             }
             if line.fits {
                 let (keptAbove, keptBelow) = (above, below)
-                captions(title: title, age: age)
+                captions(title: title, age: outsideAged ? nil : age)
                 let vm = text.measure(line.text, line.style)
                 let unitH = unitLine.map { text.measure(gauge.unit, $0).height } ?? 0
                 let (og, otop) = layout(above: above.count, below: below.count, valueLine: vm.height + unitH)
@@ -577,12 +585,14 @@ struct GaugePainter {
                     ageInside = false
                 } else {
                     (above, below) = (keptAbove, keptBelow)
+                    outsideAged = false
                 }
             }
         }
         guard let buffer else {
             let titleShown = gauge.title.isEmpty || (above + below).contains { $0.contains { $0.element == e + ".title" } }
-            let ageShown = age == nil || ageInside || (above + below).contains { $0.contains { $0.element == e + ".age" } }
+            let ageShown = age == nil || ageInside || outsideAged
+                || (above + below).contains { $0.contains { $0.element == e + ".age" } }
             return value.fits && value.faithful && titleShown && ageShown
         }
 
@@ -619,7 +629,7 @@ struct GaugePainter {
                       baseline: under + am.ascent + g.d * 0.01, from: c.x - room / 2,
                       to: c.x + room / 2, align: .center, element: e + ".age", number: true, into: buffer)
         }
-        if !closed { drawEnds(gauge, g, centre: c, element: e, into: buffer) }
+        if !closed { drawEnds(gauge, g, centre: c, element: e, within: (rect.x, rect.maxX), into: buffer) }
         // The captions, each line centred.
         func draw(_ lines: [Caption], top: Float) {
             for (i, line) in lines.enumerated() {
@@ -693,9 +703,28 @@ struct GaugePainter {
     /// half of the chord.
     func drawEnds(
         _ gauge: Gauge, _ g: Dial, centre c: Point, element e: String, inside: (top: Float, width: Float)? = nil,
-        into buffer: PixelBuffer
+        within bounds: (x0: Float, x1: Float)? = nil, into buffer: PixelBuffer
     ) {
-        let room = inside.map { $0.width / 2 - max(2, g.d * 0.02) } ?? g.radius * 0.7071
+        let gap = max(2, g.d * 0.02)
+        if inside == nil, let bounds {
+            // Each under its end of the path, as far out as the rect lets it go: the left one in
+            // [x0, centre], the right one in [centre, x1].
+            let rooms = [c.x - gap - bounds.x0, bounds.x1 - c.x - gap]
+            let ends = text.fitTogether(
+                [gauge.number(gauge.minimum, locale: locale, unit: false),
+                 gauge.number(gauge.maximum, locale: locale, unit: false)], g.endStyle,
+                minimum: scale.floor, widths: rooms)
+            guard ends.allSatisfy({ $0.fits && $0.faithful }) else { return }
+            let under = g.radius * 0.7071
+            let left = min(max(bounds.x0, c.x - under - ends[0].width / 2), c.x - gap - ends[0].width)
+            let right = max(min(bounds.x1 - ends[1].width, c.x + under - ends[1].width / 2), c.x + gap)
+            text.draw(ends[0], color: TextLayout.secondary, baseline: c.y + g.endBaseline, from: left,
+                      to: left + ends[0].width, align: .leading, element: e + ".minimum", into: buffer)
+            text.draw(ends[1], color: TextLayout.secondary, baseline: c.y + g.endBaseline, from: right,
+                      to: right + ends[1].width, align: .leading, element: e + ".maximum", into: buffer)
+            return
+        }
+        let room = inside.map { $0.width / 2 - gap } ?? g.radius * 0.7071
         let ends = text.fitTogether(
             [gauge.number(gauge.minimum, locale: locale, unit: false),
              gauge.number(gauge.maximum, locale: locale, unit: false)], g.endStyle,

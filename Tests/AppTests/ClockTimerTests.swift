@@ -20,10 +20,11 @@ struct ClockTimerTests {
     static func controller(
         clock: TestClock, screens: [ScreenKind] = [.rings, .clock, .gauges], format: ClockFormat = .twentyFourHour,
         panel: Size = Size(width: 480, height: 480), data: DataSource = FixedData(days: [:]),
-        idle: IdleSchedule = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
+        idle: IdleSchedule = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3), viewing: Viewing = Viewing()
     ) throws -> DeviceController {
         var maker = ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A")
         maker.clockFormat = format
+        maker.viewing = viewing
         return DeviceController(
             screens: screens, maker: maker, data: data, input: nil,
             router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(), panel: panel, rotation: .none),
@@ -56,7 +57,7 @@ struct ClockTimerTests {
         #expect(!c.advance(to: now), "the same minute twice")
     }
 
-    @Test("no minute wake-ups where no time is shown: the gauge screen, a blank panel, the clock off, a tiny panel")
+    @Test("no minute wake-ups where no time is shown: the gauge screen, a blank panel, the clock off, a tiny panel's one line")
     func noTimeNoTimer() throws {
         let wall0 = 9 * 3600 + 41 * 60 + 10.0
         let clock = TestClock(Self.today, untilMidnight: 86400 - wall0, wall: wall0)
@@ -74,8 +75,13 @@ struct ClockTimerTests {
         // The clock screen shows the time with the format off too (on a 24-hour clock).
         #expect(off.perform(.action(.nextScreen), now: Self.t0) && off.navigation.screen == .clock && off.showsTime)
 
+        // A 240x240 panel's rings in pages: the page's one line holds the day and the time.
         let tiny = try Self.controller(clock: clock, panel: Size(width: 240, height: 240))
-        #expect(!tiny.showsTime && tiny.nextDeadline(now: Self.t0) == midnight)
+        #expect(tiny.showsTime && tiny.nextDeadline(now: Self.t0) == Self.t0 + .seconds(50) + DeviceController.minuteMargin)
+        // The same panel seen from 20 cm (on a wrist, looked at closely): its rings and figures on one page, whose
+        // one line over the rings is the day: no time, no minute wake-ups.
+        let wrist = try Self.controller(clock: clock, panel: Size(width: 240, height: 240), viewing: Viewing(distance: 20))
+        #expect(!wrist.showsTime && wrist.nextDeadline(now: Self.t0) == midnight)
 
         let sleepy = try Self.controller(clock: clock, idle: IdleSchedule(dimAfter: 5, blankAfter: 10, dimLevel: 0.3))
         _ = sleepy.scene(now: Self.t0)

@@ -37,6 +37,10 @@ final class Broker {
             p.arguments = ["-b", file, "glance", password]
             try p.run()
             p.waitUntilExit()
+            // Readable by the broker's own user (run as root, mosquitto reads it as user
+            // mosquitto), whatever umask another test's in-process service has set meanwhile.
+            chmod(folder, 0o755)
+            chmod(file, 0o644)
             conf += "allow_anonymous false\npassword_file \(file)\n"
         } else {
             conf += "allow_anonymous true\n"
