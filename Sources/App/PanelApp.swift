@@ -195,6 +195,12 @@ public enum PanelApp {
             openControlSocket(session, path: settings.run.controlSocket, log: log)
             phases.mark("control socket")
             log("first frame on screen")
+            // A name asked for that this panel has no line for is said, not dropped silently.
+            if !controller.device.maker.name.isEmpty {
+                for o in controller.device.ringScreenOmissions() where o.element == "rings.name" {
+                    log("the name is not shown on this panel: \(o.why)")
+                }
+            }
             if let systemd {
                 let status = "showing on \(plan.connector.name) \(plan.mode)"
                 tell(systemd, log) { try $0.ready(status: status) }

@@ -114,6 +114,15 @@ public enum Pictures {
             let outcome = console.result(ScriptJSON.explanation(explained).text)
             if job.output.isEmpty || outcome != Outcome.ok { return outcome }
         }
+        // What was asked for and cannot be shown on this panel is said, not dropped silently.
+        if !job.explain {
+            let explained = Explanation(
+                of: still, size: composer.pictureSize, shape: settings.display.shape, viewing: maker.viewing,
+                capRatio: text?.capRatio ?? Legibility.usualCapRatio, at: show.time)
+            for omission in explained.omitted where omission.element == "rings.name" && !maker.name.isEmpty {
+                console.complain("the name is not shown on this \(job.size) panel: \(omission.why)")
+            }
+        }
         for i in 0..<(job.frames ?? 1) {
             let at = show.time + Double(i) / job.fps
             let shown = settings.run.intro ? intro.frame(atSeconds: at).screen : still

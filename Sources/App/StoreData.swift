@@ -57,6 +57,16 @@ public final class StoreData: DataSource {
         try store.finishOpening()
     }
 
+    /// Whether the store has no day yet (asked once until it changes).
+    public var isEmpty: Bool {
+        if let known = emptyCache { return known }
+        queries += 1
+        let empty = (try? !store.hasDays()) ?? false
+        emptyCache = empty
+        return empty
+    }
+    private var emptyCache: Bool?
+
     public func summary(for day: CalendarDay) -> ActivitySummary? {
         if let cached = summaryCache[day] { return cached }
         queries += 1
@@ -148,6 +158,7 @@ public final class StoreData: DataSource {
         let changed = (ready.contains(watched[0]) || watcher.pollTimeout == 0) && watcher.changed()
         if changed {
             summaryCache.removeAll()
+            emptyCache = nil
             taskKnown = false
         }
         let metrics = changed ? feed.readMetrics(store) : false
@@ -168,6 +179,7 @@ public final class StoreData: DataSource {
     /// forgotten.
     public func refresh(now: Duration) -> Bool {
         summaryCache.removeAll()
+        emptyCache = nil
         taskKnown = false
         let metrics = feed.readMetrics(store)
         return feed.refresh(now: now) || metrics

@@ -701,6 +701,20 @@ public final class DeviceController {
         }
     }
 
+    /// What the ring screen leaves out on this panel, and why (a name a small panel has no line
+    /// for): what glance run logs once it starts, rather than drop it silently.
+    public func ringScreenOmissions() -> [Omission] {
+        guard !maker.ringsOnly else { return [] }
+        let screen = maker.ringScreen(day: navigation.day, today: navigation.today, summary: ringSummary(), data: data)
+        var omitted: [Omission] = []
+        for page in 0..<screen.pageCount(for: router.pictureSize) {
+            let probe = LayoutProbe()
+            screen.showing(page: page).explain(into: probe, size: router.pictureSize, at: 0)
+            omitted += probe.omitted.filter { o in !omitted.contains(o) }
+        }
+        return omitted
+    }
+
     /// " page N of M" for the log, where the screen shown is in pages.
     private var pageNote: String { navigation.page > 0 ? " page \(navigation.page + 1)" : "" }
 

@@ -29,6 +29,9 @@ public protocol ShownData: AnyObject {
     var endReason: String? { get }
     /// What changed at the last look that found a change: the store, or a gauge's own source.
     var lastChange: DataChange { get }
+    /// Nothing to show yet: no day and no sample ever (a store just made); the ring screen
+    /// says how to get data.
+    var isEmpty: Bool { get }
     /// A value kept for the device (its brightness, say); nil when none is.
     func preference(_ name: String) -> String?
     /// Keeps `values` (nil forgets the name), all together, where that can be done.
@@ -36,6 +39,7 @@ public protocol ShownData: AnyObject {
 }
 
 extension ShownData {
+    public var isEmpty: Bool { false }
     public var endReason: String? { nil }
     public var lastChange: DataChange { .store }
     /// Fresh data asked for now: sources read again whatever they can (gauge files). True when

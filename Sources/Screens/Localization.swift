@@ -63,6 +63,10 @@ public struct Strings: Sendable {
 
     /// The refresh control, when fetching fresh data failed.
     public var couldNotRefresh: String { pick("Could not refresh", "无法刷新") }
+    /// The ring screen of a store with nothing in it yet: how to get data.
+    public var noDataHint: String {
+        pick("No data yet. Try glance demo-data", "还没有数据。试试 glance demo-data")
+    }
     public var done: String { pick("Done", "完成") }
     public var working: String { pick("Working…", "正在处理…") }
 

@@ -159,14 +159,16 @@ extension RingScreenLayouter {
         var hintBottom = frame.bottom
         if let hint = content.hint {
             let hintStyle = style(24, .medium)
-            let lm = text.measure("Mg", hintStyle)
-            var y = frame.bottom - 3 * lm.height
+            let lm = text.lineMetrics(hint, hintStyle)
+            // On a rectangle at the bottom; on a round panel from a little under the centre,
+            // where the circle's chords are still wide.
+            var y = frame.round ? frame.c.y + 0.3 * frame.r : frame.bottom - 3 * lm.height
             let widths = (0..<3).map { i -> Float in
                 let (x0, x1) = frame.span(y + Float(i) * lm.height, y + Float(i + 1) * lm.height)
                 return x1 - x0
             }
             hintLines = text.wrapped(hint, hintStyle, widths: widths)
-            y = frame.bottom - Float(hintLines.count) * lm.height - (frame.round ? frame.margin : 0)
+            if !frame.round { y = frame.bottom - Float(hintLines.count) * lm.height }
             hintBottom = y - gap
             for (i, line) in hintLines.enumerated() {
                 let (x0, x1) = frame.span(y, y + lm.height)

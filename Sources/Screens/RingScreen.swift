@@ -452,6 +452,43 @@ struct RingScreenLayouter {
         return RowLabels(size: labelSize, styles: styles)
     }
 
+    // MARK: The empty store's hint
+
+    /// The hint of a store with nothing in it yet, in place of the figures (which would all be
+    /// "—"): as many lines as [top, bottom] holds up to `most`, centred there, each within
+    /// [x0, x1] (on a round panel also within the circle's chord where it sits, `circle`).
+    /// Returns false when not even one line fits.
+    @discardableResult
+    func hintBlock(
+        top: Float, bottom: Float, x0: Float, x1: Float, most: Int = 3, align: TextAlignment = .center,
+        circle: (center: Point, radius: Float, margin: Float)? = nil, into out: inout RingScreenLayout
+    ) -> Bool {
+        guard let hint = content.hint else { return false }
+        let s = style(22, .medium)
+        let lm = text.lineMetrics(hint, s)
+        let count = min(most, Int((bottom - top) / lm.height))
+        guard count > 0 else { return false }
+        var spans: [(Float, Float)] = []
+        var y = top + (bottom - top - Float(count) * lm.height) / 2
+        let firstTop = y
+        for _ in 0..<count {
+            if let circle {
+                let half = chord(y, y + lm.height, radius: circle.radius, center: circle.center, margin: circle.margin)
+                spans.append((max(x0, circle.center.x - half), min(x1, circle.center.x + half)))
+            } else {
+                spans.append((x0, x1))
+            }
+            y += lm.height
+        }
+        let lines = text.wrapped(hint, s, widths: spans.map { max(0, $0.1 - $0.0) })
+        for (i, line) in lines.enumerated() {
+            let y0 = firstTop + Float(i) * lm.height
+            place(line, s, color: TextLayout.secondary, baseline: y0 + lm.ascent, from: spans[i].0, to: spans[i].1, align: align,
+                  element: "rings.hint.\(i + 1)", full: hint, into: &out)
+        }
+        return !lines.isEmpty
+    }
+
     // MARK: The week strip
 
     func weekHeight(letterSize: Float, ringSize: Float) -> Float {
@@ -525,6 +562,10 @@ struct RingScreenLayouter {
         }
         // Spaced as three figures would be, so Move alone sits where it always does.
         let spacing = max(8 * u, (bottom - headerBottom - 16 * u - 3 * figureH) / 3)
+        if content.hint != nil {
+            hintBlock(top: headerBottom + 16 * u, bottom: bottom, x0: x0, x1: x1, align: .leading, into: &out)
+            return
+        }
         figureColumn(list, top: headerBottom + 16 * u + spacing / 2, spacing: spacing, x0: x0, x1: x1, labelSize: 15,
                      valueSize: 32, into: &out)
     }
@@ -562,7 +603,9 @@ struct RingScreenLayouter {
         var y = headerBottom + gap + slack
         rings(Rect(x: (w - side) / 2, y: y, width: side, height: side), into: &out)
         y += side + gap + slack
-        if inRow {
+        if content.hint != nil {
+            hintBlock(top: y, bottom: y + figureH, x0: pad, x1: w - pad, into: &out)
+        } else if inRow {
             figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 28, into: &out)
         } else {
             figureColumn(figures, top: y, spacing: spacing, x0: pad, x1: w - pad, labelSize: 15, valueSize: 32, into: &out)
@@ -621,7 +664,9 @@ struct RingScreenLayouter {
             y -= gap
         }
         y -= figureH
-        if inRow {
+        if content.hint != nil {
+            hintBlock(top: y, bottom: y + figureH, x0: pad, x1: w - pad, into: &out)
+        } else if inRow {
             figureRow(top: y, x0: pad, x1: w - pad, labels: labels, valueSize: 24, into: &out)
         } else {
             figureColumn(figures, top: y, spacing: spacing, x0: pad, x1: w - pad, labelSize: 15, valueSize: 28, into: &out)
@@ -689,7 +734,10 @@ struct RingScreenLayouter {
         let first = list.count == 1 ? 1 : 0
         let values = text.fitTogether(list.map(\.number.bare), vs, minimum: scale.figure,
                                       widths: list.map { _ in column })
-        for (i, f) in list.enumerated() {
+        if content.hint != nil {
+            hintBlock(top: rowTop, bottom: rowBottom, x0: 0, x1: w, most: 2, circle: (c, r, margin), into: &out)
+        }
+        for (i, f) in list.enumerated() where content.hint == nil {
             let x0 = c.x - rowHalf + Float(first + i) * (column + gap)
             place(values[i], color: f.color, baseline: rowTop + vm.ascent, from: x0, to: x0 + column, align: .center,
                   element: f.element(.value), into: &out)
@@ -717,7 +765,11 @@ struct RingScreenLayouter {
         let valueSize: Float = 36
         let rowH = figureRowHeight(labelSize: nil, valueSize: valueSize)
         let rowTop = h - pad - rowH
-        figureRow(top: rowTop, x0: pad, x1: w - pad, labels: nil, valueSize: valueSize, into: &out)
+        if content.hint != nil {
+            hintBlock(top: rowTop, bottom: h - pad, x0: pad, x1: w - pad, most: 2, into: &out)
+        } else {
+            figureRow(top: rowTop, x0: pad, x1: w - pad, labels: nil, valueSize: valueSize, into: &out)
+        }
         let top = pad + dm.height + 4 * u
         let side = max(0, min(w - 2 * pad, rowTop - 6 * u - top))
         rings(Rect(x: (w - side) / 2, y: top, width: side, height: side), into: &out)
@@ -746,7 +798,10 @@ struct RingScreenLayouter {
             return 2 * chord(y0, y0 + vm.height, radius: r, center: c, margin: margin)
         }
         let values = text.fitTogether(list.map(\.number), vs, minimum: scale.figure, widths: widths, unit: unit)
-        for (i, f) in list.enumerated() {
+        if content.hint != nil {
+            hintBlock(top: top, bottom: bottom, x0: 0, x1: w, circle: (c, r, margin), into: &out)
+        }
+        for (i, f) in list.enumerated() where content.hint == nil {
             let y0 = top + Float((3 - list.count + 1) / 2 + i) * vm.height
             place(values[i], color: f.color, baseline: y0 + vm.ascent, from: c.x - widths[i] / 2,
                   to: c.x + widths[i] / 2, align: .center, element: f.element(.value), unitElement: f.element(.unit),

@@ -762,11 +762,12 @@ struct TextLayout {
     }
 
     /// Whether a line ending before `characters[k]` ends after punctuation or at a space: a
-    /// break between phrases, not merely between two characters.
+    /// break between phrases, not merely between two characters (nor after the hyphen inside a
+    /// word or a name: "demo-data").
     static func strongBreak(_ characters: [Character], at k: Int) -> Bool {
         guard k > 0 else { return false }
         let before = characters[k - 1]
-        return before == " " || before.isPunctuation
+        return before == " " || (before.isPunctuation && before != "-" && before != "‐")
     }
 
     /// Draws `text` on `baseline` within [x0, x1], aligned; returns the box it takes. `full` is

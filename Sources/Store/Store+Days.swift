@@ -49,6 +49,14 @@ extension Store {
         return (day, summary)
     }
 
+    /// Whether the store has any day at all: a summary or a sample (a store just made has none).
+    public func hasDays() throws(StoreError) -> Bool {
+        let statement = try db.prepare(
+            "SELECT EXISTS (SELECT 1 FROM day_summaries) OR EXISTS (SELECT 1 FROM samples)")
+        guard try statement.step() else { return false }
+        return (statement.int64(0) ?? 0) != 0
+    }
+
     /// The summary for `day`; nil when the store has none (every ring empty).
     public func summary(for day: CalendarDay) throws(StoreError) -> ActivitySummary? {
         let statement = try db.prepare("SELECT \(Self.dayColumns) FROM day_summaries WHERE date = ?1")

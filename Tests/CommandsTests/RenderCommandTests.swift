@@ -20,6 +20,21 @@ struct RenderCommandTests {
         #expect(try Executable.run(["bench", "--help"]).stdout.contains("ms_per_frame"))
     }
 
+    @Test("a name the panel has no line for is said, not dropped: on stderr, the picture still written")
+    func nameSaid() throws {
+        let folder = ScratchFolder("render-name")
+        let round = try Executable.run([
+            "render", "--size", "240x240", "--shape", "round", "--name", "Karan", "--move", "300/500", "--output",
+            folder.path + "/round.png",
+        ])
+        #expect(round.status == 0 && round.stderr.contains("the name is not shown on this 240x240 panel"), "\(round.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/round.png"))
+        let wide = try Executable.run([
+            "render", "--size", "800x480", "--name", "Karan", "--move", "300/500", "--output", folder.path + "/wide.png",
+        ])
+        #expect(wide.status == 0 && wide.stderr.isEmpty, "\(wide.stderr)")
+    }
+
     @Test("--explain prints what was drawn as JSON: every run whole where it is a number, at the floor or larger, its element")
     func explain() throws {
         let r = try Executable.run([

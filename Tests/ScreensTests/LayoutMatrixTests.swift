@@ -74,7 +74,10 @@ struct LayoutMatrixTests {
                 name: "", day: today, today: today, summary: nil,
                 clock: ClockFace(time: TimeOfDay(hour: 23, minute: 59)!, twelveHour: true), clockOnTiny: true), all),
         ]
+        // A store with nothing yet: the hint says how to get data, in place of the "—" figures.
+        let empty = RingScreenContent(name: "", day: today, today: today, summary: nil, hint: locale.strings.noDataHint)
         return days.map { Case(name: "rings \($0.0)", screen: RingScreen(content: $0.1, context: context), required: $0.2) }
+            + [Case(name: "rings an empty store", screen: RingScreen(content: empty, context: context), required: ["rings.hint.1"])]
     }
 
     static func clockCases(_ locale: AppLocale, _ context: ScreenContext) -> [Case] {
