@@ -207,7 +207,7 @@ public struct ProgressScreen: ContextScreen {
 
     /// A rectangle: the indicator and its label in the middle, Cancel and the note along the
     /// bottom.
-    func rectangleLayout(_ size: Size) -> Layout {
+    func rectangleLayout(_ size: Size, noteLines: Int = 3) -> Layout {
         let w = Float(size.width), h = Float(size.height)
         let (scale, labelStyle, smallStyle, cancelStyle) = styles(size)
         let text = TextLayout(context, scale: scale)
@@ -220,7 +220,7 @@ public struct ProgressScreen: ContextScreen {
         if showsCancelBlock {
             // Cancel at the bottom, over what stopping costs (two lines at most).
             if let n = content.cancelNote, !n.isEmpty {
-                let lines = text.wrapped(n, smallStyle, widths: [x1 - x0, x1 - x0])
+                let lines = text.wrapped(n, smallStyle, widths: Array(repeating: x1 - x0, count: noteLines))
                 // Lines as tall as any of them can be: a cut one ends in "…".
                 let nm = text.lineMetrics(n, smallStyle)
                 for line in lines.reversed() {
@@ -260,6 +260,7 @@ public struct ProgressScreen: ContextScreen {
             if side < text.measure(hundred, TextStyle(size: scale.figure, weight: .semibold)).width * 1.4 + 2 * lineWidth
                 || side < 0.45 * min(w, h)
             {
+                if noteLines > 2 && note.count > 2 { return rectangleLayout(size, noteLines: 2) }
                 return roundLayout(size)
             }
             return Layout(
@@ -274,13 +275,18 @@ public struct ProgressScreen: ContextScreen {
             let ps = scale.style(px: labelStyle.size, .semibold, minimum: scale.figure)
             let pm = text.measure(hundred, ps)
             let pw = pm.width + 16 * u
-            let lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0 - pw, x1 - x0])
+            var lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0 - pw, x1 - x0])
+            // Not even its first word beside the percentage (a small panel): the percentage on a
+            // line of its own, the label's two lines under it.
+            if lines.first == "" { lines = [""] + text.wrapped(shownLabel, labelStyle, widths: [x1 - x0, x1 - x0]) }
             let barH = max(4, 12 * u)
             // The label's first line and the percentage on one baseline.
             let firstAscent = max(lm.ascent, pm.ascent), firstH = firstAscent + max(lm.descent, pm.descent)
             let labelH = firstH + Float(max(0, lines.count - 1)) * lm.height
             let blockH = labelH + 14 * u + barH
             let top = (bottom - blockH) / 2
+            // Crowded (a small panel): the note on two lines at most.
+            if top < 8 * u && noteLines > 2 && note.count > 2 { return rectangleLayout(size, noteLines: 2) }
             let label = lines.enumerated().map {
                 Line(text: $0.element,
                      baseline: $0.offset == 0 ? top + firstAscent : top + firstH + lm.ascent + Float($0.offset - 1) * lm.height,
@@ -301,6 +307,7 @@ public struct ProgressScreen: ContextScreen {
             let labelH = Float(lines.count) * lm.height
             let blockH = pm.height + (lines.isEmpty ? 0 : 10 * u + labelH)
             let top = bar.maxY + (bottom - bar.maxY - blockH) / 2
+            if top < bar.maxY + 4 * u && noteLines > 2 && note.count > 2 { return rectangleLayout(size, noteLines: 2) }
             let label = lines.enumerated().map {
                 Line(text: $0.element, baseline: top + pm.height + 10 * u + lm.ascent + Float($0.offset) * lm.height,
                      x0: x0, x1: x1)
