@@ -26,7 +26,12 @@ extension DeviceController {
             log("help asked for, but there are no buttons to explain")
             return false
         }
-        hint = (now + .milliseconds(Int64(Self.hintSeconds * 1000)), content.rows, content.chord)
+        // Where the panel cannot hold every button's row legibly at once, the rows in parts, each
+        // shown in turn (the hint stays long enough for each to show once).
+        let parts = ButtonHintOverlay(screen: BlankScreen(), rows: content.rows, chord: content.chord, context: maker.context)
+            .parts(for: router.pictureSize).count
+        let seconds = max(Self.hintSeconds, Double(parts) * ButtonHintOverlay.partSeconds)
+        hint = (now + .milliseconds(Int64(seconds * 1000)), content.rows, content.chord, now, parts)
         data.keep([(Self.hintShownKey, "1")])
         log("button hint shown")
         return true
@@ -37,6 +42,19 @@ extension DeviceController {
     func offerFirstHint(now: Duration) -> Bool {
         guard hint == nil, data.preference(Self.hintShownKey) == nil, hintContent() != nil else { return false }
         return showHint(now: now)
+    }
+
+    /// The part of the hint's rows shown at `now` (they turn every `partSeconds`).
+    func hintPart(now: Duration) -> Int {
+        guard let hint, hint.parts > 1 else { return 0 }
+        return Int(max(0, (now - hint.since).inSeconds) / ButtonHintOverlay.partSeconds) % hint.parts
+    }
+
+    /// When the hint's next part comes (nil: one part).
+    func nextHintPart(after now: Duration) -> Duration? {
+        guard let hint, hint.parts > 1 else { return nil }
+        let k = (max(0, (now - hint.since).inSeconds) / ButtonHintOverlay.partSeconds).rounded(.down) + 1
+        return hint.since + .milliseconds(Int64(k * ButtonHintOverlay.partSeconds * 1000))
     }
 
     /// The hint's row for a button (every action has its word: `ButtonHintTests`).

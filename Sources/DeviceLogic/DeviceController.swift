@@ -67,7 +67,9 @@ public final class DeviceController {
     /// library's: App gives Input's `KeyMap.hints`); nil: no hint.
     public var buttonHints: (@Sendable (KeyMap, [InputCapabilities]) -> [KeyHint])?
     /// The button hint on the panel until then (any input closes it first), and what it says.
-    var hint: (until: Duration, rows: [ButtonHintOverlay.Row], chord: Bool)?
+    var hint: (until: Duration, rows: [ButtonHintOverlay.Row], chord: Bool, since: Duration, parts: Int)?
+    /// The part of the hint's rows drawn last (`hintPart`).
+    private var hintPartShown = 0
 
     public init(
         screens: [ScreenKind], maker: ScreenMaker, data: any ShownData, input: (any InputDevices)?, router: InputRouter,
@@ -391,6 +393,11 @@ public final class DeviceController {
         let screenBefore = screenBefore ?? navigation.screen
         if let h = hint, now >= h.until {
             hint = nil
+            changed = true
+        }
+        // The hint's next part of rows.
+        if hint != nil, hintPart(now: now) != hintPartShown {
+            hintPartShown = hintPart(now: now)
             changed = true
         }
         if let m = midnight, now >= m { midnight = Self.midnight(after: now, clock) }
@@ -762,6 +769,7 @@ public final class DeviceController {
             add(lastInput + .seconds(change))
         }
         if let h = hint { add(h.until) }
+        if let part = nextHintPart(after: now) { add(part) }
         // The schedule's next boundary: one wake-up then, none before.
         if let b = boundary { add(b + Self.minuteMargin) }
         if let cycle, level != .blank, !away, navigation.screen != .progress,
@@ -795,7 +803,7 @@ public final class DeviceController {
                 introStart = nil
                 let screen = ButtonHintOverlay(
                     screen: withRefreshControl(currentScreen(now: now)), rows: hint.rows, chord: hint.chord,
-                    context: maker.context)
+                    context: maker.context, part: hintPart(now: now))
                 return StillOrMoving(screen: lit(screen), moving: screen.animates)
             }
             introStart = nil

@@ -192,3 +192,42 @@ struct PageNavigationTests {
         #expect(c.navigation.screen == .clock)
     }
 }
+
+/// The button hint on a panel that cannot hold every button's row legibly at once: the rows in
+/// parts, each shown in turn while the hint stays.
+@Suite("The button hint in parts")
+struct HintPartsTests {
+    @Test("on 240x240 the rows come a part at a time, every partSeconds, with a wake-up for each; the hint stays for all")
+    func parts() {
+        let c = PageNavigationTests.controller(PageNavigationTests.Data(), screens: [.rings])
+        c.buttonHints = { _, _ in
+            [KeyHint(code: 105, symbol: .left, press: .previousDay, hold: .refresh),
+             KeyHint(code: 28, symbol: .select, press: .select, hold: .today),
+             KeyHint(code: 106, symbol: .right, press: .nextDay, hold: .today)]
+        }
+        let t0 = PageNavigationTests.t0
+        _ = c.feed([InputEvent(time: t0.inSeconds, type: 0, code: 0, value: 0)], from: PageNavigationTests.keyboard, name: "b",
+                   now: t0)
+        #expect(c.perform(.action(.help), now: t0))
+        func overlay(_ now: Duration) -> ButtonHintOverlay? {
+            c.scene(now: now).frame(at: now).screen as? ButtonHintOverlay
+        }
+        let first = try? #require(overlay(t0))
+        let parts = first?.parts(for: Size(width: 240, height: 240)).count ?? 0
+        #expect(parts > 1, "three buttons' rows at 12′ do not fit a 1.3\" panel at once")
+        var now = t0
+        var seen: [Int] = [overlay(now)?.part ?? -1]
+        for _ in 1..<parts {
+            let next = c.nextDeadline(now: now)
+            #expect(next == now + .seconds(ButtonHintOverlay.partSeconds))
+            now = next ?? now
+            #expect(c.update(now: now), "the next part is a change")
+            seen.append(overlay(now)?.part ?? -1)
+        }
+        #expect(seen == Array(0..<parts))
+        // Still there after the last part came; gone after its time.
+        #expect(overlay(now) != nil)
+        let end = t0 + .seconds(max(DeviceController.hintSeconds, Double(parts) * ButtonHintOverlay.partSeconds))
+        #expect(c.update(now: end) && overlay(end) == nil)
+    }
+}

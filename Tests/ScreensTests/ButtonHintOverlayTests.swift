@@ -50,37 +50,50 @@ struct ButtonHintOverlayTests {
         for locale in AppLocale.allCases {
             for shape in PanelShape.allCases where shape == .rectangle || size.width == size.height {
                 for rows in [Self.two, Self.three, Self.numbered] {
-                    let probe = LayoutProbe()
-                    let overlay = try Self.overlay(rows, locale, shape: shape, probe: probe)
-                    let layout = overlay.layout(for: size)
-                    let what = "\(size) \(shape) \(locale.rawValue) \(rows.count) rows"
-                    let sizes = (layout.title.size > 0 ? [layout.title.size] : []) + layout.rows.flatMap { [$0.press.size] + ($0.hold.map { [$0.size] } ?? []) }
-                        + layout.notes.map(\.size)
-                    #expect(sizes.allSatisfy { $0 >= overlay.smallestText(size) }, "\(what): sizes \(sizes)")
-                    #expect(layout.rows.count == rows.count, "\(what): a button left out")
-                    // The rows always; the chord's line too but on a round panel under 300 px, where
-                    // the inscribed square holds the rows alone at the floor.
-                    #expect(
-                        rows.count > 3 || !layout.notes.isEmpty || shape == .round && size.width < 300,
-                        "\(what): not even the chord's line fits")
-                    _ = FrameComposer(panel: size).render(overlay)
-                    let texts = probe.texts.filter { !$0.text.isEmpty }
-                    let hintTexts = texts.suffix(
-                        (layout.title.size > 0 ? 1 : 0) + rows.count + rows.filter { $0.hold != nil }.count + layout.notes.count)
-                    for t in hintTexts {
-                        #expect(!t.text.hasSuffix("…"), "\(what): '\(t.text)' shortened")
-                        #expect(inside(t.box, size, shape), "\(what): '\(t.text)' at \(t.box) leaves the panel")
-                    }
-                    // A badge's label is drawn inside it: the badges and the lines beside them.
-                    let badges = probe.shapes.filter { $0.name.hasPrefix("button-") }.map(\.box)
-                    let lines = hintTexts.map(\.box).filter { t in !badges.contains { $0.x <= t.x && t.maxX <= $0.maxX } }
-                    let boxes = lines + badges
-                    for i in boxes.indices {
-                        for j in boxes.indices where j > i {
-                            let a = boxes[i], b = boxes[j]
-                            let overlaps = a.x < b.maxX && b.x < a.maxX && a.y < b.maxY && b.y < a.maxY
-                            #expect(!overlaps, "\(what): \(a) overlaps \(b)")
+                    let parts = try Self.overlay(rows, locale, shape: shape).parts(for: size)
+                    // Every row in one of the parts, in order.
+                    #expect(parts.flatMap { $0 } == rows, "\(size) \(shape) \(locale.rawValue): rows lost in parts")
+                    var notesShown = false
+                    for part in parts.indices {
+                        let probe = LayoutProbe()
+                        var overlay = try Self.overlay(rows, locale, shape: shape, probe: probe)
+                        overlay.part = part
+                        let layout = overlay.layout(for: size)
+                        let shown = parts[part]
+                        let what = "\(size) \(shape) \(locale.rawValue) \(rows.count) rows, part \(part + 1) of \(parts.count)"
+                        let sizes = (layout.title.size > 0 ? [layout.title.size] : [])
+                            + layout.rows.flatMap { [$0.press.size] + ($0.hold.map { [$0.size] } ?? []) } + layout.notes.map(\.size)
+                        #expect(sizes.allSatisfy { $0 >= overlay.smallestText(size) }, "\(what): sizes \(sizes)")
+                        #expect(layout.rows.count == shown.count, "\(what): a button left out")
+                        notesShown = notesShown || !layout.notes.isEmpty
+                        _ = FrameComposer(panel: size).render(overlay)
+                        let texts = probe.texts.filter { !$0.text.isEmpty }
+                        let hintTexts = texts.suffix(
+                            (layout.title.size > 0 ? 1 : 0) + shown.count + shown.filter { $0.hold != nil }.count
+                                + layout.notes.count)
+                        for t in hintTexts {
+                            #expect(!t.text.hasSuffix("…"), "\(what): '\(t.text)' shortened")
+                            #expect(inside(t.box, size, shape), "\(what): '\(t.text)' at \(t.box) leaves the panel")
                         }
+                        // A badge's label is drawn inside it: the badges and the lines beside them.
+                        let badges = probe.shapes.filter { $0.name.hasPrefix("button-") }.map(\.box)
+                        let lines = hintTexts.map(\.box).filter { t in !badges.contains { $0.x <= t.x && t.maxX <= $0.maxX } }
+                        let boxes = lines + badges
+                        for i in boxes.indices {
+                            for j in boxes.indices where j > i {
+                                let a = boxes[i], b = boxes[j]
+                                let overlaps = a.x < b.maxX && b.x < a.maxX && a.y < b.maxY && b.y < a.maxY
+                                #expect(!overlaps, "\(what): \(a) overlaps \(b)")
+                            }
+                        }
+                    }
+                    // The rows always; how to bring the hint back too (on the last part) but on a
+                    // round panel under 300 px, where the inscribed square holds the rows alone.
+                    #expect(rows.count > 3 || notesShown || shape == .round && size.width < 300,
+                            "\(size) \(shape) \(locale.rawValue) \(rows.count) rows: not even the chord's line fits")
+                    // A panel that holds them all shows them at once.
+                    if shape == .rectangle && size.width >= 480 && size.height >= 480 {
+                        #expect(parts.count == 1, "\(size): \(parts.count) parts")
                     }
                 }
             }
