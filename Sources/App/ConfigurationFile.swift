@@ -1,4 +1,5 @@
 import Configuration
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -180,10 +181,4 @@ extension ConfigurationFile {
             return .failure(ExitStatus(Outcome.config))
         }
     }
-}
-
-/// An exit status as an Error, so `Result` can carry it.
-public struct ExitStatus: Error {
-    public let code: Outcome
-    public init(_ code: Outcome) { self.code = code }
 }

@@ -366,9 +366,3 @@ extension GoalSetting {
     /// The configured goals as standing goals: the default before any are set in the store.
     public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand) }
 }
-
-/// Whether `path` names something (stat(2) follows links, as access(2) does).
-package func fileExists(_ path: String) -> Bool {
-    var st = stat()
-    return stat(path, &st) == 0
-}

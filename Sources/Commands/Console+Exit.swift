@@ -1,5 +1,6 @@
 import App
 import CLI
+import Platform
 
 /// Where the commands' words go: the process's standard output and error (App's work is given it).
 let console = Console.standard

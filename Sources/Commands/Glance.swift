@@ -5,6 +5,7 @@ import CLI
 import Configuration
 import Raster
 import Store
+import Platform
 
 /// The `glance` command line: each command's declaration (options, help, exit statuses) and what
 /// it runs, in App.

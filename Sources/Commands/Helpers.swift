@@ -1,5 +1,6 @@
 import App
 import CLI
+import Platform
 
 extension Glance {
     /// The main of glance-import, glance-serve and glance-mqtt: `arguments` (without the program

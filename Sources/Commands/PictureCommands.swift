@@ -3,6 +3,7 @@ import CLI
 import Configuration
 import Controls
 import Raster
+import Platform
 
 /// `glance render`, `bench`, `demo`: screens drawn headlessly.
 enum PictureCommands {

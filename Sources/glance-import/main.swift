@@ -2,6 +2,7 @@
 // linked here, not in glance), run by glance from the package's library folder.
 import App
 import Commands
+import Platform
 
 #if canImport(Glibc)
     import Glibc

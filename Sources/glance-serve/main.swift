@@ -4,6 +4,7 @@ import App
 import Commands
 import Configuration
 import Server
+import Platform
 
 #if canImport(Glibc)
     import Glibc

@@ -26,3 +26,20 @@ public enum Outcome: Sendable, Equatable, CaseIterable {
     /// stop; not to be tried again.
     case cancelled
 }
+
+/// An outcome as an Error, so `Result` can carry it.
+public struct ExitStatus: Error {
+    public let code: Outcome
+    public init(_ code: Outcome) { self.code = code }
+}
+
+/// A failure told by its message, with the outcome it ends the command with.
+public struct OutputFailure: Error, CustomStringConvertible {
+    public let message: String
+    public let status: Outcome
+    public init(_ message: String, status: Outcome) {
+        self.message = message
+        self.status = status
+    }
+    public var description: String { message }
+}
