@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["Activity", "Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
             name: "Store",
-            dependencies: ["Activity", "Platform", "CSQLite"],
+            dependencies: ["Activity", "JSON", "Platform", "CSQLite"],
             resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
         ),
         // export.xml (libxml2) and export.zip (libarchive) into the store's import: glance-import's.
