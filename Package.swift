@@ -90,6 +90,10 @@ let package = Package(
         // The device's logic, pure: navigation, idle, the cycle, the light, input routing, the
         // controller (its world through ports App gives), how data becomes screens.
         .target(name: "DeviceLogic", dependencies: ["Activity", "Controls", "Raster", "Screens"]),
+        // The local calendar and wall clock (TZ) as the C library has them, for the device's logic.
+        .target(name: "Clocks", dependencies: ["Activity", "DeviceLogic"]),
+        // Where the running panel's control socket is, for the panel and its clients.
+        .target(name: "ControlSocket"),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),
@@ -122,7 +126,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
-                "Backlight",
+                "Backlight", "Clocks", "ControlSocket",
                 "CKernelShims", "ImageFile", "Text", "JSON", "Feeds",
             ]),
         // The network's sides, each for its own executable: glance serve (HTTP, the token's QR
@@ -132,18 +136,21 @@ let package = Package(
             dependencies: ["App", "Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode"]),
         .target(
             name: "HomeBridge",
-            dependencies: ["App", "Activity", "Configuration", "Controls", "DeviceLogic", "Feeds", "JSON", "MQTT", "Platform", "Store"]),
+            dependencies: [
+                "App", "Activity", "Clocks", "Configuration", "ControlSocket", "Controls", "DeviceLogic", "Feeds", "JSON", "MQTT", "Platform",
+                "Store",
+            ]),
         .target(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls", "DeviceLogic",
-                "CBuildInfo",
+                "Clocks", "ControlSocket", "CBuildInfo",
             ]
         ),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
-        .executableTarget(name: "glance-import", dependencies: ["Commands", "App", "HealthExport", "Store", "Platform"]),
+        .executableTarget(name: "glance-import", dependencies: ["Commands", "App", "Activity", "HealthExport", "Store", "Platform"]),
         .executableTarget(name: "glance-serve", dependencies: ["Commands", "App", "Server", "Configuration"]),
         .executableTarget(name: "glance-mqtt", dependencies: ["Commands", "App", "HomeBridge", "Configuration"]),
 
@@ -174,7 +181,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
-                "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred",
+                "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred", "Clocks",
                 "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.

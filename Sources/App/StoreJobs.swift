@@ -3,6 +3,7 @@ import Activity
 import Configuration
 import Platform
 import Store
+import Clocks
 
 #if canImport(Glibc)
     import Glibc

@@ -6,6 +6,7 @@ import Configuration
 import Raster
 import Store
 import Platform
+import ControlSocket
 
 /// The `glance` command line: each command's declaration (options, help, exit statuses) and what
 /// it runs, in App.
@@ -110,7 +111,7 @@ public enum Glance {
         files: [
             (Configuration.defaultPath, "the configuration (glance config check; glance config settings lists every setting)"),
             (ServeSetting().tokenFile, "glance serve's bearer token (root and group glance only; glance serve token shows it)"),
-        ] + StoreLocation.files + ControlServer.files + [
+        ] + StoreLocation.files + ControlSocketLocation.files + [
             ("/sys/class/backlight/*", "the panel's backlight, dimmed and turned off by glance run"),
             ("/dev/dri/card*, /dev/input/event*", "the display (DRM/KMS) and the buttons and touch (evdev) glance run uses"),
         ],
@@ -118,7 +119,7 @@ public enum Glance {
             ("LC_ALL, LC_MESSAGES, LANG", "the language of the labels (en, or zh_CN… for Simplified Chinese)"),
             ("LC_ALL, LC_TIME, LANG", "how the time is written when the configuration does not say (12- or 24-hour)"),
             ("TZ", "the time zone of the days, of midnight and of the clock"),
-        ] + StoreLocation.environment + ControlServer.environment + [
+        ] + StoreLocation.environment + ControlSocketLocation.environment + [
             ("FONTCONFIG_FILE, FONTCONFIG_PATH, FONTCONFIG_SYSROOT", "fontconfig decides every font when one is set"),
             ("NOTIFY_SOCKET, WATCHDOG_USEC", "systemd's notification socket and watchdog (glance run and serve as services)"),
         ],

@@ -4,6 +4,7 @@ import CLI
 import Configuration
 import Platform
 import Store
+import Clocks
 
 // The command line's value forms that need more than the pure ones: a path to write to (the file
 // system's say), a store's names (the store's rules), a day as today's calendar has it.

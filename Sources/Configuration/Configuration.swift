@@ -303,7 +303,7 @@ public struct RunOptions: Sendable, Equatable {
     public var reportFrames = false
     public var readInput = true
     public var inputDirectory = "/dev/input"
-    /// Where `glance screenshot` asks (nil: `ControlServer.defaultPath()`).
+    /// Where `glance screenshot` asks (nil: `ControlSocketLocation.defaultPath()`).
     public var controlSocket: String?
 
     public init() {}
