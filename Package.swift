@@ -94,6 +94,8 @@ let package = Package(
         .target(name: "Clocks", dependencies: ["Activity", "DeviceLogic"]),
         // Where the running panel's control socket is, for the panel and its clients.
         .target(name: "ControlSocket"),
+        // The configuration file read (and the command line layered over it), for glance and its helpers.
+        .target(name: "ConfigurationFile", dependencies: ["Configuration", "Platform"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),
@@ -126,7 +128,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
-                "Backlight", "Clocks", "ControlSocket",
+                "Backlight", "Clocks", "ConfigurationFile", "ControlSocket",
                 "CKernelShims", "ImageFile", "Text", "JSON", "Feeds",
             ]),
         // The network's sides, each for its own executable: glance serve (HTTP, the token's QR
@@ -144,15 +146,15 @@ let package = Package(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls", "DeviceLogic",
-                "Clocks", "ControlSocket", "CBuildInfo",
+                "Clocks", "ConfigurationFile", "ControlSocket", "CBuildInfo",
             ]
         ),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
         .executableTarget(name: "glance-import", dependencies: ["Commands", "App", "Activity", "HealthExport", "Store", "Platform"]),
-        .executableTarget(name: "glance-serve", dependencies: ["Commands", "App", "Server", "Configuration"]),
-        .executableTarget(name: "glance-mqtt", dependencies: ["Commands", "App", "HomeBridge", "Configuration"]),
+        .executableTarget(name: "glance-serve", dependencies: ["Commands", "App", "Server", "Configuration", "ConfigurationFile"]),
+        .executableTarget(name: "glance-mqtt", dependencies: ["Commands", "App", "HomeBridge", "Configuration", "ConfigurationFile"]),
 
         // What the test targets share: the process runner (and the glance executable, natively or
         // through an emulator), scratch folders, the repository's root.
@@ -181,7 +183,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
-                "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred", "Clocks",
+                "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred", "Clocks", "ConfigurationFile",
                 "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.

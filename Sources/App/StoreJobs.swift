@@ -4,6 +4,7 @@ import Configuration
 import Platform
 import Store
 import Clocks
+import ConfigurationFile
 
 #if canImport(Glibc)
     import Glibc

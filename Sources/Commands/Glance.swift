@@ -7,6 +7,7 @@ import Raster
 import Store
 import Platform
 import ControlSocket
+import ConfigurationFile
 
 /// The `glance` command line: each command's declaration (options, help, exit statuses) and what
 /// it runs, in App.

@@ -1,6 +1,7 @@
 import App
 import CLI
 import Configuration
+import ConfigurationFile
 import Controls
 import Platform
 import Raster

@@ -4,6 +4,7 @@ import Configuration
 import Controls
 import Raster
 import Platform
+import ConfigurationFile
 
 /// `glance render`, `bench`, `demo`: screens drawn headlessly.
 enum PictureCommands {

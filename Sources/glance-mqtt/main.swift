@@ -3,6 +3,7 @@
 import App
 import Commands
 import Configuration
+import ConfigurationFile
 import HomeBridge
 import Platform
 

@@ -5,6 +5,7 @@ import Commands
 import Configuration
 import Server
 import Platform
+import ConfigurationFile
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@
 import Activity
 import Clocks
 import Configuration
+import ConfigurationFile
 import Controls
 import Foundation
 import Input
