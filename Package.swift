@@ -16,7 +16,8 @@ let package = Package(
         .executable(name: "glance", targets: ["glance"]),
         // The commands that take data from outside (files, the network), git-style: `glance import`
         // runs glance-import from the package's library folder (/usr/lib/glance), so glance run's
-        // binary has neither their code nor their libraries.
+        // binary has neither their code nor their libraries, and they have none of the panel's
+        // (they depend on neither App nor Commands: no Display, Input or Text).
         .executable(name: "glance-import", targets: ["glance-import"]),
         .executable(name: "glance-serve", targets: ["glance-serve"]),
         .executable(name: "glance-mqtt", targets: ["glance-mqtt"]),
@@ -135,26 +136,29 @@ let package = Package(
         // code) and glance mqtt (the broker, Home Assistant).
         .target(
             name: "Server",
-            dependencies: ["App", "Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode"]),
+            dependencies: ["Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode"]),
         .target(
             name: "HomeBridge",
             dependencies: [
-                "App", "Activity", "Clocks", "Configuration", "ControlSocket", "Controls", "DeviceLogic", "Feeds", "JSON", "MQTT", "Platform",
+                "Activity", "Clocks", "Configuration", "ControlSocket", "Controls", "DeviceLogic", "Feeds", "JSON", "MQTT", "Platform",
                 "Store",
             ]),
+        // What glance and its helpers both declare: import, serve and mqtt (glance lists them, their
+        // executables parse by them), the entry every command runs through, the exit statuses, the version.
+        .target(name: "HelperCommands", dependencies: ["CLI", "Configuration", "Platform", "Store", "CBuildInfo"]),
         .target(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls", "DeviceLogic",
-                "Clocks", "ConfigurationFile", "ControlSocket", "CBuildInfo",
+                "Clocks", "ConfigurationFile", "ControlSocket", "HelperCommands",
             ]
         ),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
-        .executableTarget(name: "glance-import", dependencies: ["Commands", "App", "Activity", "HealthExport", "Store", "Platform"]),
-        .executableTarget(name: "glance-serve", dependencies: ["Commands", "App", "Server", "Configuration", "ConfigurationFile"]),
-        .executableTarget(name: "glance-mqtt", dependencies: ["Commands", "App", "HomeBridge", "Configuration", "ConfigurationFile"]),
+        .executableTarget(name: "glance-import", dependencies: ["HelperCommands", "Activity", "HealthExport", "Store", "Platform"]),
+        .executableTarget(name: "glance-serve", dependencies: ["HelperCommands", "Server", "ConfigurationFile", "Platform"]),
+        .executableTarget(name: "glance-mqtt", dependencies: ["HelperCommands", "HomeBridge", "ConfigurationFile", "Platform"]),
 
         // What the test targets share: the process runner (and the glance executable, natively or
         // through an emulator), scratch folders, the repository's root.

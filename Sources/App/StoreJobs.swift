@@ -327,8 +327,3 @@ extension StoreJobs {
         }
     }
 }
-
-extension GoalSetting {
-    /// The configured goals as standing goals: the default before any are set in the store.
-    public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand) }
-}

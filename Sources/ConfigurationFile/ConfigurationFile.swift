@@ -139,6 +139,12 @@ extension ConfigurationFile {
         }
     }
 
+    /// The configuration as `layered` makes it, the configuration itself (glance serve and glance
+    /// mqtt: their executables have no key map, whose key names only libevdev knows).
+    public static func configuration(_ path: String?, commandLine: Layer, console: Console) -> Result<Configuration, ExitStatus> {
+        layered(path, commandLine: commandLine, console: console) { $0 }
+    }
+
     /// The configuration: the defaults, the file (`path`, else the default one when it exists) and
     /// the command line, each made into what the caller runs on by `make` (`{ $0 }`: the
     /// configuration itself; App's `Settings`, whose key map also checks the key names) — the

@@ -1,5 +1,4 @@
 import Activity
-import App
 import Clocks
 import Configuration
 import ControlSocket

@@ -1,6 +1,6 @@
-/// How a command ended, as a value: what it did (ok) or the kind of failure, which `Commands`
-/// turns into the process's exit status (sysexits) in one place. The message was told already,
-/// through the command's console or log.
+/// How a command ended, as a value: what it did (ok) or the kind of failure, which the command
+/// line turns into the process's exit status (sysexits) in one place (HelperCommands'
+/// `Outcome.exit`). The message was told already, through the command's console or log.
 public enum Outcome: Sendable, Equatable, CaseIterable {
     case ok
     /// A bad argument: an option, a value or a name that is not accepted.

@@ -1,4 +1,3 @@
-import App
 import QRCode
 import Configuration
 import HTTP
