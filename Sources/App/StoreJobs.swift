@@ -6,12 +6,6 @@ import Store
 import Clocks
 import ConfigurationFile
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The data commands' work (`glance log`, `goals`, `metric`, `task`, `export`, `demo-data`), in the
 /// store's frame (`StoreJobs.with`, in Store).
 extension StoreJobs {
