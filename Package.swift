@@ -16,7 +16,8 @@ let package = Package(
         .executable(name: "glance", targets: ["glance"]),
         // The commands that take data from outside (files, the network), git-style: `glance import`
         // runs glance-import from the package's library folder (/usr/lib/glance), so glance run's
-        // binary has neither their code nor their libraries.
+        // binary has neither their code nor their libraries, and they have none of the panel's
+        // (they depend on neither App nor Commands: no Display, Input or Text).
         .executable(name: "glance-import", targets: ["glance-import"]),
         .executable(name: "glance-serve", targets: ["glance-serve"]),
         .executable(name: "glance-mqtt", targets: ["glance-mqtt"]),
@@ -96,6 +97,12 @@ let package = Package(
         // The device's logic, pure: navigation, idle, the cycle, the light, input routing, the
         // controller (its world through ports App gives), how data becomes screens.
         .target(name: "DeviceLogic", dependencies: ["Activity", "Controls", "Raster", "Screens"]),
+        // The local calendar and wall clock (TZ) as the C library has them, for the device's logic.
+        .target(name: "Clocks", dependencies: ["Activity", "DeviceLogic"]),
+        // Where the running panel's control socket is, for the panel and its clients.
+        .target(name: "ControlSocket"),
+        // The configuration file read (and the command line layered over it), for glance and its helpers.
+        .target(name: "ConfigurationFile", dependencies: ["Configuration", "Platform"]),
 
         // Edges.
         .target(name: "ImageFile", dependencies: ["Raster", "Platform", "CPNG"]),
@@ -114,7 +121,7 @@ let package = Package(
         .target(name: "Input", dependencies: ["Activity", "Platform", "CKernelShims", "CEvdev", "Controls", "Raster"]),
         .target(
             name: "Store",
-            dependencies: ["Activity", "Platform", "CSQLite"],
+            dependencies: ["Activity", "JSON", "Platform", "CSQLite"],
             resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
         ),
         // export.xml (libxml2) and export.zip (libarchive) into the store's import: glance-import's.
@@ -128,30 +135,36 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
-                "Backlight",
+                "Backlight", "Clocks", "ConfigurationFile", "ControlSocket",
                 "CKernelShims", "ImageFile", "Text", "JSON", "Feeds",
             ]),
         // The network's sides, each for its own executable: glance serve (HTTP, the token's QR
         // code) and glance mqtt (the broker, Home Assistant).
         .target(
             name: "Server",
-            dependencies: ["App", "Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode"]),
+            dependencies: ["Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode"]),
         .target(
             name: "HomeBridge",
-            dependencies: ["App", "Activity", "Configuration", "Controls", "DeviceLogic", "Feeds", "JSON", "MQTT", "Platform", "Store"]),
+            dependencies: [
+                "Activity", "Clocks", "Configuration", "ControlSocket", "Controls", "DeviceLogic", "Feeds", "JSON", "MQTT", "Platform",
+                "Store",
+            ]),
+        // What glance and its helpers both declare: import, serve and mqtt (glance lists them, their
+        // executables parse by them), the entry every command runs through, the exit statuses, the version.
+        .target(name: "HelperCommands", dependencies: ["CLI", "Configuration", "Platform", "Store", "CBuildInfo"]),
         .target(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls", "DeviceLogic",
-                "CBuildInfo",
+                "Clocks", "ConfigurationFile", "ControlSocket", "HelperCommands",
             ]
         ),
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
-        .executableTarget(name: "glance-import", dependencies: ["Commands", "App", "HealthExport", "Store", "Platform"]),
-        .executableTarget(name: "glance-serve", dependencies: ["Commands", "App", "Server", "Configuration"]),
-        .executableTarget(name: "glance-mqtt", dependencies: ["Commands", "App", "HomeBridge", "Configuration"]),
+        .executableTarget(name: "glance-import", dependencies: ["HelperCommands", "Activity", "HealthExport", "Store", "Platform"]),
+        .executableTarget(name: "glance-serve", dependencies: ["HelperCommands", "Server", "ConfigurationFile", "Platform"]),
+        .executableTarget(name: "glance-mqtt", dependencies: ["HelperCommands", "HomeBridge", "ConfigurationFile", "Platform"]),
 
         // What the test targets share: the process runner (and the glance executable, natively or
         // through an emulator), scratch folders, the repository's root.
@@ -180,7 +193,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
-                "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred",
+                "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred", "Clocks", "ConfigurationFile",
                 "CKernelShims", "TestSupport",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.

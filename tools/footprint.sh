@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# footprint.sh -- what Glance costs a board: the package's installed size, the binary's shared
-# libraries (and the Debian packages they come from), and the resident memory of `glance run`
-# showing the ring screen in the VM (Debian's kernel, virtio-gpu) at 480x480 and 720x1280.
+# footprint.sh -- what Glance costs a board: the package's installed size, each executable's
+# stripped size (glance, and the helpers in /usr/lib/glance with the libraries they need), the
+# binary's shared libraries (and the Debian packages they come from), and the resident memory of
+# `glance run` showing the ring screen in the VM (Debian's kernel, virtio-gpu) at 480x480 and
+# 720x1280.
 #
-#   tools/footprint.sh [--deb FILE]      (default: build the package with tools/build-deb.sh)
+#   tools/footprint.sh [--deb FILE] [--no-vm]   (default: build the package with tools/build-deb.sh;
+#                                                --no-vm: the sizes and libraries only)
 #
 # Resident memory is VmRSS (and its peak, VmHWM) of the app once its first frame is on screen,
 # with the fonts of the package's Depends, as /proc/PID/status reports them; the target is
@@ -13,9 +16,11 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DEB=""
+VM=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--deb) DEB=$2; shift 2 ;;
+	--no-vm) VM=0; shift ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "footprint: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -32,6 +37,13 @@ BIN=$WORK/pkg/usr/bin/glance
 echo "package: $(basename "$DEB")"
 echo "  installed size: $(dpkg-deb -f "$DEB" Installed-Size) KiB (binary $(($(stat -c %s "$BIN") / 1024)) KiB, stripped); .deb $(($(stat -c %s "$DEB") / 1024)) KiB"
 echo "  depends: $(dpkg-deb -f "$DEB" Depends)"
+# The helpers glance runs git-style: their size, and the libraries they need (none of the panel's:
+# no libdrm, libevdev, FreeType, HarfBuzz or fontconfig).
+for helper in glance-import glance-serve glance-mqtt; do
+	path=$WORK/pkg/usr/lib/glance/$helper
+	printf '  %-13s %6d KiB stripped (%d bytes); NEEDED: %s\n' "$helper" $(($(stat -c %s "$path") / 1024)) "$(stat -c %s "$path")" \
+		"$(objdump -p "$path" 2>/dev/null | awk '/NEEDED/ {printf "%s ", $2}')"
+done
 echo "shared libraries (ldd /usr/bin/glance; package):"
 ldd "$BIN" | awk '/=> \// {print $1, $3}' | while read -r name path; do
 	# (usrmerge: dpkg knows a library by one of its two paths)
@@ -39,6 +51,7 @@ ldd "$BIN" | awk '/=> \// {print $1, $3}' | while read -r name path; do
 	printf '  %-28s %s\n' "$name" "${pkg:-?}"
 done
 echo "  ($(ldd "$BIN" | grep -c '=> /') libraries; NEEDED directly: $(objdump -p "$BIN" 2>/dev/null | awk '/NEEDED/ {printf "%s ", $2}'))"
+[ "$VM" = 1 ] || exit 0
 
 # Resident memory in the VM: the app up with its first frame, then its /proc status.
 CMD='/app/glance run >/tmp/run.log 2>&1 & pid=$!

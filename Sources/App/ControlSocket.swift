@@ -1,4 +1,5 @@
 import Activity
+import ControlSocket
 import DeviceLogic
 import ImageFile
 import Platform
@@ -65,43 +66,6 @@ public final class ControlServer {
     static func glanceGroup() -> gid_t? {
         guard let entry = getgrnam("glance") else { return nil }
         return entry.pointee.gr_gid
-    }
-
-    /// Where the app listens: `$RUNTIME_DIRECTORY` (systemd's RuntimeDirectory=, /run/glance for
-    /// the service), else /run/glance for root, else `$XDG_RUNTIME_DIR/glance`; nil: nowhere.
-    public static func defaultPath() -> String? {
-        if let runtime = environment("RUNTIME_DIRECTORY"), let first = runtime.split(separator: ":").first {
-            return String(first) + "/glance.sock"
-        }
-        if geteuid() == 0 { return systemPath }
-        if let user = environment("XDG_RUNTIME_DIR") { return user + "/glance/glance.sock" }
-        return nil
-    }
-
-    public static let systemPath = "/run/glance/glance.sock"
-
-    /// The places for the manual's FILES and ENVIRONMENT.
-    public static let files = [
-        (systemPath, "the running app's control socket (glance screenshot), for root and group glance"),
-        ("$XDG_RUNTIME_DIR/glance/glance.sock", "a user's own glance run's control socket"),
-    ]
-    public static let environment = [("RUNTIME_DIRECTORY, XDG_RUNTIME_DIR", "where the control socket is (the service's, a user's)")]
-
-    /// Where `glance screenshot` looks: the user's own app's socket when there is one, else the
-    /// service's.
-    public static func clientPaths() -> [String] {
-        var paths: [String] = []
-        if let runtime = environment("RUNTIME_DIRECTORY"), let first = runtime.split(separator: ":").first {
-            paths.append(String(first) + "/glance.sock")
-        }
-        if geteuid() != 0, let user = environment("XDG_RUNTIME_DIR") { paths.append(user + "/glance/glance.sock") }
-        paths.append(systemPath)
-        return paths
-    }
-
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name), value.pointee != 0 else { return nil }
-        return String(cString: value)
     }
 
     /// The listening socket and the clients that have not asked yet.
@@ -289,7 +253,7 @@ public enum Screenshot {
     /// Asks the app at `socket` (else the usual places) and writes `output`; ends as `outcomes`
     /// says.
     public static func run(output: String, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Outcome {
-        let candidates = socket.map { [$0] } ?? ControlServer.clientPaths()
+        let candidates = socket.map { [$0] } ?? ControlSocketLocation.clientPaths()
         var connection: PacketSocket?
         var problems: [(String, SystemError)] = []
         for path in candidates {

@@ -2,16 +2,7 @@ import Display
 import Platform
 import Raster
 
-/// Why an output failed, with the exit status it ends the program with (sysexits).
-public struct OutputFailure: Error, CustomStringConvertible {
-    public let message: String
-    public let status: Outcome
-    public init(_ message: String, status: Outcome) {
-        self.message = message
-        self.status = status
-    }
-    public var description: String { message }
-
+extension OutputFailure {
     /// A DRM error and its status: 69 no display, 77 permission, 75 held by another program, 78
     /// no such connector/mode/format, 74 a call failed.
     public init(_ error: DisplayError) {

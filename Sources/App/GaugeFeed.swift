@@ -53,30 +53,6 @@ public final class GaugeFeed {
     /// the wall clock is read a moment after the loop's own.
     static let stalenessMargin = Duration.milliseconds(1)
 
-    /// What is logged of one gauge's problems: a problem once (the same again is not repeated);
-    /// another within a minute of the last line counted, not logged, and said with the next line.
-    package struct Complaints {
-        var said: String?
-        var saidAt: Duration?
-        var unsaid = 0
-
-        package init() {}
-
-        package mutating func line(_ message: String, now: Duration) -> String? {
-            guard message != said else { return nil }
-            if let saidAt, now - saidAt < .seconds(60) {
-                unsaid += 1
-                return nil
-            }
-            defer {
-                said = message
-                saidAt = now
-                unsaid = 0
-            }
-            return unsaid > 0 ? "\(message) (and \(unsaid) other problem\(unsaid == 1 ? "" : "s") in the last minute, not logged)" : message
-        }
-    }
-
     private var slots: [Slot]
     /// Files and commands are read while the gauge screen is on the panel.
     public private(set) var shown = false

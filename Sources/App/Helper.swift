@@ -10,8 +10,8 @@ import Platform
 /// executables of their own, git-style: `glance serve` runs glance-serve in its place, so
 /// glance's own binary (glance run, the panel's process) has neither their code nor their
 /// libraries (libxml2, libarchive, libmicrohttpd, libqrencode, libmosquitto and theirs).
-/// Their declarations are in Commands, so `glance help`, the manual and the completions know them,
-/// and `glance serve --bad` is refused before anything is run.
+/// Their declarations are in HelperCommands (glance's and theirs), so `glance help`, the manual
+/// and the completions know them, and `glance serve --bad` is refused before anything is run.
 public enum Helper: String, CaseIterable, Sendable {
     case `import`, serve, mqtt
 

@@ -1,5 +1,6 @@
 import ImageFile
 import Raster
+import Platform
 
 /// Frames as PNG files: each presented frame replaces one file (`.latest`), or goes to a file of
 /// its own, numbered (`.numbered`: FILE-0001.png, FILE-0002.png …). What `glance watch` draws.

@@ -9,6 +9,7 @@ import Raster
 import Screens
 import Store
 import Text
+import ControlSocket
 
 #if canImport(Glibc)
     import Glibc
@@ -256,7 +257,7 @@ public enum PanelApp {
 
     /// The control socket, where `glance screenshot` asks for the frame on the panel.
     static func openControlSocket(_ session: Session, path configured: String?, log: (String) -> Void) {
-        guard let path = configured ?? ControlServer.defaultPath() else {
+        guard let path = configured ?? ControlSocketLocation.defaultPath() else {
             log("no runtime directory (XDG_RUNTIME_DIR): glance screenshot cannot ask this app")
             return
         }

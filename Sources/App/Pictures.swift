@@ -7,6 +7,7 @@ import Raster
 import Screens
 import Store
 import Text
+import Clocks
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Activity
 import Configuration
+import ConfigurationFile
 import DeviceLogic
 import Display
 import Input

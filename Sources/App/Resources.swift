@@ -7,6 +7,7 @@ import Platform
 import Screens
 import Store
 import Text
+import Clocks
 
 #if canImport(Glibc)
     import Glibc
@@ -39,31 +40,6 @@ public func loadFonts(file: String?, cjkFile: String?, locale: AppLocale) throws
         if let cjkFile { fonts.languageFiles[.simplifiedChinese] = cjkFile }
     }
     return try FreeTypeTextRenderer(fonts: fonts)
-}
-
-extension StoreError {
-    /// The exit status for a store error (sysexits).
-    public var exitStatus: Outcome {
-        switch kind {
-        case .badData, .notFound: Outcome.dataError
-        case .io: Outcome.ioError
-        case .missing: Outcome.noInput
-        case .busy: Outcome.temporaryFailure
-        case .cancelled: Outcome.cancelled
-        case .invalidArgument: Outcome.usage
-        case .permission: Outcome.noPermission
-        case .cannotCreate: Outcome.cannotCreate
-        }
-    }
-}
-
-/// The store's file: the one given, else the default place (root's system store, or the user's).
-public func storePath(_ given: String?) throws(OutputFailure) -> String {
-    if let given { return given }
-    guard let path = StoreLocation.defaultPath() else {
-        throw OutputFailure("no store path: set HOME or XDG_DATA_HOME, or give --db PATH", status: Outcome.usage)
-    }
-    return path
 }
 
 extension Settings {

@@ -7,6 +7,7 @@ import JSON
 import Raster
 import Screens
 import Store
+import Platform
 
 #if canImport(Glibc)
     import Glibc

@@ -6,6 +6,7 @@ import Display
 import Input
 import Raster
 import Screens
+import Clocks
 
 /// What a session runs on: the configuration (the built-in defaults, the file over them, the
 /// command line over that: `Configuration` and its `Layer`), and what is made of it once it is

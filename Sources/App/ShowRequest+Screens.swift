@@ -2,6 +2,7 @@ import DeviceLogic
 import Activity
 import Configuration
 import Screens
+import Clocks
 
 extension ShowRequest {
     /// The request with `summary` as the day's (nil: a day without one).

@@ -3,52 +3,12 @@ import Activity
 import Configuration
 import Platform
 import Store
+import Clocks
+import ConfigurationFile
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
-/// What the data commands do to the store (`glance log`, `metric`, `task`, `export`,
-/// `demo-data`, `import`): each opens the store, does its work in the store's transactions, says
-/// what it did, and turns a store error into its message and exit status.
-public enum StoreJobs {
-    /// Opens the store at `path` (the default place when nil) and runs `body`; a store error,
-    /// opening or in `body`, is told and becomes the exit status.
-    public static func with(
-        _ path: String?, access: Store.Access = .create, console: Console, _ body: (Store) throws(StoreError) -> Outcome
-    ) -> Outcome {
-        do throws(OutputFailure) {
-            let file = try storePath(path)
-            do throws(StoreError) {
-                let status = try body(try Store(path: file, access: access))
-                // A user feeding the service's store says so (the personal store is the other one).
-                if access == .create && path == nil && status == Outcome.ok && geteuid() != 0 {
-                    if file == StoreLocation.systemPath {
-                        console.complain("wrote to the system store \(file) (as a member of group glance)")
-                    } else if fileExists(StoreLocation.systemPath) {
-                        console.complain(
-                            "wrote to your own store \(file); the panel shows \(StoreLocation.systemPath): "
-                                + "sudo adduser $USER glance (then log in again) to feed it")
-                    }
-                }
-                return status
-            } catch {
-                return fail(error, console: console)
-            }
-        } catch {
-            console.complain(error.message)
-            return error.status
-        }
-    }
-
-    /// Tells a store error (and a hint) and returns its exit status.
-    public static func fail(_ error: StoreError, _ hint: String? = nil, console: Console) -> Outcome {
-        console.complain(hint.map { "\(error.message)\n\($0)" } ?? error.message)
-        return error.exitStatus
-    }
-
+/// The data commands' work (`glance log`, `goals`, `metric`, `task`, `export`, `demo-data`), in the
+/// store's frame (`StoreJobs.with`, in Store).
+extension StoreJobs {
     // MARK: glance log
 
     /// `glance log`'s description (its help), beside what it does.
@@ -360,15 +320,4 @@ public enum StoreJobs {
             return Outcome.ok
         }
     }
-}
-
-extension GoalSetting {
-    /// The configured goals as standing goals: the default before any are set in the store.
-    public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand) }
-}
-
-/// Whether `path` names something (stat(2) follows links, as access(2) does).
-package func fileExists(_ path: String) -> Bool {
-    var st = stat()
-    return stat(path, &st) == 0
 }

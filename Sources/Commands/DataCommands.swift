@@ -4,15 +4,11 @@ import Activity
 import App
 import CLI
 import Store
+import HelperCommands
 
-/// The store's commands: `import`, `log`, `metric`, `task`, `export`, `demo-data`.
+/// The store's commands: `log`, `goals`, `metric`, `task`, `export`, `demo-data` (`import` is
+/// HelperCommands' `ImportCommand`).
 public enum DataCommands {
-    static let databaseHelp = "the store (default: \(StoreLocation.defaults))"
-
-    static func database<T>(_ path: WritableKeyPath<T, String?> & Sendable) -> Option<T> {
-        .value("--db", as: Value.database, help: databaseHelp) { $0[keyPath: path] = $1 }
-    }
-
     /// The store's commands' statuses, with a command's own words for some of them.
     static func storeExits(_ own: ExitStatusNote...) -> [ExitStatusNote] {
         storeExits.map { note in own.first { $0.code == note.code } ?? note } + own.filter { o in !storeExits.contains { $0.code == o.code } }
@@ -26,73 +22,6 @@ public enum DataCommands {
         ExitStatusNote(75, "the store is busy; try again"),
         ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
     ]
-
-    // MARK: glance import
-
-    public struct Import: Sendable {
-        public var file: String?
-        public var database: String?
-        public var skipInvalid = false
-        public var task: String? = "import"
-        public var quiet = false
-        public init() {}
-    }
-
-    public static let `import` = CommandSpec<Import>(
-        "import", summary: "import an Apple Health export (export.zip, export.xml or CSV)",
-        usage: ["import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
-        about: """
-            Imports the Activity summaries (the days behind the rings) of an Apple Health export:
-              export.zip   the file the Health app makes (Profile › Export All Health Data)
-              export.xml   the same, unpacked (apple_health_export/export.xml)
-              FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
-            The format is told from the file's first bytes. The file is read once, streaming, in constant \
-            memory; only the ActivitySummary elements are kept. FILE may be - (standard input) or a named \
-            pipe: curl -s URL | glance import - works, and Ctrl-C stops the wait for it.
-
-            Limits, far beyond any real export: a tag with its attributes, a comment or the DTD larger than \
-            1 MB, an element with more than 256 attributes, or a CSV line longer than 64 KB is refused \
-            with its line and column. An export declares no entities; a zip holds one export.xml.
-
-            All or nothing: the days are merged in one transaction at the end, so on any error (or a \
-            cancel, or Ctrl-C) the days in the store are exactly as they were; only the import's task \
-            records that it failed or was cancelled. Importing the same file again changes nothing; a day \
-            already in the store takes the file's values.
-            """,
-        groups: [
-            OptionGroup(
-                "",
-                [
-                    database(\.database),
-                    .flag("--skip-invalid",
-                        help: "skip rows with bad values (and count them) instead of failing", sets: \.skipInvalid),
-                    .value(
-                        "--task", as: Value.storeName("task"),
-                        help: "the task the import shows itself as on the progress screen; `glance task cancel NAME` "
-                            + "stops it, and so does removing or finishing the task while the file is read",
-                        default: "import", to: \.task),
-                    .flag("--no-task", help: "do not show the import as a task") { $0.task = nil },
-                    .flag("--quiet", "-q",
-                        help: "no progress bar (there is none unless standard error is a terminal)", sets: \.quiet),
-                ])
-        ],
-        operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv"])) { (words, line) throws(UsageError) in
-            guard words.count <= 1 else { throw UsageError("import: give one file (see glance import --help)") }
-            guard let file = words.first else {
-                throw UsageError("import: give the file to import (export.zip, export.xml or a CSV; - reads standard input)")
-            }
-            line.file = file
-        },
-        exits: [
-            ExitStatusNote(
-                0, "imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a message says so)"),
-            ExitStatusNote(
-                65, "bad data (the message names the file, line and column; no day was changed) or not a Glance store"),
-            ExitStatusNote(66, "no such file"), ExitStatusNote(74, "read error"),
-            ExitStatusNote(75, "the store is busy (no day was changed); try again"),
-            ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
-            ExitStatusNote(79, "cancelled: by Cancel, glance task cancel, Ctrl-C, SIGTERM or SIGHUP (no day was changed)"),
-        ])
 
     // MARK: glance log
 
@@ -137,7 +66,7 @@ public enum DataCommands {
                             + "the mode as for an import (move time when there is a move-time goal and no energy goal); "
                             + "otherwise the day keeps its mode", to: \.changes.moveMode),
                     .flag("--remove", help: "remove the day's summary (every ring empty)", sets: \.changes.remove),
-                    database(\.database),
+                    CommonOptions.store(\.database),
                     PanelCommands.configOption.lifted(\.config),
                 ])
         ],
@@ -191,7 +120,7 @@ public enum DataCommands {
                     },
                     .value("--from", as: Value.day,
                         help: "the date they start: YYYY-MM-DD, today or yesterday", default: "today", to: \.from),
-                    database(\.database),
+                    CommonOptions.store(\.database),
                     PanelCommands.configOption.lifted(\.config),
                 ])
         ],
@@ -244,7 +173,7 @@ public enum DataCommands {
                     .flag(
                         "--json",
                         help: "list: one JSON document, {\"metrics\": [{\"name\", \"value\", \"min\", \"max\", \"unit\", \"updated\"}]} (null where unset; updated in seconds since 1970)", sets: \.json),
-                    database(\.database),
+                    CommonOptions.store(\.database),
                 ])
         ],
         operands: Operands(
@@ -300,7 +229,7 @@ public enum DataCommands {
                     .flag(
                         "--json",
                         help: "list: one JSON document, {\"tasks\": [{\"name\", \"state\", \"done\", \"total\", \"fraction\", \"description\", \"cancellable\", \"cancelRequested\", \"pid\", \"started\", \"updated\"}]}", sets: \.json),
-                    database(\.database),
+                    CommonOptions.store(\.database),
                 ])
         ],
         operands: Operands(
@@ -346,7 +275,7 @@ public enum DataCommands {
                         help: "which table", default: "days", to: \.table),
                     .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]),
                         help: "write FILE instead of standard output", to: \.output),
-                    database(\.database),
+                    CommonOptions.store(\.database),
                 ])
         ],
         exits: [
@@ -375,7 +304,7 @@ public enum DataCommands {
                     .value("--end", as: Value.day,
                         help: "the date of the last demo day: YYYY-MM-DD, today or yesterday", default: "today", to: \.end),
                     .flag("--print", help: "print the bundled days as CSV instead of loading them", sets: \.printOnly),
-                    database(\.database),
+                    CommonOptions.store(\.database),
                 ])
         ],
         exits: storeExits)

@@ -5,24 +5,22 @@ import CLI
 import Configuration
 import Raster
 import Store
+import Platform
+import ControlSocket
+import ConfigurationFile
+import HelperCommands
 
 /// The `glance` command line: each command's declaration (options, help, exit statuses) and what
 /// it runs, in App.
 public enum Glance {
-    /// A command: its declaration without its type, and how it runs.
-    struct Entry: Sendable {
-        let description: CommandDescription
-        let main: @Sendable ([String]) throws(UsageError) -> Outcome
-    }
-
     /// A command by its name, declared only when it is asked for: `glance run` declares itself
     /// alone, not the other commands too (all of them measured 4.7 M instructions, most of it the
     /// runtime instantiating their generic types, 0.1 to 0.2 s in the VM before `run` began).
     struct Listed: Sendable {
         /// The command's name (`make().description.name`: the help tests run each by it).
         let name: String
-        let make: @Sendable () -> Entry
-        init(_ name: String, _ make: @escaping @Sendable () -> Entry) {
+        let make: @Sendable () -> CommandEntry
+        init(_ name: String, _ make: @escaping @Sendable () -> CommandEntry) {
             self.name = name
             self.make = make
         }
@@ -56,7 +54,7 @@ public enum Glance {
         (
             "Data (the store: a SQLite file, see --db in each command's help)",
             [
-                Listed("import") { DataCommands.import.entry(.init(), runs: .import) },
+                Listed("import") { ImportCommand.spec.entry(.init(), runs: .import) },
                 Listed("log") { DataCommands.log.entry(.init()) { StoreJobs.log($0, console: console) } },
                 Listed("goals") {
                     DataCommands.goals.entry(.init()) { StoreJobs.goals($0.job, database: $0.database, config: $0.config, console: console) }
@@ -82,8 +80,8 @@ public enum Glance {
                 },
                 Listed("demo-data") { DataCommands.demoData.entry(.init()) { StoreJobs.demoData($0, console: console) } },
                 Listed("watch") { PanelCommands.watch.entry(.init(), PanelCommands.watchMain) },
-                Listed("serve") { ServeCommand.spec.entry(.init(), runs: .serve) },
-                Listed("mqtt") { MQTTCommand.spec.entry(.init(), runs: .mqtt) },
+                Listed("serve") { ServeCommand.spec.entry(.init(), runs: .serve) { settingsRefused($0.config, $0.layer) } },
+                Listed("mqtt") { MQTTCommand.spec.entry(.init(), runs: .mqtt) { settingsRefused($0.config, $0.layer) } },
             ]
         ),
         (
@@ -109,7 +107,7 @@ public enum Glance {
         files: [
             (Configuration.defaultPath, "the configuration (glance config check; glance config settings lists every setting)"),
             (ServeSetting().tokenFile, "glance serve's bearer token (root and group glance only; glance serve token shows it)"),
-        ] + StoreLocation.files + ControlServer.files + [
+        ] + StoreLocation.files + ControlSocketLocation.files + [
             ("/sys/class/backlight/*", "the panel's backlight, dimmed and turned off by glance run"),
             ("/dev/dri/card*, /dev/input/event*", "the display (DRM/KMS) and the buttons and touch (evdev) glance run uses"),
         ],
@@ -117,7 +115,7 @@ public enum Glance {
             ("LC_ALL, LC_MESSAGES, LANG", "the language of the labels (en, or zh_CN… for Simplified Chinese)"),
             ("LC_ALL, LC_TIME, LANG", "how the time is written when the configuration does not say (12- or 24-hour)"),
             ("TZ", "the time zone of the days, of midnight and of the clock"),
-        ] + StoreLocation.environment + ControlServer.environment + [
+        ] + StoreLocation.environment + ControlSocketLocation.environment + [
             ("FONTCONFIG_FILE, FONTCONFIG_PATH, FONTCONFIG_SYSROOT", "fontconfig decides every font when one is set"),
             ("NOTIFY_SOCKET, WATCHDOG_USEC", "systemd's notification socket and watchdog (glance run and serve as services)"),
         ],
@@ -154,6 +152,17 @@ public enum Glance {
         }
     }
 
+    /// How glance serve and glance mqtt end when their settings are refused as glance run would
+    /// refuse them (nil: not refused). Their executables read the configuration without its key
+    /// names, which only libevdev (the panel's side) knows; glance asks here first, so a file
+    /// with a key name glance run refuses stops them as before (78), told once, by glance.
+    static func settingsRefused(_ file: String?, _ layer: Layer) -> Outcome? {
+        switch ConfigurationFile.settings(file, commandLine: layer, console: console) {
+        case .success: nil
+        case .failure(let status): status.code
+        }
+    }
+
     // MARK: glance config
 
     struct Config {
@@ -176,24 +185,9 @@ public enum Glance {
 }
 
 extension CommandSpec where Target: Sendable {
-    /// The command for the program's list: parsed from `initial`, then run; `--help` prints its help.
-    func entry(_ initial: Target, _ run: @escaping @Sendable (Target) -> Outcome) -> Glance.Entry {
-        entry(initial) { target, _ in run(target) }
-    }
-
-    /// A command that runs in its own executable: parsed here (help, bad arguments), then the
-    /// executable is run with the same arguments.
-    func entry(_ initial: Target, runs helper: Helper) -> Glance.Entry {
-        entry(initial) { _, argv in helper.exec(argv, console: console) }
-    }
-
-    private func entry(_ initial: Target, given run: @escaping @Sendable (Target, [String]) -> Outcome) -> Glance.Entry {
-        let description = self.description
-        return Glance.Entry(description: description) { (argv) throws(UsageError) in
-            switch try parse(argv, into: initial) {
-            case .help: return console.result(HelpText.render(description))
-            case .run(let target): return run(target, argv)
-            }
-        }
+    /// A command that runs in its own executable: parsed here (help, bad arguments), `check`ed
+    /// (nil: go on; else how it ends), then the executable is run with the same arguments.
+    func entry(_ initial: Target, runs helper: Helper, check: @escaping @Sendable (Target) -> Outcome? = { _ in nil }) -> CommandEntry {
+        entry(initial) { target, argv in check(target) ?? helper.exec(argv, console: console) }
     }
 }

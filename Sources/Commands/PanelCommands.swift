@@ -1,7 +1,9 @@
 import App
 import CLI
 import Configuration
+import ConfigurationFile
 import Controls
+import HelperCommands
 import Platform
 import Raster
 
@@ -14,7 +16,7 @@ enum PanelCommands {
         var config: String?
     }
 
-    static let configOption = ScreenOptions.configOption
+    static let configOption = CommonOptions.config
 
     static let run = CommandSpec<Run>(
         "run", summary: "show the app on the display (DRM/KMS) until SIGTERM",
@@ -36,9 +38,9 @@ enum PanelCommands {
             OptionGroup(
                 "Data: the store (days, metrics, tasks), redrawn whenever it changes",
                 [
-                    ScreenOptions.database(
+                    CommonOptions.database(
                         \Run.layer,
-                        help: ScreenOptions.storeHelp + "; a day given with --move … or a gauge or progress given on the command line is shown instead")
+                        help: CommonOptions.storeHelp + "; a day given with --move … or a gauge or progress given on the command line is shown instead")
                 ]),
             OptionGroup(
                 "Input and behaviour (defaults from the configuration file)",
@@ -78,7 +80,7 @@ enum PanelCommands {
                     .value("--size", as: Value.size, help: "picture size", default: "480x480", to: \.size),
                 ] + Configuration.options(["--rotate", "--format"], into: \Watch.layer)),
         ] + ScreenOptions.groups(\Watch.layer, config: \Watch.config) + [
-            OptionGroup("Data", [ScreenOptions.database(\Watch.layer)]),
+            OptionGroup("Data", [CommonOptions.database(\Watch.layer)]),
             // Only when given: glance run's own socket is left to it.
             OptionGroup("Control", Configuration.options(["--socket"], into: \Watch.layer)),
         ],

@@ -3,6 +3,9 @@ import CLI
 import Configuration
 import Controls
 import Raster
+import Platform
+import ConfigurationFile
+import HelperCommands
 
 /// `glance render`, `bench`, `demo`: screens drawn headlessly.
 enum PictureCommands {
@@ -35,7 +38,7 @@ enum PictureCommands {
                             + "where it was shortened, its size in pixels, its box, its element), the rings, arcs and shapes", sets: \.explain),
                 ] + Configuration.options(["--rotate", "--format"], into: \Render.layer)
                     + [
-                        ScreenOptions.database(
+                        CommonOptions.database(
                             \Render.layer,
                             help: "the day and its week (and the gauges, with --config) from this store, as glance run shows "
                                 + "them, instead of --move, --exercise, --stand")

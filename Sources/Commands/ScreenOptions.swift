@@ -1,36 +1,12 @@
 import App
 import CLI
 import Configuration
+import HelperCommands
 import Store
 
 /// The options that say what to show, the same for `glance run`, `watch` and `render` (and
 /// `bench`): each a setting's, declared once in `Configuration`.
 enum ScreenOptions {
-    /// The configuration file.
-    static let configOption = Option<String?>.value(
-        "--config", as: ValueParser("FILE", completion: .file(extensions: ["json"])) { text, _ in text },
-        help: "the configuration (without it the built-in defaults apply); an invalid file stops with 78",
-        default: Configuration.defaultPath
-    ) { $0 = $1 }
-
-    /// The store: the configuration's "database" setting, with `help`.
-    static func database<Target>(_ layer: WritableKeyPath<Target, Layer> & Sendable, help: String = storeHelp) -> Option<Target> {
-        Configuration.setting(option: "--db")!.option(layer, help: help, default: "")
-    }
-
-    /// A service's options (glance serve, glance mqtt): the configuration, the store, and `more`
-    /// of its settings.
-    static func service<Target>(
-        config: WritableKeyPath<Target, String?> & Sendable, layer: WritableKeyPath<Target, Layer> & Sendable, _ more: [String]
-    ) -> [Option<Target>] {
-        // In steps, as `groups`: Swift 6.0.3 crashes on closures over key paths in one expression.
-        var options = [configOption.lifted(config)]
-        options.append(database(layer))
-        return options + Configuration.options(more, into: layer)
-    }
-
-    static let storeHelp = "the store (default: the configuration's \"database\"; without it \(StoreLocation.defaults))"
-
     /// What to show and how it looks: the screen, the day, whose, the language, the panel's
     /// shape, the fonts, the clock, and the configuration they come from otherwise.
     static let look = ["--screen", "--page", "--date", "--today", "--time", "--name", "--locale", "--shape", "--diagonal", "--distance", "--font", "--cjk-font", "--clock", "--rings-only"]
@@ -49,7 +25,7 @@ enum ScreenOptions {
     ) -> [OptionGroup<Target>] {
         // Built in steps: Swift 6.0.3 (Debian 13's) crashes on the closure over `config` in one expression.
         var what = Configuration.options(look, into: layer)
-        if let config { what.append(configOption.lifted(config)) }
+        if let config { what.append(CommonOptions.config.lifted(config)) }
         return [
             OptionGroup("What to show (glance run, watch and render take the same)", what),
             OptionGroup(

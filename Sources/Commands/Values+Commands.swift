@@ -4,9 +4,10 @@ import CLI
 import Configuration
 import Platform
 import Store
+import Clocks
 
 // The command line's value forms that need more than the pure ones: a path to write to (the file
-// system's say), a store's names (the store's rules), a day as today's calendar has it.
+// system's say), a day as today's calendar has it (a store's names: HelperCommands').
 extension Value {
     /// A path where a file can be created or replaced.
     public static func output(_ placeholder: String, extensions: [String] = []) -> ValueParser<String> {
@@ -21,19 +22,6 @@ extension Value {
 
     /// `HH:MM` on a 24-hour clock.
     public static let clockTime = Form<TimeOfDay>.clock.parser
-
-    /// A store name (a task's, a metric's): 1 to 64 bytes.
-    public static func storeName(_ what: String) -> ValueParser<String> {
-        ValueParser("NAME") { (text, option) throws(UsageError) in
-            do throws(StoreError) {
-                try Store.checkName(text, what: what)
-            } catch {
-                throw UsageError("\(option): \(error.message)")
-            }
-            return text
-        }
-    }
-
 }
 
 /// The error for an output that cannot be written at `path` (nil: it can), with its status: 77

@@ -233,6 +233,11 @@ public struct GoalSetting: Sendable, Equatable {
     public init() {}
 }
 
+extension GoalSetting {
+    /// The configured goals as standing goals: the default before any are set in the store.
+    public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand) }
+}
+
 /// Everything the device can be told. Defaults cover everything: no file is needed to start.
 public struct Configuration: Sendable, Equatable {
     /// Whose rings they are.
@@ -303,7 +308,7 @@ public struct RunOptions: Sendable, Equatable {
     public var reportFrames = false
     public var readInput = true
     public var inputDirectory = "/dev/input"
-    /// Where `glance screenshot` asks (nil: `ControlServer.defaultPath()`).
+    /// Where `glance screenshot` asks (nil: `ControlSocketLocation.defaultPath()`).
     public var controlSocket: String?
 
     public init() {}

@@ -1,6 +1,7 @@
 import Activity
-import App
+import Clocks
 import Configuration
+import ControlSocket
 import Controls
 import DeviceLogic
 import Feeds
@@ -27,7 +28,7 @@ public final class MQTTBridge {
     /// The gauges' topics: each (topic, field) once, with its metric.
     let gauges: [(topic: String, field: String?, metric: String)]
     private(set) var client: MQTTClient!
-    private var complaints: [String: GaugeFeed.Complaints] = [:]
+    private var complaints: [String: Complaints] = [:]
     /// Values written to the store since the start.
     public private(set) var written = 0
     /// Home Assistant's view of the panel (nil: discovery is off).
@@ -46,7 +47,7 @@ public final class MQTTBridge {
     /// the discovery was made for.
     private var published: [String: [UInt8]] = [:]
     private var discovered: (screens: [ScreenKind], dimmable: Bool)?
-    private var commandComplaints = GaugeFeed.Complaints()
+    private var commandComplaints = Complaints()
     let log: (String) -> Void
 
     /// Opens the store (made when missing, as glance run would) for the configuration's broker;
@@ -77,7 +78,7 @@ public final class MQTTBridge {
         device =
             configuration.homeAssistant.enabled
             ? HomeAssistantDevice(setting: configuration.homeAssistant, machineId: Self.machineId(), version: version) : nil
-        panel = PanelLink(paths: configuration.run.controlSocket.map { [$0] } ?? ControlServer.clientPaths(), log: log)
+        panel = PanelLink(paths: configuration.run.controlSocket.map { [$0] } ?? ControlSocketLocation.clientPaths(), log: log)
         store.setBusyTimeout(milliseconds: 250)
         var seen: Set<String> = []
         var gauges: [(topic: String, field: String?, metric: String)] = []
@@ -221,7 +222,7 @@ public final class MQTTBridge {
             case .success(let x): problem = "\(NumberText.plain(x)) is beyond ±10^15"
             case .failure(let p): problem = p.message
             }
-            var c = complaints[gauge.metric] ?? GaugeFeed.Complaints()
+            var c = complaints[gauge.metric] ?? Complaints()
             if let line = c.line("topic \(gauge.topic): \(problem); ignored", now: monotonicNow()) { log(Quote.logLine(line)) }
             complaints[gauge.metric] = c
         }
@@ -321,7 +322,7 @@ final class PanelLink {
     private var socket: PacketSocket?
     private(set) var retryAt: Duration?
     private var toldAway = false
-    private var refusals = GaugeFeed.Complaints()
+    private var refusals = Complaints()
     private let log: (String) -> Void
 
     init(paths: [String], log: @escaping (String) -> Void) {

@@ -25,3 +25,9 @@ public func numberedNodes(in directory: String, prefix: String) -> [String]? {
     let numbers = names.compactMap { name in name.hasPrefix(prefix) ? Int(name.dropFirst(prefix.count)) : nil }
     return numbers.sorted().map { "\(directory)/\(prefix)\($0)" }
 }
+
+/// Whether `path` names something (stat(2) follows links, as access(2) does).
+public func fileExists(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0
+}

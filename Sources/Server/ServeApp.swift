@@ -1,4 +1,3 @@
-import App
 import Activity
 import Configuration
 import Feeds

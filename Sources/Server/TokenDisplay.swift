@@ -1,7 +1,7 @@
-import App
 import QRCode
 import Configuration
 import HTTP
+import Platform
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Activity
+import Platform
 
 /// Something the store could not do; the message names the file (and line and column for bad
 /// input) and says what to do.
@@ -53,4 +54,20 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
     }
 
     public var description: String { message }
+}
+
+extension StoreError {
+    /// The exit status for a store error (sysexits).
+    public var exitStatus: Outcome {
+        switch kind {
+        case .badData, .notFound: Outcome.dataError
+        case .io: Outcome.ioError
+        case .missing: Outcome.noInput
+        case .busy: Outcome.temporaryFailure
+        case .cancelled: Outcome.cancelled
+        case .invalidArgument: Outcome.usage
+        case .permission: Outcome.noPermission
+        case .cannotCreate: Outcome.cannotCreate
+        }
+    }
 }

@@ -87,3 +87,12 @@ func unixTime() -> Int64 { Int64(time(nil)) }
 
 /// The monotonic clock (Platform's, the loop's) in seconds, for rates and throttling.
 func monotonicSeconds() -> Double { monotonicNow().inSeconds }
+
+/// The store's file: the one given, else the default place (root's system store, or the user's).
+public func storePath(_ given: String?) throws(OutputFailure) -> String {
+    if let given { return given }
+    guard let path = StoreLocation.defaultPath() else {
+        throw OutputFailure("no store path: set HOME or XDG_DATA_HOME, or give --db PATH", status: Outcome.usage)
+    }
+    return path
+}

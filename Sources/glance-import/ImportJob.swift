@@ -1,4 +1,3 @@
-import App
 import HealthExport
 import Platform
 import Store

@@ -1,7 +1,7 @@
 // glance-import: `glance import`'s work, in an executable of its own (libxml2 and libarchive are
 // linked here, not in glance), run by glance from the package's library folder.
-import App
-import Commands
+import HelperCommands
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +10,7 @@ import Commands
 #endif
 
 exit(
-    Glance.helperMain(DataCommands.import, .init(), Array(CommandLine.arguments.dropFirst())) { line in
+    ImportCommand.spec.main(.init(), Array(CommandLine.arguments.dropFirst())) { line in
         ImportJob.run(
             line.file ?? "", skipInvalid: line.skipInvalid, taskName: line.task, showProgress: !line.quiet,
             database: line.database, console: Console.standard)

@@ -1,9 +1,9 @@
 // glance-mqtt: `glance mqtt`'s work, the bridge, in an executable of its own (libmosquitto is
 // linked here, not in glance), run by glance from the package's library folder.
-import App
-import Commands
-import Configuration
+import ConfigurationFile
+import HelperCommands
 import HomeBridge
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -12,10 +12,10 @@ import HomeBridge
 #endif
 
 exit(
-    Glance.helperMain(MQTTCommand.spec, .init(), Array(CommandLine.arguments.dropFirst())) { line in
+    MQTTCommand.spec.main(.init(), Array(CommandLine.arguments.dropFirst())) { line in
         let console = Console.standard
-        let made = ConfigurationFile.settings(line.config, commandLine: line.layer, console: console).flatMap { settings in
-            MQTTBridge.make(configuration: settings.configuration, database: nil, version: Glance.version, log: console.complain)
+        let made = ConfigurationFile.configuration(line.config, commandLine: line.layer, console: console).flatMap { configuration in
+            MQTTBridge.make(configuration: configuration, database: nil, version: BuildInfo.version, log: console.complain)
         }
         switch made {
         case .failure(let status): return status.code

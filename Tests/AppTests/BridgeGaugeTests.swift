@@ -1,4 +1,5 @@
 import Activity
+import Clocks
 import Configuration
 import Foundation
 import Platform

@@ -10,6 +10,7 @@ import Raster
 import Screens
 import Store
 import Testing
+import Clocks
 
 @testable import App
 

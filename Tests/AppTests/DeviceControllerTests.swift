@@ -12,6 +12,7 @@ import Screens
 import Testing
 
 @testable import App
+@testable import Clocks
 
 /// A recorded stream from Tests/InputTests/Fixtures.
 func recorded(_ name: String) throws -> [InputEvent] {

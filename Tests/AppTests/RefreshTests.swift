@@ -8,6 +8,7 @@ import Testing
 
 @testable import App
 import Configuration
+import Clocks
 
 #if canImport(Glibc)
     import Glibc

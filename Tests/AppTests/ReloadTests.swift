@@ -1,6 +1,7 @@
 @testable import DeviceLogic
 import Activity
 import Configuration
+import ConfigurationFile
 import Controls
 import Foundation
 import Platform

@@ -1,6 +1,8 @@
 @testable import DeviceLogic
 import Activity
+import Clocks
 import Configuration
+import ConfigurationFile
 import Controls
 import Foundation
 import Input

@@ -9,6 +9,7 @@ import Testing
 
 @testable import App
 import Configuration
+import Clocks
 
 /// `glance screenshot`'s other end: the session's control socket answers with the frame it
 /// presented last, upright; through a real Unix socket and memory file.

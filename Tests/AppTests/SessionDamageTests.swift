@@ -8,6 +8,7 @@ import Testing
 
 @testable import App
 import Configuration
+import Clocks
 
 /// The session draws only what changed, into one buffer or two in turn, and presents only that:
 /// every frame it presents equals the frame a session drawing everything whole presents at the

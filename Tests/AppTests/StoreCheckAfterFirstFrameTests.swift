@@ -1,5 +1,6 @@
 @testable import DeviceLogic
 import Activity
+import Clocks
 import Configuration
 import Foundation
 import Platform

@@ -10,6 +10,7 @@ import Screens
 import Store
 import TestSupport
 import Testing
+import Clocks
 
 @testable import App
 

@@ -1,26 +1,11 @@
-import App
 import CLI
-
-/// Where the commands' words go: the process's standard output and error (App's work is given it).
-let console = Console.standard
-
-extension Console {
-    /// A built-in's answer written: its text on standard output, or its complaint (64).
-    func answer(_ answer: Answer) -> Outcome {
-        switch answer {
-        case .text(let text): return result(text)
-        case .refused(let message):
-            complain(message)
-            return .usage
-        }
-    }
-}
+import Platform
 
 extension Outcome {
     /// The exit status (sysexits.h) of each way a command ends and what it means: the one place
     /// they are mapped, and the program's table of them (the manual's EXIT STATUS; docs/reliability.md
     /// has it too, and a test runs every command through each situation and holds both to it).
-    var exit: ExitStatusNote {
+    package var exit: ExitStatusNote {
         switch self {
         case .ok: ExitStatusNote(ExitCode.ok, "success")
         case .usage:
@@ -52,10 +37,10 @@ extension Outcome {
         }
     }
 
-    var exitStatus: Int32 { exit.code }
+    package var exitStatus: Int32 { exit.code }
 
     /// A command's statuses from what its work says of its outcomes.
-    static func notes(_ outcomes: [(outcome: Outcome, meaning: String)]) -> [ExitStatusNote] {
+    package static func notes(_ outcomes: [(outcome: Outcome, meaning: String)]) -> [ExitStatusNote] {
         outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) }
     }
 }

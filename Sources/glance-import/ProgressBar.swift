@@ -1,5 +1,6 @@
 import Activity
 import Store
+import Platform
 
 #if canImport(Glibc)
     import Glibc

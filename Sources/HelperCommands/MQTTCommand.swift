@@ -1,4 +1,3 @@
-import App
 import CLI
 import Configuration
 
@@ -24,7 +23,7 @@ public enum MQTTCommand {
             glance-mqtt.service runs exactly this. docs/home-assistant.md has the whole of it.
             """,
         groups: [
-            OptionGroup("", ScreenOptions.service(config: \.config, layer: \.layer, ["--socket"]))
+            OptionGroup("", CommonOptions.service(config: \.config, layer: \.layer, ["--socket"]))
         ],
         exits: [
             ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP"),

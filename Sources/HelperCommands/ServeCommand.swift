@@ -1,5 +1,3 @@
-import DeviceLogic
-import App
 import CLI
 import Configuration
 
@@ -29,7 +27,7 @@ public enum ServeCommand {
             glance serve token prints the token as a QR code and as text, with the URLs to give the phone.
             """,
         groups: [
-            OptionGroup("", ScreenOptions.service(config: \.config, layer: \.layer, ["--listen"]))
+            OptionGroup("", CommonOptions.service(config: \.config, layer: \.layer, ["--listen"]))
         ],
         operands: Operands("token", completion: .choices(["token"])) { (words, line) throws(UsageError) in
             guard words.count <= 1, words.first.map({ $0 == "token" }) ?? true else {

@@ -1,6 +1,5 @@
 import Activity
 import JSON
-import Store
 
 /// The store's things as JSON, as `glance serve` gives them and the scripts' commands
 /// (`glance metric --json`, `glance export --json`) print them.

@@ -1,10 +1,10 @@
 import CBuildInfo
 
 /// What the build says of itself.
-enum BuildInfo {
+public enum BuildInfo {
     /// The version (Sources/CBuildInfo: its base version, or what the build gave, e.g. the
     /// package's "0.2.0+git812.4d3e922" from tools/build-deb.sh).
-    static let version = String(cString: glance_version())
+    public static let version = String(cString: glance_version())
     /// The date of the version, for the man page.
-    static let date = "2026-11-30"
+    public static let date = "2026-11-30"
 }

@@ -1,4 +1,5 @@
 import Configuration
+import Platform
 
 #if canImport(Glibc)
     import Glibc
@@ -138,20 +139,21 @@ extension ConfigurationFile {
         }
     }
 
-    /// `work` done with the settings (as `settings` makes them), or the status they ended with.
-    public static func withSettings(
-        _ path: String?, commandLine: Layer, console: Console, _ work: (Settings) -> Outcome
-    ) -> Outcome {
-        switch settings(path, commandLine: commandLine, console: console) {
-        case .failure(let status): status.code
-        case .success(let settings): work(settings)
-        }
+    /// The configuration as `layered` makes it, the configuration itself (glance serve and glance
+    /// mqtt: their executables have no key map, whose key names only libevdev knows).
+    public static func configuration(_ path: String?, commandLine: Layer, console: Console) -> Result<Configuration, ExitStatus> {
+        layered(path, commandLine: commandLine, console: console) { $0 }
     }
 
-    /// The settings: the defaults, the file (`path`, else the default one when it exists) and the
-    /// command line. Told and an exit status when the file is unreadable (66 for the default
-    /// file, 78 for a named one) or invalid (78), or the command line does not fit it (64).
-    public static func settings(_ path: String?, commandLine: Layer, console: Console) -> Result<Settings, ExitStatus> {
+    /// The configuration: the defaults, the file (`path`, else the default one when it exists) and
+    /// the command line, each made into what the caller runs on by `make` (`{ $0 }`: the
+    /// configuration itself; App's `Settings`, whose key map also checks the key names) — the
+    /// file's alone first, so a file `make` refuses is told as the file's. Told and an exit status
+    /// when the file is unreadable (66 for the default file, 78 for a named one) or invalid (78),
+    /// or the command line does not fit it (64).
+    public static func layered<Made>(
+        _ path: String?, commandLine: Layer, console: Console, _ make: (Configuration) throws(ConfigurationIssues) -> Made
+    ) -> Result<Made, ExitStatus> {
         let configuration: Configuration
         switch load(path) {
         case .success(let c): configuration = c
@@ -160,8 +162,8 @@ extension ConfigurationFile {
             if case .unreadable = failure, path == nil { return .failure(ExitStatus(Outcome.noInput)) }
             return .failure(ExitStatus(Outcome.config))
         }
-        do {
-            _ = try Settings(configuration)
+        do throws(ConfigurationIssues) {
+            _ = try make(configuration)
         } catch {
             report(.invalid(path: path ?? Configuration.defaultPath, error), console: console)
             return .failure(ExitStatus(Outcome.config))
@@ -173,17 +175,11 @@ extension ConfigurationFile {
             console.complain(error.message)
             return .failure(ExitStatus(Outcome.usage))
         }
-        do {
-            return .success(try Settings(layered))
+        do throws(ConfigurationIssues) {
+            return .success(try make(layered))
         } catch {
             report(.invalid(path: path ?? Configuration.defaultPath, error), console: console)
             return .failure(ExitStatus(Outcome.config))
         }
     }
-}
-
-/// An exit status as an Error, so `Result` can carry it.
-public struct ExitStatus: Error {
-    public let code: Outcome
-    public init(_ code: Outcome) { self.code = code }
 }

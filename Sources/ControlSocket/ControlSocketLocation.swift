@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Where the running panel's control socket is (`glance run` listens there; `glance screenshot`
+/// and `glance mqtt` ask there): the service's in /run/glance, a user's in their runtime
+/// directory. The panel's side (`ControlServer`) is App's; what is said on the socket
+/// (`PanelRequest`, `PanelState`) is DeviceLogic's.
+public enum ControlSocketLocation {
+    /// Where the app listens: `$RUNTIME_DIRECTORY` (systemd's RuntimeDirectory=, /run/glance for
+    /// the service), else /run/glance for root, else `$XDG_RUNTIME_DIR/glance`; nil: nowhere.
+    public static func defaultPath() -> String? {
+        if let runtime = environment("RUNTIME_DIRECTORY"), let first = runtime.split(separator: ":").first {
+            return String(first) + "/glance.sock"
+        }
+        if geteuid() == 0 { return systemPath }
+        if let user = environment("XDG_RUNTIME_DIR") { return user + "/glance/glance.sock" }
+        return nil
+    }
+
+    public static let systemPath = "/run/glance/glance.sock"
+
+    /// The places for the manual's FILES and ENVIRONMENT.
+    public static let files = [
+        (systemPath, "the running app's control socket (glance screenshot), for root and group glance"),
+        ("$XDG_RUNTIME_DIR/glance/glance.sock", "a user's own glance run's control socket"),
+    ]
+    public static let environment = [("RUNTIME_DIRECTORY, XDG_RUNTIME_DIR", "where the control socket is (the service's, a user's)")]
+
+    /// Where a client (`glance screenshot`, `glance mqtt`) looks: the user's own app's socket when
+    /// there is one, else the service's.
+    public static func clientPaths() -> [String] {
+        var paths: [String] = []
+        if let runtime = environment("RUNTIME_DIRECTORY"), let first = runtime.split(separator: ":").first {
+            paths.append(String(first) + "/glance.sock")
+        }
+        if geteuid() != 0, let user = environment("XDG_RUNTIME_DIR") { paths.append(user + "/glance/glance.sock") }
+        paths.append(systemPath)
+        return paths
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+}

@@ -1,0 +1,38 @@
+import CLI
+import Configuration
+import Store
+
+/// The options more than one command takes (glance's own and its helpers'), each declared once.
+package enum CommonOptions {
+    /// The configuration file.
+    package static let config = Option<String?>.value(
+        "--config", as: ValueParser("FILE", completion: .file(extensions: ["json"])) { text, _ in text },
+        help: "the configuration (without it the built-in defaults apply); an invalid file stops with 78",
+        default: Configuration.defaultPath
+    ) { $0 = $1 }
+
+    /// The store: the configuration's "database" setting, with `help`.
+    package static func database<Target>(_ layer: WritableKeyPath<Target, Layer> & Sendable, help: String = storeHelp) -> Option<Target> {
+        Configuration.setting(option: "--db")!.option(layer, help: help, default: "")
+    }
+
+    /// A service's options (glance serve, glance mqtt): the configuration, the store, and `more`
+    /// of its settings.
+    package static func service<Target>(
+        config: WritableKeyPath<Target, String?> & Sendable, layer: WritableKeyPath<Target, Layer> & Sendable, _ more: [String]
+    ) -> [Option<Target>] {
+        // In steps, as `groups`: Swift 6.0.3 crashes on closures over key paths in one expression.
+        var options = [self.config.lifted(config)]
+        options.append(database(layer))
+        return options + Configuration.options(more, into: layer)
+    }
+
+    package static let storeHelp = "the store (default: the configuration's \"database\"; without it \(StoreLocation.defaults))"
+
+    /// The data commands' store (they read no configuration): `--db PATH`.
+    package static func store<T>(_ path: WritableKeyPath<T, String?> & Sendable) -> Option<T> {
+        .value("--db", as: Value.database, help: storeDatabaseHelp) { $0[keyPath: path] = $1 }
+    }
+
+    static let storeDatabaseHelp = "the store (default: \(StoreLocation.defaults))"
+}
