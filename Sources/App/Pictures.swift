@@ -192,7 +192,8 @@ public enum Pictures {
         }
     }
 
-    /// The screens the contact sheet shows, in its order (three a row).
+    /// The screens the contact sheet shows, in its order (three a row): where the ring screen is
+    /// in pages (a small or round panel), the last is the typical day's Move page.
     public static let sheetScreens = ["rings-typical", "clock", "gauges", "rings-zh-Hans", "progress", "rings-big-day"]
 
     public static func demo(_ job: Demo, console: Console) -> Outcome {
@@ -242,8 +243,12 @@ public enum Pictures {
         screens.append(("progress", maker.progressScreen(ProgressContent(
             amount: .determinate(0.41), style: .circular, label: "Importing health data", cancellable: true,
             cancelNote: "Cancelling leaves your data as it was"))))
+        // The typical day's Move page, where the ring screen is in pages.
+        let typical = maker.ringScreen(day: today, today: today, summary: typicalDay, data: data, time: time, page: 1)
+        if typical.pageCount(for: composer.pictureSize) > 1 { screens.append(("rings-typical-move", typical)) }
         if let sheet = job.sheet {
-            let chosen = sheetScreens.compactMap { name in screens.first { $0.0 == name }?.1 }
+            let names = sheetScreens.map { $0 == "rings-big-day" && screens.contains { $0.0 == "rings-typical-move" } ? "rings-typical-move" : $0 }
+            let chosen = names.compactMap { name in screens.first { $0.0 == name }?.1 }
             let picture = contactSheet(chosen.map { composer.render($0) }, columns: 3)
             do {
                 try PNGFile.write(picture, to: sheet)

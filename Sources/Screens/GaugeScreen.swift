@@ -575,8 +575,9 @@ struct GaugePainter {
                 let vm = text.measure(line.text, line.style)
                 let unitH = unitLine.map { text.measure(gauge.unit, $0).height } ?? 0
                 let (og, otop) = layout(above: above.count, below: below.count, valueLine: vm.height + unitH)
-                // The dial keeps some size: under a third of the rect, the value stays inside.
-                if og.d >= side / 3 {
+                // The dial keeps some size (a third of the rect alone, half in a grid): smaller,
+                // the value stays inside.
+                if og.d >= side / (large ? 3 : 2) {
                     (g, top) = (og, otop)
                     c = Point(x: rect.center.x, y: top + g.d / 2)
                     outside = (line, vm, unitLine)
@@ -964,7 +965,10 @@ struct GaugePainter {
         if !gauge.title.isEmpty { blockH += tm.height + gap }
         if valueAbove || valueBelow { blockH += vm.height + unitH + gap }
         if !endsBeside && ends != nil { blockH += lm.height + gap }
-        var y = rect.y + (rect.height - blockH) / 2
+        // Alone, in the middle of its rect; in a grid's cell, right under the cell's title (a dial
+        // beside it fills its cell: a bar in the middle of its own would float apart from its
+        // title).
+        var y = large ? rect.y + (rect.height - blockH) / 2 : rect.y + min(rect.height - blockH, gap * 2) / 2
         let valueColor = valueColor(gauge, gauge.fraction)
         if !gauge.title.isEmpty {
             let fitted = text.fitted(gauge.title, ts, minimum: ts.size * 0.7, width: rect.width)

@@ -207,7 +207,7 @@ public struct ProgressScreen: ContextScreen {
 
     /// A rectangle: the indicator and its label in the middle, Cancel and the note along the
     /// bottom.
-    func rectangleLayout(_ size: Size, noteLines: Int = 3) -> Layout {
+    func rectangleLayout(_ size: Size, noteLines: Int = 3, labelLines: Int = 2) -> Layout {
         let w = Float(size.width), h = Float(size.height)
         let (scale, labelStyle, smallStyle, cancelStyle) = styles(size)
         let text = TextLayout(context, scale: scale)
@@ -260,7 +260,7 @@ public struct ProgressScreen: ContextScreen {
             if side < text.measure(hundred, TextStyle(size: scale.figure, weight: .semibold)).width * 1.4 + 2 * lineWidth
                 || side < 0.45 * min(w, h)
             {
-                if noteLines > 2 && note.count > 2 { return rectangleLayout(size, noteLines: 2) }
+                if note.count > 2 { return rectangleLayout(size, noteLines: note.count - 1) }
                 return roundLayout(size)
             }
             return Layout(
@@ -275,18 +275,22 @@ public struct ProgressScreen: ContextScreen {
             let ps = scale.style(px: labelStyle.size, .semibold, minimum: scale.figure)
             let pm = text.measure(hundred, ps)
             let pw = pm.width + 16 * u
-            var lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0 - pw, x1 - x0])
+            var lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0 - pw] + (labelLines > 1 ? [x1 - x0] : []))
             // Not even its first word beside the percentage (a small panel): the percentage on a
-            // line of its own, the label's two lines under it.
-            if lines.first == "" { lines = [""] + text.wrapped(shownLabel, labelStyle, widths: [x1 - x0, x1 - x0]) }
+            // line of its own, the label's lines under it.
+            if lines.first == "" {
+                lines = [""] + text.wrapped(shownLabel, labelStyle, widths: Array(repeating: x1 - x0, count: labelLines))
+            }
             let barH = max(4, 12 * u)
             // The label's first line and the percentage on one baseline.
             let firstAscent = max(lm.ascent, pm.ascent), firstH = firstAscent + max(lm.descent, pm.descent)
             let labelH = firstH + Float(max(0, lines.count - 1)) * lm.height
             let blockH = labelH + 14 * u + barH
             let top = (bottom - blockH) / 2
-            // Crowded (a small panel): the note on two lines at most.
-            if top < 8 * u && noteLines > 2 && note.count > 2 { return rectangleLayout(size, noteLines: 2) }
+            // Crowded (a small panel): the note on fewer lines, then the label on one.
+            if top < 8 * u && note.count > 2 { return rectangleLayout(size, noteLines: note.count - 1, labelLines: labelLines) }
+            if top < 4 * u && labelLines > 1 { return rectangleLayout(size, noteLines: noteLines, labelLines: 1) }
+            if top < 4 * u && note.count > 1 { return rectangleLayout(size, noteLines: note.count - 1, labelLines: labelLines) }
             let label = lines.enumerated().map {
                 Line(text: $0.element,
                      baseline: $0.offset == 0 ? top + firstAscent : top + firstH + lm.ascent + Float($0.offset - 1) * lm.height,
@@ -303,11 +307,15 @@ public struct ProgressScreen: ContextScreen {
             let bar = Rect(x: 0, y: 0, width: w, height: max(3, 5 * u))
             let ps = scale.style(48, .semibold, minimum: scale.figure)
             let pm = text.measure(hundred, ps)
-            let lines = text.wrapped(shownLabel, labelStyle, widths: [x1 - x0, x1 - x0])
+            let lines = text.wrapped(shownLabel, labelStyle, widths: Array(repeating: x1 - x0, count: labelLines))
             let labelH = Float(lines.count) * lm.height
             let blockH = pm.height + (lines.isEmpty ? 0 : 10 * u + labelH)
             let top = bar.maxY + (bottom - bar.maxY - blockH) / 2
-            if top < bar.maxY + 4 * u && noteLines > 2 && note.count > 2 { return rectangleLayout(size, noteLines: 2) }
+            if top < bar.maxY + 4 * u && note.count > 2 {
+                return rectangleLayout(size, noteLines: note.count - 1, labelLines: labelLines)
+            }
+            if top < bar.maxY && labelLines > 1 { return rectangleLayout(size, noteLines: noteLines, labelLines: 1) }
+            if top < bar.maxY && note.count > 1 { return rectangleLayout(size, noteLines: note.count - 1, labelLines: labelLines) }
             let label = lines.enumerated().map {
                 Line(text: $0.element, baseline: top + pm.height + 10 * u + lm.ascent + Float($0.offset) * lm.height,
                      x0: x0, x1: x1)
@@ -355,7 +363,8 @@ public struct ProgressScreen: ContextScreen {
             let dy = max(abs(y0 - c.y), abs(y1 - c.y))
             return max(0, (max(0, inner * inner - dy * dy)).squareRoot())
         }
-        var labelCount = min(2, max(1, text.wrapped(shownLabel, labelFace, widths: [2 * inner * 0.8, 2 * inner]).count))
+        let labelWanted = min(2, max(1, text.wrapped(shownLabel, labelFace, widths: [2 * inner * 0.8, 2 * inner]).count))
+        var labelCount = labelWanted
         var noteCount = hasNote
             ? min(2, text.wrapped(content.cancelNote ?? "", smallStyle, widths: [2 * inner * 0.8, 2 * inner]).count) : 0
         // A column taller than the circle holds (a small panel's type is large): the label on one
@@ -369,6 +378,16 @@ public struct ProgressScreen: ContextScreen {
         }
         while columnHeight() > 2 * inner * 0.86 && (labelCount > 1 || noteCount > 1) {
             if labelCount > 1 { labelCount -= 1 } else { noteCount -= 1 }
+        }
+        // A note that one line cannot hold whole is left out (and said), not cut to a fragment.
+        var omitted: [Omission] = []
+        if hasNote, noteCount == 1,
+           text.measure(content.cancelNote ?? "", smallStyle).width > 2 * inner * 0.8 {
+            noteCount = 0
+            omitted.append(Omission("progress.note", "the circle round the panel holds its one line only cut"))
+            // Its room to the label's lines again.
+            labelCount = labelWanted
+            while columnHeight() > 2 * inner * 0.86 && labelCount > 1 { labelCount -= 1 }
         }
         // Lines of the label and note at most two each; the heights are known before the breaks,
         // so the column is placed once with two lines each, then the lines broken to their chords.
@@ -460,7 +479,7 @@ public struct ProgressScreen: ContextScreen {
         return Layout(
             cancelButton: button, u: u, scale: scale, labelStyle: labelStyle, smallStyle: smallStyle, cancelStyle: cancelStyle,
             indicator: indicator, label: label, labelAlign: .center, percent: percent, percentAlign: percentAlign,
-            percentStyle: ps, percentCentered: false, cancel: cancel, note: note)
+            percentStyle: ps, percentCentered: false, cancel: cancel, note: note, omitted: omitted)
     }
 
     /// Cancel, or "Cancelling…" once that was asked.

@@ -255,12 +255,17 @@ extension RingScreenLayouter {
     func figurePage(_ f: RingFigure, _ frame: PageFrame, into out: inout RingScreenLayout) {
         let gap = max(2, 5 * u)
         let ls = style(30, .semibold, caps: true)
-        let vs = scale.figureStyle(84, .semibold)
-        let lm = text.measure("M", ls), vm = text.measure("0", vs)
-        // The value and goal on one line where they fit whole at the figure size, else on two.
-        let (px0, px1) = frame.span(frame.c.y - vm.height / 2, frame.c.y + vm.height / 2)
-        let twoLines = !text.fit(f.number.bare, vs, minimum: scale.figure, width: px1 - px0).exact
-        let block = 2 * lm.height + Float(twoLines ? 2 : 1) * vm.height + 2 * gap
+        let lm = text.measure("M", ls)
+        // The value and goal on one line where they fit whole at the figure size, else on two;
+        // large where the panel allows (smaller where the day's rings would not fit over it).
+        func sized(_ design: Float) -> (vs: TextStyle, vm: TextMetrics, twoLines: Bool, block: Float) {
+            let vs = scale.figureStyle(design, .semibold)
+            let vm = text.measure("0", vs)
+            let (px0, px1) = frame.span(frame.c.y - vm.height / 2, frame.c.y + vm.height / 2)
+            let twoLines = !text.fit(f.number.bare, vs, minimum: scale.figure, width: px1 - px0).exact
+            return (vs, vm, twoLines, 2 * lm.height + Float(twoLines ? 2 : 1) * vm.height + 2 * gap)
+        }
+        var (vs, vm, twoLines, block) = sized(84)
         let hs = style(26, .medium)
         let hm = text.measure("Mg", hs)
         let short = min(w, h)
@@ -285,6 +290,7 @@ extension RingScreenLayouter {
                 out.omitted.append(Omission("rings.day", "no wording of it fits the panel's width at the smallest legible size"))
             }
             // The day's rings small over the block, in what is left (none under a sixth of the panel).
+            if frame.bottom - top - block - 2 * gap < short / 6 { (vs, vm, twoLines, block) = sized(64) }
             let ringsSide = min(0.3 * short, frame.bottom - top - block - 2 * gap)
             if ringsSide >= short / 6 {
                 let total = ringsSide + 2 * gap + block

@@ -695,10 +695,11 @@ struct TextLayout {
                 continue
             }
             func fits(_ k: Int) -> Bool { width(start, k) <= lineWidth }
-            // The last two lines, when the rest fits them: broken where the longer is shortest,
-            // so the second is not one lone word; between phrases (after punctuation, at a
-            // space) where that can be done.
-            if i == widths.count - 2, forced == nil, let next = widths.last {
+            // Two lines, when the rest fits them: broken where the longer is shortest, so the
+            // second is not one lone word; between phrases (after punctuation, at a space) where
+            // that can be done.
+            if i + 1 < widths.count, forced == nil {
+                let next = widths[i + 1]
                 var best: (Int, Float, Bool)?
                 for b in breaks {
                     let first = width(start, b)

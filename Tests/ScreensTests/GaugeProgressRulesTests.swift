@@ -7,8 +7,12 @@ import Testing
 struct GaugeProgressRulesTests {
     @Test("values outside the range pin to the end and show the real number")
     func outOfRangePins() {
+        // Three significant digits when no decimals are set (104.5 → 105, as 1013.25 → 1013);
+        // the gauge's decimals say more.
         let high = Gauge(style: .circular, value: 104.5, minimum: 30, maximum: 90, unit: "°")
-        #expect(high.fraction == 1 && high.isOutOfRange && high.label(high.value) == "104.5°")
+        #expect(high.fraction == 1 && high.isOutOfRange && high.label(high.value) == "105°")
+        let exact = Gauge(style: .circular, value: 104.5, minimum: 30, maximum: 90, unit: "°", decimals: 1)
+        #expect(exact.label(exact.value) == "104.5°")
         let low = Gauge(style: .linear, value: -12, minimum: 0, maximum: 40, unit: "°")
         #expect(low.fraction == 0 && low.isOutOfRange && low.label(low.value) == "-12°")
         let inside = Gauge(style: .linear, value: 20, minimum: 0, maximum: 40, unit: "°")

@@ -53,13 +53,18 @@ struct RefreshOverlayTests {
                 }
                 #expect(changed > 0, "\(shape) \(state): the control is drawn")
                 #expect(astray == 0, "\(shape) \(state): \(astray) pixels changed outside the control's box \(box)")
-                #expect(box.maxY <= Float(size.height) / 2, "\(shape) \(state): the control sits at the top (\(box))")
+                // At the top; a round panel's rings page, whose header and rings fill it, in the
+                // rings' hole.
+                let inHole = shape == .round && box.center.y > 200 && box.center.y < 280 && abs(box.center.x - 240) < 40
+                #expect(box.maxY <= Float(size.height) / 2 || inHole, "\(shape) \(state): the control sits at the top or in the hole (\(box))")
                 #expect(outside == 0, "\(shape) \(state): \(outside) pixels outside the circle")
             }
-            let a = FrameComposer(panel: size).render(RefreshOverlay(screen: base, state: .spinning, context: base.context), at: 0)
-            let b = FrameComposer(panel: size).render(RefreshOverlay(screen: base, state: .spinning, context: base.context), at: 0.5)
+            let spinning = RefreshOverlay(screen: base, state: .spinning, context: base.context)
+            let a = FrameComposer(panel: size).render(spinning, at: 0)
+            let b = FrameComposer(panel: size).render(spinning, at: 0.5)
+            let around = spinning.placement(in: size).box.insetBy(-2).enclosingPixels
             var moved = 0
-            for y in 0..<120 { for x in 180..<300 where a.color(x: x, y: y) != b.color(x: x, y: y) { moved += 1 } }
+            for y in around.y..<around.maxY { for x in around.x..<around.maxX where a.color(x: x, y: y) != b.color(x: x, y: y) { moved += 1 } }
             #expect(moved > 50, "the spinner moves (\(moved) pixels differ half a turn later)")
             #expect(RefreshOverlay(screen: base, state: .spinning, context: base.context).animates)
             #expect(!RefreshOverlay(screen: base, state: .failed, context: base.context).animates)
