@@ -243,4 +243,67 @@ struct VMInputTests {
         // Powered down, qemu shows at most a small note on black.
         #expect(darkShare > 0.97, "blank is black")
     }
+
+    /// `glance render` of a state on a 240x240 panel, as `expected` does at 480x480.
+    static func expectedSmall(_ name: String, _ arguments: [String], folder: String) throws -> String {
+        let png = folder + "/expected-\(name).png"
+        let (status, out) = try runTool(VMPaths.glance, ["render", "--size", "240x240", "--output", png] + common + arguments)
+        guard status == 0 else { throw VMTestError("glance render \(arguments): \(out)") }
+        try writePPM(try PNGFile.read(png), to: folder + "/expected-\(name).ppm")
+        return folder + "/expected-\(name)"
+    }
+
+    @Test("a 1.3\" 240x240 panel in pages: Enter and taps turn the rings' pages, then the gauges; Left on a figure's page is that figure the day before; Home goes back")
+    func pages() throws {
+        let folder = VMPaths.scratch + "/pages-expected"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = folder + "/glance.db"
+        try Self.makeStore(store)
+        _ = try runTool(VMPaths.glance, ["task", "finish", "sync", "--db", store])
+        let configFile = folder + "/config.json"
+        try Self.config.write(toFile: configFile, atomically: true, encoding: .utf8)
+        let db = ["--db", store, "--config", configFile]
+        let rings = try Self.expectedSmall("rings", db, folder: folder)
+        let move = try Self.expectedSmall("move", db + ["--page", "2"], folder: folder)
+        let move28 = try Self.expectedSmall("move-28", db + ["--page", "2", "--date", "2026-11-28"], folder: folder)
+        let exercise28 = try Self.expectedSmall("exercise-28", db + ["--page", "3", "--date", "2026-11-28"], folder: folder)
+        let stand28 = try Self.expectedSmall("stand-28", db + ["--page", "4", "--date", "2026-11-28"], folder: folder)
+        let gauges = try Self.expectedSmall("gauges", db + ["--screen", "gauges"], folder: folder)
+
+        var boot = VMBoot("pages-240x240", gpu: "virtio", width: 240, height: 240)
+        boot.harnessExtras = ["--add", store + ":/app/glance.db", "--add", configFile + ":/app/config.json"]
+        boot.guestLine("cp /app/glance.db /tmp/glance.db")
+        let run = (["--db", "/tmp/glance.db", "--config", "/app/config.json"] + Self.common).joined(separator: " ")
+        boot.guestLine("interact pages \(run)")
+        for step in [
+            "wait-console STEP pages ready 60",
+            "screendump-until pages-rings \(rings) 8",
+            // Enter (the select button): the next page, Move on a page of its own.
+            "key ret", "screendump-until pages-move \(move) 8",
+            // Left on Move's page: Move the day before.
+            "key left", "screendump-until pages-move-28 \(move28) 8",
+            "key ret", "screendump-until pages-exercise-28 \(exercise28) 8",
+            // A tap: the next page too.
+            "touch 120 120", "screendump-until pages-stand-28 \(stand28) 8",
+            // Past the rings' last page: the next screen.
+            "touch 120 120", "screendump-until pages-gauges \(gauges) 8",
+            "key home", "screendump-until pages-home \(rings) 8",
+            "send stop", "wait-console STEP pages exited rc=\\d+ 20",
+        ] {
+            boot.hostLine(step)
+        }
+        let result = try boot.run(timeout: 180)
+        print("vm pages: boot and steps took \(Int(result.seconds)) s")
+        #expect(result.status == 0, "\(result.context)")
+        for (shot, ref) in [
+            ("pages-rings", "rings"), ("pages-move", "move"), ("pages-move-28", "move-28"), ("pages-exercise-28", "exercise-28"),
+            ("pages-stand-28", "stand-28"), ("pages-gauges", "gauges"), ("pages-home", "rings"),
+        ] {
+            let shown = try #require(result.screendump(shot), "screendump \(shot) missing: \(result.context)")
+            let want = try PNGFile.read(folder + "/expected-\(ref).png")
+            #expect(difference(shown, want, name: shot, folder: result.folder) == nil, "\(shot) should be \(ref)")
+        }
+        // Every page was a page of the rings (the log says which).
+        #expect(result.output("pages").contains("select: rings page 2"), "\(result.output("pages"))")
+    }
 }
