@@ -1,8 +1,10 @@
+import Activity
 import Configuration
 import DeviceLogic
 import Display
 import Platform
 import Raster
+import Screens
 import Store
 import Text
 
@@ -73,6 +75,23 @@ public final class Assembly {
         }
     }
 
+    /// What the panel's text is sized for, for the log: "viewing: 1.3" (the display's), 50 cm
+    /// (usual for its size): text at least 25 px, figures 41 px".
+    static func viewingNote(_ maker: ScreenMaker, picture: Size, rotation: Rotation) -> String {
+        let size = rotation.degrees % 180 == 0 ? picture : Size(width: picture.height, height: picture.width)
+        let scale = TypeScale(size: size, context: maker.context)
+        let v = scale.viewing
+        let source: String
+        switch v.diagonalSource {
+        case .display: source = "the display's"
+        case .setting: source = "set"
+        case .assumed: source = "usual for its pixels"
+        }
+        return "viewing: \(NumberText.fixed(v.diagonal, decimals: 2, trimmingZeros: true))\" (\(source)), "
+            + "\(NumberText.plain(v.distance)) cm (\(v.distanceGiven ? "set" : "usual for its size")): "
+            + "text at least \(NumberText.plain(Double(scale.floor))) px, figures \(NumberText.plain(Double(scale.figure))) px"
+    }
+
     /// Makes the app for `sink`; the first thing that cannot be made is the failure (with its
     /// exit status), and nothing is left running.
     public static func make(
@@ -100,7 +119,13 @@ public final class Assembly {
         parts.mark?("store")
         let now = parts.now ?? monotonicNow()
         // The input devices are opened once the first frame is up (`reloader.openInput()`).
-        let controller = settings.makeController(panel: sink.size, text: text, data: data, clock: clock, now: now, log: log)
+        // The panel's own size where the display says it (DRM's millimetres: a monitor's EDID, a
+        // DSI panel's description, an SPI panel's overlay width-mm and height-mm).
+        let measured = parts.output.flatMap { Viewing.diagonal(millimetres: $0.plan.connector.widthMillimetres,
+                                                                 $0.plan.connector.heightMillimetres) }
+        let controller = settings.makeController(
+            panel: sink.size, text: text, data: data, clock: clock, now: now, measured: measured, log: log)
+        if parts.output != nil { log(Self.viewingNote(controller.device.maker, picture: sink.size, rotation: settings.rotation)) }
         parts.mark?("controller")
         let session: Session
         do throws(SystemError) {

@@ -6,6 +6,7 @@ import Display
 import Input
 import Platform
 import Raster
+import Screens
 import Text
 
 /// SIGHUP (`systemctl reload glance`): the configuration file read again and applied in place,
@@ -28,6 +29,10 @@ public final class Reloader {
     unowned let controller: PanelController
     /// The panel (nil: `glance watch`'s picture, whose size and display do not change).
     public private(set) var output: DisplayOutput?
+    /// The panel's own diagonal where its display says it (DRM's millimetres), for the viewing.
+    var measuredDiagonal: Double? {
+        output.flatMap { Viewing.diagonal(millimetres: $0.plan.connector.widthMillimetres, $0.plan.connector.heightMillimetres) }
+    }
     /// The outputs display changes replaced, kept until the current one's first frame is on the
     /// panel (the buffers on screen are one of theirs until then).
     private var retiring: [DisplayOutput] = []
@@ -173,7 +178,7 @@ public final class Reloader {
         let panel = session.sink.size
         let refresher: Refresher? = reloads.contains(.refresh) ? next.makeRefresher(hub: hub, log: log) : controller.refreshCommands
         controller.reconfigure(
-            screens: next.screenOrder, maker: next.maker(text: newText), data: newData, hub: hub,
+            screens: next.screenOrder, maker: next.maker(text: newText, measured: measuredDiagonal), data: newData, hub: hub,
             router: next.makeRouter(panel: panel), idle: next.idleSchedule, cycle: next.makeCycle(now: now),
             schedule: next.hours, refresher: refresher, brightness: next.display.brightness, now: now)
         for reload in reloads.sorted() where reload != .serve && reload != .commandLine {

@@ -85,10 +85,11 @@ extension Settings {
     /// watch` and the tests all make it here.
     func makeController(
         panel: Size, text: (any TextRenderer)?, data: any DataSource, clock: LocalClock, now: Duration = monotonicNow(),
-        log: @escaping (String) -> Void
+        measured: Double? = nil, log: @escaping (String) -> Void
     ) -> PanelController {
         let device = DeviceController(
-            screens: screenOrder, maker: maker(text: text), data: data, input: nil, router: makeRouter(panel: panel),
+            screens: screenOrder, maker: maker(text: text, measured: measured), data: data, input: nil,
+            router: makeRouter(panel: panel),
             idle: idleSchedule, clock: clock, intro: configuration.run.intro, now: now, log: log)
         device.buttonHints = { $0.hints(devices: $1) }
         if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() { device.show(day: day) }

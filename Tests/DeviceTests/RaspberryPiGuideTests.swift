@@ -410,8 +410,9 @@ struct RaspberryPiGuideTests {
         #expect(sh.contains { $0.hasPrefix("sudo make deb ARCH=arm64") })
         let root = try String(contentsOfFile: Repository.root + "/tools/arm64/build-root.sh", encoding: .utf8)
         let said = try #require(root.split(separator: "\n").first { $0.hasPrefix("say \"building the trixie build root") })
-        let size = try #require(
-            said.components(separatedBy: "about ").dropFirst().first?.components(separatedBy: " downloaded").first)
+        // (Worked out first: Swift 6.0.3's #require cannot take the optional chain itself.)
+        let found = said.components(separatedBy: "about ").dropFirst().first?.components(separatedBy: " downloaded").first
+        let size = try #require(found)
         #expect(text.contains("about \(size) downloaded"), "build-root.sh says about \(size); the guide does not")
     }
 

@@ -305,10 +305,25 @@ struct VMBoot {
     /// `glance render` at this boot's size of `picture` (after the demo day, whose options
     /// `picture` may override), as a PNG at `path`.
     func render(_ picture: [String], to path: String) throws -> PixelBuffer {
+        // The std VGA's monitor says its size (qemu's EDID): glance run sizes its text for it, so
+        // the reference is drawn for the same panel.
+        let measured = measuredDiagonal.map { ["--diagonal", $0] } ?? []
         let (status, output) = try runTool(
-            VMPaths.glance, ["render", "--size", size, "--output", path] + demoDay + picture)
+            VMPaths.glance, ["render", "--size", size, "--output", path] + demoDay + measured + picture)
         guard status == 0 else { throw VMTestError("glance render failed (\(status)): \(output)") }
         return try PNGFile.read(path)
+    }
+
+    /// The millimetres the std VGA's monitor reports for `pixels` (qemu's EDID at its 100 dots
+    /// to the inch, in whole centimetres as the kernel reads the EDID's size: 480 px → 120 mm);
+    /// virtio's has no EDID (run-in-vm.sh: edid=off), so no size.
+    func measuredMillimetres(_ pixels: Int) -> Int { pixels * 254 / 1000 / 10 * 10 }
+
+    /// The diagonal in inches glance run takes from that size (nil: none reported).
+    var measuredDiagonal: String? {
+        guard gpu == "std" else { return nil }
+        let w = Double(measuredMillimetres(width)), h = Double(measuredMillimetres(height))
+        return "\((w * w + h * h).squareRoot() / 25.4)"
     }
 
     /// Boots the VM and plays both scripts.

@@ -240,10 +240,10 @@ struct VMEndToEndTests {
         let devices = result.output("devices")
         #expect(devices.contains("card /dev/dri/card0: driver virtio_gpu, dumb buffers yes, atomic yes"), "\(devices)")
         #expect(devices.contains("connector Virtual-1: connected"), "\(devices)")
-        #expect(devices.contains("modes: 480x480@75 (preferred)"), "\(devices)")
+        #expect(devices.contains("modes: 480x480@60 (preferred)"), "\(devices)")
         #expect(devices.contains("primary, crtc index 0: XR24"), "\(devices)")
         #expect(devices.contains("\"QEMU Virtio Tablet\": absolute pointer x 0..32767 y 0..32767"), "\(devices)")
-        #expect(devices.contains("try: glance run --card /dev/dri/card0 --connector Virtual-1 --mode 480x480@75"))
+        #expect(devices.contains("try: glance run --card /dev/dri/card0 --connector Virtual-1 --mode 480x480@60"))
 
         #expect(result.rc("no-connector") == 78)
         #expect(
@@ -252,7 +252,7 @@ struct VMEndToEndTests {
         #expect(result.rc("no-mode") == 78)
         #expect(
             result.output("no-mode").contains(
-                "--mode '123x45': Virtual-1 has no such mode; available: 480x480@75 (preferred), "))
+                "--mode '123x45': Virtual-1 has no such mode; available: 480x480@60 (preferred), "))
         #expect(result.rc("no-format") == 78)
         #expect(
             result.output("no-format").contains("--format rgb565: the display plane does not take it; it takes XR24"))
@@ -319,6 +319,12 @@ struct VMEndToEndTests {
         #expect(result.status == 0, "\(result.context)")
         let devices = result.output("devices")
         #expect(devices.contains("driver bochs-drm"), "\(devices)")
+        // The monitor's size from qemu's EDID, which glance run sizes its text by (and the
+        // references are drawn for: VMBoot.measuredDiagonal).
+        let mm = boot.measuredMillimetres(480)
+        #expect(devices.contains("connected, \(mm)x\(mm) mm"), "\(devices)")
+        #expect(result.output("atomic").contains("viewing: ") && result.output("atomic").contains("(the display's)"),
+                "\(result.output("atomic"))")
         #expect(devices.contains("connector Virtual-1: connected"), "\(devices)")
         #expect(devices.contains("480x480@") && devices.contains(" (preferred)"), "\(devices)")
         #expect(result.output("atomic").contains("atomic, rotate 0"))

@@ -197,7 +197,7 @@ extension VMEndToEndTests {
         #expect(connector["name"] as? String == "Virtual-1" && connector["status"] as? String == "connected")
         let modes = try #require(connector["modes"] as? [[String: Any]])
         #expect(modes.contains { $0["width"] as? Double == 640 && $0["height"] as? Double == 480 }, "no 640x480 to change to: \(modes)")
-        #expect((card["chosen"] as? [String: Any])?["mode"] as? String == "480x480@75")
+        #expect((card["chosen"] as? [String: Any])?["mode"] as? String == "480x480@60")
         #expect((devices?["inputs"] as? [[String: Any]])?.contains { $0["name"] as? String == "QEMU Virtio Keyboard" } == true)
 
         // The first configuration on the monitor, and the app's own picture of it equal to it.

@@ -586,8 +586,11 @@ window)
 	else QEMU+=(-display sdl); fi ;;
 esac
 case "$GPU" in
-# xres/yres = the preferred mode in the EDID / display info the guest sees
-virtio) QEMU+=(-device "virtio-gpu-pci,xres=$RES_W,yres=$RES_H") ;;
+# xres/yres = the preferred mode in the EDID / display info the guest sees. virtio: no EDID
+# (edid=off), so the connector reports no size in millimetres, as a panel that does not say it;
+# qemu's EDID would say 100 dots to the inch, a size glance would take for the panel's own and
+# size its text by (the std VGA's bochs driver needs its EDID for the mode: it reports that size).
+virtio) QEMU+=(-device "virtio-gpu-pci,edid=off,xres=$RES_W,yres=$RES_H") ;;
 std) QEMU+=(-device "VGA,edid=on,xres=$RES_W,yres=$RES_H") ;;
 cirrus) QEMU+=(-device cirrus-vga) ;;
 esac
