@@ -20,6 +20,25 @@ struct RenderCommandTests {
         #expect(try Executable.run(["bench", "--help"]).stdout.contains("ms_per_frame"))
     }
 
+    @Test("a gauge's decimals: the places its value and range ends are written to; without them, three significant digits")
+    func decimals() throws {
+        func values(_ extra: [String]) throws -> [String] {
+            let r = try Executable.run([
+                "render", "--size", "800x480", "--screen", "gauge", "--style", "linear", "--value", "104.456", "--min", "0",
+                "--max", "200", "--unit", "kWh", "--title", "Energy", "--explain",
+            ] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            let document = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            let texts = try #require(document?["texts"] as? [[String: Any]], "\(r.stdout)")
+            return texts.filter { ($0["element"] as? String) == "gauge.1.value" }.compactMap { $0["text"] as? String }
+        }
+        #expect(try values([]) == ["104"])
+        #expect(try values(["--decimals", "2"]) == ["104.46"])
+        #expect(try values(["--decimals", "0"]) == ["104"])
+        #expect(try Executable.run(["render", "--size", "800x480", "--screen", "gauge", "--value", "1", "--decimals", "12",
+                                    "--explain"]).status == 64)
+    }
+
     @Test("a name the panel has no line for is said, not dropped: on stderr, the picture still written")
     func nameSaid() throws {
         let folder = ScratchFolder("render-name")
