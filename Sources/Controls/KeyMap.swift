@@ -33,8 +33,9 @@ public struct KeyMap: Sendable, Equatable {
         Up/Down or Page Up/Down the screens, Enter or Space the next screen (held: today), Home today, \
         Esc the progress screen's Cancel, the brightness keys brighter and darker (kept across restarts), \
         F5 or Refresh fresh data. Touch: swipe left/right for days, up/down for screens, hold \
-        for today, tap for the next screen (or Cancel). While dimmed or blank, the first touch or key \
-        only wakes the display.
+        for today, tap for the next screen (or Cancel). A screen in pages (a small or round panel's \
+        rings, then each figure; gauges too many for one page) shows its pages before the next screen. \
+        While dimmed or blank, the first touch or key only wakes the display.
         """
 
     /// Actions that repeat while their key is held (browsing days, the brightness); others ignore

@@ -218,7 +218,7 @@ public struct ProgressScreen: ContextScreen {
         var cancel: Line?
         var button: Rect?
         if showsCancelBlock {
-            // Cancel at the bottom, over what stopping costs (two lines at most).
+            // Cancel at the bottom, over what stopping costs (three lines at most, fewer where the panel is crowded).
             if let n = content.cancelNote, !n.isEmpty {
                 let lines = text.wrapped(n, smallStyle, widths: Array(repeating: x1 - x0, count: noteLines))
                 // Lines as tall as any of them can be: a cut one ends in "…".
