@@ -119,3 +119,27 @@ struct GaugeProgressRulesTests {
         #expect(!still.animates)
     }
 }
+
+/// The indeterminate bar from its first frame: never an empty track, which would read as 0 %.
+@Suite("The indeterminate bar moves from its first frame")
+struct IndeterminateFirstFrameTests {
+    @Test("at t = 0 the sliding segment already shows, a good part of the bar, and it moves", arguments: ProgressStyle.allCases)
+    func firstFrame(style: ProgressStyle) {
+        let screen = ProgressScreen(content: ProgressContent(amount: .indeterminate, style: style, label: "Sync"),
+                                    context: ScreenContext(text: nil))
+        let size = Size(width: 480, height: 480)
+        let first = FrameComposer(panel: size).render(screen, at: 0)
+        let later = FrameComposer(panel: size).render(screen, at: 0.2)
+        // The accent colour (the fill or the spinner) is on the first frame.
+        var accent = 0, moved = 0
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let c = first.color(x: x, y: y)
+                if c.blue > 200 && c.red < 60 { accent += 1 }
+                if c != later.color(x: x, y: y) { moved += 1 }
+            }
+        }
+        #expect(accent > 100, "\(style): the first frame shows the segment or spinner (\(accent) accent pixels)")
+        #expect(moved > 20, "\(style): it moves (\(moved) pixels differ 0.2 s later)")
+    }
+}
