@@ -51,7 +51,9 @@ public struct ScreenMaker {
         if ringsOnly { return RingScreen(summary: summary) }
         var content = RingScreenContent(name: name, day: day, today: today, summary: summary, page: page)
         content.week = data.summaries(content.weekDays.filter { $0 <= today && $0 != day })
-        if data.isEmpty { content.hint = context.strings.noDataHint }
+        // The hint of an empty store (asked only where the day has nothing: a day with figures
+        // says the store has some, without a query).
+        if summary == nil && content.week.isEmpty && data.isEmpty { content.hint = context.strings.noDataHint }
         content.clock = time.flatMap { ClockFace(time: $0, format: clockFormat) }
         content.clockOnTiny = clockOnTiny
         return RingScreen(content: content, context: context)
