@@ -169,10 +169,10 @@ public struct ProgressScreen: ContextScreen {
 
     /// The layout of this screen on a picture of `size`.
     public func layout(for size: Size) -> Layout {
-        let key = LayoutMemo.Key(size: size, content: content, context: context)
-        if let entry = memo.entry, entry.key.same(as: key) { return entry.layout }
+        // Checked in place, without a key made of copies (a spinner asks on every frame).
+        if let entry = memo.entry, entry.key.holds(size: size, content: content, context: context) { return entry.layout }
         let layout = context.shape == .round ? roundLayout(size) : rectangleLayout(size)
-        memo.entry = (key, layout)
+        memo.entry = (LayoutMemo.Key(size: size, content: content, context: context), layout)
         return layout
     }
 
@@ -192,8 +192,12 @@ public struct ProgressScreen: ContextScreen {
                 self.context = context
             }
 
-            func same(as other: Key) -> Bool {
-                size == other.size && content == other.content && context.drawsLike(other.context)
+            /// Whether it is the key of `size`, `content` (whatever its amount: every other field of
+            /// `ProgressContent` compared) and `context`.
+            func holds(size: Size, content: ProgressContent, context: ScreenContext) -> Bool {
+                self.size == size && self.content.style == content.style && self.content.label == content.label
+                    && self.content.cancellable == content.cancellable && self.content.cancelNote == content.cancelNote
+                    && self.content.cancelling == content.cancelling && self.context.drawsLike(context)
             }
         }
 
