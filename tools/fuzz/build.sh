@@ -63,11 +63,11 @@ module() { # NAME SOURCES...
 }
 module Activity "$ROOT"/Sources/Activity/*.swift
 module Platform "$ROOT"/Sources/Platform/*.swift
+module JSON "$ROOT"/Sources/JSON/*.swift
 module Store $(find "$ROOT/Sources/Store" -name '*.swift' | sort) "$OUT/objects/embedded_resources.swift"
 module HealthExport "$ROOT"/Sources/HealthExport/*.swift
 module Raster "$ROOT"/Sources/Raster/*.swift
 module Controls "$ROOT"/Sources/Controls/*.swift
-module JSON "$ROOT"/Sources/JSON/*.swift
 module Screens "$ROOT"/Sources/Screens/*.swift
 module CLI "$ROOT"/Sources/CLI/*.swift
 module Configuration "$ROOT"/Sources/Configuration/*.swift
@@ -75,7 +75,7 @@ module Feeds "$ROOT"/Sources/Feeds/*.swift
 module DeviceLogic "$ROOT"/Sources/DeviceLogic/*.swift
 
 O=$OUT/objects
-STORE="$O/Activity.o $O/Platform.o $O/CKernelShims.o $O/Store.o $O/HealthExport.o -lsqlite3 -lxml2 -larchive"
+STORE="$O/Activity.o $O/Platform.o $O/CKernelShims.o $O/JSON.o $O/Store.o $O/HealthExport.o -lsqlite3 -lxml2 -larchive"
 link() { # NAME OBJECTS... -- SOURCES...
 	local name=$1
 	shift
