@@ -155,7 +155,10 @@ struct VMInputTests {
             "wait-console STEP nav sh done rc=0 20", "screendump-until task-started \(backup) 8",
             "send sh /app/glance task finish backup --db /tmp/glance.db",
             "wait-console STEP nav sh done rc=0 20", "screendump-until task-ended \(logged) 8",
-            // Nothing moves: ten seconds of sleep.
+            // Nothing moves: ten seconds of sleep, counted once what the last step set off has
+            // settled (under make test's load the task's end was once still being drawn when the
+            // count began: 40-60 ms, 0 on a quiet machine).
+            "sleep 3000",
             "send idle 10",
             "wait-console STEP nav idle cpu_ms=\\d+ 30",
             "send stop", "wait-console STEP nav exited rc=\\d+ 20",
