@@ -889,7 +889,7 @@ public final class DeviceController {
 }
 
 /// A screen drawn at a fraction of its brightness (dimmed, where no backlight can do it).
-public struct DimmedScreen: Screen {
+public struct DimmedScreen: OverlayScreen {
     public var screen: any Screen
     public var level: Double
     public func draw(into buffer: PixelBuffer, at time: Double) {
@@ -897,14 +897,6 @@ public struct DimmedScreen: Screen {
         buffer.scaleBrightness(Float(level))
     }
     public var animates: Bool { screen.animates }
-
-    public func pageCount(for size: Size) -> Int { screen.pageCount(for: size) }
-    public var page: Int { screen.page }
-    public func showing(page: Int) -> Self {
-        var copy = self
-        copy.screen = screen.showing(page: page)
-        return copy
-    }
 
     /// The screen's changes, at the same level.
     public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {

@@ -3,7 +3,7 @@ import Raster
 /// What each button does, over the screen (darkened under it): a row per button with its
 /// symbol, what a press does and what holding it does, and how to bring the hint back. Shown at
 /// the first start with buttons and when two buttons are held together; any input closes it.
-public struct ButtonHintOverlay: Screen {
+public struct ButtonHintOverlay: OverlayScreen {
     /// How a button is shown: a direction, the middle button, or a short label ("1", "F5").
     public enum Symbol: Sendable, Equatable {
         case left, right, up, down, select
@@ -95,14 +95,6 @@ public struct ButtonHintOverlay: Screen {
     }
 
     public var animates: Bool { screen.animates }
-
-    public func pageCount(for size: Size) -> Int { screen.pageCount(for: size) }
-    public var page: Int { screen.page }
-    public func showing(page: Int) -> Self {
-        var copy = self
-        copy.screen = screen.showing(page: page)
-        return copy
-    }
 
     /// The smallest text drawn on a picture of `size`: the type scale's floor (12′ at the eye).
     public func smallestText(_ size: Size) -> Float { TypeScale(size: size, context: context).floor }

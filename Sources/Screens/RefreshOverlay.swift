@@ -4,7 +4,7 @@ import Raster
 /// fetched, a small spinner in a dark disc; when fetching failed, a short line saying so, on a
 /// dark pill (or, where no pill fits, a "!" in the disc). It goes where it covers nothing the
 /// screen drew, top centre when that is free; the screen underneath is drawn as it is.
-public struct RefreshOverlay: Screen {
+public struct RefreshOverlay: OverlayScreen {
     public enum State: Sendable, Equatable {
         /// Fetching, since this moment of the screen's clock (the spinner turns from there).
         case spinning
@@ -30,14 +30,6 @@ public struct RefreshOverlay: Screen {
     }
 
     public var animates: Bool { state == .spinning || screen.animates }
-
-    public func pageCount(for size: Size) -> Int { screen.pageCount(for: size) }
-    public var page: Int { screen.page }
-    public func showing(page: Int) -> Self {
-        var copy = self
-        copy.screen = screen.showing(page: page)
-        return copy
-    }
 
     /// What the control draws and where.
     public struct Placement: Sendable, Equatable {

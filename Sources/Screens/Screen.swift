@@ -74,6 +74,22 @@ extension Screen {
     public var page: Int { 0 }
 }
 
+/// A screen drawn over another (dimmed, the button hint, the refresh control): its pages are
+/// those of the screen underneath.
+public protocol OverlayScreen: Screen {
+    var screen: any Screen { get set }
+}
+
+extension OverlayScreen {
+    public func pageCount(for size: Size) -> Int { screen.pageCount(for: size) }
+    public var page: Int { screen.page }
+    public func showing(page: Int) -> Self {
+        var copy = self
+        copy.screen = screen.showing(page: page)
+        return copy
+    }
+}
+
 extension ScreenContext {
     /// Whether two contexts draw alike: the same fonts (the same renderer object), language,
     /// panel shape and text drawing.

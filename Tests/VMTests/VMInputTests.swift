@@ -39,7 +39,7 @@ struct VMInputTests {
         """
 
     /// `glance render` of a state, as the PPM the host's screendump-until compares with.
-    static func expected(_ name: String, _ arguments: [String], folder: String) throws -> String {
+    static func expected(_ name: String, _ arguments: [String], folder: String, size: String = size) throws -> String {
         let png = folder + "/expected-\(name).png"
         let (status, out) = try runTool(VMPaths.glance, ["render", "--size", size, "--output", png] + common + arguments)
         guard status == 0 else { throw VMTestError("glance render \(arguments): \(out)") }
@@ -247,13 +247,9 @@ struct VMInputTests {
         #expect(darkShare > 0.97, "blank is black")
     }
 
-    /// `glance render` of a state on a 240x240 panel, as `expected` does at 480x480.
+    /// `glance render` of a state on a 240x240 panel.
     static func expectedSmall(_ name: String, _ arguments: [String], folder: String) throws -> String {
-        let png = folder + "/expected-\(name).png"
-        let (status, out) = try runTool(VMPaths.glance, ["render", "--size", "240x240", "--output", png] + common + arguments)
-        guard status == 0 else { throw VMTestError("glance render \(arguments): \(out)") }
-        try writePPM(try PNGFile.read(png), to: folder + "/expected-\(name).ppm")
-        return folder + "/expected-\(name)"
+        try expected(name, arguments, folder: folder, size: "240x240")
     }
 
     @Test("a 1.3\" 240x240 panel in pages: Enter and taps turn the rings' pages, then the gauges; Left on a figure's page is that figure the day before; Home goes back")
