@@ -15,12 +15,12 @@ public enum DataCommands {
     }
 
     static let storeExits = [
-        ExitStatusNote(0, "done"),
-        ExitStatusNote(65, "bad data, or --db is not a Glance store (left as it is)"),
-        ExitStatusNote(66, "no store (a command that only reads)"),
-        ExitStatusNote(73, "the store cannot be made there (a command that writes)"), ExitStatusNote(74, "a read or write failed"),
-        ExitStatusNote(75, "the store is busy; try again"),
-        ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
+        ExitStatusNote(.ok, "done"),
+        ExitStatusNote(.dataError, "bad data, or --db is not a Glance store (left as it is)"),
+        ExitStatusNote(.noInput, "no store (a command that only reads)"),
+        ExitStatusNote(.cannotCreate, "the store cannot be made there (a command that writes)"), ExitStatusNote(.ioError, "a read or write failed"),
+        ExitStatusNote(.temporaryFailure, "the store is busy; try again"),
+        ExitStatusNote(.noPermission, "the store (or its folder) may not be opened or written by this user"),
     ]
 
     // MARK: glance log
@@ -72,8 +72,8 @@ public enum DataCommands {
         ],
         epilogue: "Example:\n  glance log --move 420 --move-goal 500 --exercise 25 --exercise-goal 30",
         exits: storeExits(
-            ExitStatusNote(66, "a configuration named with --config cannot be read"),
-            ExitStatusNote(78, "the configuration (where the goals come from) is invalid")),
+            ExitStatusNote(.noInput, "a configuration named with --config cannot be read"),
+            ExitStatusNote(.config, "the configuration (where the goals come from) is invalid")),
         finish: { (line) throws(UsageError) in
             let c = line.changes
             if c.remove && !c.onlyRemoves {
@@ -140,9 +140,9 @@ public enum DataCommands {
             ], common: ["--db", "--config"], defaultVerb: "list"),
         epilogue: "Examples:\n  glance goals set --move 500 --exercise 30 --stand 12\n  glance goals set --move 600 --from 2026-12-07",
         exits: storeExits(
-            ExitStatusNote(65, "remove: no goals set from that date; or --db is not a Glance store (left as it is)"),
-            ExitStatusNote(66, "list, remove: no store yet; or a configuration named with --config cannot be read"))
-            + [ExitStatusNote(78, "the configuration (where the default goals come from) is invalid")])
+            ExitStatusNote(.dataError, "remove: no goals set from that date; or --db is not a Glance store (left as it is)"),
+            ExitStatusNote(.noInput, "list, remove: no store yet; or a configuration named with --config cannot be read"))
+            + [ExitStatusNote(.config, "the configuration (where the default goals come from) is invalid")])
 
     // MARK: glance metric
 
@@ -187,8 +187,8 @@ public enum DataCommands {
             ], common: ["--db"]),
         epilogue: "Examples:\n  glance metric set cpu-temperature 47.5 --min 20 --max 90 --unit °C\n  glance metric list --json | jq '.metrics[].name'",
         exits: storeExits(
-            ExitStatusNote(65, "remove: no such metric; or --db is not a Glance store (left as it is)"),
-            ExitStatusNote(66, "list, remove: no store yet")))
+            ExitStatusNote(.dataError, "remove: no such metric; or --db is not a Glance store (left as it is)"),
+            ExitStatusNote(.noInput, "list, remove: no store yet")))
 
     // MARK: glance task
 
@@ -249,7 +249,7 @@ public enum DataCommands {
                 .init("cancel", operands: "NAME") { words, line in line.job = .cancel(words[0]) },
                 .init("list", ["--json"]), .init("remove", operands: "NAME") { words, line in line.job = .remove(words[0]) },
             ], common: ["--db"]),
-        exits: storeExits(ExitStatusNote(79, "update: someone asked the task to stop (Cancel, glance task cancel): stop")))
+        exits: storeExits(ExitStatusNote(.cancelled, "update: someone asked the task to stop (Cancel, glance task cancel): stop")))
 
     // MARK: glance export
 
@@ -279,13 +279,13 @@ public enum DataCommands {
                 ])
         ],
         exits: [
-            ExitStatusNote(0, "written"),
-            ExitStatusNote(65, "--db is not a Glance store (left as it is)"), ExitStatusNote(66, "no store"),
-            ExitStatusNote(73, "FILE cannot be created"),
+            ExitStatusNote(.ok, "written"),
+            ExitStatusNote(.dataError, "--db is not a Glance store (left as it is)"), ExitStatusNote(.noInput, "no store"),
+            ExitStatusNote(.cannotCreate, "FILE cannot be created"),
             ExitStatusNote(
-                74, "standard output or FILE could not be written whole (a full disk, say; the message says why)"),
-            ExitStatusNote(75, "the store is busy, try again"),
-            ExitStatusNote(77, "the store may not be opened by this user"),
+                .ioError, "standard output or FILE could not be written whole (a full disk, say; the message says why)"),
+            ExitStatusNote(.temporaryFailure, "the store is busy, try again"),
+            ExitStatusNote(.noPermission, "the store may not be opened by this user"),
         ],
         finish: { (line) throws(UsageError) in
             guard line.csv != line.json else { throw UsageError("export: say --csv or --json (one of them)") }

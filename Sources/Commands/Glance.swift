@@ -178,9 +178,9 @@ public enum Glance {
         operands: Operands(
             "check|settings", verbs: [.init("check", ["--config"]), .init("settings") { _, line in line.settings = true }]),
         exits: [
-            ExitStatusNote(0, "valid (check), or listed (settings)"),
-            ExitStatusNote(66, "the named file cannot be read"),
-            ExitStatusNote(78, "invalid (the app refuses to start with it)"),
+            ExitStatusNote(.ok, "valid (check), or listed (settings)"),
+            ExitStatusNote(.noInput, "the named file cannot be read"),
+            ExitStatusNote(.config, "invalid (the app refuses to start with it)"),
         ])
 }
 

@@ -148,5 +148,5 @@ enum PanelCommands {
                     ) { $0 = true }
                 ])
         ],
-        exits: [ExitStatusNote(0, "listed"), ExitStatusNote(69, "no DRM card (input devices are still listed)")])
+        exits: [ExitStatusNote(.ok, "listed"), ExitStatusNote(.unavailable, "no DRM card (input devices are still listed)")])
 }

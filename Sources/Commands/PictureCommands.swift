@@ -63,10 +63,10 @@ enum PictureCommands {
               glance render --size 480x480 --move 350/500 --exercise 20/30 --stand 8/12 --output rings.png
             """,
         exits: [
-            ExitStatusNote(0, "written"), ExitStatusNote(64, "bad arguments or unwritable output"),
-            ExitStatusNote(65, "--db is not a Glance store"), ExitStatusNote(66, "--db: no such store"),
-            ExitStatusNote(69, "a font is missing (the message names the Debian package)"),
-            ExitStatusNote(73, "the file could not be written"),
+            ExitStatusNote(.ok, "written"), ExitStatusNote(.usage, "bad arguments or unwritable output"),
+            ExitStatusNote(.dataError, "--db is not a Glance store"), ExitStatusNote(.noInput, "--db: no such store"),
+            ExitStatusNote(.unavailable, "a font is missing (the message names the Debian package)"),
+            ExitStatusNote(.cannotCreate, "the file could not be written"),
         ],
         finish: { (line) throws(UsageError) in
             let shown = try Configuration().applying(line.layer)
@@ -140,7 +140,7 @@ enum PictureCommands {
             // The screen is --screen's above (several may be given).
             OptionGroup(group.title, note: group.note, group.options.filter { $0.name != "--screen" })
         }),
-        exits: [ExitStatusNote(0, "measured"), ExitStatusNote(69, "a font is missing")],
+        exits: [ExitStatusNote(.ok, "measured"), ExitStatusNote(.unavailable, "a font is missing")],
         finish: { (line) throws(UsageError) in
             _ = try Configuration().applying(line.layer)
         })
@@ -171,7 +171,7 @@ enum PictureCommands {
                 ])
         ],
         exits: [
-            ExitStatusNote(0, "written"), ExitStatusNote(69, "a font is missing"),
-            ExitStatusNote(73, "FOLDER or a file in it cannot be created"),
+            ExitStatusNote(.ok, "written"), ExitStatusNote(.unavailable, "a font is missing"),
+            ExitStatusNote(.cannotCreate, "FOLDER or a file in it cannot be created"),
         ])
 }

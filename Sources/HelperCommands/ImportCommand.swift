@@ -59,12 +59,12 @@ public enum ImportCommand {
         },
         exits: [
             ExitStatusNote(
-                0, "imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a message says so)"),
+.ok, "imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a message says so)"),
             ExitStatusNote(
-                65, "bad data (the message names the file, line and column; no day was changed) or not a Glance store"),
-            ExitStatusNote(66, "no such file"), ExitStatusNote(74, "read error"),
-            ExitStatusNote(75, "the store is busy (no day was changed); try again"),
-            ExitStatusNote(77, "the store (or its folder) may not be opened or written by this user"),
-            ExitStatusNote(79, "cancelled: by Cancel, glance task cancel, Ctrl-C, SIGTERM or SIGHUP (no day was changed)"),
+.dataError, "bad data (the message names the file, line and column; no day was changed) or not a Glance store"),
+            ExitStatusNote(.noInput, "no such file"), ExitStatusNote(.ioError, "read error"),
+            ExitStatusNote(.temporaryFailure, "the store is busy (no day was changed); try again"),
+            ExitStatusNote(.noPermission, "the store (or its folder) may not be opened or written by this user"),
+            ExitStatusNote(.cancelled, "cancelled: by Cancel, glance task cancel, Ctrl-C, SIGTERM or SIGHUP (no day was changed)"),
         ])
 }

@@ -26,10 +26,10 @@ public enum MQTTCommand {
             OptionGroup("", CommonOptions.service(config: \.config, layer: \.layer, ["--socket"]))
         ],
         exits: [
-            ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP"),
-            ExitStatusNote(65, "the store is not a Glance store"),
-            ExitStatusNote(73, "the store cannot be made there"),
-            ExitStatusNote(77, "permission denied (the store: join group glance)"),
-            ExitStatusNote(78, "the configuration is invalid, or names no broker"),
+            ExitStatusNote(.ok, "stopped by SIGTERM, SIGINT or SIGHUP"),
+            ExitStatusNote(.dataError, "the store is not a Glance store"),
+            ExitStatusNote(.cannotCreate, "the store cannot be made there"),
+            ExitStatusNote(.noPermission, "permission denied (the store: join group glance)"),
+            ExitStatusNote(.config, "the configuration is invalid, or names no broker"),
         ])
 }

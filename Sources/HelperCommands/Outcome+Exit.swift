@@ -38,6 +38,17 @@ extension Outcome {
     }
 
     package var exitStatus: Int32 { exit.code }
+}
+
+extension ExitStatusNote {
+    /// A command's own words for how it ends `outcome`: the status is the outcome's, never a
+    /// number written by hand.
+    package init(_ outcome: Outcome, _ meaning: String) {
+        self.init(outcome.exitStatus, meaning)
+    }
+}
+
+extension Outcome {
 
     /// A command's statuses from what its work says of its outcomes.
     package static func notes(_ outcomes: [(outcome: Outcome, meaning: String)]) -> [ExitStatusNote] {

@@ -36,10 +36,10 @@ public enum ServeCommand {
             line.showToken = !words.isEmpty
         },
         exits: [
-            ExitStatusNote(0, "stopped by SIGTERM, SIGINT or SIGHUP (or the token shown)"),
-            ExitStatusNote(66, "the token file or a TLS file cannot be read"),
-            ExitStatusNote(69, "cannot listen there (the port is taken, the address is not this machine's)"),
-            ExitStatusNote(77, "permission denied (the token file: join group glance; a port below 1024)"),
-            ExitStatusNote(78, "the configuration is invalid (a token shorter than 16 characters too)"),
+            ExitStatusNote(.ok, "stopped by SIGTERM, SIGINT or SIGHUP (or the token shown)"),
+            ExitStatusNote(.noInput, "the token file or a TLS file cannot be read"),
+            ExitStatusNote(.unavailable, "cannot listen there (the port is taken, the address is not this machine's)"),
+            ExitStatusNote(.noPermission, "permission denied (the token file: join group glance; a port below 1024)"),
+            ExitStatusNote(.config, "the configuration is invalid (a token shorter than 16 characters too)"),
         ])
 }
