@@ -156,7 +156,7 @@ let package = Package(
             name: "Commands",
             dependencies: [
                 "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls", "DeviceLogic",
-                "Clocks", "ConfigurationFile", "ControlSocket", "HelperCommands",
+                "Clocks", "ConfigurationFile", "ControlSocket", "HelperCommands", "Input", "Text", "ImageFile", "JSON", "Feeds",
             ]
         ),
 
@@ -195,6 +195,8 @@ let package = Package(
                 "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
                 "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred", "Clocks", "ConfigurationFile",
                 "CKernelShims", "TestSupport",
+                // glance screenshot's client, against the session's control socket.
+                "Commands",
             ]),
         // device/: the shipped configuration files, their documentation, the systemd unit.
         .testTarget(name: "DeviceTests", dependencies: ["Configuration", "Controls", "JSON", "TestSupport"]),

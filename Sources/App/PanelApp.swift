@@ -23,47 +23,6 @@ import ControlSocket
 /// the front before the card is opened, and the console put into graphics mode only once there is
 /// a display to show instead.
 public enum PanelApp {
-    /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
-    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
-        (.ok, "stopped by SIGTERM or SIGINT, display restored"),
-        (.noInput, "the default configuration file exists but cannot be read"),
-        (
-            .unavailable,
-            "no display: no /dev/dri card, no connected connector, nothing plugged into the requested "
-                + "connector; or no font for the labels (the message names the package)"),
-        (.ioError, "a DRM call failed (the message names it)"),
-        (
-            .temporaryFailure,
-            "another program (a display server) holds the display, or the console in front did not let "
-                + "the app's console come to the front; try again when it stops. Also when the store's file was "
-                + "replaced by another while shown (it is not followed: started again, the app shows the new one)"),
-        (.noPermission, "permission denied opening the card (add the user to group video)"),
-        (
-            .config,
-            "the requested connector, mode or format does not exist on this display (the message lists "
-                + "what does), or the configuration file is invalid (every problem is listed with its JSON path)"),
-    ]
-
-    /// `glance run`'s description (its help), beside what it does.
-    public static let about = """
-        Shows a screen on the display through DRM/KMS (no X or Wayland needed) until it gets SIGTERM or \
-        SIGINT; then puts back what the display showed before (the console) and exits 0. SIGHUP \
-        (systemctl reload glance) reads the configuration again and applies it in place, the display \
-        included, without the console showing between; an invalid file is logged with every problem and \
-        the running configuration stays. It \
-        shows the store's days, gauges and running task (see --db), or the screen and day given with \
-        the options below; buttons and touch move between screens and days. It draws only when \
-        something changed: a screen that moves (a spinner, an easing progress) is redrawn on a timer; \
-        a still one once, and the process then sleeps until input, a change in the store, dimming or \
-        midnight.
-
-        On a text console (its own, or the one in front through /dev/tty0) it hides the console while \
-        it shows, and a switch to another console (chvt; Ctrl+Alt+Fn from a keyboard that is not \
-        grabbed, see --no-grab) gives the display, the input devices and the backlight up until you \
-        switch back (nothing dims meanwhile). Started on a console that is not in front (systemd's \
-        TTYPath=, or < /dev/ttyN as root), it switches to it first, as display servers do.
-        """
-
     /// Runs until a signal (exit 0) or a failure (its exit status). `started`: when main began
     /// (CLOCK_MONOTONIC), for the startup report; `say` prints a result line on standard output.
     public static func run(
@@ -256,7 +215,7 @@ public enum PanelApp {
     }
 
     /// The control socket, where `glance screenshot` asks for the frame on the panel.
-    static func openControlSocket(_ session: Session, path configured: String?, log: (String) -> Void) {
+    package static func openControlSocket(_ session: Session, path configured: String?, log: (String) -> Void) {
         guard let path = configured ?? ControlSocketLocation.defaultPath() else {
             log("no runtime directory (XDG_RUNTIME_DIR): glance screenshot cannot ask this app")
             return

@@ -6,7 +6,7 @@ import Clocks
 
 extension ShowRequest {
     /// The request with `summary` as the day's (nil: a day without one).
-    func with(summary: ActivitySummary?) -> ShowRequest {
+    package func with(summary: ActivitySummary?) -> ShowRequest {
         var o = self
         if let summary {
             o.summary = summary
@@ -18,13 +18,13 @@ extension ShowRequest {
     }
 
     /// Whether the screen draws text (and so needs fonts).
-    var needsText: Bool { !(ringsOnly && (screen ?? .rings) == .rings) }
+    package var needsText: Bool { !(ringsOnly && (screen ?? .rings) == .rings) }
 
     /// The time the clock shows: the one given, else the system's.
     var shownTime: TimeOfDay { clockTime ?? SystemLocalClock().timeOfDay() }
 
     /// The screen as given: the day (with no week), the gauge or the task.
-    func makeScreen(with maker: ScreenMaker, today systemToday: CalendarDay) -> any Screen {
+    package func makeScreen(with maker: ScreenMaker, today systemToday: CalendarDay) -> any Screen {
         let today = self.today?.day(today: systemToday) ?? systemToday
         let shown = day?.day(today: today) ?? today
         switch screen ?? .rings {

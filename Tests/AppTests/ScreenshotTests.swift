@@ -8,6 +8,7 @@ import Screens
 import Testing
 
 @testable import App
+import Commands
 import Configuration
 import Clocks
 

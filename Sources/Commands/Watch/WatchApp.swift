@@ -1,3 +1,4 @@
+import App
 import Activity
 import Configuration
 import DeviceLogic

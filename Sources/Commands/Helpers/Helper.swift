@@ -1,3 +1,4 @@
+import App
 import Platform
 
 #if canImport(Glibc)

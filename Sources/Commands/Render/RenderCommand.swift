@@ -7,8 +7,8 @@ import Platform
 import ConfigurationFile
 import HelperCommands
 
-/// `glance render`, `bench`, `demo`: screens drawn headlessly.
-enum PictureCommands {
+/// `glance render`: its declaration; the work is `Pictures.render`, beside it.
+extension PictureCommands {
     struct Render {
         var layer = Layer()
         var config: String?
@@ -97,81 +97,4 @@ enum PictureCommands {
             return Pictures.render(job, console: console)
         }
     }
-
-    // MARK: glance bench
-
-    struct Bench {
-        var layer = Layer()
-        var run = Benchmark()
-    }
-
-    static let bench = CommandSpec<Bench>(
-        "bench", summary: "time full frames against a full-frame fill",
-        usage: ["bench [--screen S] [--size WxH[,WxH…]] [--frames N] [options]"],
-        about: Benchmark.about,
-        groups: [
-            OptionGroup(
-                "Benchmark",
-                [
-                    .value("--screen", as: Value.screenKind, help: "one screen (repeatable)", default: "rings, gauges, progress") {
-                        $0.run.screens.append($1)
-                    },
-                    .value("--size", as: Value.sizes, help: "sizes", default: "480x480,800x480,720x1280,240x240") {
-                        $0.run.sizes += $1
-                    },
-                    .value("--frames", as: Value.count(1...100_000), help: "frames per size", default: "200", to: \.run.frames),
-                    .flag("--no-fill",
-                        help: "skip the fill timing (for instruction counts under callgrind)", sets: \.run.fill, to: false),
-                    .flag("--no-text", help: "draw each screen without its labels (layout unchanged)", sets: \.run.noText),
-                    .flag("--cold",
-                        help: "draw every frame into a new buffer, nothing kept from the frames before", sets: \.run.cold),
-                    .flag("--animated", help: "frames of each animation through the damage path", sets: \.run.animated),
-                    .value("--animation", as: Value.choice(Benchmark.Animation.self), help: "one animation (repeatable)",
-                           default: "all four") { $0.run.animations.append($1) },
-                    .value("--fps", as: Value.count(1...240), help: "animation frames per second",
-                           default: "30; the intro 60") { $0.run.fps = Double($1) },
-                    .value("--buffers", as: Value.count(1...2),
-                        help: "buffers drawn into in turn", default: "2", to: \.run.buffers),
-                    .flag("--whole", help: "draw every animation frame whole (the reference)", sets: \.run.whole),
-                    .flag("--in-place",
-                        help: "draw into the buffers themselves, not into a picture copied onto them", sets: \.run.shadow, to: false),
-                ] + Configuration.options(["--rotate", "--format"], into: \Bench.layer))
-        ] + Array(ScreenOptions.groups(\Bench.layer, config: nil).map { group in
-            // The screen is --screen's above (several may be given).
-            OptionGroup(group.title, note: group.note, group.options.filter { $0.name != "--screen" })
-        }),
-        exits: [ExitStatusNote(.ok, "measured"), ExitStatusNote(.unavailable, "a font is missing")],
-        finish: { (line) throws(UsageError) in
-            _ = try Configuration().applying(line.layer)
-        })
-
-    static func benchMain(_ line: Bench) -> Outcome {
-        var bench = line.run
-        line.layer.apply(to: &bench.configuration)
-        return bench.run(console: console)
-    }
-
-    // MARK: glance demo
-
-    static let demo = CommandSpec<Pictures.Demo>(
-        "demo", summary: "draw the demo screens into a folder of PNG files, or the README's contact sheet",
-        usage: ["demo [--output FOLDER] [--size WxH] [--today D] [--time HH:MM]", "demo --sheet FILE.png [--size WxH] …"],
-        about: Pictures.demoAbout,
-        groups: [
-            OptionGroup(
-                "",
-                [
-                    .value("--output", "-o", as: Value.folder, help: "where to write", default: "out", to: \.folder),
-                    .value("--size", as: Value.size, help: "picture size", default: "800x480", to: \.size),
-                    .value("--today", as: Value.day, help: "the date taken as today", default: "the system's", to: \.today),
-                    .value("--time", as: Value.clockTime,
-                        help: "the time the clock shows, HH:MM", default: "the system's", to: \.time),
-                    .value("--sheet", as: Value.output("FILE.png", extensions: ["png"]),
-                        help: "the contact sheet instead", to: \.sheet),
-                ])
-        ],
-        exits: [
-            ExitStatusNote(.ok, "written"), ExitStatusNote(.unavailable, "a font is missing"),
-            ExitStatusNote(.cannotCreate, "FOLDER or a file in it cannot be created"),
-        ])
 }

@@ -1,3 +1,4 @@
+import App
 import Display
 import Input
 import Platform

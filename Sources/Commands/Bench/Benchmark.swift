@@ -1,3 +1,4 @@
+import App
 import DeviceLogic
 import Activity
 import Configuration

@@ -1,3 +1,4 @@
+import App
 import Controls
 import Activity
 import Display

@@ -1,0 +1,26 @@
+import Configuration
+import DeviceLogic
+import Activity
+import App
+import CLI
+import Store
+import HelperCommands
+
+/// `glance demo-data`: its declaration; the work is `StoreJobs.demoData`, beside it.
+extension DataCommands {
+    static let demoData = CommandSpec<StoreJobs.DemoDataLine>(
+        "demo-data", summary: "load the bundled demo days and metrics into the store",
+        usage: ["demo-data [--end D] [--print] [--db PATH]"],
+        about: StoreJobs.demoDataAbout,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .value("--end", as: Value.day,
+                        help: "the date of the last demo day: YYYY-MM-DD, today or yesterday", default: "today", to: \.end),
+                    .flag("--print", help: "print the bundled days as CSV instead of loading them", sets: \.printOnly),
+                    CommonOptions.store(\.database),
+                ])
+        ],
+        exits: storeExits)
+}

@@ -1,0 +1,48 @@
+import Configuration
+import DeviceLogic
+import Activity
+import App
+import CLI
+import Store
+import HelperCommands
+
+/// `glance export`: its declaration; the work is `StoreJobs.export`, beside it.
+extension DataCommands {
+    struct Export {
+        var csv = false
+        var json = false
+        var table = Store.Table.days
+        var output: String?
+        var database: String?
+    }
+
+    static let export = CommandSpec<Export>(
+        "export", summary: "write the store's days, metrics or tasks as CSV or JSON",
+        usage: ["export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]"],
+        about: StoreJobs.exportAbout,
+        groups: [
+            OptionGroup(
+                "",
+                [
+                    .flag("--csv", help: "CSV", sets: \.csv),
+                    .flag("--json", help: "JSON (one document)", sets: \.json),
+                    .value("--table", as: Value.choice(Store.Table.self, expected: "days, metrics or tasks"),
+                        help: "which table", default: "days", to: \.table),
+                    .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]),
+                        help: "write FILE instead of standard output", to: \.output),
+                    CommonOptions.store(\.database),
+                ])
+        ],
+        exits: [
+            ExitStatusNote(.ok, "written"),
+            ExitStatusNote(.dataError, "--db is not a Glance store (left as it is)"), ExitStatusNote(.noInput, "no store"),
+            ExitStatusNote(.cannotCreate, "FILE cannot be created"),
+            ExitStatusNote(
+                .ioError, "standard output or FILE could not be written whole (a full disk, say; the message says why)"),
+            ExitStatusNote(.temporaryFailure, "the store is busy, try again"),
+            ExitStatusNote(.noPermission, "the store may not be opened by this user"),
+        ],
+        finish: { (line) throws(UsageError) in
+            guard line.csv != line.json else { throw UsageError("export: say --csv or --json (one of them)") }
+        })
+}

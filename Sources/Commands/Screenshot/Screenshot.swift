@@ -1,0 +1,124 @@
+import App
+import Activity
+import ControlSocket
+import DeviceLogic
+import ImageFile
+import Platform
+import Raster
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `glance screenshot`: the running app's frame, upright, into a PNG.
+public enum Screenshot {
+    /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
+    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
+        (.ok, "written"),
+        (.unavailable, "no running glance answers (start it, or give --socket)"),
+        (.cannotCreate, "FILE.png cannot be written"),
+        (.ioError, "the app's answer could not be read"),
+        (.temporaryFailure, "the app has no picture to give now (another console is in front, or it has drawn nothing yet)"),
+        (.noPermission, "not allowed to ask (join group glance)"),
+    ]
+
+    /// `glance screenshot`'s description (its help), beside what it does.
+    public static let about = """
+        Asks the running glance (glance run, the service) for the frame it has on the panel and writes it \
+        as a PNG, upright as a person sees it (a panel mounted turned is turned back; an RGB565 panel's \
+        colours are as it shows them): for a bug report, or to look at a board from a distance (ssh \
+        board glance screenshot -o /tmp/panel.png, then scp board:/tmp/panel.png .). The app answers on \
+        a socket in its runtime directory, open to root and group glance; it never waits on the asker.
+        """
+
+    /// Asks the app at `socket` (else the usual places) and writes `output`; ends as `outcomes`
+    /// says.
+    public static func run(output: String, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Outcome {
+        let candidates = socket.map { [$0] } ?? ControlSocketLocation.clientPaths()
+        var connection: PacketSocket?
+        var problems: [(String, SystemError)] = []
+        for path in candidates {
+            do throws(SystemError) {
+                connection = try PacketSocket.connect(to: path)
+                break
+            } catch {
+                problems.append((path, error))
+            }
+        }
+        guard let connection else {
+            if let denied = problems.first(where: { $0.1.errno == .permissionDenied || $0.1.errno == .notPermitted }) {
+                log(
+                    "\(denied.0): permission denied: the running glance's socket is for root and group glance "
+                        + "(sudo adduser $USER glance, then log in again)")
+                return Outcome.noPermission
+            }
+            log(
+                "no running glance answers (" + problems.map { "\($0.0): \($0.1.errno)" }.joined(separator: "; ")
+                    + "); start it (glance run, or systemctl start glance), or give --socket PATH")
+            return Outcome.unavailable
+        }
+        let picture: PixelBuffer
+        do throws(OutputFailure) {
+            picture = try ask(connection)
+        } catch {
+            log(error.message)
+            return error.status
+        }
+        do throws(PNGError) {
+            try PNGFile.write(picture, to: output)
+        } catch {
+            log("--output '\(output)': \(error)")
+            return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
+        }
+        say("\(output): \(picture.width)x\(picture.height), the frame on the panel")
+        return Outcome.ok
+    }
+
+    /// The request and its answer, waiting at most `timeout` for it.
+    static func ask(_ connection: PacketSocket, timeout: Duration = .seconds(5)) throws(OutputFailure) -> PixelBuffer {
+        let answer: (bytes: [UInt8], fd: FileDescriptor?)?
+        do throws(SystemError) {
+            try connection.send(Array("screenshot".utf8))
+            answer = try waitForReadable([connection.descriptor], timeout: timeout).isEmpty
+                ? nil : try connection.receive(capacity: 512)
+        } catch {
+            throw OutputFailure("glance screenshot: \(error)", status: Outcome.ioError)
+        }
+        guard let (bytes, fd) = answer else {
+            throw OutputFailure(
+                "the running glance did not answer within \(Int(timeout.inSeconds)) s", status: Outcome.temporaryFailure)
+        }
+        defer { fd?.close() }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let words = text.split(separator: " ", maxSplits: 2)
+        if words.first == "refused" {
+            throw OutputFailure(
+                "the running glance has no picture to give: \(words.dropFirst().joined(separator: " "))",
+                status: Outcome.temporaryFailure)
+        }
+        guard words.count == 3, words[0] == "picture", let w = Int(words[1]), let h = Int(words[2]), (1...8192).contains(w),
+            (1...8192).contains(h), let fd
+        else {
+            throw OutputFailure(
+                bytes.isEmpty
+                    ? "the running glance closed the connection without an answer"
+                    : "the running glance answered '\(text.prefix(80))'", status: Outcome.ioError)
+        }
+        let pixels: [UInt8]
+        do throws(SystemError) {
+            pixels = try MemoryFile.read(fd, count: w * h * 4)
+        } catch {
+            throw OutputFailure("glance screenshot: \(error)", status: Outcome.ioError)
+        }
+        let picture = PixelBuffer(width: w, height: h)
+        pixels.withUnsafeBytes { raw in
+            for y in 0..<h {
+                picture.row32(y).withMemoryRebound(to: UInt8.self, capacity: w * 4) {
+                    $0.update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * w * 4, count: w * 4)
+                }
+            }
+        }
+        return picture
+    }
+}

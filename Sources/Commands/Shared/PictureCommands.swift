@@ -1,0 +1,12 @@
+import App
+import CLI
+import Configuration
+import Controls
+import Raster
+import Platform
+import ConfigurationFile
+import HelperCommands
+
+/// `glance render`, `bench`, `demo`: screens drawn headlessly.
+enum PictureCommands {
+}
