@@ -1,3 +1,4 @@
+import Clocks
 import Activity
 import ControlSocket
 import DeviceLogic
@@ -5,11 +6,6 @@ import ImageFile
 import Platform
 import Raster
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// The running app's control socket, in its runtime directory: `glance screenshot` asks it for
 /// the frame on the panel. A Unix socket of messages, mode 0660, group glance where that group
@@ -43,29 +39,8 @@ public final class ControlServer {
     /// Listens at `path`, making its folder (0750) when missing.
     public init(path: String) throws(SystemError) {
         self.path = path
-        let group = Self.glanceGroup()
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            let folder = String(path[..<slash])
-            // Its parents as usual (a /run not there yet), the folder itself for root and the group.
-            var parent = ""
-            for part in folder.split(separator: "/").dropLast() {
-                parent += "/" + part
-                mkdir(parent, 0o755)
-            }
-            if mkdir(folder, 0o750) == 0 {
-                // Its mode whatever the umask is (another thread may be binding a socket under a
-                // narrower one for the moment).
-                _ = chmod(folder, 0o750)
-                if let group { _ = chown(folder, uid_t.max, group) }
-            }
-        }
+        let group = ControlSocketLocation.prepareFolder(for: path)
         listener = try PacketListener(path: path, mode: 0o660, group: group)
-    }
-
-    /// Group glance's id, when there is such a group.
-    static func glanceGroup() -> gid_t? {
-        guard let entry = getgrnam("glance") else { return nil }
-        return entry.pointee.gr_gid
     }
 
     /// The listening socket and the clients that have not asked yet.
@@ -214,13 +189,6 @@ public final class ControlServer {
         defer { file.close() }
         try client.send(Array("picture \(frame.width) \(frame.height)".utf8), fd: file, nonblocking: true)
     }
-}
-
-/// The wall clock, seconds since 1970.
-public func wallClockNow() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_REALTIME, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
 /// Why the app has no picture to give.

@@ -1,3 +1,4 @@
+import Clocks
 import DeviceLogic
 import Activity
 import Configuration
@@ -6,11 +7,6 @@ import Platform
 import Screens
 import Store
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// The gauges' values from their sources — the store's metrics (MQTT topics among them, which
 /// glance mqtt writes into the store), files, commands — with when each value came, so a value
@@ -300,19 +296,7 @@ public final class GaugeFeed {
     /// the first number.
     static func number(in output: String, pattern: String?) -> Double? {
         guard let pattern else { return Payload.firstNumber(in: output[...]) }
-        var regex = regex_t()
-        guard regcomp(&regex, pattern, REG_EXTENDED) == 0 else { return nil }
-        defer { regfree(&regex) }
-        var matches = [regmatch_t](repeating: regmatch_t(), count: 2)
-        let bytes = Array(output.utf8) + [0]
-        let found = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                regexec(&regex, $0, 2, &matches, 0) == 0
-            }
-        }
-        guard found else { return nil }
-        let m = matches[1].rm_so >= 0 ? matches[1] : matches[0]
-        let text = String(decoding: bytes[Int(m.rm_so)..<Int(m.rm_eo)], as: UTF8.self)
+        guard let text = ExtendedRegex.firstGroup(of: pattern, in: output) else { return nil }
         return Payload.firstNumber(in: text[...])
     }
 

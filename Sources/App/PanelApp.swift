@@ -11,11 +11,6 @@ import Store
 import Text
 import ControlSocket
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// `glance run`: a session on the panel. The order matters: fonts before the display (a missing
 /// font is told without touching the screen), signals before the mode set (one that comes during
@@ -39,7 +34,10 @@ public enum PanelApp {
         // SIGUSR1/SIGUSR2: the console asks to switch away / says it is back (VT_PROCESS).
         let signals: SignalReceiver
         do {
-            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
+            signals = try SignalReceiver([
+                SignalReceiver.interrupt, SignalReceiver.terminate, SignalReceiver.hangUp, SignalReceiver.consoleRelease,
+                SignalReceiver.consoleAcquire,
+            ])
         } catch {
             log(error.description)
             return Outcome.software
@@ -51,7 +49,7 @@ public enum PanelApp {
         if let terminalProblem { log(terminalProblem) }
         if let terminal {
             do {
-                try terminal.controlSwitching(release: SIGUSR1, acquire: SIGUSR2)
+                try terminal.controlSwitching(release: SignalReceiver.consoleRelease, acquire: SignalReceiver.consoleAcquire)
             } catch {
                 log("\(error); switching to another console will not give the display up")
             }
@@ -293,23 +291,5 @@ public enum PanelApp {
         // CLOCK_BOOTTIME counts from the kernel's start: boot to first frame on a device.
         line += ", \(ms(bootTimeNow() - since)) ms after kernel start"
         return line
-    }
-
-    /// Time since the kernel started this process (/proc/self/stat field 22, in clock ticks since
-    /// boot, so to 1/CLK_TCK s, usually 10 ms).
-    static func timeSinceProcessStart() -> Duration? {
-        guard let file = fopen("/proc/self/stat", "r") else { return nil }
-        defer { fclose(file) }
-        var bytes = [CChar](repeating: 0, count: 1024)
-        guard fgets(&bytes, Int32(bytes.count), file) != nil else { return nil }
-        let text = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // Fields after the command name (which may hold spaces) start after the last ')'.
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        // fields[0] is field 3 (state); starttime is field 22.
-        guard fields.count > 19, let ticks = Int(fields[19]) else { return nil }
-        let hz = sysconf(Int32(_SC_CLK_TCK))
-        guard hz > 0 else { return nil }
-        return bootTimeNow() - .nanoseconds(ticks * (1_000_000_000 / hz))
     }
 }

@@ -1,11 +1,6 @@
 import Activity
 import Platform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// The refresh control's work: the configuration's refresh commands run one after another (no
 /// shell), each in the background, watched through a pidfd in the session's poll loop — nothing

@@ -1,3 +1,4 @@
+import Clocks
 import Activity
 import Configuration
 import DeviceLogic

@@ -100,3 +100,9 @@ public struct FixedClock: LocalClock {
     public func utcOffset(at unix: Int64) -> Int { system.utcOffset(at: unix) }
 }
 
+/// The wall clock, seconds since 1970.
+public func wallClockNow() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_REALTIME, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}

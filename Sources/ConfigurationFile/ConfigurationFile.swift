@@ -69,15 +69,7 @@ public enum ConfigurationFile {
 
     /// Why `pattern` is not a POSIX extended regular expression (the C library's regcomp); nil
     /// when it is one.
-    @Sendable static func regexProblem(_ pattern: String) -> String? {
-        var regex = regex_t()
-        let rc = regcomp(&regex, pattern, REG_EXTENDED)
-        defer { if rc == 0 { regfree(&regex) } }
-        guard rc != 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: 128)
-        regerror(rc, &regex, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    @Sendable static func regexProblem(_ pattern: String) -> String? { ExtendedRegex.problem(pattern) }
 
     static func problem(_ message: String) -> ConfigurationIssues {
         ConfigurationIssues([ConfigurationIssue(path: "$", message: message)])

@@ -45,4 +45,25 @@ public enum ControlSocketLocation {
         guard let value = getenv(name), value.pointee != 0 else { return nil }
         return String(cString: value)
     }
+
+    /// The listening side's folder for `path` made when missing: its parents as usual (a /run not
+    /// there yet), the folder itself 0750 for root and group glance (whatever the umask: another
+    /// thread may be binding a socket under a narrower one for the moment). Returns group glance's
+    /// id, for the socket itself, when there is such a group.
+    public static func prepareFolder(for path: String) -> UInt32? {
+        let group = getgrnam("glance").map { $0.pointee.gr_gid }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            let folder = String(path[..<slash])
+            var parent = ""
+            for part in folder.split(separator: "/").dropLast() {
+                parent += "/" + part
+                mkdir(parent, 0o755)
+            }
+            if mkdir(folder, 0o750) == 0 {
+                _ = chmod(folder, 0o750)
+                if let group { _ = chown(folder, uid_t.max, group) }
+            }
+        }
+        return group
+    }
 }

@@ -61,6 +61,24 @@ public func bootTimeNow() -> Duration {
     return .seconds(t.tv_sec) + .nanoseconds(t.tv_nsec)
 }
 
+/// Time since the kernel started this process (/proc/self/stat field 22, in clock ticks since
+/// boot, so to 1/CLK_TCK s, usually 10 ms).
+public func timeSinceProcessStart() -> Duration? {
+    guard let file = fopen("/proc/self/stat", "r") else { return nil }
+    defer { fclose(file) }
+    var bytes = [CChar](repeating: 0, count: 1024)
+    guard fgets(&bytes, Int32(bytes.count), file) != nil else { return nil }
+    let text = String(decoding: bytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    guard let close = text.lastIndex(of: ")") else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    // fields[0] is field 3 (state); starttime is field 22.
+    guard fields.count > 19, let ticks = Int(fields[19]) else { return nil }
+    let hz = sysconf(Int32(_SC_CLK_TCK))
+    guard hz > 0 else { return nil }
+    return bootTimeNow() - .nanoseconds(ticks * (1_000_000_000 / hz))
+}
+
 /// The minor page faults this process has taken so far (first touches of memory it mapped):
 /// what the startup report counts beside the first frame's times.
 public func minorPageFaults() -> Int {

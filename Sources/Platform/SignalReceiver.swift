@@ -58,3 +58,10 @@ public final class SignalReceiver {
         }
     }
 }
+
+extension SignalReceiver {
+    /// The signals by what they ask of the app, for modules that do not import the C library.
+    public static let interrupt = SIGINT, terminate = SIGTERM, hangUp = SIGHUP
+    /// The console's release and acquire signals (VT_PROCESS).
+    public static let consoleRelease = SIGUSR1, consoleAcquire = SIGUSR2
+}
