@@ -10,11 +10,6 @@ import Store
 import Text
 import Clocks
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// `glance bench`: full frames per screen and size, timed against a full-frame fill of the same
 /// buffer in the same run.
@@ -505,18 +500,13 @@ enum BenchStore {
     static func with<R>(
         day: CalendarDay, summary: ActivitySummary?, task: String?, _ body: (StoreData) -> Result<R, OutputFailure>
     ) -> Result<R, OutputFailure> {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/glance-bench-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            return .failure(OutputFailure(
-                "cannot make a folder for the bench's store in \(base): \(Errno.current) (set TMPDIR to a writable folder)",
-                status: Outcome.cannotCreate))
+        let folder: String
+        do throws(SystemError) {
+            folder = try Folders.scratch("glance-bench")
+        } catch {
+            return .failure(OutputFailure("cannot make a folder for the bench's store: \(error)", status: Outcome.cannotCreate))
         }
-        let folder = String(cString: made)
-        defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/" + file + suffix) }
-            rmdir(folder)
-        }
+        defer { Folders.remove(folder, files: ["", "-wal", "-shm", "-journal"].map { file + $0 }) }
         return open(folder + "/" + file, day: day, summary: summary, task: task).flatMap(body)
     }
 

@@ -10,11 +10,6 @@ import Store
 import Text
 import Clocks
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 
 /// `glance demo`: the demo screens as PNG files, or the README's contact sheet.
@@ -77,10 +72,14 @@ extension Pictures {
     public static let sheetScreens = ["rings-typical", "clock", "gauges", "rings-zh-Hans", "progress", "rings-big-day"]
 
     public static func demo(_ job: Demo, console: Console) -> Outcome {
-        if job.sheet == nil, mkdir(job.folder, 0o755) != 0 && errno != EEXIST {
-            let denied = errno == EACCES || errno == EPERM
-            console.complain("--output '\(job.folder)': cannot create the folder: \(String(cString: strerror(errno)))")
-            return denied ? Outcome.noPermission : Outcome.cannotCreate
+        if job.sheet == nil {
+            do throws(SystemError) {
+                try Folders.make(job.folder)
+            } catch {
+                console.complain("--output '\(job.folder)': cannot create the folder: \(error.errno)")
+                let denied = error.errno == .permissionDenied || error.errno == .notPermitted
+                return denied ? Outcome.noPermission : Outcome.cannotCreate
+            }
         }
         let english: FreeTypeTextRenderer, chinese: FreeTypeTextRenderer
         do {

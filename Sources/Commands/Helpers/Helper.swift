@@ -1,11 +1,6 @@
 import App
 import Platform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// The commands that take data from outside — an export's XML or zip, the network — are
 /// executables of their own, git-style: `glance serve` runs glance-serve in its place, so
@@ -36,7 +31,7 @@ public enum Helper: String, CaseIterable, Sendable {
     /// glance-serve. Returns only when it cannot be run: told, with what to do (69).
     public func exec(_ arguments: [String], console: Console) -> Outcome {
         let program = executablePath() ?? CommandLine.arguments.first ?? "glance"
-        let places = Self.candidates(executable, execPath: getenv("GLANCE_EXEC_PATH").map { String(cString: $0) }, program: program)
+        let places = Self.candidates(executable, execPath: environmentVariable("GLANCE_EXEC_PATH"), program: program)
         let tried = places.map { replaceProcess(with: $0, arguments: [executable] + arguments).description }
         console.complain(
             "\(rawValue): cannot run \(executable) (\(tried.joined(separator: "; "))): the package glance installs it in "

@@ -10,11 +10,6 @@ import Store
 import Text
 import Clocks
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// Screens drawn into PNG files, headlessly, by the panel's renderer: `glance render` and
 /// `glance demo`.

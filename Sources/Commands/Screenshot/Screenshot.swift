@@ -5,11 +5,6 @@ import DeviceLogic
 import ImageFile
 import Platform
 import Raster
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// `glance screenshot`: the running app's frame, upright, into a PNG.
 public enum Screenshot {

@@ -10,11 +10,6 @@ import Screens
 import Store
 import Platform
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// `--json` for scripts: `glance metric list`, `task list`, `export` and `devices` as one JSON
 /// document on standard output, with the field names `glance serve` uses (docs/usage.md's

@@ -6,11 +6,6 @@ import Platform
 import Raster
 import Store
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// `glance watch`: the panel's session drawn into a PNG file instead of the panel. Each picture
 /// replaces the file and is told in one line; between changes the process sleeps in poll().
@@ -48,7 +43,7 @@ public enum WatchApp {
         }
         let signals: SignalReceiver
         do {
-            signals = try SignalReceiver([SIGINT, SIGTERM, SIGHUP])
+            signals = try SignalReceiver([SignalReceiver.interrupt, SignalReceiver.terminate, SignalReceiver.hangUp])
         } catch {
             log(error.description)
             return Outcome.software
