@@ -28,6 +28,9 @@ run: release
 # core mostly idle; their report follows swift test's). A failed arm64 part still lets swift test
 # run, then fails make test.
 #
+# Last, the instruction counts of the package's build against tools/bench/recorded.txt
+# (tools/bench/instructions.sh --check: a figure more than 5 % worse fails).
+#
 # Every part must run: with GLANCE_REQUIRE_ALL_PARTS=1 (the default here, and .ci/run's) a part
 # that cannot run (the VM suites, the device boot, the arm64 package, suites or boot: off with
 # GLANCE_SKIP_VM=1 or GLANCE_SKIP_ARM64=1, on a host that is not x86-64, for a user who is not
@@ -46,6 +49,7 @@ test: deps install-check
 	[ $$arm = 0 ] && [ $$suitesrc = 0 ] || echo "make test: the arm64 part failed (see above)"; \
 	[ $$arm = 0 ] && [ $$suitesrc = 0 ] && [ $$rc = 0 ] || exit 1
 	tools/fuzz/fuzz.sh --runs $(FUZZ_TEST_RUNS)
+	tools/bench/instructions.sh --check
 
 # Only the end-to-end tests on a real kernel in qemu (tools/vm; about 4 minutes with the boot of
 # the package in Debian, which needs the package built).

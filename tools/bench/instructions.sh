@@ -11,6 +11,11 @@
 # the trixie build root as its library prefix (-L). Every aarch64 instruction the program
 # executes is counted, as callgrind counts every x86-64 one.
 # --goals: only issue 27's table (the "goal" lines below), not the per-size lines.
+# --check: the table alone, counted on the package's build (.build/static, tools/build-deb.sh's),
+#   each figure against the one recorded in tools/bench/recorded.txt for this architecture; exits 1 when a figure is more than 5 % worse (instruction counts are
+#   exact for one build, so 5 % is a change, not noise). make test runs it.
+# --record: the table alone, and its figures written into tools/bench/recorded.txt (after a
+#   change that makes a figure worse on purpose, said in the commit, or better).
 #
 # Every count is taken twice, rendering 1 and 11 frames, and the difference / 10 is the cost
 # of one frame without start-up. Prints, per size:
@@ -61,10 +66,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ARCH=""
 GOALS_ONLY=""
+CHECK=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) ARCH=$2; shift 2 ;;
 	--goals) GOALS_ONLY=1; shift ;;
+	--check) GOALS_ONLY=1; CHECK=check; shift ;;
+	--record) GOALS_ONLY=1; CHECK=record; shift ;;
 	*) break ;;
 	esac
 done
@@ -77,7 +85,13 @@ case "$ARCH" in
 "")
 	NAME=$(uname -m)
 	BIN=.build/release/glance
-	[ -x "$BIN" ] || swift build -c release >/dev/null
+	[ -x "$BIN" ] || [ -n "$CHECK" ] || swift build -c release >/dev/null
+	# --check and --record count the package's own build (tools/build-deb.sh's: static Swift
+	# standard library), which make test has just built.
+	if [ -n "$CHECK" ]; then
+		BIN=.build/static/release/glance
+		[ -x "$BIN" ] || { echo "instructions.sh: no $BIN: tools/build-deb.sh builds it" >&2; exit 1; }
+	fi
 	command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is needed (tools/install-deps.sh installs it)" >&2; exit 1; }
 	TARGET=1500000
 	# valgrind 3.19 gives up on the DWARF 5 debug information of Swift 6's release builds
@@ -208,6 +222,7 @@ for size in "${sizes[@]}"; do
 done
 
 # Issue 27's table. Ratios: x / y to two decimals.
+goals_table() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 # The rings-only frame warm and cold, its floor, against the goal and Blend2D.
 rings_goal() { # FIGURE SIZE GOAL BLEND2D [--cold]
@@ -269,3 +284,57 @@ for fps in 30 60; do
 		'note="through the session glance run drives (glance bench --animated)"'
 done
 echo "goal arch=$NAME figure=first_frame goal=300ms" 'note="milliseconds after exec in the VM: make bench-startup (not an instruction count)"'
+}
+goals_table | tee "$tmp/goals.txt"
+[ -n "$CHECK" ] || exit 0
+
+# The figures against the recorded ones: one line each, "figure arch size fps value", the value
+# the line's per_frame (or total for the whole process).
+RECORDED=tools/bench/recorded.txt
+figures() { # GOAL-LINES
+	awk '$1 == "goal" {
+		arch = figure = size = fps = value = ""
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "arch") arch = kv[2]; else if (kv[1] == "figure") figure = kv[2]
+			else if (kv[1] == "size") size = kv[2]; else if (kv[1] == "fps") fps = kv[2]
+			else if ((kv[1] == "per_frame" || kv[1] == "total") && value == "") value = kv[2]
+		}
+		if (value != "") print figure, arch, size, (fps == "" ? "-" : fps), value
+	}' "$1"
+}
+figures "$tmp/goals.txt" >"$tmp/now.txt"
+if [ "$CHECK" = record ]; then
+	{
+		grep -v "^[^#]* $NAME " "$RECORDED" 2>/dev/null | grep -v '^#' || true
+		cat "$tmp/now.txt"
+	} | sort >"$tmp/all.txt"
+	{
+		echo "# The instruction counts tools/bench/instructions.sh --check holds each figure to (5 % worse fails"
+		echo "# make test): figure, architecture, size, fps (- where none), instructions (per frame; render: the"
+		echo "# whole process). Written by tools/bench/instructions.sh --record."
+		cat "$tmp/all.txt"
+	} >"$RECORDED"
+	echo "instructions.sh: recorded $(wc -l <"$tmp/now.txt") figures for $NAME in $RECORDED"
+	exit 0
+fi
+[ -f "$RECORDED" ] || { echo "instructions.sh: no $RECORDED (tools/bench/instructions.sh --record makes it)" >&2; exit 1; }
+worse=0
+while read -r figure arch size fps value; do
+	recorded=$(awk -v f="$figure" -v a="$arch" -v s="$size" -v p="$fps" '$1 == f && $2 == a && $3 == s && $4 == p { print $5 }' "$RECORDED")
+	if [ -z "$recorded" ]; then
+		echo "check figure=$figure arch=$arch size=$size fps=$fps now=$value recorded=none (tools/bench/instructions.sh --record)"
+		worse=1
+		continue
+	fi
+	r=$(awk -v a="$value" -v b="$recorded" 'BEGIN { printf "%.3f", a / b }')
+	verdict=$(awk -v r="$r" 'BEGIN { print (r > 1.05 ? "worse" : "kept") }')
+	echo "check figure=$figure arch=$arch size=$size fps=$fps now=$value recorded=$recorded ratio_to_recorded=$r $verdict"
+	[ "$verdict" = kept ] || worse=1
+done <"$tmp/now.txt"
+if [ "$worse" != 0 ]; then
+	echo "instructions.sh: a figure is more than 5 % worse than recorded (or not recorded): find what made it so;" \
+		"tools/bench/instructions.sh --record only when the change is wanted, and say why in the commit" >&2
+	exit 1
+fi
+echo "instructions.sh: every figure within 5 % of the one recorded"
