@@ -289,6 +289,37 @@ struct RenderCommandTests {
             && !whole.stdout.contains("ratio="), "\(whole.stdout)")
     }
 
+    @Test("bench --wire: each scene's bytes on an SPI panel's wire, the frame rates and shares they make, the goal said")
+    func benchWire() throws {
+        let result = try Executable.run(["bench", "--wire", "--frames", "20"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        func value(_ fields: [String], _ key: String) -> Double? {
+            fields.first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) }
+        }
+        for panel in ["240x240", "320x240", "round240"] {
+            let mine = lines.filter { $0.contains("panel=\(panel)") && !$0.contains("wire=goal") }
+            #expect(mine.map { $0[1] } == ["wire=intro", "wire=day_change", "wire=spinner", "wire=bar", "wire=gauge_update", "wire=whole"])
+            let whole = mine.last.flatMap { value($0, "bytes") } ?? 0
+            let pixels = panel == "320x240" ? 320 * 240 : 240 * 240
+            #expect(whole == Double(pixels * 2 + 11), "the whole frame: two bytes a pixel and the window's commands")
+            for fields in mine.dropLast() {
+                let mean = value(fields, "bytes_mean") ?? -1, most = value(fields, "bytes_max") ?? -1
+                #expect(mean > 0 && mean <= most && most <= whole, "\(fields)")
+                // The share is the bytes' clocks (nine a byte) over the wire's a second.
+                let share = value(fields, "share_60fps_31.25MHz") ?? -1
+                #expect(abs(share - mean * 9 * 60 / 31_250_000) < 0.001, "\(fields)")
+            }
+            // An animation's frames change part of the panel, not all of it.
+            for scene in ["wire=spinner", "wire=bar", "wire=intro"] {
+                let fields = mine.first { $0[1] == scene } ?? []
+                #expect((value(fields, "bytes_mean") ?? whole) < whole / 2, "\(fields)")
+            }
+        }
+        let goal = lines.first { $0.contains("wire=goal") } ?? []
+        #expect(goal.contains("goal=0.50") && (goal.contains("met=yes") || goal.contains("met=no")), "\(goal)")
+    }
+
     @Test("demo draws its screens into a folder")
     func demo() throws {
         let folder = Executable.scratch("demo") + "/out"

@@ -35,6 +35,10 @@ extension PictureCommands {
                     .flag("--cold",
                         help: "draw every frame into a new buffer, nothing kept from the frames before", sets: \.run.cold),
                     .flag("--animated", help: "frames of each animation through the damage path", sets: \.run.animated),
+                    .flag(
+                        "--wire",
+                        help: "the SPI wire's budget: each scene's bytes a frame (as a MIPI DBI driver sends its damage) on 240x240, "
+                            + "320x240 and round 240 RGB565 panels, the frame rates and shares of the wire they make", sets: \.run.wire),
                     .value("--animation", as: Value.choice(Benchmark.Animation.self), help: "one animation (repeatable)",
                            default: "all four") { $0.run.animations.append($1) },
                     .value("--fps", as: Value.count(1...240), help: "animation frames per second",

@@ -62,6 +62,9 @@ public struct Benchmark: Sendable {
     /// Every frame drawn into a new view of the buffer's pixels, with nothing kept from earlier
     /// frames (`--cold`: a panel's first frame, a reload, a rotation, every `glance render`).
     public var cold = false
+    /// The SPI wire's budget (`--wire`): each scene's bytes a frame on 240x240, 320x240 and round
+    /// 240 RGB565 panels, the frame rates and shares of the wire they make (`WireBudget`).
+    public var wire = false
 
     /// The animations `--animated` draws.
     public enum Animation: String, Sendable, CaseIterable {
@@ -150,13 +153,20 @@ public struct Benchmark: Sendable {
     func runResolved(console: Console) -> Outcome {
         let locale = configuration.locale ?? AppLocale(environment: environmentLanguage())
         var text: FreeTypeTextRenderer?
-        if screens.contains(where: { request(for: $0).needsText }) {
+        if screens.contains(where: { request(for: $0).needsText }) || (wire && !configuration.show.ringsOnly) {
             do {
                 text = try loadFonts(file: configuration.fontFile, cjkFile: configuration.cjkFontFile, locale: locale)
             } catch {
                 console.complain(error.message)
                 return Outcome.unavailable
             }
+        }
+        if wire {
+            for line in wireLines(text: text, locale: locale) {
+                let status = console.result(line)
+                if status != .ok { return status }
+            }
+            return Outcome.ok
         }
         if animated {
             let list = animations.isEmpty ? Animation.allCases : animations
