@@ -40,6 +40,29 @@ import Testing
         #expect(calls == 1)
     }
 
+    @Test func interruptedCallsReportedAsMinusAnErrnoAreRetried() {
+        var calls = 0
+        let result = retryingInterrupts(.negativeErrno) { () -> Int32 in
+            calls += 1
+            return calls < 3 ? -EINTR : 5
+        }
+        #expect(result == 5 && calls == 3)
+        calls = 0
+        let again = retryingInterrupts(.negativeErrno) { () -> Int32 in
+            calls += 1
+            return -EAGAIN
+        }
+        #expect(again == -EAGAIN)
+        #expect(calls == 1, "only EINTR is retried")
+        calls = 0
+        let n = retryingInterrupts { () -> Int in
+            calls += 1
+            errno = EAGAIN
+            return -1
+        }
+        #expect(n == -1 && calls == 1, "another errno is handed back at once")
+    }
+
     @Test func openFailureNamesThePath() {
         #expect {
             try FileDescriptor.open("/nonexistent/card0", [.readWrite])
