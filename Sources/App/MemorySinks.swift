@@ -40,9 +40,7 @@ public final class PNGSink: FrameSink {
         do {
             try PNGFile.write(drawingBuffer, to: path)
         } catch {
-            throw OutputFailure(
-                error.reason,
-                status: error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError)
+            throw OutputFailure(error.reason, status: error.outcome)
         }
         written += 1
         onWrite?(path)

@@ -200,7 +200,7 @@ public enum Pictures {
         if job.sheet == nil, mkdir(job.folder, 0o755) != 0 && errno != EEXIST {
             let denied = errno == EACCES || errno == EPERM
             console.complain("--output '\(job.folder)': cannot create the folder: \(String(cString: strerror(errno)))")
-            return denied ? Outcome.noPermission : Outcome.cannotCreate
+            return OutputFile.Failure.outcome(denied: denied, cannotCreate: true)
         }
         let english: FreeTypeTextRenderer, chinese: FreeTypeTextRenderer
         do {
@@ -254,7 +254,7 @@ public enum Pictures {
                 try PNGFile.write(picture, to: sheet)
             } catch {
                 console.complain(error.description)
-                return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
+                return error.outcome
             }
             console.say(sheet)
             return .ok
@@ -265,7 +265,7 @@ public enum Pictures {
                 try PNGFile.write(composer.render(screen), to: path)
             } catch {
                 console.complain(error.description)
-                return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
+                return error.outcome
             }
             console.say(path)
         }
