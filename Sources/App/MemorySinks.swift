@@ -62,7 +62,7 @@ public final class PNGSink: FrameSink {
 /// Frames kept in memory, with everything the session asked of the output: for tests of the
 /// session (idle, blanking, console switches) without a panel. It can act as a console that is
 /// switched away from and back to, and as a panel another program holds for a while.
-public final class RecordingSink: FrameSink {
+public final class RecordingSink: FrameSink, PoweredOutput, ConsoleHandover {
     public let size: Size
     public let format: PixelFormat
     public let frameInterval: Duration
