@@ -3,7 +3,7 @@ import Platform
 
 /// What the display loop consults besides the display and signals: an event source (its
 /// descriptors, its deadline; `handle` true: draw again), and the scene to draw.
-public protocol Controller: EventSource {
+public protocol Controller: ReadingSource {
     /// The scene to draw at `now` (CLOCK_MONOTONIC).
     func scene(now: Duration) -> any Scene
     /// The panel should be powered down (after drawing black).

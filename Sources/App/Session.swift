@@ -114,12 +114,12 @@ public final class Session {
     }
 
     /// What the loop polls besides the signals and its timer, asked before every sleep: the
-    /// output's events, the controller's sources, the control socket.
-    public var watched: [FileDescriptor] {
-        var descriptors = controller.descriptors
-        if let fd = sink.descriptor { descriptors.append(fd) }
-        if let control { descriptors += control.descriptors }
-        return descriptors
+    /// output's events, the controller's sources, the control socket (all for reading).
+    public var watched: [Interest] {
+        var interests = controller.interests
+        if let fd = sink.descriptor { interests.append(Interest(fd)) }
+        if let control { interests += control.descriptors.map { Interest($0) } }
+        return interests
     }
 
     /// One turn of the loop at `now`: handles the signals that came and the descriptors that
