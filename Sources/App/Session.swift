@@ -33,7 +33,7 @@ public final class Session {
     /// How pictures are turned and converted onto the panel: the painter's (one place, so a new
     /// rotation or output reaches the frames drawn).
     public var composer: FrameComposer { painter.composer }
-    public let controller: any Controller
+    public let controller: any SceneSource
     /// The poll loop: signals, the timer, the watched descriptors.
     private let loop: EventLoop
     private var scheduler: FrameScheduler
@@ -79,7 +79,7 @@ public final class Session {
     /// `VirtualTerminal.controlSwitching`), SIGHUP asks for a reload; the others in `signals`
     /// end the session.
     public init(
-        sink: any FrameSink, rotation: Rotation, controller: any Controller, signals: SignalReceiver?,
+        sink: any FrameSink, rotation: Rotation, controller: any SceneSource, signals: SignalReceiver?,
         log: @escaping (String) -> Void
     ) throws(SystemError) {
         self.sink = sink
@@ -96,7 +96,7 @@ public final class Session {
     public enum Ending: Equatable, Sendable {
         /// SIGINT or SIGTERM (its number).
         case signal(Int32)
-        /// The controller asked to end (`Controller.endReason`).
+        /// The controller asked to end (`SceneSource.endReason`).
         case ended(String)
     }
 
