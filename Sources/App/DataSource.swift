@@ -6,7 +6,7 @@ import Screens
 /// Where the numbers come from (`ShownData`: day summaries, gauges, the running task), as a
 /// source of the session's events: its descriptors become readable when the data changes, and
 /// its deadline is when it must be read again without one (a gauge read from a file).
-public protocol DataSource: ShownData, EventSource {}
+public protocol DataSource: ShownData, ReadingSource {}
 
 /// Fixed data: one day's summary, fixed gauges, maybe a fixed task (the command line's).
 public final class FixedData: DataSource {

@@ -19,10 +19,12 @@ extension OutputFailure {
     }
 }
 
-/// Where a session's frames go: the panel (`DisplayOutput`), PNG files (`PNGSink`), or memory
-/// (`RecordingSink`, for tests). The session draws into `drawingBuffer` and presents it with the
-/// damage; everything else an output may do (flip events, power, giving the panel up for another
-/// console) has a default that does nothing, for outputs without it.
+/// Where a session's frames go: the panel (`PanelSink`), PNG files (`PNGSink`), or memory
+/// (`RecordingSink`, for tests). Frames and their pacing only: the session draws into
+/// `drawingBuffer` and presents it with the damage, no faster than `frameInterval` and not while a
+/// flip is pending. What only some outputs can do is a protocol of its own that the session asks
+/// for once, when it is given the sink: power (`PoweredOutput`: DPMS) and giving the panel up for
+/// another console (`ConsoleHandover`: VT switching).
 public protocol FrameSink: AnyObject {
     /// The panel's size (the buffers'; before rotation).
     var size: Size { get }
@@ -47,18 +49,36 @@ public protocol FrameSink: AnyObject {
     func handleEvents() throws(OutputFailure)
     /// Waits (briefly) until a pending frame is on the panel.
     func waitForFlip()
-    /// Powered down by `setPower(on: false)`.
-    var poweredDown: Bool { get }
-    /// Powers the panel down or up; false when it cannot (it then stays black).
-    func setPower(on: Bool) -> Bool
     /// Things worth telling that happened since the last call (a refused flip, a fallback).
     func takeNotes() -> [String]
     /// The buffer holding the frame presented last (the panel's size and format); nil before
     /// the first. What `glance screenshot` is given, turned upright.
     var presentedBuffer: PixelBuffer? { get }
+}
 
-    // Another console (VT switching): the output gives the panel up and takes it back.
-    /// The output takes part in console switching (a switch away waits for `releaseConsole`).
+extension FrameSink {
+    public func present(changes: Damage) throws(OutputFailure) { try present(damage: changes.bounds) }
+    public var keepsFrames: Bool { true }
+    public var flipPending: Bool { false }
+    public var descriptor: FileDescriptor? { nil }
+    public func handleEvents() throws(OutputFailure) {}
+    public func waitForFlip() {}
+    public func takeNotes() -> [String] { [] }
+    public var presentedBuffer: PixelBuffer? { nil }
+}
+
+/// An output that can be powered down (DPMS) while the panel is blank.
+public protocol PoweredOutput: AnyObject {
+    /// Powered down by `setPower(on: false)`.
+    var poweredDown: Bool { get }
+    /// Powers the panel down or up; false when it cannot (it then stays black).
+    func setPower(on: Bool) -> Bool
+}
+
+/// An output that takes part in console (VT) switching: it gives the panel up for another
+/// console and takes it back.
+public protocol ConsoleHandover: AnyObject {
+    /// The output takes part in console switching now (a switch away waits for `releaseConsole`).
     var switchesConsoles: Bool { get }
     /// Given up for another console: nothing may be presented until `retake` succeeds.
     var suspended: Bool { get }
@@ -72,27 +92,8 @@ public protocol FrameSink: AnyObject {
     func retake() throws(OutputFailure) -> Bool
 }
 
-extension FrameSink {
-    public func present(changes: Damage) throws(OutputFailure) { try present(damage: changes.bounds) }
-    public var keepsFrames: Bool { true }
-    public var flipPending: Bool { false }
-    public var descriptor: FileDescriptor? { nil }
-    public func handleEvents() throws(OutputFailure) {}
-    public func waitForFlip() {}
-    public var poweredDown: Bool { false }
-    public func setPower(on: Bool) -> Bool { false }
-    public func takeNotes() -> [String] { [] }
-    public var presentedBuffer: PixelBuffer? { nil }
-    public var switchesConsoles: Bool { false }
-    public var suspended: Bool { false }
-    public func releaseConsole() -> String? { nil }
-    public func acknowledgeReturn() -> String? { nil }
-    public var consoleInFront: Bool { true }
-    public func retake() throws(OutputFailure) -> Bool { true }
-}
-
 /// The panel through DRM/KMS, with its console: `DisplayOutput` as a session's sink.
-public final class PanelSink: FrameSink {
+public final class PanelSink: FrameSink, PoweredOutput, ConsoleHandover {
     public let output: DisplayOutput
 
     public init(_ output: DisplayOutput) { self.output = output }

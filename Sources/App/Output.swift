@@ -13,8 +13,3 @@ extension Console {
 /// a regular file or a new name is replaced whole, a device or FIFO written in place, `-` is
 /// standard output; a folder, a socket or a link to nothing is refused.
 public func isWritableOutput(_ path: String) -> String? { OutputFile.problem(path) }
-
-extension OutputFile.Failure {
-    /// The outcome: permission denied, the file cannot be made, or it could not be written whole.
-    public var status: Outcome { denied ? .noPermission : cannotCreate ? .cannotCreate : .ioError }
-}

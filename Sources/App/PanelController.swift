@@ -9,7 +9,7 @@ import Screens
 /// The device's logic (`DeviceController`, pure) in the session's poll loop: what is read from
 /// the input devices, the data and the refresh commands, and when the wall clock is set, handed
 /// to it in order; its deadlines and the sources' joined.
-public final class PanelController: Controller {
+public final class PanelController: SceneSource {
     /// The decisions: navigation, idle, the light, the cycle, the hint, the screens.
     public let device: DeviceController
     private var hub: InputHub?

@@ -6,7 +6,7 @@ import Platform
 /// shell), each in the background, watched through a pidfd in the session's poll loop — nothing
 /// waits for them, input goes on. A command that fails, cannot start or runs past `timeout` ends
 /// the refresh as failed (told once in the log); the failure line then shows for `failureShown`.
-public final class Refresher: EventSource {
+public final class Refresher: ReadingSource {
     public enum State: Equatable, Sendable {
         case idle
         /// The `index`th command runs, since `since`.

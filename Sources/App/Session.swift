@@ -17,7 +17,8 @@ import Screens
 /// due; it sleeps on a timer while animating and without one when idle. SIGINT and SIGTERM end
 /// it (so the panel is restored in ordinary code); SIGHUP reloads the configuration in place
 /// (`onReload`); SIGUSR1 and SIGUSR2 are the console's switch away and back (VT_PROCESS) and
-/// hand the panel, the input and the backlight over.
+/// hand the panel, the input and the backlight over, where the sink takes part in that
+/// (`ConsoleHandover`).
 ///
 /// The loop's decisions are in `turn(now:ready:signals:)`, which takes the time and what became
 /// readable as values: tests drive it with a `RecordingSink` and a made-up clock.
@@ -25,10 +26,14 @@ public final class Session {
     /// Where frames go, and how screens become them; both change when a reload changes the
     /// display (`replaceOutput`) or its rotation (`turn(to:)`).
     public private(set) var sink: any FrameSink
+    /// What the sink can do besides frames, asked once when it is given: power it down while
+    /// blank (DPMS), give the panel up for another console (VT switching). nil: it cannot.
+    private var power: (any PoweredOutput)?
+    private var handover: (any ConsoleHandover)?
     /// How pictures are turned and converted onto the panel: the painter's (one place, so a new
     /// rotation or output reaches the frames drawn).
     public var composer: FrameComposer { painter.composer }
-    public let controller: any Controller
+    public let controller: any SceneSource
     /// The poll loop: signals, the timer, the watched descriptors.
     private let loop: EventLoop
     private var scheduler: FrameScheduler
@@ -74,10 +79,12 @@ public final class Session {
     /// `VirtualTerminal.controlSwitching`), SIGHUP asks for a reload; the others in `signals`
     /// end the session.
     public init(
-        sink: any FrameSink, rotation: Rotation, controller: any Controller, signals: SignalReceiver?,
+        sink: any FrameSink, rotation: Rotation, controller: any SceneSource, signals: SignalReceiver?,
         log: @escaping (String) -> Void
     ) throws(SystemError) {
         self.sink = sink
+        power = sink as? any PoweredOutput
+        handover = sink as? any ConsoleHandover
         painter = FramePainter(composer: Self.composer(sink, rotation))
         self.controller = controller
         loop = try EventLoop(signals: signals)
@@ -89,7 +96,7 @@ public final class Session {
     public enum Ending: Equatable, Sendable {
         /// SIGINT or SIGTERM (its number).
         case signal(Int32)
-        /// The controller asked to end (`Controller.endReason`).
+        /// The controller asked to end (`SceneSource.endReason`).
         case ended(String)
     }
 
@@ -107,12 +114,12 @@ public final class Session {
     }
 
     /// What the loop polls besides the signals and its timer, asked before every sleep: the
-    /// output's events, the controller's sources, the control socket.
-    public var watched: [FileDescriptor] {
-        var descriptors = controller.descriptors
-        if let fd = sink.descriptor { descriptors.append(fd) }
-        if let control { descriptors += control.descriptors }
-        return descriptors
+    /// output's events, the controller's sources, the control socket (all for reading).
+    public var watched: [Interest] {
+        var interests = controller.interests
+        if let fd = sink.descriptor { interests.append(Interest(fd)) }
+        if let control { interests += control.descriptors.map { Interest($0) } }
+        return interests
     }
 
     /// One turn of the loop at `now`: handles the signals that came and the descriptors that
@@ -149,7 +156,7 @@ public final class Session {
         while true {
             // Given up for another console: nothing is drawn until the panel is taken again.
             let decision: FrameScheduler.Decision =
-                sink.suspended ? .wait(until: retakeAt) : scheduler.decide(now: now, flipPending: sink.flipPending)
+                suspended ? .wait(until: retakeAt) : scheduler.decide(now: now, flipPending: sink.flipPending)
             switch decision {
             case .draw:
                 try draw(now: now)
@@ -176,11 +183,12 @@ public final class Session {
         let blanked = controller.blanked
         // Blank and powered down: nothing to draw (a flip on a CRTC that is off fails); the
         // wake draws again.
-        if blanked && sink.poweredDown {
+        let poweredDown = power?.poweredDown ?? false
+        if blanked && poweredDown {
             scheduler.drew(at: now, animating: false)
             return
         }
-        if !blanked && sink.poweredDown { _ = sink.setPower(on: true) }
+        if !blanked && poweredDown { _ = power?.setPower(on: true) }
         if restartClock {
             restartClock = false
             // The first frame is on screen; the second comes one frame interval after it on the
@@ -207,9 +215,9 @@ public final class Session {
         if framesDrawn == 1 && animating { restartClock = true }
         scheduler.drew(at: now, animating: animating)
         // Blank: the black frame is up; now power the output down where it can be.
-        if blanked && !sink.poweredDown {
+        if blanked && !poweredDown {
             sink.waitForFlip()
-            if !sink.setPower(on: false) && !toldNoPowerControl {
+            if !(power?.setPower(on: false) ?? false) && !toldNoPowerControl {
                 toldNoPowerControl = true
                 log("the output has no power control: it stays black")
             }
@@ -238,6 +246,8 @@ public final class Session {
     /// `rotation`.
     public func replaceOutput(_ sink: any FrameSink, rotation: Rotation) {
         self.sink = sink
+        power = sink as? any PoweredOutput
+        handover = sink as? any ConsoleHandover
         painter = FramePainter(composer: Self.composer(sink, rotation))
         scheduler = FrameScheduler(interval: sink.frameInterval)
         scheduler.invalidate()
@@ -256,7 +266,7 @@ public final class Session {
     /// in XRGB8888 (the scan-out, not the picture before it was converted: an RGB565 panel's
     /// dithering shows). Refused while another console has the panel, or before the first frame.
     public func screenshot() -> Result<PixelBuffer, PictureRefusal> {
-        guard !sink.suspended else {
+        guard !suspended else {
             return .failure(PictureRefusal("another console is in front: the panel shows it, not glance"))
         }
         guard let buffer = sink.presentedBuffer else { return .failure(PictureRefusal("nothing is on the panel yet")) }
@@ -273,22 +283,25 @@ public final class Session {
     private var retakeSince: Duration?
     private var toldStillWaiting = false
 
+    /// The panel is given up for another console.
+    private var suspended: Bool { handover?.suspended ?? false }
+
     /// The kernel asks to switch to another console: input and the backlight go to it, then the
     /// panel, then the switch goes ahead. Answered even when the panel is already given up (still
     /// waiting to take it back): the switch waits for the answer.
     private func releaseConsole(now: Duration) {
-        guard sink.switchesConsoles else { return }
-        let wasShowing = !sink.suspended
+        guard let handover, handover.switchesConsoles else { return }
+        let wasShowing = !handover.suspended
         retakeAt = nil
         controller.displayReleased(now: now)
-        if let problem = sink.releaseConsole() { log(problem) }
+        if let problem = handover.releaseConsole() { log(problem) }
         if wasShowing { log("switched to another console: display released") }
     }
 
     /// Back on the console: acknowledge, take the panel, draw again.
     private func acquireConsole(now: Duration) throws(OutputFailure) {
-        guard sink.switchesConsoles, sink.suspended else { return }
-        if let problem = sink.acknowledgeReturn() { log(problem) }
+        guard let handover, handover.switchesConsoles, handover.suspended else { return }
+        if let problem = handover.acknowledgeReturn() { log(problem) }
         retakeDelay = .milliseconds(100)
         retakeSince = now
         try retake(now: now)
@@ -300,11 +313,12 @@ public final class Session {
     private func retake(now: Duration) throws(OutputFailure) {
         // Switched back and away again before the loop looked (signalfd gives SIGUSR1 first, so
         // the release was answered already): the acquire is stale, the panel not ours.
-        guard sink.consoleInFront else {
+        guard let handover else { return }
+        guard handover.consoleInFront else {
             retakeAt = nil
             return
         }
-        guard try sink.retake() else {
+        guard try handover.retake() else {
             if retakeAt == nil {
                 log("back on the console, but another program holds the display: waiting for it")
             } else if let since = retakeSince, now - since >= .seconds(30), !toldStillWaiting {

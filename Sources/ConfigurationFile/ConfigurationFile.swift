@@ -48,8 +48,7 @@ public enum ConfigurationFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { bytes in retryingInterrupts { read(fd, bytes.baseAddress, bytes.count) } }
             guard n >= 0 else {
                 return .failure(.unreadable("\(file): cannot read the configuration: \(String(cString: strerror(errno)))"))
             }

@@ -488,3 +488,14 @@ private let logHandler: glance_httpd_log_fn = { context, message in
     guard let context, let message else { return }
     Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().message(String(cString: message))
 }
+
+/// The server as one of the loop's sources: its (epoll) descriptor read, `run()` when it is
+/// ready or its timeout comes.
+extension HTTPServer: EventSource {
+    public var interests: [Interest] { daemon == nil ? [] : [Interest(descriptor)] }
+    public func nextDeadline(now: Duration) -> Duration? { nextTimeout(now: now) }
+    public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
+        run()
+        return false
+    }
+}

@@ -19,9 +19,10 @@ import Store
 /// topics and writes each number into the store as a metric (`MQTTTopic.metricName`: a gauge
 /// then reads it as any other metric, stale by the metric's time), and it shows the panel to
 /// Home Assistant (`HomeAssistantDevice`) and hands its commands to the running panel over the
-/// control socket. One poll loop: the broker's socket, the panel's socket, the store's watcher,
-/// the signals.
-public final class MQTTBridge {
+/// control socket. One poll loop, with the bridge its one source (`EventSource`): the broker's
+/// socket (written to as soon as it takes what is queued), the panel's socket, the store's
+/// watcher; and the signals.
+public final class MQTTBridge: EventSource {
     let configuration: Configuration
     let path: String
     let store: Store
@@ -241,7 +242,7 @@ public final class MQTTBridge {
         if let systemd = SystemdNotifier() { try? systemd.ready(status: "bridging \(client.options.host):\(client.options.port)") }
         begin(now: monotonicNow())
         return Service.run(
-            signals: signals, stop: stop, log: log, watching: { watched }, turn: { turn(now: $0.now, ready: $0.ready) },
+            signals: signals, stop: stop, log: log, sources: [self],
             stopped: { signal in
                 finish()
                 if let signal { log("\(SignalReceiver.name(signal)): stopped") }
@@ -255,17 +256,17 @@ public final class MQTTBridge {
         client.start(now: now)
     }
 
-    var watched: [FileDescriptor] {
-        var fds = client.descriptor.map { [$0] } ?? []
-        if let fd = panel.descriptor { fds.append(fd) }
-        if let watcher { fds.append(FileDescriptor(rawValue: watcher.fileDescriptor)) }
-        return fds
+    /// The broker's socket (for writing too while messages wait), the panel's, the store's watcher.
+    public var interests: [Interest] {
+        var interests = client.interests
+        if let fd = panel.descriptor { interests.append(Interest(fd)) }
+        if let watcher { interests.append(Interest(FileDescriptor(rawValue: watcher.fileDescriptor))) }
+        return interests
     }
 
-    /// One turn: what became readable, what is due; the next deadline.
-    func turn(now: Duration, ready: [FileDescriptor]) -> Duration? {
-        if let fd = client.descriptor, ready.contains(fd) { client.handle(now: now) }
-        if let due = client.nextDeadline(now: now), due <= now { client.service(now: now) }
+    /// One turn: what became ready, what is due. Always false: what changed is published here.
+    public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
+        _ = client.handle(ready: ready, now: now)
         if let fd = panel.descriptor, ready.contains(fd) {
             for state in panel.receive(now: now) { panelState = state }
         }
@@ -274,6 +275,12 @@ public final class MQTTBridge {
         if let m = nextMidnight, now >= m { readToday(now: now) }
         publishDiscovery(force: false)
         publishStates()
+        return false
+    }
+
+    /// The earliest of the broker's keep-alive or retry, the panel's retry, midnight and the
+    /// store's recheck.
+    public func nextDeadline(now: Duration) -> Duration? {
         var next = client.nextDeadline(now: now)
         let deadlines: [Duration?] = [panel.descriptor == nil ? panel.retryAt : nil, nextMidnight, watcher.flatMap(Self.recheck)]
         for deadline in deadlines {

@@ -17,6 +17,8 @@ public struct PNGError: Error, CustomStringConvertible {
     /// The system said permission denied (exit 77).
     public var denied = false
     public var description: String { "\(path): \(reason)" }
+    /// The outcome: permission denied, the file cannot be made, or it could not be written whole.
+    public var outcome: Outcome { OutputFile.Failure.outcome(denied: denied, cannotCreate: cannotCreate) }
 }
 
 /// Writes PNG files with zlib's deflate and reads them through libpng's simplified API (no longjmp

@@ -100,7 +100,7 @@ public final class EvdevDevice {
         let clock = EventClock(kernelMonotonic: clockProblem == nil)
         var readAt: Double?
         while true {
-            let rc = libevdev_next_event(device, flags, &ev)
+            let rc = retryingInterrupts(.negativeErrno) { libevdev_next_event(device, flags, &ev) }
             if rc == LIBEVDEV_READ_STATUS_SUCCESS.rawValue || rc == LIBEVDEV_READ_STATUS_SYNC.rawValue {
                 if rc == LIBEVDEV_READ_STATUS_SYNC.rawValue && flags != LIBEVDEV_READ_FLAG_SYNC.rawValue {
                     // Events were dropped: libevdev hands out the changes that bring keys and
@@ -123,7 +123,6 @@ public final class EvdevDevice {
                 }
                 return events
             }
-            if rc == -EINTR { continue }
             throw SystemError("read \(path)", errno: Errno(rawValue: -rc))
         }
     }

@@ -7,10 +7,11 @@ import Platform
     import Musl
 #endif
 
-/// An MQTT client on libmosquitto, driven by the caller's poll loop: wait for `descriptor`
-/// (read), call `handle()`; call `service(now:)` when `nextDeadline` comes (keep-alives, queued
-/// writes, a reconnect). No thread of its own; it never blocks beyond a host name lookup when
-/// connecting (give the broker as an address to avoid even that).
+/// An MQTT client on libmosquitto, one of the caller's poll loop's sources (`EventSource`): its
+/// socket is polled for reading, and for writing too while libmosquitto has bytes queued
+/// (`mosquitto_want_write`), so what is published goes out as soon as the socket takes it; its
+/// deadline is the next keep-alive or reconnect. No thread of its own; it never blocks beyond a
+/// host name lookup when connecting (give the broker as an address to avoid even that).
 ///
 /// The broker going away is told once; it is tried again with backoff (1 s doubling to 60 s) and
 /// the subscriptions are made again on every connect.
@@ -23,7 +24,7 @@ import Platform
 /// blocking connect is made only once the broker answered (it then takes a moment, not a TCP
 /// timeout). A broker that speaks only MQTT 3.1.1 is spoken to in 3.1.1, said once: then a large
 /// message is taken in before it is dropped.
-public final class MQTTClient {
+public final class MQTTClient: EventSource {
     public struct Options: Sendable {
         public var host: String
         public var port: Int
@@ -238,7 +239,8 @@ public final class MQTTClient {
         flush()
     }
 
-    /// The socket became readable: packets in (messages, acknowledgements).
+    /// The socket became ready: packets in (messages, acknowledgements; libmosquitto reads
+    /// without blocking and takes "nothing yet" as success), then queued writes out.
     public func handle(now: Duration) {
         guard let m = handle_, descriptor != nil else { return }
         let rc = mosquitto_loop_read(m, 16)
@@ -275,14 +277,36 @@ public final class MQTTClient {
         }
     }
 
-    /// When `service` must run: the next keep-alive (half the interval), a retry, or soon while
-    /// writes wait.
+    /// When `service` must run: the next keep-alive (half the interval), a retry, or the end of
+    /// the wait for the broker to answer a connect. Queued writes need no deadline: the socket is
+    /// polled for writing while they wait (`interests`).
     public func nextDeadline(now: Duration) -> Duration? {
-        if let probe { return min(now + .milliseconds(20), probe.since + .seconds(10)) }
+        if let probe { return probe.since + .seconds(10) }
         if let retryAt { return retryAt }
-        guard let m = handle_, connected || connecting else { return nil }
-        if mosquitto_want_write(m) { return now + .milliseconds(20) }
+        guard handle_ != nil, connected || connecting else { return nil }
         return (lastMisc ?? now) + .seconds(Double(options.keepAlive) / 2)
+    }
+
+    /// What to poll: the connect under way, for writing (the socket becomes writable when the
+    /// broker answers or refuses); else the socket, for reading, and for writing while
+    /// libmosquitto has bytes queued.
+    public var interests: [Interest] {
+        if let probe { return [Interest(FileDescriptor(rawValue: probe.fd), read: false, write: true)] }
+        guard let m = handle_, let fd = descriptor else { return [] }
+        return [Interest(fd, read: true, write: mosquitto_want_write(m))]
+    }
+
+    /// What became ready (the connect's answer, packets in, room for queued writes) and what is
+    /// due (keep-alives, a reconnect, the connect's time out). Messages go to the client's
+    /// callbacks; always false.
+    public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
+        if let probe, ready.contains(FileDescriptor(rawValue: probe.fd)) {
+            checkProbe(now: now)
+        } else if let fd = descriptor, ready.contains(fd) {
+            handle(now: now)
+        }
+        if let due = nextDeadline(now: now), due <= now { service(now: now) }
+        return false
     }
 
     /// Publishes `message` (QoS 1) while connected; false when not connected or refused (too

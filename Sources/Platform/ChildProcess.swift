@@ -124,8 +124,7 @@ public final class ChildProcess {
         guard let fd = outputDescriptor else { return }
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { bytes in retryingInterrupts { read(fd.rawValue, bytes.baseAddress, bytes.count) } }
             guard n > 0 else { return }
             let room = outputLimit - output.count
             if room > 0 { output += chunk.prefix(min(n, room)) }

@@ -34,6 +34,12 @@ public final class OutputFile {
             Failure(reason, cannotCreate: cannotCreate, denied: errno == EACCES || errno == EPERM)
         }
         public var description: String { reason }
+        /// The outcome: permission denied, the file cannot be made, or it could not be written whole.
+        public var outcome: Outcome { Self.outcome(denied: denied, cannotCreate: cannotCreate) }
+        /// The one map from an output's failure to its outcome (a PNG file's too, in ImageFile).
+        public static func outcome(denied: Bool, cannotCreate: Bool) -> Outcome {
+            denied ? .noPermission : cannotCreate ? .cannotCreate : .ioError
+        }
     }
 
     /// How a path is written: the decision alone, from what the path names now.

@@ -122,9 +122,9 @@ public final class PacketListener {
 
     /// A connection waiting, non-blocking; nil when there is none.
     public func accept() throws(SystemError) -> PacketSocket? {
-        let fd = glance_accept(descriptor.rawValue)
+        let fd = retryingInterrupts { glance_accept(descriptor.rawValue) }
         if fd < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED || errno == EINTR { return nil }
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED { return nil }
             throw SystemError("accept \(path)")
         }
         return PacketSocket(fd)
@@ -139,8 +139,7 @@ public enum MemoryFile {
         guard fd >= 0 else { throw SystemError("memfd_create") }
         var offset = 0
         while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
+            let n = retryingInterrupts { write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
             guard n > 0 else {
                 let error = SystemError("write \(name)")
                 close(fd)
@@ -156,8 +155,9 @@ public enum MemoryFile {
         var bytes = [UInt8](repeating: 0, count: count)
         var offset = 0
         while offset < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd.rawValue, $0.baseAddress! + offset, count - offset, off_t(offset)) }
-            if n < 0 && errno == EINTR { continue }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                retryingInterrupts { pread(fd.rawValue, buffer.baseAddress! + offset, count - offset, off_t(offset)) }
+            }
             guard n > 0 else { throw SystemError("read the picture", errno: n == 0 ? .ioError : Errno.current) }
             offset += n
         }

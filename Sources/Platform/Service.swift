@@ -20,10 +20,11 @@ package enum Service {
     }
 
     /// Turns until one of `signals` (or `stop` becomes readable), when `stopped` is called with
-    /// the signal (nil: `stop`). `turn` handles what became readable and says the next deadline.
+    /// the signal (nil: `stop`). Each turn hands what became ready to `sources` and sleeps until
+    /// the earliest of their deadlines.
     package static func run(
-        signals: SignalReceiver?, stop: FileDescriptor?, log: @escaping (String) -> Void, watching: () -> [FileDescriptor],
-        turn: (EventLoop.Wakeup) -> Duration?, stopped: (Int32?) -> Void
+        signals: SignalReceiver?, stop: FileDescriptor?, log: @escaping (String) -> Void, sources: [any EventSource],
+        stopped: (Int32?) -> Void
     ) -> Outcome {
         let loop: EventLoop
         do {
@@ -33,7 +34,7 @@ package enum Service {
             return Outcome.software
         }
         let ended: Outcome? = try? loop.run(
-            watching: { watching() + (stop.map { [$0] } ?? []) },
+            watching: { sources.interests + (stop.map { [Interest($0)] } ?? []) },
             turn: { (wakeup) throws(SystemError) -> EventLoop.Next<Outcome> in
                 if let signal = wakeup.signals.first {
                     stopped(signal)
@@ -43,7 +44,8 @@ package enum Service {
                     stopped(nil)
                     return .end(Outcome.ok)
                 }
-                return .wait(until: turn(wakeup))
+                _ = sources.handle(ready: wakeup.ready, now: wakeup.now)
+                return .wait(until: sources.nextDeadline(now: wakeup.now))
             },
             failed: { error in
                 log(error.description)

@@ -54,14 +54,27 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Runs a call that returns -1 with errno set on failure, again while it fails with EINTR.
+/// How a call reports that it failed: -1 with errno set (the system's calls), or minus the errno
+/// (libevdev's).
+public enum FailureReport: Sendable {
+    case minusOneAndErrno
+    case negativeErrno
+}
+
+/// Runs a call again while it fails with EINTR (as `report` says it fails).
 ///
-/// The one place interrupted calls are retried (close(2) is never retried: see FileDescriptor).
+/// The one place interrupted calls are retried, for every module (close(2) is never retried:
+/// see FileDescriptor; the C shims' socket calls retry in C, Sockets.c).
 @inline(__always)
-public func retryingInterrupts<Result: BinaryInteger>(_ body: () -> Result) -> Result {
+public func retryingInterrupts<Result: BinaryInteger>(
+    _ report: FailureReport = .minusOneAndErrno, _ body: () -> Result
+) -> Result {
     while true {
         let result = body()
-        if result == -1 && errno == EINTR { continue }
+        switch report {
+        case .minusOneAndErrno: if result == -1 && errno == EINTR { continue }
+        case .negativeErrno: if result < 0 && Int64(truncatingIfNeeded: result) == -Int64(EINTR) { continue }
+        }
         return result
     }
 }
@@ -71,7 +84,7 @@ public func retryingInterrupts<Result: BinaryInteger>(_ body: () -> Result) -> R
 public func systemCall<Result: BinaryInteger>(
     _ call: @autoclosure () -> String, _ body: () -> Result
 ) throws(SystemError) -> Result {
-    let result = retryingInterrupts(body)
+    let result = retryingInterrupts(.minusOneAndErrno, body)
     if result == -1 { throw SystemError(call()) }
     return result
 }

@@ -135,14 +135,10 @@ public final class ServeApp {
         log("listening on \(address.host):\(server.port)\(tls == nil ? "" : " (HTTPS)") for the store \(path)")
         onReady(address, server.port)
         if let systemd = SystemdNotifier() { try? systemd.ready(status: "listening on \(serve.listen)") }
-        // The one poll loop type (the panel's session runs on it too): the server's descriptor,
-        // its next timeout, the signals.
+        // The one poll loop type (the panel's session runs on it too): the server as its source
+        // (its descriptor, its next timeout), the signals.
         return Service.run(
-            signals: signals, stop: stop, log: log, watching: { [server.descriptor] },
-            turn: { _ in
-                server.run()
-                return server.nextTimeout(now: monotonicNow())
-            },
+            signals: signals, stop: stop, log: log, sources: [server],
             stopped: { signal in
                 server.stop()
                 if let unsaid = refusals.flush() { log(unsaid) }

@@ -1,3 +1,5 @@
+import Platform
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -123,8 +125,7 @@ public final class StoreWatcher {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
         while true {
-            let n = read(fileDescriptor, buffer, size)
-            if n < 0 && errno == EINTR { continue }
+            let n = retryingInterrupts { read(fileDescriptor, buffer, size) }
             guard n > 0 else { break }
             var offset = 0
             while offset + MemoryLayout<inotify_event>.size <= n {

@@ -9,6 +9,7 @@ import Testing
 
 @testable import App
 @testable import HomeBridge
+import MQTT
 
 /// glance mqtt's side of the gauges, against a real Mosquitto broker: the topics' numbers written
 /// into the store as metrics (the panel reads them from there; it has no MQTT client of its own).
@@ -53,8 +54,8 @@ struct BridgeGaugeTests {
         while monotonicNow() < end {
             if condition() { return true }
             for bridge in bridges {
-                let ready = (try? waitForReadable(bridge.watched, timeout: .milliseconds(20))) ?? []
-                _ = bridge.turn(now: monotonicNow(), ready: ready)
+                let ready = (try? waitForReady(bridge.interests, timeout: .milliseconds(20))) ?? []
+                _ = bridge.handle(ready: ready, now: monotonicNow())
             }
         }
         return condition()
@@ -184,6 +185,31 @@ struct BridgeGaugeTests {
         let now = monotonicNow()
         let next = try #require(bridge.client.nextDeadline(now: now))
         #expect(next - now > .seconds(25), "woken again in \(next - now)")
+    }
+
+    @Test("writes the socket cannot take yet: it is polled for writing (no timer) until they are out, and they arrive")
+    func queuedWritesWaitForTheSocket() throws {
+        guard let broker = try Self.broker() else { return }
+        let folder = ScratchFolder("bridge-writes")
+        let bridge = try Self.bridge(broker, [Self.gauge("t")], folder: folder, keepAlive: 60, log: Log())
+        try broker.publish("t", "1", retain: true)
+        #expect(Self.turn([bridge]) { Self.value(bridge, "mqtt:t") == 1 })
+        #expect(bridge.client.interests.map(\.write) == [false], "nothing queued: read only")
+        // The broker stopped: it reads nothing, so the socket fills and the rest stays queued.
+        let pid = try #require(broker.process?.pid)
+        kill(pid, SIGSTOP)
+        // More than the broker's first 20 in flight (QoS 1) hold, and than the socket's buffers.
+        let payload = [UInt8](repeating: 0x41, count: 1_000_000)
+        for i in 0..<30 {
+            bridge.client.publish(MQTTClient.Outgoing(topic: "burst/\(i)", payload: payload, retain: false))
+        }
+        #expect(bridge.client.interests.map(\.write) == [true], "20 MB in flight, the socket full: polled for writing")
+        let now = monotonicNow()
+        #expect(try #require(bridge.client.nextDeadline(now: now)) - now > .seconds(25), "no timer for the writes")
+        kill(pid, SIGCONT)
+        // The last of them, retained, is there once the socket took everything.
+        bridge.client.publish(MQTTClient.Outgoing(topic: "t", payload: Array("2".utf8), retain: true))
+        #expect(Self.turn([bridge], seconds: 20) { bridge.client.interests.map(\.write) == [false] && Self.value(bridge, "mqtt:t") == 2 })
     }
 
     @Test("a wrong password is one clear log line and nothing stored, not an exit; the right one works")

@@ -104,6 +104,38 @@ struct SessionTests {
         #expect(told.filter { $0.contains("no power control") }.count == 1)
     }
 
+    /// A sink of frames and nothing else: neither `PoweredOutput` nor `ConsoleHandover`.
+    final class FramesOnlySink: FrameSink {
+        let size = SessionTests.size
+        let format = PixelFormat.xrgb8888
+        let frameInterval = Duration.milliseconds(16)
+        let drawingBuffer = PixelBuffer(width: SessionTests.size.width, height: SessionTests.size.height, format: .xrgb8888)
+        var presented = 0
+        func present(damage: IntRect) throws(OutputFailure) { presented += 1 }
+    }
+
+    @Test("a sink of frames only: blank stays black, told once; the console's signals are not its business")
+    func framesOnlySink() throws {
+        let sink = FramesOnlySink()
+        var told: [String] = []
+        var settings = Settings()
+        settings.show.ringsOnly = true
+        settings.idle = IdleSetting(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
+        let app = try Assembly.make(
+            settings, sink: sink,
+            parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [Self.day: Self.summary]), now: Self.t0),
+            log: { told.append($0) }).get()
+        let session = app.session
+        _ = try session.turn(now: Self.t0, ready: [], signals: [])
+        _ = try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGUSR1])
+        #expect(!app.controller.device.away, "no console handover: a switch away is not answered")
+        _ = try session.turn(now: Self.t0 + .seconds(10), ready: [], signals: [SIGUSR2])
+        _ = try session.turn(now: Self.t0 + .seconds(20), ready: [], signals: [])
+        #expect(Self.brightest(sink.drawingBuffer) == 0 && sink.presented == 2, "the black frame, once")
+        #expect(told.filter { $0.contains("no power control") }.count == 1, "\(told)")
+        #expect(throws: PictureRefusal.self, "it keeps no presented frame") { try session.screenshot().get() }
+    }
+
     @Test("switched to another console: the panel is given up, nothing drawn or dimmed there; back: taken again and awake")
     func consoleSwitch() throws {
         let sink = RecordingSink(size: Self.size, switchesConsoles: true)

@@ -40,6 +40,29 @@ import Testing
         #expect(calls == 1)
     }
 
+    @Test func interruptedCallsReportedAsMinusAnErrnoAreRetried() {
+        var calls = 0
+        let result = retryingInterrupts(.negativeErrno) { () -> Int32 in
+            calls += 1
+            return calls < 3 ? -EINTR : 5
+        }
+        #expect(result == 5 && calls == 3)
+        calls = 0
+        let again = retryingInterrupts(.negativeErrno) { () -> Int32 in
+            calls += 1
+            return -EAGAIN
+        }
+        #expect(again == -EAGAIN)
+        #expect(calls == 1, "only EINTR is retried")
+        calls = 0
+        let n = retryingInterrupts { () -> Int in
+            calls += 1
+            errno = EAGAIN
+            return -1
+        }
+        #expect(n == -1 && calls == 1, "another errno is handed back at once")
+    }
+
     @Test func openFailureNamesThePath() {
         #expect {
             try FileDescriptor.open("/nonexistent/card0", [.readWrite])
@@ -87,7 +110,7 @@ struct EventLoopTests {
         var wakeups: [EventLoop.Wakeup] = []
         let start = monotonicNow()
         let ending: String = try loop.run(
-            watching: { [reader] },
+            watching: { [Interest(reader)] },
             turn: { (wakeup) throws(SystemError) -> EventLoop.Next<String> in
                 wakeups.append(wakeup)
                 switch wakeups.count {
@@ -103,5 +126,22 @@ struct EventLoopTests {
         #expect(wakeups[0].ready.isEmpty && wakeups[0].now - start < .seconds(1), "the first turn is at once")
         #expect(wakeups[1].ready.isEmpty && wakeups[1].now - wakeups[0].now >= .milliseconds(30), "the deadline woke it")
         #expect(wakeups[2].ready.map(\.rawValue) == [fds[0]], "the pipe woke it, and only the pipe is reported ready")
+    }
+
+    @Test("a source that asks for writing wakes the loop when its descriptor takes bytes; asking for reading alone does not")
+    func writeInterest() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let writer = FileDescriptor(rawValue: fds[1])
+        let loop = try EventLoop(signals: nil)
+        let start = monotonicNow()
+        let idle = try loop.wait(watching: [Interest(writer)], until: start + .milliseconds(20))
+        #expect(idle.ready.isEmpty, "a pipe's write end is never readable")
+        let writable = try loop.wait(watching: [Interest(writer, read: false, write: true)], until: start + .seconds(5))
+        #expect(writable.ready == [writer] && writable.now - start < .seconds(5), "an empty pipe takes bytes at once")
     }
 }

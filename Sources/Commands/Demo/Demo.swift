@@ -78,7 +78,7 @@ extension Pictures {
             } catch {
                 console.complain("--output '\(job.folder)': cannot create the folder: \(error.errno)")
                 let denied = error.errno == .permissionDenied || error.errno == .notPermitted
-                return denied ? Outcome.noPermission : Outcome.cannotCreate
+                return OutputFile.Failure.outcome(denied: denied, cannotCreate: true)
             }
         }
         let english: FreeTypeTextRenderer, chinese: FreeTypeTextRenderer
@@ -133,7 +133,7 @@ extension Pictures {
                 try PNGFile.write(picture, to: sheet)
             } catch {
                 console.complain(error.description)
-                return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
+                return error.outcome
             }
             console.say(sheet)
             return .ok
@@ -144,7 +144,7 @@ extension Pictures {
                 try PNGFile.write(composer.render(screen), to: path)
             } catch {
                 console.complain(error.description)
-                return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
+                return error.outcome
             }
             console.say(path)
         }

@@ -38,7 +38,7 @@ extension StoreJobs {
                 file = try OutputFile(output)
             } catch {
                 console.complain("--output '\(output)': cannot create: \(error.reason)")
-                return error.status
+                return error.outcome
             }
             try export { (text) throws(StoreError) in
                 do throws(OutputFile.Failure) {

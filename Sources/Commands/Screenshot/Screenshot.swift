@@ -64,7 +64,7 @@ public enum Screenshot {
             try PNGFile.write(picture, to: output)
         } catch {
             log("--output '\(output)': \(error)")
-            return error.denied ? Outcome.noPermission : error.cannotCreate ? Outcome.cannotCreate : Outcome.ioError
+            return error.outcome
         }
         say("\(output): \(picture.width)x\(picture.height), the frame on the panel")
         return Outcome.ok

@@ -1,3 +1,5 @@
+import Platform
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -116,8 +118,7 @@ package final class InputFile: ByteSource {
     /// Reads more into the buffer after what it holds (sets `atEnd` at the end of the input).
     private func fill() throws(StoreError) {
         if isStream { try waitUntilReadable() }
-        var n: Int
-        repeat { n = readFile(fd, buffer.baseAddress! + end, buffer.count - end) } while n < 0 && errno == EINTR
+        let n = retryingInterrupts { readFile(fd, buffer.baseAddress! + end, buffer.count - end) }
         if n < 0 && errno == EAGAIN { return }  // woken for nothing: the caller asks again
         guard n >= 0 else { throw StoreError(.io, "\(name): cannot read: \(String(cString: strerror(errno)))") }
         if n == 0 { atEnd = true }
@@ -129,8 +130,8 @@ package final class InputFile: ByteSource {
         while true {
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
             if let wake { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
-            let n = poll(&fds, nfds_t(fds.count), Self.idleInterval)
-            if n < 0 && errno != EINTR {
+            let n = retryingInterrupts { poll(&fds, nfds_t(fds.count), Self.idleInterval) }
+            if n < 0 {
                 throw StoreError(.io, "\(name): cannot wait for input: \(String(cString: strerror(errno)))")
             }
             try idle?()

@@ -1,9 +1,10 @@
 import DeviceLogic
 import Platform
 
-/// What the display loop consults besides the display and signals: an event source (its
-/// descriptors, its deadline; `handle` true: draw again), and the scene to draw.
-public protocol Controller: EventSource {
+/// What the session draws from: the scene at a time, whether the panel is blank, and an event
+/// source (its descriptors, its deadline; `handle` true: draw again). The panel's is
+/// `PanelController` (the device's logic, `DeviceController`, in the poll loop).
+public protocol SceneSource: ReadingSource {
     /// The scene to draw at `now` (CLOCK_MONOTONIC).
     func scene(now: Duration) -> any Scene
     /// The panel should be powered down (after drawing black).
@@ -21,7 +22,7 @@ public protocol Controller: EventSource {
     func sceneClockRestarted(at time: Duration)
 }
 
-extension Controller {
+extension SceneSource {
     public var endReason: String? { nil }
     public func displayReleased(now: Duration) {}
     public func displayRetaken(now: Duration) {}
