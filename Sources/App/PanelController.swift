@@ -84,6 +84,12 @@ public final class PanelController: Controller {
     /// The refresh commands (the configuration's "refresh"): run by this loop, shown by the device.
     public var refreshCommands: Refresher? { refresher }
 
+    /// The refresh commands from now on (nil: none), without input devices of their own (the tests').
+    public func use(refresher: Refresher?, now: Duration = monotonicNow()) {
+        self.refresher = refresher
+        send(.refreshShown(refresher?.shownState), now: now)
+    }
+
     // The sources of events besides the input devices and the clock: the data, and the refresh
     // commands while they run. Asked before every sleep, each frame while animating: no arrays
     // of sources built to ask them.
