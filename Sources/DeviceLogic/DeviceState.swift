@@ -139,6 +139,8 @@ public struct DeviceState {
         case .input(let events, let device, let name): return feed(events, from: device, name: name, now: now)
         case .inputOpened(let devices, let refresh):
             take(devices)
+            // Opened while another console has the panel: theirs until the switch back.
+            if away { effects.append(.grabInput(false)) }
             self.refresh = refresh
             return offerFirstHint(now: now)
         case .inputAdded(let device):

@@ -6,7 +6,9 @@ import Controls
 import Screens
 
 /// Where the numbers come from: day summaries for the rings, gauges, the running task; and the
-/// few things the device keeps (its brightness, that the button hint was shown).
+/// few things the device keeps (its brightness, that the button hint was shown). `DeviceState`
+/// only reads it; what changes it (`cancelTask`, `showGauges`, `refresh`, `keep`) the runtime
+/// calls for the device's effects.
 public protocol ShownData: AnyObject {
     func summary(for day: CalendarDay) -> ActivitySummary?
     /// Summaries of the days in `days` that have one.

@@ -81,9 +81,8 @@ struct DeviceLogicTests {
         c.use(light, configured: nil, now: Self.t0)
         #expect(c.effects == [.setBacklight(255)])
         var device = c.state
-        #expect(device.handle(.update(screenBefore: nil), at: Self.t0 + .seconds(10)) == [
-            .log("idle: dimmed(0.3)"), .setBacklight(77), .showGauges(false, answer: true), .redraw,
-        ])
+        let dimming = device.handle(.update(screenBefore: nil), at: Self.t0 + .seconds(10))
+        #expect(dimming == [.log("idle: dimmed(0.3)"), .setBacklight(77), .showGauges(false, answer: true), .redraw])
         #expect(c.update(now: Self.t0 + .seconds(10)) && c.idle == .dimmed(0.3))
         #expect(c.update(now: Self.t0 + .seconds(20)) && c.blanked)
         #expect(light.levels == [255, 77, 0])
@@ -146,11 +145,13 @@ struct DeviceLogicTests {
         #expect(device.nextDeadline(now: t) == deadline && device.navigation == start.navigation)
         #expect(device.introPending && device.introStart == nil && device.minuteShown == nil, "drawing started the intro")
         // Shown: the intro starts at this frame, the minute drawn is remembered.
-        #expect(device.handle(.frameShown, at: t).isEmpty)
+        let shownEffects = device.handle(.frameShown, at: t)
+        #expect(shownEffects.isEmpty)
         #expect(!device.introPending && device.introStart == t && device.minuteShown == TimeOfDay(hour: 10, minute: 9))
         // showFrame (the runtime's) is scene(at:) and .frameShown in one.
         var shown = start
-        #expect(Self.pixels(shown.showFrame(at: t)).pixels == once.pixels)
+        let shownScene = shown.showFrame(at: t)
+        #expect(Self.pixels(shownScene).pixels == once.pixels)
         #expect(shown.introStart == t && shown.navigation == device.navigation)
         // After the intro's length the scene is still, and asking for it does not end the intro.
         let later = t + RingIntroScene.standardDuration
