@@ -197,13 +197,7 @@ public final class PanelController: Controller {
 
     /// A request from the control socket (`PanelRemote`'s events); true when the picture changes.
     public func perform(_ request: PanelRequest, now: Duration) -> Result<Bool, PanelRefusal> {
-        switch PanelRemote.events(for: request, on: device, now: now) {
-        case .failure(let refusal): return .failure(refusal)
-        case .success(let events):
-            var changed = false
-            for event in events where send(event, now: now) { changed = true }
-            return .success(changed)
-        }
+        PanelRemote.perform(request, on: device, now: now) { send($0, now: now) }
     }
 
     /// The state as the control socket tells it.

@@ -191,6 +191,18 @@ public enum PanelRemote {
         }
     }
 
+    /// `request` done through `send` (the runtime's: each event handed to the device and its
+    /// effects carried out, true when the picture changes); true when the picture changes.
+    public static func perform(
+        _ request: PanelRequest, on device: DeviceState, now: Duration, send: (DeviceEvent) -> Bool
+    ) -> Result<Bool, PanelRefusal> {
+        events(for: request, on: device, now: now).map { events in
+            var changed = false
+            for event in events where send(event) { changed = true }
+            return changed
+        }
+    }
+
     private static func names(_ screens: [ScreenKind]) -> String { screens.map(\.rawValue).joined(separator: ", ") }
 
     /// The state of `device` at `now` (the monotonic clock) and `wallNow` (seconds since 1970,

@@ -287,18 +287,29 @@ func inChildProcess(_ body: () -> Int32) -> Int32 {
 
 @Suite("Backlight")
 struct BacklightTests {
-    @Test("found in sysfs; dims, turns off and comes back to the brightness it had")
-    func sysfs() throws {
-        let root = "/tmp/glance-backlight-\(getpid())"
-        let light = root + "/panel"
-        mkdir(root, 0o755)
-        mkdir(light, 0o755)
-        defer { _ = system("rm -rf \(root)") }
+    /// A folder standing in for /sys/class/backlight with one light, `panel`.
+    struct Folder {
+        let root: String
+        var light: String { root + "/panel" }
+        init(_ name: String) {
+            root = "/tmp/glance-backlight-\(name)-\(getpid())"
+            mkdir(root, 0o755)
+            mkdir(light, 0o755)
+        }
+        /// Writes one of the light's files.
         func put(_ file: String, _ text: String) {
             guard let f = fopen(light + "/" + file, "w") else { return }
             fputs(text, f)
             fclose(f)
         }
+        func remove() { _ = system("rm -rf \(root)") }
+    }
+
+    @Test("found in sysfs; dims, turns off and comes back to the brightness it had")
+    func sysfs() throws {
+        let folder = Folder("sysfs")
+        defer { folder.remove() }
+        let root = folder.root, light = folder.light, put = folder.put
         func get() -> String {
             guard let f = fopen(light + "/brightness", "r") else { return "?" }
             defer { fclose(f) }
@@ -353,16 +364,9 @@ struct BacklightTests {
 
     @Test("as the device's light (PanelLight): the level found, on or off only, and why it cannot be set")
     func panelLight() throws {
-        let root = "/tmp/glance-backlight-port-\(getpid())"
-        let light = root + "/panel"
-        mkdir(root, 0o755)
-        mkdir(light, 0o755)
-        defer { _ = system("rm -rf \(root)") }
-        func put(_ file: String, _ text: String) {
-            guard let f = fopen(light + "/" + file, "w") else { return }
-            fputs(text, f)
-            fclose(f)
-        }
+        let folder = Folder("port")
+        defer { folder.remove() }
+        let root = folder.root, light = folder.light, put = folder.put
         put("max_brightness", "100\n")
         put("brightness", "40\n")
         let pwm = try #require(Backlight.find(in: root, log: { _ in }))

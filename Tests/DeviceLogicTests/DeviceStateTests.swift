@@ -6,19 +6,22 @@ import Testing
 
 @testable import DeviceLogic
 
-/// A calendar and wall clock the tests move by hand: the day, the seconds until midnight, and
-/// the wall clock in seconds since midnight (the time of day and the next minute follow from it).
+/// A local clock the tests move by hand: the day, and the time of day in seconds since its
+/// midnight (what is left of the day, the time to the minute and the next minute follow from it).
 final class HandClock: LocalClock {
     var day: CalendarDay
-    var untilMidnight: Double
-    var wall: Double
-    init(_ day: CalendarDay, untilMidnight: Double, wall: Double = 15 * 3600) {
-        (self.day, self.untilMidnight, self.wall) = (day, untilMidnight, wall)
+    var secondsOfDay: Double
+    init(_ day: CalendarDay, at secondsOfDay: Double) {
+        self.day = day
+        self.secondsOfDay = secondsOfDay
     }
     func today() -> CalendarDay { day }
-    func secondsUntilMidnight() -> Double { untilMidnight }
-    func timeOfDay() -> TimeOfDay { TimeOfDay(hour: Int(wall / 3600) % 24, minute: Int(wall / 60) % 60)! }
-    func secondsUntilNextMinute() -> Double { 60 - wall.truncatingRemainder(dividingBy: 60) }
+    func secondsUntilMidnight() -> Double { 86400 - secondsOfDay }
+    func timeOfDay() -> TimeOfDay {
+        let minute = Int(secondsOfDay / 60)
+        return TimeOfDay(hour: minute / 60 % 24, minute: minute % 60)!
+    }
+    func secondsUntilNextMinute() -> Double { 60 - secondsOfDay.truncatingRemainder(dividingBy: 60) }
 }
 
 /// The device's decisions through events and their effects: navigation, idle, the console
@@ -130,26 +133,26 @@ struct DeviceStateTests {
 
     @Test("at midnight the view of today moves on, and the deadline was midnight")
     func midnight() {
-        let clock = HandClock(Self.today, untilMidnight: 30)
+        let clock = HandClock(Self.today, at: 86400 - 30)
         let c = Self.controller(
             data: DeviceLogicTests.Data(), clock: clock, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1))
         #expect(c.nextDeadline(now: .seconds(101)) == .seconds(130))
         clock.day = Self.today.adding(days: 1)
-        clock.untilMidnight = 86400
+        clock.secondsOfDay = 0
         #expect(c.advance(to: .seconds(130)) && c.navigation.day == Self.today.adding(days: 1))
         #expect(c.nextDeadline(now: .seconds(131)) == .seconds(130 + 86400))
     }
 
     @Test("the wall clock set: midnight asked again, the schedule at once, and today on every wake-up")
     func clockSet() {
-        let clock = HandClock(Self.today, untilMidnight: 3600)
+        let clock = HandClock(Self.today, at: 86400 - 3600)
         let c = Self.controller(
             data: DeviceLogicTests.Data(), clock: clock, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1))
         clock.day = Self.today.adding(days: 40)
         #expect(c.advance(to: .seconds(101)))
         #expect(c.navigation.today == Self.today.adding(days: 40) && c.navigation.day == c.navigation.today)
         // Set again, the next midnight nearer: the deadline follows.
-        clock.untilMidnight = 10
+        clock.secondsOfDay = 86400 - 10
         c.clockWasSet(now: .seconds(102))
         #expect(c.lines.last == "the clock was set")
         _ = c.update(now: .seconds(102))
@@ -400,14 +403,14 @@ struct ClockTimerTests {
 
     /// `seconds` after t0 on both clocks, the wall clock starting at `wall0`.
     static func advance(_ clock: HandClock, to seconds: Double, wall0: Double) -> Duration {
-        clock.wall = wall0 + seconds
+        clock.secondsOfDay = wall0 + seconds
         return t0 + .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     @Test("the ring screen with the time: the deadline is the next minute; the minute redraws, nothing between does")
     func ringScreenMinutes() {
         let wall0 = 15 * 3600 + 4 * 60 + 30.0  // 15:04:30
-        let clock = HandClock(Self.today, untilMidnight: 86400 - wall0, wall: wall0)
+        let clock = HandClock(Self.today, at: wall0)
         let c = Self.controller(clock: clock)
         _ = c.scene(now: Self.t0)
         #expect(c.showsTime)
@@ -427,7 +430,7 @@ struct ClockTimerTests {
     @Test("no minute wake-ups where no time is shown: the gauge screen, a blank panel, the clock off, a tiny panel's one line")
     func noTimeNoTimer() {
         let wall0 = 9 * 3600 + 41 * 60 + 10.0
-        let clock = HandClock(Self.today, untilMidnight: 86400 - wall0, wall: wall0)
+        let clock = HandClock(Self.today, at: wall0)
         let midnight = Self.t0 + .seconds(86400 - wall0)
         let data = DeviceLogicTests.Data(gauges: [Gauge(style: .circular, value: 3)])
         let gauges = Self.controller(clock: clock, screens: [.gauges, .rings], data: data)

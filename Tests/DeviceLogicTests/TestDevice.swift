@@ -98,13 +98,7 @@ final class TestDevice {
 
     /// A control-socket request, as the runtime does it: `PanelRemote`'s events, each handed over.
     func request(_ request: PanelRequest, now: Duration) -> Result<Bool, PanelRefusal> {
-        switch PanelRemote.events(for: request, on: state, now: now) {
-        case .failure(let refusal): return .failure(refusal)
-        case .success(let events):
-            var changed = false
-            for event in events where send(event, at: now) { changed = true }
-            return .success(changed)
-        }
+        PanelRemote.perform(request, on: state, now: now) { send($0, at: now) }
     }
 
     func panelState(now: Duration, wallNow: Double) -> PanelState { PanelRemote.state(of: state, now: now, wallNow: wallNow) }
