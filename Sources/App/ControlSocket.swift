@@ -27,8 +27,9 @@ public final class ControlServer {
     /// Connected clients that have not asked yet, oldest first.
     private var clients: [PacketSocket] = []
     static let maximumClients = 4
-    /// The home's commands on the device, and its state (nil: only screenshots).
-    public var remote: PanelRemote?
+    /// The panel the home's commands go to (as `PanelRemote`'s events), and whose state is told
+    /// (nil: only screenshots).
+    public var remote: PanelController?
     /// Clients that asked to `watch` the state, and the state they were told last.
     private var watchers: [PacketSocket] = []
     private var told: String?

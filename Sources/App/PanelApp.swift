@@ -100,13 +100,13 @@ public enum PanelApp {
         }
         let controller = assembly.controller, session = assembly.session, reloader = assembly.reloader
         let data = assembly.data
-        if let light = Backlight.find(log: log) {
+        let light = Backlight.find(log: log)
+        if let light {
             log("backlight \(light.path): \(light.original)/\(light.maximum)\(light.onOff ? " (on or off: the picture dims)" : "")")
             // Put back by the fatal-signal handler too, with the display.
             light.armCrashRestore()
-            controller.device.backlight = light
         }
-        controller.device.setUpBrightness(configured: settings.display.brightness)
+        controller.use(backlight: light, brightness: settings.display.brightness)
         phases.mark("backlight")
         // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
         let systemd = SystemdNotifier()
@@ -175,12 +175,12 @@ public enum PanelApp {
             ending = try session.run()
             if let systemd { tell(systemd, log) { try $0.stopping() } }
         } catch {
-            controller.device.backlight?.restore()
+            controller.backlight?.restore()
             current().restore()
             log(error.message)
             return error.status
         }
-        controller.device.backlight?.restore()
+        controller.backlight?.restore()
         let problem = current().restore()
         if let problem { log("\(problem)") }
         switch ending {
@@ -220,7 +220,7 @@ public enum PanelApp {
         }
         do throws(SystemError) {
             let server = try ControlServer(path: path)
-            if let panel = session.controller as? PanelController { server.remote = PanelRemote(device: panel.device) }
+            if let panel = session.controller as? PanelController { server.remote = panel }
             session.control = server
             log("control socket \(path) (glance screenshot, glance mqtt)")
         } catch {

@@ -6,24 +6,30 @@ import Platform
 import Raster
 import Screens
 
-/// The device's logic (`DeviceController`, pure) in the session's poll loop: what is read from
-/// the input devices, the data and the refresh commands, and when the wall clock is set, handed
-/// to it in order; its deadlines and the sources' joined.
+/// The runtime of the device's logic (`DeviceState`, a value) in the session's poll loop: what is
+/// read from the input devices, the data and the refresh commands, and when the wall clock is set,
+/// handed to it as events in order; the effects it answers with carried out on what this owns (the
+/// backlight, the input hub, the refresh commands, the data, the log); its deadlines and the
+/// sources' joined.
 public final class PanelController: SceneSource {
     /// The decisions: navigation, idle, the light, the cycle, the hint, the screens.
-    public let device: DeviceController
+    public private(set) var device: DeviceState
     private var hub: InputHub?
     private var data: any DataSource
     private var refresher: Refresher?
+    /// The panel's light (nil: none, or given up when it could not be set).
+    public private(set) var backlight: (any PanelLight)?
     /// Input handed in without a device to read it from (the session tests' made-up events),
     /// taken at the next turn as if the hub had read it.
     var queuedInput: [(events: [InputEvent], device: DeviceDescription, name: String)] = []
     /// Wakes the loop when the wall clock is set, for today and midnight to be asked again.
     private let clockChanges: ClockChangeWatcher?
+    private let log: (String) -> Void
 
-    init(device: DeviceController, data: any DataSource, watchClockChanges: Bool, log: (String) -> Void) {
+    init(device: DeviceState, data: any DataSource, watchClockChanges: Bool, now: Duration, log: @escaping (String) -> Void) {
         self.device = device
         self.data = data
+        self.log = log
         if watchClockChanges {
             do {
                 clockChanges = try ClockChangeWatcher()
@@ -34,15 +40,54 @@ public final class PanelController: SceneSource {
         } else {
             clockChanges = nil
         }
+        send(.started, now: now)
+    }
+
+    /// Hands `event` to the device and carries out what it asks; true when the picture changes.
+    @discardableResult
+    public func send(_ event: DeviceEvent, now: Duration) -> Bool {
+        carryOut(device.handle(event, at: now), now: now)
+    }
+
+    /// Does what a command asks (as input would); true when the picture changes.
+    @discardableResult
+    public func perform(_ command: Command, now: Duration) -> Bool { send(.command(command), now: now) }
+
+    /// The device's effects carried out in order; true when the picture changes.
+    private func carryOut(_ effects: [DeviceEffect], now: Duration) -> Bool {
+        var changed = false
+        for effect in effects {
+            switch effect {
+            case .redraw: changed = true
+            case .setBacklight(let level):
+                guard let light = backlight, let problem = light.set(level: level) else { break }
+                // Given up: the picture is dimmed instead.
+                backlight = nil
+                if send(.backlightFailed(problem), now: now) { changed = true }
+            case .restoreBacklight: backlight?.restore()
+            case .grabInput(let grab): hub?.setGrabbing(grab)
+            case .startRefresh:
+                guard let refresher else { break }
+                if refresher.start(now: now) { changed = true }
+                send(.refreshShown(refresher.shownState), now: now)
+            case .refreshData: if data.refresh(now: now) { changed = true }
+            case .cancelTask: data.cancelTask()
+            case .showGauges(let shown, let answer):
+                if data.showGauges(shown, now: now), answer, send(.gaugesRead, now: now) { changed = true }
+            case .keep(let values): data.keep(values.map { ($0.name, $0.value) })
+            case .log(let line): log(line)
+            }
+        }
+        return changed
     }
 
     /// The refresh commands (the configuration's "refresh"): run by this loop, shown by the device.
-    public var refreshCommands: Refresher? {
-        get { refresher }
-        set {
-            refresher = newValue
-            device.refresher = newValue
-        }
+    public var refreshCommands: Refresher? { refresher }
+
+    /// The refresh commands from now on (nil: none), without input devices of their own (the tests').
+    public func use(refresher: Refresher?, now: Duration = monotonicNow()) {
+        self.refresher = refresher
+        send(.refreshShown(refresher?.shownState), now: now)
     }
 
     // The sources of events besides the input devices and the clock: the data, and the refresh
@@ -69,78 +114,102 @@ public final class PanelController: SceneSource {
         if let hub {
             let (deviceChanges, batches) = hub.handle(ready)
             for change in deviceChanges {
-                if case .removed(let path) = change { device.removed(device: path) }
+                switch change {
+                case .removed(let path): send(.inputRemoved(path: path), now: now)
+                case .added(let added): send(.inputAdded(Self.description(added)), now: now)
+                }
             }
-            for batch in batches {
-                let description = DeviceDescription(path: batch.device.path, capabilities: batch.device.capabilities)
-                if device.feed(batch.events, from: description, name: batch.device.name, now: now) { changed = true }
+            for batch in batches where send(.input(batch.events, from: Self.description(batch.device), name: batch.device.name), now: now) {
+                changed = true
             }
         }
-        for (events, description, name) in queuedInput where device.feed(events, from: description, name: name, now: now) {
+        for (events, description, name) in queuedInput where send(.input(events, from: description, name: name), now: now) {
             changed = true
         }
         queuedInput = []
-        if device.tick(now: now) { changed = true }
+        if send(.tick, now: now) { changed = true }
         if let refresher, refresher.handle(ready: ready, now: now) {
             changed = true
-            device.refreshChanged()
+            send(.refreshChanged(refresher.shownState), now: now)
         }
         if data.handle(ready: ready, now: now) {
             changed = true
-            device.dataChanged(now: now)
+            send(.dataChanged, now: now)
         }
-        if let clockChanges, ready.contains(clockChanges.descriptor), clockChanges.acknowledge() { device.clockWasSet(now: now) }
-        if device.update(now: now, screenBefore: screenBefore) { changed = true }
+        if let clockChanges, ready.contains(clockChanges.descriptor), clockChanges.acknowledge() { send(.clockWasSet, now: now) }
+        if send(.update(screenBefore: screenBefore), now: now) { changed = true }
         return changed
     }
 
-    public func scene(now: Duration) -> any Scene { device.scene(now: now) }
+    private static func description(_ device: EvdevDevice) -> DeviceDescription {
+        DeviceDescription(path: device.path, capabilities: device.capabilities)
+    }
+
+    /// The scene to draw now, shown: the device's `scene(at:)` and `.frameShown` in one.
+    public func scene(now: Duration) -> any Scene { device.showFrame(at: now) }
     public var blanked: Bool { device.blanked }
     public var endReason: String? { data.endReason }
-    public func displayReleased(now: Duration) { device.displayReleased(now: now) }
-    public func displayRetaken(now: Duration) { device.displayRetaken(now: now) }
-    public func sceneClockRestarted(at time: Duration) { device.sceneClockRestarted(at: time) }
+    public func displayReleased(now: Duration) { send(.displayReleased, now: now) }
+    public func displayRetaken(now: Duration) { send(.displayRetaken, now: now) }
+    public func sceneClockRestarted(at time: Duration) { send(.sceneClockRestarted, now: time) }
 
     /// Input from `hub` from now on, and the refresh control that goes with it: `glance run` opens
     /// the input devices once its first frame is on the panel (none is needed to draw it).
     public func use(input hub: InputHub, refresher: Refresher?, now: Duration = monotonicNow()) {
         self.hub = hub
         self.refresher = refresher
-        device.use(input: hub, refresher: refresher, now: now)
+        send(.inputOpened(hub.devices.map(Self.description), refresh: refresher?.shownState), now: now)
     }
 
-    /// A new configuration in place (a reload): see `DeviceController.reconfigure`.
+    /// The panel's light found at start (nil: none) and the configured awake brightness: `glance
+    /// run` finds it once the assembly is made. Put back by `backlight?.restore()` at the end.
+    public func use(backlight light: (any PanelLight)?, brightness: Double?, now: Duration = monotonicNow()) {
+        backlight = light
+        send(.light(light?.info, configured: brightness), now: now)
+    }
+
+    /// A new configuration in place (a reload): see `DeviceEvent.reconfigure`.
     public func reconfigure(
         screens: [ScreenKind], maker: ScreenMaker, data: any DataSource, hub: InputHub?, router: InputRouter, idle: IdleSchedule,
         cycle: ScreenCycle?, schedule: Schedule = Schedule(), refresher: Refresher?, brightness: Double?, now: Duration
     ) {
+        let newInput = hub !== self.hub
         self.hub = hub
         self.data = data
         self.refresher = refresher
-        device.reconfigure(
-            screens: screens, maker: maker, data: data, input: hub, router: router, idle: idle, cycle: cycle,
-            schedule: schedule, refresher: refresher, brightness: brightness, now: now)
+        send(
+            .reconfigure(
+                DeviceSetup(
+                    screens: screens, maker: maker, data: data, router: router, idle: idle, cycle: cycle, schedule: schedule,
+                    refresh: refresher?.shownState, input: hub.map { $0.devices.map(Self.description) }, newInput: newInput,
+                    brightness: brightness)),
+            now: now)
     }
 
     /// Puts `change` of what the schedule has in force in its place until the schedule's next
-    /// boundary (a Home Assistant command): see `DeviceController.overrideSchedule`. True when the
+    /// boundary (a Home Assistant command): see `DeviceEvent.overrideSchedule`. True when the
     /// picture changes; the session draws it in the same turn when called from the loop before
     /// `handle` (the control socket's turn), else at the next.
     @discardableResult
-    public func overrideSchedule(now: Duration = monotonicNow(), _ change: (inout ScheduledState) -> Void) -> Bool {
-        device.overrideSchedule(now: now, change)
+    public func overrideSchedule(now: Duration = monotonicNow(), _ change: @escaping (inout ScheduledState) -> Void) -> Bool {
+        send(.overrideSchedule(change), now: now)
     }
+
+    /// A request from the control socket (`PanelRemote`'s events); true when the picture changes.
+    public func perform(_ request: PanelRequest, now: Duration) -> Result<Bool, PanelRefusal> {
+        PanelRemote.perform(request, on: device, now: now) { send($0, now: now) }
+    }
+
+    /// The state as the control socket tells it.
+    public func state(now: Duration, wallNow: Double) -> PanelState { PanelRemote.state(of: device, now: now, wallNow: wallNow) }
 
     // What the session's users read of the device.
     public var navigation: Navigation { device.navigation }
     public var lastChange: Change { device.lastChange }
 }
 
-extension InputHub: InputDevices {
-    public var openDevices: [(path: String, capabilities: InputCapabilities)] { devices.map { ($0.path, $0.capabilities) } }
-}
-
-extension Refresher: RefreshCommands {
+extension Refresher {
+    /// What the refresh control shows, as the device's state has it.
     public var shownState: RefreshState {
         switch state {
         case .idle: .idle

@@ -3,7 +3,7 @@ import Platform
 
 /// What the session draws from: the scene at a time, whether the panel is blank, and an event
 /// source (its descriptors, its deadline; `handle` true: draw again). The panel's is
-/// `PanelController` (the device's logic, `DeviceController`, in the poll loop).
+/// `PanelController` (the device's logic, `DeviceState`, in the poll loop).
 public protocol SceneSource: ReadingSource {
     /// The scene to draw at `now` (CLOCK_MONOTONIC).
     func scene(now: Duration) -> any Scene

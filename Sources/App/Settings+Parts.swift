@@ -87,16 +87,18 @@ extension Settings {
         panel: Size, text: (any TextRenderer)?, data: any DataSource, clock: LocalClock, now: Duration = monotonicNow(),
         measured: Double? = nil, log: @escaping (String) -> Void
     ) -> PanelController {
-        let device = DeviceController(
-            screens: screenOrder, maker: maker(text: text, measured: measured), data: data, input: nil,
-            router: makeRouter(panel: panel),
-            idle: idleSchedule, clock: clock, intro: configuration.run.intro, now: now, log: log)
-        device.buttonHints = { $0.hints(devices: $1) }
-        if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() { device.show(day: day) }
-        if configuration.show.page > 0 { device.show(page: configuration.show.page) }
-        device.cycle = makeCycle(now: now)
-        device.follow(hours, now: now)
-        return PanelController(device: device, data: data, watchClockChanges: fixedToday == nil || fixedTime == nil, log: log)
+        let device = DeviceState(
+            screens: screenOrder, maker: maker(text: text, measured: measured), data: data, router: makeRouter(panel: panel),
+            idle: idleSchedule, cycle: makeCycle(now: now), clock: clock, intro: configuration.run.intro, now: now,
+            hints: { $0.hints(devices: $1) })
+        let controller = PanelController(
+            device: device, data: data, watchClockChanges: fixedToday == nil || fixedTime == nil, now: now, log: log)
+        if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() {
+            controller.send(.showDay(day), now: now)
+        }
+        if configuration.show.page > 0 { controller.send(.showPage(configuration.show.page), now: now) }
+        controller.send(.follow(hours), now: now)
+        return controller
     }
 
     /// The input devices, when input is read: opened, and watched for new ones.

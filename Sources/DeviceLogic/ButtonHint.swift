@@ -5,7 +5,7 @@ import Screens
 /// opened, not one plugged in later; remembered in the store's preferences, so once per store),
 /// and when asked (two buttons held together, KEY_HELP); it goes after `hintSeconds` or at the
 /// first input, which does nothing else.
-extension DeviceController {
+extension DeviceState {
     /// How long the hint stays without input.
     public static let hintSeconds = 12.0
     /// The preference that says the hint was shown once.
@@ -21,7 +21,7 @@ extension DeviceController {
     }
 
     /// Shows the hint (asked for); true when it is on the panel.
-    func showHint(now: Duration) -> Bool {
+    mutating func showHint(now: Duration) -> Bool {
         guard let content = hintContent() else {
             log("help asked for, but there are no buttons to explain")
             return false
@@ -32,14 +32,14 @@ extension DeviceController {
             .parts(for: router.pictureSize).count
         let seconds = max(Self.hintSeconds, Double(parts) * ButtonHintOverlay.partSeconds)
         hint = (now + .milliseconds(Int64(seconds * 1000)), content.rows, content.chord, now, parts)
-        data.keep([(Self.hintShownKey, "1")])
+        effects.append(.keep([KeptValue(Self.hintShownKey, "1")]))
         log("button hint shown")
         return true
     }
 
     /// The first start with buttons: the hint, once. True when it came up.
     @discardableResult
-    func offerFirstHint(now: Duration) -> Bool {
+    mutating func offerFirstHint(now: Duration) -> Bool {
         guard hint == nil, data.preference(Self.hintShownKey) == nil, hintContent() != nil else { return false }
         return showHint(now: now)
     }

@@ -25,7 +25,7 @@ public struct DeviceDescription: Sendable, Equatable {
 /// press and repeat rules), touch through calibration (axis ranges, swap/invert, the panel's
 /// rotation) and gesture recognition. While the panel sleeps, the first press or touch only
 /// wakes it: that key or finger does nothing else until released.
-public final class InputRouter {
+public struct InputRouter {
     public let keyMap: KeyMap
     /// Each device's keys: held keys and long presses are the device's own, so one device going
     /// away forgets nothing of another's.
@@ -68,7 +68,7 @@ public final class InputRouter {
     public var pictureSize: Size { rotation.logicalSize(forPanel: panel) }
 
     /// Feeds a device's events; `asleep`: the panel is dimmed or blank.
-    public func feed(_ events: [InputEvent], from device: DeviceDescription, asleep: Bool) -> Outcome {
+    public mutating func feed(_ events: [InputEvent], from device: DeviceDescription, asleep: Bool) -> Outcome {
         var outcome = Outcome()
         var sleeping = asleep
         let kinds = device.capabilities.kinds
@@ -125,7 +125,7 @@ public final class InputRouter {
     }
 
     /// Long presses (keys and fingers) whose time has come.
-    public func tick(time: Double) -> [Command] {
+    public mutating func tick(time: Double) -> [Command] {
         // Nothing held, nothing to come (the loop asks every turn, each frame of an animation).
         guard nextDeadline != nil else { return [] }
         var commands: [Command] = []
@@ -154,7 +154,7 @@ public final class InputRouter {
     /// Forgets every device's held keys, long presses and gestures (input went elsewhere for a
     /// while: what was held then is not the app's). Touch decoding goes on where the devices
     /// are (their slots); a finger still down is ignored until lifted.
-    public func reset() {
+    public mutating func reset() {
         keys.removeAll()
         wakingKeys.removeAll()
         for (path, var t) in touches {
@@ -166,7 +166,7 @@ public final class InputRouter {
     }
 
     /// A device went away: forget its state.
-    public func removed(path: String) {
+    public mutating func removed(path: String) {
         touches[path] = nil
         keys[path] = nil
         wakingKeys[path] = nil

@@ -152,17 +152,13 @@ public struct PanelState: Sendable, Equatable {
     }
 }
 
-/// The home's commands on the device (`PanelRequest`s but the socket's own), and its state.
-public final class PanelRemote {
-    public let device: DeviceController
-    /// The configured cycle while a command has turned it off.
-    private var pausedCycle: ScreenCycle?
-
-    public init(device: DeviceController) { self.device = device }
-
-    /// Does what `request` asks; true when the picture changes. Each command counts as input:
-    /// the panel wakes (as from the idle times; the light turned off stays off).
-    public func perform(_ request: PanelRequest, now: Duration) -> Result<Bool, PanelRefusal> {
+/// The home's commands on the device (`PanelRequest`s but the socket's own) as the device's
+/// events, and its state as the socket tells it. Pure: the runtime hands the events to the device.
+public enum PanelRemote {
+    /// What `request` asks of `device` at `now`, as events in order, or why it is refused. Each
+    /// command counts as input: the panel wakes first (as from the idle times; the light turned
+    /// off stays off).
+    public static func events(for request: PanelRequest, on device: DeviceState, now: Duration) -> Result<[DeviceEvent], PanelRefusal> {
         switch request {
         case .screenshot, .state, .watch:
             return .failure(PanelRefusal("\(request.text) is the socket's, not a command"))
@@ -173,57 +169,45 @@ public final class PanelRemote {
             guard device.available(now: now).contains(kind) else {
                 return .failure(PanelRefusal("\(kind.rawValue) has nothing to show now"))
             }
-            return woken(now) { device.show(screen: kind, now: now) }
-        case .next: return woken(now) { device.perform(.action(.nextScreen), now: now) }
-        case .today: return woken(now) { device.perform(.action(.today), now: now) }
-        case .refresh: return woken(now) { device.perform(.action(.refresh), now: now) }
+            return .success([.wake, .show(kind)])
+        case .next: return .success([.wake, .command(.action(.nextScreen))])
+        case .today: return .success([.wake, .command(.action(.today))])
+        case .refresh: return .success([.wake, .command(.action(.refresh))])
         case .cycle(let on):
-            if on {
-                guard let paused = pausedCycle ?? device.cycle else {
-                    return .failure(PanelRefusal("no cycle is configured (\"cycle\": {\"every\": SECONDS})"))
-                }
-                var cycle = paused
-                if device.cycle == nil { cycle.shown(at: now) }
-                device.cycle = cycle
-                pausedCycle = nil
-            } else if let cycle = device.cycle {
-                pausedCycle = cycle
-                device.cycle = nil
+            if on, device.pausedCycle == nil, device.cycle == nil {
+                return .failure(PanelRefusal("no cycle is configured (\"cycle\": {\"every\": SECONDS})"))
             }
-            return .success(false)
+            return .success([.cycle(on: on)])
         case .light(let on):
             // With a schedule, the command holds until its next boundary, as the issue has Home
             // Assistant's commands do (a window that darkens is lifted; off is a brightness of 0);
             // without one, off lasts until a command or a touch wakes the panel.
-            if on {
-                return woken(now) {
-                    device.scheduleDarkens ? device.overrideSchedule(now: now) { $0.brightness = nil } : false
-                }
-            }
-            // (overrideSchedule logs what it sets and until when.)
-            if !device.hours.windows.isEmpty { return .success(device.overrideSchedule(now: now) { $0.brightness = 0 }) }
-            guard !device.darkened else { return .success(false) }
-            device.darkened = true
-            device.log("light turned off by a command")
-            return .success(true)
+            if on { return .success([.wake, .lightOn]) }
+            // (The override logs what it sets and until when.)
+            if !device.hours.windows.isEmpty { return .success([.overrideSchedule { $0.brightness = 0 }]) }
+            return .success([.darken])
         case .brightness(let percent):
-            return woken(now) { device.setBrightness(Double(percent) / 100, now: now) }
+            return .success([.wake, .brightness(Double(percent) / 100)])
         }
     }
 
-    /// `body` done on a woken panel: true when either changed the picture.
-    private func woken(_ now: Duration, _ body: () -> Bool) -> Result<Bool, PanelRefusal> {
-        let wasDark = device.idle != .awake || device.darkened
-        device.wake(now: now)
-        let changed = body()
-        return .success(changed || wasDark)
+    /// `request` done through `send` (the runtime's: each event handed to the device and its
+    /// effects carried out, true when the picture changes); true when the picture changes.
+    public static func perform(
+        _ request: PanelRequest, on device: DeviceState, now: Duration, send: (DeviceEvent) -> Bool
+    ) -> Result<Bool, PanelRefusal> {
+        events(for: request, on: device, now: now).map { events in
+            var changed = false
+            for event in events where send(event) { changed = true }
+            return changed
+        }
     }
 
-    private func names(_ screens: [ScreenKind]) -> String { screens.map(\.rawValue).joined(separator: ", ") }
+    private static func names(_ screens: [ScreenKind]) -> String { screens.map(\.rawValue).joined(separator: ", ") }
 
-    /// The state at `now` (the monotonic clock) and `wallNow` (seconds since 1970, the same
-    /// moment).
-    public func state(now: Duration, wallNow: Double) -> PanelState {
+    /// The state of `device` at `now` (the monotonic clock) and `wallNow` (seconds since 1970,
+    /// the same moment).
+    public static func state(of device: DeviceState, now: Duration, wallNow: Double) -> PanelState {
         let lit: Bool
         switch device.idle {
         case .blank: lit = false
@@ -231,7 +215,7 @@ public final class PanelRemote {
         }
         return PanelState(
             screen: device.navigation.screen, screens: device.screens,
-            cycle: device.cycle != nil ? true : pausedCycle != nil ? false : nil, light: lit,
+            cycle: device.cycle != nil ? true : device.pausedCycle != nil ? false : nil, light: lit,
             brightness: Int((device.awakeBrightness * 100).rounded()), dimmable: (device.backlight?.maximum ?? 2) > 1,
             touched: device.lastActivity.map { Int64((wallNow - (now - $0).inSeconds).rounded(.down)) })
     }

@@ -1,13 +1,14 @@
-// What the device's logic asks of the world, as protocols: the data shown, the input devices,
-// the panel's light, the refresh commands and the local clock. App gives the real ones (the
-// store, evdev, sysfs, child processes, the C library's calendar); the tests give their own.
-// Nothing here touches the operating system.
+// What the device's logic reads of the world, as protocols: the data shown and the local clock;
+// and the panel's light, which the runtime keeps. App gives the real ones (the store, the C
+// library's calendar, sysfs); the tests give their own. Nothing here touches the operating system.
 import Activity
 import Controls
 import Screens
 
 /// Where the numbers come from: day summaries for the rings, gauges, the running task; and the
-/// few things the device keeps (its brightness, that the button hint was shown).
+/// few things the device keeps (its brightness, that the button hint was shown). `DeviceState`
+/// only reads it; what changes it (`cancelTask`, `showGauges`, `refresh`, `keep`) the runtime
+/// calls for the device's effects.
 public protocol ShownData: AnyObject {
     func summary(for day: CalendarDay) -> ActivitySummary?
     /// Summaries of the days in `days` that have one.
@@ -57,14 +58,8 @@ public enum DataChange: String, Sendable, Equatable {
     case gauges = "gauge values"
 }
 
-/// The input devices open now: what each can do, and whether they are the app's alone.
-public protocol InputDevices: AnyObject {
-    var openDevices: [(path: String, capabilities: InputCapabilities)] { get }
-    /// Grabs the devices for the app (EVIOCGRAB), or lets them go (another console has the panel).
-    func setGrabbing(_ grab: Bool)
-}
-
-/// The panel's light, where it has one that can be set.
+/// The panel's light, where it has one that can be set: the runtime's (App's `PanelController`
+/// carries out the device's `setBacklight` and `restoreBacklight` on it).
 public protocol PanelLight: AnyObject {
     /// Where it is (`/sys/class/backlight/10-0045`), for what is told.
     var path: String { get }
@@ -78,12 +73,9 @@ public protocol PanelLight: AnyObject {
     func restore()
 }
 
-/// The refresh commands (the configuration's "refresh"), run when fresh data is asked for.
-public protocol RefreshCommands: AnyObject {
-    /// What the refresh control shows.
-    var shownState: RefreshState { get }
-    /// Starts them (true: the refresh control shows; false: they are running already).
-    func start(now: Duration) -> Bool
+extension PanelLight {
+    /// What the device's decisions know of it.
+    public var info: PanelLightInfo { PanelLightInfo(path: path, maximum: maximum, foundLevel: foundLevel) }
 }
 
 /// Where the refresh commands are.

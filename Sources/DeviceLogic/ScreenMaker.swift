@@ -3,7 +3,7 @@ import Activity
 import Screens
 
 /// The screens made from data: the one place where days, gauges and a task become the ring,
-/// gauge and progress screens, for the panel (`DeviceController`), `glance watch` and
+/// gauge and progress screens, for the panel (`DeviceState`), `glance watch` and
 /// `glance render --db` alike.
 public struct ScreenMaker {
     /// Fonts (nil: no labels can be drawn), language, panel shape, whose rings, and whether the

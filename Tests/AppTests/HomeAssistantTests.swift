@@ -219,7 +219,7 @@ struct HomeAssistantTests {
         try command("next", "press", "PRESS") { controller.navigation.screen == .rings }
         #expect(Self.pump(bridge, session) { (try? Self.state(broker, device, "screen")) == "rings" })
         // Today: from another day back to today.
-        _ = controller.device.perform(.action(.previousDay), now: monotonicNow())
+        _ = controller.perform(.action(.previousDay), now: monotonicNow())
         #expect(controller.navigation.day != Self.day)
         try command("today", "press", "PRESS") { controller.navigation.day == Self.day }
         // Refresh: asked of the data.

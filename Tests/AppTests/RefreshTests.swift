@@ -29,7 +29,7 @@ struct RefreshTests {
             settings, sink: RecordingSink(size: Size(width: 240, height: 240)),
             parts: .init(text: .some(nil), clock: FixedClock(day), data: FixedData(days: [:])), log: { _ in }).get()
         let controller = app.controller
-        controller.refreshCommands = Refresher(commands: commands, timeout: timeout, failureShown: .seconds(2), log: { _ in })
+        controller.use(refresher: Refresher(commands: commands, timeout: timeout, failureShown: .seconds(2), log: { _ in }))
         return controller
     }
 
@@ -57,11 +57,11 @@ struct RefreshTests {
             ["/bin/sh", "-c", "sleep 0.3; echo one > \(folder)/first"],
             ["/bin/sh", "-c", "test -f \(folder)/first && echo two > \(folder)/second"],
         ])
-        #expect(c.device.perform(.action(.refresh), now: monotonicNow()))
+        #expect(c.perform(.action(.refresh), now: monotonicNow()))
         #expect(Self.overlay(c) == .spinning)
         #expect(c.refreshCommands?.isRunning == true)
         // Input is not held up: the day moves while the command runs.
-        #expect(c.device.perform(.action(.previousDay), now: monotonicNow()))
+        #expect(c.perform(.action(.previousDay), now: monotonicNow()))
         #expect(c.navigation.day == Self.day.adding(days: -1))
         #expect(Self.wait(c) { c.refreshCommands?.isRunning == false })
         #expect(access("\(folder)/second", F_OK) == 0, "the second ran after the first")
@@ -75,7 +75,7 @@ struct RefreshTests {
             ([["/bin/sleep", "30"]], .milliseconds(300)),
         ] {
             let c = Self.controller(commands, timeout: timeout)
-            _ = c.device.perform(.action(.refresh), now: monotonicNow())
+            _ = c.perform(.action(.refresh), now: monotonicNow())
             #expect(Self.wait(c) { Self.overlay(c) == .failed }, "\(commands)")
             #expect(Self.wait(c) { Self.overlay(c) == nil }, "\(commands): the line goes")
         }
@@ -86,7 +86,7 @@ struct RefreshTests {
         let receiver = try SignalReceiver([SIGTERM, SIGINT])  // as the session does: blocked here
         // grep reads its own signal mask: it must block nothing.
         let c = Self.controller([["/bin/grep", "-q", "^SigBlk:[[:space:]]*0*$", "/proc/self/status"]])
-        _ = c.device.perform(.action(.refresh), now: monotonicNow())
+        _ = c.perform(.action(.refresh), now: monotonicNow())
         #expect(Self.wait(c) { c.refreshCommands?.isRunning == false })
         #expect(Self.overlay(c) == nil, "the command succeeded: nothing blocked in it")
         _ = receiver
@@ -100,14 +100,14 @@ struct RefreshTests {
         let c = try Assembly.make(
             settings, sink: RecordingSink(size: Size(width: 240, height: 240)),
             parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: data), log: { _ in }).get().controller
-        c.refreshCommands = Refresher(commands: [["/bin/true"]], log: { _ in })
+        c.use(refresher: Refresher(commands: [["/bin/true"]], log: { _ in }))
         #expect(c.navigation.screen == .progress, "the running task's progress first")
-        _ = c.device.perform(.action(.refresh), now: monotonicNow())
+        _ = c.perform(.action(.refresh), now: monotonicNow())
         #expect(c.navigation.screen == .rings)
         #expect(c.refreshCommands?.isRunning == false, "nothing ran")
         let plain = Self.controller([])
-        plain.refreshCommands = nil
-        _ = plain.device.perform(.action(.refresh), now: monotonicNow())
+        plain.use(refresher: nil)
+        _ = plain.perform(.action(.refresh), now: monotonicNow())
         #expect(Self.overlay(plain) == nil)
     }
 }

@@ -130,10 +130,10 @@ struct ReloadTests {
     func navigationKept() throws {
         let rig = try Rig(#"{"screens": ["rings", "clock"]}"#)
         try rig.turn(0)
-        #expect(rig.controller.device.perform(.action(.previousDay), now: Self.t0))
+        #expect(rig.controller.perform(.action(.previousDay), now: Self.t0))
         // Past the rings' pages (where they are in pages) to the clock.
         for _ in 0..<rig.controller.device.pageCount(of: .rings, now: Self.t0) {
-            #expect(rig.controller.device.perform(.action(.nextScreen), now: Self.t0))
+            #expect(rig.controller.perform(.action(.nextScreen), now: Self.t0))
         }
         #expect(rig.controller.navigation.screen == .clock)
         rig.write(#"{"screens": ["rings"], "name": "Ann"}"#)

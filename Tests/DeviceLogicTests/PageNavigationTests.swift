@@ -83,24 +83,28 @@ struct PageNavigationTests {
     }
 
     /// A 240x240 panel (the rings in four pages) with two buttons, Left and Enter.
-    static func controller(_ data: Data, screens: [ScreenKind], size: Size = Size(width: 240, height: 240)) -> DeviceController {
+    static func controller(
+        _ data: Data, screens: [ScreenKind], size: Size = Size(width: 240, height: 240), cycle: ScreenCycle? = nil,
+        hints: (@Sendable (KeyMap, [InputCapabilities]) -> [KeyHint])? = nil
+    ) -> TestDevice {
         let map = KeyMap(bindings: [105: .previousDay, 28: .select])
-        return DeviceController(
-            screens: screens, maker: ScreenMaker(text: Measure(), locale: .english), data: data, input: nil,
-            router: InputRouter(keyMap: map, touch: TouchSetting(), panel: size, rotation: .none),
-            idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3), clock: Clock(), intro: false, now: t0,
-            log: { _ in })
+        return TestDevice(
+            DeviceState(
+                screens: screens, maker: ScreenMaker(text: Measure(), locale: .english), data: data,
+                router: InputRouter(keyMap: map, touch: TouchSetting(), panel: size, rotation: .none),
+                idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3), cycle: cycle, clock: Clock(), intro: false,
+                now: t0, hints: hints))
     }
 
     /// The screen the controller draws now, and its page.
-    static func shown(_ c: DeviceController, _ now: Duration) -> (page: Int, pages: Int, screen: any Screen) {
+    static func shown(_ c: TestDevice, _ now: Duration) -> (page: Int, pages: Int, screen: any Screen) {
         let screen = c.scene(now: now).frame(at: now).screen
         return (screen.page, screen.pageCount(for: Size(width: 240, height: 240)), screen)
     }
 
     static let keyboard = DeviceDescription(path: "/dev/input/event0", capabilities: InputCapabilities(keys: [28, 105]))
 
-    static func press(_ code: UInt16, _ c: DeviceController, at now: Duration) -> Bool {
+    static func press(_ code: UInt16, _ c: TestDevice, at now: Duration) -> Bool {
         let t = now.inSeconds
         let down = [InputEvent(time: t, type: InputEvent.keyType, code: code, value: 1), InputEvent(time: t, type: 0, code: 0, value: 0)]
         let up = [InputEvent(time: t + 0.05, type: InputEvent.keyType, code: code, value: 0),
@@ -156,8 +160,8 @@ struct PageNavigationTests {
 
     @Test("the cycle turns a screen's pages before the next screen, one a turn, and wakes for each")
     func cycle() {
-        let c = Self.controller(Data(), screens: [.rings, .clock])
-        c.cycle = ScreenCycle(every: 10, screens: [], pauseOnInput: 30, now: Self.t0)
+        let c = Self.controller(
+            Data(), screens: [.rings, .clock], cycle: ScreenCycle(every: 10, screens: [], pauseOnInput: 30, now: Self.t0))
         var seen: [String] = []
         var now = Self.t0
         for _ in 0..<6 {
@@ -172,8 +176,7 @@ struct PageNavigationTests {
 
     @Test("one screen in pages, cycled: round its pages and back to the first")
     func cycleOneScreen() {
-        let c = Self.controller(Data(), screens: [.rings])
-        c.cycle = ScreenCycle(every: 5, screens: [], pauseOnInput: 30, now: Self.t0)
+        let c = Self.controller(Data(), screens: [.rings], cycle: ScreenCycle(every: 5, screens: [], pauseOnInput: 30, now: Self.t0))
         var pages: [Int] = []
         var now = Self.t0
         for _ in 0..<5 {
@@ -199,8 +202,7 @@ struct PageNavigationTests {
 struct HintPartsTests {
     @Test("on 240x240 the rows come a part at a time, every partSeconds, with a wake-up for each; the hint stays for all")
     func parts() {
-        let c = PageNavigationTests.controller(PageNavigationTests.Data(), screens: [.rings])
-        c.buttonHints = { _, _ in
+        let c = PageNavigationTests.controller(PageNavigationTests.Data(), screens: [.rings]) { _, _ in
             [KeyHint(code: 105, symbol: .left, press: .previousDay, hold: .refresh),
              KeyHint(code: 28, symbol: .select, press: .select, hold: .today),
              KeyHint(code: 106, symbol: .right, press: .nextDay, hold: .today)]
@@ -227,7 +229,7 @@ struct HintPartsTests {
         #expect(seen == Array(0..<parts))
         // Still there after the last part came; gone after its time.
         #expect(overlay(now) != nil)
-        let end = t0 + .seconds(max(DeviceController.hintSeconds, Double(parts) * ButtonHintOverlay.partSeconds))
+        let end = t0 + .seconds(max(DeviceState.hintSeconds, Double(parts) * ButtonHintOverlay.partSeconds))
         #expect(c.update(now: end) && overlay(end) == nil)
     }
 }

@@ -50,43 +50,40 @@ struct PanelRemoteTests {
     @Test("show, next, today, cycle, light and brightness act on the device and wake it; its state follows")
     func commands() {
         let data = DeviceLogicTests.Data()
-        let device = DeviceLogicTests.controller(data)
+        let device = DeviceLogicTests.controller(data, cycle: ScreenCycle(every: 30, screens: [], pauseOnInput: 0, now: Self.t0))
         let light = DeviceLogicTests.Light()
-        device.backlight = light
-        device.setUpBrightness(configured: nil)
-        device.cycle = ScreenCycle(every: 30, screens: [], pauseOnInput: 0, now: Self.t0)
-        let remote = PanelRemote(device: device)
+        device.use(light, configured: nil, now: Self.t0)
         let now = Self.t0 + .seconds(1)
-        #expect(remote.perform(.show(.clock), now: now) == .failure(PanelRefusal("clock is not one of the configured screens (rings, progress)")))
-        if case .success = remote.perform(.show(.progress), now: now) { Issue.record("progress has nothing to show without a task") }
+        #expect(device.request(.show(.clock), now: now) == .failure(PanelRefusal("clock is not one of the configured screens (rings, progress)")))
+        if case .success = device.request(.show(.progress), now: now) { Issue.record("progress has nothing to show without a task") }
         // Dimmed by time, then woken by a command.
         #expect(device.update(now: Self.t0 + .seconds(12)) && device.idle == .dimmed(0.3))
-        #expect(remote.perform(.brightness(50), now: Self.t0 + .seconds(12)) == .success(true))
+        #expect(device.request(.brightness(50), now: Self.t0 + .seconds(12)) == .success(true))
         #expect(device.idle == .awake && device.awakeBrightness == 0.5 && light.levels.last == 128)
         #expect(data.kept["brightness"] == "0.5", "kept as the keys' level is")
         // Light off: dark until a command (or an input) turns it on.
-        #expect(remote.perform(.light(on: false), now: Self.t0 + .seconds(13)) == .success(true))
+        #expect(device.request(.light(on: false), now: Self.t0 + .seconds(13)) == .success(true))
         _ = device.update(now: Self.t0 + .seconds(13))
         #expect(device.blanked && light.levels.last == 0)
-        #expect(remote.state(now: Self.t0 + .seconds(13), wallNow: 1000).light == false)
+        #expect(device.panelState(now: Self.t0 + .seconds(13), wallNow: 1000).light == false)
         _ = device.update(now: Self.t0 + .seconds(100))
         #expect(device.blanked, "the idle times do not light it again")
-        #expect(remote.perform(.light(on: true), now: Self.t0 + .seconds(101)) == .success(true))
+        #expect(device.request(.light(on: true), now: Self.t0 + .seconds(101)) == .success(true))
         _ = device.update(now: Self.t0 + .seconds(101))
         #expect(!device.blanked && light.levels.last == 128)
         // The cycle off and on again (the configured one).
-        #expect(remote.perform(.cycle(on: false), now: Self.t0 + .seconds(102)) == .success(false))
-        #expect(device.cycle == nil && remote.state(now: Self.t0, wallNow: 0).cycle == false)
-        _ = remote.perform(.cycle(on: true), now: Self.t0 + .seconds(103))
-        #expect(device.cycle?.every == .seconds(30) && remote.state(now: Self.t0, wallNow: 0).cycle == true)
+        #expect(device.request(.cycle(on: false), now: Self.t0 + .seconds(102)) == .success(false))
+        #expect(device.cycle == nil && device.panelState(now: Self.t0, wallNow: 0).cycle == false)
+        _ = device.request(.cycle(on: true), now: Self.t0 + .seconds(103))
+        #expect(device.cycle?.every == .seconds(30) && device.panelState(now: Self.t0, wallNow: 0).cycle == true)
         // Today from another day.
         _ = device.perform(.action(.previousDay), now: Self.t0 + .seconds(104))
         #expect(device.navigation.day != DeviceLogicTests.day)
-        #expect(remote.perform(.today, now: Self.t0 + .seconds(105)) == .success(true))
+        #expect(device.request(.today, now: Self.t0 + .seconds(105)) == .success(true))
         #expect(device.navigation.day == DeviceLogicTests.day)
         // The socket's own requests are not commands.
-        if case .success = remote.perform(.watch, now: Self.t0) { Issue.record("watch taken as a command") }
-        let state = remote.state(now: Self.t0 + .seconds(106), wallNow: 2000)
+        if case .success = device.request(.watch, now: Self.t0) { Issue.record("watch taken as a command") }
+        let state = device.panelState(now: Self.t0 + .seconds(106), wallNow: 2000)
         #expect(state.screen == .rings && state.screens == [.rings, .progress] && state.brightness == 50 && state.dimmable)
         #expect(state.touched == nil, "no press or touch yet")
     }

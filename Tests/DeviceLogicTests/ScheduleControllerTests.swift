@@ -46,15 +46,17 @@ struct ScheduleControllerTests {
     }
 
     /// The rings and the clock, no idle times, the light at full, following `schedule`.
-    static func controller(_ clock: WallClock, _ schedule: Schedule = ScheduleTests.night) -> (DeviceController, DeviceLogicTests.Light) {
+    static func controller(_ clock: WallClock, _ schedule: Schedule = ScheduleTests.night) -> (TestDevice, DeviceLogicTests.Light) {
         let map = KeyMap(bindings: [28: .select, 106: .nextDay])
-        let c = DeviceController(
-            screens: [.rings, .clock], maker: ScreenMaker(text: nil, locale: .english, ringsOnly: true), data: DeviceLogicTests.Data(),
-            input: nil, router: InputRouter(keyMap: map, touch: TouchSetting(), panel: Size(width: 64, height: 64), rotation: .none),
-            idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3), clock: clock, intro: false, now: t0, log: { _ in })
+        let data = DeviceLogicTests.Data()
+        let c = TestDevice(
+            DeviceState(
+                screens: [.rings, .clock], maker: ScreenMaker(text: nil, locale: .english, ringsOnly: true), data: data,
+                router: InputRouter(keyMap: map, touch: TouchSetting(), panel: Size(width: 64, height: 64), rotation: .none),
+                idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3), clock: clock, intro: false, now: t0),
+            data: data)
         let light = DeviceLogicTests.Light()
-        c.backlight = light
-        c.setUpBrightness(configured: nil)
+        c.use(light, configured: nil, now: t0)
         c.follow(schedule, now: t0)
         return (c, light)
     }
@@ -166,11 +168,10 @@ struct ScheduleControllerTests {
     func homeAssistantLight() throws {
         let clock = WallClock(ScheduleTests.at(Self.monday, "12:00"))
         let (c, light) = Self.controller(clock)
-        let remote = PanelRemote(device: c)
-        #expect(remote.perform(.light(on: false), now: Self.t0) == .success(true))
+                #expect(c.request(.light(on: false), now: Self.t0) == .success(true))
         #expect(c.blanked && light.levels.last == 0)
         #expect(c.scheduleOverride?.until == ScheduleTests.at(Self.monday, "21:00"), "off until the evening's window")
-        #expect(remote.state(now: Self.t0, wallNow: 0).light == false)
+        #expect(c.panelState(now: Self.t0, wallNow: 0).light == false)
         let evening = try #require(c.nextDeadline(now: Self.t0))
         clock.move(to: evening)
         #expect(c.advance(to: evening) && c.scheduleOverride == nil && !c.blanked, "the boundary lights it again")
@@ -178,11 +179,11 @@ struct ScheduleControllerTests {
         let night = try #require(c.nextDeadline(now: evening))
         clock.move(to: night)
         _ = c.advance(to: night)
-        #expect(c.blanked && remote.state(now: night, wallNow: 0).light == false)
+        #expect(c.blanked && c.panelState(now: night, wallNow: 0).light == false)
         let t = night + .seconds(60)
         clock.move(to: t)
-        #expect(remote.perform(.light(on: true), now: t) == .success(true))
-        #expect(!c.blanked && light.levels.last == 255 && remote.state(now: t, wallNow: 0).light == true)
+        #expect(c.request(.light(on: true), now: t) == .success(true))
+        #expect(!c.blanked && light.levels.last == 255 && c.panelState(now: t, wallNow: 0).light == true)
         #expect(c.scheduleOverride?.until == ScheduleTests.at(Self.monday.adding(days: 1), "06:30"))
     }
 }

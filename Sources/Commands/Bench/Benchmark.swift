@@ -338,7 +338,8 @@ public struct Benchmark: Sendable {
         case .success(let made): assembly = made
         case .failure(let failure): return .failure(failure)
         }
-        if animation == .refresh { assembly.controller.device.refresher = RefreshRunning() }
+        // The refresh commands running (the spinner over the ring screen), as long as the bench draws.
+        if animation == .refresh { assembly.controller.send(.refreshShown(.running), now: t0) }
         let session = assembly.session
         var run = SessionRun()
         run.intoPicture = session.composer.drawsIntoPicture
@@ -493,12 +494,6 @@ public struct Benchmark: Sendable {
         body()
         return (monotonicNow() - start).inMilliseconds
     }
-}
-
-/// The refresh commands running (the spinner over the ring screen), as long as the bench draws.
-private final class RefreshRunning: RefreshCommands {
-    var shownState: RefreshState { .running }
-    func start(now: Duration) -> Bool { false }
 }
 
 /// A store of the bench's own, in a new folder under TMPDIR (else /tmp): the day and maybe a

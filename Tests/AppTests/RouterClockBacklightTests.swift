@@ -31,32 +31,6 @@ func recorded(_ name: String) throws -> [InputEvent] {
     import Glibc
 #endif
 
-/// A fake sysfs backlight folder (`ROOT/panel/max_brightness`, `brightness`), removed at the end.
-final class FakeBacklight {
-    let root: String
-    init(_ name: String, maximum: Int, brightness: Int) {
-        root = "/tmp/glance-backlight-\(name)-\(getpid())"
-        mkdir(root, 0o755)
-        mkdir(root + "/panel", 0o755)
-        set(maximum: maximum, brightness: brightness)
-    }
-    deinit { _ = system("rm -rf \(root)") }
-
-    func set(maximum: Int, brightness: Int) {
-        for (file, value) in [("max_brightness", maximum), ("brightness", brightness)] {
-            guard let f = fopen(root + "/panel/" + file, "w") else { continue }
-            fputs("\(value)\n", f)
-            fclose(f)
-        }
-    }
-
-    /// The brightness as written last.
-    var brightness: String {
-        (try? String(contentsOfFile: root + "/panel/brightness", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-    }
-}
-
 @Suite("Input router: devices to commands, waking first")
 struct InputRouterTests {
     static let touchscreen = DeviceDescription(
@@ -82,7 +56,7 @@ struct InputRouterTests {
 
     @Test("a multi-touch swipe to the left shows the next day; a tablet drag up the next screen; a click is a tap")
     func touch() throws {
-        let r = try Self.router()
+        var r = try Self.router()
         #expect(r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: false).commands == [.action(.nextDay)])
         #expect(r.feed(try recorded("tablet-drag-up.events"), from: Self.tablet, asleep: false).commands == [.action(.nextScreen)])
         let tap = r.feed(try recorded("tablet-tap.events"), from: Self.tablet, asleep: false).commands
@@ -95,7 +69,7 @@ struct InputRouterTests {
 
     @Test("on a panel turned a quarter, a swipe along the panel's long side browses days in the picture's terms")
     func rotated() throws {
-        let r = try Self.router(rotation: .quarter)
+        var r = try Self.router(rotation: .quarter)
         // The picture is turned 90° clockwise onto the panel: its top is the panel's right edge.
         // A finger moving from the panel's right to its left moves from the picture's top to its
         // bottom: a swipe down, the previous screen.
@@ -104,7 +78,7 @@ struct InputRouterTests {
 
     @Test("while asleep, the first key only wakes: its release does not act; the next key does")
     func wakeKeys() throws {
-        let r = try Self.router()
+        var r = try Self.router()
         let right = EventNames.keyCode(named: "KEY_RIGHT")!
         func key(_ v: Int32, _ t: Double) -> [InputEvent] {
             [InputEvent(time: t, type: 1, code: right, value: v), InputEvent(time: t, type: 0, code: 0, value: 0)]
@@ -119,7 +93,7 @@ struct InputRouterTests {
 
     @Test("while asleep, a touch only wakes: the swipe it makes does nothing")
     func wakeTouch() throws {
-        let r = try Self.router()
+        var r = try Self.router()
         let outcome = r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: true)
         #expect(outcome.woke && outcome.commands.isEmpty)
         #expect(r.feed(try recorded("mt-swipe-left.events"), from: Self.touchscreen, asleep: false).commands == [.action(.nextDay)])
@@ -127,7 +101,7 @@ struct InputRouterTests {
 
     @Test("two quick taps far apart in one slot are two taps, not a swipe")
     func retouch() throws {
-        let r = try Self.router()
+        var r = try Self.router()
         let events = try EventRecording.parse(
             """
             0.00 EV_ABS ABS_MT_SLOT 0
@@ -148,7 +122,7 @@ struct InputRouterTests {
 
     @Test("a key's repeats and a finger's moves are activity, not only presses and touches")
     func activity() throws {
-        let r = try Self.router()
+        var r = try Self.router()
         let right = EventNames.keyCode(named: "KEY_RIGHT")!
         let syn = InputEvent(time: 0, type: 0, code: 0, value: 0)
         _ = r.feed([InputEvent(time: 1, type: 1, code: right, value: 1), syn], from: Self.keyboard, asleep: false)
@@ -165,7 +139,7 @@ struct InputRouterTests {
 
     @Test("a keyboard going away forgets its own held keys, not another's long press or waking key")
     func removedDevice() throws {
-        let r = try Self.router()
+        var r = try Self.router()
         let other = DeviceDescription(path: "/dev/input/event2", capabilities: Self.keyboard.capabilities)
         let enter = EventNames.keyCode(named: "KEY_ENTER")!
         let right = EventNames.keyCode(named: "KEY_RIGHT")!
@@ -191,7 +165,7 @@ struct InputRouterTests {
 
     @Test("reset forgets every device's held keys (input went to another console meanwhile)")
     func reset() throws {
-        let r = try Self.router()
+        var r = try Self.router()
         let enter = EventNames.keyCode(named: "KEY_ENTER")!
         let other = DeviceDescription(path: "/dev/input/event2", capabilities: Self.keyboard.capabilities)
         _ = r.feed([InputEvent(time: 5, type: 1, code: enter, value: 1)], from: Self.keyboard, asleep: false)
@@ -239,7 +213,7 @@ struct InputRouterTests {
 
     @Test("a held key's long press comes from the clock")
     func longPress() throws {
-        let r = try Self.router()
+        var r = try Self.router()
         let enter = EventNames.keyCode(named: "KEY_ENTER")!
         _ = r.feed([InputEvent(time: 5, type: 1, code: enter, value: 1)], from: Self.keyboard, asleep: false)
         #expect(r.nextDeadline == 5.8)
@@ -267,220 +241,9 @@ final class TestClock: LocalClock {
     func secondsUntilNextMinute() -> Double { 60 - wall.truncatingRemainder(dividingBy: 60) }
 }
 
-@Suite("Device controller: navigation, idle, midnight, cancel")
-struct DeviceControllerTests {
-    static let today = CalendarDay(year: 2026, month: 11, day: 29)!
-
-    static func controller(
-        data: DataSource, screens: [ScreenKind] = [.rings, .gauges, .progress], clock: LocalClock,
-        idle: IdleSchedule = IdleSchedule(dimAfter: 10, blankAfter: 20, dimLevel: 0.3)
-    ) throws -> DeviceController {
-        DeviceController(
-            screens: screens, maker: ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A"), data: data, input: nil,
-            router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
-                                panel: Size(width: 480, height: 480), rotation: .none),
-            idle: idle, clock: clock, intro: false, now: .seconds(100), log: { _ in })
-    }
-
-    @Test("screens without content are skipped; the progress screen appears with a task")
-    func available() throws {
-        let data = FixedData(days: [:])
-        let c = try Self.controller(data: data, clock: FixedClock(Self.today))
-        #expect(c.available(now: .seconds(100)) == [.rings])
-        data.fixedTask = ProgressContent(amount: .determinate(0.3), cancellable: true)
-        data.fixedGauges = [Gauge(style: .circular, value: 3)]
-        #expect(c.available(now: .seconds(100)) == [.rings, .gauges, .progress])
-        #expect(c.perform(.action(.nextScreen), now: .seconds(101)) && c.navigation.screen == .gauges)
-    }
-
-    @Test("dims, then blanks, after the configured idle times; handle says when to wake")
-    func idle() throws {
-        let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
-        #expect(c.nextDeadline(now: .seconds(101)) == .seconds(110))
-        #expect(!c.advance(to: .seconds(105)) && c.idle == .awake)
-        #expect(c.advance(to: .seconds(110)) && c.idle == .dimmed(0.3))
-        #expect(c.nextDeadline(now: .seconds(111)) == .seconds(120))
-        #expect(c.advance(to: .seconds(120)) && c.idle == .blank && c.blanked)
-        #expect(c.nextDeadline(now: .seconds(121)) == nil, "asleep and nothing to wait for: no wake-ups")
-    }
-
-    @Test("on another console the light is that console's and nothing dims; the switch back counts as input")
-    func awayOnAnotherConsole() throws {
-        let fake = FakeBacklight("away", maximum: 255, brightness: 200)
-        let root = fake.root
-        func brightness() -> String { fake.brightness }
-        let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
-        let light = try #require(Backlight.find(in: root, log: { _ in }))
-        c.backlight = light
-        #expect(c.advance(to: .seconds(110)) && c.idle == .dimmed(0.3))
-        #expect(brightness() == "60")
-        // Switched away while dimmed: the other console gets the full light, and keeps it.
-        c.displayReleased(now: .seconds(112))
-        #expect(c.away && brightness() == "200")
-        #expect(c.nextDeadline(now: .seconds(113)) == nil, "no idle deadline while away")
-        #expect(!c.advance(to: .seconds(500)))
-        #expect(!c.blanked && brightness() == "200", "blanked on another console")
-        // Back: awake, and the idle times count from the switch back.
-        c.displayRetaken(now: .seconds(600))
-        #expect(!c.away && c.idle == .awake && brightness() == "200")
-        #expect(c.nextDeadline(now: .seconds(601)) == .seconds(610))
-        #expect(c.advance(to: .seconds(610)) && c.idle == .dimmed(0.3) && brightness() == "60")
-    }
-
-    @Test("a backlight whose brightness cannot be written is given up: the picture is dimmed instead")
-    func unwritableBacklight() throws {
-        let fake = FakeBacklight("unwritable", maximum: 255, brightness: 200)
-        let root = fake.root
-        let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
-        let light = try #require(Backlight.find(in: root, log: { _ in }))
-        c.backlight = light
-        // The brightness cannot be written any more (a directory: root may write any file).
-        unlink(root + "/panel/brightness")
-        mkdir(root + "/panel/brightness", 0o755)
-        #expect(c.advance(to: .seconds(110)) && c.idle == .dimmed(0.3))
-        #expect(c.backlight == nil)
-        #expect(c.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
-    }
-
-    @Test("a backlight that is only switched (max_brightness 1, gpio-backlight) stays on when dimmed: the picture dims")
-    func switchedBacklight() throws {
-        let fake = FakeBacklight("switch", maximum: 1, brightness: 1)
-        let root = fake.root
-        func brightness() -> String { fake.brightness }
-        let c = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
-        let light = try #require(Backlight.find(in: root, log: { _ in }))
-        c.backlight = light
-        #expect(c.advance(to: .seconds(110)) && c.idle == .dimmed(0.3))
-        #expect(brightness() == "1", "dimmed to \(brightness()): the panel went dark at dimAfter")
-        #expect(c.backlight != nil, "a switched backlight is kept for blanking")
-        #expect(c.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen, "the picture is not dimmed")
-        #expect(c.advance(to: .seconds(120)) && c.idle == .blank && brightness() == "0")
-        // Handed to another console (as when waking, the light is put back): on again.
-        c.displayReleased(now: .seconds(130))
-        #expect(brightness() == "1")
-        // A light with steps dims itself: the picture is not dimmed then.
-        fake.set(maximum: 255, brightness: 200)
-        let dimmer = try Self.controller(data: FixedData(days: [:]), clock: FixedClock(Self.today))
-        dimmer.backlight = try #require(Backlight.find(in: root, log: { _ in }))
-        #expect(dimmer.advance(to: .seconds(110)) && brightness() == "60")
-        #expect(!(dimmer.scene(now: monotonicNow()).frame(at: .zero).screen is DimmedScreen), "dimmed twice: light and picture")
-    }
-
-    @Test("at midnight the view of today moves on, and the deadline was midnight")
-    func midnight() throws {
-        let clock = TestClock(Self.today, untilMidnight: 30)
-        let c = try Self.controller(
-            data: FixedData(days: [:]), clock: clock, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1))
-        #expect(c.nextDeadline(now: .seconds(101)) == .seconds(130))
-        clock.day = Self.today.adding(days: 1)
-        clock.untilMidnight = 86400
-        #expect(c.advance(to: .seconds(130)) && c.navigation.day == Self.today.adding(days: 1))
-        #expect(c.nextDeadline(now: .seconds(131)) == .seconds(130 + 86400))
-    }
-
-    /// Where the progress screen draws its Cancel button on a picture of `size`, as a probe sees it.
-    static func drawnButton(_ task: ProgressContent, _ size: Size) throws -> Rect {
-        let probe = LayoutProbe()
-        ProgressScreen(content: task, context: ScreenContext(text: nil, probe: probe))
-            .draw(into: PixelBuffer(width: size.width, height: size.height), at: 0)
-        return try #require(probe.shapes.first { $0.name == "button" }?.box)
-    }
-
-    @Test("Cancel on the progress screen (key or tap on the button) asks the task to stop")
-    func cancel() throws {
-        let task = ProgressContent(amount: .determinate(0.5), label: "Import", cancellable: true)
-        let data = FixedData(days: [:], task: task)
-        let c = try Self.controller(data: data, screens: [.progress, .rings], clock: FixedClock(Self.today))
-        #expect(c.navigation.screen == .progress)
-        // The button is where the screen draws it; no frame need have been drawn to know it.
-        let button = try Self.drawnButton(task, Size(width: 480, height: 480))
-        #expect(c.cancelButton(task) == button)
-        // A tap beside the button selects (the next screen); on it, cancels.
-        #expect(c.perform(.tap(Point(x: button.x - 20, y: 20)), now: .seconds(101)) && !data.cancelRequested)
-        #expect(c.navigation.screen == .rings)
-        _ = c.perform(.action(.previousScreen), now: .seconds(102))
-        #expect(c.perform(.tap(button.center), now: .seconds(103)) && data.cancelRequested)
-        // Elsewhere, Esc does nothing.
-        let other = FixedData(days: [:])
-        let d = try Self.controller(data: other, clock: FixedClock(Self.today))
-        #expect(!d.perform(.action(.cancel), now: .seconds(101)) && !other.cancelRequested)
-    }
-
-    @Test("taps meet the Cancel button in the picture the router maps them into (a panel turned a quarter)")
-    func cancelOnTurnedPanel() throws {
-        let task = ProgressContent(amount: .indeterminate, label: "Import", cancellable: true, cancelNote: "Kept")
-        let data = FixedData(days: [:], task: task)
-        // An 800x480 panel turned a quarter: the picture is 480x800.
-        let router = InputRouter(
-            keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(), panel: Size(width: 800, height: 480),
-            rotation: .quarter)
-        #expect(router.pictureSize == Size(width: 480, height: 800))
-        let c = DeviceController(
-            screens: [.progress, .rings], maker: ScreenMaker(text: nil, locale: .english, shape: .rectangle, name: "A"),
-            data: data, input: nil, router: router, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1),
-            clock: FixedClock(Self.today), intro: false, now: .seconds(100), log: { _ in })
-        let button = try Self.drawnButton(task, Size(width: 480, height: 800))
-        let square = try Self.drawnButton(task, Size(width: 480, height: 480))
-        #expect(c.cancelButton(task) == button)
-        // Where the button would be on a square picture is nothing on this one: it selects.
-        let p = square.center
-        #expect(!(p.x >= button.x && p.x <= button.maxX && p.y >= button.y && p.y <= button.maxY))
-        #expect(c.perform(.tap(square.center), now: .seconds(101)) && !data.cancelRequested)
-        _ = c.perform(.action(.previousScreen), now: .seconds(102))
-        #expect(c.navigation.screen == .progress)
-        #expect(c.perform(.tap(button.center), now: .seconds(103)) && data.cancelRequested)
-    }
-}
-
-extension DeviceControllerTests {
-    /// The fraction the progress screen shows now.
-    static func shownFraction(_ c: DeviceController, now: Duration) -> Double? {
-        guard let screen = c.currentScreen(now: now) as? ProgressScreen, case .determinate(let f) = screen.content.amount
-        else { return nil }
-        return f
-    }
-
-    @Test("a new task's bar starts from its own fraction, not from where the last one stopped")
-    func easingPerTask() throws {
-        let data = FixedData(days: [:], task: ProgressContent(amount: .determinate(0.4), label: "A", cancellable: true))
-        let c = try Self.controller(data: data, screens: [.progress, .rings], clock: FixedClock(Self.today))
-        #expect(Self.shownFraction(c, now: .seconds(100)) == 0.4)
-        // A ends and B starts before the app looks again.
-        data.fixedTask = ProgressContent(amount: .determinate(0.02), label: "B", cancellable: true)
-        // The data changed (the session hands it over when the store says so).
-        c.dataChanged(now: .seconds(101))
-        _ = c.advance(to: .seconds(101))
-        #expect(Self.shownFraction(c, now: .seconds(101)) == 0.02)
-        // Within one task the bar never goes back.
-        data.fixedTask = ProgressContent(amount: .determinate(0.01), label: "B", cancellable: true)
-        // The data changed (the session hands it over when the store says so).
-        c.dataChanged(now: .seconds(102))
-        _ = c.advance(to: .seconds(102))
-        #expect((Self.shownFraction(c, now: .seconds(102)) ?? 0) >= 0.02)
-    }
-
-    @Test("a task already running when the app starts is shown first; when it ends, the screen before it")
-    func taskAtStart() throws {
-        let data = FixedData(days: [:], task: ProgressContent(amount: .indeterminate, label: "Import"))
-        let c = try Self.controller(data: data, screens: [.rings, .progress], clock: FixedClock(Self.today))
-        #expect(c.navigation.screen == .progress)
-        data.fixedTask = nil
-        // The data changed (the session hands it over when the store says so).
-        c.dataChanged(now: .seconds(101))
-        _ = c.advance(to: .seconds(101))
-        #expect(c.navigation.screen == .rings)
-    }
-
-    @Test("today is asked on every wake-up: a clock set forward shows the new day before midnight comes")
-    func clockSet() throws {
-        let clock = TestClock(Self.today, untilMidnight: 3600)
-        let c = try Self.controller(
-            data: FixedData(days: [:]), clock: clock, idle: IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1))
-        clock.day = Self.today.adding(days: 40)
-        #expect(c.advance(to: .seconds(101)))
-        #expect(c.navigation.today == Self.today.adding(days: 40) && c.navigation.day == c.navigation.today)
-    }
-
+/// The local calendar of the C library (the device's decisions are tested in DeviceLogicTests).
+@Suite("Clocks: the C library's calendar")
+struct SystemClockTests {
     @Test("midnight by the time zone's calendar: 23 hours on the day summer time starts, 25 when it ends")
     func daylightSaving() throws {
         // In a child process: TZ is the process's.
@@ -524,18 +287,29 @@ func inChildProcess(_ body: () -> Int32) -> Int32 {
 
 @Suite("Backlight")
 struct BacklightTests {
-    @Test("found in sysfs; dims, turns off and comes back to the brightness it had")
-    func sysfs() throws {
-        let root = "/tmp/glance-backlight-\(getpid())"
-        let light = root + "/panel"
-        mkdir(root, 0o755)
-        mkdir(light, 0o755)
-        defer { _ = system("rm -rf \(root)") }
+    /// A folder standing in for /sys/class/backlight with one light, `panel`.
+    struct Folder {
+        let root: String
+        var light: String { root + "/panel" }
+        init(_ name: String) {
+            root = "/tmp/glance-backlight-\(name)-\(getpid())"
+            mkdir(root, 0o755)
+            mkdir(light, 0o755)
+        }
+        /// Writes one of the light's files.
         func put(_ file: String, _ text: String) {
             guard let f = fopen(light + "/" + file, "w") else { return }
             fputs(text, f)
             fclose(f)
         }
+        func remove() { _ = system("rm -rf \(root)") }
+    }
+
+    @Test("found in sysfs; dims, turns off and comes back to the brightness it had")
+    func sysfs() throws {
+        let folder = Folder("sysfs")
+        defer { folder.remove() }
+        let root = folder.root, light = folder.light, put = folder.put
         func get() -> String {
             guard let f = fopen(light + "/brightness", "r") else { return "?" }
             defer { fclose(f) }
@@ -586,6 +360,27 @@ struct BacklightTests {
             #expect(status == 128 + signal, "signal \(signal), overflow \(overflow)")
             #expect(get() == "200", "signal \(signal), overflow \(overflow)")
         }
+    }
+
+    @Test("as the device's light (PanelLight): the level found, on or off only, and why it cannot be set")
+    func panelLight() throws {
+        let folder = Folder("port")
+        defer { folder.remove() }
+        let root = folder.root, light = folder.light, put = folder.put
+        put("max_brightness", "100\n")
+        put("brightness", "40\n")
+        let pwm = try #require(Backlight.find(in: root, log: { _ in }))
+        #expect(pwm.info == PanelLightInfo(path: light, maximum: 100, foundLevel: 0.4) && !pwm.onOff)
+        #expect(pwm.set(level: 80) == nil)
+        // One that is only switched (gpio-backlight).
+        put("max_brightness", "1\n")
+        put("brightness", "1\n")
+        let switched = try #require(Backlight.find(in: root, log: { _ in }))
+        #expect(switched.onOff && switched.info.maximum == 1 && switched.foundLevel == 1)
+        // Its brightness can no longer be written (a directory: root may write any file): why not.
+        unlink(light + "/brightness")
+        mkdir(light + "/brightness", 0o755)
+        #expect(switched.set(level: 0) != nil)
     }
 }
 

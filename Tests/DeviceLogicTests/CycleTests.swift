@@ -1,15 +1,10 @@
-@testable import DeviceLogic
 import Activity
-import Clocks
-import Configuration
 import Controls
-import Input
-import Platform
 import Raster
 import Screens
 import Testing
 
-@testable import App
+@testable import DeviceLogic
 
 /// Screens that turn by themselves, against a made-up clock: the timing as a plain value, then
 /// the controller turning them (input pauses, a task interrupts, a blank panel stops it).
@@ -63,22 +58,21 @@ struct CycleTests {
     }
 
     static func controller(
-        data: FixedData, screens: [ScreenKind] = [.rings, .clock, .gauges, .progress],
+        data: DeviceLogicTests.Data, screens: [ScreenKind] = [.rings, .clock, .gauges, .progress],
         idle: IdleSchedule = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
-    ) throws -> DeviceController {
-        let c = DeviceController(
-            screens: screens, maker: ScreenMaker(text: nil, locale: .english), data: data, input: nil,
-            router: InputRouter(keyMap: try KeyMap.make(Configuration()).get(), touch: TouchSetting(),
-                                panel: Size(width: 480, height: 480), rotation: .none),
-            idle: idle, clock: FixedClock(CalendarDay(year: 2026, month: 11, day: 29)!, time: TimeOfDay(hour: 10, minute: 9)),
-            intro: false, now: t0, log: { _ in })
-        c.cycle = ScreenCycle(every: 15, screens: [], pauseOnInput: 60, now: t0)
-        return c
+    ) throws -> TestDevice {
+        TestDevice(
+            DeviceState(
+                screens: screens, maker: ScreenMaker(text: nil, locale: .english), data: data,
+                router: InputRouter(keyMap: DeviceStateTests.keyMap, touch: TouchSetting(), panel: Size(width: 480, height: 480), rotation: .none),
+                idle: idle, cycle: ScreenCycle(every: 15, screens: [], pauseOnInput: 60, now: t0), clock: DeviceLogicTests.Clock(),
+                intro: false, now: t0),
+            data: data)
     }
 
     @Test("the controller turns at the cycle's deadlines, back to today; a task's progress interrupts it until it ends")
     func controllerTurns() throws {
-        let data = FixedData(days: [:], gauges: [Gauge(style: .circular, value: 40)])
+        let data = DeviceLogicTests.Data(gauges: [Gauge(style: .circular, value: 40)])
         let c = try Self.controller(data: data)
         #expect(c.nextDeadline(now: Self.t0) == Self.at(15))
         #expect(!c.advance(to: Self.at(10)) && c.navigation.screen == .rings)
@@ -89,7 +83,7 @@ struct CycleTests {
         #expect(c.perform(.action(.previousDay), now: Self.at(46)) && c.navigation.day != c.navigation.today)
         #expect(c.advance(to: Self.at(60)) && c.navigation.screen == .clock && c.navigation.day == c.navigation.today)
         // A task starts: its progress shows, and nothing turns while it runs.
-        data.fixedTask = ProgressContent(amount: .determinate(0.2))
+        data.running = ProgressContent(amount: .determinate(0.2))
         // The data changed (the session hands it over when the store says so).
         c.dataChanged(now: Self.at(61))
         _ = c.advance(to: Self.at(61))
@@ -97,7 +91,7 @@ struct CycleTests {
         #expect(c.nextDeadline(now: Self.at(61)) == nil, "a deadline while the task runs")
         #expect(!c.advance(to: Self.at(200)) && c.navigation.screen == .progress)
         // It ends at 300: back to the clock, which stays 15 s from then.
-        data.fixedTask = nil
+        data.running = nil
         // The data changed (the session hands it over when the store says so).
         c.dataChanged(now: Self.at(300))
         _ = c.advance(to: Self.at(300))
@@ -108,10 +102,10 @@ struct CycleTests {
 
     @Test("a key pauses the turning for pauseOnInput seconds; the screen it chose stays")
     func inputPauses() throws {
-        let data = FixedData(days: [:], gauges: [Gauge(style: .circular, value: 40)])
+        let data = DeviceLogicTests.Data(gauges: [Gauge(style: .circular, value: 40)])
         let c = try Self.controller(data: data)
         let keyboard = DeviceDescription(path: "/dev/input/event1", capabilities: InputCapabilities(eventTypes: [1], keys: Set(1..<120)))
-        let down = EventNames.keyCode(named: "KEY_DOWN")!
+        let down = UInt16(108)
         func press(_ code: UInt16, at t: Double) -> Bool {
             let events = [InputEvent(time: t, type: 1, code: code, value: 1), InputEvent(time: t, type: 0, code: 0, value: 0),
                           InputEvent(time: t, type: 1, code: code, value: 0), InputEvent(time: t, type: 0, code: 0, value: 0)]
@@ -123,7 +117,7 @@ struct CycleTests {
         #expect(!c.advance(to: Self.at(15)) && !c.advance(to: Self.at(69)))
         #expect(c.navigation.screen == .clock)
         // Another key at 50 s (one that does nothing here): the pause starts again.
-        #expect(!press(EventNames.keyCode(named: "KEY_LEFT")!, at: 50))
+        #expect(!press(UInt16(105), at: 50))
         #expect(c.nextDeadline(now: Self.at(50)) == Self.at(110))
         #expect(c.advance(to: Self.at(110)) && c.navigation.screen == .gauges)
         #expect(c.nextDeadline(now: Self.at(110)) == Self.at(125))
@@ -132,7 +126,7 @@ struct CycleTests {
     @Test("a blank panel does not turn (no wake-ups for it); waking starts the pause")
     func blankStops() throws {
         let c = try Self.controller(
-            data: FixedData(days: [:]), screens: [.rings, .clock], idle: IdleSchedule(dimAfter: 20, blankAfter: 40, dimLevel: 0.3))
+            data: DeviceLogicTests.Data(), screens: [.rings, .clock], idle: IdleSchedule(dimAfter: 20, blankAfter: 40, dimLevel: 0.3))
         #expect(c.advance(to: Self.at(15)) && c.navigation.screen == .clock)
         // Dimmed at 20: it goes on turning.
         #expect(c.advance(to: Self.at(20)) && c.idle == .dimmed(0.3))

@@ -3,12 +3,15 @@ import Controls
 import Raster
 import Screens
 
-/// The device's brain: input becomes navigation, time becomes dimming and new days, data
-/// becomes screens; the display loop draws what `scene()` returns. Pure: the world comes in as
-/// calls (input, a change in the data, the time) and goes out through its ports (`ShownData`,
-/// `InputDevices`, `PanelLight`, `RefreshCommands`, `LocalClock`); App's `PanelController`
-/// wires it to the poll loop, evdev, the store, sysfs and child processes.
-public final class DeviceController {
+/// The device's brain as a value: input becomes navigation, time becomes dimming and new days,
+/// data becomes screens. Events come in through `handle(_:at:)` (input, time passing, a change in
+/// the data, the console switched, a frame shown, the home's commands) and change the state; what
+/// the world is to do goes out as `DeviceEffect`s (the light, grabbing input, the refresh
+/// commands, the task's Cancel, what is kept in the store, the log), which App's `PanelController`
+/// carries out. `scene(at:)` and `nextDeadline(now:)` only read: drawing changes nothing (a
+/// `.frameShown` event says a frame was shown). It reads the data and the local clock through
+/// `ShownData` and `LocalClock`, and calls nothing of theirs that changes them.
+public struct DeviceState {
     public private(set) var navigation: Navigation
     public private(set) var idle: IdleLevel = .awake
     /// The screens shown now: the configured ones, or the schedule's.
@@ -27,30 +30,33 @@ public final class DeviceController {
     private var overridden = false
     /// How the data becomes screens (fonts, language, shape, name).
     public private(set) var maker: ScreenMaker
-    var data: any ShownData
-    private var input: (any InputDevices)?
-    var router: InputRouter
+    /// Where the numbers come from (read only: what changes the data goes out as effects).
+    public private(set) var data: any ShownData
+    /// Input into commands (each device's held keys and touches).
+    public private(set) var router: InputRouter
     private var idleTimes: IdleSchedule
     private let clock: LocalClock
-    let log: (String) -> Void
-    /// Dims and darkens the panel's light where there is one; else the picture is dimmed.
-    public var backlight: (any PanelLight)?
+    /// The panel's light where there is one that can be set (it dims and darkens the panel); else
+    /// the picture is dimmed.
+    public private(set) var backlight: PanelLightInfo?
     /// The awake brightness, 0...1 of full (the dim level is a fraction of it); nil: the
     /// backlight's as found at start (full without one).
     public private(set) var brightness: Double?
-    /// Runs the refresh commands when fresh data is asked for (a pull down, the refresh key).
-    public var refresher: (any RefreshCommands)?
+    /// The refresh control's state (nil: no refresh commands, and no control).
+    public private(set) var refresh: RefreshState?
     /// Turns the screens by themselves (the configuration's "cycle"); nil: they stay.
-    public var cycle: ScreenCycle?
+    public private(set) var cycle: ScreenCycle?
+    /// The configured cycle while a command has turned it off.
+    public private(set) var pausedCycle: ScreenCycle?
     /// Dark by a command (Home Assistant's light turned off) until a command or an input wakes it.
-    public internal(set) var darkened = false
+    public private(set) var darkened = false
     /// When the last press or touch came (nil: none since the start).
     public private(set) var lastActivity: Duration?
     private var lastInput: Duration
     /// The next local midnight on the monotonic clock (nil: a day that never ends).
     private var midnight: Duration?
     /// The time on the panel (the minute drawn last), while a screen shows it.
-    private var minuteShown: TimeOfDay?
+    private(set) var minuteShown: TimeOfDay?
     /// The task seen at the last look (its label), and the screen shown before its progress
     /// appeared.
     private var taskShown: String?
@@ -61,29 +67,41 @@ public final class DeviceController {
     /// The rings fill up on start, as on the watch when it wakes: from the first frame drawn (the
     /// store, the backlight and the rest of the start take a board a good part of the 900 ms, which
     /// would otherwise pass before anything is on the panel).
-    private var introPending = false
-    private var introStart: Duration?
+    private(set) var introPending = false
+    private(set) var introStart: Duration?
     /// What each button of these devices does, for the hint (the key names are the input
     /// library's: App gives Input's `KeyMap.hints`); nil: no hint.
-    public var buttonHints: (@Sendable (KeyMap, [InputCapabilities]) -> [KeyHint])?
+    let buttonHints: (@Sendable (KeyMap, [InputCapabilities]) -> [KeyHint])?
     /// The button hint on the panel until then (any input closes it first), and what it says.
     var hint: (until: Duration, rows: [ButtonHintOverlay.Row], chord: Bool, since: Duration, parts: Int)?
     /// The part of the hint's rows drawn last (`hintPart`).
     private var hintPartShown = 0
+    /// The input devices are read (and grabbed while the panel is the app's).
+    private var inputOpen = false
+    /// What the input devices open now can do, and those input came from, by path.
+    private var openDevices: [String: InputCapabilities] = [:]
+    private var fedDevices: [String: InputCapabilities] = [:]
+    /// The effects of the event being handled, in order.
+    var effects: [DeviceEffect] = []
 
+    /// The device at `now`: `screens` drawn by `maker` from `data`, input into commands by
+    /// `router`, dimmed by `idle`, turned by `cycle`, the day and the time from `clock`; the rings
+    /// fill up on the first frame when `intro`. `hints`: what each button does, for the hint.
     public init(
-        screens: [ScreenKind], maker: ScreenMaker, data: any ShownData, input: (any InputDevices)?, router: InputRouter,
-        idle: IdleSchedule, clock: LocalClock, intro: Bool = true, now: Duration, log: @escaping (String) -> Void
+        screens: [ScreenKind], maker: ScreenMaker, data: any ShownData, router: InputRouter, idle: IdleSchedule,
+        cycle: ScreenCycle? = nil, clock: LocalClock, intro: Bool = true, now: Duration,
+        hints: (@Sendable (KeyMap, [InputCapabilities]) -> [KeyHint])? = nil
     ) {
         self.screens = screens.isEmpty ? [.rings] : screens
         configuredScreens = self.screens
         self.maker = maker
         self.data = data
-        self.input = input
         self.router = router
         idleTimes = idle
+        self.cycle = cycle
+        configuredCycle = cycle?.rule
         self.clock = clock
-        self.log = log
+        buttonHints = hints
         lastInput = now
         navigation = Navigation(screen: self.screens.first ?? .rings, today: clock.today())
         midnight = Self.midnight(after: now, clock)
@@ -96,89 +114,185 @@ public final class DeviceController {
         }
         if intro && navigation.screen == .rings { introPending = true }
         navigation.settle(available: available(now: now))
-        _ = data.showGauges(navigation.screen == .gauges, now: now)
-        if input != nil { offerFirstHint(now: now) }
     }
 
-    public func sceneClockRestarted(at time: Duration) {
-        if introStart != nil { introStart = time }
+    // MARK: Events in, effects out
+
+    /// Takes `event` at `now` (the monotonic clock); what the world is to do, in order (`.redraw`
+    /// among them when the picture changes).
+    public mutating func handle(_ event: DeviceEvent, at now: Duration) -> [DeviceEffect] {
+        effects = []
+        if take(event, now: now) { effects.append(.redraw) }
+        defer { effects = [] }
+        return effects
     }
+
+    /// The scene at `now` and the state after it is shown, worked out once: `scene(at:)`, then
+    /// `handle(.frameShown, at:)` (the runtime's way, one frame at a time).
+    public mutating func showFrame(at now: Duration) -> any Scene { frame(now: now) }
+
+    private mutating func take(_ event: DeviceEvent, now: Duration) -> Bool {
+        switch event {
+        case .started:
+            effects.append(.showGauges(navigation.screen == .gauges, answer: false))
+            return false
+        case .input(let events, let device, let name): return feed(events, from: device, name: name, now: now)
+        case .inputOpened(let devices, let refresh):
+            take(devices)
+            // Opened while another console has the panel: theirs until the switch back.
+            if away { effects.append(.grabInput(false)) }
+            self.refresh = refresh
+            return offerFirstHint(now: now)
+        case .inputAdded(let device):
+            openDevices[device.path] = device.capabilities
+            return false
+        case .inputRemoved(let path):
+            router.removed(path: path)
+            fedDevices[path] = nil
+            openDevices[path] = nil
+            return false
+        case .tick: return tick(now: now)
+        case .update(let screenBefore): return update(now: now, screenBefore: screenBefore)
+        case .refreshShown(let state):
+            refresh = state
+            return false
+        case .refreshChanged(let state):
+            refresh = state
+            lastChange = .refresh
+            return false
+        case .dataChanged:
+            dataChanged(now: now)
+            return false
+        case .gaugesRead:
+            dataGeneration &+= 1
+            pagesMemo = PagesMemo()
+            lastChange = .gaugesRead
+            return true
+        case .clockWasSet:
+            log("the clock was set")
+            midnight = Self.midnight(after: now, clock)
+            // The schedule is asked again at once (the update that follows).
+            boundary = now
+            return false
+        case .displayReleased:
+            displayReleased(now: now)
+            return false
+        case .displayRetaken:
+            displayRetaken(now: now)
+            return false
+        case .frameShown:
+            _ = frame(now: now)
+            return false
+        case .sceneClockRestarted:
+            if introStart != nil { introStart = now }
+            return false
+        case .light(let light, let configured):
+            backlight = light
+            setUpBrightness(configured: configured)
+            return false
+        case .backlightFailed(let problem):
+            guard let light = backlight else { return false }
+            let before = self.light
+            log(
+                "backlight \(light.path): cannot write its brightness (\(problem)); dimming the picture "
+                    + "instead (60-glance-backlight.rules lets group video write it)")
+            backlight = nil
+            return self.light.picture != before.picture
+        case .command(let command): return perform(command, now: now)
+        case .show(let kind): return show(screen: kind, now: now)
+        case .showDay(let day):
+            navigation.day = day
+            return false
+        case .showPage(let page):
+            navigation.page = max(0, page)
+            return false
+        case .overrideSchedule(let change): return overrideSchedule(now: now, change)
+        case .follow(let schedule):
+            hours = schedule
+            if scheduled.cycle == .keep { configuredCycle = cycle?.rule }
+            scheduleOverride = nil
+            _ = followSchedule(now: now, force: true, screensBefore: screens)
+            return false
+        case .wake:
+            let wasDark = idle != .awake || darkened
+            wake(now: now)
+            return wasDark
+        case .darken:
+            guard !darkened else { return false }
+            darkened = true
+            log("light turned off by a command")
+            return true
+        case .lightOn:
+            return scheduleDarkens ? overrideSchedule(now: now) { $0.brightness = nil } : false
+        case .brightness(let level): return setBrightness(level, now: now)
+        case .cycle(let on):
+            if on {
+                guard var turning = pausedCycle ?? cycle else { return false }
+                if cycle == nil { turning.shown(at: now) }
+                cycle = turning
+                pausedCycle = nil
+            } else if let turning = cycle {
+                pausedCycle = turning
+                cycle = nil
+            }
+            return false
+        case .reconfigure(let setup):
+            reconfigure(setup, now: now)
+            return false
+        }
+    }
+
+    mutating func log(_ line: String) { effects.append(.log(line)) }
 
     /// A new configuration in place (a reload): the screens, how they are drawn, the data, the
     /// input devices and key map (`router`), the idle times, the cycle, the refresh commands and
     /// the brightness. What stays: the screen shown (if it is still configured and has something
     /// to show), the day, how awake the panel is, the console it is on, the backlight.
-    public func reconfigure(
-        screens: [ScreenKind], maker: ScreenMaker, data: any ShownData, input: (any InputDevices)?, router: InputRouter,
-        idle: IdleSchedule, cycle: ScreenCycle?, schedule: Schedule = Schedule(), refresher: (any RefreshCommands)?,
-        brightness: Double?, now: Duration
-    ) {
-        self.screens = screens.isEmpty ? [.rings] : screens
-        configuredScreens = self.screens
-        self.maker = maker
-        self.data = data
+    private mutating func reconfigure(_ setup: DeviceSetup, now: Duration) {
+        screens = setup.screens.isEmpty ? [.rings] : setup.screens
+        configuredScreens = screens
+        maker = setup.maker
+        data = setup.data
         dataGeneration &+= 1
-        take(input)
-        self.router = router
-        idleTimes = idle
-        self.cycle = cycle
+        pagesMemo = PagesMemo()
+        inputOpen = setup.input != nil
+        openDevices = [:]
+        for d in setup.input ?? [] { openDevices[d.path] = d.capabilities }
+        if setup.newInput, inputOpen, away { effects.append(.grabInput(false)) }
+        router = setup.router
+        idleTimes = setup.idle
+        cycle = setup.cycle
         configuredCycle = cycle?.rule
-        hours = schedule
+        hours = setup.schedule
         scheduleOverride = nil
-        self.refresher = refresher
+        refresh = setup.refresh
         minuteShown = nil
         introPending = false
         introStart = nil
         // The task as the new data has it: its progress stays, or goes.
         taskShown = data.task().map { $0.label }
         reportedFraction = nil
-        if !self.screens.contains(navigation.screen) { navigation.screen = self.screens[0] }
+        if !screens.contains(navigation.screen) { navigation.screen = screens[0] }
         navigation.settle(available: available(now: now))
-        _ = data.showGauges(
-            navigation.screen == .gauges && idle.level(idleFor: (now - lastInput).inSeconds) != .blank && !away && !scheduled.off,
-            now: now)
-        setUpBrightness(configured: brightness)
+        effects.append(.showGauges(
+            navigation.screen == .gauges && idleTimes.level(idleFor: (now - lastInput).inSeconds) != .blank && !away
+                && !scheduled.off,
+            answer: false))
+        setUpBrightness(configured: setup.brightness)
         // The schedule's windows over the new configuration (an override ends with a reload).
-        let shown = self.screens
-        self.screens = configuredScreens
+        let shown = screens
+        screens = configuredScreens
         _ = followSchedule(now: now, force: true, screensBefore: shown)
         lastChange = .reload
     }
 
-    /// Follows `schedule` from now on, over the screens and the cycle configured now.
-    public func follow(_ schedule: Schedule, now: Duration) {
-        hours = schedule
-        if scheduled.cycle == .keep { configuredCycle = cycle?.rule }
-        scheduleOverride = nil
-        _ = followSchedule(now: now, force: true, screensBefore: screens)
-    }
-
-    /// Input from `devices` from now on, and the refresh control that goes with it: `glance run`
-    /// opens the input devices once its first frame is on the panel (none is needed to draw it).
-    public func use(input devices: any InputDevices, refresher: (any RefreshCommands)?, now: Duration) {
-        take(devices)
-        self.refresher = refresher
-        offerFirstHint(now: now)
-    }
-
     /// What the input devices open now can do (and those input came from), by path.
-    var inputDevices: [String: InputCapabilities] {
-        var devices = fedDevices
-        for d in input?.openDevices ?? [] { devices[d.path] = d.capabilities }
-        return devices
-    }
-    /// Devices input came from (the hub's, or a test's), by path.
-    private var fedDevices: [String: InputCapabilities] = [:]
+    var inputDevices: [String: InputCapabilities] { fedDevices.merging(openDevices) { _, open in open } }
 
-    private func take(_ devices: (any InputDevices)?) {
-        guard devices !== input else { return }
-        input = devices
-        if away { devices?.setGrabbing(false) }
-    }
-
-    /// Starts on another day than today (the command line's --date).
-    public func show(day: CalendarDay) {
-        navigation.day = day
+    private mutating func take(_ devices: [DeviceDescription]) {
+        inputOpen = true
+        openDevices = [:]
+        for d in devices { openDevices[d.path] = d.capabilities }
     }
 
     /// Screens with something to show, in the configured order.
@@ -207,19 +321,19 @@ public final class DeviceController {
     /// that console's (no dimming, no blanking).
     public private(set) var away = false
 
-    public func displayReleased(now: Duration) {
+    private mutating func displayReleased(now: Duration) {
         guard !away else { return }
         away = true
-        input?.setGrabbing(false)
-        backlight?.restore()
+        if inputOpen { effects.append(.grabInput(false)) }
+        if backlight != nil { effects.append(.restoreBacklight) }
     }
 
     /// Back in front: the devices grabbed again, nothing held from before, and the switch back
     /// counts as input (awake, full brightness).
-    public func displayRetaken(now: Duration) {
+    private mutating func displayRetaken(now: Duration) {
         guard away else { return }
         away = false
-        input?.setGrabbing(true)
+        if inputOpen { effects.append(.grabInput(true)) }
         router.reset()
         lastInput = now
         idle = .awake
@@ -229,24 +343,8 @@ public final class DeviceController {
     /// What changed last, for a log of the frames drawn: `glance watch` prints it with each picture.
     public private(set) var lastChange = Change.start
 
-    // MARK: What happens, as it comes (App's PanelController calls these in this order)
-
-    /// Time passing to `now` with nothing else happening: long presses, then what time does
-    /// (`tick`, then `update`). True when the picture changes.
-    public func advance(to now: Duration) -> Bool {
-        let screenBefore = navigation.screen
-        let ticked = tick(now: now)
-        return update(now: now, screenBefore: screenBefore) || ticked
-    }
-
-    /// Input devices that went away: the router forgets their keys and touches.
-    public func removed(device path: String) {
-        router.removed(path: path)
-        fedDevices[path] = nil
-    }
-
     /// Long presses and gestures whose time has come; true when the picture changes.
-    public func tick(now: Duration) -> Bool {
+    private mutating func tick(now: Duration) -> Bool {
         // Nothing held (asked every turn of the loop): no time to measure.
         guard !away, router.nextDeadline != nil else { return false }
         var changed = false
@@ -257,27 +355,15 @@ public final class DeviceController {
         return changed
     }
 
-    /// The refresh commands changed what the control shows (the spinner went, a failure came).
-    public func refreshChanged() {
-        lastChange = .refresh
-    }
-
     /// The data changed (the store, a gauge's source): a task's progress comes or goes.
-    public func dataChanged(now: Duration) {
+    private mutating func dataChanged(now: Duration) {
         dataGeneration &+= 1
+        pagesMemo = PagesMemo()
         lastChange = Change(data.lastChange)
         let before = navigation.screen
         followTask(now: now)
         // A task's progress came or went: the cycle counts from this screen.
         if navigation.screen != before { cycle?.shown(at: now) }
-    }
-
-    /// The wall clock was set (NTP, `date -s`): today and midnight are asked again.
-    public func clockWasSet(now: Duration) {
-        log("the clock was set")
-        midnight = Self.midnight(after: now, clock)
-        // The schedule is asked again at once (the update that follows).
-        boundary = now
     }
 
     // MARK: The schedule
@@ -290,7 +376,7 @@ public final class DeviceController {
     /// turning. True when the picture changes (and the next `update` says so too, for a caller
     /// outside the loop's input handling).
     @discardableResult
-    public func overrideSchedule(now: Duration, _ change: (inout ScheduledState) -> Void) -> Bool {
+    private mutating func overrideSchedule(now: Duration, _ change: (inout ScheduledState) -> Void) -> Bool {
         var state = scheduled
         change(&state)
         if let unix = clock.unixTime().map(Self.seconds) {
@@ -306,7 +392,7 @@ public final class DeviceController {
 
     /// What the schedule (or its override) puts in force at the wall clock's now, and when it is
     /// to be asked again (its next boundary). True when the picture changes.
-    private func followSchedule(now: Duration, force: Bool = false, screensBefore: [ScreenKind]? = nil) -> Bool {
+    private mutating func followSchedule(now: Duration, force: Bool = false, screensBefore: [ScreenKind]? = nil) -> Bool {
         guard let wall = clock.unixTime() else {
             boundary = nil
             return put(scheduleOverride?.state ?? ScheduledState(), now: now, force: force, screensBefore: screensBefore ?? screens)
@@ -338,7 +424,7 @@ public final class DeviceController {
 
     /// `state` in force: the screens (the first of new ones shown), the cycle, the light. True
     /// when the picture changes.
-    private func put(_ state: ScheduledState, now: Duration, force: Bool, screensBefore: [ScreenKind]) -> Bool {
+    private mutating func put(_ state: ScheduledState, now: Duration, force: Bool, screensBefore: [ScreenKind]) -> Bool {
         guard force || state != scheduled else { return false }
         let before = scheduled
         let lightBefore = light
@@ -388,7 +474,7 @@ public final class DeviceController {
 
     /// What time does: the hint going, a new day, a new minute, dimming and blanking, the cycle,
     /// gauges followed while shown. True when the picture changes.
-    public func update(now: Duration, screenBefore: ScreenKind? = nil) -> Bool {
+    private mutating func update(now: Duration, screenBefore: ScreenKind?) -> Bool {
         var changed = false
         let screenBefore = screenBefore ?? navigation.screen
         if let h = hint, now >= h.until {
@@ -438,16 +524,13 @@ public final class DeviceController {
             lastChange = .cycle
         }
         // Gauges read from files are followed while they are on the panel.
-        if data.showGauges(navigation.screen == .gauges && self.level != .blank && !away, now: now) {
-            dataGeneration &+= 1
-            changed = true
-            lastChange = .gaugesRead
-        }
+        // (A change comes back as `.gaugesRead`.)
+        effects.append(.showGauges(navigation.screen == .gauges && self.level != .blank && !away, answer: true))
         return changed
     }
 
     /// One device's events: activity, waking, commands. True when the picture changes.
-    public func feed(_ events: [InputEvent], from device: DeviceDescription, name: String, now: Duration) -> Bool {
+    private mutating func feed(_ events: [InputEvent], from device: DeviceDescription, name: String, now: Duration) -> Bool {
         // While the hint shows, the first press or touch only closes it (as it would wake the panel).
         // So does the first one while the schedule has the panel dark or dimmed: it lifts that until
         // the schedule's next boundary.
@@ -481,7 +564,7 @@ public final class DeviceController {
     /// The next screen when the cycle's time has come (today's, as a kiosk shows it); not while
     /// blank, away, or a task's progress is shown (the turn then counts from its end). True when
     /// it turned.
-    private func turnCycle(now: Duration, screenBefore: ScreenKind) -> Bool {
+    private mutating func turnCycle(now: Duration, screenBefore: ScreenKind) -> Bool {
         guard var cycle else { return false }
         defer { self.cycle = cycle }
         if navigation.screen != screenBefore { cycle.shown(at: now) }
@@ -513,7 +596,7 @@ public final class DeviceController {
     }
 
     /// Back to full brightness, counted as input.
-    func wake(now: Duration) {
+    private mutating func wake(now: Duration) {
         lastInput = now
         darkened = false
         guard idle != .awake else { return }
@@ -523,7 +606,7 @@ public final class DeviceController {
 
     /// Progress appears when a task starts (waking the panel) and goes when it ends, back to the
     /// screen that was shown. A new task starts its bar afresh.
-    private func followTask(now: Duration) {
+    private mutating func followTask(now: Duration) {
         let task = data.task()
         let label = task.map { $0.label }
         guard label != taskShown else { return }
@@ -575,7 +658,7 @@ public final class DeviceController {
     /// The awake brightness at start (or a reload): the one chosen with the keys and kept in the
     /// store, while the configuration's is the one it was chosen over; else the configuration's
     /// (nil: as found).
-    public func setUpBrightness(configured: Double?) {
+    private mutating func setUpBrightness(configured: Double?) {
         configuredBrightness = configured
         if data.preference(Self.brightnessBaseKey) == keptBase, let kept = data.preference(Self.brightnessKey).flatMap(Double.init),
             kept > 0, kept <= 1
@@ -590,14 +673,14 @@ public final class DeviceController {
 
     /// A step brighter or darker (`direction` ±1), kept in the store; true when the picture
     /// changes (a light that cannot do it alone).
-    func stepBrightness(_ direction: Double, now: Duration) -> Bool {
+    private mutating func stepBrightness(_ direction: Double, now: Duration) -> Bool {
         setBrightness(((awakeBrightness + 0.1 * direction) * 10).rounded() / 10, now: now)
     }
 
     /// The awake brightness set to `wanted` (0...1, at least the darkest step), kept in the
     /// store (in a window of the schedule that sets the brightness: until its next boundary);
     /// true when the picture changes.
-    public func setBrightness(_ wanted: Double, now: Duration) -> Bool {
+    private mutating func setBrightness(_ wanted: Double, now: Duration) -> Bool {
         let before = light
         let level = min(1, max(Self.lowestBrightness, wanted))
         guard level != awakeBrightness else { return false }
@@ -610,7 +693,7 @@ public final class DeviceController {
         brightness = level
         applyBacklight()
         log("brightness \(NumberText.plain(level * 100)) %")
-        data.keep([(Self.brightnessKey, NumberText.plain(level)), (Self.brightnessBaseKey, keptBase)])
+        effects.append(.keep([KeptValue(Self.brightnessKey, NumberText.plain(level)), KeptValue(Self.brightnessBaseKey, keptBase)]))
         return light.picture != before.picture
     }
 
@@ -623,16 +706,13 @@ public final class DeviceController {
     /// The backlight for the idle level and the brightness: full, dimmed, or off. One whose
     /// brightness cannot be written is given up: the picture itself is dimmed then, as without a
     /// backlight.
-    private func applyBacklight() {
-        guard let backlight, let value = light.backlight, let problem = backlight.set(level: value) else { return }
-        log(
-            "backlight \(backlight.path): cannot write its brightness (\(problem)); dimming the picture "
-                + "instead (60-glance-backlight.rules lets group video write it)")
-        self.backlight = nil
+    private mutating func applyBacklight() {
+        guard backlight != nil, let value = light.backlight else { return }
+        effects.append(.setBacklight(value))
     }
 
     /// Does what a command asks; true when the picture changes.
-    public func perform(_ command: Command, now: Duration) -> Bool {
+    private mutating func perform(_ command: Command, now: Duration) -> Bool {
         switch command {
         case .tap(let p):
             if navigation.screen == .progress, let task = data.task(), task.cancellable,
@@ -645,7 +725,7 @@ public final class DeviceController {
         case .action(.cancel):
             guard navigation.screen == .progress, data.task()?.cancellable == true else { return false }
             log("cancel asked for the running task")
-            data.cancelTask()
+            effects.append(.cancelTask)
             return true
         case .held(let action):
             // On the progress screen a long press of any button is its Cancel.
@@ -659,9 +739,10 @@ public final class DeviceController {
             // A pull down on the progress screen is the swipe down it always was.
             guard navigation.screen != .progress else { return perform(.action(.previousScreen), now: now) }
             log("refresh asked for")
-            var changed = data.refresh(now: now)
-            if refresher?.start(now: now) == true { changed = true }
-            return changed
+            // (The runtime draws when the data changed or the commands started.)
+            effects.append(.refreshData)
+            if refresh != nil { effects.append(.startRefresh) }
+            return false
         case .action(let action):
             let shown = available(now: now)
             // Each screen's pages, counted before the navigation changes (they depend on its day).
@@ -681,9 +762,9 @@ public final class DeviceController {
         // Asked at every turn of the loop while a cycle turns pages: worked out once for what is
         // shown (the screen, the day, the data as it last changed).
         let key = PagesKey(kind: kind, day: navigation.day, today: navigation.today, data: dataGeneration)
-        if let memo = pagesMemo, memo.key == key { return memo.count }
+        if let memo = pagesMemo.entry, memo.key == key { return memo.count }
         let count = countPages(of: kind, now: now)
-        pagesMemo = (key, count)
+        pagesMemo.entry = (key, count)
         return count
     }
 
@@ -693,7 +774,12 @@ public final class DeviceController {
         var today: CalendarDay
         var data: Int
     }
-    private var pagesMemo: (key: PagesKey, count: Int)?
+    /// The last count, remembered (a cache: the same answer for the same key; a new one for
+    /// every change of the data, so copies of the state that go separate ways share none).
+    private final class PagesMemo {
+        var entry: (key: PagesKey, count: Int)?
+    }
+    private var pagesMemo = PagesMemo()
     /// Counts the changes of what the screens are made of (the data, the gauges read, a reload).
     private var dataGeneration = 0
 
@@ -725,14 +811,9 @@ public final class DeviceController {
     /// " page N of M" for the log, where the screen shown is in pages.
     private var pageNote: String { navigation.page > 0 ? " page \(navigation.page + 1)" : "" }
 
-    /// Starts on `page` of the first screen (the command line's --page).
-    public func show(page: Int) {
-        navigation.page = max(0, page)
-    }
-
     /// `kind` shown (a command from the home), when it is configured and has something to show;
     /// true when it changed.
-    public func show(screen kind: ScreenKind, now: Duration) -> Bool {
+    private mutating func show(screen kind: ScreenKind, now: Duration) -> Bool {
         guard screens.contains(kind), available(now: now).contains(kind), navigation.screen != kind else { return false }
         navigation.screen = kind
         log("shown by a command: \(kind)")
@@ -781,7 +862,15 @@ public final class DeviceController {
         return next
     }
 
-    public func scene(now: Duration) -> any Scene {
+    /// The scene to draw at `now`; changes nothing (what showing it changes, `.frameShown` does).
+    public func scene(at now: Duration) -> any Scene {
+        var shown = self
+        return shown.frame(now: now)
+    }
+
+    /// The scene at `now`, and what showing it changes: the intro started at the first frame (and
+    /// ended after its last), the minute drawn, the progress bar's easing.
+    private mutating func frame(now: Duration) -> any Scene {
         // What the backlight cannot do (there is none, or it is only on or off), the picture does.
         let picture = light.picture
         func lit(_ screen: any Screen) -> any Screen { picture < 1 ? DimmedScreen(screen: screen, level: picture) : screen }
@@ -792,9 +881,9 @@ public final class DeviceController {
                 if navigation.screen == .rings { introStart = now }
             }
             if let start = introStart, navigation.screen == .rings {
-                let intro = RingIntroScene(summary: ringSummary()) { [unowned self] in
-                    ringScreen(summary: $0)
-                }
+                let time = shownTime()
+                let me = self
+                let intro = RingIntroScene(summary: ringSummary()) { me.ringScreen(summary: $0, time: time) }
                 let (screen, animating) = intro.frame(at: now - start)
                 if !animating { introStart = nil }
                 return StillOrMoving(screen: lit(screen), moving: animating)
@@ -821,13 +910,13 @@ public final class DeviceController {
     }
 
     /// The ring screen for the day shown, with `summary` (the day's, or a stage of the intro).
-    private func ringScreen(summary: ActivitySummary?) -> any Screen {
-        maker.ringScreen(day: navigation.day, today: navigation.today, summary: summary, data: data, time: shownTime(),
+    private func ringScreen(summary: ActivitySummary?, time: TimeOfDay) -> any Screen {
+        maker.ringScreen(day: navigation.day, today: navigation.today, summary: summary, data: data, time: time,
                          page: navigation.page)
     }
 
     /// The time to draw now; remembered, so the next minute is noticed.
-    private func shownTime() -> TimeOfDay {
+    private mutating func shownTime() -> TimeOfDay {
         let time = clock.timeOfDay()
         minuteShown = time
         return time
@@ -836,8 +925,8 @@ public final class DeviceController {
     /// The refresh control over the ring and gauge screens while fresh data is fetched (a
     /// spinner) or when that failed (a line).
     func withRefreshControl(_ screen: any Screen) -> any Screen {
-        guard let refresher, navigation.screen != .progress else { return screen }
-        switch refresher.shownState {
+        guard let refresh, navigation.screen != .progress else { return screen }
+        switch refresh {
         case .idle: return screen
         case .running: return RefreshOverlay(screen: screen, state: .spinning, context: maker.context)
         case .failed: return RefreshOverlay(screen: screen, state: .failed, context: maker.context)
@@ -845,10 +934,10 @@ public final class DeviceController {
     }
 
     /// The screen the navigation points at.
-    func currentScreen(now: Duration) -> any Screen {
+    mutating func currentScreen(now: Duration) -> any Screen {
         switch navigation.screen {
         case .rings:
-            return ringScreen(summary: ringSummary())
+            return ringScreen(summary: ringSummary(), time: shownTime())
         case .gauges:
             return maker.gaugeScreen(data.gauges(now: now), page: navigation.page)
         case .clock:
