@@ -1,5 +1,6 @@
 import Activity
 import ControlSocket
+import Controls
 import DeviceLogic
 import ImageFile
 import Platform

@@ -5,7 +5,7 @@
 import Activity
 import CLI
 import Raster
-import Screens
+import Faces
 
 extension Setting {
     /// A setting of the command line alone, whose value `apply` puts in place.

@@ -4,7 +4,7 @@ import Activity
 import JSON
 import Controls
 import Raster
-import Screens
+import Faces
 
 /// Where a gauge's value comes from.
 public enum GaugeSourceSetting: Sendable, Equatable {

@@ -5,7 +5,7 @@ import CLI
 import Controls
 import JSON
 import Raster
-import Screens
+import Faces
 
 extension Configuration {
     /// Every setting, in the order the file and the pages list them.

@@ -5,7 +5,7 @@ import CLI
 import Controls
 import JSON
 import Raster
-import Screens
+import Faces
 
 extension Form {
     /// A string, any (a name may be empty).

@@ -64,13 +64,6 @@ public struct ScheduleWindow: Sendable, Equatable {
     func startsOn(_ day: CalendarDay) -> Bool { days.isEmpty || days.contains(day.weekday) }
 }
 
-/// The local time zone's offset from UTC, at an instant: the C library's (`tm_gmtoff`), or a
-/// test's made-up zone.
-public protocol UTCOffsets {
-    /// Seconds east of UTC at `unix` (seconds since the Unix epoch).
-    func utcOffset(at unix: Int64) -> Int
-}
-
 /// The household's hours: windows of the local clock that set the brightness, the screens and
 /// the cycle. Outside every window the configuration's own settings hold; where windows overlap
 /// the first in the list wins (whole: its members are not mixed with another's). An override (a

@@ -108,7 +108,8 @@ struct ArchitectureTests {
     func theCheckCanFail() throws {
         let table = try Self.documented()
         #expect(table["Raster"] == [], "Raster imports nothing")
-        #expect(table["Screens"] == ["Raster", "Activity"])
+        #expect(table["Screens"] == ["Raster", "Activity", "Faces"])
+        #expect(!(table["Configuration"] ?? []).contains("Screens"), "the configuration declares settings without the drawing")
         #expect(!(table["Input"] ?? []).contains("Configuration"), "Input must not need the configuration")
         #expect(try Self.imports(of: "Screens")["Raster"] != nil, "imports are found")
     }
