@@ -1,4 +1,5 @@
 import Display
+import Raster
 import Input
 import Platform
 

@@ -90,7 +90,7 @@ extension Settings {
         let device = DeviceController(
             screens: screenOrder, maker: maker(text: text, measured: measured), data: data, input: nil,
             router: makeRouter(panel: panel),
-            idle: idleSchedule, clock: clock, intro: configuration.run.intro, now: now, log: log)
+            idle: configuration.idle, clock: clock, intro: configuration.run.intro, now: now, log: log)
         device.buttonHints = { $0.hints(devices: $1) }
         if let day = configuration.show.day?.day(today: clock.today()), day != clock.today() { device.show(day: day) }
         if configuration.show.page > 0 { device.show(page: configuration.show.page) }
@@ -118,7 +118,7 @@ extension Settings {
 
     /// The screens turning by themselves from `now`, where configured.
     public func makeCycle(now: Duration) -> ScreenCycle? {
-        configuration.cycle.map { ScreenCycle(every: $0.every, screens: $0.screens, pauseOnInput: $0.pauseOnInput, now: now) }
+        configuration.cycle.map { ScreenCycle($0, now: now) }
     }
 
     /// A store that cannot be used, as the app's failure: its message and exit status.

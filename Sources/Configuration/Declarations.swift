@@ -39,7 +39,7 @@ extension Configuration {
         .object("touch", \.touch, TouchSetting.settings, help: "how the touch panel is mounted"),
         .object("display", \.display, DisplaySetting.settings, help: "which card, connector, mode, format and rotation"),
         .object(
-            "idle", \.idle, IdleSetting.settings, help: "what happens without input",
+            "idle", \.idle, IdleSchedule.settings, help: "what happens without input",
             check: { idle, at, reader in
                 if let dim = idle.dimAfter, let blank = idle.blankAfter, blank < dim {
                     reader.issue(
@@ -48,7 +48,7 @@ extension Configuration {
             }),
         .object("clock", \.clock, ClockSetting.settings, help: "how the time is written"),
         .value(
-            "cycle", \.cycle, CycleSetting.form, help: CycleSetting.settingsHelp, reload: .cycle),
+            "cycle", \.cycle, CycleRule.form, help: CycleRule.settingsHelp, reload: .cycle),
         .value(
             "schedule", \.schedule,
             .list(ScheduleWindowSetting.form, expected: "windows, each an object (below)", example: "windows [{\"from\": \"23:00\", …}, …]"),
@@ -133,19 +133,19 @@ extension TouchSetting {
 extension DisplaySetting {
     static let settings: [Setting<DisplaySetting>] = [
         .value(
-            "card", \.card, .card, options: ["--card"],
+            "card", \.output.card, .card, options: ["--card"],
             help: "the DRM card; a card is chosen by its connected connectors, never by its number",
             default: .means("the first card with a connected display"), reload: .display),
         .value(
-            "connector", \.connector, .optionalString("NAME"), options: ["--connector"],
+            "connector", \.output.connector, .optionalString("NAME"), options: ["--connector"],
             help: "the connector, e.g. HDMI-A-1, DSI-1, DSI-2, SPI-1", default: .means("the first connected one"),
             reload: .display),
         .value(
-            "mode", \.mode, .mode, options: ["--mode"],
+            "mode", \.output.mode, .mode, options: ["--mode"],
             help: "the mode; a refresh with decimals takes only that rate (59.94), a whole one any rate that rounds to it",
             default: .means("the display's preferred mode"), reload: .display),
         .value(
-            "format", \.format, .optionalChoice(PixelFormat.self, expected: "xrgb8888 or rgb565", anyCase: true),
+            "format", \.output.format, .optionalChoice(PixelFormat.self, expected: "xrgb8888 or rgb565", anyCase: true),
             options: ["--format"], help: "the pixel format; rgb565 (16-bit SPI panels) is drawn with ordered dithering",
             default: .means("XRGB8888 where the display plane takes it, else RGB565"), reload: .display),
         .value(
@@ -153,7 +153,7 @@ extension DisplaySetting {
             help: "how the panel is mounted, turned clockwise: the picture is drawn upright and turned onto it, and touch "
                 + "with it", reload: .rotation),
         .value(
-            "legacy", \.legacy, .bool, options: ["--legacy"], flag: true,
+            "legacy", \.output.forceLegacy, .bool, options: ["--legacy"], flag: true,
             help: "SetCrtc and PageFlip even where atomic mode setting is offered", reload: .display),
         .value(
             "shape", \.shape, .choice(PanelShape.self, expected: "rectangle or round", anyCase: true), options: ["--shape"],
@@ -184,8 +184,8 @@ extension DisplaySetting {
     ]
 }
 
-extension IdleSetting {
-    static let settings: [Setting<IdleSetting>] = [
+extension IdleSchedule {
+    static let settings: [Setting<IdleSchedule>] = [
         .value(
             "dimAfter", \.dimAfter, .secondsOrNever(1...86400), options: ["--dim-after"],
             help: "seconds without input before the picture dims (the command line's 0: never)", reload: .idle),
@@ -219,11 +219,11 @@ extension ClockSetting {
     }
 }
 
-extension CycleSetting {
+extension CycleRule {
     static let settingsHelp =
         "screens that turn by themselves, for a wall panel; null: they stay until a button or a task changes them"
 
-    static let settings: [Setting<CycleSetting>] = [
+    static let settings: [Setting<CycleRule>] = [
         .value("every", \.every, .number(1...86400, what: "seconds"), help: "seconds each screen stays", reload: .cycle),
         .value(
             "screens", \.screens, .cycleScreens,
@@ -235,8 +235,8 @@ extension CycleSetting {
     ]
 
     /// `{"every": 15, "screens": [...], "pauseOnInput": 60}`, or null for none.
-    static var form: Form<CycleSetting?> {
-        Form<CycleSetting>.object("an object", settings) { _, read, reader in read.clean(reader) }
+    static var form: Form<CycleRule?> {
+        Form<CycleRule>.object("an object", settings) { _, read, reader in read.clean(reader) }
             .orNull(expected: "an object {\"every\", \"screens\", \"pauseOnInput\"}, or null")
     }
 }
@@ -631,9 +631,9 @@ extension Form where Value == String? {
 extension Configuration: Defaulted { static var defaults: Configuration { Configuration() } }
 extension TouchSetting: Defaulted { static var defaults: TouchSetting { TouchSetting() } }
 extension DisplaySetting: Defaulted { static var defaults: DisplaySetting { DisplaySetting() } }
-extension IdleSetting: Defaulted { static var defaults: IdleSetting { IdleSetting() } }
+extension IdleSchedule: Defaulted { static var defaults: IdleSchedule { IdleSchedule() } }
 extension ClockSetting: Defaulted { static var defaults: ClockSetting { ClockSetting() } }
-extension CycleSetting: Defaulted { static var defaults: CycleSetting { CycleSetting() } }
+extension CycleRule: Defaulted { static var defaults: CycleRule { CycleRule() } }
 extension FontFiles: Defaulted { static var defaults: FontFiles { FontFiles() } }
 extension ServeSetting: Defaulted { static var defaults: ServeSetting { ServeSetting() } }
 extension GoalSetting: Defaulted { static var defaults: GoalSetting { GoalSetting() } }

@@ -1,6 +1,7 @@
 // The settings' pages, made from the declarations: docs/settings.md (a test holds the file to
 // this text) and the manual's CONFIGURATION section.
 import Activity
+import Controls
 
 extension Configuration {
     /// The file's settings, one entry each: its dotted name (and command-line options), and what
@@ -46,7 +47,7 @@ extension Configuration {
     /// The objects inside a setting's value, each declared as the file's objects are: a cycle,
     /// each gauge, each window of the schedule, the broker.
     static let valueObjects: [ValueObject] = [
-        ValueObject("cycle", title: "`cycle`: " + CycleSetting.settingsHelp, CycleSetting.settings),
+        ValueObject("cycle", title: "`cycle`: " + CycleRule.settingsHelp, CycleRule.settings),
         ValueObject("gauges[]", title: "`gauges[]`: each gauge", GaugeSetting.settings),
         ValueObject("schedule[]", title: "`schedule[]`: each window", ScheduleWindowSetting.settings),
         ValueObject("mqtt", title: "`mqtt`: the broker", MQTTSetting.settings),

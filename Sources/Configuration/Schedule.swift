@@ -19,7 +19,7 @@ public struct ScheduleWindowSetting: Sendable, Equatable {
     /// nil: the configured screens.
     public var screens: [ScreenKind]?
     /// The configured cycle (`.keep`), none (`.clear`, null), or this one.
-    public var cycle = FieldChange<CycleSetting>.keep
+    public var cycle = FieldChange<CycleRule>.keep
 
     public init(from: Int = 0, to: Int = 1440) {
         self.from = from
@@ -57,7 +57,7 @@ extension ScheduleWindowSetting {
                 + "configured",
             default: .means("the configured screens"), reload: .schedule),
         .value(
-            "cycle", \.cycle, CycleSetting.form.change(),
+            "cycle", \.cycle, CycleRule.form.change(),
             help: "the screens turning while it holds, as the top-level cycle; null: none", default: .means("the configured cycle"),
             reload: .schedule),
     ]
