@@ -30,7 +30,9 @@ extension Setting {
     }
 }
 
-extension RunOptions {
+extension RunOptions: Defaulted {
+    static var defaults: RunOptions { RunOptions() }
+
     static let settings: [Setting<RunOptions>] = [
         .value(
             nil, \.intro, .bool, options: ["--intro"], flag: true,
@@ -61,7 +63,9 @@ extension RunOptions {
     ]
 }
 
-extension ShowRequest {
+extension ShowRequest: Defaulted {
+    static var defaults: ShowRequest { ShowRequest() }
+
     static let settings: [Setting<ShowRequest>] = [
         .value(
             nil, \.screen, .screen, options: ["--screen"],

@@ -7,7 +7,9 @@ import JSON
 import Raster
 import Faces
 
-extension Configuration {
+extension Configuration: Defaulted {
+    static var defaults: Configuration { Configuration() }
+
     /// Every setting, in the order the file and the pages list them.
     public static let settings: [Setting<Configuration>] = [
         .value(
@@ -121,7 +123,9 @@ extension Configuration {
     }
 }
 
-extension TouchSetting {
+extension TouchSetting: Defaulted {
+    static var defaults: TouchSetting { TouchSetting() }
+
     static let settings: [Setting<TouchSetting>] = [
         .value(
             "swapXY", \.swapXY, .bool, help: "swap the axes, for a touch sensor mounted turned by 90° (before the rotation)", reload: .keys),
@@ -130,7 +134,9 @@ extension TouchSetting {
     ]
 }
 
-extension DisplaySetting {
+extension DisplaySetting: Defaulted {
+    static var defaults: DisplaySetting { DisplaySetting() }
+
     static let settings: [Setting<DisplaySetting>] = [
         .value(
             "card", \.output.card, .card, options: ["--card"],
@@ -184,7 +190,9 @@ extension DisplaySetting {
     ]
 }
 
-extension IdleSchedule {
+extension IdleSchedule: Defaulted {
+    static var defaults: IdleSchedule { IdleSchedule() }
+
     static let settings: [Setting<IdleSchedule>] = [
         .value(
             "dimAfter", \.dimAfter, .secondsOrNever(1...86400), options: ["--dim-after"],
@@ -199,7 +207,9 @@ extension IdleSchedule {
     ]
 }
 
-extension ClockSetting {
+extension ClockSetting: Defaulted {
+    static var defaults: ClockSetting { ClockSetting() }
+
     static let settings: [Setting<ClockSetting>] = [
         .value(
             "format", \.format, .optionalChoice(ClockFormat.self, expected: "24h, 12h or off"), options: ["--clock"],
@@ -219,7 +229,9 @@ extension ClockSetting {
     }
 }
 
-extension CycleRule {
+extension CycleRule: Defaulted {
+    static var defaults: CycleRule { CycleRule() }
+
     static let settingsHelp =
         "screens that turn by themselves, for a wall panel; null: they stay until a button or a task changes them"
 
@@ -291,7 +303,13 @@ public struct FontFiles: Sendable, Equatable {
     ]
 }
 
-extension ServeSetting {
+extension FontFiles: Defaulted {
+    static var defaults: FontFiles { FontFiles() }
+}
+
+extension ServeSetting: Defaulted {
+    static var defaults: ServeSetting { ServeSetting() }
+
     static let settings: [Setting<ServeSetting>] = [
         .value(
             "listen", \.listen, .listen, options: ["--listen"],
@@ -353,7 +371,9 @@ extension Form where Value == FilePair? {
     }
 }
 
-extension GoalSetting {
+extension GoalSetting: Defaulted {
+    static var defaults: GoalSetting { GoalSetting() }
+
     static let settings: [Setting<GoalSetting>] = [
         .value("move", \.move, goal(.energy), help: "kcal", reload: .data),
         .value("exercise", \.exercise, goal(.minutes), help: "minutes", reload: .data),
@@ -406,7 +426,12 @@ extension Form where Value == Double {
     }
 }
 
-extension GaugeSetting {
+extension GaugeSetting: Defaulted {
+    /// A gauge before the file's members are read (its `source` is required: none is a problem).
+    static var defaults: GaugeSetting {
+        GaugeSetting(style: .circular, title: "", unit: "", minimum: nil, maximum: nil, tint: Gauge.defaultTint, source: .metric(""))
+    }
+
     static let settings: [Setting<GaugeSetting>] = [
         .value(
             "style", \.style, .choice(GaugeStyle.self),
@@ -507,7 +532,10 @@ extension Form {
     }
 }
 
-extension MQTTSetting {
+extension MQTTSetting: Defaulted {
+    /// A broker before the file's members are read (its `broker` is required: none is a problem).
+    static var defaults: MQTTSetting { MQTTSetting(broker: "", host: "", port: 1883, tls: false) }
+
     static let settings: [Setting<MQTTSetting>] = [
         .value(
             "broker", \.brokerURL, .broker, help: "mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)",
@@ -624,32 +652,4 @@ extension Form where Value == String? {
                 return id
             }, text: nil, write: { $0.map { .json(.string($0)) } ?? .absent })
     }
-}
-
-// The values whose settings are declared, at their defaults: what the file's reader starts from,
-// and what the settings' pages say each setting defaults to.
-extension Configuration: Defaulted { static var defaults: Configuration { Configuration() } }
-extension TouchSetting: Defaulted { static var defaults: TouchSetting { TouchSetting() } }
-extension DisplaySetting: Defaulted { static var defaults: DisplaySetting { DisplaySetting() } }
-extension IdleSchedule: Defaulted { static var defaults: IdleSchedule { IdleSchedule() } }
-extension ClockSetting: Defaulted { static var defaults: ClockSetting { ClockSetting() } }
-extension CycleRule: Defaulted { static var defaults: CycleRule { CycleRule() } }
-extension FontFiles: Defaulted { static var defaults: FontFiles { FontFiles() } }
-extension ServeSetting: Defaulted { static var defaults: ServeSetting { ServeSetting() } }
-extension GoalSetting: Defaulted { static var defaults: GoalSetting { GoalSetting() } }
-extension HomeAssistantSetting: Defaulted { static var defaults: HomeAssistantSetting { HomeAssistantSetting() } }
-extension ScheduleWindowSetting: Defaulted { static var defaults: ScheduleWindowSetting { ScheduleWindowSetting() } }
-extension RunOptions: Defaulted { static var defaults: RunOptions { RunOptions() } }
-extension ShowRequest: Defaulted { static var defaults: ShowRequest { ShowRequest() } }
-
-extension GaugeSetting: Defaulted {
-    /// A gauge before the file's members are read (its `source` is required: none is a problem).
-    static var defaults: GaugeSetting {
-        GaugeSetting(style: .circular, title: "", unit: "", minimum: nil, maximum: nil, tint: Gauge.defaultTint, source: .metric(""))
-    }
-}
-
-extension MQTTSetting: Defaulted {
-    /// A broker before the file's members are read (its `broker` is required: none is a problem).
-    static var defaults: MQTTSetting { MQTTSetting(broker: "", host: "", port: 1883, tls: false) }
 }

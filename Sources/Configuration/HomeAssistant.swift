@@ -19,7 +19,9 @@ public struct HomeAssistantSetting: Sendable, Equatable {
     public init() {}
 }
 
-extension HomeAssistantSetting {
+extension HomeAssistantSetting: Defaulted {
+    static var defaults: HomeAssistantSetting { HomeAssistantSetting() }
+
     static let settings: [Setting<HomeAssistantSetting>] = [
         .value(
             "enabled", \.enabled, .bool,

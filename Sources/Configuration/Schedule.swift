@@ -30,7 +30,9 @@ public struct ScheduleWindowSetting: Sendable, Equatable {
     public static let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 }
 
-extension ScheduleWindowSetting {
+extension ScheduleWindowSetting: Defaulted {
+    static var defaults: ScheduleWindowSetting { ScheduleWindowSetting() }
+
     static let settingsHelp =
         "windows of the local clock that set the brightness, the screens and the cycle; outside every window the "
         + "settings above hold, where windows overlap the first listed wins, and a touch or a command overrides a "
