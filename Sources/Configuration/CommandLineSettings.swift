@@ -49,7 +49,8 @@ extension RunOptions: Defaulted {
             help: "print a line per frame before it is presented: its animation time (what glance render --time draws) and "
                 + "the areas drawn and presented",
             reload: .commandLine),
-        .value(nil, \.readInput, .bool, options: ["--no-input"], flag: false, help: "do not read input devices", reload: .input),
+        .value(nil, \.readInput, .bool, options: ["--no-input"], flag: false, help: "do not read input devices",
+            reload: .input),
         .value(
             nil, \.inputDirectory, .nonEmpty("FOLDER"), options: ["--input-dir"], help: "where the input devices are",
             reload: .input),

@@ -13,7 +13,8 @@ extension Configuration: Defaulted {
     /// Every setting, in the order the file and the pages list them.
     public static let settings: [Setting<Configuration>] = [
         .value(
-            "name", \.name, .string, options: ["--name"], help: "whose rings they are, shown on the ring screen (empty: no name)", reload: .name),
+            "name", \.name, .string, options: ["--name"], help: "whose rings they are, shown on the ring screen (empty: no name)",
+            reload: .name),
         .value(
             "locale", \.locale, .locale, options: ["--locale"],
             help: "the language of every label and date; zh_CN… (and zh-CN) give zh-Hans",
@@ -70,7 +71,8 @@ extension Configuration: Defaulted {
             help: "programs run one after another when fresh data is asked for (a pull down, a key mapped to refresh), "
                 + "each stopped after 60 s", reload: .refresh),
         .value(
-            "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from (glance mqtt connects to it); null: none", reload: .data),
+            "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from (glance mqtt connects to it); null: none",
+            reload: .data),
         .object("homeAssistant", \.homeAssistant, HomeAssistantSetting.settings, help: "glance mqtt: the panel as a Home Assistant device"),
     ] + RunOptions.settings.map { $0.lifted(\.run, under: nil) } + ShowRequest.settings.map { $0.lifted(\.show, under: nil) }
 
@@ -128,7 +130,8 @@ extension TouchSetting: Defaulted {
 
     static let settings: [Setting<TouchSetting>] = [
         .value(
-            "swapXY", \.swapXY, .bool, help: "swap the axes, for a touch sensor mounted turned by 90° (before the rotation)", reload: .keys),
+            "swapXY", \.swapXY, .bool, help: "swap the axes, for a touch sensor mounted turned by 90° (before the rotation)",
+            reload: .keys),
         .value("invertX", \.invertX, .bool, help: "mirror the x axis", reload: .keys),
         .value("invertY", \.invertY, .bool, help: "mirror the y axis", reload: .keys),
     ]
@@ -316,14 +319,16 @@ extension ServeSetting: Defaulted {
             help: "where glance serve listens; \"0.0.0.0:8127\" (or \"[::]:8127\") for the local network", reload: .serve),
         .value(
             "tokenFile", \.tokenFile, .nonEmpty("FILE"),
-            help: "the file holding the bearer token every request but /v1/health must send (the package makes a random one)", reload: .serve),
+            help: "the file holding the bearer token every request but /v1/health must send (the package makes a random one)",
+            reload: .serve),
         .value(
             "maxBody", \.maxBody, .whole(1024...268_435_456, what: "bytes"),
             help: "the largest request body; a larger one is answered 413 before it is read",
             reload: .serve),
         .value(
             "perSecond", \.perSecond, .requestRate,
-            help: "requests a second from one address (bursts of as many); more are answered 429; 0: no limit", reload: .serve),
+            help: "requests a second from one address (bursts of as many); more are answered 429; 0: no limit",
+            reload: .serve),
         .value(
             "timeout", \.timeout, .number(1...3600, what: "seconds"),
             help: "seconds a connection may stay idle before it is closed", reload: .serve),
@@ -450,7 +455,8 @@ extension GaugeSetting: Defaulted {
             help: "the places the value and the range's ends are written to (0: whole numbers); a value is never rounded "
                 + "onto an end of the range it does not reach (99.95 of 100 at one place: 99.9)",
             default: .means("as many as show three significant digits (21.5, 0.045, 1013)"), reload: .data),
-        .value("tint", \.tint, .colors, help: "the gradient along the gauge", default: .means("blue, yellow, orange"), reload: .data),
+        .value("tint", \.tint, .colors, help: "the gradient along the gauge", default: .means("blue, yellow, orange"),
+            reload: .data),
         .value(
             "source", \.sourceSpec, .gaugeSource,
             help: "where the value comes from: {\"metric\": NAME}, {\"file\": PATH}, {\"mqtt\": TOPIC} or "

@@ -39,14 +39,16 @@ extension ScheduleWindowSetting: Defaulted {
         + "window until the schedule's next boundary"
 
     static let settings: [Setting<ScheduleWindowSetting>] = [
-        .value("from", \.from, .clockTime(end: false), help: "when the window starts, by the local clock", default: .required, reload: .schedule),
+        .value("from", \.from, .clockTime(end: false), help: "when the window starts, by the local clock", default: .required,
+            reload: .schedule),
         .value(
             "to", \.to, .clockTime(end: true),
             help: "when it ends; at or before from: the next day (\"23:00\" to \"06:30\" crosses midnight)",
             default: .required, reload: .schedule),
         .value(
             "days", \.days, .weekdays,
-            help: "the days it starts on (a window crossing midnight ends the next morning); []: every day", reload: .schedule),
+            help: "the days it starts on (a window crossing midnight ends the next morning); []: every day",
+            reload: .schedule),
         .value(
             "brightness", \.brightness, Form<Double>.number(0...1, what: "a brightness").optional,
             help: "the brightness while it holds, a fraction of full; 0: off (the first touch or press only wakes the "
