@@ -88,17 +88,20 @@ let package = Package(
         .target(name: "Feeds", dependencies: ["Activity", "JSON"]),
         // The command line, declared: parsing, help, man page, shell completions.
         .target(name: "CLI"),
-        .target(name: "Screens", dependencies: ["Raster", "Activity"]),
+        // What a screen is configured by (language, the panel's shape and viewing, the clock's
+        // format, gauges, a task's progress): values the configuration declares without the drawing.
+        .target(name: "Faces", dependencies: ["Raster"]),
+        .target(name: "Screens", dependencies: ["Raster", "Activity", "Faces"]),
         // Actions, screen kinds, touch axes: shared by Input, Configuration and App.
         .target(name: "Controls", dependencies: ["Raster"]),
         // JSON: a strict reader (values with paths for errors) and a writer.
         .target(name: "JSON"),
-        .target(name: "Configuration", dependencies: ["Controls", "CLI", "JSON", "Raster", "Activity", "Screens"]),
+        .target(name: "Configuration", dependencies: ["Controls", "CLI", "JSON", "Raster", "Activity", "Faces"]),
         // The device's logic, pure: navigation, idle, the cycle, the light, input routing, the
         // controller (its world through ports App gives), how data becomes screens.
         .target(name: "DeviceLogic", dependencies: ["Activity", "Controls", "Raster", "Screens"]),
         // The local calendar and wall clock (TZ) as the C library has them, for the device's logic.
-        .target(name: "Clocks", dependencies: ["Activity", "DeviceLogic"]),
+        .target(name: "Clocks", dependencies: ["Activity"]),
         // Where the running panel's control socket is, for the panel and its clients.
         .target(name: "ControlSocket"),
         // The configuration file read (and the command line layered over it), for glance and its helpers.
@@ -146,8 +149,7 @@ let package = Package(
         .target(
             name: "HomeBridge",
             dependencies: [
-                "Activity", "Clocks", "Configuration", "ControlSocket", "Controls", "DeviceLogic", "Feeds", "JSON", "MQTT", "Platform",
-                "Store",
+                "Activity", "Clocks", "Configuration", "ControlSocket", "Controls", "Feeds", "JSON", "MQTT", "Platform", "Store",
             ]),
         // What glance and its helpers both declare: import, serve and mqtt (glance lists them, their
         // executables parse by them), the entry every command runs through, the exit statuses, the version.

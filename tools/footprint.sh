@@ -35,14 +35,23 @@ dpkg-deb -x "$DEB" "$WORK/pkg"
 BIN=$WORK/pkg/usr/bin/glance
 
 echo "package: $(basename "$DEB")"
-echo "  installed size: $(dpkg-deb -f "$DEB" Installed-Size) KiB (binary $(($(stat -c %s "$BIN") / 1024)) KiB, stripped); .deb $(($(stat -c %s "$DEB") / 1024)) KiB"
+mib() { awk -v b="$1" 'BEGIN {printf "%.1f MiB", b / 1048576}'; }
+installed=$(dpkg-deb -f "$DEB" Installed-Size)
+echo "  installed size: $installed KiB ($(mib $((installed * 1024)))); glance $(($(stat -c %s "$BIN") / 1024)) KiB stripped ($(mib "$(stat -c %s "$BIN")")); .deb $(($(stat -c %s "$DEB") / 1024)) KiB"
 echo "  depends: $(dpkg-deb -f "$DEB" Depends)"
 # The helpers glance runs git-style: their size, and the libraries they need (none of the panel's:
-# no libdrm, libevdev, FreeType, HarfBuzz or fontconfig).
+# no libdrm, libevdev, FreeType, HarfBuzz or fontconfig; one of those is a failure).
+status=0
 for helper in glance-import glance-serve glance-mqtt; do
 	path=$WORK/pkg/usr/lib/glance/$helper
-	printf '  %-13s %6d KiB stripped (%d bytes); NEEDED: %s\n' "$helper" $(($(stat -c %s "$path") / 1024)) "$(stat -c %s "$path")" \
-		"$(objdump -p "$path" 2>/dev/null | awk '/NEEDED/ {printf "%s ", $2}')"
+	needed=$(objdump -p "$path" 2>/dev/null | awk '/NEEDED/ {printf "%s ", $2}')
+	printf '  %-13s %6d KiB stripped (%s); NEEDED: %s\n' "$helper" $(($(stat -c %s "$path") / 1024)) "$(mib "$(stat -c %s "$path")")" "$needed"
+	case "$needed" in
+	*libdrm* | *libevdev* | *libfreetype* | *libharfbuzz* | *libfontconfig* | *libunibreak* | *libpng*)
+		echo "footprint: $helper links a library of the panel's: $needed" >&2
+		status=1
+		;;
+	esac
 done
 echo "shared libraries (ldd /usr/bin/glance; package):"
 ldd "$BIN" | awk '/=> \// {print $1, $3}' | while read -r name path; do
@@ -51,7 +60,7 @@ ldd "$BIN" | awk '/=> \// {print $1, $3}' | while read -r name path; do
 	printf '  %-28s %s\n' "$name" "${pkg:-?}"
 done
 echo "  ($(ldd "$BIN" | grep -c '=> /') libraries; NEEDED directly: $(objdump -p "$BIN" 2>/dev/null | awk '/NEEDED/ {printf "%s ", $2}'))"
-[ "$VM" = 1 ] || exit 0
+[ "$VM" = 1 ] || exit $status
 
 # Resident memory in the VM: the app up with its first frame, then its /proc status.
 CMD='/app/glance run >/tmp/run.log 2>&1 & pid=$!
@@ -59,7 +68,6 @@ i=0; until grep -q "first frame on screen" /tmp/run.log 2>/dev/null; do kill -0 
 sleep 1
 echo "FOOTPRINT $(grep -E "^(VmRSS|VmHWM|RssAnon|RssFile|RssShmem)" /proc/$pid/status | tr -s " \t" " " | tr "\n" " ")"
 kill -TERM $pid; wait $pid; cat /tmp/run.log'
-status=0
 for res in 480x480 720x1280; do
 	out=$WORK/vm-$res
 	if "$HERE/vm/run-in-vm.sh" --gpu virtio --res "$res" --binary "$BIN" --fonts "fonts-inter fonts-wqy-microhei" \

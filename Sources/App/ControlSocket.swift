@@ -1,6 +1,7 @@
 import Clocks
 import Activity
 import ControlSocket
+import Controls
 import DeviceLogic
 import ImageFile
 import Platform

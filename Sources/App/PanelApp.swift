@@ -59,7 +59,7 @@ public enum PanelApp {
         let phases = StartupPhases(started: started)
         phases.mark("fonts and setup")
         do {
-            output = try DisplayOutput.open(settings.outputRequest, singleBuffered: settings.run.singleBuffered)
+            output = try DisplayOutput.open(settings.display.output, singleBuffered: settings.run.singleBuffered)
         } catch {
             log(error.description)
             return OutputFailure(error).status

@@ -148,7 +148,7 @@ public final class Reloader {
                 throw Refusal(lines: ["the display settings changed while another console is in front: reload again once back"])
             }
             do throws(DisplayError) {
-                newOutput = try output.successor(for: next.outputRequest, singleBuffered: next.run.singleBuffered)
+                newOutput = try output.successor(for: next.display.output, singleBuffered: next.run.singleBuffered)
             } catch {
                 throw Refusal(lines: ["the new display settings cannot be used: \(error)"])
             }
@@ -179,7 +179,7 @@ public final class Reloader {
         let refresher: Refresher? = reloads.contains(.refresh) ? next.makeRefresher(hub: hub, log: log) : controller.refreshCommands
         controller.reconfigure(
             screens: next.screenOrder, maker: next.maker(text: newText, measured: measuredDiagonal), data: newData, hub: hub,
-            router: next.makeRouter(panel: panel), idle: next.idleSchedule, cycle: next.makeCycle(now: now),
+            router: next.makeRouter(panel: panel), idle: next.idle, cycle: next.makeCycle(now: now),
             schedule: next.hours, refresher: refresher, brightness: next.display.brightness, now: now)
         for reload in reloads.sorted() where reload != .serve && reload != .commandLine {
             changes.append(reload == .rotation ? "rotation \(next.rotation.degrees)" : reload.rawValue)

@@ -89,7 +89,7 @@ extension Settings {
     ) -> PanelController {
         let device = DeviceState(
             screens: screenOrder, maker: maker(text: text, measured: measured), data: data, router: makeRouter(panel: panel),
-            idle: idleSchedule, cycle: makeCycle(now: now), clock: clock, intro: configuration.run.intro, now: now,
+            idle: configuration.idle, cycle: makeCycle(now: now), clock: clock, intro: configuration.run.intro, now: now,
             hints: { $0.hints(devices: $1) })
         let controller = PanelController(
             device: device, data: data, watchClockChanges: fixedToday == nil || fixedTime == nil, now: now, log: log)
@@ -120,7 +120,7 @@ extension Settings {
 
     /// The screens turning by themselves from `now`, where configured.
     public func makeCycle(now: Duration) -> ScreenCycle? {
-        configuration.cycle.map { ScreenCycle(every: $0.every, screens: $0.screens, pauseOnInput: $0.pauseOnInput, now: now) }
+        configuration.cycle.map { ScreenCycle($0, now: now) }
     }
 
     /// A store that cannot be used, as the app's failure: its message and exit status.

@@ -2,7 +2,6 @@ import DeviceLogic
 import Activity
 import Configuration
 import Controls
-import Display
 import Input
 import Raster
 import Screens
@@ -52,33 +51,15 @@ public struct Settings: Sendable {
         return (try? Settings(c)) ?? self
     }
 
-    /// What the display is asked for.
-    public var outputRequest: OutputRequest {
-        let d = configuration.display
-        return OutputRequest(card: d.card, connector: d.connector, mode: d.mode, format: d.format, forceLegacy: d.legacy)
-    }
-
     /// How the panel is mounted (the picture is drawn upright and turned onto it).
     public var rotation: Rotation { configuration.display.rotation }
-
-    /// The idle times.
-    public var idleSchedule: IdleSchedule {
-        let i = configuration.idle
-        return IdleSchedule(dimAfter: i.dimAfter, blankAfter: i.blankAfter, dimLevel: i.dimLevel)
-    }
 
     /// The household's hours, as the device's logic follows them.
     public var hours: Schedule {
         Schedule(
             configuration.schedule.map { w in
-                let cycle: FieldChange<CycleRule>
-                switch w.cycle {
-                case .keep: cycle = .keep
-                case .clear: cycle = .clear
-                case .set(let c): cycle = .set(CycleRule(every: c.every, screens: c.screens, pauseOnInput: c.pauseOnInput))
-                }
-                return ScheduleWindow(
-                    from: w.from, to: w.to, days: Set(w.days), state: ScheduledState(brightness: w.brightness, screens: w.screens, cycle: cycle))
+                ScheduleWindow(
+                    from: w.from, to: w.to, days: Set(w.days), state: ScheduledState(brightness: w.brightness, screens: w.screens, cycle: w.cycle))
             })
     }
 

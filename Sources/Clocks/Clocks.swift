@@ -1,5 +1,4 @@
 import Activity
-import DeviceLogic
 
 #if canImport(Glibc)
     import Glibc

@@ -5,7 +5,7 @@
 import Activity
 import CLI
 import Raster
-import Screens
+import Faces
 
 extension Setting {
     /// A setting of the command line alone, whose value `apply` puts in place.
@@ -30,50 +30,56 @@ extension Setting {
     }
 }
 
-extension RunOptions {
+extension RunOptions: Defaulted {
+    static var defaults: RunOptions { RunOptions() }
+
     static let settings: [Setting<RunOptions>] = [
         .value(
             nil, \.intro, .bool, options: ["--intro"], flag: true,
-            help: "the rings fill up when the app starts, as on the watch (ring screen)", default: "", reload: .commandLine),
+            help: "the rings fill up when the app starts, as on the watch (ring screen)", reload: .commandLine),
         .value(
             nil, \.singleBuffered, .bool, options: ["--single-buffer"], flag: true,
             help: "draw into the buffer on screen and report the changed area (DirtyFB / damage clips) instead of flipping two buffers",
-            default: "", reload: .display),
+            reload: .display),
         .value(
             nil, \.reportStartup, .bool, options: ["--report-startup"], flag: true,
-            help: "print the time from process start to the first frame on screen", default: "", reload: .commandLine),
+            help: "print the time from process start to the first frame on screen", reload: .commandLine),
         .value(
             nil, \.reportFrames, .bool, options: ["--report-frames"], flag: true,
             help: "print a line per frame before it is presented: its animation time (what glance render --time draws) and "
                 + "the areas drawn and presented",
-            default: "", reload: .commandLine),
-        .value(nil, \.readInput, .bool, options: ["--no-input"], flag: false, help: "do not read input devices", default: "", reload: .input),
+            reload: .commandLine),
+        .value(nil, \.readInput, .bool, options: ["--no-input"], flag: false, help: "do not read input devices",
+            reload: .input),
         .value(
             nil, \.inputDirectory, .nonEmpty("FOLDER"), options: ["--input-dir"], help: "where the input devices are",
-            default: "/dev/input", reload: .input),
+            reload: .input),
         .value(
             nil, \.controlSocket, Form<String>.nonEmpty("PATH").optional, options: ["--socket"],
             help: "the panel's control socket, where glance screenshot asks for the frame and glance mqtt sends Home Assistant's commands",
-            default: "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
-                + "else $XDG_RUNTIME_DIR/glance/glance.sock",
+            default: .means(
+                "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
+                    + "else $XDG_RUNTIME_DIR/glance/glance.sock"),
             reload: .commandLine),
     ]
 }
 
-extension ShowRequest {
+extension ShowRequest: Defaulted {
+    static var defaults: ShowRequest { ShowRequest() }
+
     static let settings: [Setting<ShowRequest>] = [
         .value(
             nil, \.screen, .screen, options: ["--screen"],
             help: "the screen shown first (gauges: the configured gauges, or the one the gauge options describe; progress: "
                 + "the running task, or the one the progress options describe)",
-            default: "the configuration's first", reload: .commandLine),
+            default: .means("the configuration's first"), reload: .commandLine),
         .value(
             nil, \.day, Form<DaySpec>.day.optional, options: ["--date"],
             help: "the day shown (at midnight today moves on, and a day given as today or yesterday with it)",
-            default: "today", reload: .commandLine),
+            default: .means("today"), reload: .commandLine),
         .value(
             nil, \.today, Form<DaySpec>.day.optional, options: ["--today"], help: "the date taken as today, which then never ends",
-            default: "the system's local date", reload: .commandLine),
+            default: .means("the system's local date"), reload: .commandLine),
         .commandLine(
             ["--time"], .timeOrSeconds,
             help: "HH:MM: the time of day the clock shows (the ring screen's header, the clock screen), fixed, on a 24-hour "
@@ -91,7 +97,7 @@ extension ShowRequest {
         ) { $0.page = $1 - 1 },
         .value(
             nil, \.ringsOnly, .bool, options: ["--rings-only"], flag: true,
-            help: "the rings alone, filling the picture (no text, no fonts needed)", default: "", reload: .fonts),
+            help: "the rings alone, filling the picture (no text, no fonts needed)", reload: .fonts),
         // A day's figures instead of the store's.
         .commandLine(
             ["--move"], .energyPair,

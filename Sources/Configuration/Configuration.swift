@@ -4,7 +4,7 @@ import Activity
 import JSON
 import Controls
 import Raster
-import Screens
+import Faces
 
 /// Where a gauge's value comes from.
 public enum GaugeSourceSetting: Sendable, Equatable {
@@ -134,16 +134,10 @@ public struct DisplaySetting: Sendable, Equatable {
         return Viewing(diagonal: measured, source: .display, distance: viewingDistance)
     }
 
-    /// `/dev/dri/cardN`; nil: the first card with a connected display.
-    public var card: String?
-    /// e.g. `DSI-1`, `HDMI-A-1`; nil: the first connected one.
-    public var connector: String?
-    /// `WxH` or `WxH@Hz`; nil: the connector's preferred mode.
-    public var mode: ModeRequest?
-    /// nil: from the plane's formats.
-    public var format: PixelFormat?
+    /// The card, connector, mode and format asked of the display (`card`, `connector`, `mode`,
+    /// `format` and `legacy` in the file): the display's own value.
+    public var output = OutputRequest()
     public var rotation: Rotation = .none
-    public var legacy = false
     public var shape: PanelShape = .rectangle
     /// The visible area's diagonal in inches (a round panel's diameter); nil: the display's own
     /// size (DRM's millimetres), else the usual panel of its pixels (`Viewing.usualDiagonal`).
@@ -167,37 +161,6 @@ public struct ClockSetting: Sendable, Equatable {
     public init(format: ClockFormat? = nil, onTiny: Bool = false) {
         self.format = format
         self.onTiny = onTiny
-    }
-}
-
-/// Screens that turn by themselves (a kiosk).
-public struct CycleSetting: Sendable, Equatable {
-    /// Seconds each screen stays.
-    public var every: Double = 15
-    /// The screens turned through, in order; empty: every configured screen but progress.
-    public var screens: [ScreenKind] = []
-    /// Seconds the turning waits after the last input.
-    public var pauseOnInput: Double = 60
-
-    public init(every: Double = 15, screens: [ScreenKind] = [], pauseOnInput: Double = 60) {
-        self.every = every
-        self.screens = screens
-        self.pauseOnInput = pauseOnInput
-    }
-}
-
-public struct IdleSetting: Sendable, Equatable {
-    /// Seconds without input before dimming; nil never dims.
-    public var dimAfter: Double? = 60
-    /// Seconds without input before blanking; nil never blanks.
-    public var blankAfter: Double? = 300
-    /// Brightness when dimmed, 0...1.
-    public var dimLevel: Double = 0.3
-
-    public init(dimAfter: Double? = 60, blankAfter: Double? = 300, dimLevel: Double = 0.3) {
-        self.dimAfter = dimAfter
-        self.blankAfter = blankAfter
-        self.dimLevel = dimLevel
     }
 }
 
@@ -255,10 +218,10 @@ public struct Configuration: Sendable, Equatable {
     public var grabInput = true
     public var touch = TouchSetting()
     public var display = DisplaySetting()
-    public var idle = IdleSetting()
+    public var idle = IdleSchedule()
     public var clock = ClockSetting()
     /// nil: the screens stay until a button or a task changes them.
-    public var cycle: CycleSetting?
+    public var cycle: CycleRule?
     /// The household's hours: windows of the local clock (empty: none).
     public var schedule: [ScheduleWindowSetting] = []
     /// nil: `/var/lib/glance/glance.db` for root, `$XDG_DATA_HOME/glance/glance.db` otherwise.

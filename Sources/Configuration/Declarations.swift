@@ -5,45 +5,44 @@ import CLI
 import Controls
 import JSON
 import Raster
-import Screens
+import Faces
 
-extension Configuration {
+extension Configuration: Defaulted {
+    static var defaults: Configuration { Configuration() }
+
     /// Every setting, in the order the file and the pages list them.
     public static let settings: [Setting<Configuration>] = [
         .value(
             "name", \.name, .string, options: ["--name"], help: "whose rings they are, shown on the ring screen (empty: no name)",
-            default: "\"\"", reload: .name),
+            reload: .name),
         .value(
             "locale", \.locale, .locale, options: ["--locale"],
             help: "the language of every label and date; zh_CN… (and zh-CN) give zh-Hans",
-            default: "null: from LC_ALL, LC_MESSAGES or LANG", reload: .fonts),
+            default: .means("from LC_ALL, LC_MESSAGES or LANG"), reload: .fonts),
         .value(
             "screens", \.screens, .screens,
             help: "the screens, in the order the buttons step through them; \"clock\" adds the clock screen (the time large, "
-                + "the date, the day's rings small)",
-            default: "[\"rings\", \"gauges\", \"progress\"]", reload: .screens),
+                + "the date, the day's rings small)", reload: .screens),
         .value(
             "gauges", \.gauges, .list(GaugeSetting.form, expected: "gauges, each an object (below)", example: "gauges [{…}, …]"),
-            help: "the gauges of the gauge screen: one fills the screen, several make a grid", default: "[]", reload: .data),
-        .value("keys", \.keys, .keys, help: "key names to actions, over the built-in key map", default: "{}", reload: .keys),
+            help: "the gauges of the gauge screen: one fills the screen, several make a grid", reload: .data),
+        .value("keys", \.keys, .keys, help: "key names to actions, over the built-in key map", reload: .keys),
         .value(
             "longPress", \.longPress, .longPress,
             help: "what a long press does, by the action of the key's short press (on the progress screen a hold of any "
-                + "button is its Cancel)",
-            default: "{\"select\": \"today\", \"previousDay\": \"refresh\", \"nextDay\": \"today\"}", reload: .keys),
+                + "button is its Cancel)", reload: .keys),
         .value(
             "longPressSeconds", \.longPressSeconds, .number(0.2...10, what: "seconds"),
-            help: "how long a press must be to be long", default: "0.8", reload: .keys),
+            help: "how long a press must be to be long", reload: .keys),
         .value(
             "grabInput", \.grabInput, .bool, options: ["--no-grab"], flag: false,
             help: "take the input devices for the app alone, so key presses do not also reach the console; --no-grab lets "
                 + "them through (a grabbed keyboard's Power key and Ctrl+Alt+Fn do not reach the system; power buttons on "
-                + "their own are never grabbed)",
-            default: "true", reload: .input),
+                + "their own are never grabbed)", reload: .input),
         .object("touch", \.touch, TouchSetting.settings, help: "how the touch panel is mounted"),
         .object("display", \.display, DisplaySetting.settings, help: "which card, connector, mode, format and rotation"),
         .object(
-            "idle", \.idle, IdleSetting.settings, help: "what happens without input",
+            "idle", \.idle, IdleSchedule.settings, help: "what happens without input",
             check: { idle, at, reader in
                 if let dim = idle.dimAfter, let blank = idle.blankAfter, blank < dim {
                     reader.issue(
@@ -52,16 +51,15 @@ extension Configuration {
             }),
         .object("clock", \.clock, ClockSetting.settings, help: "how the time is written"),
         .value(
-            "cycle", \.cycle, CycleSetting.form, help: CycleSetting.settingsHelp,
-            default: "null", reload: .cycle),
+            "cycle", \.cycle, CycleRule.form, help: CycleRule.settingsHelp, reload: .cycle),
         .value(
             "schedule", \.schedule,
             .list(ScheduleWindowSetting.form, expected: "windows, each an object (below)", example: "windows [{\"from\": \"23:00\", …}, …]"),
-            help: ScheduleWindowSetting.settingsHelp, default: "[]", reload: .schedule),
+            help: ScheduleWindowSetting.settingsHelp, reload: .schedule),
         .value(
             "database", \.database, .optionalString("PATH", completion: .file(extensions: ["db"])), options: ["--db"],
             help: "the store (a SQLite file)",
-            default: "null: /var/lib/glance/glance.db for root (the service), else $XDG_DATA_HOME/glance/glance.db",
+            default: .means("/var/lib/glance/glance.db for root (the service), else $XDG_DATA_HOME/glance/glance.db"),
             reload: .data),
         .object("fonts", \.fonts, FontFiles.settings, help: "font files instead of the packaged ones"),
         .object("serve", \.serve, ServeSetting.settings, help: "glance serve, the HTTP endpoint"),
@@ -71,11 +69,10 @@ extension Configuration {
         .value(
             "refresh", \.refresh, .commands,
             help: "programs run one after another when fresh data is asked for (a pull down, a key mapped to refresh), "
-                + "each stopped after 60 s",
-            default: "[]", reload: .refresh),
+                + "each stopped after 60 s", reload: .refresh),
         .value(
             "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from (glance mqtt connects to it); null: none",
-            default: "null", reload: .data),
+            reload: .data),
         .object("homeAssistant", \.homeAssistant, HomeAssistantSetting.settings, help: "glance mqtt: the panel as a Home Assistant device"),
     ] + RunOptions.settings.map { $0.lifted(\.run, under: nil) } + ShowRequest.settings.map { $0.lifted(\.show, under: nil) }
 
@@ -128,96 +125,102 @@ extension Configuration {
     }
 }
 
-extension TouchSetting {
+extension TouchSetting: Defaulted {
+    static var defaults: TouchSetting { TouchSetting() }
+
     static let settings: [Setting<TouchSetting>] = [
         .value(
             "swapXY", \.swapXY, .bool, help: "swap the axes, for a touch sensor mounted turned by 90° (before the rotation)",
-            default: "false", reload: .keys),
-        .value("invertX", \.invertX, .bool, help: "mirror the x axis", default: "false", reload: .keys),
-        .value("invertY", \.invertY, .bool, help: "mirror the y axis", default: "false", reload: .keys),
+            reload: .keys),
+        .value("invertX", \.invertX, .bool, help: "mirror the x axis", reload: .keys),
+        .value("invertY", \.invertY, .bool, help: "mirror the y axis", reload: .keys),
     ]
 }
 
-extension DisplaySetting {
+extension DisplaySetting: Defaulted {
+    static var defaults: DisplaySetting { DisplaySetting() }
+
     static let settings: [Setting<DisplaySetting>] = [
         .value(
-            "card", \.card, .card, options: ["--card"],
+            "card", \.output.card, .card, options: ["--card"],
             help: "the DRM card; a card is chosen by its connected connectors, never by its number",
-            default: "null: the first card with a connected display", reload: .display),
+            default: .means("the first card with a connected display"), reload: .display),
         .value(
-            "connector", \.connector, .optionalString("NAME"), options: ["--connector"],
-            help: "the connector, e.g. HDMI-A-1, DSI-1, DSI-2, SPI-1", default: "null: the first connected one",
+            "connector", \.output.connector, .optionalString("NAME"), options: ["--connector"],
+            help: "the connector, e.g. HDMI-A-1, DSI-1, DSI-2, SPI-1", default: .means("the first connected one"),
             reload: .display),
         .value(
-            "mode", \.mode, .mode, options: ["--mode"],
+            "mode", \.output.mode, .mode, options: ["--mode"],
             help: "the mode; a refresh with decimals takes only that rate (59.94), a whole one any rate that rounds to it",
-            default: "null: the display's preferred mode", reload: .display),
+            default: .means("the display's preferred mode"), reload: .display),
         .value(
-            "format", \.format, .optionalChoice(PixelFormat.self, expected: "xrgb8888 or rgb565", anyCase: true),
+            "format", \.output.format, .optionalChoice(PixelFormat.self, expected: "xrgb8888 or rgb565", anyCase: true),
             options: ["--format"], help: "the pixel format; rgb565 (16-bit SPI panels) is drawn with ordered dithering",
-            default: "null: XRGB8888 where the display plane takes it, else RGB565", reload: .display),
+            default: .means("XRGB8888 where the display plane takes it, else RGB565"), reload: .display),
         .value(
             "rotate", \.rotation, .rotation, options: ["--rotate"],
             help: "how the panel is mounted, turned clockwise: the picture is drawn upright and turned onto it, and touch "
-                + "with it",
-            default: "0", reload: .rotation),
+                + "with it", reload: .rotation),
         .value(
-            "legacy", \.legacy, .bool, options: ["--legacy"], flag: true,
-            help: "SetCrtc and PageFlip even where atomic mode setting is offered", default: "false", reload: .display),
+            "legacy", \.output.forceLegacy, .bool, options: ["--legacy"], flag: true,
+            help: "SetCrtc and PageFlip even where atomic mode setting is offered", reload: .display),
         .value(
             "shape", \.shape, .choice(PanelShape.self, expected: "rectangle or round", anyCase: true), options: ["--shape"],
-            help: "a round panel keeps everything inside its inscribed circle", default: "\"rectangle\"", reload: .shape),
+            help: "a round panel keeps everything inside its inscribed circle", reload: .shape),
         .value(
             "diagonal", \.diagonal, .optionalNumber(0.5...120, what: "a diagonal in inches", null: "the display's own"),
             options: ["--diagonal"],
             help: "the visible area's diagonal in inches (a round panel's diameter), e.g. 1.3: with the viewing distance "
                 + "it sets the smallest text (figures 20′ at the eye, other text 12′)",
-            default: "null: the size the display reports (DRM's millimetres; an SPI panel's from its overlay's width-mm "
-                + "and height-mm), else the usual panel of its pixels (240x240 1.3\", round 1.28\"; 320x240 2.4\"; "
-                + "800x480 7\"; …)",
+            default: .means(
+                "the size the display reports (DRM's millimetres; an SPI panel's from its overlay's width-mm and "
+                    + "height-mm), else the usual panel of its pixels (240x240 1.3\", round 1.28\"; 320x240 2.4\"; 800x480 7\"; …)"),
             reload: .shape),
         .value(
             "viewingDistance", \.viewingDistance, .optionalNumber(10...1000, what: "a distance in centimetres", null: "the usual one"),
             options: ["--distance"],
             help: "how far the viewer's eyes are from the panel, in centimetres (a watch about 30, a panel across a room "
                 + "200 or more)",
-            default: "null: by the panel's size: 50 under 2\" (a gadget at arm's length), 60 under 4.5\" (a desk clock), "
-                + "80 under 9\" (a 7\" panel on a shelf), else 100 (a wall panel)",
+            default: .means(
+                "by the panel's size: 50 under 2\" (a gadget at arm's length), 60 under 4.5\" (a desk clock), 80 under 9\" "
+                    + "(a 7\" panel on a shelf), else 100 (a wall panel)"),
             reload: .shape),
         .value(
             "brightness", \.brightness, .optionalNumber(0.05...1, what: "a brightness", null: "as found"),
             help: "the awake brightness, a fraction of full; the brighter and darker keys change it by a tenth and the "
                 + "level they choose is kept in the store until this setting changes",
-            default: "null: the backlight's as found at start", reload: .brightness),
+            default: .means("the backlight's as found at start"), reload: .brightness),
     ]
 }
 
-extension IdleSetting {
-    static let settings: [Setting<IdleSetting>] = [
+extension IdleSchedule: Defaulted {
+    static var defaults: IdleSchedule { IdleSchedule() }
+
+    static let settings: [Setting<IdleSchedule>] = [
         .value(
             "dimAfter", \.dimAfter, .secondsOrNever(1...86400), options: ["--dim-after"],
-            help: "seconds without input before the picture dims (the command line's 0: never)",
-            default: "60", reload: .idle),
+            help: "seconds without input before the picture dims (the command line's 0: never)", reload: .idle),
         .value(
             "blankAfter", \.blankAfter, .secondsOrNever(1...86400), options: ["--blank-after"],
             help: "seconds without input before the panel goes black and powers down, at least dimAfter (the command "
-                + "line's 0: never)",
-            default: "300", reload: .idle),
+                + "line's 0: never)", reload: .idle),
         .value(
             "dimLevel", \.dimLevel, .number(0...1, what: "a brightness"),
-            help: "the brightness when dimmed, a fraction of the awake brightness", default: "0.3", reload: .idle),
+            help: "the brightness when dimmed, a fraction of the awake brightness", reload: .idle),
     ]
 }
 
-extension ClockSetting {
+extension ClockSetting: Defaulted {
+    static var defaults: ClockSetting { ClockSetting() }
+
     static let settings: [Setting<ClockSetting>] = [
         .value(
             "format", \.format, .optionalChoice(ClockFormat.self, expected: "24h, 12h or off"), options: ["--clock"],
             help: "how the time is written: 24h (15:05), 12h (3:05 PM) or off (no time on the ring screen)",
-            default: "null: as LC_TIME's language and region write it", reload: .clock),
+            default: .means("as LC_TIME's language and region write it"), reload: .clock),
         .value(
             "tiny", \.onTiny, .choice(TinyHeader.self, expected: "\"day\" or \"time\"").mapped(\.showsTime, TinyHeader.init),
-            help: "what a tiny panel (shorter side under 300 pixels) shows above its rings", default: "\"day\"",
+            help: "what a tiny panel (shorter side under 300 pixels) shows above its rings",
             reload: .clock),
     ]
 
@@ -229,31 +232,27 @@ extension ClockSetting {
     }
 }
 
-extension CycleSetting {
+extension CycleRule: Defaulted {
+    static var defaults: CycleRule { CycleRule() }
+
     static let settingsHelp =
         "screens that turn by themselves, for a wall panel; null: they stay until a button or a task changes them"
 
-    static let settings: [Setting<CycleSetting>] = [
-        .value("every", \.every, .number(1...86400, what: "seconds"), help: "seconds each screen stays", default: "15", reload: .cycle),
+    static let settings: [Setting<CycleRule>] = [
+        .value("every", \.every, .number(1...86400, what: "seconds"), help: "seconds each screen stays", reload: .cycle),
         .value(
             "screens", \.screens, .cycleScreens,
             help: "the screens to turn through, in order, each one of the configured screens (never \"progress\"); []: "
-                + "all of them but progress",
-            default: "[]", reload: .cycle),
+                + "all of them but progress", reload: .cycle),
         .value(
             "pauseOnInput", \.pauseOnInput, .number(0...86400, what: "seconds"),
-            help: "seconds without input before the turning goes on", default: "60", reload: .cycle),
+            help: "seconds without input before the turning goes on", reload: .cycle),
     ]
 
     /// `{"every": 15, "screens": [...], "pauseOnInput": 60}`, or null for none.
-    static var form: Form<CycleSetting?> {
-        let object = Form<CycleSetting>.object("an object", initial: { CycleSetting() }, settings) { _, read, reader in
-            read.clean(reader)
-        }
-        return Form<CycleSetting?>(
-            "", expected: "an object {\"every\", \"screens\", \"pauseOnInput\"}, or null",
-            json: { json, at, reader in json == .null ? .some(nil) : object.json(json, at, &reader).map { .some($0) } },
-            text: nil)
+    static var form: Form<CycleRule?> {
+        Form<CycleRule>.object("an object", settings) { _, read, reader in read.clean(reader) }
+            .orNull(expected: "an object {\"every\", \"screens\", \"pauseOnInput\"}, or null")
     }
 }
 
@@ -280,7 +279,7 @@ extension Form where Value == [ScreenKind] {
                     }
                 }
                 return list
-            }, text: nil)
+            }, text: nil, write: { .json(.array($0.map { .string($0.rawValue) })) })
     }
 }
 
@@ -299,38 +298,43 @@ public struct FontFiles: Sendable, Equatable {
     static let settings: [Setting<FontFiles>] = [
         .value(
             "file", \.file, .optionalString("FILE", completion: .file(extensions: ["ttf", "otf", "ttc"])), options: ["--font"],
-            help: "a font file for all text instead of Inter", default: "null: Inter (fonts-inter)", reload: .fonts),
+            help: "a font file for all text instead of Inter", default: .means("Inter (fonts-inter)"), reload: .fonts),
         .value(
             "cjkFile", \.cjkFile, .optionalString("FILE", completion: .file(extensions: ["ttf", "otf", "ttc"])),
             options: ["--cjk-font"], help: "a font file for Chinese instead of WenQuanYi Micro Hei",
-            default: "null: WenQuanYi Micro Hei (fonts-wqy-microhei)", reload: .fonts),
+            default: .means("WenQuanYi Micro Hei (fonts-wqy-microhei)"), reload: .fonts),
     ]
 }
 
-extension ServeSetting {
+extension FontFiles: Defaulted {
+    static var defaults: FontFiles { FontFiles() }
+}
+
+extension ServeSetting: Defaulted {
+    static var defaults: ServeSetting { ServeSetting() }
+
     static let settings: [Setting<ServeSetting>] = [
         .value(
             "listen", \.listen, .listen, options: ["--listen"],
-            help: "where glance serve listens; \"0.0.0.0:8127\" (or \"[::]:8127\") for the local network",
-            default: "\"127.0.0.1:8127\"", reload: .serve),
+            help: "where glance serve listens; \"0.0.0.0:8127\" (or \"[::]:8127\") for the local network", reload: .serve),
         .value(
             "tokenFile", \.tokenFile, .nonEmpty("FILE"),
             help: "the file holding the bearer token every request but /v1/health must send (the package makes a random one)",
-            default: "\"/etc/glance/serve.token\"", reload: .serve),
+            reload: .serve),
         .value(
             "maxBody", \.maxBody, .whole(1024...268_435_456, what: "bytes"),
-            help: "the largest request body; a larger one is answered 413 before it is read", default: "8388608",
+            help: "the largest request body; a larger one is answered 413 before it is read",
             reload: .serve),
         .value(
             "perSecond", \.perSecond, .requestRate,
             help: "requests a second from one address (bursts of as many); more are answered 429; 0: no limit",
-            default: "10", reload: .serve),
+            reload: .serve),
         .value(
             "timeout", \.timeout, .number(1...3600, what: "seconds"),
-            help: "seconds a connection may stay idle before it is closed", default: "10", reload: .serve),
+            help: "seconds a connection may stay idle before it is closed", reload: .serve),
         .value(
             "tls", \.tlsFiles, .optionalPair("cert", "key", what: "PEM files"),
-            help: "{\"cert\": PEM file, \"key\": PEM file}: HTTPS instead of HTTP", default: "null", reload: .serve),
+            help: "{\"cert\": PEM file, \"key\": PEM file}: HTTPS instead of HTTP", reload: .serve),
     ]
 
     /// The certificate and key, both or neither.
@@ -367,15 +371,18 @@ extension Form where Value == FilePair? {
                     return nil
                 }
                 return FilePair(first: first, second: second)
-            }, text: nil)
+            }, text: nil,
+            write: { pair in .json(pair.map { .object([(a, .string($0.first)), (b, .string($0.second))]) } ?? .null) })
     }
 }
 
-extension GoalSetting {
+extension GoalSetting: Defaulted {
+    static var defaults: GoalSetting { GoalSetting() }
+
     static let settings: [Setting<GoalSetting>] = [
-        .value("move", \.move, goal(.energy), help: "kcal", default: "500", reload: .data),
-        .value("exercise", \.exercise, goal(.minutes), help: "minutes", default: "30", reload: .data),
-        .value("stand", \.stand, goal(.hours), help: "hours", default: "12", reload: .data),
+        .value("move", \.move, goal(.energy), help: "kcal", reload: .data),
+        .value("exercise", \.exercise, goal(.minutes), help: "minutes", reload: .data),
+        .value("stand", \.stand, goal(.hours), help: "hours", reload: .data),
     ]
 
     /// A goal as the store takes goals (`FigureRange`: 0 for none, or 1 up to the top), or null for
@@ -394,7 +401,7 @@ extension GoalSetting {
             },
             text: { (text, option) throws(UsageError) in
                 .some(try FigureText.figure(Substring(text), option: option, whole: text, range: range, goal: true))
-            })
+            }, write: { .json($0.map(JSON.number) ?? .null) })
     }
 }
 
@@ -420,46 +427,47 @@ extension Form where Value == Double {
                     throw UsageError("\(option) '\(Quote.clip(text))': 0 (no limit) or at least 1 request a second")
                 }
                 return n
-            })
+            }, write: { .json(.number($0)) })
     }
 }
 
-extension GaugeSetting {
+extension GaugeSetting: Defaulted {
+    /// A gauge before the file's members are read (its `source` is required: none is a problem).
+    static var defaults: GaugeSetting {
+        GaugeSetting(style: .circular, title: "", unit: "", minimum: nil, maximum: nil, tint: Gauge.defaultTint, source: .metric(""))
+    }
+
     static let settings: [Setting<GaugeSetting>] = [
         .value(
             "style", \.style, .choice(GaugeStyle.self),
-            help: "circular, circularCapacity, linear, linearCapacity, or their accessory variants", default: "\"circular\"",
+            help: "circular, circularCapacity, linear, linearCapacity, or their accessory variants",
             reload: .data),
-        .value("title", \.title, .string, help: "the label", default: "\"\"", reload: .data),
-        .value("unit", \.unit, .string, help: "shown after the value, e.g. \"°C\", \"%\"", default: "\"\"", reload: .data),
+        .value("title", \.title, .string, help: "the label", reload: .data),
+        .value("unit", \.unit, .string, help: "shown after the value, e.g. \"°C\", \"%\"", reload: .data),
         .value(
             "min", \.givenMinimum, Form<Double>.real.optional, help: "the range's low end",
-            default: "the metric's own (glance metric set --min), else 0", reload: .data),
+            default: .means("the metric's own (glance metric set --min), else 0"), reload: .data),
         .value(
             "max", \.givenMaximum, Form<Double>.real.optional, help: "the range's high end",
-            default: "the metric's own (glance metric set --max), else 100", reload: .data),
+            default: .means("the metric's own (glance metric set --max), else 100"), reload: .data),
         .value(
             "decimals", \.decimals, Form<Int>.whole(0...9, what: "places").optional,
             help: "the places the value and the range's ends are written to (0: whole numbers); a value is never rounded "
                 + "onto an end of the range it does not reach (99.95 of 100 at one place: 99.9)",
-            default: "null: as many as show three significant digits (21.5, 0.045, 1013)", reload: .data),
-        .value("tint", \.tint, .colors, help: "the gradient along the gauge", default: "blue, yellow, orange", reload: .data),
+            default: .means("as many as show three significant digits (21.5, 0.045, 1013)"), reload: .data),
+        .value("tint", \.tint, .colors, help: "the gradient along the gauge", default: .means("blue, yellow, orange"),
+            reload: .data),
         .value(
             "source", \.sourceSpec, .gaugeSource,
             help: "where the value comes from: {\"metric\": NAME}, {\"file\": PATH}, {\"mqtt\": TOPIC} or "
                 + "{\"command\": [PROGRAM, …]}",
-            default: "(required)", reload: .data),
+            default: .required, reload: .data),
     ]
 
     /// A gauge in the file: an object of the settings above, `source` required, the maximum above
     /// the minimum.
     static var form: Form<GaugeSetting> {
-        .object(
-            "an object", initial: {
-                GaugeSetting(
-                    style: .circular, title: "", unit: "", minimum: nil, maximum: nil, tint: Gauge.defaultTint, source: .metric(""))
-            }, settings
-        ) { gauge, read, reader in
+        .object("an object", settings) { gauge, read, reader in
             if !read.keys.contains("source") {
                 reader.issue(
                     "\(read.path).source",
@@ -494,12 +502,25 @@ struct GaugeSourceSpec: Sendable, Equatable {
 extension Form {
     /// The same, or nothing (a missing member stays nil; the file has no null for it).
     var optional: Form<Value?> {
-        let json = self.json
+        let json = self.json, write = self.write
         var text: (@Sendable (String, String) throws(UsageError) -> Value?)? = nil
         if let read = self.text { text = { (t, o) throws(UsageError) in try read(t, o) } }
+        // Nothing is left out; a value is written as the form writes it.
+        let written: @Sendable (Value?) -> Written = { value in value.map { write?($0) ?? .absent } ?? .absent }
         return Form<Value?>(
             placeholder, expected: expected, completion: completion,
-            json: { j, at, reader in json(j, at, &reader).map { .some($0) } }, text: text)
+            json: { j, at, reader in json(j, at, &reader).map { .some($0) } }, text: text, write: written)
+    }
+
+    /// The same, or null for none (`"cycle"`, `"mqtt"`: an object or null).
+    func orNull(expected: String) -> Form<Value?> {
+        let json = self.json
+        var written: (@Sendable (Value?) -> Written)? = nil
+        if let write = self.write { written = { value in value.map(write) ?? .json(.null) } }
+        return Form<Value?>(
+            "", expected: expected,
+            json: { j, at, reader in j == .null ? .some(nil) : json(j, at, &reader).map { .some($0) } }, text: nil,
+            write: written)
     }
 
     /// The same reading, as another type (`tiny`'s words as a flag).
@@ -509,29 +530,34 @@ extension Form {
         let json = self.json
         var text: (@Sendable (String, String) throws(UsageError) -> Other)? = nil
         if let read = self.text { text = { (t, o) throws(UsageError) in forward(try read(t, o)) } }
+        var written: (@Sendable (Other) -> Written)? = nil
+        if let write = self.write { written = { value in write(backward(value)) } }
         return Form<Other>(
             placeholder, expected: expected, completion: completion,
-            json: { j, at, reader in json(j, at, &reader).map(forward) }, text: text)
+            json: { j, at, reader in json(j, at, &reader).map(forward) }, text: text, write: written)
     }
 }
 
-extension MQTTSetting {
+extension MQTTSetting: Defaulted {
+    /// A broker before the file's members are read (its `broker` is required: none is a problem).
+    static var defaults: MQTTSetting { MQTTSetting(broker: "", host: "", port: 1883, tls: false) }
+
     static let settings: [Setting<MQTTSetting>] = [
         .value(
             "broker", \.brokerURL, .broker, help: "mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)",
-            default: "(required)", reload: .data),
-        .value("username", \.username, Form<String>.nonEmpty().optional, help: "the account", default: "none", reload: .data),
+            default: .required, reload: .data),
+        .value("username", \.username, Form<String>.nonEmpty().optional, help: "the account", reload: .data),
         .value(
             "passwordFile", \.passwordFile, Form<String>.nonEmpty("FILE").optional,
-            help: "a file holding the password (readable by group glance only)", default: "none", reload: .data),
+            help: "a file holding the password (readable by group glance only)", reload: .data),
         .value(
             "tls", \.tlsFiles, .mqttTLS, help: "{\"ca\", \"cert\", \"key\"} files for mqtts://; without ca: the system's certificates",
-            default: "none", reload: .data),
+            reload: .data),
         .value(
             "clientId", \.clientId, .clientId, help: "the client id, at most 23 bytes",
-            default: "\"glance-\", the host name and the process", reload: .data),
+            default: .means("\"glance-\", the host name and the process"), reload: .data),
         .value(
-            "keepAlive", \.keepAlive, .whole(5...3600, what: "seconds"), help: "seconds between keep-alives", default: "60",
+            "keepAlive", \.keepAlive, .whole(5...3600, what: "seconds"), help: "seconds between keep-alives",
             reload: .data),
     ]
 
@@ -560,20 +586,14 @@ extension MQTTSetting {
 
     /// `{"broker": …, …}`, or null for none.
     static var form: Form<MQTTSetting?> {
-        let object = Form<MQTTSetting>.object(
-            "an object", initial: { MQTTSetting(broker: "", host: "", port: 1883, tls: false) }, settings
-        ) { m, read, reader in
+        Form<MQTTSetting>.object("an object", settings) { m, read, reader in
             if !read.keys.contains("broker") { reader.issue("\(read.path).broker", "missing: e.g. \"mqtt://192.168.1.10:1883\"") }
             if (m.certificateFile == nil) != (m.keyFile == nil) {
                 reader.issue("\(read.path).tls", "give both \"cert\" and \"key\", or neither")
             }
             if !m.tls && read.keys.contains("tls") { reader.issue("\(read.path).tls", "TLS settings need an mqtts:// broker") }
             return read.clean(reader)
-        }
-        return Form<MQTTSetting?>(
-            "", expected: "an object (below), or null",
-            json: { json, at, reader in json == .null ? .some(nil) : object.json(json, at, &reader).map { .some($0) } },
-            text: nil)
+        }.orNull(expected: "an object (below), or null")
     }
 }
 
@@ -600,7 +620,11 @@ extension Form where Value == MQTTTLSFiles {
                     }
                 }
                 return files
-            }, text: nil)
+            }, text: nil,
+            write: { files in
+                let given = [("ca", files.ca), ("cert", files.cert), ("key", files.key)].compactMap { k, v in v.map { (k, JSON.string($0)) } }
+                return given.isEmpty ? .absent : .json(.object(given))
+            })
     }
 }
 
@@ -616,7 +640,7 @@ extension Form where Value == String {
                     return nil
                 }
                 return url
-            }, text: nil)
+            }, text: nil, write: { .json(.string($0)) })
     }
 }
 
@@ -632,6 +656,6 @@ extension Form where Value == String? {
                     return nil
                 }
                 return id
-            }, text: nil)
+            }, text: nil, write: { $0.map { .json(.string($0)) } ?? .absent })
     }
 }

@@ -5,13 +5,14 @@ import CLI
 import Controls
 import JSON
 import Raster
-import Screens
+import Faces
 
 extension Form {
     /// A string, any (a name may be empty).
     static var string: Form<String> {
         Form<String>(
-            "TEXT", expected: "a string", json: { json, at, reader in reader.string(json, at) }, text: { text, _ in text })
+            "TEXT", expected: "a string", json: { json, at, reader in reader.string(json, at) }, text: { text, _ in text },
+            write: { .json(.string($0)) })
     }
 
     /// A string, or null for the default (nil). The command line takes a non-empty one.
@@ -22,7 +23,7 @@ extension Form {
             text: { (text, option) throws(UsageError) in
                 guard !text.isEmpty else { throw UsageError("\(option) needs a value that is not empty") }
                 return text
-            })
+            }, write: { .json($0.map(JSON.string) ?? .null) })
     }
 
     /// A non-empty string (the file) or text (the command line).
@@ -32,7 +33,7 @@ extension Form {
             text: { (text, option) throws(UsageError) in
                 guard !text.isEmpty else { throw UsageError("\(option) needs a value that is not empty") }
                 return text
-            })
+            }, write: { .json(.string($0)) })
     }
 
     static var bool: Form<Bool> {
@@ -45,7 +46,7 @@ extension Form {
                 case "false": return false
                 default: throw UsageError("\(option) '\(Quote.clip(text))': expected true or false")
                 }
-            })
+            }, write: { .json(.bool($0)) })
     }
 
     /// A number in `range` (`what` names it in errors: "seconds").
@@ -53,7 +54,8 @@ extension Form {
         Form<Double>(
             placeholder, expected: "\(what) from \(NumberText.plain(range.lowerBound)) to \(NumberText.plain(range.upperBound))",
             json: { json, at, reader in reader.number(json, at, range: range, what: what) },
-            text: { (text, option) throws(UsageError) in try Self.number(text, option: option, range: range, what: what) })
+            text: { (text, option) throws(UsageError) in try Self.number(text, option: option, range: range, what: what) },
+            write: { .json(.number($0)) })
     }
 
     /// A whole number in `range`.
@@ -75,7 +77,7 @@ extension Form {
                         "\(option) '\(Quote.clip(text))': expected \(what), a whole number from \(range.lowerBound) to \(range.upperBound)")
                 }
                 return n
-            })
+            }, write: { .json(.number(Double($0))) })
     }
 
     /// A plain decimal in `range` from the command line (as the file's numbers are written).
@@ -110,7 +112,7 @@ extension Form {
                             + "\(NumberText.plain(range.upperBound)), or 0 for never")
                 }
                 return v
-            })
+            }, write: { .json($0.map(JSON.number) ?? .null) })
     }
 
     /// One of an enum's words (any letter case on the command line with `anyCase`).
@@ -126,7 +128,7 @@ extension Form {
                     throw UsageError("\(option) '\(Quote.clip(text))': expected \(expected ?? words.joined(separator: ", "))")
                 }
                 return v
-            })
+            }, write: { .json(.string($0.rawValue)) })
     }
 
     /// One of an enum's words, or null for the default (nil).
@@ -136,7 +138,8 @@ extension Form {
         return Form<T?>(
             plain.placeholder, expected: plain.expected + ", or null", completion: plain.completion,
             json: { json, at, reader in json == .null ? .some(nil) : plain.json(json, at, &reader).map { .some($0) } },
-            text: { (text, option) throws(UsageError) in try plain.parse(text, option: option) })
+            text: { (text, option) throws(UsageError) in try plain.parse(text, option: option) },
+            write: { $0.map { plain.write?($0) ?? .absent } ?? .json(.null) })
     }
 
     /// The language of the labels: `en`, `zh-Hans` (and the spellings of a locale: `zh-CN`,
@@ -153,7 +156,7 @@ extension Form {
             text: { (text, option) throws(UsageError) in
                 guard let l = AppLocale(name: text) else { throw UsageError("\(option) '\(Quote.clip(text))': expected en or zh-Hans") }
                 return l
-            })
+            }, write: { .json($0.map { .string($0.rawValue) } ?? .null) })
     }
 
     /// A screen's name: `rings`, `gauges` (also `gauge`), `progress`, `clock`.
@@ -175,7 +178,8 @@ extension Form {
             "rings|clock|gauges|progress", expected: "a screen: \"rings\", \"clock\", \"gauges\" or \"progress\"",
             completion: .choices(["rings", "clock", "gauges", "progress"]),
             json: { json, at, reader in screenWord(json, at, &reader).map { .some($0) } },
-            text: { (text, option) throws(UsageError) in try screenWord(text, option: option) })
+            text: { (text, option) throws(UsageError) in try screenWord(text, option: option) },
+            write: { $0.map { .json(.string($0.rawValue)) } ?? .absent })
     }
 
     /// The screens, in order: each once, at least one.
@@ -198,7 +202,7 @@ extension Form {
                 }
                 if items.isEmpty { reader.issue(at, "expected at least one screen") }
                 return result
-            }, text: nil)
+            }, text: nil, write: { .json(.array($0.map { .string($0.rawValue) })) })
     }
 
     /// `WxH` or `WxH@Hz` (`800x480`, `800x480@60`, `1920x1080@59.94`), or null for the panel's
@@ -221,7 +225,7 @@ extension Form {
                     throw UsageError("\(option) '\(Quote.clip(text))': expected \(expected)")
                 }
                 return mode
-            })
+            }, write: { .json($0.map { .string($0.description) } ?? .null) })
     }
 
     /// A DRM card's device (`/dev/dri/card1`), or null for the first with a connected display.
@@ -239,7 +243,7 @@ extension Form {
             text: { (text, option) throws(UsageError) in
                 guard !text.isEmpty else { throw UsageError("\(option) needs a device, e.g. /dev/dri/card1") }
                 return text
-            })
+            }, write: { .json($0.map(JSON.string) ?? .null) })
     }
 
     /// 0, 90, 180 or 270 (degrees clockwise).
@@ -259,7 +263,7 @@ extension Form {
                     throw UsageError("\(option) '\(Quote.clip(text))': expected 0, 90, 180 or 270")
                 }
                 return r
-            })
+            }, write: { .json(.number(Double($0.rawValue))) })
     }
 
     /// `HOST:PORT` (IPv4 or `[IPv6]`).
@@ -279,7 +283,7 @@ extension Form {
                     throw UsageError("\(option) '\(Quote.clip(text))': expected HOST:PORT, e.g. 0.0.0.0:8127 or [::]:8127")
                 }
                 return text
-            })
+            }, write: { .json(.string($0)) })
     }
 
     /// A brightness in `range`, or null (as found).
@@ -291,7 +295,8 @@ extension Form {
                 if json == .null { return .some(nil) }
                 return reader.number(json, at, range: range, what: "\(what) (or null: \(null))").map { .some($0) }
             },
-            text: { (text, option) throws(UsageError) in try plain.parse(text, option: option) })
+            text: { (text, option) throws(UsageError) in try plain.parse(text, option: option) },
+            write: { .json($0.map(JSON.number) ?? .null) })
     }
 
     /// Key names (`KEY_RIGHT`, `BTN_0`) to action names (or `none`).
@@ -314,7 +319,7 @@ extension Form {
                     if okName { result[key] = action }
                 }
                 return result
-            }, text: nil)
+            }, text: nil, write: { keys in .json(.object(keys.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) })
     }
 
     /// A short press's action to a long press's.
@@ -336,7 +341,8 @@ extension Form {
                     if let to = reader.choice(value, "\(at).\(key)", options) { result[from] = to }
                 }
                 return result
-            }, text: nil)
+            }, text: nil,
+            write: { map in .json(.object(Action.allCases.compactMap { a in map[a].map { (a.rawValue, .string($0.rawValue)) } })) })
     }
 
     /// Programs by absolute path with their arguments, at most 8.
@@ -368,7 +374,7 @@ extension Form {
                     commands.append(strings)
                 }
                 return commands
-            }, text: nil)
+            }, text: nil, write: { .json(.array($0.map { .array($0.map(JSON.string)) })) })
     }
 
     /// Colours as `"#RRGGBB"`, at least one.
@@ -398,7 +404,7 @@ extension Form {
                     result.append(Color(hex: v))
                 }
                 return result
-            })
+            }, write: { .json(.array($0.map { .string($0.hexText) })) })
     }
 
     /// Any number in ±10^15 (the file's and the command line's), or a missing one.
@@ -406,7 +412,8 @@ extension Form {
         Form<Double>(
             "X", expected: "a number",
             json: { json, at, reader in reader.number(json, at) },
-            text: { (text, option) throws(UsageError) in try Self.number(text, option: option, range: -1e15...1e15, what: "a number") })
+            text: { (text, option) throws(UsageError) in try Self.number(text, option: option, range: -1e15...1e15, what: "a number") },
+            write: { .json(.number($0)) })
     }
 }
 
@@ -418,3 +425,11 @@ extension Form {
     public typealias ChoiceWords = RawRepresentable & CaseIterable & Sendable
 #endif
 
+
+extension Color {
+    /// `#RRGGBB`, as the file writes a colour.
+    var hexText: String {
+        let digits = String(xrgb, radix: 16, uppercase: true)
+        return "#" + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+}

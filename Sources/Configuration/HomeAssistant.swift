@@ -2,6 +2,7 @@
 // gauges' topics become.
 import Activity
 import CLI
+import JSON
 
 /// Home Assistant MQTT discovery by `glance mqtt`: the panel as one device of the home.
 public struct HomeAssistantSetting: Sendable, Equatable {
@@ -18,22 +19,24 @@ public struct HomeAssistantSetting: Sendable, Equatable {
     public init() {}
 }
 
-extension HomeAssistantSetting {
+extension HomeAssistantSetting: Defaulted {
+    static var defaults: HomeAssistantSetting { HomeAssistantSetting() }
+
     static let settings: [Setting<HomeAssistantSetting>] = [
         .value(
             "enabled", \.enabled, .bool,
             help: "publish the panel to Home Assistant (MQTT discovery) from glance mqtt, whenever \"mqtt\" names a broker",
-            default: "true", reload: .bridge),
-        .value(
-            "discoveryPrefix", \.discoveryPrefix, .topicPart,
-            help: "Home Assistant's discovery prefix (its MQTT integration's setting)", default: "\"homeassistant\"",
             reload: .bridge),
         .value(
-            "name", \.deviceName, .nonEmpty("NAME"), help: "the device's name in Home Assistant", default: "\"Glance\"",
+            "discoveryPrefix", \.discoveryPrefix, .topicPart,
+            help: "Home Assistant's discovery prefix (its MQTT integration's setting)",
+            reload: .bridge),
+        .value(
+            "name", \.deviceName, .nonEmpty("NAME"), help: "the device's name in Home Assistant",
             reload: .bridge),
         .value(
             "baseTopic", \.baseTopic, .optionalTopic,
-            help: "the topic the entities' state and command topics lie under", default: "null: glance/NODE (from the machine id)",
+            help: "the topic the entities' state and command topics lie under", default: .means("glance/NODE (from the machine id)"),
             reload: .bridge),
     ]
 }
@@ -54,7 +57,7 @@ extension Form where Value == String {
             text: { (text, option) throws(UsageError) in
                 if let problem = MQTTTopic.publishProblem(text) { throw UsageError("\(option) '\(Quote.clip(text))': \(problem)") }
                 return text
-            })
+            }, write: { .json(.string($0)) })
     }
 }
 
@@ -73,7 +76,7 @@ extension Form where Value == String? {
             text: { (text, option) throws(UsageError) in
                 if let problem = MQTTTopic.publishProblem(text) { throw UsageError("\(option) '\(Quote.clip(text))': \(problem)") }
                 return text
-            })
+            }, write: { .json($0.map(JSON.string) ?? .null) })
     }
 }
 

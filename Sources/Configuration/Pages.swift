@@ -1,6 +1,7 @@
 // The settings' pages, made from the declarations: docs/settings.md (a test holds the file to
 // this text) and the manual's CONFIGURATION section.
 import Activity
+import Controls
 
 extension Configuration {
     /// The file's settings, one entry each: its dotted name (and command-line options), and what
@@ -34,15 +35,7 @@ extension Configuration {
             out += "\n## `\(top.key!)`: \(top.help)\n\n" + header
             for leaf in top.leaves { out += row(leaf, name: String(leaf.key!.dropFirst(top.key!.count + 1))) }
         }
-        // Objects inside a setting's value: a cycle, each gauge, the broker.
-        for (title, rows) in [
-            ("`cycle`: " + CycleSetting.settingsHelp, CycleSetting.settings.map { row($0, name: $0.key!) }),
-            ("`gauges[]`: each gauge", GaugeSetting.settings.map { row($0, name: $0.key!) }),
-            ("`schedule[]`: each window", ScheduleWindowSetting.settings.map { row($0, name: $0.key!) }),
-            ("`mqtt`: the broker", MQTTSetting.settings.map { row($0, name: $0.key!) }),
-        ] {
-            out += "\n## \(title)\n\n" + header + rows.joined()
-        }
+        for object in valueObjects { out += "\n## \(object.title)\n\n" + header + object.rows.joined() }
         out += "\n## Command line only\n\n| option | what | default |\n| --- | --- | --- |\n"
         for s in leaves where !s.inFile {
             let names = cell(s.options.map { "`\($0)\(s.placeholder.map { " \($0)" } ?? "")`" }.joined(separator: ", "))
@@ -50,6 +43,15 @@ extension Configuration {
         }
         return out
     }
+
+    /// The objects inside a setting's value, each declared as the file's objects are: a cycle,
+    /// each gauge, each window of the schedule, the broker.
+    static let valueObjects: [ValueObject] = [
+        ValueObject("cycle", title: "`cycle`: " + CycleRule.settingsHelp, CycleRule.settings),
+        ValueObject("gauges[]", title: "`gauges[]`: each gauge", GaugeSetting.settings),
+        ValueObject("schedule[]", title: "`schedule[]`: each window", ScheduleWindowSetting.settings),
+        ValueObject("mqtt", title: "`mqtt`: the broker", MQTTSetting.settings),
+    ]
 
     static let header = "| setting | option | takes | default | what | on reload |\n| --- | --- | --- | --- | --- | --- |\n"
 
@@ -84,5 +86,27 @@ extension String {
         var out = ""
         for c in self { if c == target { out += replacement } else { out.append(c) } }
         return out
+    }
+}
+
+/// An object inside a setting's value (`cycle`, each of `gauges`): its settings, as the pages and
+/// the tests read them.
+struct ValueObject: Sendable {
+    /// Where it is in the file (`gauges[]`: each item of the list).
+    let path: String
+    let title: String
+    /// Its members' keys, in order.
+    let keys: [String]
+    /// Its table's rows.
+    let rows: [String]
+    /// Each member's default text, and why it is not the default value's (nil: it is).
+    let defaults: [(key: String, text: String, problem: @Sendable () -> String?)]
+
+    init<Root>(_ path: String, title: String, _ settings: [Setting<Root>]) {
+        self.path = path
+        self.title = title
+        keys = settings.compactMap(\.key)
+        rows = settings.map { Configuration.row($0, name: $0.key!) }
+        defaults = settings.map { ($0.key!, $0.defaultText, $0.defaultProblem) }
     }
 }

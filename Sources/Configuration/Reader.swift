@@ -2,7 +2,6 @@ import JSON
 import Controls
 import Activity
 import Raster
-import Screens
 
 extension Configuration {
     /// Reads a configuration file's text; every problem is reported, each with its JSON path

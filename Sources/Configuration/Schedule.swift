@@ -19,7 +19,7 @@ public struct ScheduleWindowSetting: Sendable, Equatable {
     /// nil: the configured screens.
     public var screens: [ScreenKind]?
     /// The configured cycle (`.keep`), none (`.clear`, null), or this one.
-    public var cycle = FieldChange<CycleSetting>.keep
+    public var cycle = FieldChange<CycleRule>.keep
 
     public init(from: Int = 0, to: Int = 1440) {
         self.from = from
@@ -30,42 +30,45 @@ public struct ScheduleWindowSetting: Sendable, Equatable {
     public static let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 }
 
-extension ScheduleWindowSetting {
+extension ScheduleWindowSetting: Defaulted {
+    static var defaults: ScheduleWindowSetting { ScheduleWindowSetting() }
+
     static let settingsHelp =
         "windows of the local clock that set the brightness, the screens and the cycle; outside every window the "
         + "settings above hold, where windows overlap the first listed wins, and a touch or a command overrides a "
         + "window until the schedule's next boundary"
 
     static let settings: [Setting<ScheduleWindowSetting>] = [
-        .value("from", \.from, .clockTime(end: false), help: "when the window starts, by the local clock", default: "(required)", reload: .schedule),
+        .value("from", \.from, .clockTime(end: false), help: "when the window starts, by the local clock", default: .required,
+            reload: .schedule),
         .value(
             "to", \.to, .clockTime(end: true),
             help: "when it ends; at or before from: the next day (\"23:00\" to \"06:30\" crosses midnight)",
-            default: "(required)", reload: .schedule),
+            default: .required, reload: .schedule),
         .value(
             "days", \.days, .weekdays,
             help: "the days it starts on (a window crossing midnight ends the next morning); []: every day",
-            default: "[]", reload: .schedule),
+            reload: .schedule),
         .value(
             "brightness", \.brightness, Form<Double>.number(0...1, what: "a brightness").optional,
             help: "the brightness while it holds, a fraction of full; 0: off (the first touch or press only wakes the "
                 + "panel, until the next boundary)",
-            default: "the configured brightness", reload: .schedule),
+            default: .means("the configured brightness"), reload: .schedule),
         .value(
             "screens", \.screens, Form<[ScreenKind]>.screens.optional,
             help: "the screens shown while it holds (the clock alone in the evening, though the day's screens do not list it); "
                 + "the first is shown when it starts; a running task's progress still shows itself where \"progress\" is "
                 + "configured",
-            default: "the configured screens", reload: .schedule),
+            default: .means("the configured screens"), reload: .schedule),
         .value(
-            "cycle", \.cycle, CycleSetting.form.mapped({ FieldChange($0) }, { $0.applied(to: nil) }),
-            help: "the screens turning while it holds, as the top-level cycle; null: none", default: "the configured cycle",
+            "cycle", \.cycle, CycleRule.form.change(),
+            help: "the screens turning while it holds, as the top-level cycle; null: none", default: .means("the configured cycle"),
             reload: .schedule),
     ]
 
     /// A window in the file: `from` and `to` required, and not the same time.
     static var form: Form<ScheduleWindowSetting> {
-        .object("an object", initial: { ScheduleWindowSetting() }, settings) { window, read, reader in
+        .object("an object", settings) { window, read, reader in
             for key in ["from", "to"] where !read.keys.contains(key) {
                 reader.issue("\(read.path).\(key)", "missing: a window needs \"from\" and \"to\", e.g. \"23:00\" and \"06:30\"")
             }
@@ -76,6 +79,27 @@ extension ScheduleWindowSetting {
             }
             return ok
         }
+    }
+}
+
+extension Form {
+    /// What a member gives, as a change of the configured value: set to it, cleared (null), or
+    /// kept (left out).
+    func change<Wrapped>() -> Form<FieldChange<Wrapped>> where Value == Wrapped? {
+        let json = self.json
+        var written: (@Sendable (FieldChange<Wrapped>) -> Written)? = nil
+        if let write = self.write {
+            written = { change in
+                switch change {
+                case .keep: .absent
+                case .clear: write(nil)
+                case .set(let value): write(value)
+                }
+            }
+        }
+        return Form<FieldChange<Wrapped>>(
+            placeholder, expected: expected, completion: completion,
+            json: { j, at, reader in json(j, at, &reader).map { FieldChange($0) } }, text: nil, write: written)
     }
 }
 
@@ -124,7 +148,8 @@ extension Form where Value == [Int] {
                     }
                 }
                 return days
-            }, text: nil)
+            }, text: nil,
+            write: { .json(.array($0.map { .string(ScheduleWindowSetting.dayNames[$0 - 1]) })) })
     }
 }
 

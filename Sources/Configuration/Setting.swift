@@ -4,6 +4,7 @@
 // command-line options, the layering of the two and the reload's comparison are all made from
 // those declarations, and so are the settings' pages (the manual's CONFIGURATION section and
 // docs/settings.md).
+import Activity
 import CLI
 import JSON
 
@@ -47,17 +48,34 @@ public struct Form<Value: Sendable>: Sendable {
     let json: @Sendable (JSON, String, inout Reader) -> Value?
     /// nil: the form has no command-line text (an object, a list of gauges).
     let text: (@Sendable (String, String) throws(UsageError) -> Value)?
+    /// A value as the file writes it, what `json` reads back as the same value (a setting's
+    /// default says it so); nil: the form writes none (the command line's own forms).
+    let write: (@Sendable (Value) -> Written)?
 
     init(
         _ placeholder: String, expected: String, completion: ValueCompletion = .none,
         json: @escaping @Sendable (JSON, String, inout Reader) -> Value?,
-        text: (@Sendable (String, String) throws(UsageError) -> Value)?
+        text: (@Sendable (String, String) throws(UsageError) -> Value)?,
+        write: (@Sendable (Value) -> Written)? = nil
     ) {
         self.placeholder = placeholder
         self.expected = expected
         self.completion = completion
         self.json = json
         self.text = text
+        self.write = write
+    }
+
+    /// Why `value`, written by the form and read back, is not itself; nil when it is (or the
+    /// file leaves it out).
+    func readBackProblem(_ value: Value, same: (Value, Value) -> Bool) -> String? {
+        guard let write else { return "the form writes no value" }
+        guard case .json(let json) = write(value) else { return nil }
+        var reader = Reader()
+        guard let read = self.json(json, "$", &reader), reader.issues.isEmpty else {
+            return "\(json.settingText) is refused: \(reader.issues.map(\.message).joined(separator: "; "))"
+        }
+        return same(read, value) ? nil : "\(json.settingText) reads back as another value"
     }
 
     /// The command line's reading as an option's value form (a command's own option that takes
@@ -71,6 +89,56 @@ public struct Form<Value: Sendable>: Sendable {
     public func parse(_ text: String, option: String) throws(UsageError) -> Value {
         guard let read = self.text else { throw UsageError("\(option) cannot be given on the command line") }
         return try read(text, option)
+    }
+}
+
+/// A value as the file has it: JSON, or left out (a member that is absent: a gauge's `min`).
+enum Written: Sendable, Equatable {
+    case json(JSON)
+    case absent
+}
+
+/// A value of settings (the configuration, or an object in it such as `display`): its defaults
+/// are what its settings default to, and what the settings' pages say they do.
+protocol Defaulted: Sendable {
+    static var defaults: Self { get }
+}
+
+/// What the settings' pages say of a setting's default: its value as the form writes it, with
+/// what that means where it needs saying.
+enum DefaultText: Sendable {
+    /// The value alone: `60`, `"rectangle"`, `[]`.
+    case value
+    /// The value and what it means (`null: the first connected one`); of a value the file
+    /// leaves out, what that means alone.
+    case means(String)
+    /// No default: the file must give it.
+    case required
+
+    /// The text for `written` (nil: a form that writes none).
+    func text(_ written: Written?) -> String {
+        switch (self, written) {
+        case (.required, _): "(required)"
+        case (.value, .json(let json)?): json.settingText
+        case (.means(let words), .json(let json)?): json.settingText + ": " + words
+        case (.means(let words), _): words
+        case (.value, _): written == .absent ? "none" : ""
+        }
+    }
+}
+
+extension JSON {
+    /// As the settings' pages write a value: JSON, a space after each comma and colon.
+    var settingText: String {
+        switch self {
+        case .null: "null"
+        case .bool(let b): b ? "true" : "false"
+        case .number(let x): NumberText.plain(x)
+        case .string(let s): "\"" + String(s.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] }) + "\""
+        case .array(let items): "[" + items.map(\.settingText).joined(separator: ", ") + "]"
+        case .object(let members):
+            "{" + members.map { JSON.string($0.key).settingText + ": " + $0.value.settingText }.joined(separator: ", ") + "}"
+        }
     }
 }
 
@@ -91,13 +159,19 @@ public struct Setting<Root>: Sendable {
     /// What the file takes (the settings' pages).
     public let expected: String
     public let help: String
-    /// The default, as the settings' pages and `--help` say it.
+    /// The default, as the settings' pages and `--help` say it: the default value as its form
+    /// writes it (`DefaultText`).
     public let defaultText: String
+    /// Why the default text is not the default value's (nil: it is): the value its form writes
+    /// must read back as itself.
+    public let defaultProblem: @Sendable () -> String?
     public let reload: Reload
     /// An object's own settings (their keys dotted below this one's), for the pages and the
     /// command line.
     public let members: [Setting<Root>]
     let read: @Sendable (JSON, String, inout Reader, inout Root) -> Void
+    /// Its value in a root as the file writes it (nil: no form writes it: an object's).
+    let write: @Sendable (Root) -> Written?
     /// The command line's text into a change (nil: no command-line form).
     let assignment: (@Sendable (String, String) throws(UsageError) -> Assignment<Root>)?
     let differs: @Sendable (Root, Root) -> Bool
@@ -120,8 +194,10 @@ public struct Setting<Root>: Sendable {
 
     init(
         key: String?, options: [String], placeholder: String?, completion: ValueCompletion, expected: String, help: String,
-        defaultText: String, reload: Reload, members: [Setting<Root>] = [],
+        defaultText: String, defaultProblem: @escaping @Sendable () -> String? = { nil }, reload: Reload,
+        members: [Setting<Root>] = [],
         read: @escaping @Sendable (JSON, String, inout Reader, inout Root) -> Void,
+        write: @escaping @Sendable (Root) -> Written? = { _ in nil },
         assignment: (@Sendable (String, String) throws(UsageError) -> Assignment<Root>)?,
         differs: @escaping @Sendable (Root, Root) -> Bool
     ) {
@@ -132,19 +208,31 @@ public struct Setting<Root>: Sendable {
         self.expected = expected
         self.help = help
         self.defaultText = defaultText
+        self.defaultProblem = defaultProblem
         self.reload = reload
         self.members = members
         self.read = read
+        self.write = write
         self.assignment = assignment
         self.differs = differs
     }
 
     /// A setting whose value has `form`, at `path` of the root. With `flag`, the command line's
-    /// options take no value and set that one (`--no-grab` sets `grabInput` to false).
+    /// options take no value and set that one (`--no-grab` sets `grabInput` to false). Its
+    /// default is the root's (`Defaulted`), said as the form writes it.
     static func value<V: Equatable & Sendable>(
         _ key: String?, _ path: WritableKeyPath<Root, V> & Sendable, _ form: Form<V>, options: [String] = [],
-        flag: V? = nil, help: String, default defaultText: String, reload: Reload
-    ) -> Setting {
+        flag: V? = nil, help: String, default said: DefaultText = .value, reload: Reload
+    ) -> Setting where Root: Defaulted {
+        let value = Root.defaults[keyPath: path]
+        // A flag of the command line alone (`--intro`) has no default to say.
+        let switchOnly = key == nil && flag != nil
+        let defaultText = switchOnly ? "" : said.text(form.write?(value))
+        let defaultProblem: @Sendable () -> String? = {
+            if switchOnly { return nil }
+            if case .required = said { return nil }
+            return form.readBackProblem(value, same: ==)
+        }
         let assignment: (@Sendable (String, String) throws(UsageError) -> Assignment<Root>)?
         if options.isEmpty {
             assignment = nil
@@ -161,10 +249,11 @@ public struct Setting<Root>: Sendable {
         return Setting(
             key: key, options: options, placeholder: flag == nil && !options.isEmpty ? form.placeholder : nil,
             completion: flag == nil ? form.completion : .none, expected: form.expected, help: help, defaultText: defaultText,
-            reload: reload,
+            defaultProblem: defaultProblem, reload: reload,
             read: { json, at, reader, root in
                 if let v = form.json(json, at, &reader) { root[keyPath: path] = v }
             },
+            write: { root in form.write?(root[keyPath: path]) },
             assignment: assignment, differs: { $0[keyPath: path] != $1[keyPath: path] })
     }
 
@@ -195,7 +284,7 @@ public struct Setting<Root>: Sendable {
 
     /// The setting as one of a larger root's, at `path` (its key dotted under `prefix`).
     func lifted<Outer>(_ path: WritableKeyPath<Outer, Root> & Sendable, under prefix: String?) -> Setting<Outer> {
-        let read = self.read, differs = self.differs
+        let read = self.read, write = self.write, differs = self.differs
         let dotted = key.map { k in prefix.map { "\($0).\(k)" } ?? k }
         var lifted: (@Sendable (String, String) throws(UsageError) -> Assignment<Outer>)? = nil
         if let make = assignment {
@@ -206,9 +295,10 @@ public struct Setting<Root>: Sendable {
         }
         return Setting<Outer>(
             key: dotted, options: options, placeholder: placeholder, completion: completion, expected: expected, help: help,
-            defaultText: defaultText, reload: reload, members: members.map { $0.lifted(path, under: prefix) },
+            defaultText: defaultText, defaultProblem: defaultProblem, reload: reload,
+            members: members.map { $0.lifted(path, under: prefix) },
             read: { json, at, reader, outer in read(json, at, &reader, &outer[keyPath: path]) },
-            assignment: lifted, differs: { differs($0[keyPath: path], $1[keyPath: path]) })
+            write: { write($0[keyPath: path]) }, assignment: lifted, differs: { differs($0[keyPath: path], $1[keyPath: path]) })
     }
 
     /// The leaves: this setting, or its members' leaves (an object's).
@@ -249,25 +339,30 @@ struct ObjectRead {
 }
 
 extension Form {
-    /// An object of `settings` read into a new value from `initial` (an element of a list);
-    /// `check` finishes it (nil: not kept).
+    /// An object of `settings` read into a new value from the defaults (an element of a list);
+    /// `check` finishes it (nil: not kept). It is written as its settings write themselves.
     static func object(
-        _ expected: String, initial: @escaping @Sendable () -> Value, _ settings: [Setting<Value>],
-        check: @escaping @Sendable (inout Value, ObjectRead, inout Reader) -> Bool
-    ) -> Form {
+        _ expected: String, _ settings: [Setting<Value>], check: @escaping @Sendable (inout Value, ObjectRead, inout Reader) -> Bool
+    ) -> Form where Value: Defaulted {
         let fileKeys = settings.compactMap(\.key)
         return Form(
             "", expected: expected,
             json: { json, at, reader in
                 let before = reader.issues.count + reader.more
                 guard let members = reader.members(json, at, known: fileKeys) else { return nil }
-                var value = initial()
+                var value = Value.defaults
                 for (k, v) in members {
                     guard let setting = settings.first(where: { $0.key == k }) else { continue }
                     setting.read(v, "\(at).\(k)", &reader, &value)
                 }
                 return check(&value, ObjectRead(path: at, keys: members.map(\.key), problemsBefore: before), &reader) ? value : nil
-            }, text: nil)
+            }, text: nil,
+            write: { value in
+                .json(.object(settings.compactMap { s in
+                    guard let key = s.key, case .json(let json)? = s.write(value) else { return nil }
+                    return (key, json)
+                }))
+            })
     }
 
     /// A JSON array of `element`s.
@@ -284,6 +379,10 @@ extension Form {
                     if let e = element.json(item, "\(at)[\(i)]", &reader) { result.append(e) }
                 }
                 return result
-            }, text: nil)
+            }, text: nil,
+            write: { list in
+                let items = list.compactMap { element.write?($0) }.compactMap { if case .json(let j) = $0 { j } else { nil } }
+                return items.count == list.count ? .json(.array(items)) : .absent
+            })
     }
 }

@@ -7,7 +7,7 @@
 /// Where the running panel's control socket is (`glance run` listens there; `glance screenshot`
 /// and `glance mqtt` ask there): the service's in /run/glance, a user's in their runtime
 /// directory. The panel's side (`ControlServer`) is App's; what is said on the socket
-/// (`PanelRequest`, `PanelState`) is DeviceLogic's.
+/// (`PanelRequest`, `PanelState`) is Controls'.
 public enum ControlSocketLocation {
     /// Where the app listens: `$RUNTIME_DIRECTORY` (systemd's RuntimeDirectory=, /run/glance for
     /// the service), else /run/glance for root, else `$XDG_RUNTIME_DIR/glance`; nil: nowhere.

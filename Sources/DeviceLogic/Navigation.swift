@@ -94,44 +94,6 @@ public struct Navigation: Sendable, Equatable {
     }
 }
 
-/// How awake the panel is.
-public enum IdleLevel: Sendable, Equatable {
-    case awake
-    /// Dimmed to a brightness 0...1.
-    case dimmed(Double)
-    /// Black, the backlight off or the output powered down.
-    case blank
-}
-
-/// When the panel dims and blanks after the last input.
-public struct IdleSchedule: Sendable, Equatable {
-    public var dimAfter: Double?
-    public var blankAfter: Double?
-    public var dimLevel: Double
-
-    public init(dimAfter: Double?, blankAfter: Double?, dimLevel: Double) {
-        self.dimAfter = dimAfter
-        self.blankAfter = blankAfter
-        self.dimLevel = dimLevel
-    }
-
-    public func level(idleFor t: Double) -> IdleLevel {
-        if let b = blankAfter, t >= b { return .blank }
-        if let d = dimAfter, t >= d { return .dimmed(dimLevel) }
-        return .awake
-    }
-
-    /// Seconds of idleness at which the level next changes, if it will.
-    public func nextChange(idleFor t: Double) -> Double? {
-        let dim = dimAfter.flatMap { $0 > t ? $0 : nil }, blank = blankAfter.flatMap { $0 > t ? $0 : nil }
-        guard let dim, let blank else { return dim ?? blank }
-        return min(dim, blank)
-    }
-
-    /// The panel never dims nor blanks (`glance watch`, a kiosk): idleness need not be measured.
-    public var neverIdles: Bool { dimAfter == nil && blankAfter == nil }
-}
-
 /// Screens that turn by themselves (a kiosk): every `every` seconds the next of `screens` that
 /// has something to show. Input pauses the turning for `pauseOnInput` seconds from the last
 /// input; a running task (its progress screen) stops it while it runs.

@@ -1,6 +1,7 @@
-// What the device's logic reads of the world, as protocols: the data shown and the local clock;
-// and the panel's light, which the runtime keeps. App gives the real ones (the store, the C
-// library's calendar, sysfs); the tests give their own. Nothing here touches the operating system.
+// What the device's logic reads of the world, as protocols: the data shown; and the panel's
+// light, which the runtime keeps (the local clock is Activity's `LocalClock`). App gives the real
+// ones (the store, sysfs, the C library's calendar); the tests give their own. Nothing here
+// touches the operating system.
 import Activity
 import Controls
 import Screens
@@ -84,26 +85,6 @@ public enum RefreshState: Equatable, Sendable {
     case running
     /// The last run failed: the control says so until `until`.
     case failed(until: Duration)
-}
-
-/// The local calendar and wall clock: what today is, what time it is, and how long until the
-/// next day and the next minute.
-public protocol LocalClock: UTCOffsets {
-    func today() -> CalendarDay
-    /// Seconds until the next local midnight (∞: a day that never ends).
-    func secondsUntilMidnight() -> Double
-    /// The time of day now, to the minute.
-    func timeOfDay() -> TimeOfDay
-    /// Seconds until the next minute begins (∞: a time that never changes).
-    func secondsUntilNextMinute() -> Double
-    /// The wall clock now, since the Unix epoch (nil: a time that never changes, and no schedule
-    /// follows it).
-    func unixTime() -> Duration?
-}
-
-extension LocalClock {
-    public func unixTime() -> Duration? { nil }
-    public func utcOffset(at unix: Int64) -> Int { 0 }
 }
 
 /// What changed last, as `glance watch` says it beside each picture.

@@ -22,19 +22,6 @@ public struct ScheduledState: Sendable, Equatable {
     public var off: Bool { brightness == 0 }
 }
 
-/// How screens turn by themselves: what `ScreenCycle` is made from.
-public struct CycleRule: Sendable, Equatable {
-    public var every: Double
-    public var screens: [ScreenKind]
-    public var pauseOnInput: Double
-
-    public init(every: Double, screens: [ScreenKind], pauseOnInput: Double) {
-        self.every = every
-        self.screens = screens
-        self.pauseOnInput = pauseOnInput
-    }
-}
-
 /// A time window by the local clock: from `from` (minutes after midnight, 0..<1440) to `to`
 /// (1...1440; at or before `from`: the next day's), on `days` (ISO weekdays, 1 = Monday, of the
 /// day the window starts; empty: every day).
@@ -62,13 +49,6 @@ public struct ScheduleWindow: Sendable, Equatable {
     }
 
     func startsOn(_ day: CalendarDay) -> Bool { days.isEmpty || days.contains(day.weekday) }
-}
-
-/// The local time zone's offset from UTC, at an instant: the C library's (`tm_gmtoff`), or a
-/// test's made-up zone.
-public protocol UTCOffsets {
-    /// Seconds east of UTC at `unix` (seconds since the Unix epoch).
-    func utcOffset(at unix: Int64) -> Int
 }
 
 /// The household's hours: windows of the local clock that set the brightness, the screens and

@@ -1,7 +1,6 @@
 import Activity
 import Configuration
 import Controls
-import DeviceLogic
 import Feeds
 import JSON
 import MQTT

@@ -3,7 +3,6 @@ import Clocks
 import Configuration
 import ControlSocket
 import Controls
-import DeviceLogic
 import Feeds
 import MQTT
 import Platform

@@ -1,13 +1,6 @@
 import Activity
 import Raster
 
-/// The outline of the panel's visible area.
-public enum PanelShape: String, Sendable, CaseIterable {
-    case rectangle
-    /// A round panel: only the inscribed circle is visible.
-    case round
-}
-
 /// What every screen draws with: fonts, language, the panel's outline.
 public struct ScreenContext {
     /// Draws text; nil draws every screen without its text (the benchmark's baseline).

@@ -32,7 +32,7 @@ struct ClockTimerSessionTests {
         settings.name = "A"
         settings.screens = [.rings, .clock, .gauges]
         settings.clock.format = .twentyFourHour
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
         let app = try Assembly.make(
             settings, sink: sink, parts: .init(text: .some(nil), clock: clock, data: FixedData(days: [:]), now: Self.t0),
             log: { _ in }).get()

@@ -1,5 +1,5 @@
 import Configuration
-import DeviceLogic
+import Controls
 import Testing
 
 @testable import App

@@ -33,7 +33,7 @@ struct HomeAssistantTests {
         var c = Configuration()
         c.mqtt = GaugeFeedTests.mqtt(broker)
         c.screens = [.rings, .clock]
-        c.cycle = CycleSetting(every: 600, screens: [], pauseOnInput: 60)
+        c.cycle = CycleRule(every: 600, screens: [], pauseOnInput: 60)
         c.gauges = [GaugeFeedTests.gauge(.mqtt(topic: "home/outside", field: "t", scale: 1, offset: 0))]
         c.run.controlSocket = folder + "/glance.sock"
         c.database = folder + "/glance.db"
@@ -50,7 +50,7 @@ struct HomeAssistantTests {
         settings.screens = c.screens
         settings.cycle = c.cycle
         settings.show.today = .date(day)
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
         let sink = RecordingSink(size: Size(width: 64, height: 48))
         let app = try Assembly.make(
             settings, sink: sink, parts: .init(text: .some(nil), clock: FixedClock(day), data: FixedData(days: [day: summary])),

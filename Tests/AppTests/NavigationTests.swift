@@ -1,6 +1,7 @@
 @testable import DeviceLogic
 import Activity
 import Configuration
+import Controls
 import Input
 import Raster
 import Testing

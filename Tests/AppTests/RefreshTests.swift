@@ -24,7 +24,7 @@ struct RefreshTests {
     static func controller(_ commands: [[String]], timeout: Duration = .seconds(60)) -> PanelController {
         var settings = Settings()
         settings.show.ringsOnly = true
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
         let app = try! Assembly.make(
             settings, sink: RecordingSink(size: Size(width: 240, height: 240)),
             parts: .init(text: .some(nil), clock: FixedClock(day), data: FixedData(days: [:])), log: { _ in }).get()

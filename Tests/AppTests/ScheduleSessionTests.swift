@@ -47,7 +47,7 @@ struct ScheduleSessionTests {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.screens = [.rings, .clock]
-        settings.idle = IdleSetting(dimAfter: dimAfter, blankAfter: nil, dimLevel: 0.3)
+        settings.idle = IdleSchedule(dimAfter: dimAfter, blankAfter: nil, dimLevel: 0.3)
         var off = ScheduleWindowSetting(from: 23 * 60, to: 6 * 60 + 30)
         off.brightness = 0
         var evening = ScheduleWindowSetting(from: 21 * 60, to: 23 * 60)

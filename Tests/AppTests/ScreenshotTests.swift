@@ -11,6 +11,7 @@ import Testing
 import Commands
 import Configuration
 import Clocks
+import Controls
 
 /// `glance screenshot`'s other end: the session's control socket answers with the frame it
 /// presented last, upright; through a real Unix socket and memory file.
@@ -34,7 +35,7 @@ struct ScreenshotTests {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.show.today = .date(day)
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 0.3)
         let data = FixedData(days: [day: ActivitySummary(
             activeEnergyBurned: .kilocalories(375), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: 15,
             exerciseTimeGoal: 30, standHours: 6, standHoursGoal: 12)])

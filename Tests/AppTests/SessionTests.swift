@@ -2,6 +2,7 @@
 import Activity
 import Clocks
 import Configuration
+import Controls
 import Input
 import Platform
 import Raster
@@ -28,7 +29,7 @@ struct SessionTests {
     ) throws -> (Session, PanelController) {
         var settings = Settings()
         settings.show.ringsOnly = true
-        settings.idle = IdleSetting(dimAfter: dimAfter, blankAfter: blankAfter, dimLevel: 0.3)
+        settings.idle = IdleSchedule(dimAfter: dimAfter, blankAfter: blankAfter, dimLevel: 0.3)
         settings.show.today = .date(day)
         let data = FixedData(days: [day: summary ?? Self.summary])
         let app = try Assembly.make(
@@ -91,7 +92,7 @@ struct SessionTests {
         var told: [String] = []
         var settings = Settings()
         settings.show.ringsOnly = true
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
         let app = try Assembly.make(
             settings, sink: sink,
             parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [Self.day: Self.summary]), now: Self.t0),
@@ -120,7 +121,7 @@ struct SessionTests {
         var told: [String] = []
         var settings = Settings()
         settings.show.ringsOnly = true
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
         let app = try Assembly.make(
             settings, sink: sink,
             parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [Self.day: Self.summary]), now: Self.t0),
@@ -224,7 +225,7 @@ struct SessionTests {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.run.intro = true
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
         let app = try Assembly.make(
             settings, sink: sink,
             parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [Self.day: Self.summary]), now: Self.t0),

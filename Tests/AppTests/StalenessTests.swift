@@ -2,6 +2,7 @@
 import Activity
 import Clocks
 import Configuration
+import Controls
 import Foundation
 import ImageFile
 import Platform
@@ -43,7 +44,7 @@ struct StalenessTests {
     static func session(_ sink: RecordingSink, data: StoreData, now: Duration) throws -> Assembly {
         var settings = Settings()
         settings.screens = [.gauges]
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
         settings.run.intro = false
         return try Assembly.make(
             settings, sink: sink,

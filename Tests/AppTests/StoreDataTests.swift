@@ -89,7 +89,7 @@ struct StoreDataTests {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.screens = [.progress, .rings]
-        settings.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
         let sink = RecordingSink(size: Size(width: 64, height: 64), frameInterval: .milliseconds(33))
         let app = try Assembly.make(
             settings, sink: sink, parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: data, now: .seconds(100)),

@@ -45,8 +45,8 @@ struct ConfigurationTests {
         #expect(c.keys == ["KEY_VOLUMEUP": "previousDay", "KEY_POWER": "none"])
         #expect(c.longPress == [.select: .today, .cancel: .previousScreen] && c.longPressSeconds == 1.2 && !c.grabInput)
         #expect(c.touch == TouchSetting(swapXY: true, invertX: false, invertY: true))
-        #expect(c.display.card == "/dev/dri/card1" && c.display.connector == "DSI-1" && c.display.mode == ModeRequest(parsing: "720x1280@60"))
-        #expect(c.display.format == .rgb565 && c.display.rotation == .quarter && c.display.legacy && c.display.shape == .round)
+        #expect(c.display.output.card == "/dev/dri/card1" && c.display.output.connector == "DSI-1" && c.display.output.mode == ModeRequest(parsing: "720x1280@60"))
+        #expect(c.display.output.format == .rgb565 && c.display.rotation == .quarter && c.display.output.forceLegacy && c.display.shape == .round)
         #expect(c.idle.dimAfter == 30 && c.idle.blankAfter == nil && c.idle.dimLevel == 0.2)
         #expect(c.database == "/data/glance.db" && c.fontFile == "/usr/share/fonts/x.ttf" && c.cjkFontFile == nil)
     }

@@ -38,13 +38,13 @@ struct DeclarationTests {
         let line: ModeRequest?? = (try? layer.set(option: "--mode", text)).map { _ in
             var c = Configuration()
             layer.apply(to: &c)
-            return c.display.mode
+            return c.display.output.mode
         }
         switch file {
         case .success(let c):
             #expect(valid, "the file took \(text)")
             #expect(line != nil, "the file took \(text) but --mode refused it")
-            #expect(line == .some(c.display.mode), "the two read \(text) differently")
+            #expect(line == .some(c.display.output.mode), "the two read \(text) differently")
         case .failure(let issues):
             #expect(!valid, "the file refused \(text): \(issues)")
             #expect(line == nil, "--mode took \(text) but the file refused it")
@@ -94,7 +94,7 @@ struct DeclarationTests {
         let old = Configuration()
         var new = old
         #expect(Configuration.reloads(from: old, to: new).isEmpty)
-        new.display.mode = ModeRequest(parsing: "800x480@60")
+        new.display.output.mode = ModeRequest(parsing: "800x480@60")
         new.display.rotation = .half
         new.name = "Karan"
         new.fontFile = "/x.ttf"

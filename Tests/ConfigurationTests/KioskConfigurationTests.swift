@@ -33,8 +33,8 @@ struct KioskConfigurationTests {
         let c = try Configuration.parse(
             #"{"screens": ["rings", "gauges", "clock"], "cycle": {"every": 20, "screens": ["clock", "rings"], "pauseOnInput": 0}}"#
         ).get()
-        #expect(c.cycle == CycleSetting(every: 20, screens: [.clock, .rings], pauseOnInput: 0))
-        #expect(try Configuration.parse(#"{"cycle": {}}"#).get().cycle == CycleSetting(every: 15, screens: [], pauseOnInput: 60))
+        #expect(c.cycle == CycleRule(every: 20, screens: [.clock, .rings], pauseOnInput: 0))
+        #expect(try Configuration.parse(#"{"cycle": {}}"#).get().cycle == CycleRule(every: 15, screens: [], pauseOnInput: 60))
         guard
             case .failure(let found) = Configuration.parse(
                 #"{"cycle": {"every": 0.5, "screens": ["clock", "progress", "rings", "rings"], "pauseOnInput": -1}}"#)

@@ -23,7 +23,7 @@ struct ScheduleConfigurationTests {
         #expect(c.schedule[0].from == 23 * 60 && c.schedule[0].to == 6 * 60 + 30 && c.schedule[0].brightness == 0)
         #expect(c.schedule[0].days.isEmpty && c.schedule[0].screens == nil && c.schedule[0].cycle == .keep)
         #expect(c.schedule[1].days == [5, 6] && c.schedule[1].screens == [.clock] && c.schedule[1].cycle == .clear)
-        #expect(c.schedule[2].to == 1440 && c.schedule[2].cycle == .set(CycleSetting(every: 30)))
+        #expect(c.schedule[2].to == 1440 && c.schedule[2].cycle == .set(CycleRule(every: 30)))
         #expect(Configuration.reloads(from: Configuration(), to: c).contains(.schedule))
     }
 

@@ -144,7 +144,7 @@ public struct Benchmark: Sendable {
     }
 
     var rotation: Rotation { configuration.display.rotation }
-    var format: PixelFormat { configuration.display.format ?? .xrgb8888 }
+    var format: PixelFormat { configuration.display.output.format ?? .xrgb8888 }
 
     public func run(console: Console) -> Outcome {
         resolved().runResolved(console: console)
@@ -295,7 +295,7 @@ public struct Benchmark: Sendable {
         c.screens = progress ? [.progress, .rings] : [.rings]
         c.show.screen = nil
         c.run.intro = animation == .intro
-        c.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+        c.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
         c.cycle = nil
         c.schedule = []
         let settings: Settings

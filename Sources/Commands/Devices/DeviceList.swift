@@ -1,5 +1,6 @@
 import App
 import Display
+import Raster
 import Input
 import Platform
 

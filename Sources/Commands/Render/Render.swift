@@ -100,7 +100,7 @@ public enum Pictures {
         // The intro's stages of the day shown: the day with its values scaled.
         let intro = RingIntroScene(summary: summary) { makeScreen($0) }
         let still = makeScreen(summary)
-        let format = settings.display.format ?? .xrgb8888
+        let format = settings.display.output.format ?? .xrgb8888
         let composer = FrameComposer(panel: job.size, rotation: settings.rotation, format: format)
         let sink = PNGSink(size: job.size, format: format, naming: job.frames == nil ? .latest(job.output) : .numbered(job.output))
         if job.explain {

@@ -1,6 +1,7 @@
 import App
 import Activity
 import Configuration
+import Controls
 import DeviceLogic
 import Platform
 import Raster
@@ -38,7 +39,7 @@ public enum WatchApp {
     ) -> Outcome {
         // Nobody presses a key on a file, and a file is never dimmed.
         func forFile(_ configuration: inout Configuration) {
-            configuration.idle = IdleSetting(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+            configuration.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
             configuration.run.intro = false
         }
         let signals: SignalReceiver
