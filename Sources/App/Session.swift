@@ -108,18 +108,19 @@ public final class Session {
     /// Runs until a signal or the controller ends it.
     public func run() throws(OutputFailure) -> Ending {
         try loop.run(
-            watching: { watched },
+            watching: { watched.map { Interest($0) } },
             turn: { (wakeup) throws(OutputFailure) in try turn(now: wakeup.now, ready: wakeup.ready, signals: wakeup.signals) },
             failed: { OutputFailure($0.description, status: .ioError) })
     }
 
     /// What the loop polls besides the signals and its timer, asked before every sleep: the
-    /// output's events, the controller's sources, the control socket (all for reading).
-    public var watched: [Interest] {
-        var interests = controller.interests
-        if let fd = sink.descriptor { interests.append(Interest(fd)) }
-        if let control { interests += control.descriptors.map { Interest($0) } }
-        return interests
+    /// output's events, the controller's sources, the control socket, all for reading (`run`
+    /// makes them the loop's `Interest`s).
+    public var watched: [FileDescriptor] {
+        var descriptors = controller.descriptors
+        if let fd = sink.descriptor { descriptors.append(fd) }
+        if let control { descriptors += control.descriptors }
+        return descriptors
     }
 
     /// One turn of the loop at `now`: handles the signals that came and the descriptors that

@@ -66,7 +66,7 @@ struct HomeAssistantTests {
         let end = monotonicNow() + .milliseconds(Int64(seconds * 1000))
         while monotonicNow() < end {
             if condition() { return true }
-            let ready = (try? waitForReady(bridge.interests + (session?.watched ?? []), timeout: .milliseconds(20))) ?? []
+            let ready = (try? waitForReady(bridge.interests + (session?.watched ?? []).map { Interest($0) }, timeout: .milliseconds(20))) ?? []
             _ = bridge.handle(ready: ready, now: monotonicNow())
             _ = try? session?.turn(now: monotonicNow(), ready: ready, signals: [])
         }

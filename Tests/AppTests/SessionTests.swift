@@ -85,19 +85,25 @@ struct SessionTests {
         #expect(sink.frames.count == 3)
     }
 
-    @Test("a panel without power control stays black, told once")
-    func blankWithoutPowerControl() throws {
-        let sink = RecordingSink(size: Self.size)
-        sink.hasPowerControl = false
-        var told: [String] = []
+    /// A session that blanks after 10 s, telling `log` what it tells.
+    static func blanking(_ sink: any FrameSink, log: @escaping (String) -> Void) throws -> (Session, PanelController) {
         var settings = Settings()
         settings.show.ringsOnly = true
         settings.idle = IdleSchedule(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
         let app = try Assembly.make(
             settings, sink: sink,
             parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [Self.day: Self.summary]), now: Self.t0),
-            log: { told.append($0) }).get()
-        let session = app.session
+            log: log
+        ).get()
+        return (app.session, app.controller)
+    }
+
+    @Test("a panel without power control stays black, told once")
+    func blankWithoutPowerControl() throws {
+        let sink = RecordingSink(size: Self.size)
+        sink.hasPowerControl = false
+        var told: [String] = []
+        let (session, _) = try Self.blanking(sink, log: { told.append($0) })
         _ = try session.turn(now: Self.t0, ready: [], signals: [])
         _ = try session.turn(now: Self.t0 + .seconds(10), ready: [], signals: [])
         #expect(Self.brightest(sink.lastFrame!) == 0)
@@ -119,17 +125,10 @@ struct SessionTests {
     func framesOnlySink() throws {
         let sink = FramesOnlySink()
         var told: [String] = []
-        var settings = Settings()
-        settings.show.ringsOnly = true
-        settings.idle = IdleSchedule(dimAfter: nil, blankAfter: 10, dimLevel: 0.3)
-        let app = try Assembly.make(
-            settings, sink: sink,
-            parts: .init(text: .some(nil), clock: FixedClock(Self.day), data: FixedData(days: [Self.day: Self.summary]), now: Self.t0),
-            log: { told.append($0) }).get()
-        let session = app.session
+        let (session, controller) = try Self.blanking(sink, log: { told.append($0) })
         _ = try session.turn(now: Self.t0, ready: [], signals: [])
         _ = try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGUSR1])
-        #expect(!app.controller.device.away, "no console handover: a switch away is not answered")
+        #expect(!controller.device.away, "no console handover: a switch away is not answered")
         _ = try session.turn(now: Self.t0 + .seconds(10), ready: [], signals: [SIGUSR2])
         _ = try session.turn(now: Self.t0 + .seconds(20), ready: [], signals: [])
         #expect(Self.brightest(sink.drawingBuffer) == 0 && sink.presented == 2, "the black frame, once")
