@@ -2,6 +2,7 @@ import App
 import DeviceLogic
 import Activity
 import Configuration
+import Controls
 import ImageFile
 import Platform
 import Raster
@@ -40,26 +41,27 @@ public enum Pictures {
     }
 
     public static func render(_ job: Render, console: Console) -> Outcome {
-        let settings = job.settings
+        // What the panel would show now, with nothing of a device's own hours: no idle times, no
+        // schedule, no cycle (a picture is not dimmed, darkened or turned).
+        let settings = job.settings.with {
+            $0.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
+            $0.schedule = []
+            $0.cycle = nil
+        }
         let show = settings.show
         let screen = show.screen ?? .rings
-        var text: FreeTypeTextRenderer?
-        if !(show.ringsOnly && screen == .rings) {
-            do {
-                text = try loadFonts(
-                    file: settings.fontFile, cjkFile: settings.cjkFontFile, locale: settings.resolvedLocale)
-            } catch {
-                console.complain(error.message)
-                return Outcome.unavailable
-            }
+        let text: FreeTypeTextRenderer?
+        switch Assembly.fonts(settings) {
+        case .success(let t): text = t
+        case .failure(let failure):
+            console.complain(failure.message)
+            return failure.status
         }
-        let maker = settings.maker(text: text)
-        let systemToday = SystemLocalClock().today()
-        let today = settings.fixedToday ?? systemToday
+        let today = settings.fixedToday ?? SystemLocalClock().today()
         let day = show.day?.day(today: today) ?? today
-        let time = show.clockTime ?? SystemLocalClock().timeOfDay()
         // What is shown: the command line's, or the store's day and week.
         let data: any DataSource
+        let now = monotonicNow()
         if job.fromStore {
             guard !show.summaryGiven, !show.noSummary, !show.gaugeGiven, !show.progressGiven else {
                 console.complain(
@@ -72,7 +74,7 @@ public enum Pictures {
                     path: settings.database ?? "", access: .read, gauges: settings.gauges, goals: settings.goals.standing,
                     log: { console.complain($0) })
                 // Files and commands are read once, as the panel reads them when the gauges are shown.
-                if screen == .gauges { _ = store.showGauges(true, now: monotonicNow()) }
+                if screen == .gauges { _ = store.showGauges(true, now: now) }
                 data = store
             } catch {
                 return StoreJobs.fail(error, console: console)
@@ -84,29 +86,35 @@ public enum Pictures {
         } else {
             var days: [CalendarDay: ActivitySummary] = [:]
             if let summary = show.shownSummary { days[day] = summary }
-            data = FixedData(days: days, gauges: [show.gauge], task: show.progress)
+            // A task only where the progress screen is asked for: the panel turns to a running task.
+            data = FixedData(days: days, gauges: [show.gauge], task: screen == .progress ? show.progress : nil)
         }
-        let summary = job.fromStore ? ScreenMaker.shownSummary(day: day, today: today, data: data) : show.shownSummary
-        // The week strip shows the store's week; the command line's day stands alone.
-        let week: any DataSource = job.fromStore ? data : FixedData(days: [:])
-        func makeScreen(_ summary: ActivitySummary?) -> any Screen {
-            switch screen {
-            case .gauges: maker.gaugeScreen(data.gauges(now: .zero), page: show.page)
-            case .progress: maker.progressScreen(data.task() ?? show.progress)
-            case .clock: maker.clockScreen(day: day, summary: summary, time: time)
-            case .rings: maker.ringScreen(day: day, today: today, summary: summary, data: week, time: time, page: show.page)
-            }
-        }
-        // The intro's stages of the day shown: the day with its values scaled.
-        let intro = RingIntroScene(summary: summary) { makeScreen($0) }
-        let still = makeScreen(summary)
+        // The panel put together as for glance run, on a PNG sink, with the day and the time fixed.
         let format = settings.display.output.format ?? .xrgb8888
-        let composer = FrameComposer(panel: job.size, rotation: settings.rotation, format: format)
         let sink = PNGSink(size: job.size, format: format, naming: job.frames == nil ? .latest(job.output) : .numbered(job.output))
+        let assembly: Assembly
+        switch Assembly.make(
+            settings, sink: sink,
+            parts: .init(text: .some(text), clock: FixedClock(today, time: show.clockTime), data: data, now: now), log: { _ in })
+        {
+        case .success(let made): assembly = made
+        case .failure(let failure):
+            console.complain(failure.message)
+            return failure.status
+        }
+        let controller = assembly.controller
+        let composer = assembly.session.composer
+        let maker = controller.device.maker
+        // The first frame starts what the panel starts with it (the intro); each picture is the
+        // scene at its time after that.
+        _ = controller.scene(now: now)
+        func shown(at seconds: Double) -> any Screen {
+            let time = now + .nanoseconds(Int64((seconds * 1e9).rounded()))
+            return controller.device.scene(at: time).frame(at: time).screen
+        }
         if job.explain {
-            let shown = settings.run.intro ? intro.frame(atSeconds: show.time).screen : still
             let explained = Explanation(
-                of: shown, size: composer.pictureSize, shape: settings.display.shape, viewing: maker.viewing,
+                of: shown(at: show.time), size: composer.pictureSize, shape: settings.display.shape, viewing: maker.viewing,
                 capRatio: text?.capRatio ?? Legibility.usualCapRatio, at: show.time)
             let outcome = console.result(ScriptJSON.explanation(explained).text)
             if job.output.isEmpty || outcome != Outcome.ok { return outcome }
@@ -114,17 +122,16 @@ public enum Pictures {
         // What was asked for and cannot be shown on this panel is said, not dropped silently.
         if !job.explain {
             let explained = Explanation(
-                of: still, size: composer.pictureSize, shape: settings.display.shape, viewing: maker.viewing,
-                capRatio: text?.capRatio ?? Legibility.usualCapRatio, at: show.time)
+                of: shown(at: settings.run.intro ? 60 : show.time), size: composer.pictureSize, shape: settings.display.shape,
+                viewing: maker.viewing, capRatio: text?.capRatio ?? Legibility.usualCapRatio, at: show.time)
             for omission in explained.omitted where omission.element == "rings.name" && !maker.name.isEmpty {
                 console.complain("the name is not shown on this \(job.size) panel: \(omission.why)")
             }
         }
         for i in 0..<(job.frames ?? 1) {
             let at = show.time + Double(i) / job.fps
-            let shown = settings.run.intro ? intro.frame(atSeconds: at).screen : still
-            composer.compose(shown, into: sink.drawingBuffer, at: at)
-            do {
+            composer.compose(shown(at: at), into: sink.drawingBuffer, at: at)
+            do throws(OutputFailure) {
                 try sink.present(damage: IntRect(x: 0, y: 0, width: job.size.width, height: job.size.height))
             } catch {
                 console.complain("--output '\(job.output)': \(error.message)")
