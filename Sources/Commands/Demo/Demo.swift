@@ -90,41 +90,66 @@ extension Pictures {
             return Outcome.unavailable
         }
         let size = job.size
-        let composer = FrameComposer(panel: size)
         let today = job.today ?? SystemLocalClock().today()
         // The demo week: the days above, ending today.
         var week: [CalendarDay: ActivitySummary] = [:]
         for (i, day) in demoDays.enumerated() where day.summary != nil {
             week[today.adding(days: i - (demoDays.count - 1))] = day.summary
         }
-        let data = FixedData(days: week)
         // The time (now, unless fixed), written as the language and region usually do.
-        let time = job.time ?? SystemLocalClock().timeOfDay()
+        let clock = FixedClock(today, time: job.time ?? SystemLocalClock().timeOfDay())
         let timeLocale = job.time == nil ? environmentTimeLocale() : nil
-        var maker = ScreenMaker(text: english, locale: AppLocale.english, name: "Alex")
-        maker.clockFormat = ClockFormat.usual(for: .english, environment: timeLocale)
+        let sink = PNGSink(size: size, format: .xrgb8888, naming: .latest(job.sheet ?? job.folder))
+        // Each demo screen is what the panel shows with its settings and data, as glance run
+        // would put it together.
+        var composer = FrameComposer(panel: size)
         var screens: [(String, any Screen)] = []
-        for (i, day) in demoDays.enumerated() {
-            let date = today.adding(days: i - (demoDays.count - 1))
-            screens.append((day.name, maker.ringScreen(day: date, today: today, summary: day.summary, data: data, time: time)))
+        func add(
+            _ name: String, _ show: (inout Configuration) -> Void, chinese inChinese: Bool = false,
+            days: [CalendarDay: ActivitySummary] = week, gauges: [Gauge] = [], task: ProgressContent? = nil
+        ) throws(OutputFailure) {
+            var c = Configuration()
+            c.locale = inChinese ? .simplifiedChinese : .english
+            c.name = inChinese ? "小林" : "Alex"
+            c.clock.format = ClockFormat.usual(for: c.locale ?? .english, environment: timeLocale)
+            show(&c)
+            let settings: Settings
+            do {
+                settings = try Settings(c)
+            } catch {
+                throw OutputFailure("the demo's settings: \(error)", status: Outcome.software)
+            }
+            let data = FixedData(days: days, gauges: gauges, task: task)
+            let panel = try HeadlessPanel.make(
+                settings, sink: sink, text: inChinese ? chinese : english, clock: clock, data: data
+            ).get()
+            composer = panel.composer
+            screens.append((name, panel.screen(at: 0)))
         }
-        var chineseMaker = ScreenMaker(text: chinese, locale: AppLocale.simplifiedChinese, name: "小林")
-        chineseMaker.clockFormat = ClockFormat.usual(for: .simplifiedChinese, environment: timeLocale)
-        screens.append(
-            ("rings-zh-Hans", chineseMaker.ringScreen(day: today, today: today, summary: typicalDay, data: data, time: time)))
-        screens.append(("clock", maker.clockScreen(day: today, summary: typicalDay, time: time)))
-        screens.append(("gauges", maker.gaugeScreen([
-            Gauge(style: .accessoryCircular, value: 54, minimum: 30, maximum: 90, title: "CPU", unit: "°"),
-            Gauge(style: .accessoryCircularCapacity, value: 72, minimum: 0, maximum: 100, title: "Battery", unit: "%"),
-            Gauge(style: .accessoryLinear, value: 0.8, minimum: 0, maximum: 4, title: "Load"),
-            Gauge(style: .accessoryLinearCapacity, value: 41, minimum: 0, maximum: 100, title: "Disk", unit: "%"),
-        ])))
-        screens.append(("progress", maker.progressScreen(ProgressContent(
-            amount: .determinate(0.41), style: .circular, label: "Importing health data", cancellable: true,
-            cancelNote: "Cancelling leaves your data as it was"))))
-        // The typical day's Move page, where the ring screen is in pages.
-        let typical = maker.ringScreen(day: today, today: today, summary: typicalDay, data: data, time: time, page: 1)
-        if typical.pageCount(for: composer.pictureSize) > 1 { screens.append(("rings-typical-move", typical)) }
+        let typicalToday = week.merging([today: typicalDay]) { $1 }
+        do throws(OutputFailure) {
+            for (i, day) in demoDays.enumerated() {
+                let date = today.adding(days: i - (demoDays.count - 1))
+                try add(day.name, { $0.show.screen = .rings; $0.show.day = .date(date) })
+            }
+            try add("rings-zh-Hans", { $0.show.screen = .rings }, chinese: true, days: typicalToday)
+            try add("clock", { $0.show.screen = .clock; $0.screens = [.clock, .rings] }, days: typicalToday)
+            try add("gauges", { $0.show.screen = .gauges }, gauges: [
+                Gauge(style: .accessoryCircular, value: 54, minimum: 30, maximum: 90, title: "CPU", unit: "°"),
+                Gauge(style: .accessoryCircularCapacity, value: 72, minimum: 0, maximum: 100, title: "Battery", unit: "%"),
+                Gauge(style: .accessoryLinear, value: 0.8, minimum: 0, maximum: 4, title: "Load"),
+                Gauge(style: .accessoryLinearCapacity, value: 41, minimum: 0, maximum: 100, title: "Disk", unit: "%"),
+            ])
+            try add("progress", { $0.show.screen = .progress }, task: ProgressContent(
+                amount: .determinate(0.41), style: .circular, label: "Importing health data", cancellable: true,
+                cancelNote: "Cancelling leaves your data as it was"))
+            // The typical day's Move page, where the ring screen is in pages.
+            try add("rings-typical-move", { $0.show.screen = .rings; $0.show.page = 1 }, days: typicalToday)
+        } catch {
+            console.complain(error.message)
+            return error.status
+        }
+        if let typical = screens.last, typical.1.pageCount(for: composer.pictureSize) <= 1 { screens.removeLast() }
         if let sheet = job.sheet {
             let names = sheetScreens.map { $0 == "rings-big-day" && screens.contains { $0.0 == "rings-typical-move" } ? "rings-typical-move" : $0 }
             let chosen = names.compactMap { name in screens.first { $0.0 == name }?.1 }

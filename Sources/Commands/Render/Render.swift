@@ -41,13 +41,7 @@ public enum Pictures {
     }
 
     public static func render(_ job: Render, console: Console) -> Outcome {
-        // What the panel would show now, with nothing of a device's own hours: no idle times, no
-        // schedule, no cycle (a picture is not dimmed, darkened or turned).
-        let settings = job.settings.with {
-            $0.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
-            $0.schedule = []
-            $0.cycle = nil
-        }
+        let settings = HeadlessPanel.still(job.settings)
         let show = settings.show
         let screen = show.screen ?? .rings
         let text: FreeTypeTextRenderer?
@@ -92,26 +86,16 @@ public enum Pictures {
         // The panel put together as for glance run, on a PNG sink, with the day and the time fixed.
         let format = settings.display.output.format ?? .xrgb8888
         let sink = PNGSink(size: job.size, format: format, naming: job.frames == nil ? .latest(job.output) : .numbered(job.output))
-        let assembly: Assembly
-        switch Assembly.make(
-            settings, sink: sink,
-            parts: .init(text: .some(text), clock: FixedClock(today, time: show.clockTime), data: data, now: now), log: { _ in })
-        {
-        case .success(let made): assembly = made
+        let panel: HeadlessPanel
+        switch HeadlessPanel.make(settings, sink: sink, text: text, clock: FixedClock(today, time: show.clockTime), data: data, now: now) {
+        case .success(let made): panel = made
         case .failure(let failure):
             console.complain(failure.message)
             return failure.status
         }
-        let controller = assembly.controller
-        let composer = assembly.session.composer
-        let maker = controller.device.maker
-        // The first frame starts what the panel starts with it (the intro); each picture is the
-        // scene at its time after that.
-        _ = controller.scene(now: now)
-        func shown(at seconds: Double) -> any Screen {
-            let time = now + .nanoseconds(Int64((seconds * 1e9).rounded()))
-            return controller.device.scene(at: time).frame(at: time).screen
-        }
+        let composer = panel.composer
+        let maker = panel.maker
+        func shown(at seconds: Double) -> any Screen { panel.screen(at: seconds) }
         if job.explain {
             let explained = Explanation(
                 of: shown(at: show.time), size: composer.pictureSize, shape: settings.display.shape, viewing: maker.viewing,
