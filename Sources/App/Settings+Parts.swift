@@ -48,8 +48,7 @@ extension Settings {
 
     /// Whether anything shown draws text (the rings alone need no fonts).
     public var needsText: Bool {
-        !configuration.show.ringsOnly || configuration.show.screen.map { $0 != .rings } ?? false
-            || content.map { !$0.gauges.isEmpty || $0.task != nil } ?? false
+        configuration.show.needsText || content.map { !$0.gauges.isEmpty || $0.task != nil } ?? false
     }
 
     /// The fonts, when anything shown needs them.

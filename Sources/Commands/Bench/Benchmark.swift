@@ -133,14 +133,32 @@ public struct Benchmark: Sendable {
     /// The name on the ring screen: the one given, else one of a typical length.
     var name: String { configuration.name.isEmpty ? "Karan" : configuration.name }
 
-    /// How the screens are drawn: the look given, with `text`.
-    func maker(text: FreeTypeTextRenderer?, locale: AppLocale, show: ShowRequest) -> ScreenMaker {
-        var maker = ScreenMaker(
-            text: text, locale: locale, shape: configuration.display.shape, name: name, ringsOnly: show.ringsOnly)
-        maker.drawsText = show.needsText && !noText
-        maker.viewing = configuration.display.viewing()
-        maker.clockFormat = configuration.clock.format ?? ClockFormat.usual(for: locale, environment: environmentTimeLocale())
-        return maker
+    /// What the panel shows for `request` at `size`, through the one assembly (`HeadlessPanel`):
+    /// the bench's look, the request's day, gauge or task, the day and the time fixed; `labels`
+    /// false lays the labels out without drawing them (`--no-text`, and the frame the labels'
+    /// cost is measured against). `intro`: the ring screen filling up from the first frame.
+    func panel(
+        _ request: ShowRequest, size: Size, text: FreeTypeTextRenderer?, labels: Bool = true, intro: Bool = false
+    ) -> HeadlessPanel {
+        var c = configuration
+        c.name = name
+        c.show = request
+        c.run.intro = intro
+        c.screens = [request.screen ?? .rings]
+        let settings = (try? Settings(c)) ?? Settings()
+        let systemToday = SystemLocalClock().today()
+        let today = request.today?.day(today: systemToday) ?? systemToday
+        let day = request.day?.day(today: today) ?? today
+        let kind = request.screen ?? .rings
+        let data = FixedData(
+            days: request.shownSummary.map { [day: $0] } ?? [:], gauges: kind == .gauges ? [request.gauge] : [],
+            task: kind == .progress ? request.progress : nil)
+        let drawn: (any TextRenderer)? = labels && !noText ? text : text.map { LabelsNotDrawn($0) }
+        let sink = PNGSink(size: size, format: format, naming: .latest(""))
+        // The bench's own settings are checked when it starts; a panel that cannot be made is a bug.
+        return try! HeadlessPanel.make(
+            settings, sink: sink, text: drawn, clock: FixedClock(today, time: request.clockTime), data: data
+        ).get()
     }
 
     var rotation: Rotation { configuration.display.rotation }
@@ -193,31 +211,29 @@ public struct Benchmark: Sendable {
         return Outcome.ok
     }
 
-    /// The frames of `animation` at `fps`: the screen of frame i and its time.
-    func frames(_ animation: Animation, maker: ScreenMaker, fps: Double) -> (count: Int, frame: (Int) -> (any Screen, Double)) {
-        let today = SystemLocalClock().today()
+    /// The frames of `animation` at `fps` at `size`: the screen of frame i and its time, as the
+    /// panel shows them (`panel`).
+    func frames(_ animation: Animation, size: Size, text: FreeTypeTextRenderer?, fps: Double) -> (count: Int, frame: (Int) -> (any Screen, Double)) {
         switch animation {
         case .spinner, .bar:
             var o = request(for: .progress)
             o.fraction = nil
             o.indeterminate = true
             o.style = animation == .spinner ? ProgressStyle.circular.rawValue : ProgressStyle.bar.rawValue
-            let screen = o.makeScreen(with: maker, today: today)
+            let screen = panel(o, size: size, text: text).screen(at: 0)
             return (frames, { (screen, Double($0) / fps) })
         case .intro:
-            let o = request(for: .rings)
-            let scene = RingIntroScene(summary: o.shownSummary) {
-                o.with(summary: $0).makeScreen(with: maker, today: today)
-            }
+            let intro = panel(request(for: .rings), size: size, text: text, intro: true)
             // Until the scene stops moving: 55 frames at 60 fps.
             let count = min(frames, Int((RingIntroScene.standardDuration.inSeconds * fps).rounded(.up)) + 1)
             return (count, { i in
                 let t = Double(i) / fps
-                return (scene.frame(atSeconds: t).screen, t)
+                return (intro.screen(at: t), t)
             })
         case .refresh:
-            let rings = request(for: .rings).makeScreen(with: maker, today: today)
-            let overlay = RefreshOverlay(screen: rings, state: .spinning, context: maker.context)
+            let rings = panel(request(for: .rings), size: size, text: text)
+            _ = rings.assembly.controller.send(.refreshShown(.running), now: rings.start)
+            let overlay = rings.screen(at: 0)
             return (frames, { (overlay, Double($0) / fps) })
         }
     }
@@ -409,9 +425,8 @@ public struct Benchmark: Sendable {
     {
         let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
         let composer = FrameComposer(panel: size, rotation: rotation, format: format, shadow: shadow)
-        let maker = self.maker(text: text, locale: locale, show: request)
         let fps = self.fps ?? (animation == .intro ? 60 : 30)
-        let (count, frame) = frames(animation, maker: maker, fps: fps)
+        let (count, frame) = frames(animation, size: size, text: text, fps: fps)
         let targets = (0..<max(1, buffers)).map { _ in PixelBuffer(width: size.width, height: size.height, format: format) }
         let pixels = Double(composer.pictureSize.width * composer.pictureSize.height)
         var painter = FramePainter(composer: composer)
@@ -448,15 +463,12 @@ public struct Benchmark: Sendable {
         let composer = FrameComposer(panel: size, rotation: rotation, format: format)
         let target = PixelBuffer(width: size.width, height: size.height, format: format)
         let withText = request.needsText && !noText
-        var maker = self.maker(text: text, locale: locale, show: request)
-        let today = SystemLocalClock().today()
-        let screen = request.makeScreen(with: maker, today: today)
+        let screen = panel(request, size: size, text: text).screen(at: 0)
         // Cold: the same pixels, but a buffer of its own each frame (nothing cached with it).
         let frameTarget = {
             cold ? PixelBuffer(wrapping: target.base, width: size.width, height: size.height, stride: target.stride, format: target.format) : target
         }
-        maker.drawsText = false
-        let bare = request.makeScreen(with: maker, today: today)
+        let bare = panel(request, size: size, text: text, labels: false).screen(at: 0)
         // Alternate the two in rounds and keep each one's fastest round: the machine is shared
         // and noisy, and the difference of two times is what the labels cost.
         let rounds = withText ? min(5, frames) : 1
@@ -531,4 +543,16 @@ enum BenchStore {
             return .failure(OutputFailure("the bench's store \(path): \(error.message)", status: error.exitStatus))
         }
     }
+}
+
+/// Text laid out as the fonts measure it, but not drawn: a frame's layout without its labels'
+/// pixels (what `glance bench` measures the labels' cost against, and `--no-text`).
+final class LabelsNotDrawn: TextRenderer {
+    let fonts: any TextRenderer
+    init(_ fonts: any TextRenderer) { self.fonts = fonts }
+    func measure(_ text: String, _ style: TextStyle) -> TextMetrics { fonts.measure(text, style) }
+    func draw(_ text: String, _ style: TextStyle, color: Color, at origin: Point, into buffer: PixelBuffer, clip: IntRect?) {}
+    func canRender(_ text: String) -> Bool { fonts.canRender(text) }
+    var capRatio: Float { fonts.capRatio }
+    func lineBreaks(_ text: String, language: String) -> [LineBreak] { fonts.lineBreaks(text, language: language) }
 }

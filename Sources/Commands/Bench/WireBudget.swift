@@ -100,7 +100,7 @@ extension Benchmark {
             }
             // A whole-screen change: the wire's time against this machine's time to draw it.
             let whole = Double(panel.size.width * panel.size.height * 2 + WireBudget.commandBytes)
-            let drawMs = look.wholeFrameMs(size: panel.size, text: text, locale: locale)
+            let drawMs = look.wholeFrameMs(size: panel.size, text: text)
             var line = "bench wire=whole panel=\(panel.name) format=rgb565 bytes=\(Int(whole)) draw_ms_here=\(NumberText.fixed(drawMs, decimals: 3))"
             for clock in WireBudget.clocks {
                 let wireMs = 1000 / WireBudget.framesPerSecond(bytes: whole, hertz: clock.hertz)
@@ -124,7 +124,7 @@ extension Benchmark {
     /// The bytes each frame of `scene` puts on the wire after the first (drawn whole), through the
     /// damage path the session runs (`FramePainter`), on an RGB565 panel.
     func wireFrames(_ scene: WireScene, size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, fps: Double) -> [Int] {
-        let screens = wireScreens(scene, text: text, locale: locale, fps: fps)
+        let screens = wireScreens(scene, size: size, text: text, fps: fps)
         let composer = FrameComposer(panel: size, rotation: rotation, format: .rgb565)
         let targets = (0..<2).map { _ in PixelBuffer(width: size.width, height: size.height, format: .rgb565) }
         var painter = FramePainter(composer: composer)
@@ -138,42 +138,36 @@ extension Benchmark {
 
     /// The screens of `scene` and their times: an animation's frames at `fps`, or a change from
     /// one screen to the next (the day before, a gauge's next value).
-    func wireScreens(_ scene: WireScene, text: FreeTypeTextRenderer?, locale: AppLocale, fps: Double) -> [(any Screen, Double)] {
-        let today = SystemLocalClock().today()
+    func wireScreens(_ scene: WireScene, size: Size, text: FreeTypeTextRenderer?, fps: Double) -> [(any Screen, Double)] {
         switch scene {
         case .intro, .spinner, .bar:
             let animation: Animation = scene == .intro ? .intro : scene == .spinner ? .spinner : .bar
-            let request = self.request(for: scene == .intro ? .rings : .progress)
-            let maker = self.maker(text: text, locale: locale, show: request)
             var b = self
             b.frames = min(frames, 120)
-            let (count, frame) = b.frames(animation, maker: maker, fps: fps)
+            let (count, frame) = b.frames(animation, size: size, text: text, fps: fps)
             return (0..<count).map(frame)
         case .dayChange:
             let request = self.request(for: .rings)
-            let maker = self.maker(text: text, locale: locale, show: request)
             let yesterday = ActivitySummary(
                 activeEnergyBurned: .kilocalories(520), activeEnergyBurnedGoal: .kilocalories(500),
                 exerciseTime: 12, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12)
-            let first = request.makeScreen(with: maker, today: today)
-            var before = request.with(summary: yesterday)
-            before.day = .date(today.adding(days: -1))
-            return [(first, 0), (before.makeScreen(with: maker, today: today), 1 / fps)]
+            var before = request
+            before.summary = yesterday
+            before.noSummary = false
+            before.day = .date((request.today?.day(today: SystemLocalClock().today()) ?? SystemLocalClock().today()).adding(days: -1))
+            return [(panel(request, size: size, text: text).screen(at: 0), 0), (panel(before, size: size, text: text).screen(at: 0), 1 / fps)]
         case .gaugeUpdate:
             var request = self.request(for: .gauges)
-            let maker = self.maker(text: text, locale: locale, show: request)
-            let first = request.makeScreen(with: maker, today: today)
+            let first = panel(request, size: size, text: text).screen(at: 0)
             request.gaugeValue = (request.gaugeValue ?? 72) + 1
-            return [(first, 0), (request.makeScreen(with: maker, today: today), 1 / fps)]
+            return [(first, 0), (panel(request, size: size, text: text).screen(at: 0), 1 / fps)]
         }
     }
 
     /// Milliseconds this machine takes to draw the ring screen whole at `size` (the fastest of
     /// five rounds of ten).
-    func wholeFrameMs(size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> Double {
-        let request = self.request(for: .rings)
-        let maker = self.maker(text: text, locale: locale, show: request)
-        let screen = request.makeScreen(with: maker, today: SystemLocalClock().today())
+    func wholeFrameMs(size: Size, text: FreeTypeTextRenderer?) -> Double {
+        let screen = panel(self.request(for: .rings), size: size, text: text).screen(at: 0)
         let composer = FrameComposer(panel: size, rotation: rotation, format: .rgb565)
         let target = PixelBuffer(width: size.width, height: size.height, format: .rgb565)
         var best = Double.infinity
