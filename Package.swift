@@ -17,7 +17,7 @@ let package = Package(
         // The commands that take data from outside (files, the network), git-style: `glance import`
         // runs glance-import from the package's library folder (/usr/lib/glance), so glance run's
         // binary has neither their code nor their libraries, and they have none of the panel's
-        // (they depend on neither App nor Commands: no Display, Input or Text).
+        // (they depend on neither Runtime nor Commands: no Display, Input or Text).
         .executable(name: "glance-import", targets: ["glance-import"]),
         .executable(name: "glance-serve", targets: ["glance-serve"]),
         .executable(name: "glance-mqtt", targets: ["glance-mqtt"]),
@@ -92,13 +92,13 @@ let package = Package(
         // format, gauges, a task's progress): values the configuration declares without the drawing.
         .target(name: "Faces", dependencies: ["Raster"]),
         .target(name: "Screens", dependencies: ["Raster", "Activity", "Faces"]),
-        // Actions, screen kinds, touch axes: shared by Input, Configuration and App.
+        // Actions, screen kinds, touch axes: shared by Input, Configuration and Runtime.
         .target(name: "Controls", dependencies: ["Raster"]),
         // JSON: a strict reader (values with paths for errors) and a writer.
         .target(name: "JSON"),
         .target(name: "Configuration", dependencies: ["Controls", "CLI", "JSON", "Raster", "Activity", "Faces"]),
         // The device's logic, pure: navigation, idle, the cycle, the light, input routing, the
-        // controller (its world through ports App gives), how data becomes screens.
+        // controller (its world through ports Runtime gives), how data becomes screens.
         .target(name: "DeviceLogic", dependencies: ["Activity", "Controls", "Raster", "Screens"]),
         // The local calendar and wall clock (TZ) as the C library has them, for the device's logic.
         .target(name: "Clocks", dependencies: ["Activity"]),
@@ -135,11 +135,11 @@ let package = Package(
             swiftSettings: [libxml2Headers.swift]
         ),
         .target(
-            name: "App",
+            name: "Runtime",
             dependencies: [
                 "Display", "Screens", "Activity", "Raster", "Platform", "Input", "Controls", "Configuration", "Store", "DeviceLogic",
                 "Backlight", "Clocks", "ConfigurationFile", "ControlSocket",
-                "CKernelShims", "ImageFile", "Text", "JSON", "Feeds",
+                "ImageFile", "Text", "Feeds",
             ]),
         // The network's sides, each for its own executable: glance serve (HTTP, the token's QR
         // code) and glance mqtt (the broker, Home Assistant).
@@ -157,7 +157,7 @@ let package = Package(
         .target(
             name: "Commands",
             dependencies: [
-                "Raster", "Activity", "Screens", "Configuration", "Display", "App", "Platform", "Store", "CLI", "Controls", "DeviceLogic",
+                "Raster", "Activity", "Screens", "Configuration", "Display", "Runtime", "Platform", "Store", "CLI", "Controls", "DeviceLogic",
                 "Clocks", "ConfigurationFile", "ControlSocket", "HelperCommands", "Input", "Text", "ImageFile", "JSON", "Feeds",
             ]
         ),
@@ -192,9 +192,9 @@ let package = Package(
         .testTarget(name: "DeviceLogicTests", dependencies: ["DeviceLogic", "Activity", "Controls", "Raster", "Screens"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "Controls", "Raster"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "AppTests",
+            name: "RuntimeTests",
             dependencies: [
-                "App", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
+                "Runtime", "Activity", "Screens", "Raster", "Input", "Controls", "Configuration", "Platform", "Store", "ImageFile", "DeviceLogic",
                 "Backlight", "QRCode", "Server", "HomeBridge", "CDeferred", "Clocks", "ConfigurationFile",
                 "CKernelShims", "TestSupport",
                 // glance screenshot's client, against the session's control socket.
@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(name: "VMTests", dependencies: ["ImageFile", "Raster", "TestSupport"]),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "App", "Configuration", "Platform", "HealthExport", "TestSupport",
+            dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "Runtime", "Configuration", "Platform", "HealthExport", "TestSupport",
                 // The executables the command tests run.
                 "glance", "glance-import", "glance-serve", "glance-mqtt",
             ]

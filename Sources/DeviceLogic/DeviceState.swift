@@ -303,10 +303,9 @@ public struct DeviceState {
     /// Whether a screen has something to show.
     func hasSomething(_ kind: ScreenKind, now: Duration) -> Bool {
         switch kind {
-        case .rings: true
         case .gauges: !data.gauges(now: now).isEmpty
         case .progress: data.task() != nil
-        case .clock: true
+        default: true
         }
     }
 
@@ -786,11 +785,12 @@ public struct DeviceState {
     private func countPages(of kind: ScreenKind, now: Duration) -> Int {
         switch kind {
         case .rings:
+            // Without the time: the minute is not noted for a count of pages.
             guard !maker.ringsOnly else { return 1 }
             return maker.ringScreen(day: navigation.day, today: navigation.today, summary: ringSummary(), data: data)
                 .pageCount(for: router.pictureSize)
         case .gauges: return maker.gaugeScreen(data.gauges(now: now)).pageCount(for: router.pictureSize)
-        case .clock, .progress: return 1
+        default: return 1
         }
     }
 
@@ -827,7 +827,7 @@ public struct DeviceState {
         switch navigation.screen {
         case .clock: return true
         case .rings: return maker.ringScreenShowsTime(size: router.pictureSize)
-        case .gauges, .progress: return false
+        default: return false
         }
     }
 
@@ -934,8 +934,12 @@ public struct DeviceState {
     }
 
     /// The screen the navigation points at.
-    mutating func currentScreen(now: Duration) -> any Screen {
-        switch navigation.screen {
+    mutating func currentScreen(now: Duration) -> any Screen { screen(for: navigation.screen, now: now) }
+
+    /// The one place a kind of screen becomes a screen, from the data at `now` (a new kind is its
+    /// `Screen` and a case here; the other places that name kinds have a default).
+    mutating func screen(for kind: ScreenKind, now: Duration) -> any Screen {
+        switch kind {
         case .rings:
             return ringScreen(summary: ringSummary(), time: shownTime())
         case .gauges:

@@ -1,4 +1,4 @@
-import App
+import Runtime
 import Testing
 
 @testable import Commands

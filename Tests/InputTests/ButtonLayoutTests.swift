@@ -82,7 +82,7 @@ struct ButtonLayoutTests {
             #expect(both.out == [.help], "\(pair) held together: the help alone, no long press, nothing on release")
             reached.formUnion(both.out)
             // select is the next screen (Navigation); cancel comes from a hold on the progress
-            // screen (the controller's rule, DeviceControllerTests).
+            // screen (the controller's rule, DeviceStateTests).
             #expect(reached == [.previousDay, .select, .today, .refresh, .help], "\(pair)")
         }
     }

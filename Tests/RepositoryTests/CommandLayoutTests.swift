@@ -23,7 +23,7 @@ struct CommandLayoutTests {
 
     @Test("no command writes an exit status by its number")
     func noHandNumberedStatus() throws {
-        let sources = ["Commands", "HelperCommands", "App", "Runtime"].flatMap(Self.swiftFiles(under:))
+        let sources = ["Commands", "HelperCommands", "Runtime"].flatMap(Self.swiftFiles(under:))
         #expect(sources.count > 10)
         for (path, text) in sources {
             #expect(Self.handNumbered(text).isEmpty, "\(path): \(Self.handNumbered(text))")

@@ -520,7 +520,7 @@ import Testing
             .io: "bridges until a signal: a store write that fails is told, not an exit",
             .busy: "a busy store costs one value a bounded wait (250 ms), told; not an exit",
         ])
-        let answered = "happens once a running app has answered: AppTests/ScreenshotTests run it against a real session"
+        let answered = "happens once a running app has answered: RuntimeTests/ScreenshotTests run it against a real session"
         add("screenshot", [
             .badData: noStore, .missingInput: "reads no input file: the picture comes from the app",
             .cannotCreate: answered, .io: "a malformed answer: only a broken app gives one", .busy: answered,

@@ -1,6 +1,6 @@
 @testable import DeviceLogic
 import Activity
-import App
+import Runtime
 import Configuration
 import Foundation
 import ImageFile

@@ -24,7 +24,7 @@ die() { say "$*"; exit 2; }
 
 # The pure and headless suites: rings, raster, screens and their goldens, text, store, feeds and
 # import, configuration, the command line, the device files, display choices, input decoding.
-# (AppTests, PlatformTests: signalfd, timerfd, fork and crash handlers; VMTests: the VM boots.
+# (RuntimeTests, PlatformTests: signalfd, timerfd, fork and crash handlers; VMTests: the VM boots.
 # They run natively in `swift test`; the arm64 boot test covers the app on an arm64 kernel.)
 SUITES="ActivityTests RasterTests ScreensTests TextTests StoreTests FeedsTests ConfigurationTests JSONTests CLITests CommandsTests DeviceTests DisplayTests InputTests"
 BUILD=1 GLANCE="" JOBS=()

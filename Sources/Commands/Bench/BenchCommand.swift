@@ -1,4 +1,4 @@
-import App
+import Runtime
 import CLI
 import Configuration
 import Controls

@@ -1,4 +1,4 @@
-import App
+import Runtime
 import DeviceLogic
 import Activity
 import Configuration
@@ -122,7 +122,7 @@ public struct Benchmark: Sendable {
             if o.fraction == nil && !o.indeterminate { o.fraction = 0.41 }
             if o.label.isEmpty { o.label = "Importing health data" }
             o.cancellable = true
-        case .rings, .clock:
+        default:
             o.style = nil
             // A fixed time: every frame draws the same picture.
             if o.clockTime == nil { o.clockTime = TimeOfDay(hour: 10, minute: 9) }

@@ -1,6 +1,6 @@
 import Activity
 import Clocks
-import App
+import Runtime
 import Configuration
 import Controls
 import DeviceLogic

@@ -1,6 +1,6 @@
 import DeviceLogic
 import Activity
-import App
+import Runtime
 import CLI
 import Configuration
 import Raster

@@ -1,4 +1,4 @@
-import App
+import Runtime
 import Display
 import Raster
 import Input

@@ -1,7 +1,7 @@
 import Configuration
 import DeviceLogic
 import Activity
-import App
+import Runtime
 import CLI
 import Store
 import HelperCommands

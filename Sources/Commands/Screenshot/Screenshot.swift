@@ -1,4 +1,4 @@
-import App
+import Runtime
 import Activity
 import ControlSocket
 import DeviceLogic

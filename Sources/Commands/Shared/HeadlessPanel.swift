@@ -1,5 +1,5 @@
 import Activity
-import App
+import Runtime
 import Configuration
 import Controls
 import DeviceLogic

@@ -1,4 +1,4 @@
-import App
+import Runtime
 import Controls
 import Activity
 import Display

@@ -1,4 +1,4 @@
-import App
+import Runtime
 import Activity
 import CLI
 import Configuration

@@ -1,4 +1,4 @@
-import App
+import Runtime
 import DeviceLogic
 import Activity
 import Configuration

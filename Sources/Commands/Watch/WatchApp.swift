@@ -1,4 +1,4 @@
-import App
+import Runtime
 import Activity
 import Configuration
 import Controls
@@ -90,14 +90,15 @@ public enum WatchApp {
         switch navigation.screen {
         case .rings:
             return dayLine(navigation.day, ScreenMaker.shownSummary(day: navigation.day, today: navigation.today, data: data))
-        case .clock:
-            return "clock " + dayLine(navigation.today, data.summary(for: navigation.today))
         case .progress:
             if let task = (data as? StoreData)?.runningTask() { return "task \(task.name) \(task.description ?? "")" }
             return "task \(data.task()?.label ?? "")"
         case .gauges:
             return "gauges " + data.gauges(now: monotonicNow()).map { "\($0.title)=\($0.value.map(NumberText.plain) ?? "—")" }
                 .joined(separator: " ")
+        default:
+            // The clock, and a screen of the time: its name and today.
+            return "\(navigation.screen.rawValue) " + dayLine(navigation.today, data.summary(for: navigation.today))
         }
     }
 }

@@ -8,7 +8,7 @@ import Screens
 import TestSupport
 import Testing
 
-@testable import App
+@testable import Runtime
 
 #if canImport(Glibc)
     import Glibc

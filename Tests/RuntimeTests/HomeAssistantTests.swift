@@ -10,7 +10,7 @@ import Store
 import TestSupport
 import Testing
 
-@testable import App
+@testable import Runtime
 @testable import HomeBridge
 
 #if canImport(Glibc)

@@ -9,16 +9,11 @@ import Store
 import Text
 import Clocks
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// The language the environment asks for: the first set of LC_ALL, LC_MESSAGES, LANG.
 public func environmentLanguage() -> String? {
     for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-        if let value = getenv(name), value.pointee != 0 { return String(cString: value) }
+        if let value = environmentVariable(name), !value.isEmpty { return value }
     }
     return nil
 }
@@ -26,7 +21,7 @@ public func environmentLanguage() -> String? {
 /// How the environment writes the time: the first set of LC_ALL, LC_TIME, LANG.
 public func environmentTimeLocale() -> String? {
     for name in ["LC_ALL", "LC_TIME", "LANG"] {
-        if let value = getenv(name), value.pointee != 0 { return String(cString: value) }
+        if let value = environmentVariable(name), !value.isEmpty { return value }
     }
     return nil
 }

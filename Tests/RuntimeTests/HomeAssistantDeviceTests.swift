@@ -2,7 +2,7 @@ import Configuration
 import Controls
 import Testing
 
-@testable import App
+@testable import Runtime
 @testable import HomeBridge
 
 /// What Home Assistant's command payloads ask of the panel, and the names the bridge writes.

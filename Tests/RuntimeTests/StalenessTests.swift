@@ -12,7 +12,7 @@ import Store
 import TestSupport
 import Testing
 
-@testable import App
+@testable import Runtime
 
 #if canImport(Glibc)
     import Glibc

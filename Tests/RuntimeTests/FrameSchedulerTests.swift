@@ -4,7 +4,7 @@ import Raster
 import Screens
 import Testing
 
-@testable import App
+@testable import Runtime
 
 @Suite struct FrameSchedulerTests {
     let interval = Duration.milliseconds(16)

@@ -3,7 +3,7 @@ import Configuration
 import Input
 import Testing
 
-@testable import App
+@testable import Runtime
 
 @Suite("Key map from the configuration")
 struct KeyMapConfigurationTests {

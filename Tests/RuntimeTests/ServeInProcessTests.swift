@@ -5,7 +5,7 @@ import Platform
 import Store
 import Testing
 
-@testable import App
+@testable import Runtime
 @testable import Server
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import App
+@testable import Runtime
 import QRCode
 
 /// libqrencode (linked by glance-serve only): the token's QR code through it.

@@ -11,7 +11,7 @@ import Raster
 import Screens
 import Testing
 
-@testable import App
+@testable import Runtime
 @testable import Clocks
 
 /// A recorded stream from Tests/InputTests/Fixtures.

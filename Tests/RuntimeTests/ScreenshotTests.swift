@@ -7,7 +7,7 @@ import Raster
 import Screens
 import Testing
 
-@testable import App
+@testable import Runtime
 import Commands
 import Configuration
 import Clocks

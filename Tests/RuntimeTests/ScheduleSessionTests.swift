@@ -11,7 +11,7 @@ import Raster
 import Screens
 import Testing
 
-@testable import App
+@testable import Runtime
 
 #if canImport(Glibc)
     import Glibc

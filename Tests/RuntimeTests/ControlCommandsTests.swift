@@ -5,7 +5,7 @@ import Platform
 import Raster
 import Testing
 
-@testable import App
+@testable import Runtime
 
 /// The control socket's commands from a hostile or careless client, through a real Unix socket
 /// and a session turn by turn: size limits, strict words, watchers that come and go.

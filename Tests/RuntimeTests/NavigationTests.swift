@@ -6,7 +6,7 @@ import Input
 import Raster
 import Testing
 
-@testable import App
+@testable import Runtime
 
 @Suite("Navigation and idle")
 struct NavigationTests {

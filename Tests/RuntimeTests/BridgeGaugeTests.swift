@@ -7,7 +7,7 @@ import Store
 import TestSupport
 import Testing
 
-@testable import App
+@testable import Runtime
 @testable import HomeBridge
 import MQTT
 

@@ -4,11 +4,6 @@ import Platform
 import Raster
 import Screens
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// The app running: a controller (input, data, navigation, idle, midnight) drawn into a frame
 /// sink (the panel, PNG files, memory) by one poll loop that also takes the signals (a signalfd).
@@ -130,9 +125,9 @@ public final class Session {
         if start == nil { start = now }
         for signal in received {
             switch signal {
-            case SIGUSR1: releaseConsole(now: now)
-            case SIGUSR2: try acquireConsole(now: now)
-            case SIGHUP:
+            case SignalReceiver.consoleRelease: releaseConsole(now: now)
+            case SignalReceiver.consoleAcquire: try acquireConsole(now: now)
+            case SignalReceiver.hangUp:
                 guard let onReload else {
                     log("SIGHUP: nothing to reload here")
                     continue

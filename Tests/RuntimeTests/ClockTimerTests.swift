@@ -8,7 +8,7 @@ import Raster
 import Screens
 import Testing
 
-@testable import App
+@testable import Runtime
 
 /// The time on the panel against a made-up clock, in a session: the loop wakes once a minute, on
 /// the minute (the device's minute timer alone is tested in DeviceLogicTests).

@@ -8,7 +8,7 @@ import Raster
 import Screens
 import Testing
 
-@testable import App
+@testable import Runtime
 
 /// Two GPIO buttons (KEY_LEFT and KEY_ENTER, one device each, as the gpio-key overlay makes
 /// them) with the key map and the hint's words the app gives (Input's key names), driving the

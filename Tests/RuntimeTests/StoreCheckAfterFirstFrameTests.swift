@@ -9,7 +9,7 @@ import Store
 import TestSupport
 import Testing
 
-@testable import App
+@testable import Runtime
 
 /// glance run checks its store once the first frame is up (`Assembly.Parts.checkStoreLater`): a
 /// damaged store still ends the app with the message and exit status of an opening that checks

@@ -6,7 +6,7 @@ import Raster
 import Screens
 import Testing
 
-@testable import App
+@testable import Runtime
 import Configuration
 import Clocks
 

@@ -12,7 +12,7 @@ import TestSupport
 import Testing
 import Clocks
 
-@testable import App
+@testable import Runtime
 
 @Suite("Store as the app's data: kept until it changes, files read only while shown")
 struct StoreDataTests {

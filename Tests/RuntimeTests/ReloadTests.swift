@@ -11,7 +11,7 @@ import Store
 import TestSupport
 import Testing
 
-@testable import App
+@testable import Runtime
 
 /// SIGHUP against a recording sink: the configuration file read again and applied in place, a
 /// real store under it; an invalid file changes nothing.
