@@ -22,7 +22,7 @@ import Raster
 /// `PanelState` line. A client that sends `watch` stays connected (at most two): it gets the
 /// state at once and again whenever it changes, and may send commands on that connection. Every
 /// request is one datagram of at most 64 bytes, parsed strictly (`PanelRequest.parse`).
-public final class ControlServer {
+public final class ControlServer: ReadingSource {
     public let path: String
     let listener: PacketListener
     /// Connected clients that have not asked yet, oldest first.
@@ -45,8 +45,22 @@ public final class ControlServer {
         listener = try PacketListener(path: path, mode: 0o660, group: group)
     }
 
+    /// Where the frame on the panel comes from, and where problems are told, once the session
+    /// answers from its loop (`Session.control`): what `handle(ready:now:)`, the loop's shape of
+    /// a source, answers with.
+    public var picture: () -> Result<PixelBuffer, PictureRefusal> = { .failure(PictureRefusal("no panel answers here")) }
+    public var problems: (String) -> Void = { _ in }
+
     /// The listening socket and the clients that have not asked yet.
     public var descriptors: [FileDescriptor] { [listener.descriptor] + clients.map(\.descriptor) + watchers.map(\.descriptor) }
+
+    /// The loop's shape of a source: `handle` with the picture and the problems' place it was
+    /// given.
+    public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
+        handle(ready: ready, picture: picture, log: problems, now: now)
+    }
+
+    public func nextDeadline(now: Duration) -> Duration? { nil }
 
     /// Accepts waiting connections and answers the requests that came; `picture` gives the frame
     /// on the panel (or why there is none). Problems are told through `log`, never thrown: a bad

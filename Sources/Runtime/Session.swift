@@ -56,8 +56,24 @@ public final class Session {
     public var onDrawn: ((Double, FramePainter.Frame) -> Void)?
     /// A liveness ping (systemd's `WATCHDOG=1`) and how often the loop must call it.
     public var watchdog: (interval: Duration, ping: () -> Void)?
-    /// The control socket (`glance screenshot`), answered from the loop.
-    public var control: ControlServer?
+    /// The control socket (`glance screenshot`), answered from the loop with the frame on the
+    /// panel.
+    public var control: ControlServer? {
+        didSet {
+            control?.picture = { [unowned self] in screenshot() }
+            control?.problems = log
+            sources = Self.sources(flips, control, controller)
+        }
+    }
+    /// What the loop waits on besides the signals and its timer, each in the loop's one shape of
+    /// a source, in the order a turn hands them what came: the output's events (a flip done),
+    /// the control socket, the controller's devices and data.
+    private var sources: [any EventSource] = []
+    private let flips: OutputEvents
+
+    static func sources(_ flips: OutputEvents, _ control: ControlServer?, _ controller: any SceneSource) -> [any EventSource] {
+        [flips] + (control.map { [$0] } ?? []) + [controller]
+    }
     /// SIGHUP: the configuration read again and applied in place (`true`: draw again). Without
     /// it SIGHUP is told and ignored.
     public var onReload: ((Duration) -> Bool)?
@@ -82,6 +98,8 @@ public final class Session {
         handover = sink as? any ConsoleHandover
         painter = FramePainter(composer: Self.composer(sink, rotation))
         self.controller = controller
+        flips = OutputEvents(sink)
+        sources = Self.sources(flips, nil, controller)
         loop = try EventLoop(signals: signals)
         self.log = log
         scheduler = FrameScheduler(interval: sink.frameInterval)
@@ -109,8 +127,7 @@ public final class Session {
     }
 
     /// What the loop polls besides the signals and its timer, asked before every sleep: the
-    /// output's events, the controller's sources, the control socket, all for reading (`run`
-    /// makes them the loop's `Interest`s).
+    /// sources' descriptors, all for reading (`run` makes them the loop's `Interest`s).
     public var watched: [FileDescriptor] {
         var descriptors = controller.descriptors
         if let fd = sink.descriptor { descriptors.append(fd) }
@@ -140,9 +157,11 @@ public final class Session {
             default: return .end(.signal(signal))
             }
         }
-        if let fd = sink.descriptor, ready.contains(fd) { try sink.handleEvents() }
-        if let control, control.handle(ready: ready, picture: screenshot, log: log, now: now) { scheduler.invalidate() }
-        if controller.handle(ready: ready, now: now) { scheduler.invalidate() }
+        for source in sources where source.handle(ready: ready, now: now) { scheduler.invalidate() }
+        if let failure = flips.failure {
+            flips.failure = nil
+            throw failure
+        }
         if let reason = controller.endReason { return .end(.ended(reason)) }
         // What the output noted since (a refused flip, a failed DPMS call, a mode set that fell
         // back after a console switch): told as it happens, not only at start.
@@ -242,6 +261,7 @@ public final class Session {
     /// `rotation`.
     public func replaceOutput(_ sink: any FrameSink, rotation: Rotation) {
         self.sink = sink
+        flips.sink = sink
         power = sink as? any PoweredOutput
         handover = sink as? any ConsoleHandover
         painter = FramePainter(composer: Self.composer(sink, rotation))
@@ -345,4 +365,28 @@ public final class Session {
         nextWatchdogPing = now + watchdog.interval
         return nextWatchdogPing
     }
+}
+
+/// The output's events (a flip done, a vblank) as a source of the loop: what `handleEvents`
+/// throws is kept for the turn to throw, since a source's `handle` tells only whether to draw.
+final class OutputEvents: ReadingSource {
+    /// The session's sink (a reload may give it another).
+    var sink: any FrameSink
+    var failure: OutputFailure?
+
+    init(_ sink: any FrameSink) { self.sink = sink }
+
+    var descriptors: [FileDescriptor] { sink.descriptor.map { [$0] } ?? [] }
+
+    func handle(ready: [FileDescriptor], now: Duration) -> Bool {
+        guard let fd = sink.descriptor, ready.contains(fd) else { return false }
+        do throws(OutputFailure) {
+            try sink.handleEvents()
+        } catch {
+            failure = error
+        }
+        return false
+    }
+
+    func nextDeadline(now: Duration) -> Duration? { nil }
 }

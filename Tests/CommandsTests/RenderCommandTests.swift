@@ -320,6 +320,18 @@ struct RenderCommandTests {
         #expect(goal.contains("goal=0.50") && (goal.contains("met=yes") || goal.contains("met=no")), "\(goal)")
     }
 
+    @Test("--db with a task running draws the screen asked for (the ring screen unless --screen progress), as the panel would show it")
+    func renderStoreWithTask() throws {
+        let db = Executable.scratch("render-task") + "/s.db"
+        #expect(try Executable.run(["log", "--db", db, "--move", "300", "--move-goal", "500"]).status == 0)
+        #expect(try Executable.run(["task", "start", "sync", "--db", db, "--total", "4"]).status == 0)
+        let rings = try Executable.run(["render", "--db", db, "--size", "240x240", "--explain"])
+        #expect(rings.status == 0, "\(rings.stderr)")
+        #expect(rings.stdout.contains("\"rings.day\"") && !rings.stdout.contains("\"progress."), "the ring screen: \(rings.stdout.prefix(300))")
+        let progress = try Executable.run(["render", "--db", db, "--size", "240x240", "--screen", "progress", "--explain"])
+        #expect(progress.status == 0 && progress.stdout.contains("\"progress."), "\(progress.stdout.prefix(300))")
+    }
+
     @Test("demo draws its screens into a folder")
     func demo() throws {
         let folder = Executable.scratch("demo") + "/out"

@@ -36,7 +36,7 @@ struct ClockTimerSessionTests {
         let app = try Assembly.make(
             settings, sink: sink, parts: .init(text: .some(nil), clock: clock, data: FixedData(days: [:]), now: Self.t0),
             log: { _ in }).get()
-        let c = app.controller, session = app.session
+        let session = app.session
         var now = Self.t0
         var wakes = 0
         var next = try session.turn(now: now, ready: [], signals: [])

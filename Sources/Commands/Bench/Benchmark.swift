@@ -423,7 +423,6 @@ public struct Benchmark: Sendable {
     func painted(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, keepsFrames: Bool)
         -> (count: Int, ms: Double, changed: [Double], drawn: [Double], copied: [Double], intoPicture: Bool)
     {
-        let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
         let composer = FrameComposer(panel: size, rotation: rotation, format: format, shadow: shadow)
         let fps = self.fps ?? (animation == .intro ? 60 : 30)
         let (count, frame) = frames(animation, size: size, text: text, fps: fps)

@@ -41,9 +41,12 @@ public enum Pictures {
     }
 
     public static func render(_ job: Render, console: Console) -> Outcome {
-        let settings = HeadlessPanel.still(job.settings)
+        // The screen asked for and no other: the panel would turn to a running task, a picture of
+        // the ring screen does not.
+        let asked = job.settings.show.screen ?? .rings
+        let settings = HeadlessPanel.still(job.settings.with { $0.screens = [asked] })
         let show = settings.show
-        let screen = show.screen ?? .rings
+        let screen = asked
         let text: FreeTypeTextRenderer?
         switch Assembly.fonts(settings) {
         case .success(let t): text = t
