@@ -67,6 +67,7 @@ module JSON "$ROOT"/Sources/JSON/*.swift
 module Store $(find "$ROOT/Sources/Store" -name '*.swift' | sort) "$OUT/objects/embedded_resources.swift"
 module HealthExport "$ROOT"/Sources/HealthExport/*.swift
 module Raster "$ROOT"/Sources/Raster/*.swift
+module Faces "$ROOT"/Sources/Faces/*.swift
 module Controls "$ROOT"/Sources/Controls/*.swift
 module Screens "$ROOT"/Sources/Screens/*.swift
 module CLI "$ROOT"/Sources/CLI/*.swift
@@ -84,9 +85,9 @@ link() { # NAME OBJECTS... -- SOURCES...
 link import-xml $STORE "$HERE/targets/FuzzStore.swift" "$HERE/targets/ImportXML.swift"
 link import-csv $STORE "$HERE/targets/FuzzStore.swift" "$HERE/targets/ImportCSV.swift"
 link import-file $STORE "$HERE/targets/FuzzStore.swift" "$HERE/targets/ImportFile.swift"
-link configuration "$O/Raster.o" "$O/Activity.o" "$O/Controls.o" "$O/JSON.o" "$O/Screens.o" "$O/CLI.o" "$O/Configuration.o" \
+link configuration "$O/Raster.o" "$O/Activity.o" "$O/Controls.o" "$O/JSON.o" "$O/Faces.o" "$O/CLI.o" "$O/Configuration.o" \
 	"$HERE/targets/Configuration.swift"
 link http-body "$O/Activity.o" "$O/JSON.o" "$O/Feeds.o" "$HERE/targets/HTTPBody.swift"
 link mqtt-payload "$O/Activity.o" "$O/JSON.o" "$O/Feeds.o" "$HERE/targets/MQTTPayload.swift"
-link control-request "$O/Raster.o" "$O/Activity.o" "$O/Controls.o" "$O/Screens.o" "$O/DeviceLogic.o" "$HERE/targets/ControlRequest.swift"
+link control-request "$O/Raster.o" "$O/Activity.o" "$O/Controls.o" "$HERE/targets/ControlRequest.swift"
 touch "$stamp"

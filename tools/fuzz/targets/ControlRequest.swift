@@ -4,7 +4,7 @@
 // request; a refusal's reason, as answered, holds no control character; a state taken reads
 // back as the same state from its own text.
 import Activity
-import DeviceLogic
+import Controls
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
