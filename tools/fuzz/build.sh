@@ -69,11 +69,9 @@ module HealthExport "$ROOT"/Sources/HealthExport/*.swift
 module Raster "$ROOT"/Sources/Raster/*.swift
 module Faces "$ROOT"/Sources/Faces/*.swift
 module Controls "$ROOT"/Sources/Controls/*.swift
-module Screens "$ROOT"/Sources/Screens/*.swift
 module CLI "$ROOT"/Sources/CLI/*.swift
 module Configuration "$ROOT"/Sources/Configuration/*.swift
 module Feeds "$ROOT"/Sources/Feeds/*.swift
-module DeviceLogic "$ROOT"/Sources/DeviceLogic/*.swift
 
 O=$OUT/objects
 STORE="$O/Activity.o $O/Platform.o $O/CKernelShims.o $O/JSON.o $O/Store.o $O/HealthExport.o -lsqlite3 -lxml2 -larchive"
