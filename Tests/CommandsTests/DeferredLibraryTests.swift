@@ -92,7 +92,8 @@ struct DeferredLibraryTests {
     @Test("fonts through fontconfig (FONTCONFIG_FILE set) open it on first use, and draw what the packaged paths draw")
     func fontconfigOnFirstUse() throws {
         let folder = Executable.scratch("deferred-fontconfig")
-        let arguments = ["render", "--size", "96x96", "--move", "1/2", "--locale", "zh-Hans"]
+        // A day and a time of their own: two pictures drawn a minute apart would differ by the clock.
+        let arguments = ["render", "--size", "96x96", "--move", "1/2", "--locale", "zh-Hans", "--today", "2026-11-01", "--time", "10:09"]
         // The installed fonts both times (not the tests' pinned ones under GLANCE_FONT_ROOT, which
         // fontconfig's configuration does not list).
         let direct = try Self.traced(arguments + ["--output", folder + "/direct.png"], ["GLANCE_FONT_ROOT": ""])
