@@ -21,7 +21,7 @@ public struct SystemdNotifier: Sendable, Equatable {
     public init?(environment: [String: String]? = nil, processID: Int32 = getpid()) {
         let value = { (name: String) -> String? in
             if let environment { return environment[name] }
-            return getenv(name).map { String(cString: $0) }
+            return environmentVariable(name)
         }
         guard let socket = value("NOTIFY_SOCKET"), socket.hasPrefix("/") || (socket.hasPrefix("@") && socket.count > 1)
         else { return nil }

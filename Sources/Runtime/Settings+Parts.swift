@@ -11,19 +11,14 @@ import Clocks
 
 
 /// The language the environment asks for: the first set of LC_ALL, LC_MESSAGES, LANG.
-public func environmentLanguage() -> String? {
-    for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-        if let value = environmentVariable(name), !value.isEmpty { return value }
-    }
-    return nil
-}
+public func environmentLanguage() -> String? { firstSet(["LC_ALL", "LC_MESSAGES", "LANG"]) }
 
 /// How the environment writes the time: the first set of LC_ALL, LC_TIME, LANG.
-public func environmentTimeLocale() -> String? {
-    for name in ["LC_ALL", "LC_TIME", "LANG"] {
-        if let value = environmentVariable(name), !value.isEmpty { return value }
-    }
-    return nil
+public func environmentTimeLocale() -> String? { firstSet(["LC_ALL", "LC_TIME", "LANG"]) }
+
+/// The first of `names` the environment sets to something (the C library's order for locales).
+private func firstSet(_ names: [String]) -> String? {
+    names.lazy.compactMap { environmentVariable($0) }.first { !$0.isEmpty }
 }
 
 /// The fonts for a language: Inter (or `file`), and for Chinese a CJK face (or `cjkFile`).

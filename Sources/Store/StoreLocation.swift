@@ -43,9 +43,7 @@ public enum StoreLocation {
 
     /// The default path for this process.
     public static func defaultPath() -> String? {
-        defaultPath(isRoot: geteuid() == 0, systemStoreWritable: isWritableStore(systemPath)) { name in
-            getenv(name).map { String(cString: $0) }
-        }
+        defaultPath(isRoot: geteuid() == 0, systemStoreWritable: isWritableStore(systemPath), environment: environmentVariable)
     }
 
     /// Whether `path` is a store this process may write: the file and its folder writable (SQLite

@@ -139,13 +139,18 @@ public struct Benchmark: Sendable {
     /// cost is measured against). `intro`: the ring screen filling up from the first frame.
     func panel(
         _ request: ShowRequest, size: Size, text: FreeTypeTextRenderer?, labels: Bool = true, intro: Bool = false
-    ) -> HeadlessPanel {
+    ) throws(OutputFailure) -> HeadlessPanel {
         var c = configuration
         c.name = name
         c.show = request
         c.run.intro = intro
         c.screens = [request.screen ?? .rings]
-        let settings = (try? Settings(c)) ?? Settings()
+        let settings: Settings
+        do {
+            settings = try Settings(c)
+        } catch {
+            throw OutputFailure("the bench's settings: \(error)", status: Outcome.config)
+        }
         let systemToday = SystemLocalClock().today()
         let today = request.today?.day(today: systemToday) ?? systemToday
         let day = request.day?.day(today: today) ?? today
@@ -155,8 +160,7 @@ public struct Benchmark: Sendable {
             task: kind == .progress ? request.progress : nil)
         let drawn: (any TextRenderer)? = labels && !noText ? text : text.map { LabelsNotDrawn($0) }
         let sink = PNGSink(size: size, format: format, naming: .latest(""))
-        // The bench's own settings are checked when it starts; a panel that cannot be made is a bug.
-        return try! HeadlessPanel.make(
+        return try HeadlessPanel.make(
             settings, sink: sink, text: drawn, clock: FixedClock(today, time: request.clockTime), data: data
         ).get()
     }
@@ -179,8 +183,19 @@ public struct Benchmark: Sendable {
                 return Outcome.unavailable
             }
         }
+        do throws(OutputFailure) {
+            return try measure(text: text, locale: locale, console: console)
+        } catch {
+            console.complain(error.message)
+            return error.status
+        }
+    }
+
+    /// Every line asked for, printed as it is measured; the first panel that cannot be made (a
+    /// system error: no descriptors left, say) ends it.
+    private func measure(text: FreeTypeTextRenderer?, locale: AppLocale, console: Console) throws(OutputFailure) -> Outcome {
         if wire {
-            for line in wireLines(text: text, locale: locale) {
+            for line in try wireLines(text: text, locale: locale) {
                 let status = console.result(line)
                 if status != .ok { return status }
             }
@@ -204,7 +219,7 @@ public struct Benchmark: Sendable {
         }
         for screen in screens {
             for size in sizes {
-                let status = console.result(line(screen, size, text: text, locale: locale))
+                let status = console.result(try line(screen, size, text: text, locale: locale))
                 if status != Outcome.ok { return status }
             }
         }
@@ -213,17 +228,19 @@ public struct Benchmark: Sendable {
 
     /// The frames of `animation` at `fps` at `size`: the screen of frame i and its time, as the
     /// panel shows them (`panel`).
-    func frames(_ animation: Animation, size: Size, text: FreeTypeTextRenderer?, fps: Double) -> (count: Int, frame: (Int) -> (any Screen, Double)) {
+    func frames(_ animation: Animation, size: Size, text: FreeTypeTextRenderer?, fps: Double) throws(OutputFailure)
+        -> (count: Int, frame: (Int) -> (any Screen, Double))
+    {
         switch animation {
         case .spinner, .bar:
             var o = request(for: .progress)
             o.fraction = nil
             o.indeterminate = true
             o.style = animation == .spinner ? ProgressStyle.circular.rawValue : ProgressStyle.bar.rawValue
-            let screen = panel(o, size: size, text: text).screen(at: 0)
+            let screen = try panel(o, size: size, text: text).screen(at: 0)
             return (frames, { (screen, Double($0) / fps) })
         case .intro:
-            let intro = panel(request(for: .rings), size: size, text: text, intro: true)
+            let intro = try panel(request(for: .rings), size: size, text: text, intro: true)
             // Until the scene stops moving: 55 frames at 60 fps.
             let count = min(frames, Int((RingIntroScene.standardDuration.inSeconds * fps).rounded(.up)) + 1)
             return (count, { i in
@@ -231,7 +248,7 @@ public struct Benchmark: Sendable {
                 return (intro.screen(at: t), t)
             })
         case .refresh:
-            let rings = panel(request(for: .rings), size: size, text: text)
+            let rings = try panel(request(for: .rings), size: size, text: text)
             _ = rings.assembly.controller.send(.refreshShown(.running), now: rings.start)
             let overlay = rings.screen(at: 0)
             return (frames, { (overlay, Double($0) / fps) })
@@ -247,7 +264,7 @@ public struct Benchmark: Sendable {
     {
         // Drawn in place, or whole (the reference): the painter alone (a session draws into its
         // picture what changed).
-        guard shadow, !whole else { return .success(painterLine(animation, size, text: text, locale: locale)) }
+        guard shadow, !whole else { return Result { () throws(OutputFailure) in try painterLine(animation, size, text: text, locale: locale) } }
         let fps = self.fps ?? (animation == .intro ? 60 : 30)
         let measured: SessionRun
         switch runSession(animation, size, text: text, fps: fps) {
@@ -267,7 +284,12 @@ public struct Benchmark: Sendable {
             + " store_reads=\(measured.storeReads)"
         if fill {
             // The same frames drawn whole by the painter, for the ratio.
-            let each = painted(animation, size, text: text, locale: locale, keepsFrames: false).ms
+            let each: Double
+            do throws(OutputFailure) {
+                each = try painted(animation, size, text: text, locale: locale, keepsFrames: false).ms
+            } catch {
+                return .failure(error)
+            }
             line += " whole_ms_per_frame=\(ms(each)) ratio=\(ms(measured.ms / Double(max(1, measured.frames)) / max(each, 1e-9)))"
         }
         return .success(line)
@@ -396,10 +418,10 @@ public struct Benchmark: Sendable {
     /// One animation at one size through the painter alone: drawn into the buffers in place
     /// (`--in-place`: a session always draws into a picture), or every frame whole (`--whole`,
     /// the reference: straight onto the buffers).
-    func painterLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
+    func painterLine(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) throws(OutputFailure) -> String {
         let request = self.request(for: animation == .spinner || animation == .bar ? .progress : .rings)
         let fps = self.fps ?? (animation == .intro ? 60 : 30)
-        let measured = painted(animation, size, text: text, locale: locale, keepsFrames: !whole)
+        let measured = try painted(animation, size, text: text, locale: locale, keepsFrames: !whole)
         let pct = { (x: Double) in NumberText.fixed(100 * x, decimals: 1) }
         let ms = { (x: Double) in NumberText.fixed(x, decimals: 3) }
         let mean = { (xs: [Double]) in xs.isEmpty ? 1 : xs.reduce(0, +) / Double(xs.count) }
@@ -412,7 +434,7 @@ public struct Benchmark: Sendable {
             + (measured.intoPicture ? " copied_percent=\(pct(mean(measured.copied)))" : "")
         if fill && !whole {
             // The same frames drawn whole, for the ratio.
-            let reference = painted(animation, size, text: text, locale: locale, keepsFrames: false)
+            let reference = try painted(animation, size, text: text, locale: locale, keepsFrames: false)
             line += " whole_ms_per_frame=\(ms(reference.ms)) ratio=\(ms(measured.ms / max(reference.ms, 1e-9)))"
         }
         return line
@@ -421,11 +443,11 @@ public struct Benchmark: Sendable {
     /// The animation's frames through the painter (`keepsFrames` false: each drawn whole):
     /// milliseconds per frame, and per frame after the first the shares changed, drawn and copied.
     func painted(_ animation: Animation, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, keepsFrames: Bool)
-        -> (count: Int, ms: Double, changed: [Double], drawn: [Double], copied: [Double], intoPicture: Bool)
+        throws(OutputFailure)        -> (count: Int, ms: Double, changed: [Double], drawn: [Double], copied: [Double], intoPicture: Bool)
     {
         let composer = FrameComposer(panel: size, rotation: rotation, format: format, shadow: shadow)
         let fps = self.fps ?? (animation == .intro ? 60 : 30)
-        let (count, frame) = frames(animation, size: size, text: text, fps: fps)
+        let (count, frame) = try frames(animation, size: size, text: text, fps: fps)
         let targets = (0..<max(1, buffers)).map { _ in PixelBuffer(width: size.width, height: size.height, format: format) }
         let pixels = Double(composer.pictureSize.width * composer.pictureSize.height)
         var painter = FramePainter(composer: composer)
@@ -457,17 +479,17 @@ public struct Benchmark: Sendable {
     }
 
     /// One screen at one size, measured.
-    func line(_ kind: ScreenKind, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) -> String {
+    func line(_ kind: ScreenKind, _ size: Size, text: FreeTypeTextRenderer?, locale: AppLocale) throws(OutputFailure) -> String {
         let request = self.request(for: kind)
         let composer = FrameComposer(panel: size, rotation: rotation, format: format)
         let target = PixelBuffer(width: size.width, height: size.height, format: format)
         let withText = request.needsText && !noText
-        let screen = panel(request, size: size, text: text).screen(at: 0)
+        let screen = try panel(request, size: size, text: text).screen(at: 0)
         // Cold: the same pixels, but a buffer of its own each frame (nothing cached with it).
         let frameTarget = {
             cold ? PixelBuffer(wrapping: target.base, width: size.width, height: size.height, stride: target.stride, format: target.format) : target
         }
-        let bare = panel(request, size: size, text: text, labels: false).screen(at: 0)
+        let bare = try panel(request, size: size, text: text, labels: false).screen(at: 0)
         // Alternate the two in rounds and keep each one's fastest round: the machine is shared
         // and noisy, and the difference of two times is what the labels cost.
         let rounds = withText ? min(5, frames) : 1

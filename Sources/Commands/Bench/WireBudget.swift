@@ -74,7 +74,7 @@ extension Benchmark {
 
     /// The wire budget's lines: for each panel, each scene's bytes a frame and the wire's share at
     /// 30 and 60 fps, then a whole-screen change against the time it takes to draw here.
-    func wireLines(text: FreeTypeTextRenderer?, locale: AppLocale) -> [String] {
+    func wireLines(text: FreeTypeTextRenderer?, locale: AppLocale) throws(OutputFailure) -> [String] {
         var lines: [String] = []
         let fps = 60.0
         for panel in WireBudget.panels {
@@ -82,7 +82,7 @@ extension Benchmark {
             look.configuration.display.shape = panel.shape
             var worst = (scene: "", share: 0.0)
             for scene in WireScene.allCases {
-                let frames = look.wireFrames(scene, size: panel.size, text: text, locale: locale, fps: fps)
+                let frames = try look.wireFrames(scene, size: panel.size, text: text, locale: locale, fps: fps)
                 let mean = frames.isEmpty ? 0 : Double(frames.reduce(0, +)) / Double(frames.count)
                 let most = Double(frames.max() ?? 0)
                 var line = "bench wire=\(scene.rawValue) panel=\(panel.name) format=rgb565 frames=\(frames.count)"
@@ -100,7 +100,7 @@ extension Benchmark {
             }
             // A whole-screen change: the wire's time against this machine's time to draw it.
             let whole = Double(panel.size.width * panel.size.height * 2 + WireBudget.commandBytes)
-            let drawMs = look.wholeFrameMs(size: panel.size, text: text)
+            let drawMs = try look.wholeFrameMs(size: panel.size, text: text)
             var line = "bench wire=whole panel=\(panel.name) format=rgb565 bytes=\(Int(whole)) draw_ms_here=\(NumberText.fixed(drawMs, decimals: 3))"
             for clock in WireBudget.clocks {
                 let wireMs = 1000 / WireBudget.framesPerSecond(bytes: whole, hertz: clock.hertz)
@@ -123,8 +123,8 @@ extension Benchmark {
 
     /// The bytes each frame of `scene` puts on the wire after the first (drawn whole), through the
     /// damage path the session runs (`FramePainter`), on an RGB565 panel.
-    func wireFrames(_ scene: WireScene, size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, fps: Double) -> [Int] {
-        let screens = wireScreens(scene, size: size, text: text, fps: fps)
+    func wireFrames(_ scene: WireScene, size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, fps: Double) throws(OutputFailure) -> [Int] {
+        let screens = try wireScreens(scene, size: size, text: text, fps: fps)
         let composer = FrameComposer(panel: size, rotation: rotation, format: .rgb565)
         let targets = (0..<2).map { _ in PixelBuffer(width: size.width, height: size.height, format: .rgb565) }
         var painter = FramePainter(composer: composer)
@@ -138,13 +138,13 @@ extension Benchmark {
 
     /// The screens of `scene` and their times: an animation's frames at `fps`, or a change from
     /// one screen to the next (the day before, a gauge's next value).
-    func wireScreens(_ scene: WireScene, size: Size, text: FreeTypeTextRenderer?, fps: Double) -> [(any Screen, Double)] {
+    func wireScreens(_ scene: WireScene, size: Size, text: FreeTypeTextRenderer?, fps: Double) throws(OutputFailure) -> [(any Screen, Double)] {
         switch scene {
         case .intro, .spinner, .bar:
             let animation: Animation = scene == .intro ? .intro : scene == .spinner ? .spinner : .bar
             var b = self
             b.frames = min(frames, 120)
-            let (count, frame) = b.frames(animation, size: size, text: text, fps: fps)
+            let (count, frame) = try b.frames(animation, size: size, text: text, fps: fps)
             return (0..<count).map(frame)
         case .dayChange:
             let request = self.request(for: .rings)
@@ -155,19 +155,19 @@ extension Benchmark {
             before.summary = yesterday
             before.noSummary = false
             before.day = .date((request.today?.day(today: SystemLocalClock().today()) ?? SystemLocalClock().today()).adding(days: -1))
-            return [(panel(request, size: size, text: text).screen(at: 0), 0), (panel(before, size: size, text: text).screen(at: 0), 1 / fps)]
+            return [(try panel(request, size: size, text: text).screen(at: 0), 0), (try panel(before, size: size, text: text).screen(at: 0), 1 / fps)]
         case .gaugeUpdate:
             var request = self.request(for: .gauges)
-            let first = panel(request, size: size, text: text).screen(at: 0)
+            let first = try panel(request, size: size, text: text).screen(at: 0)
             request.gaugeValue = (request.gaugeValue ?? 72) + 1
-            return [(first, 0), (panel(request, size: size, text: text).screen(at: 0), 1 / fps)]
+            return [(first, 0), (try panel(request, size: size, text: text).screen(at: 0), 1 / fps)]
         }
     }
 
     /// Milliseconds this machine takes to draw the ring screen whole at `size` (the fastest of
     /// five rounds of ten).
-    func wholeFrameMs(size: Size, text: FreeTypeTextRenderer?) -> Double {
-        let screen = panel(self.request(for: .rings), size: size, text: text).screen(at: 0)
+    func wholeFrameMs(size: Size, text: FreeTypeTextRenderer?) throws(OutputFailure) -> Double {
+        let screen = try panel(self.request(for: .rings), size: size, text: text).screen(at: 0)
         let composer = FrameComposer(panel: size, rotation: rotation, format: .rgb565)
         let target = PixelBuffer(width: size.width, height: size.height, format: .rgb565)
         var best = Double.infinity

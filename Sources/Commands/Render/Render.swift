@@ -41,12 +41,9 @@ public enum Pictures {
     }
 
     public static func render(_ job: Render, console: Console) -> Outcome {
-        // The screen asked for and no other: the panel would turn to a running task, a picture of
-        // the ring screen does not.
-        let asked = job.settings.show.screen ?? .rings
-        let settings = HeadlessPanel.still(job.settings.with { $0.screens = [asked] })
+        let screen = job.settings.show.screen ?? .rings
+        let settings = HeadlessPanel.still(job.settings, showing: screen)
         let show = settings.show
-        let screen = asked
         let text: FreeTypeTextRenderer?
         switch Assembly.fonts(settings) {
         case .success(let t): text = t

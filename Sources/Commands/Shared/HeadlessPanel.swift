@@ -17,12 +17,14 @@ struct HeadlessPanel {
     let assembly: Assembly
     let start: Duration
 
-    /// The settings as a picture takes them.
-    static func still(_ settings: Settings) -> Settings {
+    /// The settings as a picture takes them; `showing`: that screen and no other (a picture of
+    /// the ring screen is not turned to a running task, as the panel would be).
+    static func still(_ settings: Settings, showing: ScreenKind? = nil) -> Settings {
         settings.with {
             $0.idle = IdleSchedule(dimAfter: nil, blankAfter: nil, dimLevel: 1)
             $0.schedule = []
             $0.cycle = nil
+            if let showing { $0.screens = [showing] }
         }
     }
 
