@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <linux/sockios.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -76,3 +78,17 @@ ssize_t glance_receive_with_fd(int socket, void *bytes, size_t capacity, int *fd
 int glance_accept(int socket) { return accept4(socket, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
 
 int glance_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int glance_peer_uid(int socket, unsigned int *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = (unsigned int)credentials.uid;
+    return 0;
+}
+
+int glance_unread_bytes(int socket) {
+    int bytes = 0;
+    if (ioctl(socket, SIOCOUTQ, &bytes) != 0) return -1;
+    return bytes;
+}

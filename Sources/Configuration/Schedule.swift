@@ -36,7 +36,7 @@ extension ScheduleWindowSetting: Defaulted {
     static let settingsHelp =
         "windows of the local clock that set the brightness, the screens and the cycle; outside every window the "
         + "settings above hold, where windows overlap the first listed wins, and a touch or a command overrides a "
-        + "window until the schedule's next boundary"
+        + "window until the schedule's next boundary; at most 100 windows"
 
     static let settings: [Setting<ScheduleWindowSetting>] = [
         .value("from", \.from, .clockTime(end: false), help: "when the window starts, by the local clock", default: .required,
@@ -58,7 +58,7 @@ extension ScheduleWindowSetting: Defaulted {
             "screens", \.screens, Form<[ScreenKind]>.screens.optional,
             help: "the screens shown while it holds (the clock alone in the evening, though the day's screens do not list it); "
                 + "the first is shown when it starts; a running task's progress still shows itself where \"progress\" is "
-                + "configured",
+                + "configured (so a window of \"progress\" alone is refused: it would show \"Working…\" with no task)",
             default: .means("the configured screens"), reload: .schedule),
         .value(
             "cycle", \.cycle, CycleRule.form.change(),
@@ -161,11 +161,27 @@ extension Configuration {
         }
     ]
 
-    /// Where a window's cycle names a screen the window does not show, and what to say.
+    /// The most windows a schedule may have: a week of a household's hours is a few dozen; the
+    /// bound keeps a file of thousands from costing the panel's loop at every boundary.
+    public static let maximumWindows = 100
+
+    /// Where a window's cycle names a screen the window does not show, or a window could only
+    /// show the progress screen with no task running, and what to say.
     func schedulePlaces() -> [(path: String, problem: String)] {
         var places: [(path: String, problem: String)] = []
+        if schedule.count > Self.maximumWindows {
+            places.append((
+                "$.schedule",
+                "\(schedule.count) windows: at most \(Self.maximumWindows); join windows that set the same, or give one \"days\""))
+        }
         for (i, window) in schedule.enumerated() {
             let listed = window.screens ?? screens
+            if !listed.isEmpty, listed.allSatisfy({ $0 == .progress }) {
+                places.append((
+                    window.screens == nil ? "$.schedule[\(i)]" : "$.schedule[\(i)].screens",
+                    "only \"progress\": with no task running it would show \"Working…\" all the while; list another screen "
+                        + "first (\"screens\": [\"clock\", \"progress\"]) — a task's progress shows itself over it"))
+            }
             if case .set(let cycle) = window.cycle {
                 for (j, s) in cycle.screens.enumerated() where !listed.contains(s) {
                     places.append((

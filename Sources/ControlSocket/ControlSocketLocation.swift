@@ -46,12 +46,34 @@ public enum ControlSocketLocation {
         return String(cString: value)
     }
 
+    /// The id of group `name` as the group file lists it (nil: not there, or no file). Read from
+    /// the file itself, not through getgrnam(3): that loads the system's NSS modules, a network
+    /// one among them where configured, into the process holding the panel. The package's group
+    /// is a system group, made in /etc/group by systemd-sysusers.
+    public static func groupID(named name: String, in file: String = "/etc/group") -> UInt32? {
+        guard let stream = fopen(file, "re") else { return nil }
+        defer { fclose(stream) }
+        var line: UnsafeMutablePointer<CChar>? = nil
+        var capacity = 0
+        defer { free(line) }
+        let prefix = Array((name + ":").utf8)
+        while getline(&line, &capacity, stream) > 0, let line {
+            let text = String(cString: line)
+            guard text.utf8.starts(with: prefix) else { continue }
+            // name:password:gid:members
+            let fields = text.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count >= 3, let gid = UInt32(fields[2]) else { return nil }
+            return gid
+        }
+        return nil
+    }
+
     /// The listening side's folder for `path` made when missing: its parents as usual (a /run not
     /// there yet), the folder itself 0750 for root and group glance (whatever the umask: another
     /// thread may be binding a socket under a narrower one for the moment). Returns group glance's
     /// id, for the socket itself, when there is such a group.
     public static func prepareFolder(for path: String) -> UInt32? {
-        let group = getgrnam("glance").map { $0.pointee.gr_gid }
+        let group = groupID(named: "glance")
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             let folder = String(path[..<slash])
             var parent = ""

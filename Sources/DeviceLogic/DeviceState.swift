@@ -224,7 +224,7 @@ public struct DeviceState {
             return true
         case .lightOn:
             return scheduleDarkens ? overrideSchedule(now: now) { $0.brightness = nil } : false
-        case .brightness(let level): return setBrightness(level, now: now)
+        case .brightness(let level): return setBrightness(level, lowest: 0.01, now: now)
         case .cycle(let on):
             if on {
                 guard var turning = pausedCycle ?? cycle else { return false }
@@ -261,8 +261,14 @@ public struct DeviceState {
         if setup.newInput, inputOpen, away { effects.append(.grabInput(false)) }
         router = setup.router
         idleTimes = setup.idle
-        cycle = setup.cycle
-        configuredCycle = cycle?.rule
+        // A cycle turned off by a command stays off through a reload (until `cycle on`); with no
+        // cycle in the new file there is nothing left to turn on.
+        if pausedCycle != nil {
+            pausedCycle = setup.cycle
+        } else {
+            cycle = setup.cycle
+        }
+        configuredCycle = setup.cycle?.rule
         hours = setup.schedule
         scheduleOverride = nil
         refresh = setup.refresh
@@ -444,10 +450,18 @@ public struct DeviceState {
             navigation.settle(available: available(now: now))
         }
         if force || state.cycle != before.cycle {
+            // A cycle a command turned off stays off (the window's or the configured one waits
+            // for `cycle on`).
             switch state.cycle {
-            case .keep: if !force || cycle == nil { cycle = configuredCycle.map { ScreenCycle($0, now: now) } }
+            case .keep:
+                if pausedCycle != nil {
+                    pausedCycle = configuredCycle.map { ScreenCycle($0, now: now) }
+                } else if !force || cycle == nil {
+                    cycle = configuredCycle.map { ScreenCycle($0, now: now) }
+                }
             case .clear: cycle = nil
-            case .set(let rule): cycle = ScreenCycle(rule, now: now)
+            case .set(let rule):
+                if pausedCycle != nil { pausedCycle = ScreenCycle(rule, now: now) } else { cycle = ScreenCycle(rule, now: now) }
             }
         }
         if !away { applyBacklight() }
@@ -673,15 +687,17 @@ public struct DeviceState {
     /// A step brighter or darker (`direction` ±1), kept in the store; true when the picture
     /// changes (a light that cannot do it alone).
     private mutating func stepBrightness(_ direction: Double, now: Duration) -> Bool {
-        setBrightness(((awakeBrightness + 0.1 * direction) * 10).rounded() / 10, now: now)
+        // At or below the keys' darkest step (a command may have set 5 %), down stays there.
+        if direction < 0, awakeBrightness <= Self.lowestBrightness { return false }
+        return setBrightness(((awakeBrightness + 0.1 * direction) * 10).rounded() / 10, now: now)
     }
 
-    /// The awake brightness set to `wanted` (0...1, at least the darkest step), kept in the
-    /// store (in a window of the schedule that sets the brightness: until its next boundary);
-    /// true when the picture changes.
-    private mutating func setBrightness(_ wanted: Double, now: Duration) -> Bool {
+    /// The awake brightness set to `wanted` (0...1, at least `lowest`: the keys' darkest step,
+    /// or 1 % for a command, which is taken as asked), kept in the store (in a window of the
+    /// schedule that sets the brightness: until its next boundary); true when the picture changes.
+    private mutating func setBrightness(_ wanted: Double, lowest: Double = Self.lowestBrightness, now: Duration) -> Bool {
         let before = light
-        let level = min(1, max(Self.lowestBrightness, wanted))
+        let level = min(1, max(lowest, wanted))
         guard level != awakeBrightness else { return false }
         // In a window that sets the brightness the step holds until its next boundary, not kept.
         if scheduled.brightness != nil {

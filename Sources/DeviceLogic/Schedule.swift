@@ -98,34 +98,28 @@ public struct Schedule: Sendable, Equatable {
         let start = window(at: unix, zone: zone)
         let end = unix + Self.horizon
         var t = unix
-        while t < end {
+        segments: while t < end {
             let offset = Int64(zone.utcOffset(at: t))
-            // The next edge of any window on the local clock, on this offset.
-            guard let edge = nextEdge(afterLocal: t + offset) else { return nil }
-            var candidate = edge - offset
-            // The offset changed on the way: the change itself comes first.
-            if Int64(zone.utcOffset(at: candidate)) != offset {
-                candidate = Self.change(after: t, before: candidate, from: offset, zone)
+            // The edges ahead on the local clock, on this offset, each with the window it puts in
+            // force: one sweep over them (time linear in the windows, but for the sort), where
+            // asking every window at every edge cost windows × edges.
+            var sweep = EdgeSweep(windows, after: t + offset, through: end + offset + 86400)
+            while let (edge, inForce) = sweep.next() {
+                var candidate = edge - offset
+                // The offset changed on the way: the change itself comes first.
+                if Int64(zone.utcOffset(at: candidate)) != offset {
+                    candidate = Self.change(after: t, before: candidate, from: offset, zone)
+                    if window(at: candidate, zone: zone) != start { return candidate }
+                    t = candidate
+                    continue segments
+                }
+                if inForce != start { return candidate }
+                t = candidate
+                if t >= end { return nil }
             }
-            if window(at: candidate, zone: zone) != start { return candidate }
-            t = candidate
+            return nil
         }
         return nil
-    }
-
-    /// The next local wall time after `local` at which a window starts or ends.
-    func nextEdge(afterLocal local: Int64) -> Int64? {
-        let days = local.floorDivided(by: 86400)
-        var best: Int64?
-        for window in windows {
-            for day in (days - 1)...(days + 1) {
-                for minute in [window.from, window.from + window.length] {
-                    let edge = day * 86400 + Int64(minute) * 60
-                    if edge > local, best.map({ edge < $0 }) ?? true { best = edge }
-                }
-            }
-        }
-        return best
     }
 
     /// The first instant in (after, before] whose offset is not `offset` (binary search: the
@@ -163,6 +157,87 @@ public struct Schedule: Sendable, Equatable {
         public var window: Int?
         /// The next boundary (seconds since the epoch); nil: none ahead.
         public var next: Int64?
+    }
+}
+
+/// The edges of a schedule's windows on the local clock in time order, each with the window in
+/// force from it on (the first listed of those that cover it): the windows' spans over the days
+/// in question, sorted once, and a heap of the windows open. Every local midnight is an edge too,
+/// so no two edges are more than a day apart (a change of the zone's offset between two edges is
+/// then found by one binary search, as it changes at most once a day).
+struct EdgeSweep {
+    /// (local time, window index, +1 opens / -1 closes; a midnight: index -1), by time.
+    private var events: [(time: Int64, window: Int, step: Int8)] = []
+    private var position = 0
+    /// How many of each window's spans are open, and the open windows' indexes (a heap, closed
+    /// ones taken off lazily).
+    private var open: [Int]
+    private var heap: [Int] = []
+
+    init(_ windows: [ScheduleWindow], after local: Int64, through last: Int64) {
+        open = Array(repeating: 0, count: windows.count)
+        let first = local.floorDivided(by: 86400) - 1
+        let final = max(first, last.floorDivided(by: 86400))
+        events.reserveCapacity(Int(final - first + 1) * (windows.count * 2 + 1))
+        for day in first...final {
+            let calendarDay = CalendarDay(daysSinceEpoch: Int(day))
+            events.append((day * 86400, -1, 0))
+            for (i, window) in windows.enumerated() where window.startsOn(calendarDay) {
+                let opens = day * 86400 + Int64(window.from) * 60
+                events.append((opens, i, 1))
+                events.append((opens + Int64(window.length) * 60, i, -1))
+            }
+        }
+        events.sort { $0.time < $1.time }
+        // Everything up to `local` opens and closes what is open there.
+        while position < events.count, events[position].time <= local {
+            apply(events[position])
+            position += 1
+        }
+    }
+
+    /// The next edge and the window in force from it (nil: none); nil after the last.
+    mutating func next() -> (Int64, Int?)? {
+        guard position < events.count else { return nil }
+        let time = events[position].time
+        while position < events.count, events[position].time == time {
+            apply(events[position])
+            position += 1
+        }
+        while let top = heap.first, open[top] == 0 { popHeap() }
+        return (time, heap.first)
+    }
+
+    private mutating func apply(_ event: (time: Int64, window: Int, step: Int8)) {
+        guard event.window >= 0 else { return }
+        open[event.window] += Int(event.step)
+        if event.step > 0, open[event.window] == 1 { pushHeap(event.window) }
+    }
+
+    private mutating func pushHeap(_ value: Int) {
+        heap.append(value)
+        var i = heap.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard heap[parent] > heap[i] else { break }
+            heap.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    private mutating func popHeap() {
+        heap.swapAt(0, heap.count - 1)
+        heap.removeLast()
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var smallest = i
+            if l < heap.count, heap[l] < heap[smallest] { smallest = l }
+            if r < heap.count, heap[r] < heap[smallest] { smallest = r }
+            guard smallest != i else { return }
+            heap.swapAt(i, smallest)
+            i = smallest
+        }
     }
 }
 

@@ -56,6 +56,19 @@ public final class PacketSocket {
         return (Array(bytes.prefix(n)), fd >= 0 ? FileDescriptor(rawValue: fd) : nil)
     }
 
+    /// The user of the process at the other end (as it connected); nil when it cannot be told.
+    public var peerUser: UInt32? {
+        var uid: UInt32 = 0
+        return glance_peer_uid(descriptor.rawValue, &uid) == 0 ? uid : nil
+    }
+
+    /// Bytes sent on this connection that the other end has not read yet (what it holds of ours,
+    /// descriptors included, until it reads or closes); nil when it cannot be told.
+    public var unreadBytes: Int? {
+        let n = glance_unread_bytes(descriptor.rawValue)
+        return n >= 0 ? Int(n) : nil
+    }
+
     /// `path` as a socket address; too long is ENAMETOOLONG.
     public static func unixAddress(_ path: String) throws(SystemError) -> sockaddr_un {
         var address = sockaddr_un()

@@ -19,9 +19,14 @@ import Raster
 ///
 /// The home's commands (`PanelRequest`, from `glance mqtt`) come the same way: `show clock`,
 /// `next`, `brightness 40`, … answered `ok` or `refused WHY`; `state` is answered with the
-/// `PanelState` line. A client that sends `watch` stays connected (at most two): it gets the
-/// state at once and again whenever it changes, and may send commands on that connection. Every
-/// request is one datagram of at most 64 bytes, parsed strictly (`PanelRequest.parse`).
+/// `PanelState` line. A client that sends `watch` stays connected: it gets the state at once and
+/// again whenever it changes, and may send commands on that connection. One watch a user (by the
+/// peer's credentials: a user's new watch replaces its old one, as a restarted bridge's does) and
+/// four users at most, so nobody can push Home Assistant's bridge out by watching twice. A
+/// screenshot's answer holds a copy of the frame until the client reads it: at most two unread a
+/// user and eight in all, the rest refused until they are read (a client that never reads pins
+/// no more). Every request is one datagram of at most 64 bytes, parsed strictly
+/// (`PanelRequest.parse`).
 public final class ControlServer: ReadingSource {
     public let path: String
     let listener: PacketListener
@@ -31,10 +36,14 @@ public final class ControlServer: ReadingSource {
     /// The panel the home's commands go to (as `PanelRemote`'s events), and whose state is told
     /// (nil: only screenshots).
     public var remote: PanelController?
-    /// Clients that asked to `watch` the state, and the state they were told last.
-    private var watchers: [PacketSocket] = []
+    /// Clients that asked to `watch` the state (one a user), and the state they were told last.
+    private var watchers: [(socket: PacketSocket, user: UInt32?)] = []
     private var told: String?
-    static let maximumWatchers = 2
+    static let maximumWatchers = 4
+    /// Screenshot answers not read yet, by the user who asked (the connection kept open to tell).
+    private var unread: [(socket: PacketSocket, user: UInt32?)] = []
+    static let maximumUnreadPerUser = 2
+    static let maximumUnread = 8
     /// Messages taken from one client in one turn: a client that floods waits for the next.
     static let messagesPerTurn = 8
 
@@ -52,7 +61,7 @@ public final class ControlServer: ReadingSource {
     public var problems: (String) -> Void = { _ in }
 
     /// The listening socket and the clients that have not asked yet.
-    public var descriptors: [FileDescriptor] { [listener.descriptor] + clients.map(\.descriptor) + watchers.map(\.descriptor) }
+    public var descriptors: [FileDescriptor] { [listener.descriptor] + clients.map(\.descriptor) + watchers.map(\.socket.descriptor) }
 
     /// The loop's shape of a source: `handle` with the picture and the problems' place it was
     /// given.
@@ -94,8 +103,9 @@ public final class ControlServer: ReadingSource {
             }
         }
         clients = waiting
-        var staying: [PacketSocket] = []
-        for watcher in watchers {
+        var staying: [(socket: PacketSocket, user: UInt32?)] = []
+        for entry in watchers {
+            let watcher = entry.socket
             var open = true
             reading: for _ in 0..<Self.messagesPerTurn {
                 switch receive(watcher) {
@@ -107,7 +117,7 @@ public final class ControlServer: ReadingSource {
                     changed = answer(watcher, request: PanelRequest.parse(bytes), picture: picture, log: log, now: now) || changed
                 }
             }
-            if open { staying.append(watcher) }
+            if open { staying.append(entry) }
         }
         watchers = staying
         return changed
@@ -126,8 +136,14 @@ public final class ControlServer: ReadingSource {
     }
 
     private func watch(_ client: PacketSocket) {
-        watchers.append(client)
-        if watchers.count > Self.maximumWatchers { watchers.removeFirst() }
+        let user = client.peerUser
+        if let mine = watchers.firstIndex(where: { $0.user == user }) {
+            watchers.remove(at: mine)
+        } else if watchers.count >= Self.maximumWatchers {
+            try? client.send(Array("refused \(Self.maximumWatchers) users watch already".utf8), nonblocking: true)
+            return
+        }
+        watchers.append((client, user))
         told = nil
     }
 
@@ -139,7 +155,7 @@ public final class ControlServer: ReadingSource {
         guard text != told else { return }
         told = text
         // A watcher that cannot take it now (its queue full: it stopped reading) is let go.
-        watchers.removeAll { (try? $0.send(Array(text.utf8), nonblocking: true)) == nil }
+        watchers.removeAll { (try? $0.socket.send(Array(text.utf8), nonblocking: true)) == nil }
     }
 
     /// One request's answer: the picture, the state, what a command did; true when a command
@@ -161,8 +177,18 @@ public final class ControlServer: ReadingSource {
             case .failure(let refusal):
                 try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)
             case .success(let frame):
+                // Answers read (or whose client hung up) hold nothing any more.
+                unread.removeAll { ($0.socket.unreadBytes ?? 0) == 0 }
+                let user = client.peerUser
+                let users = unread.filter { $0.user == user }.count
+                guard users < Self.maximumUnreadPerUser, unread.count < Self.maximumUnread else {
+                    let waiting = users >= Self.maximumUnreadPerUser ? "\(users) of this user's" : "\(unread.count)"
+                    try? client.send(Array("refused \(waiting) screenshots are not read yet: read them or hang up".utf8), nonblocking: true)
+                    return false
+                }
                 do {
                     try Self.send(frame, to: client)
+                    unread.append((client, user))
                 } catch {
                     log("glance screenshot: \(error)")
                 }

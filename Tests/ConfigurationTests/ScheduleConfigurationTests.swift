@@ -67,4 +67,31 @@ struct ScheduleConfigurationTests {
         #expect(turning.issues.map(\.path) == ["$.schedule[0].cycle.screens[0]"], "\(turning.issues)")
         #expect(turning.issues.first?.message.contains(#"not one of the window's screens ("rings")"#) == true, "\(turning.issues)")
     }
+
+    @Test("issue 37: a window that could only show progress (\"Working…\" with no task) is refused; so are more than 100 windows")
+    func refusedWindows() throws {
+        for (file, path) in [
+            (#"{"schedule": [{"from": "21:00", "to": "23:00", "screens": ["progress"]}]}"#, "$.schedule[0].screens"),
+            (#"{"screens": ["progress"], "schedule": [{"from": "21:00", "to": "23:00", "brightness": 0.5}]}"#, "$.schedule[0]"),
+        ] {
+            guard case .failure(let found) = Configuration.parse(file) else {
+                Issue.record("accepted: \(file)")
+                continue
+            }
+            let issues = found.issues.map(\.description)
+            #expect(issues.contains { $0.hasPrefix("\(path): only \"progress\"") }, "\(issues)")
+        }
+        #expect(throws: Never.self) {
+            try Configuration.parse(#"{"schedule": [{"from": "21:00", "to": "23:00", "screens": ["clock", "progress"]}]}"#).get()
+        }
+        let window = #"{"from": "21:00", "to": "23:00", "brightness": 0.5}"#
+        let many = #"{"schedule": ["# + Array(repeating: window, count: 101).joined(separator: ",") + "]}"
+        guard case .failure(let found) = Configuration.parse(many) else {
+            Issue.record("101 windows accepted")
+            return
+        }
+        #expect(found.issues.map(\.description).contains { $0.hasPrefix("$.schedule: 101 windows: at most 100") }, "\(found.issues)")
+        let hundred = #"{"schedule": ["# + Array(repeating: window, count: 100).joined(separator: ",") + "]}"
+        #expect(throws: Never.self) { try Configuration.parse(hundred).get() }
+    }
 }

@@ -89,6 +89,57 @@ struct PanelRemoteTests {
     }
 }
 
+extension PanelRemoteTests {
+    /// A reload of `device` with the same screens and `cycle`.
+    static func reload(_ device: TestDevice, data: DeviceLogicTests.Data, cycle: ScreenCycle?, now: Duration) {
+        let map = KeyMap(bindings: [105: .previousDay, 28: .select, 106: .nextDay])
+        device.send(
+            .reconfigure(DeviceSetup(
+                screens: [.rings, .progress], maker: ScreenMaker(text: nil, locale: .english, ringsOnly: true), data: data,
+                router: InputRouter(keyMap: map, touch: TouchSetting(), panel: Size(width: 64, height: 64), rotation: .none),
+                idle: IdleSchedule(dimAfter: 10, blankAfter: 20, dimLevel: 0.3), cycle: cycle, refresh: nil, input: nil,
+                newInput: false, brightness: nil)),
+            at: now)
+    }
+
+    @Test("issue 37: a reload that changes nothing keeps a cycle turned off by a command off; with the cycle gone from the file, cycle on is refused")
+    func cycleThroughReload() {
+        let data = DeviceLogicTests.Data()
+        let turning = ScreenCycle(every: 30, screens: [], pauseOnInput: 0, now: Self.t0)
+        let device = DeviceLogicTests.controller(data, cycle: turning)
+        #expect(device.request(.cycle(on: false), now: Self.t0 + .seconds(1)) == .success(false))
+        Self.reload(device, data: data, cycle: ScreenCycle(every: 30, screens: [], pauseOnInput: 0, now: Self.t0 + .seconds(2)), now: Self.t0 + .seconds(2))
+        #expect(device.cycle == nil, "the reload turned the paused cycle back on")
+        #expect(device.panelState(now: Self.t0 + .seconds(2), wallNow: 0).cycle == false)
+        // On again: the new file's cycle.
+        #expect(device.request(.cycle(on: true), now: Self.t0 + .seconds(3)) == .success(false))
+        #expect(device.cycle?.every == .seconds(30))
+        // Off, then the cycle taken out of the file: nothing to turn on.
+        _ = device.request(.cycle(on: false), now: Self.t0 + .seconds(4))
+        Self.reload(device, data: data, cycle: nil, now: Self.t0 + .seconds(5))
+        #expect(device.panelState(now: Self.t0 + .seconds(5), wallNow: 0).cycle == nil)
+        #expect(device.request(.cycle(on: true), now: Self.t0 + .seconds(6)) == .failure(PanelRefusal("no cycle is configured (\"cycle\": {\"every\": SECONDS})")))
+        #expect(device.cycle == nil)
+    }
+
+    @Test("issue 37: brightness 5 sets 5 % (not the keys' darkest step of 10 %); a key down from there stays, up goes to 20 %")
+    func brightnessExact() {
+        let data = DeviceLogicTests.Data()
+        let device = DeviceLogicTests.controller(data)
+        let light = DeviceLogicTests.Light()
+        device.use(light, configured: nil, now: Self.t0)
+        for percent in [5, 1, 37, 100] {
+            _ = device.request(.brightness(percent), now: Self.t0 + .seconds(1))
+            #expect(device.panelState(now: Self.t0 + .seconds(1), wallNow: 0).brightness == percent, "brightness \(percent)")
+        }
+        _ = device.request(.brightness(5), now: Self.t0 + .seconds(2))
+        _ = device.perform(.action(.darker), now: Self.t0 + .seconds(3))
+        #expect(device.panelState(now: Self.t0 + .seconds(3), wallNow: 0).brightness == 5)
+        _ = device.perform(.action(.brighter), now: Self.t0 + .seconds(4))
+        #expect(device.panelState(now: Self.t0 + .seconds(4), wallNow: 0).brightness == 20)
+    }
+}
+
 extension String {
     fileprivate func replacingOccurrences(_ target: String, _ replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)

@@ -124,6 +124,29 @@ struct ArchitectureTests {
         #expect(reached(from: "glance").contains("Screens"), "the check reaches through rows")
     }
 
+    @Test("issue 37: nothing the panel's executable is made of looks users, groups or hosts up through NSS (its modules would load into the panel)")
+    func noNameServiceInThePanel() throws {
+        let table = try Self.documented()
+        var seen: Set<String> = [], next = ["glance"]
+        while let m = next.popLast() {
+            for name in table[m] ?? [] where seen.insert(name).inserted { next.append(name) }
+        }
+        let lookups = ["getgrnam", "getgrgid", "getpwnam", "getpwuid", "getgrouplist", "initgroups", "getaddrinfo", "gethostbyname", "getservbyname"]
+        var found: [String] = []
+        for module in seen.sorted() + ["glance"] {
+            let folder = Self.root + "/Sources/" + module
+            let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") || file.hasSuffix(".c") {
+                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+                for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    for name in lookups where line.contains(name + "(") { found.append("\(module)/\(file): \(name)") }
+                }
+            }
+        }
+        #expect(seen.contains("ControlSocket") && seen.contains("Platform"), "the walk reaches the panel's modules: \(seen.sorted())")
+        #expect(found.isEmpty, "\(found)")
+    }
+
     @Test("the table would catch an import it does not allow")
     func theCheckCanFail() throws {
         let table = try Self.documented()

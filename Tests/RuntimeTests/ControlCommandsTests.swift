@@ -1,6 +1,7 @@
 @testable import DeviceLogic
 import Activity
 import Controls
+import Foundation
 import Platform
 import Raster
 import Testing
@@ -48,7 +49,7 @@ struct ControlCommandsTests {
         #expect(controller.navigation == before && !controller.blanked)
     }
 
-    @Test("watch: the state at once and at each change, commands on the same connection; at most two watchers")
+    @Test("watch: the state at once and at each change, commands on the same connection; one watch a user, the newer kept")
     func watchers() throws {
         let folder = ScreenshotTests.Folder()
         let path = folder.path + "/glance.sock"
@@ -65,16 +66,153 @@ struct ControlCommandsTests {
         #expect(controller.blanked)
         // Nothing changed: nothing told.
         #expect(try Self.exchange(session, first, [], at: Self.t0 + .seconds(3)).isEmpty)
-        // Two more watchers: the oldest is let go.
+        // The same user watching again (a restarted bridge): the newer connection is the one kept.
         let second = try PacketSocket.connect(to: path)
         var third: PacketSocket? = try PacketSocket.connect(to: path)
         _ = try Self.exchange(session, second, [Array("watch".utf8)], at: Self.t0 + .seconds(4))
         _ = try Self.exchange(session, try #require(third), [Array("watch".utf8)], at: Self.t0 + .seconds(5))
-        #expect(session.control?.descriptors.count == 3, "the listener and two watchers")
+        #expect(session.control?.descriptors.count == 2, "the listener and this user's newest watcher")
         // A watcher that hangs up is let go too.
         third = nil
         _ = try session.turn(now: Self.t0 + .seconds(6), ready: session.control?.descriptors ?? [], signals: [])
-        #expect(session.control?.descriptors.count == 2)
+        #expect(session.control?.descriptors.count == 1)
         _ = second
+    }
+
+    /// Runs `script` (Python) as user nobody; its standard output's first line is awaited
+    /// (`ready`), within `seconds`.
+    final class Nobody {
+        let process = Process()
+        let output = Pipe()
+        let input = Pipe()
+        let errors = Pipe()
+        init(_ script: String) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script]
+            process.standardOutput = output
+            process.standardInput = input
+            process.standardError = errors
+            try process.run()
+        }
+        /// The next line it writes (nil: none within `seconds`).
+        func line(within seconds: Double = 20) -> String? {
+            let fd = output.fileHandleForReading.fileDescriptor
+            var bytes: [UInt8] = []
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 200) > 0 else { continue }
+                var b: UInt8 = 0
+                guard read(fd, &b, 1) == 1 else { return nil }
+                if b == 10 { return String(decoding: bytes, as: UTF8.self) }
+                bytes.append(b)
+            }
+            return nil
+        }
+        deinit {
+            if process.isRunning { process.terminate() }
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+
+    @Test("issue 37: another user watching twice and again cannot push out a watcher of its own user (the bridge's)", .timeLimit(.minutes(1)))
+    func watchSlotsPerUser() throws {
+        guard geteuid() == 0 else {
+            print("skipped: watchSlotsPerUser needs root, to connect as another user (nobody)")
+            return
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            Issue.record("setpriv (util-linux) is missing: it runs the other user's client")
+            return
+        }
+        let folder = ScreenshotTests.Folder()
+        let path = folder.path + "/glance.sock"
+        let (_, session) = try Self.session(path)
+        chmod(folder.path, 0o755)
+        chmod(path, 0o666)
+        // The bridge's connection: this process's user.
+        let bridge = try PacketSocket.connect(to: path)
+        _ = try Self.exchange(session, bridge, [Array("watch".utf8)], at: Self.t0 + .seconds(1))
+        // Another user holds two watches, then a third.
+        let attacker = try Nobody(
+            """
+            import socket, sys
+            def watch():
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                s.connect(\(String(reflecting: path)))
+                s.send(b"watch")
+                return s
+            held = [watch(), watch()]
+            print("ready", flush=True)
+            sys.stdin.readline()
+            held.append(watch())
+            print("again", flush=True)
+            sys.stdin.readline()
+            """)
+        let ready = attacker.line()
+        if ready != "ready" {
+            attacker.process.terminate()
+            Issue.record("the other user's client: \(String(decoding: attacker.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            return
+        }
+        _ = try session.turn(now: Self.t0 + .seconds(2), ready: session.control?.descriptors ?? [], signals: [])
+        attacker.input.fileHandleForWriting.write("go\n".data(using: .utf8)!)
+        #expect(attacker.line() == "again")
+        _ = try session.turn(now: Self.t0 + .seconds(3), ready: session.control?.descriptors ?? [], signals: [])
+        // Drain what the bridge was told so far, then a command from elsewhere: the bridge hears it.
+        while let m = try bridge.receive(capacity: 512, nonblocking: true), !m.bytes.isEmpty {}
+        let other = try PacketSocket.connect(to: path)
+        let answers = try Self.exchange(session, other, [Array("light off".utf8)], at: Self.t0 + .seconds(4))
+        #expect(answers == ["ok"], "\(answers)")
+        let told = try bridge.receive(capacity: 512, nonblocking: true)
+        #expect(told.flatMap { PanelState(text: String(decoding: $0.bytes, as: UTF8.self)) }?.light == false,
+            "the bridge's watch was pushed out: \(String(describing: told))")
+        #expect(session.control?.descriptors.count == 3, "the listener, the bridge and the other user's newest watch")
+    }
+
+    @Test("issue 37: screenshots a client does not read are bounded (two a user); read, the next is answered", .timeLimit(.minutes(1)))
+    func unreadScreenshots() throws {
+        let folder = ScreenshotTests.Folder()
+        let path = folder.path + "/glance.sock"
+        let (_, session) = try Self.session(path)
+        var held: [PacketSocket] = []
+        var answers: [String] = []
+        for i in 0..<6 {
+            let c = try PacketSocket.connect(to: path)
+            try c.send(Array("screenshot".utf8))
+            _ = try session.turn(now: Self.t0 + .seconds(Int64(1 + i)), ready: session.control?.descriptors ?? [], signals: [])
+            // Only the text is looked at: the answer's memory file stays unread in the queue.
+            var peek = [UInt8](repeating: 0, count: 128)
+            let n = recv(c.descriptor.rawValue, &peek, peek.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            answers.append(n > 0 ? String(decoding: peek.prefix(n), as: UTF8.self) : "")
+            held.append(c)
+        }
+        #expect(answers.prefix(2).allSatisfy { $0.hasPrefix("picture ") }, "\(answers)")
+        #expect(answers.dropFirst(2).allSatisfy { $0 == "refused 2 of this user's screenshots are not read yet: read them or hang up" }, "\(answers)")
+        // The first one read (and closed): the next screenshot is answered.
+        if let (_, fd) = try held[0].receive(capacity: 128, nonblocking: true) { fd?.close() }
+        held.removeFirst()
+        let (answer, fd) = try ScreenshotTests.ask(session, at: path)
+        fd?.close()
+        #expect(answer.hasPrefix("picture "), "\(answer)")
+    }
+}
+
+import ControlSocket
+
+/// The socket's group read from the group file itself (no NSS in the panel's process).
+@Suite("Control socket: the group glance from the group file", .timeLimit(.minutes(1)))
+struct ControlSocketGroupTests {
+    @Test("issue 37: the group's id from name:password:gid:members lines; a prefix of another name, a bad line, no file: nil")
+    func groupFile() throws {
+        let folder = ScreenshotTests.Folder()
+        let file = folder.path + "/group"
+        try "root:x:0:\nglancers:x:990:\nglance:x:991:alice,bob\nbroken:x\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(ControlSocketLocation.groupID(named: "glance", in: file) == 991)
+        #expect(ControlSocketLocation.groupID(named: "root", in: file) == 0)
+        #expect(ControlSocketLocation.groupID(named: "glanc", in: file) == nil)
+        #expect(ControlSocketLocation.groupID(named: "broken", in: file) == nil)
+        #expect(ControlSocketLocation.groupID(named: "glance", in: folder.path + "/none") == nil)
     }
 }

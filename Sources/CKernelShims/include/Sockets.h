@@ -24,4 +24,12 @@ int glance_accept(int socket);
 // thread spawns inherits them); 0, or -1 with errno.
 int glance_pipe_cloexec(int fds[2]);
 
+// The user id of the process at the other end of a connected Unix socket (SO_PEERCRED, as it was
+// when it connected); 0, or -1 with errno.
+int glance_peer_uid(int socket, unsigned int *uid);
+
+// Bytes this end sent that the other end has not read yet (SIOCOUTQ; on a Unix socket, with the
+// descriptors they carry); -1 with errno on failure.
+int glance_unread_bytes(int socket);
+
 #endif
