@@ -117,11 +117,15 @@ fi
 
 # In .build (the build root sees the repository at the same path, not the host's /tmp).
 mkdir -p "$ROOT/.build"
+# The package's name and the Debian packages it cannot be installed beside (the control file below
+# says why; tools/package-check.sh checks both against Debian's archive).
+PACKAGE=glance-panel
+CONFLICTS="python3-glanceclient, python-glanceclient-doc, glance-common"
 WORK=$(mktemp -d "$ROOT/.build/deb-work.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 PKG=$WORK/glance
 install -d "$PKG/DEBIAN" "$PKG/usr/bin" "$PKG/usr/lib/glance" "$PKG/lib/systemd/system" "$PKG/etc/glance" \
-	"$PKG/usr/share/doc/glance/raspberry-pi" "$PKG/usr/share/glance/raspberry-pi"
+	"$PKG/usr/share/doc/glance-panel/raspberry-pi" "$PKG/usr/share/glance/raspberry-pi"
 install -m 755 "$BINARY" "$PKG/usr/bin/glance"
 for helper in $HELPERS; do install -m 755 "$(dirname "$BINARY")/$helper" "$PKG/usr/lib/glance/$helper"; done
 EXECUTABLES="$PKG/usr/bin/glance $(for helper in $HELPERS; do printf '%s ' "$PKG/usr/lib/glance/$helper"; done)"
@@ -139,17 +143,17 @@ install -m 644 "$ROOT/device/glance-serve.service" "$PKG/lib/systemd/system/glan
 install -m 644 "$ROOT/device/glance-mqtt.service" "$PKG/lib/systemd/system/glance-mqtt.service"
 install -D -m 644 "$ROOT/device/60-glance-backlight.rules" "$PKG/lib/udev/rules.d/60-glance-backlight.rules"
 install -m 644 "$ROOT/device/config.json" "$PKG/etc/glance/config.json"
-install -m 644 "$ROOT/device/README.md" "$ROOT/device/config.example.json" "$PKG/usr/share/doc/glance/"
+install -m 644 "$ROOT/device/README.md" "$ROOT/device/config.example.json" "$PKG/usr/share/doc/glance-panel/"
 # The Raspberry Pi guide with the documentation; the files it has the board use (the panels'
 # initialisation files, their converter to /lib/firmware/panel.bin, the buttons' key map) in
 # /usr/share/glance/raspberry-pi: nothing may need /usr/share/doc to work (Debian Policy 12.3),
 # and images that leave it out (dpkg path-exclude) exist.
-install -m 644 "$ROOT/device/raspberry-pi/README.md" "$PKG/usr/share/doc/glance/raspberry-pi/"
+install -m 644 "$ROOT/device/raspberry-pi/README.md" "$PKG/usr/share/doc/glance-panel/raspberry-pi/"
 for f in "$ROOT"/device/raspberry-pi/*; do
 	[ -f "$f" ] && [ "${f##*/}" != README.md ] && install -m 644 "$f" "$PKG/usr/share/glance/raspberry-pi/"
 done
 # Live data and the home (the units' Documentation= name live-data.md and home-assistant.md).
-install -m 644 "$ROOT/docs/live-data.md" "$ROOT/docs/home-assistant.md" "$PKG/usr/share/doc/glance/"
+install -m 644 "$ROOT/docs/live-data.md" "$ROOT/docs/home-assistant.md" "$PKG/usr/share/doc/glance-panel/"
 
 # The manual page and the shells' completions, written by the program from its declared
 # options (glance help --man, glance completion SHELL): an arm64 binary is run by the build
@@ -174,9 +178,9 @@ for entry in $COMPLETIONS; do
 	run_glance completion "$shell" >"$PKG/usr/$target" || die "glance completion $shell failed"
 	[ -s "$PKG/usr/$target" ] || die "glance completion $shell wrote nothing"
 done
-cat >"$PKG/usr/share/doc/glance/copyright" <<'EOF'
+cat >"$PKG/usr/share/doc/glance-panel/copyright" <<'EOF'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
-Upstream-Name: glance
+Upstream-Name: glance-panel
 Comment: Glance, the glanceable display. The binary links the Swift standard library
  statically (Apache License 2.0 with Runtime Library Exception).
 EOF
@@ -187,7 +191,7 @@ echo /etc/glance/config.json >"$PKG/DEBIAN/conffiles"
 # from those glance opens on first use (Sources/CDeferred: their sonames in its section
 # glance_deferred), added as NEEDED to a copy that only dpkg-shlibdeps reads.
 mkdir -p "$WORK/src/debian"
-printf 'Source: glance\n\nPackage: glance\nArchitecture: any\n' >"$WORK/src/debian/control"
+printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$PACKAGE" "$PACKAGE" >"$WORK/src/debian/control"
 DEFERRED=$(readelf -p glance_deferred "$PKG/usr/bin/glance" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p')
 [ -n "$DEFERRED" ] || die "$BINARY has no section glance_deferred (the libraries it opens on first use)"
 command -v patchelf >/dev/null || die "patchelf is missing: apt-get install patchelf (make deps does)"
@@ -212,14 +216,24 @@ DEPENDS=${SHLIBS#shlibs:Depends=}
 DEPENDS+=", $FONT_PACKAGES"
 
 SIZE=$(du -sk --exclude=DEBIAN "$PKG" | cut -f1)
+# The package's name is glance-panel: Debian 12 and 13 ship OpenStack's image service as `glance`
+# (epoch 2), which apt would take for a newer version of a package of ours named so. The command
+# stays `glance`; where Debian ships the same paths the clash is declared (docs/setup.md):
+# python3-glanceclient's /usr/bin/glance and python-glanceclient-doc's glance(1), and glance-common's
+# user glance, /etc/glance and /var/lib/glance (OpenStack's services run as that user there).
+# Conflicts and Replaces on this project's own earlier package `glance` (versions with no epoch,
+# below 1:0; Debian's is 2:…) have dpkg take its files over and remove it, so an installed panel
+# moves to the new name with its configuration and store.
 cat >"$PKG/DEBIAN/control" <<EOF
-Package: glance
+Package: $PACKAGE
 Version: $VERSION
 Architecture: $ARCH
 Maintainer: Glance <glance@localhost>
 Installed-Size: $SIZE
 Depends: $DEPENDS
 Recommends: systemd
+Conflicts: $CONFLICTS, glance (<< 1:0)
+Replaces: glance (<< 1:0)
 Section: misc
 Priority: optional
 Description: glanceable display for small panels on Linux boards
@@ -229,7 +243,7 @@ Description: glanceable display for small panels on Linux boards
 EOF
 
 mkdir -p "$OUT"
-DEB=$OUT/glance_${VERSION}_$ARCH.deb
+DEB=$OUT/${PACKAGE}_${VERSION}_$ARCH.deb
 dpkg-deb --root-owner-group -Zxz --build "$PKG" "$DEB" >/dev/null
 say "Depends: $DEPENDS"
 say "Installed-Size: $SIZE KiB; package $(du -k "$DEB" | cut -f1) KiB"

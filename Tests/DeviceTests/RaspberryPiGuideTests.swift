@@ -400,7 +400,7 @@ struct RaspberryPiGuideTests {
         #expect(
             build.contains("!= README.md ] && install -m 644 \"$f\" \"$PKG\(folder)/\""),
             "build-deb.sh no longer installs the panel files in \(folder)")
-        #expect(build.contains("raspberry-pi/README.md\" \"$PKG/usr/share/doc/glance/raspberry-pi/\""))
+        #expect(build.contains("raspberry-pi/README.md\" \"$PKG/usr/share/doc/glance-panel/raspberry-pi/\""))
         // Raspberry Pi OS has made no pi user since April 2022.
         #expect(!text.contains("pi@"))
         for line in sh where line.hasPrefix("scp ") || line.hasPrefix("ssh ") || line.hasPrefix("rsync ") {

@@ -181,7 +181,7 @@ enum ARM64Boot {
     static let skipped = "arm64 boot test skipped: " + (problem ?? "")
 
     static let noPackage =
-        "no arm64 package (GLANCE_ARM64_DEB, else \(DeviceBoot.packageFolder)/glance_*_arm64.deb): "
+        "no arm64 package (GLANCE_ARM64_DEB, else \(DeviceBoot.packageFolder)/glance-panel_*_arm64.deb): "
         + "run tools/build-deb.sh --arch arm64 (make test does)"
 
     /// $GLANCE_ARM64_DEB (what `make test` just built), else the newest arm64 package in .build/deb.

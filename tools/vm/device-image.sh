@@ -127,17 +127,17 @@ for f in share/bash-completion/completions/glance share/zsh/vendor-completions/_
 	grep -q glance "$R/usr/$f" 2>/dev/null || fail "no completion /usr/$f"
 done
 for f in live-data.md home-assistant.md; do
-	[ -s "$R/usr/share/doc/glance/$f" ] || fail "no /usr/share/doc/glance/$f"
+	[ -s "$R/usr/share/doc/glance-panel/$f" ] || fail "no /usr/share/doc/glance-panel/$f"
 done
 ok "manual page, bash/zsh/fish completions, live-data.md and home-assistant.md installed"
-in_root dpkg -r glance >"$WORK/remove.log" 2>&1 || fail "dpkg -r: $(tail -5 "$WORK/remove.log")"
+in_root dpkg -r glance-panel >"$WORK/remove.log" 2>&1 || fail "dpkg -r: $(tail -5 "$WORK/remove.log")"
 [ ! -e "$R/usr/bin/glance" ] || fail "/usr/bin/glance is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance.service" ] || fail "the unit is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance-serve.service" ] || fail "glance-serve.service is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance-mqtt.service" ] || fail "glance-mqtt.service is still there after dpkg -r"
 [ -f "$R/etc/glance/config.json" ] || fail "dpkg -r removed the configuration (a conffile stays until purge)"
 ok "dpkg -r: binary and unit gone, /etc/glance/config.json kept"
-in_root dpkg -P glance >"$WORK/purge.log" 2>&1 || fail "dpkg -P: $(tail -5 "$WORK/purge.log")"
+in_root dpkg -P glance-panel >"$WORK/purge.log" 2>&1 || fail "dpkg -P: $(tail -5 "$WORK/purge.log")"
 snapshot >"$WORK/after"
 # The glance and glance-net users and the group stay (Debian keeps system users): the user databases differ.
 left=$(comm -3 "$WORK/before" "$WORK/after" | sed 's/^\t/+ /' |
