@@ -330,7 +330,9 @@ public final class ServeApp {
                 throw RequestFailure(
                     400, "$.data.metrics[\(metric.index)].data[\(sample.index)].date: " + Self.outside(day, window))
             }
-            var reply = try keep(zip(payload.allSamples, days).lazy.map { Self.sample($0.0.metric, $0.0.sample, $0.1) }, days: days)
+            var reply = try keep(
+                zip(payload.allSamples, days).lazy.map { Self.sample($0.0.metric, $0.0.sample, $0.1) }, days: days,
+                foldBefore: window.lowerBound)
             reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
             return (.object(reply), Self.counts(reply))
         case .putDay(let day):
@@ -422,9 +424,12 @@ public final class ServeApp {
         return Self.dayCounts(new, changed, unchanged)
     }
 
-    /// Samples kept in one transaction (a sample sent again replaces itself): the counts of the
-    /// days whose shown figures are new, changed or unchanged, and of the samples.
-    func keep(_ samples: some Sequence<Store.Sample>, days: [CalendarDay]) throws(StoreError) -> [(key: String, value: JSON)] {
+    /// Samples kept in one transaction (a sample sent again replaces itself), the samples of days
+    /// before `foldBefore` folded into their days: the counts of the days whose shown figures are
+    /// new, changed or unchanged, and of the samples.
+    func keep(_ samples: some Sequence<Store.Sample>, days: [CalendarDay], foldBefore: CalendarDay) throws(StoreError)
+        -> [(key: String, value: JSON)]
+    {
         let touched = Set(days)
         guard let first = touched.min(), let last = touched.max() else {
             return Self.dayCounts(0, 0, 0) + [("samples", Self.counts(Store.SampleCounts()))]
@@ -435,6 +440,8 @@ public final class ServeApp {
                 for (day, summary) in try store.shownDays(from: first, through: last) where touched.contains(day) { days[day] = summary }
                 return days
             }
+            // In the same transaction: a refused push leaves even the folding undone.
+            try store.foldSamples(before: foldBefore)
             let before = try shown()
             let kept = try store.putSamples(samples)
             let after = try shown()

@@ -156,6 +156,27 @@ extension Store {
         return sums
     }
 
+    /// Folds the samples of the days before `day` into those days' own figures and forgets them
+    /// (in the caller's transaction, or one of its own): each day is shown as before, from one row
+    /// instead of thousands. `glance serve` does it for the days a push may no longer write, so
+    /// the samples kept are those of its window. The number of days folded.
+    @discardableResult
+    public func foldSamples(before day: CalendarDay) throws(StoreError) -> Int {
+        try transaction { () throws(StoreError) -> Int in
+            let oldest = try db.prepare("SELECT min(day) FROM samples")
+            guard try oldest.step(), let text = oldest.text(0), let first = CalendarDay(iso: text), first < day else { return 0 }
+            oldest.reset()
+            let figures = try sampleFigures(from: first, through: day.adding(days: -1))
+            for (old, changes) in figures {
+                var summary = try summary(for: old) ?? ActivitySummary()
+                changes.apply(to: &summary)
+                try setSummary(summary, for: old)
+            }
+            try db.prepare("DELETE FROM samples WHERE day < ?1").bind(.text(day.description)).run()
+            return figures.count
+        }
+    }
+
     /// How many samples are kept.
     public func sampleCount() throws(StoreError) -> Int {
         Int(try db.integer("SELECT count(*) FROM samples") ?? 0)

@@ -62,6 +62,55 @@ struct StorageBoundTests {
         server.expectAnswersAndStops()
     }
 
+    @Test("the samples of days a push may no longer write are folded into their days: shown and exported the same, one row a day")
+    func oldSamplesFolded() throws {
+        let server = try Server(serve: ", \"pastDays\": 30", environment: ["TZ": "UTC"])
+        defer { Self.end(server) }
+        let old = Self.day(-40), older = Self.day(-35), kept = Self.day(-30)
+        do {
+            // As a push of more than 30 days ago left them: a day with its own figures and goal
+            // under its samples, a day of samples only (energy in two units), and the window's
+            // first day, which stays as samples.
+            let store = try Store(path: server.scratch.db)
+            try store.setSummary(ActivitySummary(activeEnergyBurnedGoal: .kilocalories(700), exerciseTime: 99, standHours: 4), for: old)
+            func at(_ day: CalendarDay, _ minute: Int) -> Int64 { Int64(day.daysSinceEpoch * 86400 + minute * 60) }
+            var samples: [Store.Sample] = []
+            for minute in 0..<300 {
+                samples.append(Store.Sample(metric: .activeEnergy, start: at(old, minute), quantity: 4.184, unit: "kJ", value: 1, day: old))
+                samples.append(Store.Sample(
+                    metric: .activeEnergy, start: at(older, minute), source: minute % 2 == 0 ? "Watch" : "Phone",
+                    quantity: minute % 2 == 0 ? 2 : 4.184, unit: minute % 2 == 0 ? "kcal" : "kJ", value: minute % 2 == 0 ? 2 : 1, day: older))
+                if minute % 10 == 0 {
+                    samples.append(Store.Sample(metric: .exerciseTime, start: at(old, minute), quantity: 1, unit: "min", value: 1, day: old))
+                }
+                if minute % 60 == 0 {
+                    samples.append(Store.Sample(metric: .standHours, start: at(kept, minute), quantity: 1, unit: "count", value: 1, day: kept))
+                }
+            }
+            try store.putSamples(samples)
+        }
+        let range = "/v1/days?from=\(old)&to=\(kept)"
+        let shown = try server.request("GET", range)
+        #expect(shown.status == 200 && shown.body.contains("\"date\":\"\(older)\""), "\(shown)")
+        let export = try GlanceCLI.run(["export", "--csv", "--db", server.scratch.db], in: server.scratch, killAfter: 60)
+        #expect(export.status == 0, "\(export.err)")
+        // A push of today: the days before the window are folded in the same transaction.
+        let r = try server.request("POST", "/v1/health-auto-export", Self.body([Self.sample(5, Self.day(0))]))
+        #expect(r.status == 200, "\(r)")
+        let store = try Store(path: server.scratch.db, access: .read)
+        let left = try store.sampleCount()
+        #expect(left == 5 + 1, "only the window's samples are left: \(left)")
+        #expect(try store.summary(for: older)?.activeEnergyBurned == .kilocalories(450), "the samples' sum, now the day's own")
+        let energy = try store.summary(for: old)?.activeEnergyBurned
+        #expect(energy?.unit == .kilojoule && abs((energy?.value ?? 0) - 1255.2) < 1e-9, "in the unit of its samples: \(String(describing: energy))")
+        #expect(try store.summary(for: old)?.exerciseTime == 30 && store.summary(for: old)?.standHours == 4)
+        #expect(try server.request("GET", range).body == shown.body, "the days are shown as before")
+        let again = try GlanceCLI.run(["export", "--csv", "--db", server.scratch.db], in: server.scratch, killAfter: 60)
+        let lines = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix(Self.day(0).description) } }
+        #expect(lines(again.out) == lines(export.out), "exported as before:\n\(again.out)\n\(export.out)")
+        server.expectAnswersAndStops()
+    }
+
     @Test("a push that would grow the store past serve.maxStore is refused (507), nothing kept; samples, metrics and tasks alike")
     func sizeCap() throws {
         let server = try Server(serve: ", \"maxStore\": 1, \"perSecond\": 1000", environment: ["TZ": "UTC"])
