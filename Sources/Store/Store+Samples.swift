@@ -37,8 +37,8 @@ extension Store {
         /// unit, or in the energy unit it was sent in), or nil.
         public var problem: String? {
             let range = Store.range(of: metric)
-            let value = value.isFinite ? NumberText.plain(value) : "\(value)"
-            if let problem = range.problem(self.value, goal: false) { return "\(value) \(Store.ringUnit(metric)) \(problem)" }
+            let shown = value.isFinite ? NumberText.plain(value) : "\(value)"
+            if let problem = range.problem(value, goal: false) { return "\(shown) \(Store.ringUnit(metric)) \(problem)" }
             if metric == .activeEnergy, EnergyUnit(symbol: unit) != nil, let problem = range.problem(quantity, goal: false) {
                 let given = quantity.isFinite ? NumberText.plain(quantity) : "\(quantity)"
                 return "\(given) \(Quote.clip(unit, 20)) \(problem)"
