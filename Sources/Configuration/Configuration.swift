@@ -176,6 +176,11 @@ public struct ServeSetting: Sendable, Equatable {
     public var perSecond = 10.0
     /// Seconds a connection may stay idle before it is closed (a slow client is cut off).
     public var timeout = 10.0
+    /// How many days before today a pushed day or sample may be (after tomorrow none may be):
+    /// older history comes in with `glance import`.
+    public var pastDays = 92
+    /// The store's largest size, in MiB, that a push may grow it to (more is answered 507).
+    public var maxStore = 1024
     /// A PEM certificate and key for HTTPS; nil: plain HTTP.
     public var tlsCertificate: String?
     public var tlsKey: String?

@@ -335,6 +335,14 @@ extension ServeSetting: Defaulted {
             "timeout", \.timeout, .number(1...3600, what: "seconds"),
             help: "seconds a connection may stay idle before it is closed", reload: .serve),
         .value(
+            "pastDays", \.pastDays, .whole(1...3_652_059, what: "days"),
+            help: "how many days before today a pushed day or sample may be (none after tomorrow); older history: glance import",
+            reload: .serve),
+        .value(
+            "maxStore", \.maxStore, .whole(1...1_048_576, what: "MiB"),
+            help: "the store's largest size a push may grow it to; a push beyond is answered 507 and keeps nothing",
+            reload: .serve),
+        .value(
             "tls", \.tlsFiles, .optionalPair("cert", "key", what: "PEM files"),
             help: "{\"cert\": PEM file, \"key\": PEM file}: HTTPS instead of HTTP", reload: .serve),
     ]

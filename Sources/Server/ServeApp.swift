@@ -61,7 +61,7 @@ public final class ServeApp {
         self.token = token
         limiter = RateLimiter(perSecond: configuration.serve.perSecond)
         self.log = log
-        store.setBusyTimeout(milliseconds: Self.busyWait)
+        limit(store)
         checkedFiles = Store.fileState(path)  // Store(path:) checked it as it opened it
     }
 
@@ -226,7 +226,7 @@ public final class ServeApp {
             checkedFiles = nil
             do throws(StoreError) {
                 store = try Store(path: path)
-                store.setBusyTimeout(milliseconds: Self.busyWait)
+                limit(store)
                 checkedFiles = Store.fileState(path)
                 log("the store \(path) was replaced: opened the new file")
             } catch {
@@ -252,6 +252,17 @@ public final class ServeApp {
         }
     }
 
+    /// This server's bounds on its connection: how long a write waits for another process's
+    /// lock, and the size a push may grow the store to (`serve.maxStore`).
+    private func limit(_ store: Store) {
+        store.setBusyTimeout(milliseconds: Self.busyWait)
+        do throws(StoreError) {
+            try store.setSizeLimit(megabytes: configuration.serve.maxStore)
+        } catch {
+            log("the store's size limit could not be set (\(error.message)); the store may grow without it")
+        }
+    }
+
     static let busy = "the store is busy (another process is writing: an import being merged, say); retry"
 
     static func damaged(_ why: String) -> String {
@@ -262,6 +273,13 @@ public final class ServeApp {
     /// damage and a lock taken note.
     private func storeFailure(_ error: StoreError, now: Duration) -> RequestFailure {
         let client = RequestLog.forClient(error.message, hiding: path)
+        if error.isFull {
+            return RequestFailure(
+                507,
+                "the store is full: it has reached the \(configuration.serve.maxStore) MiB serve.maxStore lets a push grow it to, "
+                    + "or its device is full (the server's log says which); nothing was kept",
+                detail: error.message)
+        }
         if error.isDamage {
             if damage == nil { log("\(error.message); writes and reads refused until the file is replaced") }
             damage = "SQLite's check failed"
@@ -307,15 +325,28 @@ public final class ServeApp {
             let payload = try HealthAutoExport.decode(try parse())
             // The samples made one at a time as they are written: a body of 180,000 holds no second copy.
             let days = try payload.sampleDays(localDay: Self.localDay)
-            var reply = try keep(zip(payload.allSamples, days).lazy.map { Self.sample($0.0.metric, $0.0.sample, $0.1) }, days: days)
+            let window = liveDays()
+            for ((metric, sample), day) in zip(payload.allSamples, days) where !window.contains(day) {
+                throw RequestFailure(
+                    400, "$.data.metrics[\(metric.index)].data[\(sample.index)].date: " + Self.outside(day, window))
+            }
+            var reply = try keep(
+                zip(payload.allSamples, days).lazy.map { Self.sample($0.0.metric, $0.0.sample, $0.1) }, days: days,
+                foldBefore: window.lowerBound)
             reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
             return (.object(reply), Self.counts(reply))
         case .putDay(let day):
             let changes = try Bodies.day(try parse())
+            let window = liveDays()
+            if !changes.remove && !window.contains(day) { throw RequestFailure(400, Self.outside(day, window)) }
             let reply = try merge([(day, changes)])
             return (.object(reply), Self.counts(reply))
         case .postDays:
             let days = try Bodies.days(try parse())
+            let window = liveDays()
+            for (index, (day, changes)) in days.enumerated() where !changes.remove && !window.contains(day) {
+                throw RequestFailure(400, "$.days[\(index)].date: " + Self.outside(day, window))
+            }
             let reply = try merge(days.map { ($0.day, $0.changes) })
             return (.object(reply), Self.counts(reply))
         case .getDays(let from, let to):
@@ -393,9 +424,12 @@ public final class ServeApp {
         return Self.dayCounts(new, changed, unchanged)
     }
 
-    /// Samples kept in one transaction (a sample sent again replaces itself): the counts of the
-    /// days whose shown figures are new, changed or unchanged, and of the samples.
-    func keep(_ samples: some Sequence<Store.Sample>, days: [CalendarDay]) throws(StoreError) -> [(key: String, value: JSON)] {
+    /// Samples kept in one transaction (a sample sent again replaces itself), the samples of days
+    /// before `foldBefore` folded into their days: the counts of the days whose shown figures are
+    /// new, changed or unchanged, and of the samples.
+    func keep(_ samples: some Sequence<Store.Sample>, days: [CalendarDay], foldBefore: CalendarDay) throws(StoreError)
+        -> [(key: String, value: JSON)]
+    {
         let touched = Set(days)
         guard let first = touched.min(), let last = touched.max() else {
             return Self.dayCounts(0, 0, 0) + [("samples", Self.counts(Store.SampleCounts()))]
@@ -406,6 +440,8 @@ public final class ServeApp {
                 for (day, summary) in try store.shownDays(from: first, through: last) where touched.contains(day) { days[day] = summary }
                 return days
             }
+            // In the same transaction: a refused push leaves even the folding undone.
+            try store.foldSamples(before: foldBefore)
             let before = try shown()
             let kept = try store.putSamples(samples)
             let after = try shown()
@@ -436,6 +472,20 @@ public final class ServeApp {
         guard let days = reply.first(where: { $0.key == "days" })?.value else { return "" }
         let n = { (k: String) -> String in days[k].flatMap { if case .number(let x) = $0 { NumberText.plain(x) } else { nil } } ?? "0" }
         return "days \(n("new")) new, \(n("changed")) changed, \(n("unchanged")) unchanged"
+    }
+
+    /// The days a push may write: from `serve.pastDays` before today to tomorrow, in the board's
+    /// time zone. Older history comes in with `glance import`; none can be from after tomorrow.
+    func liveDays() -> ClosedRange<CalendarDay> {
+        let today = Self.localDay(Int64(time(nil))) ?? CalendarDay(daysSinceEpoch: Int(time(nil) / 86400))
+        let first = max(today.adding(days: -configuration.serve.pastDays), .earliest)
+        return first...min(today.adding(days: 1), .latest)
+    }
+
+    /// Why a push may not write `day`.
+    static func outside(_ day: CalendarDay, _ window: ClosedRange<CalendarDay>) -> String {
+        "\(day) is outside the days a push may write, \(window.lowerBound) to \(window.upperBound) "
+            + "(serve.pastDays before today to tomorrow); nothing was kept. Older history: glance import"
     }
 
     /// The day of a moment in the board's time zone (TZ); nil outside the years 1 to 9999.

@@ -32,6 +32,19 @@ extension Store {
             self.value = value
             self.day = day
         }
+
+        /// Why no interval of a day holds this sample (more than its `range` in the figure's
+        /// unit, or in the energy unit it was sent in), or nil.
+        public var problem: String? {
+            let range = Store.range(of: metric)
+            let shown = value.isFinite ? NumberText.plain(value) : "\(value)"
+            if let problem = range.problem(value, goal: false) { return "\(shown) \(Store.ringUnit(metric)) \(problem)" }
+            if metric == .activeEnergy, EnergyUnit(symbol: unit) != nil, let problem = range.problem(quantity, goal: false) {
+                let given = quantity.isFinite ? NumberText.plain(quantity) : "\(quantity)"
+                return "\(given) \(Quote.clip(unit, 20)) \(problem)"
+            }
+            return nil
+        }
     }
 
     /// What a write of samples did, sample by sample.
@@ -51,10 +64,15 @@ extension Store {
                 "INSERT OR REPLACE INTO samples (metric, start, source, quantity, unit, value, day) VALUES (?1,?2,?3,?4,?5,?6,?7)",
                 persistent: true)
             var counts = SampleCounts()
+            var days = Set<CalendarDay>()
             for s in samples {
                 guard s.quantity.isFinite, s.quantity >= 0, s.value.isFinite, s.value >= 0 else {
                     throw StoreError(.badData, "\(s.metric.rawValue) at \(Self.isoTime(s.start)): \(s.quantity) is not a quantity of 0 or more")
                 }
+                if let problem = s.problem {
+                    throw StoreError(.badData, "\(s.metric.rawValue) at \(Self.isoTime(s.start)): \(problem); nothing was kept")
+                }
+                days.insert(s.day)
                 find.bind(.text(s.metric.rawValue), .integer(s.start), .text(s.source))
                 let found = try find.step()
                 let same =
@@ -71,7 +89,91 @@ extension Store {
                     .text(s.day.description)
                 ).run()
             }
+            // The days they fall on, summed with what was there: each within what a day holds
+            // (the sums cannot overflow then either), or none of it is kept.
+            try checkSampleDays(days)
             return counts
+        }
+    }
+
+    /// The most a day's samples of `metric` may sum to, and a single sample may be: what a day
+    /// holds (`FigureRange`: 1,440 minutes, 24 hours, 100,000 kcal or kJ), as any day's figure.
+    /// Health Auto Export's samples carry their start only, so a sample is bounded by the day.
+    public static func range(of metric: SampleMetric) -> FigureRange {
+        switch metric {
+        case .activeEnergy: .energy
+        case .exerciseTime: .minutes
+        case .standHours: .hours
+        }
+    }
+
+    /// Throws, naming the day, the metric and the sum, when the samples of one of `days` sum to
+    /// more than a day holds (in any of its units) or to no finite number.
+    func checkSampleDays(_ days: Set<CalendarDay>) throws(StoreError) {
+        guard let first = days.min(), let last = days.max() else { return }
+        for (day, metrics) in try sampleSums(from: first, through: last) where days.contains(day) {
+            for (metric, units) in metrics {
+                let range = Self.range(of: metric)
+                var sums = [(units.reduce(0) { $0 + $1.value }, Self.ringUnit(metric))]
+                if metric == .activeEnergy { sums += units.map { ($0.quantity, $0.unit) } }
+                for (sum, unit) in sums {
+                    if let problem = range.problem(sum, goal: false) {
+                        let value = sum.isFinite ? NumberText.plain(sum) : "\(sum)"
+                        throw StoreError(
+                            .badData,
+                            "\(metric.rawValue) on \(day): the samples sum to \(value) \(Quote.clip(unit, 20)), which \(problem); "
+                                + "nothing was kept")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The unit a metric's `value` is in.
+    static func ringUnit(_ metric: SampleMetric) -> String {
+        switch metric {
+        case .activeEnergy: "kcal"
+        case .exerciseTime: "min"
+        case .standHours: "hr"
+        }
+    }
+
+    /// Per day and metric, each unit's sums of quantity and value, from `first` through `last`.
+    private func sampleSums(from first: CalendarDay, through last: CalendarDay) throws(StoreError)
+        -> [CalendarDay: [SampleMetric: [(unit: String, quantity: Double, value: Double)]]]
+    {
+        let statement = try db.prepare(
+            "SELECT day, metric, unit, sum(quantity), sum(value) FROM samples WHERE day BETWEEN ?1 AND ?2 GROUP BY day, metric, unit")
+        statement.bind(.text(first.description), .text(last.description))
+        var sums: [CalendarDay: [SampleMetric: [(unit: String, quantity: Double, value: Double)]]] = [:]
+        while try statement.step() {
+            guard let day = statement.text(0).flatMap(CalendarDay.init(iso:)),
+                let metric = statement.text(1).flatMap(SampleMetric.init(rawValue:))
+            else { continue }
+            sums[day, default: [:]][metric, default: []].append(
+                (statement.text(2) ?? "", statement.double(3) ?? 0, statement.double(4) ?? 0))
+        }
+        return sums
+    }
+
+    /// Folds the samples of the days before `day` into those days' own figures and forgets them
+    /// (in the caller's transaction, or one of its own): each day is shown as before, from one row
+    /// instead of thousands. `glance serve` does it for the days a push may no longer write, so
+    /// the samples kept are those of its window. The number of days folded.
+    @discardableResult
+    public func foldSamples(before day: CalendarDay) throws(StoreError) -> Int {
+        try transaction { () throws(StoreError) -> Int in
+            let oldest = try db.prepare("SELECT min(day) FROM samples")
+            guard try oldest.step(), let text = oldest.text(0), let first = CalendarDay(iso: text), first < day else { return 0 }
+            oldest.reset()
+            let figures = try sampleFigures(from: first, through: day.adding(days: -1))
+            for (old, changes) in figures {
+                var summary = try summary(for: old) ?? ActivitySummary()
+                changes.apply(to: &summary)
+                try setSummary(summary, for: old)
+            }
+            try db.prepare("DELETE FROM samples WHERE day < ?1").bind(.text(day.description)).run()
+            return figures.count
         }
     }
 
@@ -84,31 +186,25 @@ extension Store {
     /// on each, only the figures whose metric has samples there). Energy keeps its unit when every
     /// sample of the day has the same one, else it is in kcal.
     public func sampleFigures(from first: CalendarDay, through last: CalendarDay) throws(StoreError) -> [CalendarDay: SummaryChanges] {
-        let statement = try db.prepare(
-            "SELECT day, metric, unit, sum(quantity), sum(value) FROM samples WHERE day BETWEEN ?1 AND ?2 GROUP BY day, metric, unit")
-        statement.bind(.text(first.description), .text(last.description))
-        // Per day and metric: each unit's sums.
-        var sums: [CalendarDay: [SampleMetric: [(unit: String, quantity: Double, value: Double)]]] = [:]
-        while try statement.step() {
-            guard let day = statement.text(0).flatMap(CalendarDay.init(iso:)),
-                let metric = statement.text(1).flatMap(SampleMetric.init(rawValue:))
-            else { continue }
-            sums[day, default: [:]][metric, default: []].append(
-                (statement.text(2) ?? "", statement.double(3) ?? 0, statement.double(4) ?? 0))
-        }
+        let sums = try sampleSums(from: first, through: last)
         return sums.mapValues { metrics in
             var changes = SummaryChanges()
             for (metric, units) in metrics {
                 let value = units.reduce(0) { $0 + $1.value }
+                // A sum no day holds (samples an older Glance kept, a store changed by hand; at
+                // worst infinite) is not shown, exported or taken as a figure: the day's own is.
+                let range = Self.range(of: metric)
                 switch metric {
                 case .activeEnergy:
                     if units.count == 1, let unit = EnergyUnit(symbol: units[0].unit) {
-                        changes.activeEnergyBurned = .set(Energy(units[0].quantity, unit))
-                    } else {
+                        if range.problem(units[0].quantity, goal: false) == nil {
+                            changes.activeEnergyBurned = .set(Energy(units[0].quantity, unit))
+                        }
+                    } else if range.problem(value, goal: false) == nil {
                         changes.activeEnergyBurned = .set(.kilocalories(value))
                     }
-                case .exerciseTime: changes.exerciseTime = .set(value)
-                case .standHours: changes.standHours = .set(value)
+                case .exerciseTime: if range.problem(value, goal: false) == nil { changes.exerciseTime = .set(value) }
+                case .standHours: if range.problem(value, goal: false) == nil { changes.standHours = .set(value) }
                 }
             }
             return changes

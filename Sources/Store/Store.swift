@@ -189,6 +189,15 @@ public final class Store {
         sqlite3_busy_timeout(db.handle, Int32(clamping: milliseconds))
     }
 
+    /// Caps the size this connection may grow the store to, in MiB (`PRAGMA max_page_count`; a
+    /// store already larger may not grow): a write beyond it fails, `isFull`, and is rolled back.
+    public func setSizeLimit(megabytes: Int) throws(StoreError) {
+        let pageSize = max(try db.integer("PRAGMA page_size") ?? 4096, 512)
+        let pages = Int64(megabytes) * (1 << 20) / pageSize
+        _ = try db.integer("PRAGMA max_page_count = \(pages)")
+        db.sizeLimit = megabytes
+    }
+
     /// What the store's files are now (the database and its WAL: device, inode, size, times of
     /// change): when it differs from before, something wrote them (or damaged them).
     public static func fileState(_ path: String) -> [Int64] {

@@ -32,6 +32,8 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
     /// The store's file is damaged (or no longer a database at all): nothing more should be
     /// written to it until it is restored.
     public let isDamage: Bool
+    /// The store cannot grow: the device is full, or the store reached the size it may grow to.
+    public let isFull: Bool
 
     /// What a person refused by the store's permissions can do.
     static let permissionHint =
@@ -46,11 +48,12 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
                 + ".recover may save days the export does not have)")
     }
 
-    public init(_ kind: Kind, isDamage: Bool = false, _ message: String, isSkippableRow: Bool = false) {
+    public init(_ kind: Kind, isDamage: Bool = false, isFull: Bool = false, _ message: String, isSkippableRow: Bool = false) {
         self.kind = kind
         self.message = message
         self.isSkippableRow = isSkippableRow
         self.isDamage = isDamage
+        self.isFull = isFull
     }
 
     public var description: String { message }

@@ -24,9 +24,12 @@ struct ServeTests {
             let tokenFile = scratch.write("token", token + "\n")
             // As the package makes it: readable by root and group glance only.
             chmod(tokenFile, 0o640)
+            // The tests' fixed dates stay within what a push may write whatever the day they run
+            // (unless a test sets its own window).
+            let window = serve.contains("pastDays") ? "" : ", \"pastDays\": 3652059"
             let config = scratch.write(
                 "config.json",
-                "{\"serve\": {\"tokenFile\": \"\(tokenFile)\"\(serve)}, \"goals\": {\"move\": 600, \"exercise\": 30, \"stand\": 12}\(extra)}")
+                "{\"serve\": {\"tokenFile\": \"\(tokenFile)\"\(window)\(serve)}, \"goals\": {\"move\": 600, \"exercise\": 30, \"stand\": 12}\(extra)}")
             (process, finish) = try GlanceCLI.start(
                 ["serve", "--config", config, "--db", scratch.db, "--listen", "127.0.0.1:0"], in: scratch, tag: "serve",
                 environment: environment)

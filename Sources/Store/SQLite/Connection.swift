@@ -13,6 +13,8 @@ let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_d
 final class Connection {
     let handle: OpaquePointer
     let path: String
+    /// The size this connection may grow the file to (`PRAGMA max_page_count`), in MiB; nil: none.
+    var sizeLimit: Int?
 
     /// How a connection opens its file.
     enum Mode: Equatable {
@@ -91,8 +93,13 @@ final class Connection {
             return StoreError(.busy, "store \(path): \(call): \(message) (another process is writing; try again)")
         }
         let system = sqlite3_system_errno(handle)
+        if primary == SQLITE_FULL, system != ENOSPC, system != EDQUOT, let sizeLimit {
+            return StoreError(
+                .io, isFull: true,
+                "store \(path): \(call): the store has reached the \(sizeLimit) MiB it may grow to (nothing was changed)")
+        }
         if primary == SQLITE_FULL || system == ENOSPC || system == EDQUOT {
-            return StoreError(.io, "store \(path): \(call): no space left on the device (free some; nothing was changed)")
+            return StoreError(.io, isFull: true, "store \(path): \(call): no space left on the device (free some; nothing was changed)")
         }
         if access(path, W_OK) != 0 && errno == EROFS
             && [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_IOERR].contains(primary)

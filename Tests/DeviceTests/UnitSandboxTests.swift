@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// What the units' sandboxes let each service reach (issue 37): the network side's glance serve
+/// never reaches the panel's control socket; glance mqtt, which commands the panel, does.
+@Suite("device/: what each unit's sandbox reaches", .timeLimit(.minutes(1)))
+struct UnitSandboxTests {
+    /// The `[Service]` settings of a unit file, each key's values in order.
+    static func settings(_ unit: String) throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for line in try DeviceFiles.text(unit).split(separator: "\n") where !line.hasPrefix("#") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            result[String(line[..<equals]), default: []].append(String(line[line.index(after: equals)...]))
+        }
+        return result
+    }
+
+    /// The paths a setting names (`-` and `+` prefixes and `:options` left off; a bind's source
+    /// and destination both).
+    static func paths(_ values: [String]?) -> [String] {
+        (values ?? []).flatMap { $0.split(separator: " ") }.flatMap { word -> [String] in
+            let plain = word.drop { $0 == "-" || $0 == "+" }
+            return plain.split(separator: ":").prefix(2).map(String.init).filter { $0.hasPrefix("/") }
+        }
+    }
+
+    static func within(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// Whether a service of `unit` can reach `path`: not under a path it hides
+    /// (`InaccessiblePaths=`, `TemporaryFileSystem=`) unless bound back in.
+    static func reaches(_ unit: String, _ path: String) throws -> Bool {
+        let s = try settings(unit)
+        let hidden = paths(s["InaccessiblePaths"]) + paths(s["TemporaryFileSystem"])
+        let bound = paths(s["BindPaths"]) + paths(s["BindReadOnlyPaths"])
+        guard hidden.contains(where: { within(path, $0) }) else { return true }
+        return bound.contains { within(path, $0) }
+    }
+
+    /// The panel's control socket, in the runtime folder glance.service makes.
+    static func socket() throws -> String {
+        let folder = try #require(try settings("glance.service")["RuntimeDirectory"]?.first, "glance.service has a RuntimeDirectory=")
+        return "/run/\(folder)/glance.sock"
+    }
+
+    @Test("glance-serve.service cannot reach the panel's control socket (or its folder); glance-mqtt.service can")
+    func serveKeptOffTheSocket() throws {
+        let socket = try Self.socket()
+        #expect(socket == "/run/glance/glance.sock")
+        for path in [socket, "/run/glance", "/run/glance/other.sock"] {
+            #expect(!(try Self.reaches("glance-serve.service", path)), "glance serve reaches \(path)")
+        }
+        #expect(try Self.reaches("glance-mqtt.service", socket), "glance mqtt commands the panel through it")
+        // What serve does need in /run: systemd's notify socket (Type=notify, READY=1).
+        let serve = try Self.settings("glance-serve.service")
+        #expect(serve["Type"] == ["notify"])
+        #expect(try Self.reaches("glance-serve.service", "/run/systemd/notify"), "READY=1 cannot reach systemd")
+    }
+}
