@@ -32,7 +32,7 @@ final class Broker {
         if let password {
             let file = folder + "/passwords"
             #expect(FileManager.default.createFile(atPath: file, contents: nil), "a file for the test")
-            let p = Process()
+            let p = OwnedProcess()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
             p.arguments = ["-b", file, "glance", password]
             try p.run()
@@ -208,7 +208,7 @@ struct GaugeFeedTests {
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let big = folder.path + "/big"
         #expect(FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x37, count: 100 << 20)), "a file for the test")
-        let watch = Process()
+        let watch = OwnedProcess()
         let (program, arguments) = GlanceExecutable.command([
             "watch", "--config", config, "--db", folder.path + "/glance.db", "--screen", "gauges", "--size", "240x240",
             "--render-to", folder.path + "/panel.png",
@@ -273,7 +273,7 @@ struct GaugeFeedTests {
          "mqtt": {"broker": "mqtt://127.0.0.1:\(broker.port)", "keepAlive": 60}}
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let png = folder.path + "/panel.png"
-        let watch = Process()
+        let watch = OwnedProcess()
         let (program, arguments) = GlanceExecutable.command([
             "watch", "--config", config, "--db", folder.path + "/glance.db", "--screen", "gauges", "--size", "320x240",
             "--render-to", png,

@@ -204,7 +204,7 @@ struct WatchStalenessTests {
     /// `glance watch --screen gauges` with `gauge` (a JSON object) on its store and broker: each
     /// line it prints with when it came.
     final class Watch {
-        let process = Process()
+        let process = OwnedProcess()
         let png: String
         let config: String
         private let out: String

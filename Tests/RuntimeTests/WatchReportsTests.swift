@@ -31,7 +31,7 @@ struct WatchReportsTests {
 
     static func run(_ words: [String], in folder: ScratchFolder, until expected: [String]) throws -> (out: String, err: String, status: Int32) {
         let (program, arguments) = GlanceExecutable.command(words)
-        let watch = Process()
+        let watch = OwnedProcess()
         watch.executableURL = URL(fileURLWithPath: program)
         watch.arguments = arguments
         let out = folder.path + "/watch.out", err = folder.path + "/watch.err"

@@ -21,7 +21,7 @@ import Testing
     /// Runs `glance ARGS` from a shell that first plants a link named as the old temporary file
     /// (`OUTPUT.partial-PID`, PID being glance's own since the shell execs it) to `victim`.
     func runWithPlantedLink(_ output: String, victim: String, _ arguments: [String], in scratch: Scratch)
-        throws -> (Process, () -> GlanceCLI.Result)
+        throws -> (OwnedProcess, () -> GlanceCLI.Result)
     {
         let quoted = GlanceExecutable.words(arguments).map { "'\($0)'" }.joined(separator: " ")
         return try GlanceCLI.start(

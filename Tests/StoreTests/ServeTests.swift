@@ -12,12 +12,14 @@ import Testing
 /// (curl, and Python's http.client for the concurrent requests), a real store file.
 @Suite("glance serve: the HTTP endpoint")
 struct ServeTests {
-    /// A running `glance serve` on a free port, with its token and store.
+    /// A running `glance serve` on a free port, with its token and store. Its process is owned
+    /// (`OwnedProcess`): a test that fails or throws before `expectAnswersAndStops` leaves no
+    /// server behind (it ends with the Server, at the test's end).
     final class Server {
         let scratch = Scratch()
         let token = "test-token-0123456789abcdef"
         var port = 0
-        let process: Process
+        let process: OwnedProcess
         let finish: () -> GlanceCLI.Result
 
         init(serve: String = "", environment: [String: String] = [:], extra: String = "") throws {

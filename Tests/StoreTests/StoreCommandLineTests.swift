@@ -19,11 +19,13 @@ enum GlanceCLI {
         var err: String
     }
 
-    /// Starts glance (or `program`) with output going to files; `finish` collects it.
+    /// Starts glance (or `program`) with output going to files; `finish` collects it (waiting
+    /// for its end within a bound). The process is owned (TestSupport's `OwnedProcess`): ended
+    /// when the owner goes, with the test, whether it passed, failed or threw.
     static func start(
         _ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString, program: String? = nil,
         environment: [String: String] = [:]
-    ) throws -> (Process, () -> Result) {
+    ) throws -> (OwnedProcess, () -> Result) {
         let out = scratch.file("\(tag).out")
         let err = scratch.file("\(tag).err")
         _ = FileManager.default.createFile(atPath: out, contents: nil)
@@ -37,13 +39,13 @@ enum GlanceCLI {
         }
         process.standardOutput = FileHandle(forWritingAtPath: out)
         process.standardError = FileHandle(forWritingAtPath: err)
-        try process.run()
+        let owner = try OwnedProcess(running: process)
         return (
-            process,
+            owner,
             {
-                process.waitUntilExit()
+                owner.waitUntilExit()
                 return Result(
-                    status: process.terminationStatus,
+                    status: owner.terminationStatus,
                     out: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                     err: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
             }
@@ -52,7 +54,7 @@ enum GlanceCLI {
 
     /// Starts glance as a shell would: with no signal blocked or ignored. (A test runner's children
     /// inherit its mask, in which SIGINT and SIGTERM may be blocked, hiding what a signal does.)
-    static func startAsFromAShell(_ arguments: [String], in scratch: Scratch) throws -> (Process, () -> Result) {
+    static func startAsFromAShell(_ arguments: [String], in scratch: Scratch) throws -> (OwnedProcess, () -> Result) {
         let script = """
             import os, signal, sys
             for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE, signal.SIGXFSZ):
@@ -92,18 +94,19 @@ enum GlanceCLI {
         process.arguments = glance.arguments
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
         process.standardError = FileHandle(forWritingAtPath: err)
-        try process.run()
-        process.waitUntilExit()
+        let owner = try OwnedProcess(running: process)
+        owner.waitUntilExit()
         return Result(
-            status: process.terminationStatus, out: "",
+            status: owner.terminationStatus, out: "",
             err: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 }
 
-/// Waits until `condition` holds, checking every 20 ms; false after `seconds`.
+/// Waits until `condition` holds, checking every 20 ms; false after `seconds`, or at once when the
+/// test's time limit passed (its task cancelled).
 func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
+    while ContinuousClock.now < deadline && !Task.isCancelled {
         if try condition() { return true }
         usleep(20_000)
     }
