@@ -5,7 +5,7 @@ import Testing
 
 /// `glance help`, `--version`, the man page and the completion scripts, through the real program
 /// and the real shells.
-@Suite("glance help, --version, man page, shell completions")
+@Suite("glance help, --version, man page, shell completions", .timeLimit(.minutes(10)))
 struct HelpCompletionTests {
     static let commands = [
         "render", "bench", "demo", "config", "run", "screenshot", "devices", "import", "log", "goals", "metric", "task",

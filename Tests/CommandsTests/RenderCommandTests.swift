@@ -4,7 +4,7 @@ import Raster
 import TestSupport
 import Testing
 
-@Suite("glance render / bench / demo, end to end")
+@Suite("glance render / bench / demo, end to end", .timeLimit(.minutes(10)))
 struct RenderCommandTests {
     @Test("glance --help lists the commands; render --help documents every option")
     func help() throws {

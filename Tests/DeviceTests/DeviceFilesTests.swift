@@ -56,7 +56,7 @@ enum DeviceFiles {
     }
 }
 
-@Suite("device/: configuration files, their documentation, the unit")
+@Suite("device/: configuration files, their documentation, the unit", .timeLimit(.minutes(10)))
 struct DeviceFilesTests {
     @Test("device/config.json is exactly the built-in defaults")
     func defaultsFile() throws {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import JSON
 
-@Suite("JSON parser")
+@Suite("JSON parser", .timeLimit(.minutes(10)))
 struct JSONTests {
     @Test("values of every kind, nested, in order")
     func values() throws {

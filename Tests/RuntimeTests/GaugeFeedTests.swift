@@ -146,7 +146,7 @@ final class Broker {
 }
 
 /// Gauges from MQTT (a real broker) and from commands (real processes), and staleness.
-@Suite("Gauges from MQTT, commands, and staleness")
+@Suite("Gauges from MQTT, commands, and staleness", .timeLimit(.minutes(10)))
 struct GaugeFeedTests {
     static func gauge(_ source: GaugeSourceSetting, staleAfter: FieldChange<Double> = .keep) -> GaugeSetting {
         var g = GaugeSetting(style: .circular, title: "T", unit: "", minimum: 0, maximum: 100, tint: [], source: source)

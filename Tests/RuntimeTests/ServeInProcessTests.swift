@@ -15,7 +15,7 @@ import Testing
 
 /// `glance serve`'s server inside the test's own process (its loop on a thread), answered by a
 /// real HTTP client (curl): the same code as the unit runs, reachable from the test's side too.
-@Suite("glance serve in-process")
+@Suite("glance serve in-process", .timeLimit(.minutes(10)))
 struct ServeInProcessTests {
     /// A value a thread may take (the server runs on one; nothing else touches it meanwhile).
     struct Handed<T>: @unchecked Sendable { let value: T }

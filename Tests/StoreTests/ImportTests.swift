@@ -6,7 +6,7 @@ import Testing
 @testable import Store
 import HealthExport
 
-@Suite struct ImportTests {
+@Suite(.timeLimit(.minutes(10))) struct ImportTests {
     static func importFile(_ path: String, into db: String, skipInvalid: Bool = false) throws -> ImportReport {
         var options = ImportOptions()
         options.skipInvalid = skipInvalid

@@ -9,7 +9,7 @@ import Testing
 /// Issue 16, reproducers 1 and 2: outputs (`export --output`, `render --output`, `watch
 /// --render-to`) are never written through a link planted beside them, and never replace a
 /// device, a FIFO or a link with a regular file.
-@Suite(.serialized) struct OutputSafetyTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct OutputSafetyTests {
     /// A store with one day, in a fresh folder.
     func storeFolder() throws -> Scratch {
         let scratch = Scratch()

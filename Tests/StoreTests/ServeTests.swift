@@ -10,7 +10,7 @@ import Testing
 
 /// `glance serve` as it runs on the board: the real program on loopback, a real HTTP client
 /// (curl, and Python's http.client for the concurrent requests), a real store file.
-@Suite("glance serve: the HTTP endpoint")
+@Suite("glance serve: the HTTP endpoint", .timeLimit(.minutes(10)))
 struct ServeTests {
     /// A running `glance serve` on a free port, with its token and store. Its process is owned
     /// (`OwnedProcess`): a test that fails or throws before `expectAnswersAndStops` leaves no

@@ -30,7 +30,7 @@ enum GlanceCLI {
         let err = scratch.file("\(tag).err")
         _ = FileManager.default.createFile(atPath: out, contents: nil)
         _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let process = Process()
+        let process = OwnedProcess()
         let command = program.map { ($0, arguments) } ?? GlanceExecutable.command(arguments)
         process.executableURL = URL(fileURLWithPath: command.0)
         process.arguments = command.1
@@ -39,13 +39,13 @@ enum GlanceCLI {
         }
         process.standardOutput = FileHandle(forWritingAtPath: out)
         process.standardError = FileHandle(forWritingAtPath: err)
-        let owner = try OwnedProcess(running: process)
+        try process.run()
         return (
-            owner,
+            process,
             {
-                owner.waitUntilExit()
+                process.waitUntilExit()
                 return Result(
-                    status: owner.terminationStatus,
+                    status: process.terminationStatus,
                     out: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
                     err: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
             }
@@ -88,16 +88,16 @@ enum GlanceCLI {
     static func runIntoAFullDisk(_ arguments: [String], in scratch: Scratch) throws -> Result {
         let err = scratch.file("\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let process = Process()
+        let process = OwnedProcess()
         let glance = GlanceExecutable.command(arguments)
         process.executableURL = URL(fileURLWithPath: glance.program)
         process.arguments = glance.arguments
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
         process.standardError = FileHandle(forWritingAtPath: err)
-        let owner = try OwnedProcess(running: process)
-        owner.waitUntilExit()
+        try process.run()
+        process.waitUntilExit()
         return Result(
-            status: owner.terminationStatus, out: "",
+            status: process.terminationStatus, out: "",
             err: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 }
@@ -113,7 +113,7 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
     return try condition()
 }
 
-@Suite(.serialized) struct StoreCommandLineTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StoreCommandLineTests {
     @Test func importLogExportFromTheCommandLineSynthetic() throws { try importLogExport(.synthetic) }
     @Test(.enabled(if: Fixtures.available, Fixtures.absent)) func importLogExportFromTheCommandLine() throws {
         try importLogExport(.real)

@@ -13,7 +13,7 @@ public final class OwnedProcess: @unchecked Sendable {
     public let process: Process
 
     /// The longest `waitUntilExit()` waits by default (a test's own time limit cuts it shorter).
-    public static let longestWait: Double = 600
+    public static let longestWait: Double = 1800
 
     /// A process to configure (as a `Process`: `executableURL`, `arguments`, …) and then `run()`.
     public init() {

@@ -9,7 +9,7 @@ import Testing
 /// 4.1 draws other pixels. So the tests draw with those packages' files, pinned by SHA-256 in
 /// tools/test-fonts.txt and unpacked by tools/test-fonts.sh into a folder that GLANCE_FONT_ROOT
 /// names (make test sets it); on Debian 12 the installed files are the same ones.
-@Suite("Text: the tests draw with the fonts the goldens were drawn with")
+@Suite("Text: the tests draw with the fonts the goldens were drawn with", .timeLimit(.minutes(10)))
 struct PinnedFontTests {
     static let repository: String = {
         var url = URL(fileURLWithPath: #filePath)

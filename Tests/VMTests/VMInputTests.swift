@@ -7,7 +7,7 @@ import Testing
 /// plugged back, a uinput multi-touch screen made in the guest, dimming and waking, and the CPU
 /// an idle app uses. Every screen the app shows is compared with `glance render` of the state
 /// it should be in, pixel for pixel.
-@Suite("VM: input, navigation, idle", .serialized, .enabled(if: VMAvailability.available, Comment(rawValue: VMAvailability.skipped)))
+@Suite("VM: input, navigation, idle", .serialized, .enabled(if: VMAvailability.available, Comment(rawValue: VMAvailability.skipped)), .timeLimit(.minutes(30)))
 struct VMInputTests {
     static let size = "480x480"
     static let today = "2026-11-29"
