@@ -230,3 +230,18 @@ public enum Privilege {
     /// Root and setpriv (util-linux): to run glance as another user or group member.
     public static let canActAsOthers = isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 }
+
+/// The test run's switches, read as tools/switches.sh reads them for the scripts.
+public enum RunSwitch {
+    /// Whether every part must run (GLANCE_REQUIRE_ALL_PARTS): off only when unset or an explicit
+    /// no (empty, 0, false, no, off, in any case); any other value, a misspelling too, is on: a
+    /// run never passes by not running a part through a typo.
+    public static func required(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        !["", "0", "false", "no", "off"].contains((environment["GLANCE_REQUIRE_ALL_PARTS"] ?? "").lowercased())
+    }
+
+    /// Whether the skip switch `name` (GLANCE_SKIP_…) is on: 1, true, yes or on, in any case.
+    public static func on(_ name: String, _ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        ["1", "true", "yes", "on"].contains((environment[name] ?? "").lowercased())
+    }
+}

@@ -23,7 +23,7 @@ enum VMPaths {
 enum VMAvailability {
     static let problem: String? = {
         let env = ProcessInfo.processInfo.environment
-        if env["GLANCE_SKIP_VM"] == "1" { return "GLANCE_SKIP_VM=1 is set" }
+        if RunSwitch.on("GLANCE_SKIP_VM", env) { return "GLANCE_SKIP_VM=\(env["GLANCE_SKIP_VM"] ?? "") is set" }
         #if !(os(Linux) && arch(x86_64))
             return "the VM runs an x86_64 Debian kernel and the host's glance binary: needs Linux on x86_64"
         #else
