@@ -85,13 +85,26 @@ public final class OwnedProcess: @unchecked Sendable {
     public func terminate() { process.terminate() }
     public func interrupt() { process.interrupt() }
 
-    /// Waits until it ends, up to `seconds`, or until the test's task is cancelled (its time limit
-    /// passed): whether it ended. It keeps running when it did not.
+    /// Waits until it ends, up to `seconds` and never longer than the test's time limit, or until
+    /// the test's task is cancelled (its time limit passed): whether it ended. It keeps running
+    /// when it did not.
+    ///
+    /// The time limit is counted here too because swift-testing's own timer runs on the same
+    /// pool of threads as the tests (as many as cores): when every one of them is blocked in a
+    /// wait like this one, the timer cannot fire, and nothing is cancelled (seen with two such
+    /// tests on two cores: both ran until their processes ended by themselves, 600 s).
     @discardableResult
     public func wait(seconds: Double) -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var bound = Duration.milliseconds(Int(seconds * 1000))
+        if let limit = Test.current?.timeLimit, limit < bound { bound = limit }
+        let deadline = ContinuousClock.now + bound
         while process.isRunning {
-            if ContinuousClock.now >= deadline || Task.isCancelled { return false }
+            if ContinuousClock.now >= deadline || Task.isCancelled {
+                if ContinuousClock.now >= deadline, let limit = Test.current?.timeLimit, limit <= bound {
+                    limitPassed = true
+                }
+                return false
+            }
             usleep(5_000)
         }
         process.waitUntilExit()  // ended: returns at once (and its status is set)
@@ -105,9 +118,10 @@ public final class OwnedProcess: @unchecked Sendable {
         seconds: Double = OwnedProcess.longestWait, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         if wait(seconds: seconds) { return }
-        let why = Task.isCancelled ? "the test's time limit passed" : "\(Int(seconds)) s passed"
+        let why = Task.isCancelled || limitPassed ? "the test's time limit passed" : "\(Int(seconds)) s passed"
         Issue.record("\(name) (pid \(processIdentifier)) had not ended when \(why): killed", sourceLocation: sourceLocation)
-        stop()
+        // The test's time is up: no grace.
+        stop(grace: Task.isCancelled || limitPassed ? 0 : 5)
     }
 
     /// Ends it if it still runs: SIGTERM to it and its group, `grace` seconds, then SIGKILL; waits
@@ -132,6 +146,8 @@ public final class OwnedProcess: @unchecked Sendable {
     }
 
     private var ended = false
+    /// Whether a wait gave up at the test's time limit.
+    private var limitPassed = false
     private func reaped() {
         guard !ended else { return }
         ended = true
