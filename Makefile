@@ -25,8 +25,10 @@ run: release
 # image and boots it. Then the arm64 package (tools/arm64/make-test.sh package), and swift test,
 # whose arm64 boot test boots that package, with the suites as arm64 code built with Swift 6.0.3
 # beside it (make-test.sh suites, one build job: swift test's qemu boots, one at a time, leave a
-# core mostly idle; their report follows swift test's). A failed arm64 part still lets swift test
-# run, then fails make test.
+# core mostly idle; their report follows swift test's). A failed x86-64 package or arm64 part
+# still lets swift test run, then fails make test, each said as what it is. The packages of an
+# earlier run are removed first: a failed build leaves the boots no package (they fail, saying
+# so), never a stale one.
 #
 # Last, the instruction counts of the package's build against tools/bench/recorded.txt
 # (tools/bench/instructions.sh --check: a figure more than 5 % worse fails).
@@ -41,13 +43,19 @@ export GLANCE_REQUIRE_ALL_PARTS
 test: deps install-check
 	$(SWIFT) build
 	GLANCE_FONT_ROOT="$$(tools/test-fonts.sh)" || exit 1; export GLANCE_FONT_ROOT; \
-	deb="$$(tools/build-deb.sh)" && GLANCE_DEB="$$(echo "$$deb" | tail -1)" && export GLANCE_DEB && \
-	mkdir -p .build && tools/arm64/make-test.sh package >.build/arm64-deb.txt; arm=$$?; \
+	mkdir -p .build && rm -f .build/deb/glance_*_amd64.deb .build/deb/glance_*_arm64.deb; \
+	deb="$$(tools/build-deb.sh)"; debrc=$$?; GLANCE_DEB="$$(echo "$$deb" | tail -1)"; \
+	if [ $$debrc != 0 ] || [ ! -f "$$GLANCE_DEB" ]; then \
+		echo "make test: the x86-64 package was not made (tools/build-deb.sh, status $$debrc): the device boot has no package"; \
+		debrc=1; GLANCE_DEB=""; \
+	fi; export GLANCE_DEB; \
+	tools/arm64/make-test.sh package >.build/arm64-deb.txt; arm=$$?; \
 	tools/arm64/make-test.sh suites --jobs 1 >.build/arm64-suites.txt 2>&1 & suites=$$!; \
 	GLANCE_ARM64_DEB="$$(tail -1 .build/arm64-deb.txt)" $(SWIFT) test; rc=$$?; \
 	wait $$suites; suitesrc=$$?; cat .build/arm64-suites.txt; \
+	[ $$debrc = 0 ] || echo "make test: the x86-64 package failed (see above)"; \
 	[ $$arm = 0 ] && [ $$suitesrc = 0 ] || echo "make test: the arm64 part failed (see above)"; \
-	[ $$arm = 0 ] && [ $$suitesrc = 0 ] && [ $$rc = 0 ] || exit 1
+	[ $$debrc = 0 ] && [ $$arm = 0 ] && [ $$suitesrc = 0 ] && [ $$rc = 0 ] || exit 1
 	tools/fuzz/fuzz.sh --runs $(FUZZ_TEST_RUNS)
 	tools/bench/instructions.sh --check
 

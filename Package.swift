@@ -177,7 +177,7 @@ let package = Package(
         // docs/: the module table of docs/architecture.md against the imports.
         .testTarget(name: "RepositoryTests"),
         .testTarget(name: "ActivityTests", dependencies: ["Activity"]),
-        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "CLI", "Activity", "Raster"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Activity", "JSON"]),

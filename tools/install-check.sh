@@ -23,7 +23,9 @@
 # minimal set), so no emulation is needed.
 #
 # Needs root (debootstrap and chroot); without root it says so and does nothing (exit 0), as do
-# the arm64 parts of make test. GLANCE_SKIP_INSTALL_CHECK=1 skips it, saying so.
+# the arm64 parts of make test. GLANCE_SKIP_INSTALL_CHECK=1 (or true, yes, on) skips it, saying
+# so. Either skip is a failure (exit 1, said) while every part is required (GLANCE_REQUIRE_ALL_PARTS
+# set to anything but an explicit no: make test's default; tools/switches.sh).
 # Cache: $GLANCE_INSTALL_CHECK_CACHE, else ~/.cache/glance-install-check.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -37,8 +39,18 @@ case "${1:-}" in
 --full) FULL=1 ;;
 *) say "unknown option $1 (--full: the real install and make run too)"; exit 64 ;;
 esac
-if [ "${GLANCE_SKIP_INSTALL_CHECK:-}" = 1 ]; then say "skipped: GLANCE_SKIP_INSTALL_CHECK=1 is set"; exit 0; fi
-if [ "$(id -u)" != 0 ]; then say "skipped: the Debian 13 root needs root (debootstrap, chroot), as CI has"; exit 0; fi
+. "$HERE/switches.sh"
+# A part that does not run: said; a failure while every part is required.
+skipped() {
+	if glance_required; then
+		say "cannot run: $1; every part is required (GLANCE_REQUIRE_ALL_PARTS=$GLANCE_REQUIRE_ALL_PARTS): failed"
+		exit 1
+	fi
+	say "skipped: $1"
+	exit 0
+}
+if glance_switch_on GLANCE_SKIP_INSTALL_CHECK; then skipped "GLANCE_SKIP_INSTALL_CHECK=$GLANCE_SKIP_INSTALL_CHECK is set"; fi
+if [ "$(id -u)" != 0 ]; then skipped "the Debian 13 root needs root (debootstrap, chroot), as CI has"; fi
 
 CACHE=${GLANCE_INSTALL_CHECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/glance-install-check}
 ROOT=$CACHE/trixie-minbase

@@ -3,7 +3,7 @@ import Testing
 @testable import Activity
 
 /// Each rule of the data → ring state table in rings.md, one test each.
-@Suite("Ring rules (rings.md)")
+@Suite("Ring rules (rings.md)", .timeLimit(.minutes(10)))
 struct RingRulesTests {
     static let full = ActivitySummary(
         activeEnergyBurned: .kilocalories(350), activeEnergyBurnedGoal: .kilocalories(500),
@@ -151,7 +151,7 @@ struct RingRulesTests {
     }
 }
 
-@Suite("Energy units")
+@Suite("Energy units", .timeLimit(.minutes(10)))
 struct EnergyTests {
     @Test("kcal and Cal are the same; kJ converts at 4.184")
     func conversions() {
@@ -171,7 +171,7 @@ struct EnergyTests {
     }
 }
 
-@Suite("Calendar days")
+@Suite("Calendar days", .timeLimit(.minutes(10)))
 struct CalendarDayTests {
     @Test("ISO dates parse exactly")
     func parse() {

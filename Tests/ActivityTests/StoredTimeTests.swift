@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 24, C2: a stored time of 2^63 - 1 or -2^63 trapped the gauge screen. One conversion
 /// takes any Int64 into the years 1 to 9999, and any age into whole seconds, without trapping.
-@Suite("Stored times")
+@Suite("Stored times", .timeLimit(.minutes(10)))
 struct StoredTimeTests {
     @Test("any Int64 is a moment within the years 1 to 9999; any age whole seconds")
     func conversions() {

@@ -2,7 +2,7 @@ import CLI
 import Testing
 
 /// The declared command line: parsing, the help made from it, the man page and the completions.
-@Suite("Declared command line")
+@Suite("Declared command line", .timeLimit(.minutes(10)))
 struct CLITests {
     struct Target: Equatable, Sendable {
         var size = 0

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("glance config check")
+@Suite("glance config check", .timeLimit(.minutes(10)))
 struct ConfigCommandTests {
     @Test("a valid file passes; an invalid one lists every problem with its path and exits 78")
     func check() throws {

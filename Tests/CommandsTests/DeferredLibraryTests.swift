@@ -7,7 +7,7 @@ import Testing
 /// git-style), fontconfig is opened on its first call (Sources/CDeferred). With their own
 /// libraries (OpenSSL, GnuTLS, ICU, expat) they were most of the loader's work before glance
 /// run's first frame.
-@Suite("Libraries only some commands need: other executables, or opened on first use")
+@Suite("Libraries only some commands need: other executables, or opened on first use", .timeLimit(.minutes(10)))
 struct DeferredLibraryTests {
     static let deferred = [
         "libarchive.so", "libmicrohttpd.so", "libmosquitto.so", "libqrencode.so", "libgnutls.so", "libssl.so", "libxml2.so",

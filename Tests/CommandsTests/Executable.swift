@@ -20,7 +20,7 @@ enum Executable {
     /// guard, not a measure of speed).
     static func run(_ arguments: [String], killAfter seconds: Double) throws -> Result {
         let folder = scratch("bounded")
-        let process = Process()
+        let process = OwnedProcess()
         let (program, argv) = GlanceExecutable.command(arguments)
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = argv
@@ -29,11 +29,8 @@ enum Executable {
         process.standardOutput = FileHandle(forWritingAtPath: folder + "/out")
         process.standardError = FileHandle(forWritingAtPath: folder + "/err")
         try process.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        let killed = process.isRunning
-        if killed { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        let killed = !process.wait(seconds: seconds)
+        if killed { process.stop(grace: 0) }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         return Result(
             status: killed ? -1 : process.terminationStatus,

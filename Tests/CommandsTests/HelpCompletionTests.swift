@@ -5,7 +5,7 @@ import Testing
 
 /// `glance help`, `--version`, the man page and the completion scripts, through the real program
 /// and the real shells.
-@Suite("glance help, --version, man page, shell completions")
+@Suite("glance help, --version, man page, shell completions", .timeLimit(.minutes(10)))
 struct HelpCompletionTests {
     static let commands = [
         "render", "bench", "demo", "config", "run", "screenshot", "devices", "import", "log", "goals", "metric", "task",
@@ -19,19 +19,11 @@ struct HelpCompletionTests {
             Issue.record("\(path) is missing: make deps installs it (tools/debian-packages.txt)")
             return ""
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-c", script]
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = GlanceExecutable.folderForPATH + ":" + (environment["PATH"] ?? "")
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(shell) -c \(script)")
-        return String(decoding: data, as: UTF8.self)
+        let result = try runProcess(path, ["-c", script], environment: environment, seconds: 120)
+        #expect(result.status == 0, "\(shell) -c \(script): \(result.stderr)")
+        return result.stdout
     }
 
     @Test("every command has help: glance help COMMAND is glance COMMAND --help, and lists the exit statuses")

@@ -5,7 +5,7 @@ import Testing
 
 /// Where glance looks for the executables it runs git-style (glance-import, glance-serve,
 /// glance-mqtt): pure, from the program's own path and GLANCE_EXEC_PATH.
-@Suite("The helpers' executables, where glance finds them")
+@Suite("The helpers' executables, where glance finds them", .timeLimit(.minutes(10)))
 struct HelperPathTests {
     @Test("installed: beside /usr/bin/glance, then /usr/lib/glance; a build folder: beside the program")
     func places() {

@@ -3,7 +3,7 @@ import Testing
 
 /// `--json` for scripts: metric list, task list, export and devices write one JSON document with
 /// the documented field names, which a JSON parser reads back to what the store holds.
-@Suite("--json for scripts")
+@Suite("--json for scripts", .timeLimit(.minutes(10)))
 struct JSONOutputTests {
     static func parse(_ text: String) throws -> [String: Any] {
         let value = try JSONSerialization.jsonObject(with: Data(text.utf8))

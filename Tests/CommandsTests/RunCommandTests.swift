@@ -5,7 +5,7 @@ import Testing
 /// `glance run` and `glance devices` on the command line. Only what stops before the display is
 /// touched runs here (the tests must never take over a developer's screen); the display itself
 /// is tested in a VM (Tests/VMTests).
-@Suite("glance run / devices, arguments")
+@Suite("glance run / devices, arguments", .timeLimit(.minutes(10)))
 struct RunCommandTests {
     @Test("run --help documents every option and exit status")
     func help() throws {
@@ -61,18 +61,19 @@ struct RunCommandTests {
         // seen waiting for a second (it would have ended with 77 at once without the wait); it
         // opens it then (and finds a plain file, not a card: 69).
         chmod(node, 0o600)
-        let waiting = Process()
+        let waiting = OwnedProcess()
         waiting.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         waiting.arguments = arguments
-        let err = Pipe()
-        waiting.standardError = err
+        let err = folder.path + "/err"
+        #expect(FileManager.default.createFile(atPath: err, contents: nil), "a file for the test")
+        waiting.standardError = FileHandle(forWritingAtPath: err)
         waiting.standardOutput = FileHandle.nullDevice
         try waiting.run()
         usleep(1_000_000)
         let stillWaiting = waiting.isRunning
         chmod(node, 0o666)
-        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        waiting.waitUntilExit()
+        waiting.waitUntilExit(seconds: 60)
+        let said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         #expect(stillWaiting, "glance waited for udev: it was still running a second later (\(said))")
         #expect(waiting.terminationStatus == 69 && said.contains("dumb buffers"), "\(waiting.terminationStatus): \(said)")
         // Set up by udev for group video (root:video 0660): this user is not in it, refused (77).

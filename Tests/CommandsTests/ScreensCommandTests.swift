@@ -3,7 +3,7 @@ import ImageFile
 import Raster
 import Testing
 
-@Suite("glance render: gauges, progress, languages, fonts, animation")
+@Suite("glance render: gauges, progress, languages, fonts, animation", .timeLimit(.minutes(10)))
 struct ScreensCommandTests {
     /// A fontconfig configuration that knows only the given font folders.
     static func fontconfig(_ folders: [String], name: String) throws -> String {

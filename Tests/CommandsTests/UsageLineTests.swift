@@ -5,7 +5,7 @@ import Testing
 
 /// Each command's usage lines are written by hand beside its declaration: they must name only
 /// the options it declares, each beside a verb it goes with, and show every verb.
-@Suite("The usage lines agree with the declarations")
+@Suite("The usage lines agree with the declarations", .timeLimit(.minutes(10)))
 struct UsageLineTests {
     /// The options a usage segment names (`[--task NAME | --no-task]` → `--task`, `--no-task`).
     static func options(in segment: Substring) -> [String] {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Configuration
 
-@Suite("Configuration file")
+@Suite("Configuration file", .timeLimit(.minutes(10)))
 struct ConfigurationTests {
     @Test("an empty object gives the defaults: no file is needed")
     func defaults() throws {

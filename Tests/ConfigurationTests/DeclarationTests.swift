@@ -8,7 +8,7 @@ import Testing
 
 /// Each setting is declared once; the file's reader, the command line and the layering are made
 /// from the declarations, so the two take the same values.
-@Suite("Settings declared once")
+@Suite("Settings declared once", .timeLimit(.minutes(10)))
 struct DeclarationTests {
     @Test("every option belongs to one setting, and every file setting has a unique dotted name")
     func unique() {

@@ -6,7 +6,7 @@ import Testing
 /// A setting's default is said once, by its value: the text the pages, the manual and `--help`
 /// give is the default value as its form writes it (with what that means where it needs saying),
 /// and what the form writes reads back as the same value.
-@Suite("Each setting's default text is its default value's")
+@Suite("Each setting's default text is its default value's", .timeLimit(.minutes(10)))
 struct DefaultTextTests {
     /// Every setting: the file's and the command line's (`Configuration.settings`), and the
     /// members of the objects inside a value (a cycle, each gauge, each window, the broker).

@@ -6,7 +6,7 @@ import Testing
 
 /// The settings a wall panel or a wrist needs: the clock, screens that turn by themselves, the
 /// brightness.
-@Suite("Configuration: clock, cycle, brightness")
+@Suite("Configuration: clock, cycle, brightness", .timeLimit(.minutes(10)))
 struct KioskConfigurationTests {
     @Test("clock: the format (null: by the locale) and what a tiny panel shows")
     func clock() throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import Configuration
 
 /// The schedule as the file gives it: windows of the local clock, every mistake with its path.
-@Suite("Configuration: schedule")
+@Suite("Configuration: schedule", .timeLimit(.minutes(10)))
 struct ScheduleConfigurationTests {
     @Test("windows: from and to (24:00 ends a day), days by name, brightness, screens, cycle (null: none)")
     func windows() throws {

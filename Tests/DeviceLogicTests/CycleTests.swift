@@ -8,7 +8,7 @@ import Testing
 
 /// Screens that turn by themselves, against a made-up clock: the timing as a plain value, then
 /// the controller turning them (input pauses, a task interrupts, a blank panel stops it).
-@Suite("Cycle: screens that turn by themselves")
+@Suite("Cycle: screens that turn by themselves", .timeLimit(.minutes(10)))
 struct CycleTests {
     static let t0 = Duration.seconds(1000)
     static func at(_ s: Double) -> Duration { t0 + .milliseconds(Int64(s * 1000)) }

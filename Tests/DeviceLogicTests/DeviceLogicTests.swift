@@ -7,7 +7,7 @@ import Testing
 
 /// The device's logic alone, its effects recorded: no store, no evdev, no sysfs, no clock of the
 /// system's.
-@Suite("DeviceLogic: the device's state, its events and effects")
+@Suite("DeviceLogic: the device's state, its events and effects", .timeLimit(.minutes(10)))
 struct DeviceLogicTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 30)!
     static let t0 = Duration.seconds(500)

@@ -27,7 +27,7 @@ final class HandClock: LocalClock {
 /// The device's decisions through events and their effects: navigation, idle, the console
 /// switched, the light (one with steps, one only on or off, one that cannot be written),
 /// midnight and the clock set, a task's progress and its Cancel.
-@Suite("Device state: navigation, idle, midnight, cancel")
+@Suite("Device state: navigation, idle, midnight, cancel", .timeLimit(.minutes(10)))
 struct DeviceStateTests {
     static let today = DeviceLogicTests.day
 
@@ -247,7 +247,7 @@ struct DeviceStateTests {
 
 /// The brightness: the configured level, the keys, the level kept in the data's preferences, the
 /// dim level relative to it; a light with steps and one that is only on or off.
-@Suite("Brightness: levels, keys, kept across restarts, PWM and on/off backlights")
+@Suite("Brightness: levels, keys, kept across restarts, PWM and on/off backlights", .timeLimit(.minutes(10)))
 struct BrightnessTests {
     static let t0 = Duration.seconds(100)
 
@@ -380,7 +380,7 @@ struct BrightnessTests {
 
 /// The time on the panel against a made-up clock: the loop wakes once a minute, on the minute,
 /// while a screen shows the time, and not at all in between (nor when nothing shows it).
-@Suite("Clock: the minute timer")
+@Suite("Clock: the minute timer", .timeLimit(.minutes(10)))
 struct ClockTimerTests {
     static let today = DeviceLogicTests.day
     static let t0 = Duration.seconds(100)

@@ -7,7 +7,7 @@ import Testing
 
 /// A screen in pages (a small or round panel's rings, then each figure; a grid of gauges a page
 /// at a time) is turned page by page before the next screen: by the buttons, touch and the cycle.
-@Suite("Pages: the buttons, touch and the cycle turn them")
+@Suite("Pages: the buttons, touch and the cycle turn them", .timeLimit(.minutes(10)))
 struct PageNavigationTests {
     static let today = CalendarDay(year: 2026, month: 11, day: 30)!
     static let t0 = Duration.seconds(500)
@@ -198,7 +198,7 @@ struct PageNavigationTests {
 
 /// The button hint on a panel that cannot hold every button's row legibly at once: the rows in
 /// parts, each shown in turn while the hint stays.
-@Suite("The button hint in parts")
+@Suite("The button hint in parts", .timeLimit(.minutes(10)))
 struct HintPartsTests {
     @Test("on 240x240 the rows come a part at a time, every partSeconds, with a wake-up for each; the hint stays for all")
     func parts() {

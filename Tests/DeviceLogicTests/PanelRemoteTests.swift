@@ -6,7 +6,7 @@ import Screens
 import Testing
 
 /// The control socket's requests, parsed strictly, and what the home's commands do to the device.
-@Suite("PanelRemote: the home's commands on the device")
+@Suite("PanelRemote: the home's commands on the device", .timeLimit(.minutes(10)))
 struct PanelRemoteTests {
     static let t0 = DeviceLogicTests.t0
 

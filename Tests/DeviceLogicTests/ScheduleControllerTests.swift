@@ -8,7 +8,7 @@ import Testing
 /// The schedule in the device's logic, against a made-up wall clock and monotonic clock that move
 /// together (until the wall clock is set): one wake-up at each boundary, the light and the
 /// screens it sets, the first key in a dark or dimmed window only waking, overrides.
-@Suite("Schedule in the controller: boundaries, waking, overrides")
+@Suite("Schedule in the controller: boundaries, waking, overrides", .timeLimit(.minutes(10)))
 struct ScheduleControllerTests {
     static let monday = ScheduleTests.monday
     static let t0 = Duration.seconds(500)

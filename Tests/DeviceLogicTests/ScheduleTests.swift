@@ -13,7 +13,7 @@ struct MadeUpZone: UTCOffsets {
 
 /// The schedule's decisions against a made-up clock: windows, overlaps, midnight, the days of the
 /// week, both changes of daylight saving time, overrides.
-@Suite("Schedule: windows of the local clock")
+@Suite("Schedule: windows of the local clock", .timeLimit(.minutes(10)))
 struct ScheduleTests {
     /// Monday 30 November 2026.
     static let monday = CalendarDay(year: 2026, month: 11, day: 30)!

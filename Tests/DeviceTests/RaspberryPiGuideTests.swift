@@ -11,7 +11,7 @@ import Testing
 /// Mini PiTFT's block as Adafruit publishes its pins, buttons wired the way their active_low and
 /// gpio_pull say, the buttons the built-in map serves, commands that find their files on the
 /// board, and a build whose packages come from the one list.
-@Suite("the Raspberry Pi guide: config.txt lines, connectors")
+@Suite("the Raspberry Pi guide: config.txt lines, connectors", .timeLimit(.minutes(10)))
 struct RaspberryPiGuideTests {
     /// The lines of every fenced block of `language` in `text` (the guide when nil).
     static func blocks(_ language: String, in text: String? = nil) throws -> [[String]] {

@@ -36,7 +36,7 @@ private let monitorModes = [
 private let monitor = Connector(
     id: 1, name: "HDMI-A-1", status: .connected, modes: monitorModes, possibleCRTCIndexes: [0])
 
-@Suite struct ConnectorChoiceTests {
+@Suite(.timeLimit(.minutes(10))) struct ConnectorChoiceTests {
     @Test func firstConnectedConnectorWithoutARequest() throws {
         let plan = try OutputPlan.choose(in: piCard(), for: OutputRequest())
         #expect(plan.connector.name == "DSI-1")
@@ -88,7 +88,7 @@ private let monitor = Connector(
     }
 }
 
-@Suite struct ModeChoiceTests {
+@Suite(.timeLimit(.minutes(10))) struct ModeChoiceTests {
     @Test func preferredModeWithoutARequest() throws {
         let mode = try OutputPlan.chooseMode(monitor, request: nil)
         #expect(mode.index == 3)
@@ -158,7 +158,7 @@ private let monitor = Connector(
     }
 }
 
-@Suite struct KernelModeTests {
+@Suite(.timeLimit(.minutes(10))) struct KernelModeTests {
     /// A kernel record told apart by its clock.
     static func record(clock: UInt32) -> KernelMode {
         var info = drmModeModeInfo()
@@ -183,7 +183,7 @@ private let monitor = Connector(
     }
 }
 
-@Suite struct CRTCAndPlaneChoiceTests {
+@Suite(.timeLimit(.minutes(10))) struct CRTCAndPlaneChoiceTests {
     @Test func currentCRTCIsKept() {
         var c = monitor
         c.possibleCRTCIndexes = [0, 1]
@@ -221,7 +221,7 @@ private let monitor = Connector(
     }
 }
 
-@Suite struct FormatChoiceTests {
+@Suite(.timeLimit(.minutes(10))) struct FormatChoiceTests {
     let xr24 = PixelFormat.xrgb8888.fourCC, rg16 = PixelFormat.rgb565.fourCC
     let ar24: UInt32 = 0x3432_5241
 
@@ -265,7 +265,7 @@ private let monitor = Connector(
     }
 }
 
-@Suite struct DisplayErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct DisplayErrorTests {
     @Test func noDeviceNamesRender() {
         let text = DisplayError.noDisplayDevice(directory: "/dev/dri").description
         #expect(text.hasPrefix("no display: /dev/dri has no DRM card"))
@@ -313,7 +313,7 @@ private func pi5Cards(hdmiConnected: Bool = false, spi: Bool = false) -> [CardSn
     return cards
 }
 
-@Suite("the card: chosen by a connected connector of the requested name, never by number")
+@Suite("the card: chosen by a connected connector of the requested name, never by number", .timeLimit(.minutes(10)))
 struct CardChoiceTests {
     @Test("a named connector picks its card wherever it is: DSI-2 on the third card, SPI-1 on the fourth")
     func namedConnectorPicksItsCard() throws {

@@ -3,7 +3,7 @@ import Feeds
 import JSON
 import Testing
 
-@Suite("Feeds: request bodies, routes, limits")
+@Suite("Feeds: request bodies, routes, limits", .timeLimit(.minutes(10)))
 struct FeedsTests {
     static func body(_ text: String) throws -> Located { try Located.parse(Array(text.utf8)) }
 
@@ -272,7 +272,7 @@ struct FeedsTests {
     }
 }
 
-@Suite("Payloads: the number in what the home sends")
+@Suite("Payloads: the number in what the home sends", .timeLimit(.minutes(10)))
 struct PayloadTests {
     static func number(_ text: String, _ field: String? = nil) -> Double? {
         if case .success(let x) = Payload.number(Array(text.utf8), field: field) { x } else { nil }

@@ -5,7 +5,7 @@ import Testing
 
 /// Two and three GPIO buttons (gpio-key overlay lines: one device per button, no auto-repeat)
 /// with the default key map: every action a press, a hold or both held away.
-@Suite("Buttons: two and three, presses, holds, both held")
+@Suite("Buttons: two and three, presses, holds, both held", .timeLimit(.minutes(10)))
 struct ButtonLayoutTests {
     static func defaults() throws -> KeyMap { try KeyMap.make(keys: [:]).get() }
     static func code(_ name: String) -> UInt16 { EventNames.keyCode(named: name)! }

@@ -20,7 +20,7 @@ func fixture(_ name: String) throws -> [InputEvent] {
     import Glibc
 #endif
 
-@Suite("Recorded streams and key names")
+@Suite("Recorded streams and key names", .timeLimit(.minutes(10)))
 struct RecordingTests {
     @Test("fixtures parse; names go both ways through libevdev's tables")
     func names() throws {
@@ -34,7 +34,7 @@ struct RecordingTests {
     }
 }
 
-@Suite("Keys: map, long press, repeat")
+@Suite("Keys: map, long press, repeat", .timeLimit(.minutes(10)))
 struct KeyTests {
     static func defaults() throws -> KeyMap { try KeyMap.make(keys: [:]).get() }
 
@@ -99,7 +99,7 @@ struct KeyTests {
     }
 }
 
-@Suite("Touch: decoding, calibration, gestures")
+@Suite("Touch: decoding, calibration, gestures", .timeLimit(.minutes(10)))
 struct TouchTests {
     static func contacts(_ events: [InputEvent], multitouch: Bool, button: UInt16 = InputEvent.btnTouch) -> [Contact] {
         var d = TouchDecoder(multitouch: multitouch, button: button)
@@ -238,7 +238,7 @@ struct TouchTests {
     }
 }
 
-@Suite("Pull to refresh")
+@Suite("Pull to refresh", .timeLimit(.minutes(10)))
 struct PullDownTests {
     @Test("a swipe down from the top of the picture is a pull down; from lower down it is a swipe")
     func pullDown() {

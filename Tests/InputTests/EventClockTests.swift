@@ -10,7 +10,7 @@ import Testing
     import Musl
 #endif
 
-@Suite("Event times on the monotonic clock")
+@Suite("Event times on the monotonic clock", .timeLimit(.minutes(10)))
 struct EventClockTests {
     @Test("libevdev_set_clock_id failing is an error, not ignored")
     func setClockResult() throws {

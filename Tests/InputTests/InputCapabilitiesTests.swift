@@ -3,7 +3,7 @@ import Testing
 
 @testable import Input
 
-@Suite struct InputCapabilitiesTests {
+@Suite(.timeLimit(.minutes(10))) struct InputCapabilitiesTests {
     typealias C = InputCapabilities
     let range = C.AxisRange(minimum: 0, maximum: 32767)
 
@@ -59,7 +59,7 @@ import Testing
     }
 }
 
-@Suite("Which devices are opened and grabbed")
+@Suite("Which devices are opened and grabbed", .timeLimit(.minutes(10)))
 struct GrabPolicyTests {
     typealias C = InputCapabilities
     static let wanted = (try? KeyMap.make(keys: [:]).get())?.codes ?? []

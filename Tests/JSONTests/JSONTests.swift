@@ -2,7 +2,7 @@ import Testing
 
 @testable import JSON
 
-@Suite("JSON parser")
+@Suite("JSON parser", .timeLimit(.minutes(10)))
 struct JSONTests {
     @Test("values of every kind, nested, in order")
     func values() throws {
@@ -45,5 +45,24 @@ struct JSONTests {
         #expect(try JSONParser.parse(bytes: Array("[-12, 123456789012345, 1234567890123456, 1.5]".utf8))
             == .array([.number(-12), .number(123456789012345), .number(1234567890123456), .number(1.5)]))
         #expect(JSONParser.isUTF8(Array("café".utf8)) && !JSONParser.isUTF8([0x7B, 0xFF, 0x7D]) && !JSONParser.isUTF8([0xC3]))
+    }
+
+    /// The nesting limit: 64 levels of values (63 arrays or objects around a number), so a
+    /// hostile body cannot take the parser's recursion (a stack) where it likes. One level more
+    /// is refused, naming where.
+    @Test("nesting: 64 levels of values parse, the 65th is refused as nested too deeply", arguments: ["[", "{\"a\":"])
+    func nestingLimit(open: String) throws {
+        let close = open == "[" ? "]" : "}"
+        func nested(_ levels: Int) -> String { String(repeating: open, count: levels) + "1" + String(repeating: close, count: levels) }
+        #expect(throws: Never.self) { _ = try JSONParser.parse(nested(63)) }
+        for levels in [64, 1_000] {
+            do {
+                _ = try JSONParser.parse(nested(levels))
+                Issue.record("\(levels) levels parsed")
+            } catch {
+                #expect(error.message.contains("nested too deeply"), "\(levels) levels: \(error)")
+                #expect(error.line == 1 && error.column == 64 * open.utf8.count + 1, "\(levels) levels: \(error)")
+            }
+        }
     }
 }

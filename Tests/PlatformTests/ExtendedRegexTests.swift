@@ -1,7 +1,7 @@
 import Platform
 import Testing
 
-@Suite("POSIX extended regular expressions (the configuration's patterns, a command's output)")
+@Suite("POSIX extended regular expressions (the configuration's patterns, a command's output)", .timeLimit(.minutes(10)))
 struct ExtendedRegexTests {
     @Test("a pattern is checked, and its problem said")
     func problems() {

@@ -1,7 +1,7 @@
 import Platform
 import Testing
 
-@Suite("folders a command makes")
+@Suite("folders a command makes", .timeLimit(.minutes(10)))
 struct FoldersTests {
     @Test("a scratch folder is new and its own; made again it is kept; removed with its files")
     func scratchAndRemove() throws {

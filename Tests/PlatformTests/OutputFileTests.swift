@@ -9,7 +9,7 @@ import Testing
 
 /// Output files: whole or not at all, never through a link planted beside the target, never
 /// replacing anything but a regular file.
-@Suite struct OutputFileTests {
+@Suite(.timeLimit(.minutes(10))) struct OutputFileTests {
     let folder: String = {
         var template = Array((NSTemporaryDirectory() + "/glance-output-XXXXXX").utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }

@@ -8,7 +8,7 @@ import Testing
     import Musl
 #endif
 
-@Suite struct SystemErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct SystemErrorTests {
     @Test func namesTheCallTheErrorAndTheHint() {
         let error = SystemError(
             "DRM CREATE_DUMB 480x480", errno: .permissionDenied, hint: "add the user to group video")
@@ -72,7 +72,7 @@ import Testing
     }
 }
 
-@Suite struct EventSourceTests {
+@Suite(.timeLimit(.minutes(10))) struct EventSourceTests {
     @Test func timerBecomesReadableWhenItExpires() throws {
         let timer = try MonotonicTimer()
         #expect(try waitForReadable([timer.descriptor], timeout: .zero).isEmpty)
@@ -95,7 +95,7 @@ import Testing
 }
 
 /// The one poll loop: a turn at once, then sleeps until a descriptor, a signal or the deadline.
-@Suite("EventLoop")
+@Suite("EventLoop", .timeLimit(.minutes(10)))
 struct EventLoopTests {
     @Test("the first turn comes at once; a deadline wakes the loop with nothing ready; a readable pipe wakes it with the pipe")
     func turns() throws {

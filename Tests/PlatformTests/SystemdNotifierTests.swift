@@ -46,7 +46,7 @@ final class NotifySocket {
     }
 }
 
-@Suite struct SystemdNotifierTests {
+@Suite(.timeLimit(.minutes(10))) struct SystemdNotifierTests {
     /// A socket path in a fresh scratch folder (TestSupport's).
     static func scratchPath() -> String { ScratchFolder.kept("notify") + "/notify.sock" }
 

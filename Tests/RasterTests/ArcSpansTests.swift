@@ -5,7 +5,7 @@ import Testing
 /// The ring band drawn from spans precomputed per geometry (issue 15) gives exactly the pixels of
 /// the rasterizer that worked every row out again on every frame (`Reference/`), and a draw
 /// clipped to any rectangle gives exactly the whole draw's pixels inside it.
-@Suite("Arc spans: bit for bit the reference rasterizer, clipped or whole")
+@Suite("Arc spans: bit for bit the reference rasterizer, clipped or whole", .timeLimit(.minutes(10)))
 struct ArcSpansTests {
     /// SplitMix64: the same strokes on every run.
     struct Generator {
@@ -225,7 +225,7 @@ struct ArcSpansTests {
 
 /// The floor and ceiling the band spans take in a few instructions give what `floorToInt` and
 /// `ceilToInt` give over the range they are used in (every pixel position of a drawable arc).
-@Suite("Whole-number rounding through the mantissa")
+@Suite("Whole-number rounding through the mantissa", .timeLimit(.minutes(10)))
 struct SmallRoundingTests {
     @Test("floorSmall and ceilSmall equal floorToInt and ceilToInt for |x| ≤ 2^22 − 1")
     func equalsChecked() {

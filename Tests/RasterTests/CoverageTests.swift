@@ -8,7 +8,7 @@ import Testing
 /// The reference itself is exact only to about 1/50 at an edge pixel (it counts points), so the
 /// tolerance stated here is 0.03 (under 8 levels of 255), of which most is the reference's own
 /// error; the measured maxima (0.008 to 0.027 when written) are printed with each run.
-@Suite("Coverage at edges vs 16×16 supersampling")
+@Suite("Coverage at edges vs 16×16 supersampling", .timeLimit(.minutes(10)))
 struct CoverageTests {
     static let tolerance = 0.03
 

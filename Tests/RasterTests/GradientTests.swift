@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite("Conic gradients along arcs")
+@Suite("Conic gradients along arcs", .timeLimit(.minutes(10)))
 struct GradientTests {
     static let start = Color(hex: 0xE10014), end = Color(hex: 0xFF3287)
 
@@ -80,7 +80,7 @@ struct GradientTests {
     }
 }
 
-@Suite("Trigonometry and diamond angles")
+@Suite("Trigonometry and diamond angles", .timeLimit(.minutes(10)))
 struct TrigonometryTests {
     @Test("sin, cos and atan match the C library to 1e-14")
     func accuracy() {

@@ -4,7 +4,7 @@ import Testing
 
 /// A renderer without the Unicode rules (one that only measures) still answers `lineBreaks`:
 /// after spaces and line feeds, one entry per position between Characters.
-@Suite("TextRenderer.lineBreaks without the Unicode rules")
+@Suite("TextRenderer.lineBreaks without the Unicode rules", .timeLimit(.minutes(10)))
 struct LineBreakDefaultTests {
     private final class Measuring: TextRenderer {
         func measure(_ text: String, _ style: TextStyle) -> TextMetrics { TextMetrics(width: 0, ascent: 0, descent: 0) }

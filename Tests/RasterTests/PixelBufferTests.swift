@@ -2,7 +2,7 @@ import Testing
 
 @testable import Raster
 
-@Suite("Pixel buffers: stride, clipping, formats")
+@Suite("Pixel buffers: stride, clipping, formats", .timeLimit(.minutes(10)))
 struct PixelBufferTests {
     @Test("drawing respects the stride: padding bytes between rows are never written")
     func strideRespected() {
@@ -79,7 +79,7 @@ struct PixelBufferTests {
     }
 }
 
-@Suite("Blending")
+@Suite("Blending", .timeLimit(.minutes(10)))
 struct BlendTests {
     @Test("alpha 0 keeps the destination, 256 gives the source, halves mix")
     func endpoints() {
@@ -99,7 +99,7 @@ struct BlendTests {
     }
 }
 
-@Suite("Rotation and RGB565")
+@Suite("Rotation and RGB565", .timeLimit(.minutes(10)))
 struct CopyTests {
     @Test("every rotation puts each picture pixel where the panel expects it", arguments: Rotation.allCases)
     func rotations(rotation: Rotation) {

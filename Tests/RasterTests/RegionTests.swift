@@ -4,7 +4,7 @@ import Testing
 
 /// Damage as disjoint rectangles, and a buffer clipped to several of them: one drawing pass gives
 /// inside each what the whole drawing gives there, blends once, and leaves the rest alone.
-@Suite("Damage and drawing into several rectangles at once")
+@Suite("Damage and drawing into several rectangles at once", .timeLimit(.minutes(10)))
 struct RegionTests {
     @Test("damage: disjoint rectangles, overlaps merged when cheap and cut when not, bounded")
     func damage() {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Raster
 
-@Suite("A panel buffer read back upright (screenshots)")
+@Suite("A panel buffer read back upright (screenshots)", .timeLimit(.minutes(10)))
 struct UprightTests {
     /// A picture where every pixel differs: position coded in the colour.
     static func picture(_ size: Size) -> PixelBuffer {

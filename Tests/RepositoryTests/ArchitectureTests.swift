@@ -3,7 +3,7 @@ import Testing
 
 /// docs/architecture.md's table of modules is the rule for imports: each module imports only what
 /// its row lists, and no module imports Foundation (it brings ICU, tens of MB, onto a small board).
-@Suite("docs/architecture.md matches the imports")
+@Suite("docs/architecture.md matches the imports", .timeLimit(.minutes(10)))
 struct ArchitectureTests {
     static let root: String = {
         var path = #filePath

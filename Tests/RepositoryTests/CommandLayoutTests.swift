@@ -3,7 +3,7 @@ import Testing
 
 /// Where a command lives: every exit status a command declares is written as the `Outcome` it
 /// stands for, so the number comes from the one map (`Outcome.exit`) and cannot drift from it.
-@Suite("the commands' layout")
+@Suite("the commands' layout", .timeLimit(.minutes(10)))
 struct CommandLayoutTests {
     static func swiftFiles(under module: String) -> [(path: String, text: String)] {
         let folder = ArchitectureTests.root + "/Sources/" + module

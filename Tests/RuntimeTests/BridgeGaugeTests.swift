@@ -13,7 +13,7 @@ import MQTT
 
 /// glance mqtt's side of the gauges, against a real Mosquitto broker: the topics' numbers written
 /// into the store as metrics (the panel reads them from there; it has no MQTT client of its own).
-@Suite("The bridge's gauge topics, into the store")
+@Suite("The bridge's gauge topics, into the store", .timeLimit(.minutes(10)))
 struct BridgeGaugeTests {
     final class Log: @unchecked Sendable {
         var lines: [String] = []

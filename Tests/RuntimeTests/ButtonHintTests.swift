@@ -15,7 +15,7 @@ import Testing
 /// device through its runtime (`PanelController`, no hub): holds reach refresh, today and, on the
 /// progress screen, the task's Cancel; both held show the button hint, which the first start
 /// shows once and any input closes.
-@Suite("Two buttons in the controller: holds, cancel, the button hint")
+@Suite("Two buttons in the controller: holds, cancel, the button hint", .timeLimit(.minutes(10)))
 final class ButtonHintTests {
     static let today = CalendarDay(year: 2026, month: 11, day: 29)!
     static let left = DeviceDescription(

@@ -12,7 +12,7 @@ import Testing
 
 /// The time on the panel against a made-up clock, in a session: the loop wakes once a minute, on
 /// the minute (the device's minute timer alone is tested in DeviceLogicTests).
-@Suite("Clock: the minute timer in a session")
+@Suite("Clock: the minute timer in a session", .timeLimit(.minutes(10)))
 struct ClockTimerSessionTests {
     static let today = CalendarDay(year: 2026, month: 11, day: 29)!
     static let t0 = Duration.seconds(100)

@@ -10,7 +10,7 @@ import Testing
 
 /// The control socket's commands from a hostile or careless client, through a real Unix socket
 /// and a session turn by turn: size limits, strict words, watchers that come and go.
-@Suite("Control socket: commands, state, watchers")
+@Suite("Control socket: commands, state, watchers", .timeLimit(.minutes(10)))
 struct ControlCommandsTests {
     static let t0 = ScreenshotTests.t0
 

@@ -4,7 +4,7 @@ import Testing
 /// The stubs of the libraries opened on first use (Sources/CDeferred) are made from one list
 /// (stubs.def); each is resolved here by its name in the installed library, so a function the
 /// library does not have (a rename, a typo, a version too old) fails a test, not a panel.
-@Suite("The deferred libraries' stubs, each resolved by name")
+@Suite("The deferred libraries' stubs, each resolved by name", .timeLimit(.minutes(10)))
 struct DeferredStubTests {
     @Test("every stub of the list names a function of its library")
     func everyStubResolves() {

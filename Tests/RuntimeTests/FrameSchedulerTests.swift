@@ -6,7 +6,7 @@ import Testing
 
 @testable import Runtime
 
-@Suite struct FrameSchedulerTests {
+@Suite(.timeLimit(.minutes(10))) struct FrameSchedulerTests {
     let interval = Duration.milliseconds(16)
 
     @Test func drawsTheFirstFrameAtOnce() {
@@ -66,7 +66,7 @@ private struct Spinner: Screen {
     var animates: Bool { true }
 }
 
-@Suite struct SceneTests {
+@Suite(.timeLimit(.minutes(10))) struct SceneTests {
     let day = ActivitySummary(
         activeEnergyBurned: .kilocalories(400), activeEnergyBurnedGoal: .kilocalories(500),
         exerciseTime: 15, exerciseTimeGoal: 30, standHours: 6, standHoursGoal: 12)

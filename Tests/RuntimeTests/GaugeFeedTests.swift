@@ -32,7 +32,7 @@ final class Broker {
         if let password {
             let file = folder + "/passwords"
             #expect(FileManager.default.createFile(atPath: file, contents: nil), "a file for the test")
-            let p = Process()
+            let p = OwnedProcess()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
             p.arguments = ["-b", file, "glance", password]
             try p.run()
@@ -100,7 +100,7 @@ final class Broker {
     func stop() {
         guard let process else { return }
         kill(process.pid, SIGTERM)
-        while process.poll() == nil { usleep(10_000) }
+        _ = process.waitForEnd("mosquitto")
         self.process = nil
     }
 
@@ -109,11 +109,7 @@ final class Broker {
         let p = try ChildProcess(
             ["/usr/bin/mosquitto_pub", "-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", payload] + (retain ? ["-r"] : [])
                 + (password.map { ["-u", "glance", "-P", $0] } ?? []))
-        var status: ChildProcess.Status?
-        while status == nil {
-            status = p.poll()
-            usleep(5_000)
-        }
+        let status = p.waitForEnd("mosquitto_pub \(topic)")
         #expect(status == .exited(0), "mosquitto_pub \(topic)")
     }
 
@@ -131,11 +127,7 @@ final class Broker {
 
     private func run(_ arguments: [String], _ what: String) throws {
         let p = try ChildProcess(arguments, captureOutput: true)
-        var status: ChildProcess.Status?
-        while status == nil {
-            status = p.poll()
-            usleep(5_000)
-        }
+        let status = p.waitForEnd(what)
         #expect(status == .exited(0), "\(what): \(String(decoding: p.output, as: UTF8.self))")
     }
 
@@ -146,7 +138,7 @@ final class Broker {
 }
 
 /// Gauges from MQTT (a real broker) and from commands (real processes), and staleness.
-@Suite("Gauges from MQTT, commands, and staleness")
+@Suite("Gauges from MQTT, commands, and staleness", .timeLimit(.minutes(10)))
 struct GaugeFeedTests {
     static func gauge(_ source: GaugeSourceSetting, staleAfter: FieldChange<Double> = .keep) -> GaugeSetting {
         var g = GaugeSetting(style: .circular, title: "T", unit: "", minimum: 0, maximum: 100, tint: [], source: source)
@@ -176,7 +168,7 @@ struct GaugeFeedTests {
 
     static func stop(_ process: ChildProcess) {
         kill(process.pid, SIGTERM)
-        while process.poll() == nil { usleep(10_000) }
+        _ = process.waitForEnd("glance mqtt")
     }
 
     static func mqtt(_ broker: Broker, password: String? = nil, folder: String? = nil) -> MQTTSetting {
@@ -208,7 +200,7 @@ struct GaugeFeedTests {
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let big = folder.path + "/big"
         #expect(FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x37, count: 100 << 20)), "a file for the test")
-        let watch = Process()
+        let watch = OwnedProcess()
         let (program, arguments) = GlanceExecutable.command([
             "watch", "--config", config, "--db", folder.path + "/glance.db", "--screen", "gauges", "--size", "240x240",
             "--render-to", folder.path + "/panel.png",
@@ -273,7 +265,7 @@ struct GaugeFeedTests {
          "mqtt": {"broker": "mqtt://127.0.0.1:\(broker.port)", "keepAlive": 60}}
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let png = folder.path + "/panel.png"
-        let watch = Process()
+        let watch = OwnedProcess()
         let (program, arguments) = GlanceExecutable.command([
             "watch", "--config", config, "--db", folder.path + "/glance.db", "--screen", "gauges", "--size", "320x240",
             "--render-to", png,
@@ -388,5 +380,23 @@ struct GaugeFeedTests {
         #expect(feed.handle(ready: [], now: t0 + .seconds(31)), "the same value renews it: the panel must redraw")
         #expect(feed.gauges()[0].value == 43 && feed.gauges()[0].age == nil)
         unlink(file)
+    }
+}
+
+extension ChildProcess {
+    /// Waits for its end, looking every 5 ms, for at most `seconds` or until the test's time limit
+    /// passed (its task cancelled); then it is killed, and said: how it ended, nil if not even then.
+    func waitForEnd(
+        _ what: String, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ChildProcess.Status? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline && !Task.isCancelled {
+            if let status = poll() { return status }
+            usleep(5_000)
+        }
+        if let status = poll() { return status }
+        Issue.record("\(what) (pid \(pid)) had not ended within \(Int(seconds)) s (or the test's time limit): killed", sourceLocation: sourceLocation)
+        stop()
+        return nil
     }
 }

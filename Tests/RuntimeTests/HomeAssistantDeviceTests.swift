@@ -6,7 +6,7 @@ import Testing
 @testable import HomeBridge
 
 /// What Home Assistant's command payloads ask of the panel, and the names the bridge writes.
-@Suite("Home Assistant device: payloads and names")
+@Suite("Home Assistant device: payloads and names", .timeLimit(.minutes(10)))
 struct HomeAssistantDeviceTests {
     static let device = HomeAssistantDevice(setting: HomeAssistantSetting(), machineId: "0123456789abcdef", version: "1.0")
 

@@ -21,7 +21,7 @@ import Testing
 /// Assistant's discovery (retained, unique ids, Home Assistant's own schemas), each entity's
 /// command reaching a session through its real control socket, the states following, and the
 /// availability through the last will of a bridge killed with SIGKILL.
-@Suite("Home Assistant: glance mqtt, a real broker, the panel's control socket")
+@Suite("Home Assistant: glance mqtt, a real broker, the panel's control socket", .timeLimit(.minutes(10)))
 struct HomeAssistantTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 30)!
     static let summary = ActivitySummary(

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Runtime
 
-@Suite("Key map from the configuration")
+@Suite("Key map from the configuration", .timeLimit(.minutes(10)))
 struct KeyMapConfigurationTests {
     @Test("the configuration's keys and long presses reach the map; bad key names come back with their path")
     func keys() throws {

@@ -8,7 +8,7 @@ import Testing
 
 @testable import Runtime
 
-@Suite("Navigation and idle")
+@Suite("Navigation and idle", .timeLimit(.minutes(10)))
 struct NavigationTests {
     static let today = CalendarDay(year: 2026, month: 11, day: 29)!
 

@@ -17,7 +17,7 @@ import Clocks
 /// The refresh control: the configuration's commands run in the background (real processes, a
 /// pidfd in the poll loop), the spinner shows meanwhile, a failure shows a line for a while, and
 /// input goes on.
-@Suite("Refresh: commands in the background, the spinner, failures")
+@Suite("Refresh: commands in the background, the spinner, failures", .timeLimit(.minutes(10)))
 struct RefreshTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 30)!
 

@@ -15,7 +15,7 @@ import Testing
 
 /// SIGHUP against a recording sink: the configuration file read again and applied in place, a
 /// real store under it; an invalid file changes nothing.
-@Suite("Reload: the configuration again, in place")
+@Suite("Reload: the configuration again, in place", .timeLimit(.minutes(10)))
 struct ReloadTests {
     static let t0 = Duration.seconds(500)
     static let day = CalendarDay(year: 2026, month: 11, day: 29)!

@@ -31,7 +31,7 @@ func recorded(_ name: String) throws -> [InputEvent] {
     import Glibc
 #endif
 
-@Suite("Input router: devices to commands, waking first")
+@Suite("Input router: devices to commands, waking first", .timeLimit(.minutes(10)))
 struct InputRouterTests {
     static let touchscreen = DeviceDescription(
         path: "/dev/input/event5",
@@ -242,7 +242,7 @@ final class TestClock: LocalClock {
 }
 
 /// The local calendar of the C library (the device's decisions are tested in DeviceLogicTests).
-@Suite("Clocks: the C library's calendar")
+@Suite("Clocks: the C library's calendar", .timeLimit(.minutes(10)))
 struct SystemClockTests {
     @Test("midnight by the time zone's calendar: 23 hours on the day summer time starts, 25 when it ends")
     func daylightSaving() throws {
@@ -285,7 +285,7 @@ func inChildProcess(_ body: () -> Int32) -> Int32 {
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
 }
 
-@Suite("Backlight")
+@Suite("Backlight", .timeLimit(.minutes(10)))
 struct BacklightTests {
     /// A folder standing in for /sys/class/backlight with one light, `panel`.
     struct Folder {

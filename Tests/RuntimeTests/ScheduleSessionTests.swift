@@ -20,7 +20,7 @@ import Testing
 /// The schedule through the session's loop, against a recording sink, a made-up wall clock (UTC)
 /// and made-up input: the loop sleeps until the boundary, the panel goes black and powers down
 /// there, and the first touch or key while it is dark or dimmed only wakes it.
-@Suite("Session: the schedule's boundaries and the waking touch")
+@Suite("Session: the schedule's boundaries and the waking touch", .timeLimit(.minutes(10)))
 struct ScheduleSessionTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 30)!
     static let t0 = Duration.seconds(1000)

@@ -15,7 +15,7 @@ import Controls
 
 /// `glance screenshot`'s other end: the session's control socket answers with the frame it
 /// presented last, upright; through a real Unix socket and memory file.
-@Suite("Screenshot: the control socket")
+@Suite("Screenshot: the control socket", .timeLimit(.minutes(10)))
 struct ScreenshotTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 30)!
     static let t0 = Duration.seconds(1000)

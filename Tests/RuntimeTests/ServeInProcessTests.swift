@@ -3,6 +3,7 @@ import Configuration
 import Foundation
 import Platform
 import Store
+import TestSupport
 import Testing
 
 @testable import Runtime
@@ -14,7 +15,7 @@ import Testing
 
 /// `glance serve`'s server inside the test's own process (its loop on a thread), answered by a
 /// real HTTP client (curl): the same code as the unit runs, reachable from the test's side too.
-@Suite("glance serve in-process")
+@Suite("glance serve in-process", .timeLimit(.minutes(10)))
 struct ServeInProcessTests {
     /// A value a thread may take (the server runs on one; nothing else touches it meanwhile).
     struct Handed<T>: @unchecked Sendable { let value: T }
@@ -63,15 +64,11 @@ struct ServeInProcessTests {
         let body = folder + "/day.json"
         try "{\"move\": 420, \"exercise\": 12}".write(toFile: body, atomically: true, encoding: .utf8)
         // Listening already (onReady came): one request.
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-X", "PUT", "-H", "Authorization: Bearer \(token)", "--data-binary", "@" + body,
-                          "http://127.0.0.1:\(port)/v1/days/2026-11-30"]
-        let out = Pipe()
-        curl.standardOutput = out
-        try curl.run()
-        let answer = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
+        let answer = try runProcess(
+            "/usr/bin/curl",
+            ["-s", "-m", "30", "-X", "PUT", "-H", "Authorization: Bearer \(token)", "--data-binary", "@" + body,
+             "http://127.0.0.1:\(port)/v1/days/2026-11-30"], seconds: 60
+        ).stdout
         #expect(answer == "{\"days\":{\"new\":1,\"changed\":0,\"unchanged\":0}}\n")
         let store = try Store(path: folder + "/glance.db", access: .read)
         #expect(try store.summary(for: CalendarDayForServe.day)?.activeEnergyBurned?.value == 420)

@@ -13,7 +13,7 @@ import Clocks
 /// The session draws only what changed, into one buffer or two in turn, and presents only that:
 /// every frame it presents equals the frame a session drawing everything whole presents at the
 /// same moments.
-@Suite("Session: damage-limited frames equal whole frames")
+@Suite("Session: damage-limited frames equal whole frames", .timeLimit(.minutes(10)))
 struct SessionDamageTests {
     static let day = SessionTests.day
     static let t0 = SessionTests.t0

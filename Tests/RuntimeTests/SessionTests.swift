@@ -17,7 +17,7 @@ import Testing
 
 /// The session's loop, turn by turn, against a recording sink and a made-up clock: what the VM
 /// tests show on a real kernel (idle, blanking, console switches), here without one.
-@Suite("Session: the loop against a recording sink")
+@Suite("Session: the loop against a recording sink", .timeLimit(.minutes(10)))
 struct SessionTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 30)!
     static let t0 = Duration.seconds(1000)
@@ -301,7 +301,7 @@ struct SessionTests {
 
 /// The assembly's parts let go of each other when it goes: nothing holds the store open (its
 /// write-ahead log is folded into the file when the last connection closes).
-@Suite("Assembly")
+@Suite("Assembly", .timeLimit(.minutes(10)))
 struct AssemblyTests {
     @Test("when the assembly goes, its data, controller, session and reloader go with it")
     func releases() throws {

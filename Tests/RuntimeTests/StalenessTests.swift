@@ -21,7 +21,7 @@ import Testing
 /// Issue 25, item 3: a value goes stale on time whatever feeds it — a metric in the store, an
 /// MQTT topic — with nothing else on the screen to force a redraw; its age label then steps on
 /// (tens of seconds, minutes, hours) and the loop wakes for nothing in between.
-@Suite("Staleness drawn on time: the session's deadlines")
+@Suite("Staleness drawn on time: the session's deadlines", .timeLimit(.minutes(10)))
 struct StalenessTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 30)!
     static let size = Size(width: 96, height: 96)
@@ -199,12 +199,12 @@ struct StalenessTests {
 
 /// The same through `glance watch` (a real process, a real store, a real broker): its pictures
 /// go stale on time, the age label steps on, and between its steps the process sleeps.
-@Suite("Staleness drawn on time: glance watch's pictures")
+@Suite("Staleness drawn on time: glance watch's pictures", .timeLimit(.minutes(10)))
 struct WatchStalenessTests {
     /// `glance watch --screen gauges` with `gauge` (a JSON object) on its store and broker: each
     /// line it prints with when it came.
     final class Watch {
-        let process = Process()
+        let process = OwnedProcess()
         let png: String
         let config: String
         private let out: String

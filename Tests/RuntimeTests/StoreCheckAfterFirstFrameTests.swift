@@ -14,7 +14,7 @@ import Testing
 /// glance run checks its store once the first frame is up (`Assembly.Parts.checkStoreLater`): a
 /// damaged store still ends the app with the message and exit status of an opening that checks
 /// at once, from the first frame's turn, and is not written into.
-@Suite("The store's check after the first frame")
+@Suite("The store's check after the first frame", .timeLimit(.minutes(10)))
 struct StoreCheckAfterFirstFrameTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 29)!
 

@@ -14,7 +14,7 @@ import Clocks
 
 @testable import Runtime
 
-@Suite("Store as the app's data: kept until it changes, files read only while shown")
+@Suite("Store as the app's data: kept until it changes, files read only while shown", .timeLimit(.minutes(10)))
 struct StoreDataTests {
     /// A scratch folder removed at the end (TestSupport's).
     typealias Folder = ScratchFolder

@@ -5,7 +5,7 @@ import Testing
 import QRCode
 
 /// libqrencode (linked by glance-serve only): the token's QR code through it.
-@Suite("The serve token's QR code")
+@Suite("The serve token's QR code", .timeLimit(.minutes(10)))
 struct TokenQRTests {
     @Test("a version 1 code (21 modules) with its quiet zone, in half blocks, the same each time")
     func qr() throws {

@@ -12,7 +12,7 @@ import Testing
 /// missing, a topic glance mqtt has not written — each once, with what to do, what the
 /// configuration chose escaped; the bridge (`glance mqtt`, which alone speaks MQTT) tells a
 /// broker it cannot reach or that refuses and a password file it cannot read the same way.
-@Suite("glance watch tells what glance run logs of its sources; glance mqtt, its broker's")
+@Suite("glance watch tells what glance run logs of its sources; glance mqtt, its broker's", .timeLimit(.minutes(10)))
 struct WatchReportsTests {
     /// `glance watch --screen gauges` on `config` until its standard error holds every one of
     /// `expected`, then four seconds more (the files read again, the broker tried again
@@ -31,7 +31,7 @@ struct WatchReportsTests {
 
     static func run(_ words: [String], in folder: ScratchFolder, until expected: [String]) throws -> (out: String, err: String, status: Int32) {
         let (program, arguments) = GlanceExecutable.command(words)
-        let watch = Process()
+        let watch = OwnedProcess()
         watch.executableURL = URL(fileURLWithPath: program)
         watch.arguments = arguments
         let out = folder.path + "/watch.out", err = folder.path + "/watch.err"

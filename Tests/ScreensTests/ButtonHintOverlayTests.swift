@@ -7,7 +7,7 @@ import Text
 /// The button hint over a screen: a row per button (its symbol, what a press and a hold do),
 /// readable on a 1.3" 240x240 panel (no text under 11 px), inside the panel (and a round one's
 /// circle), in both languages.
-@Suite("Button hint")
+@Suite("Button hint", .timeLimit(.minutes(20)))
 struct ButtonHintOverlayTests {
     static let two: [ButtonHintOverlay.Row] = [
         .init(symbol: .left, press: .previousDay, hold: .refresh), .init(symbol: .select, press: .select, hold: .today),

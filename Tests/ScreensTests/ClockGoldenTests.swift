@@ -6,7 +6,7 @@ import Text
 
 /// The time: the ring screen's header and the clock screen, at every size and shape, in both
 /// languages and both formats. The time is fixed (15:05 or 9:41), so the goldens stay the same.
-@Suite("Clock: the ring screen's time and the clock screen")
+@Suite("Clock: the ring screen's time and the clock screen", .timeLimit(.minutes(20)))
 struct ClockGoldenTests {
     static let afternoon = TimeOfDay(hour: 15, minute: 5)!
     static let morning = TimeOfDay(hour: 9, minute: 41)!

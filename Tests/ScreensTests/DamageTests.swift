@@ -26,7 +26,7 @@ final class Fonts {
 /// ring screen, the rings filling up (with their figures and the week strip), at the panel sizes,
 /// on a round panel, in both languages, into one buffer or two in turn, straight or turned and
 /// converted to RGB565.
-@Suite("Damage: frames drawn only where they changed equal frames drawn whole")
+@Suite("Damage: frames drawn only where they changed equal frames drawn whole", .timeLimit(.minutes(20)))
 struct DamageTests {
     /// Frames of an animation: the screen and its time.
     typealias Frames = [(screen: any Screen, time: Double)]

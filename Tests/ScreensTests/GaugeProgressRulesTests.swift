@@ -3,7 +3,7 @@ import Screens
 import Testing
 
 /// The rules of gauges-progress.md, one test each.
-@Suite("Gauge and progress rules (gauges-progress.md)")
+@Suite("Gauge and progress rules (gauges-progress.md)", .timeLimit(.minutes(20)))
 struct GaugeProgressRulesTests {
     @Test("values outside the range pin to the end and show the real number")
     func outOfRangePins() {
@@ -121,7 +121,7 @@ struct GaugeProgressRulesTests {
 }
 
 /// The indeterminate bar from its first frame: never an empty track, which would read as 0 %.
-@Suite("The indeterminate bar moves from its first frame")
+@Suite("The indeterminate bar moves from its first frame", .timeLimit(.minutes(20)))
 struct IndeterminateFirstFrameTests {
     @Test("at t = 0 the sliding segment already shows, a good part of the bar, and it moves", arguments: ProgressStyle.allCases)
     func firstFrame(style: ProgressStyle) {

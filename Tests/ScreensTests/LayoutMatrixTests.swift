@@ -15,7 +15,7 @@ import Text
 /// values, a long task description). What each screen drew is its `Explanation`, from the same
 /// code that draws; `LayoutCheck.check` holds the rules. On round panels the pictures are drawn
 /// too, and no pixel may be lit outside the inscribed circle.
-@Suite("Layout matrix: every size × screen × style × refresh control × hard data")
+@Suite("Layout matrix: every size × screen × style × refresh control × hard data", .timeLimit(.minutes(20)))
 struct LayoutMatrixTests {
     static let today = CalendarDay(year: 2026, month: 11, day: 29)!
 

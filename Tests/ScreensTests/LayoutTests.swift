@@ -202,7 +202,7 @@ enum LayoutCheck {
     }
 }
 
-@Suite("Layouts: nothing clipped, overlapping or crowded, at every size, in both languages")
+@Suite("Layouts: nothing clipped, overlapping or crowded, at every size, in both languages", .timeLimit(.minutes(20)))
 struct LayoutTests {
     static let today = CalendarDay(year: 2026, month: 11, day: 29)!
 

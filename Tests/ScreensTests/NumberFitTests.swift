@@ -25,7 +25,7 @@ private final class FixedWidthRenderer: TextRenderer {
     func canRender(_ text: String) -> Bool { true }
 }
 
-@Suite("Numbers: written whole, fitted, never cut")
+@Suite("Numbers: written whole, fitted, never cut", .timeLimit(.minutes(20)))
 struct NumberFitTests {
     @Test("thousands grouped from five digits; four-digit numbers as they are")
     func grouped() {
@@ -173,7 +173,7 @@ struct NumberFitTests {
 }
 
 /// Lines broken by the Unicode rules, through the renderer that draws them (libunibreak).
-@Suite("Lines broken where the language lets a line end")
+@Suite("Lines broken where the language lets a line end", .timeLimit(.minutes(20)))
 struct LineWrappingTests {
     static func layout(_ locale: AppLocale) throws -> TextLayout {
         var layout = TextLayout(

@@ -3,7 +3,7 @@ import Screens
 import Testing
 import Text
 
-@Suite("Progress layout: the Cancel button as layout, round panels of any proportion")
+@Suite("Progress layout: the Cancel button as layout, round panels of any proportion", .timeLimit(.minutes(20)))
 struct ProgressLayoutTests {
     static let note = "Cancelling leaves your data as it was"
 

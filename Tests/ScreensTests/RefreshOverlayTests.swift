@@ -6,7 +6,7 @@ import Text
 
 /// The refresh control over the ring and gauge screens: a spinner at the top while fetching, a
 /// line when that failed; the screen underneath unchanged elsewhere.
-@Suite("Refresh control")
+@Suite("Refresh control", .timeLimit(.minutes(20)))
 struct RefreshOverlayTests {
     static func ringScreen(_ locale: AppLocale, shape: PanelShape = .rectangle) throws -> RingScreen {
         let content = RingScreenContent(

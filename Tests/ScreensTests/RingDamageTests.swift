@@ -5,7 +5,7 @@ import Testing
 
 /// The ring screen's damage comes from its layout (`RingScreenLayout`): the rings and the lines
 /// that changed between two frames' layouts, where the layout put them, and nothing else.
-@Suite("Ring screen: damage from its layout")
+@Suite("Ring screen: damage from its layout", .timeLimit(.minutes(20)))
 struct RingDamageTests {
     static func screen(
         _ summary: ActivitySummary?, shape: PanelShape = .rectangle, clock: ClockFace? = nil, _ fonts: Fonts

@@ -3,7 +3,7 @@ import Raster
 import Screens
 import Testing
 
-@Suite("Ring geometry and colours (rings.md)")
+@Suite("Ring geometry and colours (rings.md)", .timeLimit(.minutes(20)))
 struct RingGeometryTests {
     @Test("line width ≈ 0.10·D, gap ≈ 0.07·w (≥ 1 px), outer margin ≥ gap", arguments: [480, 240, 64, 1280])
     func proportions(side: Int) {

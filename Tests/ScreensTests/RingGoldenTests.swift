@@ -4,7 +4,7 @@ import Screens
 import Testing
 
 /// The ring screen at the sizes of common panels, in every state rings.md names.
-@Suite("Ring screen goldens")
+@Suite("Ring screen goldens", .timeLimit(.minutes(20)))
 struct RingGoldenTests {
     static let cases: [(name: String, summary: ActivitySummary?)] = [
         ("zero", ActivitySummary(

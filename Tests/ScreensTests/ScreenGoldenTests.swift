@@ -5,7 +5,7 @@ import Testing
 import Text
 
 /// Goldens of every screen and style at the panel sizes, in English and Simplified Chinese.
-@Suite("Screen goldens (text, gauges, progress)")
+@Suite("Screen goldens (text, gauges, progress)", .timeLimit(.minutes(20)))
 struct ScreenGoldenTests {
     static let today = CalendarDay(year: 2026, month: 11, day: 29)!
 

@@ -26,7 +26,7 @@ private final class CountingRenderer: TextRenderer {
     func canRender(_ text: String) -> Bool { true }
 }
 
-@Suite("Text cut to fit a width")
+@Suite("Text cut to fit a width", .timeLimit(.minutes(20)))
 struct TextLayoutTests {
     static let style = TextStyle(size: 16)
     static let texts = [

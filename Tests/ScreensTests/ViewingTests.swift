@@ -4,7 +4,7 @@ import Testing
 
 /// Legibility by the angle at the eye: a panel's size and distance, the angle a height makes, and
 /// the type scale's floor and figure size they give.
-@Suite("Viewing: a panel's size and distance, and the angle text makes at the eye")
+@Suite("Viewing: a panel's size and distance, and the angle text makes at the eye", .timeLimit(.minutes(20)))
 struct ViewingTests {
     @Test("a display's millimetres give its diagonal; nothing or an implausible shape gives none")
     func millimetres() throws {

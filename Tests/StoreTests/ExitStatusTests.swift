@@ -11,7 +11,7 @@ import Testing
 /// The one table of exit statuses (docs/reliability.md; `glance --help`): every command is run
 /// through each situation that can happen to it, and each ends with the situation's status. A
 /// situation that cannot happen to a command is listed with the reason.
-@Suite struct ExitStatusTests {
+@Suite(.timeLimit(.minutes(10))) struct ExitStatusTests {
     enum Situation: Int32, CaseIterable, Sendable {
         case badArgument = 64, badData = 65, missingInput = 66, unavailable = 69, internalError = 70
         case cannotCreate = 73, io = 74, busy = 75, permission = 77, configuration = 78, cancelled = 79

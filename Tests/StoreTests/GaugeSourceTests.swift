@@ -2,7 +2,7 @@ import Testing
 
 @testable import Store
 
-@Suite struct GaugeSourceTests {
+@Suite(.timeLimit(.minutes(10))) struct GaugeSourceTests {
     @Test(
         arguments: [
             ("45000\n", 0.001, 45.0 as Double?), ("  21.5 ", 1, 21.5), ("-3", 2, -6), ("1e3", 1, 1000),

@@ -7,7 +7,7 @@ import Testing
 
 /// Standing goals with a history: `glance goals` and `POST /v1/goals` on a real store, through
 /// the real program.
-@Suite("standing goals: set from a date, a past day keeps its goal, the configuration's before any")
+@Suite("standing goals: set from a date, a past day keeps its goal, the configuration's before any", .timeLimit(.minutes(10)))
 struct GoalsTests {
     static func glance(_ words: [String], _ scratch: Scratch, config: String) throws -> GlanceCLI.Result {
         let r = try GlanceCLI.run(words + ["--db", scratch.db, "--config", config], in: scratch)

@@ -4,7 +4,7 @@ import Testing
 
 /// The Raspberry Pi guide's §5 as a new owner runs it: `glance log` on a fresh store draws all
 /// three rings (the configuration's goals), and `demo-data` adds what it says it adds.
-@Suite("the guide's data commands: log takes the goals, demo-data says what it adds")
+@Suite("the guide's data commands: log takes the goals, demo-data says what it adds", .timeLimit(.minutes(10)))
 struct GuideCommandsTests {
     /// The store's days as `glance export --json` writes them, by date.
     static func days(_ db: String, in scratch: Scratch) throws -> [String: [String: Any]] {

@@ -5,7 +5,7 @@ import Testing
 /// glance serve and glance mqtt run executables of their own that know no key names (those are
 /// libevdev's, the panel's side, which the helpers do not link): glance checks their settings as
 /// glance run would before it runs them, so a configuration glance run refuses stops them too.
-@Suite("glance serve and mqtt: their settings checked as glance run checks them")
+@Suite("glance serve and mqtt: their settings checked as glance run checks them", .timeLimit(.minutes(10)))
 struct HelperSettingsTests {
     @Test(
         "a key name libevdev does not know stops glance serve and glance mqtt with 78, said with its JSON path",

@@ -10,7 +10,7 @@ import Testing
 
 /// Issue 16, reproducers 4 to 7 and 13: no input holds an import for long, takes much memory,
 /// makes a long message, or keeps it from stopping at a signal; the misleading messages.
-@Suite(.serialized) struct ImportLimitsTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ImportLimitsTests {
     /// The stated bound on an import's memory (README, reliability): whatever the input.
     static let memoryBound = 64 << 20
 

@@ -1,11 +1,12 @@
 import Activity
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Store
 import HealthExport
 
-@Suite struct ImportTests {
+@Suite(.timeLimit(.minutes(10))) struct ImportTests {
     static func importFile(_ path: String, into db: String, skipInvalid: Bool = false) throws -> ImportReport {
         var options = ImportOptions()
         options.skipInvalid = skipInvalid
@@ -454,11 +455,7 @@ func makeZip(in scratch: Scratch, entries: [(String, String)]) throws -> String 
     for (i, entry) in entries.enumerated() {
         arguments += [entry.0, scratch.write("entry-\(i)", entry.1)]
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "python3 zipfile should write \(path)")
+    let result = try runProcess("/usr/bin/env", ["python3"] + arguments, seconds: 120)
+    #expect(result.status == 0, "python3 zipfile should write \(path): \(result.stderr)")
     return path
 }

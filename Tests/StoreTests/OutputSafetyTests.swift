@@ -9,7 +9,7 @@ import Testing
 /// Issue 16, reproducers 1 and 2: outputs (`export --output`, `render --output`, `watch
 /// --render-to`) are never written through a link planted beside them, and never replace a
 /// device, a FIFO or a link with a regular file.
-@Suite(.serialized) struct OutputSafetyTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct OutputSafetyTests {
     /// A store with one day, in a fresh folder.
     func storeFolder() throws -> Scratch {
         let scratch = Scratch()
@@ -21,7 +21,7 @@ import Testing
     /// Runs `glance ARGS` from a shell that first plants a link named as the old temporary file
     /// (`OUTPUT.partial-PID`, PID being glance's own since the shell execs it) to `victim`.
     func runWithPlantedLink(_ output: String, victim: String, _ arguments: [String], in scratch: Scratch)
-        throws -> (Process, () -> GlanceCLI.Result)
+        throws -> (OwnedProcess, () -> GlanceCLI.Result)
     {
         let quoted = GlanceExecutable.words(arguments).map { "'\($0)'" }.joined(separator: " ")
         return try GlanceCLI.start(

@@ -9,7 +9,7 @@ import Testing
 
 /// A store the user may not open or write is exit 77 (permission), with what to do; never 66
 /// ("no such file") or 74.
-@Suite("Permission problems are 77")
+@Suite("Permission problems are 77", .timeLimit(.minutes(10)))
 struct PermissionTests {
     @Test(.enabled(if: Privilege.canActAsOthers, "needs root and setpriv (util-linux) to run glance as another user; CI runs as root"))
     func aStoreTheUserMayNotOpenOrWriteIs77() throws {
@@ -47,7 +47,7 @@ struct PermissionTests {
 /// Group glance feeds the panel: a store made in a setgid folder is group-writable (with its
 /// -wal and -shm), and a member of the group writes it; a user's default is the system store when
 /// they may write it.
-@Suite("The system store is group glance's too")
+@Suite("The system store is group glance's too", .timeLimit(.minutes(10)))
 struct SharedStoreTests {
     @Test func theDefaultStoreOfAUserWhoMayWriteTheSystemStoreIsTheSystemStore() {
         let env: (String) -> String? = { $0 == "HOME" ? "/home/pi" : nil }

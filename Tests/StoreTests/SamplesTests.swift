@@ -8,7 +8,7 @@ import Testing
 /// Health Auto Export's samples through the real `glance serve` on loopback into a real store:
 /// however the phone sends them (one push, "since last sync", overlapping, twice, hourly
 /// aggregates that grow), the days are the sums of the unique samples in the board's time zone.
-@Suite("samples, not totals: the days are the sum of unique samples, whatever the pushes")
+@Suite("samples, not totals: the days are the sum of unique samples, whatever the pushes", .timeLimit(.minutes(10)))
 struct SamplesTests {
     /// One sample as the app sends it.
     struct Sample {

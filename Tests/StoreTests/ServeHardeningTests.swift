@@ -11,7 +11,7 @@ import Testing
 /// Issue 24: `glance serve` against a hostile network, each case with a real client (curl, or
 /// Python's socket for bytes curl would not send) against the real program, and the server still
 /// answering and ending with status 0 afterwards.
-@Suite("glance serve: hostile requests")
+@Suite("glance serve: hostile requests", .timeLimit(.minutes(10)))
 struct ServeHardeningTests {
     typealias Server = ServeTests.Server
 

@@ -11,7 +11,7 @@ import Testing
 /// Issue 24: what a client can take from `glance serve` (time, memory, connections) and what a
 /// damaged or locked store does to it, each with real clients (Python's socket and http.client
 /// on loopback) against the real program.
-@Suite("glance serve: limits a client cannot pass", .serialized)
+@Suite("glance serve: limits a client cannot pass", .serialized, .timeLimit(.minutes(10)))
 struct ServeLimitsTests {
     typealias Server = ServeTests.Server
 

@@ -10,14 +10,16 @@ import Testing
 
 /// `glance serve` as it runs on the board: the real program on loopback, a real HTTP client
 /// (curl, and Python's http.client for the concurrent requests), a real store file.
-@Suite("glance serve: the HTTP endpoint")
+@Suite("glance serve: the HTTP endpoint", .timeLimit(.minutes(10)))
 struct ServeTests {
-    /// A running `glance serve` on a free port, with its token and store.
+    /// A running `glance serve` on a free port, with its token and store. Its process is owned
+    /// (`OwnedProcess`): a test that fails or throws before `expectAnswersAndStops` leaves no
+    /// server behind (it ends with the Server, at the test's end).
     final class Server {
         let scratch = Scratch()
         let token = "test-token-0123456789abcdef"
         var port = 0
-        let process: Process
+        let process: OwnedProcess
         let finish: () -> GlanceCLI.Result
 
         init(serve: String = "", environment: [String: String] = [:], extra: String = "") throws {
@@ -27,9 +29,13 @@ struct ServeTests {
             // The tests' fixed dates stay within what a push may write whatever the day they run
             // (unless a test sets its own window).
             let window = serve.contains("pastDays") ? "" : ", \"pastDays\": 3652059"
+            // No rate limit unless the test sets one: a test of something else sends its requests
+            // as fast as curl returns, which is more than 10 a second when the wait for each
+            // curl does not add Foundation's 50 ms.
+            let limit = serve.contains("\"perSecond\"") ? "" : ", \"perSecond\": 0"
             let config = scratch.write(
                 "config.json",
-                "{\"serve\": {\"tokenFile\": \"\(tokenFile)\"\(window)\(serve)}, \"goals\": {\"move\": 600, \"exercise\": 30, \"stand\": 12}\(extra)}")
+                "{\"serve\": {\"tokenFile\": \"\(tokenFile)\"\(window)\(limit)\(serve)}, \"goals\": {\"move\": 600, \"exercise\": 30, \"stand\": 12}\(extra)}")
             (process, finish) = try GlanceCLI.start(
                 ["serve", "--config", config, "--db", scratch.db, "--listen", "127.0.0.1:0"], in: scratch, tag: "serve",
                 environment: environment)

@@ -7,7 +7,7 @@ import Testing
 /// `checkLater` (glance run's first frame): the store's check and its settings for writing come
 /// after the opening, and nothing is written before them; a damaged, too new or foreign store is
 /// refused with the same error as by an opening that checks at once.
-@Suite struct StoreCheckLaterTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreCheckLaterTests {
     /// A store of 3000 days (several pages), its WAL folded into the file, 64 bytes of its middle
     /// flipped: `PRAGMA quick_check` finds it; reading today's summary alone may not.
     static func damagedStore(_ scratch: Scratch) throws -> (path: String, bytes: Data) {

@@ -19,16 +19,18 @@ enum GlanceCLI {
         var err: String
     }
 
-    /// Starts glance (or `program`) with output going to files; `finish` collects it.
+    /// Starts glance (or `program`) with output going to files; `finish` collects it (waiting
+    /// for its end within a bound). The process is owned (TestSupport's `OwnedProcess`): ended
+    /// when the owner goes, with the test, whether it passed, failed or threw.
     static func start(
         _ arguments: [String], in scratch: Scratch, tag: String = UUID().uuidString, program: String? = nil,
         environment: [String: String] = [:]
-    ) throws -> (Process, () -> Result) {
+    ) throws -> (OwnedProcess, () -> Result) {
         let out = scratch.file("\(tag).out")
         let err = scratch.file("\(tag).err")
         _ = FileManager.default.createFile(atPath: out, contents: nil)
         _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let process = Process()
+        let process = OwnedProcess()
         let command = program.map { ($0, arguments) } ?? GlanceExecutable.command(arguments)
         process.executableURL = URL(fileURLWithPath: command.0)
         process.arguments = command.1
@@ -52,7 +54,7 @@ enum GlanceCLI {
 
     /// Starts glance as a shell would: with no signal blocked or ignored. (A test runner's children
     /// inherit its mask, in which SIGINT and SIGTERM may be blocked, hiding what a signal does.)
-    static func startAsFromAShell(_ arguments: [String], in scratch: Scratch) throws -> (Process, () -> Result) {
+    static func startAsFromAShell(_ arguments: [String], in scratch: Scratch) throws -> (OwnedProcess, () -> Result) {
         let script = """
             import os, signal, sys
             for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE, signal.SIGXFSZ):
@@ -86,7 +88,7 @@ enum GlanceCLI {
     static func runIntoAFullDisk(_ arguments: [String], in scratch: Scratch) throws -> Result {
         let err = scratch.file("\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let process = Process()
+        let process = OwnedProcess()
         let glance = GlanceExecutable.command(arguments)
         process.executableURL = URL(fileURLWithPath: glance.program)
         process.arguments = glance.arguments
@@ -100,17 +102,18 @@ enum GlanceCLI {
     }
 }
 
-/// Waits until `condition` holds, checking every 20 ms; false after `seconds`.
+/// Waits until `condition` holds, checking every 20 ms; false after `seconds`, or at once when the
+/// test's time limit passed (its task cancelled).
 func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
+    while ContinuousClock.now < deadline && !Task.isCancelled {
         if try condition() { return true }
         usleep(20_000)
     }
     return try condition()
 }
 
-@Suite(.serialized) struct StoreCommandLineTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StoreCommandLineTests {
     @Test func importLogExportFromTheCommandLineSynthetic() throws { try importLogExport(.synthetic) }
     @Test(.enabled(if: Fixtures.available, Fixtures.absent)) func importLogExportFromTheCommandLine() throws {
         try importLogExport(.real)

@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// Issue 16: stores with values no command writes, damaged stores, stores a command may only read.
-@Suite(.serialized) struct StoreSafetyTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StoreSafetyTests {
     /// Reproducer 3: an extreme timestamp (written by something else than Glance) is exported, not a crash.
     @Test func anExtremeTimestampIsExportedNotACrash() throws {
         let scratch = Scratch()
@@ -224,7 +224,7 @@ import Testing
 
 /// Two commands making the same new store at once (a phone's first post and a `glance log`
 /// from cron): neither takes the other's half-made store for someone else's database.
-@Suite struct NewStoreRaceTests {
+@Suite(.timeLimit(.minutes(10))) struct NewStoreRaceTests {
     @Test func connectionsOpeningOneNewStoreAtOnceAllSucceed() throws {
         let scratch = Scratch()
         let failures = Locked<[String]>([])

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Store
 
-@Suite struct StoreTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreTests {
     @Test func newStoreHasTheCurrentSchemaAndWAL() throws {
         let scratch = Scratch()
         let store = try Store(path: scratch.file("sub/folder/glance.db"))

@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite struct StoreWatcherTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreWatcherTests {
     /// Waits in poll() on the watcher like an event loop would; true when it reported a change.
     static func waitForChange(_ watcher: StoreWatcher, milliseconds: Int32) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(milliseconds))

@@ -11,7 +11,7 @@ import Testing
 /// Issue 24, C1 and C2: what another writer (sqlite3, an older Glance) can leave in a store must
 /// not crash the panel: a description of megabytes, times at the ends of Int64. glance watch is
 /// the panel here (the same session as glance run, drawn into a PNG).
-@Suite("Stored values the panel survives")
+@Suite("Stored values the panel survives", .timeLimit(.minutes(10)))
 struct StoredValuesTests {
     /// glance watch on `screen` for a few pictures, then SIGTERM: its status and log.
     static func watch(_ scratch: Scratch, screen: String, config: String) throws -> GlanceCLI.Result {

@@ -16,7 +16,7 @@ import Testing
 
 /// `glance watch` is the panel's session drawn into a file: for the same store and the same
 /// changes, its pictures are the frames a `glance run` session presents.
-@Suite("glance watch draws what glance run shows")
+@Suite("glance watch draws what glance run shows", .timeLimit(.minutes(10)))
 struct WatchEqualsRunTests {
     @Test func watchPicturesEqualTheSessionsFramesAfterEachChange() throws {
         let scratch = Scratch()

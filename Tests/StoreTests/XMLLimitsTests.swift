@@ -6,7 +6,7 @@ import Testing
 
 /// The bounds checked on an export's bytes before libxml2 sees them: what real files hold passes
 /// whatever the chunking, and each bound is refused at the right place.
-@Suite struct XMLLimitsTests {
+@Suite(.timeLimit(.minutes(10))) struct XMLLimitsTests {
     /// Scans `text` in chunks of `size` bytes; the error, if any.
     func scan(_ text: String, chunk size: Int = 1 << 18, encoding: XMLEncoding = .utf8) -> XMLLimits.Exceeded? {
         scan(Array(text.utf8), chunk: size, encoding: encoding)

@@ -1,5 +1,6 @@
 import Foundation
 import Raster
+import Testing
 
 /// What the test targets share: where the repository is, how to start a program (and the glance
 /// executable, natively or through an emulator), scratch folders, pictures compared.
@@ -106,9 +107,12 @@ public struct ProcessResult: Sendable {
 
 /// Runs `program` to its end with its output captured (standard input is /dev/null). With
 /// `combined`, standard error goes into the same pipe as standard output (in `stdout`, in the
-/// order written).
+/// order written). The process is owned (`OwnedProcess`): one still running after `seconds`, or
+/// when the test's time limit passed, is killed and named in an issue (its status is then the
+/// signal's), and the output read so far is returned.
 public func runProcess(
-    _ program: String, _ arguments: [String], environment: [String: String]? = nil, combined: Bool = false
+    _ program: String, _ arguments: [String], environment: [String: String]? = nil, combined: Bool = false,
+    seconds: Double = OwnedProcess.longestWait
 ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
@@ -119,24 +123,45 @@ public func runProcess(
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Standard error is read on another thread: a program filling one pipe while the other is
-    // read would never end.
-    let errBox = DataBox()
+    let owner = try OwnedProcess(running: process)
+    // Both pipes are read on threads of their own (a program filling one pipe while the other is
+    // read would never end), so that the wait for the process is bounded.
+    let outBox = DataBox(), errBox = DataBox()
     let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { outBox.read(out.fileHandleForReading) }
     if !combined {
-        DispatchQueue.global().async(group: group) { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errBox.read(err.fileHandleForReading) }
     }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    let errData = errBox.data
-    process.waitUntilExit()
+    owner.waitUntilExit(seconds: seconds)
+    // Ended: the pipes are at their end unless a process it left holds them.
+    if group.wait(timeout: .now() + 10) == .timedOut {
+        Issue.record("\(owner.name): its output was still open 10 s after it ended (a process it started holds it)")
+    }
     return ProcessResult(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
+        status: owner.terminationStatus, stdout: String(decoding: outBox.data, as: UTF8.self),
+        stderr: String(decoding: errBox.data, as: UTF8.self))
 }
 
-private final class DataBox: @unchecked Sendable { var data = Data() }
+/// What a pipe gave, read to its end on another thread (and readable before that end).
+private final class DataBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes = Data()
+    var data: Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return bytes
+    }
+
+    func read(_ handle: FileHandle) {
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return }
+            lock.lock()
+            bytes.append(chunk)
+            lock.unlock()
+        }
+    }
+}
 
 /// Runs the glance executable (see `GlanceExecutable`) to its end.
 public func runGlance(
@@ -204,4 +229,19 @@ public enum Privilege {
     public static let isRoot = getuid() == 0
     /// Root and setpriv (util-linux): to run glance as another user or group member.
     public static let canActAsOthers = isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+}
+
+/// The test run's switches, read as tools/switches.sh reads them for the scripts.
+public enum RunSwitch {
+    /// Whether every part must run (GLANCE_REQUIRE_ALL_PARTS): off only when unset or an explicit
+    /// no (empty, 0, false, no, off, in any case); any other value, a misspelling too, is on: a
+    /// run never passes by not running a part through a typo.
+    public static func required(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        !["", "0", "false", "no", "off"].contains((environment["GLANCE_REQUIRE_ALL_PARTS"] ?? "").lowercased())
+    }
+
+    /// Whether the skip switch `name` (GLANCE_SKIP_…) is on: 1, true, yes or on, in any case.
+    public static func on(_ name: String, _ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        ["1", "true", "yes", "on"].contains((environment[name] ?? "").lowercased())
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import Text
 
 /// Where lines may break, by UAX #14 through libunibreak, in the two languages the screens speak.
-@Suite("Text: line breaks by the Unicode rules (libunibreak)")
+@Suite("Text: line breaks by the Unicode rules (libunibreak)", .timeLimit(.minutes(10)))
 struct LineBreakTests {
     /// `text` with "|" where a line may end and "¶" where it must, inside the text (its start and
     /// end aside): what the rules decided, readable in one line.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Text
 
-@Suite("Text: packaged font files opened without fontconfig")
+@Suite("Text: packaged font files opened without fontconfig", .timeLimit(.minutes(10)))
 struct PackagedFontTests {
     static let inter = "/usr/share/fonts/opentype/inter/Inter-"
 

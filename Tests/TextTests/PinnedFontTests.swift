@@ -1,5 +1,6 @@
 import Foundation
 import Raster
+import TestSupport
 import Testing
 
 @testable import Text
@@ -8,7 +9,7 @@ import Testing
 /// 4.1 draws other pixels. So the tests draw with those packages' files, pinned by SHA-256 in
 /// tools/test-fonts.txt and unpacked by tools/test-fonts.sh into a folder that GLANCE_FONT_ROOT
 /// names (make test sets it); on Debian 12 the installed files are the same ones.
-@Suite("Text: the tests draw with the fonts the goldens were drawn with")
+@Suite("Text: the tests draw with the fonts the goldens were drawn with", .timeLimit(.minutes(10)))
 struct PinnedFontTests {
     static let repository: String = {
         var url = URL(fileURLWithPath: #filePath)
@@ -28,15 +29,8 @@ struct PinnedFontTests {
     }
 
     static func sha256(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+        let result = try runProcess("/usr/bin/sha256sum", [path], seconds: 60)
+        return result.stdout.split(separator: " ").first.map(String.init) ?? ""
     }
 
     @Test("under GLANCE_FONT_ROOT the known files are looked up in that folder; fontconfig's variables still win")

@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite("Text: fonts, shaping, glyphs")
+@Suite("Text: fonts, shaping, glyphs", .timeLimit(.minutes(10)))
 struct TextRendererTests {
     @Test("fontconfig finds Inter at each weight and a Chinese face by language")
     func lookup() throws {

@@ -172,7 +172,7 @@ enum ARM64Boot {
             return "the arm64 boot test cross-builds on x86-64 Linux"
         #else
             if let root = DeviceBoot.rootProblem { return root }
-            if ProcessInfo.processInfo.environment["GLANCE_SKIP_ARM64"] == "1" { return "GLANCE_SKIP_ARM64=1 is set" }
+            if RunSwitch.on("GLANCE_SKIP_ARM64") { return "GLANCE_SKIP_ARM64=\(ProcessInfo.processInfo.environment["GLANCE_SKIP_ARM64"] ?? "") is set" }
             return nil
         #endif
     }()

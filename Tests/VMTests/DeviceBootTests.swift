@@ -536,14 +536,15 @@ struct DeviceBoot {
     /// The skip reason (a plain value: Swift 6.0 crashes on string interpolation in a trait).
     static let skipped = "device boot test skipped: " + (rootProblem ?? "")
 
-    /// The package to boot: $GLANCE_DEB (what `make test` just built), else the newest one
-    /// tools/build-deb.sh left in .build/deb (a run of `swift test` alone: say which).
+    /// The package to boot: $GLANCE_DEB (what `make test` just built), else the newest x86-64 one
+    /// tools/build-deb.sh left in .build/deb (a run of `swift test` alone: say which; make test
+    /// removes them before it builds, so a failed build leaves none, never a stale one).
     static func package() -> String? {
         if let given = ProcessInfo.processInfo.environment["GLANCE_DEB"], !given.isEmpty {
             return FileManager.default.fileExists(atPath: given) ? given : nil
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packageFolder)) ?? []
-        return names.filter { $0.hasSuffix(".deb") }.map { packageFolder + "/" + $0 }.max {
+        return names.filter { $0.hasSuffix("_amd64.deb") }.map { packageFolder + "/" + $0 }.max {
             let a = (try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date) ?? .distantPast
             let b = (try? FileManager.default.attributesOfItem(atPath: $1)[.modificationDate] as? Date) ?? .distantPast
             return a < b

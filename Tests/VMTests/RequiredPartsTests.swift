@@ -1,13 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `make test` (and so `.ci/run`) requires every part to have run: the VM suites, the device
-/// boot and the arm64 boot. It sets GLANCE_REQUIRE_ALL_PARTS=1, and then a part that cannot run
-/// here is a failure naming why, where a plain `swift test` reports it skipped.
-@Suite("make test: every part runs")
+/// boot and the arm64 boot. It sets GLANCE_REQUIRE_ALL_PARTS=1 (any value but an explicit no
+/// turns it on: `RunSwitch`), and then a part that cannot run here is a failure naming why, where
+/// a plain `swift test` reports it skipped.
+@Suite("make test: every part runs", .timeLimit(.minutes(1)))
 struct RequiredPartsTests {
-    static let required = ProcessInfo.processInfo.environment["GLANCE_REQUIRE_ALL_PARTS"] == "1"
-    static let why: Comment = "GLANCE_REQUIRE_ALL_PARTS=1 is not set (make test and .ci/run set it)"
+    static let required = RunSwitch.required()
+    static let why: Comment = "GLANCE_REQUIRE_ALL_PARTS is not set (make test and .ci/run set it to 1)"
 
     @Test("the VM suites run", .enabled(if: required, why))
     func vmSuites() {

@@ -23,7 +23,7 @@ enum VMPaths {
 enum VMAvailability {
     static let problem: String? = {
         let env = ProcessInfo.processInfo.environment
-        if env["GLANCE_SKIP_VM"] == "1" { return "GLANCE_SKIP_VM=1 is set" }
+        if RunSwitch.on("GLANCE_SKIP_VM", env) { return "GLANCE_SKIP_VM=\(env["GLANCE_SKIP_VM"] ?? "") is set" }
         #if !(os(Linux) && arch(x86_64))
             return "the VM runs an x86_64 Debian kernel and the host's glance binary: needs Linux on x86_64"
         #else
@@ -217,8 +217,10 @@ struct VMBoot {
         show(step, meanwhile: meanwhile)
         host.insert(
             contentsOf: [
-                "wait-console STEP \(step)-away waiting 40", "screendump \(step)-away", "send go",
-                "wait-console STEP \(step)-back waiting 20", "screendump \(step)-back", "send go",
+                // Waited for (tty2's text in place of the app; the app's picture again), then compared.
+                "wait-console STEP \(step)-away waiting 40", "screendump-until-console \(step)-away \(referencePrefix(step)) 100 5",
+                "send go",
+                "wait-console STEP \(step)-back waiting 20", "screendump-until \(step)-back \(referencePrefix(step)) 5", "send go",
             ], at: before)
     }
 
@@ -249,10 +251,14 @@ struct VMBoot {
         ].joined(separator: "; ")
         let before = host.count
         show(step, meanwhile: meanwhile, standardInput: "/dev/tty1")
+        // The first app's picture waited for once it may take the display back, then compared
+        // (the other's, and that it stays after the switch back, have no state to wait for).
         host.insert(
             contentsOf: ["other", "waiting", "back"].flatMap { stage in
                 [
-                    "wait-console STEP \(step)-\(stage) waiting 40", "screendump \(step)-\(stage)", "send go",
+                    "wait-console STEP \(step)-\(stage) waiting 40",
+                    stage == "back" ? "screendump-until \(step)-back \(referencePrefix(step)) 5" : "screendump \(step)-\(stage)",
+                    "send go",
                 ]
             }, at: before)
     }

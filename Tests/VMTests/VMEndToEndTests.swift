@@ -10,6 +10,7 @@ import Testing
 /// five minutes on two cores without KVM. Results stay in $TMPDIR/glance-vmtests/BOOT/vm.
 @Suite(
     .serialized,
+    .timeLimit(.minutes(30)),
     .disabled(
         if: !VMAvailability.available, Comment(rawValue: VMAvailability.skipped)))
 struct VMEndToEndTests {

@@ -7,7 +7,7 @@ import Testing
 /// plugged back, a uinput multi-touch screen made in the guest, dimming and waking, and the CPU
 /// an idle app uses. Every screen the app shows is compared with `glance render` of the state
 /// it should be in, pixel for pixel.
-@Suite("VM: input, navigation, idle", .serialized, .enabled(if: VMAvailability.available, Comment(rawValue: VMAvailability.skipped)))
+@Suite("VM: input, navigation, idle", .serialized, .enabled(if: VMAvailability.available, Comment(rawValue: VMAvailability.skipped)), .timeLimit(.minutes(30)))
 struct VMInputTests {
     static let size = "480x480"
     static let today = "2026-11-29"
@@ -165,8 +165,9 @@ struct VMInputTests {
             // Idle: dimmed after 2 s, blank after 10 s; the first key only wakes.
             "wait-console STEP idle ready 60",
             "screendump-until idle-awake \(today) 8",
-            "wait-console \\[idle\\] glance: idle: dimmed 10", "sleep 600", "screendump idle-dimmed",
-            "wait-console \\[idle\\] glance: idle: blank 20", "sleep 600", "screendump idle-blank",
+            // Each picture waited for (dimmed to 30 %, then dark: at most 3 % lit), then compared.
+            "wait-console \\[idle\\] glance: idle: dimmed 10", "screendump-until-dimmed idle-dimmed idle-awake 0.3 0.03 5",
+            "wait-console \\[idle\\] glance: idle: blank 20", "screendump-until-dark idle-blank \(480 * 480 * 3 / 100) 5",
             // While blank (the CRTC off), the store changes: nothing is drawn, nothing fails.
             "send sh /app/glance log --db /tmp/glance.db --date \(Self.today) --move 300 >/dev/null",
             "wait-console STEP idle sh done rc=0 20", "sleep 1000",
@@ -195,6 +196,11 @@ struct VMInputTests {
         let result = try boot.run(timeout: 240)
         print("vm input: boot and steps took \(Int(result.seconds)) s")
         #expect(result.status == 0, "\(result.context)")
+        // Each of the three runs ended by SIGTERM (stop) with status 0: a crash on SIGTERM (134,
+        // 139, …) or a run that never said how it ended fails.
+        for run in ["nav", "idle", "away"] {
+            #expect(result.exitRC(run) == 0, "glance run (\(run)) after SIGTERM: \(result.exitRC(run).map { "status \($0)" } ?? "no exit status"): \(result.output(run).suffix(800))")
+        }
 
         // Every screendump equals its expected render.
         for (shot, ref) in [
@@ -294,6 +300,7 @@ struct VMInputTests {
         let result = try boot.run(timeout: 180)
         print("vm pages: boot and steps took \(Int(result.seconds)) s")
         #expect(result.status == 0, "\(result.context)")
+        #expect(result.exitRC("pages") == 0, "glance run after SIGTERM: \(result.exitRC("pages").map { "status \($0)" } ?? "no exit status"): \(result.output("pages").suffix(800))")
         for (shot, ref) in [
             ("pages-rings", "rings"), ("pages-move", "move"), ("pages-move-28", "move-28"), ("pages-exercise-28", "exercise-28"),
             ("pages-stand-28", "stand-28"), ("pages-gauges", "gauges"), ("pages-home", "rings"),

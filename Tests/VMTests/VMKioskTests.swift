@@ -1,6 +1,7 @@
 import Foundation
 import ImageFile
 import Raster
+import TestSupport
 import Testing
 
 /// A wall panel's day on a real kernel: `glance screenshot` from the running app equals the
@@ -37,7 +38,7 @@ extension VMEndToEndTests {
         /// same store and configuration (watch draws what run shows).
         static func reference(config: String, store: String, size: String, to png: String) throws -> PixelBuffer {
             try? FileManager.default.removeItem(atPath: png)
-            let process = Process()
+            let process = OwnedProcess()
             process.executableURL = URL(fileURLWithPath: VMPaths.glance)
             process.arguments = ["watch", "--render-to", png, "--size", size, "--config", config, "--db", store, "--locale", "en"]
             process.standardOutput = FileHandle.nullDevice

@@ -10,8 +10,9 @@
 # `suites` runs the suites on the package's glance (make test runs them beside `swift test`,
 # whose boots of qemu keep one core busy and the other mostly idle).
 #
-# GLANCE_SKIP_ARM64=1 skips them. Exit status: 0, or 1 when the build or a suite failed, or when
-# they were skipped while GLANCE_REQUIRE_ALL_PARTS=1 (make test's default: a skip is a failure).
+# GLANCE_SKIP_ARM64=1 (or true, yes, on) skips them. Exit status: 0, or 1 when the build or a
+# suite failed, or when they were skipped while every part is required (GLANCE_REQUIRE_ALL_PARTS
+# set to anything but an explicit no, tools/switches.sh; make test's default: a skip is a failure).
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -24,14 +25,15 @@ package | suites | both) ;;
 *) say "unknown part '$PART': give package, suites or nothing (both)"; exit 2 ;;
 esac
 
+. "$HERE/../switches.sh"
 why=""
-if [ "${GLANCE_SKIP_ARM64:-}" = 1 ]; then why="GLANCE_SKIP_ARM64=1 is set"
+if glance_switch_on GLANCE_SKIP_ARM64; then why="GLANCE_SKIP_ARM64=$GLANCE_SKIP_ARM64 is set"
 elif [ "$(uname -m)" != x86_64 ]; then why="the arm64 parts cross-build on x86-64 (this is $(uname -m))"
 elif [ "$(id -u)" != 0 ]; then why="the trixie build root needs root (debootstrap, chroot), as CI has"
 fi
 if [ -n "$why" ]; then
-	if [ "${GLANCE_REQUIRE_ALL_PARTS:-}" = 1 ]; then
-		say "arm64 package, suites and boot cannot run: $why; every part is required (GLANCE_REQUIRE_ALL_PARTS=1): failed"
+	if glance_required; then
+		say "arm64 package, suites and boot cannot run: $why; every part is required (GLANCE_REQUIRE_ALL_PARTS=$GLANCE_REQUIRE_ALL_PARTS): failed"
 		echo
 		exit 1
 	fi

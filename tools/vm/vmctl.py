@@ -67,6 +67,12 @@ must be taken while it runs.
                                      MIN_LIT pixels are lit (console text, not a
                                      blank frame between) or TIMEOUT_S (default 10)
                                      has passed; never fails (compare afterwards)
+    screendump-until-dimmed NAME REF RATIO TOLERANCE [TIMEOUT_S]
+                                     screendump NAME again (every 0.1 s) until its
+                                     mean brightness is RATIO of screendump REF's
+                                     (a name, or an absolute path without .ppm),
+                                     within TOLERANCE, or TIMEOUT_S (default 10)
+                                     has passed; never fails (compare afterwards)
     screendump-until-dark NAME MAX_LIT [TIMEOUT_S]
                                      screendump NAME again (every 0.1 s) until at
                                      most MAX_LIT pixels are lit (a panel gone
@@ -340,6 +346,12 @@ class Guest:
             app = read_ppm(os.path.join(self.a.out, ref + ".ppm"))
             self.screendump_until(op, name, ref, tmo, lambda now: now != app and lit_pixels(now) >= least,
                                   ("NOT shown", "console shown"))
+        elif op == "screendump-until-dimmed":
+            name, ref, ratio, tolerance = words[1], words[2], float(words[3]), float(words[4])
+            tmo = float(words[5]) if len(words) > 5 else 10.0
+            base = brightness(read_ppm(os.path.join(self.a.out, ref + ".ppm"))) or 1.0
+            self.screendump_until(op, name, ref, tmo, lambda now: abs(brightness(now) / base - ratio) <= tolerance,
+                                  ("NOT dimmed", "dimmed"))
         elif op == "screendump-until-dark":
             name, most = words[1], int(words[2])
             tmo = float(words[3]) if len(words) > 3 else 10.0
@@ -534,6 +546,12 @@ def lit_pixels(picture):
     """the pixels of a read_ppm picture that are not black"""
     rgb = picture[2]
     return sum(1 for i in range(0, len(rgb), 3) if rgb[i] or rgb[i + 1] or rgb[i + 2])
+
+
+def brightness(picture):
+    """the mean of R+G+B over the pixels of a read_ppm picture"""
+    w, h, rgb = picture
+    return sum(rgb) / float(max(1, w * h))
 
 
 def read_ppm(path):
