@@ -8,7 +8,7 @@ import Testing
 /// every edge gave (the earlier search, kept here as the reference), on random schedules with days
 /// of the week, overlaps and both changes of daylight saving time; and its work grows with the
 /// windows, not with windows × edges (issue 37: a valid 1.3 MB file blocked the loop 3.3 s).
-@Suite("Schedule: the next boundary in one sweep", .timeLimit(.minutes(2)))
+@Suite("Schedule: the next boundary in one sweep", .timeLimit(.minutes(10)))
 struct ScheduleSweepTests {
     /// The search before the sweep: every window's edges on three days around each step, and
     /// every window asked at each candidate.

@@ -3,7 +3,7 @@ import Testing
 
 /// What the units' sandboxes let each service reach (issue 37): the network side's glance serve
 /// never reaches the panel's control socket; glance mqtt, which commands the panel, does.
-@Suite("device/: what each unit's sandbox reaches", .timeLimit(.minutes(1)))
+@Suite("device/: what each unit's sandbox reaches", .timeLimit(.minutes(10)))
 struct UnitSandboxTests {
     /// The `[Service]` settings of a unit file, each key's values in order.
     static func settings(_ unit: String) throws -> [String: [String]] {

@@ -5,6 +5,7 @@ import Foundation
 import Platform
 import Raster
 import Testing
+import TestSupport
 
 @testable import Runtime
 
@@ -82,7 +83,7 @@ struct ControlCommandsTests {
     /// Runs `script` (Python) as user nobody; its standard output's first line is awaited
     /// (`ready`), within `seconds`.
     final class Nobody {
-        let process = Process()
+        let process = OwnedProcess()
         let output = Pipe()
         let input = Pipe()
         let errors = Pipe()
@@ -110,13 +111,12 @@ struct ControlCommandsTests {
             return nil
         }
         deinit {
-            if process.isRunning { process.terminate() }
             try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            process.stop()
         }
     }
 
-    @Test("issue 37: another user watching twice and again cannot push out a watcher of its own user (the bridge's)", .timeLimit(.minutes(1)))
+    @Test("issue 37: another user watching twice and again cannot push out a watcher of its own user (the bridge's)")
     func watchSlotsPerUser() throws {
         guard geteuid() == 0 else {
             print("skipped: watchSlotsPerUser needs root, to connect as another user (nobody)")
@@ -152,7 +152,7 @@ struct ControlCommandsTests {
             """)
         let ready = attacker.line()
         if ready != "ready" {
-            attacker.process.terminate()
+            attacker.process.stop()
             Issue.record("the other user's client: \(String(decoding: attacker.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
             return
         }
@@ -171,7 +171,7 @@ struct ControlCommandsTests {
         #expect(session.control?.descriptors.count == 3, "the listener, the bridge and the other user's newest watch")
     }
 
-    @Test("issue 37: screenshots a client does not read are bounded (two a user); read, the next is answered", .timeLimit(.minutes(1)))
+    @Test("issue 37: screenshots a client does not read are bounded (two a user); read, the next is answered")
     func unreadScreenshots() throws {
         let folder = ScreenshotTests.Folder()
         let path = folder.path + "/glance.sock"
@@ -202,7 +202,7 @@ struct ControlCommandsTests {
 import ControlSocket
 
 /// The socket's group read from the group file itself (no NSS in the panel's process).
-@Suite("Control socket: the group glance from the group file", .timeLimit(.minutes(1)))
+@Suite("Control socket: the group glance from the group file", .timeLimit(.minutes(10)))
 struct ControlSocketGroupTests {
     @Test("issue 37: the group's id from name:password:gid:members lines; a prefix of another name, a bad line, no file: nil")
     func groupFile() throws {

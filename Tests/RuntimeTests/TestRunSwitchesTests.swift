@@ -6,7 +6,7 @@ import Testing
 /// the requirement on, and then every way a part is switched off (a GLANCE_SKIP_… switch, no root,
 /// Home Assistant's schemas not installable) is a failure naming why, in the scripts
 /// (tools/switches.sh) and in the tests (`RunSwitch`) alike.
-@Suite("the test run's switches: a skipped part fails while every part is required", .timeLimit(.minutes(5)))
+@Suite("the test run's switches: a skipped part fails while every part is required", .timeLimit(.minutes(10)))
 struct TestRunSwitchesTests {
     static let yes = ["1", "true", "yes", "on", "TRUE", "On"]
     static let no = ["", "0", "false", "no", "off", "OFF"]

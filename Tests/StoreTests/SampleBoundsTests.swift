@@ -13,7 +13,7 @@ import Testing
 /// real `glance serve` on loopback into a real store. A sample (or a day's sum of samples) beyond
 /// it is refused with 400 naming the metric, the moment or day and the value; the store is left
 /// as it was; a sum never becomes infinite, shown or exported.
-@Suite("samples bounded by what a day holds; sums that cannot overflow", .timeLimit(.minutes(5)))
+@Suite("samples bounded by what a day holds; sums that cannot overflow", .timeLimit(.minutes(10)))
 struct SampleBoundsTests {
     typealias Server = ServeTests.Server
 

@@ -13,7 +13,7 @@ import Testing
 /// only days from `serve.pastDays` before today to tomorrow (400 otherwise, the date named), and
 /// never grows the store past `serve.maxStore` MiB (507, nothing kept) — samples, days, metrics
 /// and tasks alike. The real `glance serve` on loopback, curl, a real store.
-@Suite("glance serve: the store bounded in dates and size", .timeLimit(.minutes(5)))
+@Suite("glance serve: the store bounded in dates and size", .timeLimit(.minutes(10)))
 struct StorageBoundTests {
     typealias Server = ServeTests.Server
 

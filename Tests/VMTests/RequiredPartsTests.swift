@@ -6,7 +6,7 @@ import Testing
 /// boot and the arm64 boot. It sets GLANCE_REQUIRE_ALL_PARTS=1 (any value but an explicit no
 /// turns it on: `RunSwitch`), and then a part that cannot run here is a failure naming why, where
 /// a plain `swift test` reports it skipped.
-@Suite("make test: every part runs", .timeLimit(.minutes(1)))
+@Suite("make test: every part runs", .timeLimit(.minutes(10)))
 struct RequiredPartsTests {
     static let required = RunSwitch.required()
     static let why: Comment = "GLANCE_REQUIRE_ALL_PARTS is not set (make test and .ci/run set it to 1)"
