@@ -43,19 +43,21 @@ export GLANCE_REQUIRE_ALL_PARTS
 test: deps install-check
 	$(SWIFT) build
 	GLANCE_FONT_ROOT="$$(tools/test-fonts.sh)" || exit 1; export GLANCE_FONT_ROOT; \
-	mkdir -p .build && rm -f .build/deb/glance_*_amd64.deb .build/deb/glance_*_arm64.deb; \
+	mkdir -p .build && rm -f .build/deb/glance_*_amd64.deb .build/deb/glance_*_arm64.deb .build/deb/glance-panel_*.deb; \
 	deb="$$(tools/build-deb.sh)"; debrc=$$?; GLANCE_DEB="$$(echo "$$deb" | tail -1)"; \
 	if [ $$debrc != 0 ] || [ ! -f "$$GLANCE_DEB" ]; then \
 		echo "make test: the x86-64 package was not made (tools/build-deb.sh, status $$debrc): the device boot has no package"; \
 		debrc=1; GLANCE_DEB=""; \
 	fi; export GLANCE_DEB; \
+	pkgrc=0; if [ -n "$$GLANCE_DEB" ]; then tools/package-check.sh "$$GLANCE_DEB" || pkgrc=1; fi; \
 	tools/arm64/make-test.sh package >.build/arm64-deb.txt; arm=$$?; \
 	tools/arm64/make-test.sh suites --jobs 1 >.build/arm64-suites.txt 2>&1 & suites=$$!; \
 	GLANCE_ARM64_DEB="$$(tail -1 .build/arm64-deb.txt)" $(SWIFT) test; rc=$$?; \
 	wait $$suites; suitesrc=$$?; cat .build/arm64-suites.txt; \
 	[ $$debrc = 0 ] || echo "make test: the x86-64 package failed (see above)"; \
+	[ $$pkgrc = 0 ] || echo "make test: the package's name or files clash with Debian's (tools/package-check.sh, above)"; \
 	[ $$arm = 0 ] && [ $$suitesrc = 0 ] || echo "make test: the arm64 part failed (see above)"; \
-	[ $$debrc = 0 ] && [ $$arm = 0 ] && [ $$suitesrc = 0 ] && [ $$rc = 0 ] || exit 1
+	[ $$debrc = 0 ] && [ $$pkgrc = 0 ] && [ $$arm = 0 ] && [ $$suitesrc = 0 ] && [ $$rc = 0 ] || exit 1
 	tools/fuzz/fuzz.sh --runs $(FUZZ_TEST_RUNS)
 	tools/bench/instructions.sh --check
 

@@ -21,20 +21,18 @@
 # The Contents lists (about 130 MB, the first run) are kept in ~/.cache/glance-package-check and
 # fetched again when a week old (kept when the network is down). The root is install-check's
 # (make test runs install-check first). Needs root (chroot); without it, or without the root, it
-# says so and exits 0 -- unless every part is required (GLANCE_REQUIRE_ALL_PARTS: 1, true, yes or
-# on), when that is a failure.
+# says so and exits 0 -- unless every part is required (GLANCE_REQUIRE_ALL_PARTS, make test's
+# default; tools/switches.sh), when that is a failure.
 set -euo pipefail
 say() { echo "package-check: $*" >&2; }
 die() {
 	say "$*"
 	exit 1
 }
-required() {
-	case "${GLANCE_REQUIRE_ALL_PARTS:-}" in 1 | true | TRUE | yes | on) return 0 ;; esac
-	return 1
-}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/switches.sh"
 cannot() {
-	required && die "cannot run: $*; every part is required (GLANCE_REQUIRE_ALL_PARTS=${GLANCE_REQUIRE_ALL_PARTS}): failed"
+	glance_required && die "cannot run: $*; every part is required (GLANCE_REQUIRE_ALL_PARTS=${GLANCE_REQUIRE_ALL_PARTS}): failed"
 	say "skipped: $*"
 	exit 0
 }
