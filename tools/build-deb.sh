@@ -67,6 +67,9 @@ if [ -z "$VERSION" ]; then
 	fi
 fi
 
+# The executables the package holds besides glance (run by it git-style from /usr/lib/glance).
+HELPERS="glance-import glance-serve glance-mqtt"
+
 if [ -z "$BINARY" ]; then
 	# The version the binary prints: a header only Sources/CBuildInfo includes, on an include
 	# path that stays the same (a new version relinks; it does not rebuild every module).
@@ -80,7 +83,11 @@ if [ -z "$BINARY" ]; then
 		# sim) would relink both ways each time the other one builds.
 		BUILD=(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static"
 			-Xcc "-I$VERSION_DIR")
-		(cd "$ROOT" && "${BUILD[@]}" >&2) || die "swift build failed"
+		# Product by product: a build of everything would take in the tests' support library,
+		# which needs Swift Testing, which has no static library.
+		for product in glance $HELPERS; do
+			(cd "$ROOT" && "${BUILD[@]}" --product "$product" >&2) || die "swift build --product $product failed"
+		done
 		BINARY=$(cd "$ROOT" && "${BUILD[@]}" --show-bin-path)/glance
 	else
 		say "cross-building glance $VERSION for arm64 (Swift 6.0.3 of Debian 13, release, static Swift standard library, in .build/arm64-release)"
@@ -88,7 +95,11 @@ if [ -z "$BINARY" ]; then
 			--scratch-path "$ROOT/.build/arm64-release" -Xcc "-I$VERSION_DIR")
 		mkdir -p "$ROOT/.build/arm64-release"
 		built=0
-		"${BUILD[@]}" >"$ROOT/.build/arm64-release/build.log" 2>&1 || built=$?
+		: >"$ROOT/.build/arm64-release/build.log"
+		for product in glance $HELPERS; do
+			[ $built = 0 ] || break
+			"${BUILD[@]}" --product "$product" >>"$ROOT/.build/arm64-release/build.log" 2>&1 || built=$?
+		done
 		# (the SDK's warnings about SDKSettings.json and -pthread are left out: they say nothing)
 		grep -v -e 'Could not read SDKSettings.json' -e 'prohibited flag(s): -pthread' \
 			"$ROOT/.build/arm64-release/build.log" >&2 || true
@@ -97,7 +108,6 @@ if [ -z "$BINARY" ]; then
 	fi
 fi
 [ -x "$BINARY" ] || die "no such binary: $BINARY"
-HELPERS="glance-import glance-serve glance-mqtt"
 for helper in $HELPERS; do
 	[ -x "$(dirname "$BINARY")/$helper" ] || die "no $helper beside $BINARY (swift build builds it with glance)"
 done
