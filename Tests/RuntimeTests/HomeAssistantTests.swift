@@ -238,12 +238,16 @@ struct HomeAssistantTests {
         #expect(Self.pump(bridge, session) { (try? Self.state(broker, device, "light")) == "OFF" })
         try command("light", "set", "ON") { !controller.blanked && sink.lastFrame.map(SessionTests.brightest).map { $0 > 0 } == true }
         #expect(Self.pump(bridge, session) { (try? Self.state(broker, device, "light")) == "ON" })
-        // Today's rings, from the store the bridge reads (empty here: nulls), and the last touch (none).
-        #expect(try Self.state(broker, device, "today")?.hasPrefix("{\"move\":null") == true)
-        #expect(try Self.state(broker, device, "touched") == "None")
-        // A retained command is an old one: never acted on.
+        // Today's rings, from the store the bridge reads (no figures here: nulls, the configured
+        // goals), and the last touch (none: nothing said, Home Assistant shows unknown).
+        #expect(try Self.state(broker, device, "today")?.hasPrefix("{\"move\":null,\"move_goal\":500") == true)
+        #expect(try Self.state(broker, device, "touched") == nil)
+        // A retained command is an old one: never acted on. (The other bridge on a store of its
+        // own: one bridge per store.)
         try broker.publish(device.topic("screen", "set"), "clock", retain: true)
-        let other = try Self.bridge(c, log: lines.add)
+        var otherConfiguration = c
+        otherConfiguration.database = folder.path + "/other.db"
+        let other = try Self.bridge(otherConfiguration, log: lines.add)
         other.begin(now: monotonicNow())
         #expect(Self.pump(other, session) { lines.all.contains("a retained message, ignored") }, "\(lines.all)")
         #expect(controller.navigation.screen == .rings)
