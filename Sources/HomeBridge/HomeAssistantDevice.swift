@@ -194,17 +194,18 @@ struct HomeAssistantDevice {
     }
 
     /// The state topics' payloads for the panel's state (nil: not known, none published). The
-    /// cycle's only where the panel has one; the last touch only once there was one: Home
+    /// cycle's only where there is a switch; the last touch only once there was one: Home
     /// Assistant takes `None` as unknown only for numeric sensors, a timestamp sensor logs any
     /// text that is not a time as invalid (an empty payload too), so before the first touch
     /// nothing is said and the sensor stays unknown (or at a touch retained from earlier).
-    func states(panel: PanelState?) -> [MQTTClient.Outgoing] {
+    func states(panel: PanelState?, cycleSwitch: Bool = true) -> [MQTTClient.Outgoing] {
         guard let panel else { return [] }
         var states = [
             (topic("light", "state"), panel.light ? "ON" : "OFF"), (topic("brightness", "state"), String(panel.brightness)),
             (topic("screen", "state"), panel.screen.rawValue),
         ]
-        if let cycle = panel.cycle { states.append((topic("cycle", "state"), cycle ? "ON" : "OFF")) }
+        // The switch's state where there is one: OFF while no cycle turns (a window without one).
+        if cycleSwitch { states.append((topic("cycle", "state"), panel.cycle == true ? "ON" : "OFF")) }
         if let touched = panel.touched { states.append((topic("touched", "state"), Self.iso(touched))) }
         return states.map { MQTTClient.Outgoing(topic: $0.0, payload: Array($0.1.utf8), retain: true) }
     }

@@ -174,11 +174,12 @@ public final class MQTTBridge: EventSource {
         republish.done(now: now)
     }
 
-    /// Whether the panel has a cycle to switch: its own word when known, else the configuration's
-    /// (the top-level cycle, or a schedule window's).
+    /// Whether the panel has a cycle to switch: one configured (the top-level cycle, or a
+    /// schedule window's), or one the panel says it has. Not only the panel's word of the moment:
+    /// a window without a cycle would otherwise remove the switch and add it back at its ends.
     var hasCycle: Bool {
-        if let state = panelState { return state.cycle != nil }
-        return configuration.cycle != nil || configuration.schedule.contains { if case .set = $0.cycle { true } else { false } }
+        panelState?.cycle != nil || configuration.cycle != nil
+            || configuration.schedule.contains { if case .set = $0.cycle { true } else { false } }
     }
 
     /// The entities' configurations, when they were not published yet for these screens (or
@@ -202,7 +203,8 @@ public final class MQTTBridge: EventSource {
     /// The state topics that changed.
     private func publishStates() {
         guard let device, client.connected else { return }
-        for message in device.states(panel: panelState) + [device.today(todaySummary)] where published[message.topic] != message.payload {
+        for message in device.states(panel: panelState, cycleSwitch: hasCycle) + [device.today(todaySummary)]
+        where published[message.topic] != message.payload {
             if client.publish(message) { published[message.topic] = message.payload }
         }
     }

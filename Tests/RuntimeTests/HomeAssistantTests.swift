@@ -73,13 +73,18 @@ struct HomeAssistantTests {
         return condition()
     }
 
-    /// The broker's retained messages under `filter`, as (topic, payload).
+    /// The broker's retained messages under `filter`, as (topic, payload). mosquitto_sub is
+    /// started with no signal blocked (a test's thread blocks them, and its -W timer is SIGALRM:
+    /// started from there, a topic with nothing retained kept it waiting for ever), and ended
+    /// after 5 s whatever it does.
     static func retained(_ broker: Broker, _ filter: String, count: Int? = nil) throws -> [(topic: String, payload: String)] {
-        let result = try runProcess(
-            "/usr/bin/mosquitto_sub",
-            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", filter, "-v", "--retained-only", "-W", "2"]
-                + (count.map { ["-C", "\($0)"] } ?? []))
-        return result.stdout.split(separator: "\n").map { line in
+        let process = try ChildProcess(
+            ["/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", filter, "-v", "--retained-only", "-W", "2"]
+                + (count.map { ["-C", "\($0)"] } ?? []), captureOutput: true, outputLimit: 1 << 20)
+        defer { process.stop() }
+        let end = monotonicNow() + .seconds(5)
+        while process.poll() == nil && monotonicNow() < end { usleep(10_000) }
+        return String(decoding: process.output, as: UTF8.self).split(separator: "\n").map { line in
             let space = line.firstIndex(of: " ") ?? line.endIndex
             return (String(line[..<space]), String(line[space...].dropFirst()))
         }

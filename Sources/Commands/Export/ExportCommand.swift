@@ -19,7 +19,10 @@ extension DataCommands {
 
     static let export = CommandSpec<Export>(
         "export", summary: "write the store's days, metrics or tasks as CSV or JSON",
-        usage: ["export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]"],
+        usage: [
+            "export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]",
+            "export --json [--table days] [--config FILE]",
+        ],
         about: StoreJobs.exportAbout,
         groups: [
             OptionGroup(
