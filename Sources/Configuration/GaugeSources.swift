@@ -85,8 +85,8 @@ extension Reader {
             }
         case "mqtt":
             source = string(value, kp, nonEmpty: true).flatMap { topic in
-                guard !topic.contains("+"), !topic.contains("#") else {
-                    issue(kp, "expected one topic, without the wildcards + and #, found \"\(topic)\"")
+                if let problem = MQTTTopic.subscribeProblem(topic) {
+                    issue(kp, "expected one MQTT topic to take the gauge's number from: \(problem) (found \"\(Quote.clip(topic, 60))\")")
                     return nil
                 }
                 return .mqtt(topic: topic, field: field, scale: scale, offset: offset)

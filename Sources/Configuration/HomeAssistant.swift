@@ -92,6 +92,28 @@ public enum MQTTTopic {
         return nil
     }
 
+    /// MQTT's limit on a topic's length: its UTF-8 bytes (a two-byte length in the packet).
+    public static let maximumBytes = 65_535
+
+    /// Why `topic` cannot be a gauge's topic to subscribe to (nil: it can), as MQTT 3.1.1 and 5
+    /// define topics: not empty, at most 65,535 bytes of UTF-8, no NUL (a broker drops the
+    /// connection that sends one), no other control character (U+0001–U+001F, U+007F–U+009F:
+    /// MQTT advises against them and a broker may refuse them), and no wildcard: a gauge shows one
+    /// topic's number (empty levels, `a//b`, are allowed: MQTT has them).
+    public static func subscribeProblem(_ topic: String) -> String? {
+        if topic.isEmpty { return "expected a topic that is not empty" }
+        let bytes = topic.utf8.count
+        if bytes > maximumBytes { return "a topic of \(bytes) bytes; MQTT takes at most \(maximumBytes)" }
+        if topic.unicodeScalars.contains("\u{0}") { return "a NUL character (\\u0000) in the topic; MQTT forbids it" }
+        if let c = topic.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            let hex = String(c.value, radix: 16, uppercase: true)
+            return "a control character (U+\(String(repeating: "0", count: 4 - hex.count) + hex)) in the topic; "
+                + "no broker client publishes to it in practice: remove it"
+        }
+        if topic.contains("+") || topic.contains("#") { return "the wildcards + and # match many topics: give one topic" }
+        return nil
+    }
+
     /// FNV-1a of `text`'s bytes: a short stable name for something long (not a secret).
     public static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -30,6 +30,7 @@ public enum MQTTCommand {
             ExitStatusNote(.dataError, "the store is not a Glance store"),
             ExitStatusNote(.cannotCreate, "the store cannot be made there"),
             ExitStatusNote(.noPermission, "permission denied (the store: join group glance)"),
+            ExitStatusNote(.temporaryFailure, "another glance mqtt already bridges this store (one bridge per panel)"),
             ExitStatusNote(.config, "the configuration is invalid, or names no broker"),
         ])
 }

@@ -54,9 +54,10 @@ struct HomeAssistantDevice {
 
     func topic(_ object: String, _ leaf: String) -> String { base + "/" + object + "/" + leaf }
 
-    /// The entities: the light (brightness only where the panel can dim), the screen select,
-    /// three buttons, the cycle switch, the sensors.
-    func entities(screens: [ScreenKind], dimmable: Bool) -> [Entity] {
+    /// The entities: the light (brightness only where the panel can dim), the screen select
+    /// (its options every screen the panel can show: `screens`), three buttons, the cycle switch
+    /// (only where a cycle is configured), the sensors.
+    func entities(screens: [ScreenKind], dimmable: Bool, cycle: Bool = true) -> [Entity] {
         var light: [(key: String, value: JSON)] = [
             ("command_topic", .string(topic("light", "set"))), ("state_topic", .string(topic("light", "state"))),
             ("payload_on", .string("ON")), ("payload_off", .string("OFF")),
@@ -81,6 +82,12 @@ struct HomeAssistantDevice {
                     ("unit_of_measurement", .string(unit)), ("state_class", .string("measurement")), ("icon", .string(icon)),
                 ])
         }
+        let cycleSwitch = Entity(
+            component: "switch", object: "cycle", name: "Cycle screens",
+            members: [
+                ("command_topic", .string(topic("cycle", "set"))), ("state_topic", .string(topic("cycle", "state"))),
+                ("payload_on", .string("ON")), ("payload_off", .string("OFF")), ("icon", .string("mdi:autorenew")),
+            ])
         return [
             Entity(component: "light", object: "backlight", name: "Backlight", members: light),
             Entity(
@@ -92,12 +99,7 @@ struct HomeAssistantDevice {
             button("next", "Next screen", icon: "mdi:page-next"),
             button("refresh", "Refresh", icon: "mdi:refresh"),
             button("today", "Today", icon: "mdi:calendar-today"),
-            Entity(
-                component: "switch", object: "cycle", name: "Cycle screens",
-                members: [
-                    ("command_topic", .string(topic("cycle", "set"))), ("state_topic", .string(topic("cycle", "state"))),
-                    ("payload_on", .string("ON")), ("payload_off", .string("OFF")), ("icon", .string("mdi:autorenew")),
-                ]),
+        ] + (cycle ? [cycleSwitch] : []) + [
             ring("move", "Move", unit: "kcal", icon: "mdi:fire"),
             ring("move_goal", "Move goal", unit: "kcal", icon: "mdi:fire"),
             ring("exercise", "Exercise", unit: "min", icon: "mdi:run"),
@@ -114,8 +116,8 @@ struct HomeAssistantDevice {
     }
 
     /// The retained configuration message of each entity.
-    func discovery(screens: [ScreenKind], dimmable: Bool) -> [MQTTClient.Outgoing] {
-        entities(screens: screens, dimmable: dimmable).map { entity in
+    func discovery(screens: [ScreenKind], dimmable: Bool, cycle: Bool = true) -> [MQTTClient.Outgoing] {
+        entities(screens: screens, dimmable: dimmable, cycle: cycle).map { entity in
             let device: JSON = .object([
                 ("identifiers", .array([.string(node)])), ("name", .string(name)), ("manufacturer", .string("Glance")),
                 ("model", .string("Glance panel")), ("sw_version", .string(version)),
@@ -174,15 +176,37 @@ struct HomeAssistantDevice {
 
     // MARK: States
 
-    /// The state topics' payloads for the panel's state (nil: not known, none published).
-    func states(panel: PanelState?) -> [MQTTClient.Outgoing] {
+    /// An entity's configuration topic given an empty retained payload: Home Assistant removes
+    /// the entity (the cycle switch when the cycle is gone from the configuration).
+    static func removal(_ configTopic: String) -> MQTTClient.Outgoing {
+        MQTTClient.Outgoing(topic: configTopic, payload: [], retain: true)
+    }
+
+    /// The screens the select offers: every screen the panel can show — the ones it says it
+    /// has, the configuration's, each schedule window's (a window may show the clock though the
+    /// day's screens do not list it) and the one shown — each once, in that order. An option
+    /// missing for a screen shown would make Home Assistant reject the select's state.
+    static func selectable(panel: PanelState?, configured: [ScreenKind], windows: [[ScreenKind]]) -> [ScreenKind] {
+        var all: [ScreenKind] = []
+        let candidates = (panel?.screens ?? []) + configured + windows.flatMap({ $0 }) + (panel.map({ [$0.screen] }) ?? [])
+        for kind in candidates where !all.contains(kind) { all.append(kind) }
+        return all
+    }
+
+    /// The state topics' payloads for the panel's state (nil: not known, none published). The
+    /// cycle's only where there is a switch; the last touch only once there was one: Home
+    /// Assistant takes `None` as unknown only for numeric sensors, a timestamp sensor logs any
+    /// text that is not a time as invalid (an empty payload too), so before the first touch
+    /// nothing is said and the sensor stays unknown (or at a touch retained from earlier).
+    func states(panel: PanelState?, cycleSwitch: Bool = true) -> [MQTTClient.Outgoing] {
         guard let panel else { return [] }
         var states = [
             (topic("light", "state"), panel.light ? "ON" : "OFF"), (topic("brightness", "state"), String(panel.brightness)),
-            (topic("screen", "state"), panel.screen.rawValue), (topic("cycle", "state"), panel.cycle == true ? "ON" : "OFF"),
+            (topic("screen", "state"), panel.screen.rawValue),
         ]
-        // Home Assistant takes "None" as unknown for a timestamp sensor.
-        states.append((topic("touched", "state"), panel.touched.map(Self.iso) ?? "None"))
+        // The switch's state where there is one: OFF while no cycle turns (a window without one).
+        if cycleSwitch { states.append((topic("cycle", "state"), panel.cycle == true ? "ON" : "OFF")) }
+        if let touched = panel.touched { states.append((topic("touched", "state"), Self.iso(touched))) }
         return states.map { MQTTClient.Outgoing(topic: $0.0, payload: Array($0.1.utf8), retain: true) }
     }
 

@@ -29,12 +29,17 @@ public final class MQTTBridge: EventSource {
     let gauges: [(topic: String, field: String?, metric: String)]
     private(set) var client: MQTTClient!
     private var complaints: [String: Complaints] = [:]
+    /// Values the busy store did not take yet, tried again within a bound.
+    var pending = PendingValues()
+    /// This store's one bridge (nil: made without, by `init`, for tests of the parts).
+    private var lock: BridgeLock?
     /// Values written to the store since the start.
     public private(set) var written = 0
     /// Home Assistant's view of the panel (nil: discovery is off).
     let device: HomeAssistantDevice?
-    /// The running panel's control socket.
-    let panel: PanelLink
+    /// The running panel's control socket, only for Home Assistant (nil: discovery is off, and
+    /// the bridge takes none of the socket's watch slots).
+    let panel: PanelLink?
     /// What the panel said last (nil: not known yet).
     private(set) var panelState: PanelState?
     /// Today's rings as the store has them, and for which day.
@@ -46,8 +51,16 @@ public final class MQTTBridge: EventSource {
     /// What each state topic was given last (published again only when it changes), and what
     /// the discovery was made for.
     private var published: [String: [UInt8]] = [:]
-    private var discovered: (screens: [ScreenKind], dimmable: Bool)?
-    private var commandComplaints = Complaints()
+    private var discovered: (screens: [ScreenKind], dimmable: Bool, cycle: Bool)?
+    /// The configuration topics published last (one left out later is removed: empty, retained).
+    private var configTopics: Set<String> = []
+    /// Home Assistant's `online`s, answered coalesced and paced.
+    private(set) var republish = RepublishPacing()
+    /// Republishes made for `online`s (for tests).
+    private(set) var republished = 0
+    /// Refused commands said per command topic (each its own minute), so one topic's junk does not
+    /// hide another's; the topics are the device's own few.
+    private var commandComplaints: [String: Complaints] = [:]
     let log: (String) -> Void
 
     /// Opens the store (made when missing, as glance run would) for the configuration's broker;
@@ -60,9 +73,21 @@ public final class MQTTBridge: EventSource {
             log("no MQTT broker in the configuration: give \"mqtt\": {\"broker\": \"mqtt://HOST:1883\"} (docs/home-assistant.md)")
             return .failure(ExitStatus(Outcome.config))
         }
-        return Service.openStore(database ?? configuration.database, log: log).map { opened in
-            MQTTBridge(
-                configuration: configuration, mqtt: mqtt, path: opened.path, store: opened.store, version: version, clock: clock, log: log)
+        return Service.openStore(database ?? configuration.database, log: log).flatMap { opened in
+            switch BridgeLock.take(store: opened.path) {
+            case .failure(.held(let message)):
+                log(message)
+                return .failure(ExitStatus(Outcome.temporaryFailure))
+            case .failure(.failed(let message, let status)):
+                log(message)
+                return .failure(ExitStatus(status))
+            case .success(let lock):
+                let bridge = MQTTBridge(
+                    configuration: configuration, mqtt: mqtt, path: opened.path, store: opened.store, version: version, clock: clock,
+                    log: log)
+                bridge.lock = lock
+                return .success(bridge)
+            }
         }
     }
 
@@ -78,7 +103,9 @@ public final class MQTTBridge: EventSource {
         device =
             configuration.homeAssistant.enabled
             ? HomeAssistantDevice(setting: configuration.homeAssistant, machineId: Self.machineId(), version: version) : nil
-        panel = PanelLink(paths: configuration.run.controlSocket.map { [$0] } ?? ControlSocketLocation.clientPaths(), log: log)
+        panel =
+            device == nil
+            ? nil : PanelLink(paths: configuration.run.controlSocket.map { [$0] } ?? ControlSocketLocation.clientPaths(), log: log)
         store.setBusyTimeout(milliseconds: 250)
         var seen: Set<String> = []
         var gauges: [(topic: String, field: String?, metric: String)] = []
@@ -136,26 +163,48 @@ public final class MQTTBridge: EventSource {
     private func connected() {
         guard let device else { return }
         client.publish(MQTTClient.Outgoing(topic: device.availability, payload: HomeAssistantDevice.online, retain: true))
+        republishAll(now: monotonicNow())
+    }
+
+    /// The discovery and every state, again (a new connection, Home Assistant back).
+    private func republishAll(now: Duration) {
         publishDiscovery(force: true)
         published = [:]
         publishStates()
+        republish.done(now: now)
+    }
+
+    /// Whether the panel has a cycle to switch: one configured (the top-level cycle, or a
+    /// schedule window's), or one the panel says it has. Not only the panel's word of the moment:
+    /// a window without a cycle would otherwise remove the switch and add it back at its ends.
+    var hasCycle: Bool {
+        panelState?.cycle != nil || configuration.cycle != nil
+            || configuration.schedule.contains { if case .set = $0.cycle { true } else { false } }
     }
 
     /// The entities' configurations, when they were not published yet for these screens (or
-    /// `force`: a new connection, Home Assistant back).
+    /// `force`: a new connection, Home Assistant back). An entity no longer there (the cycle
+    /// switch) is removed.
     private func publishDiscovery(force: Bool) {
         guard let device, client.connected else { return }
-        let screens = panelState?.screens ?? configuration.screens
+        let screens = HomeAssistantDevice.selectable(
+            panel: panelState, configured: configuration.screens, windows: configuration.schedule.compactMap(\.screens))
         let dimmable = panelState?.dimmable ?? true
-        if !force, let d = discovered, d.screens == screens, d.dimmable == dimmable { return }
-        for message in device.discovery(screens: screens, dimmable: dimmable) { client.publish(message) }
-        discovered = (screens, dimmable)
+        let cycle = hasCycle
+        if !force, let d = discovered, d.screens == screens, d.dimmable == dimmable, d.cycle == cycle { return }
+        let messages = device.discovery(screens: screens, dimmable: dimmable, cycle: cycle)
+        let topics = Set(messages.map(\.topic))
+        for gone in configTopics.subtracting(topics).sorted() { client.publish(HomeAssistantDevice.removal(gone)) }
+        for message in messages { client.publish(message) }
+        configTopics = topics
+        discovered = (screens, dimmable, cycle)
     }
 
     /// The state topics that changed.
     private func publishStates() {
         guard let device, client.connected else { return }
-        for message in device.states(panel: panelState) + [device.today(todaySummary)] where published[message.topic] != message.payload {
+        for message in device.states(panel: panelState, cycleSwitch: hasCycle) + [device.today(todaySummary)]
+        where published[message.topic] != message.payload {
             if client.publish(message) { published[message.topic] = message.payload }
         }
     }
@@ -168,7 +217,9 @@ public final class MQTTBridge: EventSource {
         let s = clock.secondsUntilMidnight()
         nextMidnight = s.isFinite ? now + .milliseconds(Int64(s * 1000) + 500) : nil
         do throws(StoreError) {
-            todaySummary = try store.summary(for: today)
+            // What the panel shows for today (the day's own figures, its samples' sums, the
+            // standing goals or the configuration's), one function with the panel's.
+            todaySummary = try store.shownToday(today, defaults: configuration.goals.standing)
         } catch {
             log("today's rings: \(error.message)")
         }
@@ -177,18 +228,25 @@ public final class MQTTBridge: EventSource {
     private func command(_ message: MQTTClient.Incoming, _ device: HomeAssistantDevice) {
         // A command kept by the broker is an old one (someone published it retained): never acted on.
         if message.retained {
-            complainCommand("\(message.topic): a retained message, ignored (commands are acted on as they come)")
+            complainCommand("\(message.topic): a retained message, ignored (commands are acted on as they come)", topic: message.topic)
             return
         }
         switch device.request(topic: message.topic, payload: message.payload) {
-        case .failure(let refusal): complainCommand("\(message.topic): \(refusal.reason); ignored")
+        case .failure(let refusal): complainCommand("\(message.topic): \(refusal.reason); ignored", topic: message.topic)
         case .success(let request):
-            if !panel.send(request) { complainCommand("\(message.topic): \(request.text): the panel is not running (glance run); ignored") }
+            if panel?.send(request) != true {
+                complainCommand(
+                    "\(message.topic): \(request.text): the panel is not running (glance run); ignored", topic: message.topic)
+            }
         }
     }
 
-    private func complainCommand(_ line: String) {
-        if let line = commandComplaints.line(line, now: monotonicNow()) { log(Quote.logLine(line)) }
+    /// Said at most once a minute per command topic (the device's own, a fixed few: `received`
+    /// hands only those here), so each topic's refusal is heard.
+    private func complainCommand(_ line: String, topic: String) {
+        var c = commandComplaints[topic] ?? Complaints()
+        if let said = c.line(line, now: monotonicNow()) { log(Quote.logLine(said)) }
+        commandComplaints[topic] = c
     }
 
     // MARK: Gauges
@@ -196,11 +254,9 @@ public final class MQTTBridge: EventSource {
     func received(_ message: MQTTClient.Incoming) {
         if let device {
             if message.topic == device.status {
-                if message.payload == HomeAssistantDevice.online, client.connected {
-                    publishDiscovery(force: true)
-                    published = [:]
-                    publishStates()
-                }
+                // A retained `online` is Home Assistant's state when the bridge subscribed: the
+                // connect published everything already. A live one asks for it again, paced.
+                if message.payload == HomeAssistantDevice.online, !message.retained { republish.ask() }
                 return
             }
             if device.commandTopics.contains(message.topic) {
@@ -215,6 +271,11 @@ public final class MQTTBridge: EventSource {
                 do throws(StoreError) {
                     try store.setMetric(gauge.metric, value: x)
                     written += 1
+                    pending.written(metric: gauge.metric)
+                    continue
+                } catch where error.kind == .busy {
+                    // Another process holds the store's write lock: the latest value kept, tried again.
+                    pending.failed(metric: gauge.metric, topic: gauge.topic, value: x, now: monotonicNow())
                     continue
                 } catch {
                     problem = "the store: \(error.message)"
@@ -225,6 +286,33 @@ public final class MQTTBridge: EventSource {
             var c = complaints[gauge.metric] ?? Complaints()
             if let line = c.line("topic \(gauge.topic): \(problem); ignored", now: monotonicNow()) { log(Quote.logLine(line)) }
             complaints[gauge.metric] = c
+        }
+    }
+
+    /// The values the busy store did not take, tried again when due; the first still busy ends
+    /// the turn's tries (the others would wait as long). One past the limit is given up, said.
+    func retryPending(now: Duration) {
+        for (metric, value) in pending.due(now: now) {
+            do throws(StoreError) {
+                try store.setMetric(metric, value: value.value)
+                written += 1
+                pending.written(metric: metric)
+            } catch where error.kind == .busy {
+                let at = monotonicNow()
+                if pending.expired(value, now: at) {
+                    pending.written(metric: metric)
+                    log(
+                        Quote.logLine(
+                            "topic \(value.topic): the store stayed busy for \(Int(pending.limit.inSeconds)) s (another process "
+                                + "holds its write lock); the value \(NumberText.plain(value.value)) was not written, the next one is tried"))
+                } else {
+                    pending.failed(metric: metric, topic: value.topic, value: value.value, now: at)
+                }
+                return
+            } catch {
+                pending.written(metric: metric)
+                log(Quote.logLine("topic \(value.topic): the store: \(error.message); ignored"))
+            }
         }
     }
 
@@ -251,14 +339,14 @@ public final class MQTTBridge: EventSource {
     /// Today read, the panel and the broker connected to (or tried).
     func begin(now: Duration) {
         readToday(now: now)
-        panel.connect(now: now)
+        panel?.connect(now: now)
         client.start(now: now)
     }
 
     /// The broker's socket (for writing too while messages wait), the panel's, the store's watcher.
     public var interests: [Interest] {
         var interests = client.interests
-        if let fd = panel.descriptor { interests.append(Interest(fd)) }
+        if let fd = panel?.descriptor { interests.append(Interest(fd)) }
         if let watcher { interests.append(Interest(FileDescriptor(rawValue: watcher.fileDescriptor))) }
         return interests
     }
@@ -266,12 +354,19 @@ public final class MQTTBridge: EventSource {
     /// One turn: what became ready, what is due. Always false: what changed is published here.
     public func handle(ready: [FileDescriptor], now: Duration) -> Bool {
         _ = client.handle(ready: ready, now: now)
-        if let fd = panel.descriptor, ready.contains(fd) {
-            for state in panel.receive(now: now) { panelState = state }
+        retryPending(now: now)
+        if let panel {
+            if let fd = panel.descriptor, ready.contains(fd) {
+                for state in panel.receive(now: now) { panelState = state }
+            }
+            if panel.descriptor == nil, let at = panel.retryAt, now >= at { panel.connect(now: now) }
         }
-        if panel.descriptor == nil, let at = panel.retryAt, now >= at { panel.connect(now: now) }
         if let watcher, watcher.changed() { readToday(now: now) }
         if let m = nextMidnight, now >= m { readToday(now: now) }
+        if client.connected, republish.due(now: now) {
+            republished += 1
+            republishAll(now: now)
+        }
         publishDiscovery(force: false)
         publishStates()
         return false
@@ -281,7 +376,10 @@ public final class MQTTBridge: EventSource {
     /// store's recheck.
     public func nextDeadline(now: Duration) -> Duration? {
         var next = client.nextDeadline(now: now)
-        let deadlines: [Duration?] = [panel.descriptor == nil ? panel.retryAt : nil, nextMidnight, watcher.flatMap(Self.recheck)]
+        let deadlines: [Duration?] = [
+            panel.flatMap { $0.descriptor == nil ? $0.retryAt : nil }, nextMidnight, watcher.flatMap(Self.recheck),
+            client.connected ? republish.deadline : nil, pending.deadline,
+        ]
         for deadline in deadlines {
             if let deadline { next = next.map { min($0, deadline) } ?? deadline }
         }

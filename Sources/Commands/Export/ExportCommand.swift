@@ -14,11 +14,15 @@ extension DataCommands {
         var table = Store.Table.days
         var output: String?
         var database: String?
+        var config: String?
     }
 
     static let export = CommandSpec<Export>(
         "export", summary: "write the store's days, metrics or tasks as CSV or JSON",
-        usage: ["export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]"],
+        usage: [
+            "export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]",
+            "export --json [--table days] [--config FILE]",
+        ],
         about: StoreJobs.exportAbout,
         groups: [
             OptionGroup(
@@ -31,6 +35,7 @@ extension DataCommands {
                     .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]),
                         help: "write FILE instead of standard output", to: \.output),
                     CommonOptions.store(\.database),
+                    PanelCommands.configOption.lifted(\.config),
                 ])
         ],
         exits: [
@@ -41,6 +46,7 @@ extension DataCommands {
                 .ioError, "standard output or FILE could not be written whole (a full disk, say; the message says why)"),
             ExitStatusNote(.temporaryFailure, "the store is busy, try again"),
             ExitStatusNote(.noPermission, "the store may not be opened by this user"),
+            ExitStatusNote(.config, "the configuration (where the goals come from) is invalid"),
         ],
         finish: { (line) throws(UsageError) in
             guard line.csv != line.json else { throw UsageError("export: say --csv or --json (one of them)") }

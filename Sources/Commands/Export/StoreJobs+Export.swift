@@ -19,15 +19,33 @@ extension StoreJobs {
         exactly the same store. As JSON: {"days": [{"date", "move", "moveGoal", "moveTime", \
         "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal", "moveMode"}]} (move in kcal; \
         what glance serve's GET /v1/days gives and PUT /v1/days/DATE takes), {"metrics": […]} or \
-        {"tasks": […]} as metric list --json and task list --json write them.
+        {"tasks": […]} as metric list --json and task list --json write them. The JSON days are as the \
+        panel shows them: a ring without a goal of its own has the standing goal in force on the day \
+        (glance goals), else the configuration's ("goals", from --config or the default file); the CSV \
+        carries the store's own goals only, so it imports to the same store.
         """
 
     /// A table as CSV (or JSON), to standard output or into `output` through `OutputFile` (a file
     /// written whole or not at all, never through a planted link; a device or FIFO written in place).
-    public static func export(_ table: Store.Table, output: String?, database: String?, json: Bool = false, console: Console) -> Outcome {
-        with(database, access: .read, console: console) { store throws(StoreError) in
+    public static func export(
+        _ table: Store.Table, output: String?, database: String?, json: Bool = false, config: String? = nil, console: Console
+    ) -> Outcome {
+        // The configuration is read only where it counts: the JSON days' goals.
+        var goals = Goals()
+        if json && table == .days {
+            let (found, status) = configuredGoals(config, console: console)
+            guard let found else { return status }
+            goals = found
+        }
+        return with(database, access: .read, console: console) { store throws(StoreError) in
             func export(_ write: (String) throws(StoreError) -> Void) throws(StoreError) {
-                if json { try ScriptJSON.export(table, store: store, write: write) } else { try store.exportCSV(table, write: write) }
+                if json {
+                    try ScriptJSON.export(table, store: store, goals: goals, write: write)
+                } else {
+                    // The CSV carries the store's own goals (the day's and the standing ones), so it
+                    // imports to the same store; the configuration's stay with the configuration.
+                    try store.exportCSV(table, write: write)
+                }
             }
             guard let output else {
                 try export(console.writeResult)

@@ -55,13 +55,16 @@ public enum ScriptJSON {
     static func day(_ day: CalendarDay, _ s: ActivitySummary) -> JSON { StoreJSON.json(day, s) }
 
     /// `glance export --json`: `{"days": […]}`, `{"metrics": […]}` or `{"tasks": […]}`, written as
-    /// it is read (the days may be many), to `write`.
-    public static func export(_ table: Store.Table, store: Store, write: (String) throws(StoreError) -> Void) throws(StoreError) {
+    /// it is read (the days may be many), to `write`; the days as the panel shows them (`goals`:
+    /// the configuration's, where neither the day nor the standing goals have one).
+    public static func export(
+        _ table: Store.Table, store: Store, goals: Goals = Goals(), write: (String) throws(StoreError) -> Void
+    ) throws(StoreError) {
         switch table {
         case .days:
             try write("{\"days\":[")
             var first = true
-            for (d, s) in try store.allShownDays() {
+            for (d, s) in try store.allShownDays(defaults: goals) {
                 try write((first ? "" : ",") + day(d, s).text)
                 first = false
             }
