@@ -21,7 +21,7 @@ import Testing
 /// Assistant's `online`, a second bridge for the same store, a store held busy by another
 /// process, today's figures as the panel shows them, a bridge without Home Assistant kept off the
 /// panel's socket, the select's options, the entities configured, the refusals per topic.
-@Suite("glance mqtt against hostile neighbours: a real broker, real processes, a real store")
+@Suite("glance mqtt against hostile neighbours: a real broker, real processes, a real store", .timeLimit(.minutes(10)))
 struct BridgeHardeningTests {
     /// A configuration file for a `glance mqtt` process: the broker, the store in `folder`, one
     /// gauge topic, Home Assistant on or off.
