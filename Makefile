@@ -30,6 +30,10 @@ run: release
 # earlier run are removed first: a failed build leaves the boots no package (they fail, saying
 # so), never a stale one.
 #
+# swift test and the arm64 suites run under tools/bounded.sh (50 and 45 minutes): a test blocked
+# where no wait of its own is bounded is ended with everything it started, said, and fails the run
+# long before CI's 90 minutes.
+#
 # Last, the instruction counts of the package's build against tools/bench/recorded.txt
 # (tools/bench/instructions.sh --check: a figure more than 5 % worse fails).
 #
@@ -51,8 +55,8 @@ test: deps install-check
 	fi; export GLANCE_DEB; \
 	pkgrc=0; if [ -n "$$GLANCE_DEB" ]; then tools/package-check.sh "$$GLANCE_DEB" || pkgrc=1; fi; \
 	tools/arm64/make-test.sh package >.build/arm64-deb.txt; arm=$$?; \
-	tools/arm64/make-test.sh suites --jobs 1 >.build/arm64-suites.txt 2>&1 & suites=$$!; \
-	GLANCE_ARM64_DEB="$$(tail -1 .build/arm64-deb.txt)" $(SWIFT) test; rc=$$?; \
+	tools/bounded.sh 2700 tools/arm64/make-test.sh suites --jobs 1 >.build/arm64-suites.txt 2>&1 & suites=$$!; \
+	GLANCE_ARM64_DEB="$$(tail -1 .build/arm64-deb.txt)" tools/bounded.sh 3000 $(SWIFT) test; rc=$$?; \
 	wait $$suites; suitesrc=$$?; cat .build/arm64-suites.txt; \
 	[ $$debrc = 0 ] || echo "make test: the x86-64 package failed (see above)"; \
 	[ $$pkgrc = 0 ] || echo "make test: the package's name or files clash with Debian's (tools/package-check.sh, above)"; \

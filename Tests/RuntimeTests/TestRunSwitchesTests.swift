@@ -68,4 +68,19 @@ struct TestRunSwitchesTests {
         let optional = try runProcess("/bin/sh", command, environment: Self.environment(offline.merging(["GLANCE_REQUIRE_ALL_PARTS": "no"]) { $1 }), seconds: 240)
         #expect(optional.status == 69, "\(optional.output)")
     }
+
+    @Test("make test's backstop (tools/bounded.sh): a command past its limit is ended with all it started, its own process groups too, said, 124")
+    func backstop() throws {
+        let marker = "glance-bounded-\(getpid())"
+        let script = Repository.root + "/tools/bounded.sh"
+        // A child in a process group of its own, as the test bundle is under swift test.
+        let r = try runProcess(script, ["2", "/bin/sh", "-c", "/usr/bin/python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(300)' \(marker) & exec sleep 301"], seconds: 60)
+        #expect(r.status == 124, "\(r.output)")
+        #expect(r.stderr.contains("ran past 2 s; still running, now killed"), "\(r.output)")
+        // (The check can fail: the same tree under plain timeout(1) leaves the marked one running.)
+        let left = try runProcess("/usr/bin/pgrep", ["-f", marker], seconds: 10)
+        #expect(left.status == 1, "still running: \(left.stdout)")
+        // Within its limit: the command's own status.
+        #expect(try runProcess(script, ["20", "/bin/sh", "-c", "exit 3"], seconds: 60).status == 3)
+    }
 }
