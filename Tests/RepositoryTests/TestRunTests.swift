@@ -53,6 +53,20 @@ struct TestRunTests {
         #expect(Self.suites("@Suite(\"x\") struct A {}\n@Suite(.timeLimit(.minutes(1))) struct B {}").map { $0.contains(".timeLimit(") } == [false, true])
     }
 
+    @Test("no time limit under 10 minutes: a limit counts the time a test waits for a thread, and short ones ran out queued behind the VM boots")
+    func noShortTimeLimits() {
+        var short: [String] = []
+        for (path, text) in Self.testFiles() where !path.hasSuffix("TestRunTests.swift") {
+            var rest = Substring(text)
+            while let r = rest.range(of: ".timeLimit(.minutes(") {
+                let digits = rest[r.upperBound...].prefix { $0.isNumber }
+                if let n = Int(digits), n < 10 { short.append("\(path): \(n) minutes") }
+                rest = rest[r.upperBound...]
+            }
+        }
+        #expect(short.isEmpty, "\(short)")
+    }
+
     @Test("every process a test starts is owned (TestSupport's OwnedProcess), none a bare Process")
     func everyProcessIsOwned() {
         for (path, text) in Self.testFiles() where !path.hasPrefix("Tests/TestSupport/") {
