@@ -57,12 +57,7 @@ ROOT=$CACHE/trixie-minbase
 LOG=$CACHE/install-check.log
 START=$(date +%s)
 
-mirror() {
-	local m
-	m=$(sed -n 's/^URIs:[[:space:]]*\(http[^[:space:]]*\/debian\)\/\{0,1\}[[:space:]]*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
-	[ -n "$m" ] || m=$(awk '$1=="deb" && $2 ~ /^http/ && $2 ~ /\/debian\/?$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
-	echo "${m:-http://deb.debian.org/debian}"
-}
+. "$HERE/debian-mirror.sh"
 
 # Runs a command in root $1 in a mount namespace of its own: /proc, a /dev of a few nodes (no
 # /dev/dri: `make run` there draws into out/), a fresh /tmp; the host's resolver.

@@ -56,12 +56,7 @@ VERSION=$(dpkg-deb -f "$DEB" Version)
 # one with this project's earlier `glance (<< 1:0)`, does not cover Debian's `glance`).
 DECLARED=$(dpkg-deb -f "$DEB" Conflicts | tr ',' '\n' | grep -v '(' | sed 's/[[:space:]]//g' | grep -v '^$' || true)
 
-mirror() {
-	local m
-	m=$(sed -n 's/^URIs:[[:space:]]*\(http[^[:space:]]*\/debian\)\/\{0,1\}[[:space:]]*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
-	[ -n "$m" ] || m=$(awk '$1=="deb" && $2 ~ /^http/ && $2 ~ /\/debian\/?$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
-	echo "${m:-http://deb.debian.org/debian}"
-}
+. "$HERE/debian-mirror.sh"
 M=$(mirror)
 
 # -- the Contents lists, cached
