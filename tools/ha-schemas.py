@@ -10,7 +10,7 @@ import sys
 
 # First: breaks an import cycle of websocket_api and http when the mqtt component is imported alone.
 import homeassistant.components.persistent_notification  # noqa: F401
-from homeassistant.components.mqtt import button, select, sensor, switch
+from homeassistant.components.mqtt import button, event, select, sensor, switch
 from homeassistant.components.mqtt.light import schema_basic
 
 SCHEMAS = {
@@ -19,6 +19,7 @@ SCHEMAS = {
     "button": button.DISCOVERY_SCHEMA,
     "switch": switch.DISCOVERY_SCHEMA,
     "sensor": sensor.DISCOVERY_SCHEMA,
+    "event": event.DISCOVERY_SCHEMA,
 }
 
 bad = 0

@@ -34,7 +34,12 @@ struct HomeAssistantDevice {
         return String(repeating: "0", count: 12 - hex.count) + hex
     }
 
+    /// The bridge's own availability: `online` while it is connected, `offline` its last will.
     var availability: String { base + "/availability" }
+    /// The panel's availability, as the bridge hears it on the panel's control socket: `online`
+    /// while `glance run` answers there, `offline` when it went away or stopped answering
+    /// (`PanelLink`'s keep-alive). The panel's entities need both (`availability_mode: all`).
+    var panelAvailability: String { base + "/panel/availability" }
     /// Home Assistant's birth and last will: `online` when it (re)starts.
     var status: String { prefix + "/status" }
 
@@ -50,6 +55,9 @@ struct HomeAssistantDevice {
         let object: String
         let name: String
         let members: [(key: String, value: JSON)]
+        /// Whether it speaks for the running panel (available only while the panel is), or for
+        /// the store (today's rings: true while the bridge runs, whether the panel does or not).
+        var panel = true
     }
 
     func topic(_ object: String, _ leaf: String) -> String { base + "/" + object + "/" + leaf }
@@ -80,7 +88,7 @@ struct HomeAssistantDevice {
                 members: [
                     ("state_topic", .string(topic("today", "state"))), ("value_template", .string("{{ value_json.\(key) }}")),
                     ("unit_of_measurement", .string(unit)), ("state_class", .string("measurement")), ("icon", .string(icon)),
-                ])
+                ], panel: false)
         }
         let cycleSwitch = Entity(
             component: "switch", object: "cycle", name: "Cycle screens",
@@ -112,6 +120,12 @@ struct HomeAssistantDevice {
             Entity(
                 component: "sensor", object: "last_touch", name: "Last touch",
                 members: [("state_topic", .string(topic("touched", "state"))), ("device_class", .string("timestamp"))]),
+            Entity(
+                component: "event", object: "refused", name: "Refused command",
+                members: [
+                    ("state_topic", .string(topic("refused", "event"))), ("event_types", .array([.string("refused")])),
+                    ("icon", .string("mdi:message-alert")),
+                ]),
         ]
     }
 
@@ -122,10 +136,17 @@ struct HomeAssistantDevice {
                 ("identifiers", .array([.string(node)])), ("name", .string(name)), ("manufacturer", .string("Glance")),
                 ("model", .string("Glance panel")), ("sw_version", .string(version)),
             ])
-            let shared: [(key: String, value: JSON)] = [
-                ("name", .string(entity.name)), ("unique_id", .string(node + "_" + entity.object)),
-                ("object_id", .string(node + "_" + entity.object)), ("availability_topic", .string(availability)),
-            ]
+            let availability: [(key: String, value: JSON)] =
+                entity.panel
+                ? [
+                    ("availability", .array([.object([("topic", .string(self.availability))]), .object([("topic", .string(panelAvailability))])])),
+                    ("availability_mode", .string("all")),
+                ] : [("availability_topic", .string(self.availability))]
+            let shared: [(key: String, value: JSON)] =
+                [
+                    ("name", .string(entity.name)), ("unique_id", .string(node + "_" + entity.object)),
+                    ("object_id", .string(node + "_" + entity.object)),
+                ] + availability
             let config: JSON = .object(shared + entity.members + [(key: "device", value: device)])
             return MQTTClient.Outgoing(
                 topic: "\(prefix)/\(entity.component)/\(node)/\(entity.object)/config", payload: Array(config.text.utf8), retain: true)
@@ -208,6 +229,23 @@ struct HomeAssistantDevice {
         if cycleSwitch { states.append((topic("cycle", "state"), panel.cycle == true ? "ON" : "OFF")) }
         if let touched = panel.touched { states.append((topic("touched", "state"), Self.iso(touched))) }
         return states.map { MQTTClient.Outgoing(topic: $0.0, payload: Array($0.1.utf8), retain: true) }
+    }
+
+    /// The panel's availability: `online` while it answers on its control socket.
+    func panel(available: Bool) -> MQTTClient.Outgoing {
+        MQTTClient.Outgoing(topic: panelAvailability, payload: available ? Self.online : Self.offline, retain: true)
+    }
+
+    /// A command the panel did not take, as the Refused command event (not retained: an event is
+    /// what happened once, not a state): the command's topic below the base, what it asked, and
+    /// why not. Home Assistant keeps `command` and `reason` as the event's attributes.
+    func refused(topic commandTopic: String, asked: String, reason: String) -> MQTTClient.Outgoing {
+        let short = commandTopic.hasPrefix(base + "/") ? String(commandTopic.dropFirst(base.utf8.count + 1)) : commandTopic
+        let json: JSON = .object([
+            ("event_type", .string("refused")), ("command", .string(Quote.clip(short, 64))), ("asked", .string(Quote.clip(asked, 64))),
+            ("reason", .string(Quote.clip(reason, 200))),
+        ])
+        return MQTTClient.Outgoing(topic: topic("refused", "event"), payload: Array(json.text.utf8), retain: false)
     }
 
     /// Today's rings as one JSON state (kcal, minutes, hours; null where the day has none).

@@ -61,6 +61,8 @@ public final class MQTTBridge: EventSource {
     /// Refused commands said per command topic (each its own minute), so one topic's junk does not
     /// hide another's; the topics are the device's own few.
     private var commandComplaints: [String: Complaints] = [:]
+    /// Refused commands answered in Home Assistant (for tests).
+    private(set) var refusedAnswered = 0
     let log: (String) -> Void
 
     /// Opens the store (made when missing, as glance run would) for the configuration's broker;
@@ -203,7 +205,8 @@ public final class MQTTBridge: EventSource {
     /// The state topics that changed.
     private func publishStates() {
         guard let device, client.connected else { return }
-        for message in device.states(panel: panelState, cycleSwitch: hasCycle) + [device.today(todaySummary)]
+        let alive = device.panel(available: panel?.alive == true)
+        for message in [alive] + device.states(panel: panelState, cycleSwitch: hasCycle) + [device.today(todaySummary)]
         where published[message.topic] != message.payload {
             if client.publish(message) { published[message.topic] = message.payload }
         }
@@ -232,13 +235,28 @@ public final class MQTTBridge: EventSource {
             return
         }
         switch device.request(topic: message.topic, payload: message.payload) {
-        case .failure(let refusal): complainCommand("\(message.topic): \(refusal.reason); ignored", topic: message.topic)
+        case .failure(let refusal):
+            complainCommand("\(message.topic): \(refusal.reason); ignored", topic: message.topic)
+            answerRefused(PanelLink.Refusal(topic: message.topic, asked: String(decoding: message.payload.prefix(16), as: UTF8.self), reason: refusal.reason), device)
         case .success(let request):
-            if panel?.send(request) != true {
+            if panel?.send(request, topic: message.topic) != true {
                 complainCommand(
                     "\(message.topic): \(request.text): the panel is not running (glance run); ignored", topic: message.topic)
+                answerRefused(
+                    PanelLink.Refusal(topic: message.topic, asked: request.text, reason: "the panel is not running (glance run)"), device)
             }
         }
+    }
+
+    /// A command not taken, answered in Home Assistant: the Refused command event says which and
+    /// why, and every state is published again, so an entity Home Assistant showed as changed
+    /// goes back to what the panel shows.
+    private func answerRefused(_ refusal: PanelLink.Refusal, _ device: HomeAssistantDevice) {
+        guard client.connected else { return }
+        refusedAnswered += 1
+        client.publish(device.refused(topic: refusal.topic, asked: refusal.asked, reason: refusal.reason))
+        published = [:]
+        publishStates()
     }
 
     /// Said at most once a minute per command topic (the device's own, a fixed few: `received`
@@ -357,8 +375,11 @@ public final class MQTTBridge: EventSource {
         retryPending(now: now)
         if let panel {
             if let fd = panel.descriptor, ready.contains(fd) {
-                for state in panel.receive(now: now) { panelState = state }
+                let (states, refused) = panel.receive(now: now)
+                for state in states { panelState = state }
+                if let device { for refusal in refused { answerRefused(refusal, device) } }
             }
+            panel.checkAlive(now: now)
             if panel.descriptor == nil, let at = panel.retryAt, now >= at { panel.connect(now: now) }
         }
         if let watcher, watcher.changed() { readToday(now: now) }
@@ -377,7 +398,7 @@ public final class MQTTBridge: EventSource {
     public func nextDeadline(now: Duration) -> Duration? {
         var next = client.nextDeadline(now: now)
         let deadlines: [Duration?] = [
-            panel.flatMap { $0.descriptor == nil ? $0.retryAt : nil }, nextMidnight, watcher.flatMap(Self.recheck),
+            panel.flatMap { $0.descriptor == nil ? $0.retryAt : $0.keepAliveDeadline }, nextMidnight, watcher.flatMap(Self.recheck),
             client.connected ? republish.deadline : nil, pending.deadline,
         ]
         for deadline in deadlines {
@@ -420,7 +441,11 @@ extension MQTTSetting {
 }
 
 /// The running panel's control socket, from the bridge: `watch` on connect, then commands on the
-/// same connection; tried again every second while there is no panel.
+/// same connection; tried again every second while there is no panel. The panel answers each
+/// command in turn (`ok` or `refused …`) and tells its state when it changes; a panel silent for
+/// `keepAlive` is asked its `state`, and one that does not answer within `answerWithin` is taken
+/// for gone (its loop stuck: systemd's watchdog restarts it), the connection closed and tried
+/// again. So `alive` is what the panel's availability says in Home Assistant.
 final class PanelLink {
     let paths: [String]
     private var socket: PacketSocket?
@@ -428,6 +453,26 @@ final class PanelLink {
     private var toldAway = false
     private var refusals = Complaints()
     private let log: (String) -> Void
+    /// When the panel was last heard (nil: not since the connection was made).
+    private var heard: Duration?
+    /// When a `state` was asked for because the panel was silent (nil: none is outstanding).
+    private var asked: Duration?
+    /// The commands sent and not answered yet, oldest first: (command topic, what was asked).
+    private var sent: [(topic: String, asked: String)] = []
+    /// A silent panel is asked its state after this long, and taken for gone when it has not
+    /// answered within `answerWithin` (so Home Assistant shows it unavailable within 40 s).
+    var keepAlive: Duration = .seconds(30)
+    var answerWithin: Duration = .seconds(10)
+    /// At most this many commands wait for their answers (older ones are forgotten: their answers
+    /// then come unnamed).
+    static let maximumSent = 32
+
+    /// A command the panel did not take: the topic it came on, what it asked, the panel's reason.
+    struct Refusal: Equatable {
+        let topic: String
+        let asked: String
+        let reason: String
+    }
 
     init(paths: [String], log: @escaping (String) -> Void) {
         self.paths = paths
@@ -436,6 +481,8 @@ final class PanelLink {
 
     var descriptor: FileDescriptor? { socket?.descriptor }
     var connected: Bool { socket != nil }
+    /// Connected, and the panel heard on this connection (it answers `watch` with its state).
+    var alive: Bool { socket != nil && heard != nil }
 
     func connect(now: Duration) {
         for path in paths {
@@ -443,6 +490,9 @@ final class PanelLink {
             guard (try? s.send(Array(PanelRequest.watch.text.utf8))) != nil else { continue }
             socket = s
             retryAt = nil
+            heard = nil
+            asked = now
+            sent = []
             log("the panel's control socket \(path): connected\(toldAway ? " again" : "")")
             toldAway = false
             return
@@ -454,16 +504,19 @@ final class PanelLink {
         retryAt = now + .seconds(1)
     }
 
-    /// Sends `request`; false when there is no panel (or it cannot take it now).
-    func send(_ request: PanelRequest) -> Bool {
-        guard let socket else { return false }
-        return (try? socket.send(Array(request.text.utf8), nonblocking: true)) != nil
+    /// Sends `request`, come on `topic`; false when there is no panel (or it cannot take it now).
+    func send(_ request: PanelRequest, topic: String = "") -> Bool {
+        guard let socket, (try? socket.send(Array(request.text.utf8), nonblocking: true)) != nil else { return false }
+        sent.append((topic, request.text))
+        if sent.count > Self.maximumSent { sent.removeFirst(sent.count - Self.maximumSent) }
+        return true
     }
 
-    /// The states that came (answers to commands are logged when refused).
-    func receive(now: Duration) -> [PanelState] {
-        guard let socket else { return [] }
+    /// The states that came, and the commands refused (each logged too, at most once a minute).
+    func receive(now: Duration) -> (states: [PanelState], refused: [Refusal]) {
+        guard let socket else { return ([], []) }
         var states: [PanelState] = []
+        var refused: [Refusal] = []
         for _ in 0..<32 {
             let message: (bytes: [UInt8], fd: FileDescriptor?)?
             do {
@@ -474,19 +527,59 @@ final class PanelLink {
             guard let message else { break }
             message.fd?.close()
             if message.bytes.isEmpty {
-                log("the panel went away: Home Assistant's commands wait for it")
-                self.socket = nil
-                toldAway = true
-                retryAt = now + .seconds(1)
+                gone(now: now, why: "the panel went away: Home Assistant's commands wait for it")
                 break
             }
+            heard = now
+            asked = nil
             let text = String(decoding: message.bytes, as: UTF8.self)
             if let state = PanelState(text: text) {
                 states.append(state)
-            } else if text.hasPrefix("refused "), let line = refusals.line("the panel " + text, now: now) {
-                log(Quote.logLine(line))
+            } else if text == "ok" {
+                if !sent.isEmpty { sent.removeFirst() }
+            } else if text.hasPrefix("refused ") {
+                let reason = String(text.dropFirst("refused ".count))
+                if !sent.isEmpty {
+                    let command = sent.removeFirst()
+                    refused.append(Refusal(topic: command.topic, asked: command.asked, reason: reason))
+                }
+                if let line = refusals.line("the panel " + text, now: now) { log(Quote.logLine(line)) }
             }
         }
-        return states
+        return (states, refused)
+    }
+
+    /// The keep-alive: a `state` asked of a panel silent for `keepAlive`; one that does not answer
+    /// within `answerWithin` is let go (and tried again in a second).
+    func checkAlive(now: Duration) {
+        guard let socket else { return }
+        if let asked {
+            if now - asked >= answerWithin {
+                gone(now: now, why: "the panel did not answer for \(NumberText.plain(answerWithin.inSeconds)) s: taken for gone, connecting again")
+            }
+        } else if now - (heard ?? now) >= keepAlive {
+            if (try? socket.send(Array(PanelRequest.state.text.utf8), nonblocking: true)) != nil {
+                asked = now
+            } else {
+                gone(now: now, why: "the panel takes no more requests: taken for gone, connecting again")
+            }
+        }
+    }
+
+    /// When the keep-alive acts next (nil: no connection).
+    var keepAliveDeadline: Duration? {
+        guard socket != nil else { return nil }
+        if let asked { return asked + answerWithin }
+        return heard.map { $0 + keepAlive }
+    }
+
+    private func gone(now: Duration, why: String) {
+        log(why)
+        socket = nil
+        heard = nil
+        asked = nil
+        sent = []
+        toldAway = true
+        retryAt = now + .seconds(1)
     }
 }

@@ -153,8 +153,8 @@ struct HomeAssistantTests {
         let device = try #require(bridge.device)
         #expect(Self.pump(bridge, nil) { bridge.client.connected })
         _ = Self.pump(bridge, nil, seconds: 0.5) { false }  // the publishes written
-        let configs = try Self.retained(broker, device.prefix + "/+/+/+/config", count: 14)
-        #expect(configs.count == 14, "\(configs.map(\.topic))")
+        let configs = try Self.retained(broker, device.prefix + "/+/+/+/config", count: 15)
+        #expect(configs.count == 15, "\(configs.map(\.topic))")
         var ids: Set<String> = []
         for (topic, payload) in configs {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], "\(topic)")
@@ -162,7 +162,8 @@ struct HomeAssistantTests {
             #expect(ids.insert(id).inserted, "\(topic): \(id) used twice")
             let identifiers = (json["device"] as? [String: Any])?["identifiers"] as? [String]
             #expect(identifiers == [device.node], "\(topic): one device")
-            #expect(json["availability_topic"] as? String == device.availability)
+            let availability = (json["availability"] as? [[String: Any]])?.first?["topic"] ?? json["availability_topic"]
+            #expect(availability as? String == device.availability, "\(topic): the bridge's availability first")
             #expect(topic.hasPrefix("homeassistant/") && topic.hasSuffix("/config"))
         }
         #expect(try Self.retained(broker, device.availability, count: 1).first?.payload == "online")
@@ -182,7 +183,7 @@ struct HomeAssistantTests {
                 + "checked against the documented required keys instead")
             let required: [String: [String]] = [
                 "light": ["command_topic"], "select": ["command_topic", "options"], "button": ["command_topic"],
-                "switch": ["command_topic"], "sensor": ["state_topic"],
+                "switch": ["command_topic"], "sensor": ["state_topic"], "event": ["state_topic", "event_types"],
             ]
             for (topic, payload) in configs {
                 let component = String(topic.split(separator: "/")[1])
