@@ -214,3 +214,24 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// GLANCE_TEST_TARGETS="A B ...": a package of only those test targets and what they need (the
+// targets they depend on, in turn), no executables. tools/arm64/test.sh builds the suites it runs
+// under emulation this way: a build of every test target, Runtime's, the commands' and the
+// store's with them, was most of the arm64 lane's time in make test, for suites it never runs.
+if let only = Context.environment["GLANCE_TEST_TARGETS"], !only.isEmpty {
+    let wanted = only.split(separator: " ").map(String.init)
+    var kept: Set<String> = []
+    var queue = wanted
+    while let name = queue.popLast() {
+        guard kept.insert(name).inserted, let target = package.targets.first(where: { $0.name == name }) else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): queue.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { product in product.name.hasPrefix("glance") && !kept.contains(product.name) }
+}

@@ -76,7 +76,10 @@ if [ -z "$BINARY" ]; then
 	VERSION_DIR=$ROOT/.build/version
 	mkdir -p "$VERSION_DIR"
 	header="#define GLANCE_VERSION \"$VERSION\""
-	[ "$(cat "$VERSION_DIR/glance_version.h" 2>/dev/null)" = "$header" ] || echo "$header" >"$VERSION_DIR/glance_version.h"
+	# Written whole, by a rename: make test builds the x86-64 and arm64 packages at the same time.
+	if [ "$(cat "$VERSION_DIR/glance_version.h" 2>/dev/null)" != "$header" ]; then
+		echo "$header" >"$VERSION_DIR/glance_version.h.$$" && mv -f "$VERSION_DIR/glance_version.h.$$" "$VERSION_DIR/glance_version.h"
+	fi
 	if [ $CROSS = 0 ]; then
 		say "building glance $VERSION (release, static Swift standard library, in .build/static)"
 		# A scratch folder of its own: the same folder as `swift build -c release` (make run, make

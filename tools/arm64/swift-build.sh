@@ -59,5 +59,8 @@ cat >"$BUNDLE/$SDK/toolset.json" <<'EOF'
 EOF
 
 PC=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
-exec "$HERE/in-root.sh" --env PKG_CONFIG_LIBDIR=$PC --env PKG_CONFIG_PATH=$PC --env PKG_CONFIG_SYSROOT_DIR=/ -- \
+# GLANCE_TEST_TARGETS (tools/arm64/test.sh): the package with only those test targets (Package.swift).
+ONLY=()
+[ -z "${GLANCE_TEST_TARGETS:-}" ] || ONLY=(--env "GLANCE_TEST_TARGETS=$GLANCE_TEST_TARGETS")
+exec "$HERE/in-root.sh" "${ONLY[@]}" --env PKG_CONFIG_LIBDIR=$PC --env PKG_CONFIG_PATH=$PC --env PKG_CONFIG_SYSROOT_DIR=/ -- \
 	sh -c 'cd "$0" && exec swift build --swift-sdks-path '"$SDKS"' --swift-sdk '"$SDK"' "$@"' "$REPO" "$@"

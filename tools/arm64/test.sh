@@ -8,7 +8,8 @@
 #
 #   tools/arm64/test.sh [--no-build] [--glance PATH] [--suites 'A B ...'] [--jobs N]
 #
-#   --suites   the test targets to run (default: the pure and headless ones below)
+#   --suites   the test targets to build and run (default: the pure and headless ones below; only
+#              they and the targets they need are built, and glance unless --glance is given)
 #   --no-build run what was built last
 #   --jobs N   build with N jobs (default: as many as cores; make test gives 1, beside swift test)
 #
@@ -50,7 +51,11 @@ if [ $BUILD = 1 ]; then
 	say "building the package and its tests for arm64 with Swift 6.0.3 (release, -enable-testing, in .build/arm64-test)"
 	mkdir -p "$SCRATCH"
 	built=0
-	"$HERE/swift-build.sh" -c release --build-tests -Xswiftc -enable-testing --scratch-path "$SCRATCH" "${JOBS[@]}" \
+	# Only the suites' targets and what they need (Package.swift's GLANCE_TEST_TARGETS), and the
+	# glance executable with them when no --glance is given.
+	targets=$SUITES
+	[ -n "$GLANCE" ] || targets="$targets glance"
+	GLANCE_TEST_TARGETS=$targets "$HERE/swift-build.sh" -c release --build-tests -Xswiftc -enable-testing --scratch-path "$SCRATCH" "${JOBS[@]}" \
 		>"$SCRATCH/build.log" 2>&1 || built=$?
 	# (the SDK's warnings about SDKSettings.json and -pthread say nothing; nor do the step lines)
 	grep -v -e 'Could not read SDKSettings.json' -e 'prohibited flag(s): -pthread' -e '^\[[0-9]*/[0-9]*\]' \
