@@ -4,6 +4,7 @@ import Controls
 import Feeds
 import JSON
 import MQTT
+import Platform
 
 /// The panel as Home Assistant sees it through MQTT discovery: one device, its entities' retained
 /// configuration messages, their state topics' payloads, and what a command topic's payload asks
@@ -130,8 +131,8 @@ struct HomeAssistantDevice {
     }
 
     /// The retained configuration message of each entity.
-    func discovery(screens: [ScreenKind], dimmable: Bool, cycle: Bool = true) -> [MQTTClient.Outgoing] {
-        entities(screens: screens, dimmable: dimmable, cycle: cycle).map { entity in
+    func discovery(screens: [ScreenKind], dimmable: Bool, cycle: Bool = true, host: HostFacts? = nil) -> [MQTTClient.Outgoing] {
+        (entities(screens: screens, dimmable: dimmable, cycle: cycle) + (host.map(hostEntities) ?? [])).map { entity in
             let device: JSON = .object([
                 ("identifiers", .array([.string(node)])), ("name", .string(name)), ("manufacturer", .string("Glance")),
                 ("model", .string("Glance panel")), ("sw_version", .string(version)),

@@ -61,6 +61,14 @@ public final class MQTTBridge: EventSource {
     /// Refused commands said per command topic (each its own minute), so one topic's junk does not
     /// hide another's; the topics are the device's own few.
     private var commandComplaints: [String: Complaints] = [:]
+    /// The machine's figures (diagnostic sensors: for those it had at the start), read again
+    /// every `hostEvery` (nil: discovery is off).
+    private(set) var hostFacts: HostFacts?
+    private var hostShape: HostFacts?
+    private var hostAt: Duration?
+    var hostEvery: Duration = .seconds(60)
+    /// Reads the machine's figures (tests give their own).
+    var readHost: () -> HostFacts
     /// Refused commands answered in Home Assistant (for tests).
     private(set) var refusedAnswered = 0
     let log: (String) -> Void
@@ -108,6 +116,8 @@ public final class MQTTBridge: EventSource {
         panel =
             device == nil
             ? nil : PanelLink(paths: configuration.run.controlSocket.map { [$0] } ?? ControlSocketLocation.clientPaths(), log: log)
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        readHost = { HostFacts.read(storeFolder: folder.isEmpty ? "." : folder, now: Int64(time(nil))) }
         store.setBusyTimeout(milliseconds: 250)
         var seen: Set<String> = []
         var gauges: [(topic: String, field: String?, metric: String)] = []
@@ -194,7 +204,7 @@ public final class MQTTBridge: EventSource {
         let dimmable = panelState?.dimmable ?? true
         let cycle = hasCycle
         if !force, let d = discovered, d.screens == screens, d.dimmable == dimmable, d.cycle == cycle { return }
-        let messages = device.discovery(screens: screens, dimmable: dimmable, cycle: cycle)
+        let messages = device.discovery(screens: screens, dimmable: dimmable, cycle: cycle, host: hostShape)
         let topics = Set(messages.map(\.topic))
         for gone in configTopics.subtracting(topics).sorted() { client.publish(HomeAssistantDevice.removal(gone)) }
         for message in messages { client.publish(message) }
@@ -206,7 +216,8 @@ public final class MQTTBridge: EventSource {
     private func publishStates() {
         guard let device, client.connected else { return }
         let alive = device.panel(available: panel?.alive == true)
-        for message in [alive] + device.states(panel: panelState, cycleSwitch: hasCycle) + [device.today(todaySummary)]
+        let host = hostFacts.map { [device.host($0)] } ?? []
+        for message in [alive] + device.states(panel: panelState, cycleSwitch: hasCycle) + [device.today(todaySummary)] + host
         where published[message.topic] != message.payload {
             if client.publish(message) { published[message.topic] = message.payload }
         }
@@ -357,6 +368,11 @@ public final class MQTTBridge: EventSource {
     /// Today read, the panel and the broker connected to (or tried).
     func begin(now: Duration) {
         readToday(now: now)
+        if device != nil {
+            hostFacts = readHost()
+            hostShape = hostFacts
+            hostAt = now + hostEvery
+        }
         panel?.connect(now: now)
         client.start(now: now)
     }
@@ -384,6 +400,10 @@ public final class MQTTBridge: EventSource {
         }
         if let watcher, watcher.changed() { readToday(now: now) }
         if let m = nextMidnight, now >= m { readToday(now: now) }
+        if let at = hostAt, now >= at {
+            hostFacts = readHost()
+            hostAt = now + hostEvery
+        }
         if client.connected, republish.due(now: now) {
             republished += 1
             republishAll(now: now)
@@ -399,7 +419,7 @@ public final class MQTTBridge: EventSource {
         var next = client.nextDeadline(now: now)
         let deadlines: [Duration?] = [
             panel.flatMap { $0.descriptor == nil ? $0.retryAt : $0.keepAliveDeadline }, nextMidnight, watcher.flatMap(Self.recheck),
-            client.connected ? republish.deadline : nil, pending.deadline,
+            client.connected ? republish.deadline : nil, pending.deadline, hostAt,
         ]
         for deadline in deadlines {
             if let deadline { next = next.map { min($0, deadline) } ?? deadline }

@@ -26,3 +26,21 @@ public func readSmallFile(_ path: String, limit: Int, mode: inout mode_t) -> Str
     guard n >= 0 else { return nil }
     return String(decoding: bytes.prefix(n), as: UTF8.self)
 }
+
+/// A kernel file's text (/proc, /sys: their size says 0 or a page, whatever they hold), at most
+/// `limit` bytes of it; nil when it cannot be opened or read.
+public func readKernelFile(_ path: String, limit: Int) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: limit)
+    var count = 0
+    while count < limit {
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, limit - count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n >= 0 else { return nil }
+        if n == 0 { break }
+        count += n
+    }
+    return String(decoding: bytes.prefix(count), as: UTF8.self)
+}
