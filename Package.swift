@@ -103,7 +103,7 @@ let package = Package(
         // The local calendar and wall clock (TZ) as the C library has them, for the device's logic.
         .target(name: "Clocks", dependencies: ["Activity"]),
         // Where the running panel's control socket is, for the panel and its clients.
-        .target(name: "ControlSocket"),
+        .target(name: "ControlSocket", dependencies: ["Platform", "Raster"]),
         // The configuration file read (and the command line layered over it), for glance and its helpers.
         .target(name: "ConfigurationFile", dependencies: ["Configuration", "Platform"]),
 
@@ -150,6 +150,8 @@ let package = Package(
             name: "HomeBridge",
             dependencies: [
                 "Activity", "Clocks", "Configuration", "ControlSocket", "Controls", "Feeds", "JSON", "MQTT", "Platform", "Store",
+                // The Screenshot image: the panel's frame as a PNG (libpng; no drawing of its own).
+                "ImageFile", "Raster",
             ]),
         // What glance and its helpers both declare: import, serve and mqtt (glance lists them, their
         // executables parse by them), the entry every command runs through, the exit statuses, the version.

@@ -10,7 +10,7 @@ import sys
 
 # First: breaks an import cycle of websocket_api and http when the mqtt component is imported alone.
 import homeassistant.components.persistent_notification  # noqa: F401
-from homeassistant.components.mqtt import button, event, select, sensor, switch
+from homeassistant.components.mqtt import button, event, image, select, sensor, switch
 from homeassistant.components.mqtt.light import schema_basic
 
 SCHEMAS = {
@@ -20,6 +20,7 @@ SCHEMAS = {
     "switch": switch.DISCOVERY_SCHEMA,
     "sensor": sensor.DISCOVERY_SCHEMA,
     "event": event.DISCOVERY_SCHEMA,
+    "image": image.DISCOVERY_SCHEMA,
 }
 
 bad = 0

@@ -122,6 +122,9 @@ struct HomeAssistantDevice {
                 component: "sensor", object: "last_touch", name: "Last touch",
                 members: [("state_topic", .string(topic("touched", "state"))), ("device_class", .string("timestamp"))]),
             Entity(
+                component: "image", object: "screenshot", name: "Screenshot",
+                members: [("image_topic", .string(topic("screenshot", "image"))), ("content_type", .string("image/png"))]),
+            Entity(
                 component: "event", object: "refused", name: "Refused command",
                 members: [
                     ("state_topic", .string(topic("refused", "event"))), ("event_types", .array([.string("refused")])),
@@ -230,6 +233,12 @@ struct HomeAssistantDevice {
         if cycleSwitch { states.append((topic("cycle", "state"), panel.cycle == true ? "ON" : "OFF")) }
         if let touched = panel.touched { states.append((topic("touched", "state"), Self.iso(touched))) }
         return states.map { MQTTClient.Outgoing(topic: $0.0, payload: Array($0.1.utf8), retain: true) }
+    }
+
+    /// The Screenshot image: the panel's frame as a PNG, retained (Home Assistant shows the last
+    /// one after its own restart).
+    func screenshot(_ png: [UInt8]) -> MQTTClient.Outgoing {
+        MQTTClient.Outgoing(topic: topic("screenshot", "image"), payload: png, retain: true)
     }
 
     /// The panel's availability: `online` while it answers on its control socket.

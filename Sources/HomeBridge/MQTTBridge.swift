@@ -41,7 +41,14 @@ public final class MQTTBridge: EventSource {
     /// the bridge takes none of the socket's watch slots).
     let panel: PanelLink?
     /// What the panel said last (nil: not known yet).
-    private(set) var panelState: PanelState?
+    private(set) var panelState: PanelState? {
+        didSet { if panelState != oldValue { camera?.changed(now: monotonicNow()) } }
+    }
+    /// The panel's frame for the Screenshot image (nil: discovery is off).
+    let camera: PanelCamera?
+    /// Screenshot images published (for tests).
+    private(set) var pictures = 0
+    private var pictureComplaints = Complaints()
     /// Today's rings as the store has them, and for which day.
     private var watcher: StoreWatcher?
     private var todayShown: CalendarDay?
@@ -118,6 +125,7 @@ public final class MQTTBridge: EventSource {
             ? nil : PanelLink(paths: configuration.run.controlSocket.map { [$0] } ?? ControlSocketLocation.clientPaths(), log: log)
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         readHost = { HostFacts.read(storeFolder: folder.isEmpty ? "." : folder, now: Int64(time(nil))) }
+        camera = panel.map { PanelCamera(paths: $0.paths) }
         store.setBusyTimeout(milliseconds: 250)
         var seen: Set<String> = []
         var gauges: [(topic: String, field: String?, metric: String)] = []
@@ -381,6 +389,7 @@ public final class MQTTBridge: EventSource {
     public var interests: [Interest] {
         var interests = client.interests
         if let fd = panel?.descriptor { interests.append(Interest(fd)) }
+        if let fd = camera?.descriptor { interests.append(Interest(fd)) }
         if let watcher { interests.append(Interest(FileDescriptor(rawValue: watcher.fileDescriptor))) }
         return interests
     }
@@ -397,6 +406,17 @@ public final class MQTTBridge: EventSource {
             }
             panel.checkAlive(now: now)
             if panel.descriptor == nil, let at = panel.retryAt, now >= at { panel.connect(now: now) }
+        }
+        if let camera, let device {
+            if let fd = camera.descriptor, ready.contains(fd), let answer = camera.receive() {
+                switch answer {
+                case .success(let png):
+                    if client.connected, client.publish(device.screenshot(png)) { pictures += 1 }
+                case .failure(let failure):
+                    if let line = pictureComplaints.line("the Screenshot image: \(failure)", now: now) { log(Quote.logLine(line)) }
+                }
+            }
+            camera.turn(now: now, panelAlive: client.connected && panel?.alive == true)
         }
         if let watcher, watcher.changed() { readToday(now: now) }
         if let m = nextMidnight, now >= m { readToday(now: now) }
@@ -419,7 +439,7 @@ public final class MQTTBridge: EventSource {
         var next = client.nextDeadline(now: now)
         let deadlines: [Duration?] = [
             panel.flatMap { $0.descriptor == nil ? $0.retryAt : $0.keepAliveDeadline }, nextMidnight, watcher.flatMap(Self.recheck),
-            client.connected ? republish.deadline : nil, pending.deadline, hostAt,
+            client.connected ? republish.deadline : nil, pending.deadline, hostAt, camera?.deadline,
         ]
         for deadline in deadlines {
             if let deadline { next = next.map { min($0, deadline) } ?? deadline }

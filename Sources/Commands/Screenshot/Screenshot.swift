@@ -85,35 +85,16 @@ public enum Screenshot {
                 "the running glance did not answer within \(Int(timeout.inSeconds)) s", status: Outcome.temporaryFailure)
         }
         defer { fd?.close() }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let words = text.split(separator: " ", maxSplits: 2)
-        if words.first == "refused" {
-            throw OutputFailure(
-                "the running glance has no picture to give: \(words.dropFirst().joined(separator: " "))",
-                status: Outcome.temporaryFailure)
+        switch PanelPicture.decode(bytes, fd: fd) {
+        case .success(let picture): return picture
+        case .failure(.refused(let why)):
+            throw OutputFailure("the running glance has no picture to give: \(why)", status: Outcome.temporaryFailure)
+        case .failure(.closed):
+            throw OutputFailure("the running glance closed the connection without an answer", status: Outcome.ioError)
+        case .failure(.malformed(let text)):
+            throw OutputFailure("the running glance answered '\(text)'", status: Outcome.ioError)
+        case .failure(.unreadable(let why)):
+            throw OutputFailure("glance screenshot: \(why)", status: Outcome.ioError)
         }
-        guard words.count == 3, words[0] == "picture", let w = Int(words[1]), let h = Int(words[2]), (1...8192).contains(w),
-            (1...8192).contains(h), let fd
-        else {
-            throw OutputFailure(
-                bytes.isEmpty
-                    ? "the running glance closed the connection without an answer"
-                    : "the running glance answered '\(text.prefix(80))'", status: Outcome.ioError)
-        }
-        let pixels: [UInt8]
-        do throws(SystemError) {
-            pixels = try MemoryFile.read(fd, count: w * h * 4)
-        } catch {
-            throw OutputFailure("glance screenshot: \(error)", status: Outcome.ioError)
-        }
-        let picture = PixelBuffer(width: w, height: h)
-        pixels.withUnsafeBytes { raw in
-            for y in 0..<h {
-                picture.row32(y).withMemoryRebound(to: UInt8.self, capacity: w * 4) {
-                    $0.update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * w * 4, count: w * 4)
-                }
-            }
-        }
-        return picture
     }
 }
