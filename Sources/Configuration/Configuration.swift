@@ -145,8 +145,8 @@ public struct DisplaySetting: Sendable, Equatable {
     /// From the eye to the panel in centimetres; nil: the usual distance for its size
     /// (`Viewing.usualDistance`).
     public var viewingDistance: Double?
-    /// The awake brightness, 0.05...1 of full (the keys change it, and the level they choose is
-    /// kept); nil: the backlight's as found.
+    /// The awake brightness, 0.05...1 of full (the file writes a whole percentage, 5 to 100; the
+    /// keys change it, and the level they choose is kept); nil: the backlight's as found.
     public var brightness: Double?
 }
 

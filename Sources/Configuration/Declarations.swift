@@ -188,9 +188,9 @@ extension DisplaySetting: Defaulted {
                     + "(a 7\" panel on a shelf), else 100 (a wall panel)"),
             reload: .shape),
         .value(
-            "brightness", \.brightness, .optionalNumber(0.05...1, what: "a brightness", null: "as found"),
-            help: "the awake brightness, a fraction of full; the brighter and darker keys change it by a tenth and the "
-                + "level they choose is kept in the store until this setting changes",
+            "brightness", \.brightness, .awakeBrightness,
+            help: "the awake brightness, in percent of full (80: 80 %); the brighter and darker keys step it by 10 (70, 80, "
+                + "90) and the level they choose is kept in the store until this setting changes",
             default: .means("the backlight's as found at start"), reload: .brightness),
     ]
 }
@@ -207,8 +207,9 @@ extension IdleSchedule: Defaulted {
             help: "seconds without input before the panel goes black and powers down, at least dimAfter (the command "
                 + "line's 0: never)", reload: .idle),
         .value(
-            "dimLevel", \.dimLevel, .number(0...1, what: "a brightness"),
-            help: "the brightness when dimmed, a fraction of the awake brightness", reload: .idle),
+            "dimLevel", \.dimLevel, .brightness(of: "the awake brightness", off: "dark"),
+            help: "the brightness when dimmed, in percent of the awake brightness (30 of an awake 80 %: 24 % of full; "
+                + "0: dark until input or the blank)", reload: .idle),
     ]
 }
 

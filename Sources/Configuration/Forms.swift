@@ -286,7 +286,7 @@ extension Form {
             }, write: { .json(.string($0)) })
     }
 
-    /// A brightness in `range`, or null (as found).
+    /// A number in `range`, or null (`null` says what it means).
     static func optionalNumber(_ range: ClosedRange<Double>, what: String, null: String) -> Form<Double?> {
         let plain = Form<Double>.number(range, what: what)
         return Form<Double?>(
@@ -297,6 +297,27 @@ extension Form {
             },
             text: { (text, option) throws(UsageError) in try plain.parse(text, option: option) },
             write: { .json($0.map(JSON.number) ?? .null) })
+    }
+
+    /// A brightness, as the file writes it: a whole percentage (of full, or of what `of` names)
+    /// from `Brightness.least` to 100, or 0 where `off` says what that does; a number above 0 and
+    /// at most 1 is the older fraction (0.8: 80 %), read with a note that says what to write. The
+    /// value is the fraction, 0...1, as the device uses it.
+    static func brightness(of: String = "full", off: String? = nil) -> Form<Double> {
+        let scale = Brightness(of: of, off: off)
+        return Form<Double>(
+            "N", expected: scale.expected + "; " + scale.older,
+            json: { json, at, reader in reader.brightness(json, at, scale) }, text: nil,
+            write: { .json(.number(Brightness.percent($0))) })
+    }
+
+    /// The awake brightness: a brightness of full (never 0), or null for the backlight's as found.
+    static var awakeBrightness: Form<Double?> {
+        let scale = Brightness(of: "full", off: nil, null: "as found")
+        return Form<Double?>(
+            "N", expected: scale.expected + "; " + scale.older,
+            json: { json, at, reader in json == .null ? .some(nil) : reader.brightness(json, at, scale).map { .some($0) } },
+            text: nil, write: { .json($0.map { .number(Brightness.percent($0)) } ?? .null) })
     }
 
     /// Key names (`KEY_RIGHT`, `BTN_0`) to action names (or `none`).
@@ -414,6 +435,94 @@ extension Form {
             json: { json, at, reader in reader.number(json, at) },
             text: { (text, option) throws(UsageError) in try Self.number(text, option: option, range: -1e15...1e15, what: "a number") },
             write: { .json(.number($0)) })
+    }
+}
+
+/// How the file's brightnesses are read. Percent is the one scale: the control socket's
+/// `brightness N`, Home Assistant's light, the state line, the log and the file all say 80 for 80 %
+/// of full. Whole percentages only: the socket and Home Assistant take whole ones, the keys step by
+/// 10, and a backlight has a few dozen to a few hundred steps. The least is 5 (below, a panel is
+/// too dark to read, and no percentage is ever 1 or under, which is the older fraction: 1 was full).
+struct Brightness: Sendable {
+    /// The least percentage.
+    static let least = 5
+    /// What the percentage is of: "full", "the awake brightness".
+    let of: String
+    /// What 0 does, where it is taken ("off"); nil: 0 is refused (the awake brightness).
+    let off: String?
+    /// What null means, where it is taken; nil: null is refused.
+    var null: String? = nil
+
+    /// What the file takes, for the pages and the messages.
+    var expected: String {
+        "a whole percentage of \(of) from \(Self.least) to 100" + (off.map { ", or 0 (\($0))" } ?? "")
+            + (null.map { ", or null (\($0))" } ?? "")
+    }
+
+    /// The older form, for the pages.
+    var older: String { "a number above 0 and at most 1 is read as the older fraction (0.8: 80 %)" }
+
+    /// A fraction of full (0...1) as the file writes it: a whole percentage.
+    static func percent(_ fraction: Double) -> Double { (fraction * 100).rounded() }
+
+    /// The whole percentage an older fraction is (0.425: 43), and whether it was rounded to it
+    /// (not for the last bits of a Double: 0.29 × 100 is 28.999999999999996).
+    static func percent(older fraction: Double) -> (percent: Double, rounded: Bool) {
+        let exact = (fraction * 100 * 1e6).rounded() / 1e6
+        return (exact.rounded(), exact != exact.rounded())
+    }
+}
+
+extension Reader {
+    /// A brightness as `scale` reads it (a fraction 0...1), or nil with a problem naming the
+    /// path and what to write; an older fraction is told as a note.
+    mutating func brightness(_ json: JSON, _ path: String, _ scale: Brightness) -> Double? {
+        guard case .number(let v) = json else {
+            if case .string(let text) = json {
+                issue(path, "expected \(scale.expected), found \"\(Quote.clip(text))\": write the number without quotes or %, e.g. 80")
+            } else {
+                issue(path, "expected \(scale.expected), found \(json.kind)")
+            }
+            return nil
+        }
+        let least = Double(Brightness.least)
+        if v == 0 {
+            if scale.off != nil { return 0 }
+            issue(
+                path,
+                "expected \(scale.expected), found 0: the awake brightness is never off (a window of the schedule with "
+                    + "\"brightness\": 0 turns the panel off)")
+            return nil
+        }
+        guard v > 0, v <= 100 else {
+            issue(path, "expected \(scale.expected), found \(format(v))")
+            return nil
+        }
+        if v <= 1 {
+            let (percent, rounded) = Brightness.percent(older: v)
+            let read = "\(format(v)) is read as the older fraction of \(scale.of): \(format(percent)) %"
+            guard percent >= least else {
+                issue(
+                    path,
+                    read + ", under the least, \(Brightness.least) %: write \(Brightness.least) or more"
+                        + (scale.off.map { " (or 0: \($0))" } ?? ""))
+                return nil
+            }
+            note(path, read + (rounded ? " (a whole percentage, rounded)" : "") + "; write \(format(percent))")
+            return percent / 100
+        }
+        guard v >= least else {
+            issue(path, "expected \(scale.expected), found \(format(v))")
+            return nil
+        }
+        guard v == v.rounded() else {
+            issue(
+                path,
+                "expected a whole percentage of \(scale.of), found \(format(v)): write \(format(v.rounded(.down))) or "
+                    + "\(format(v.rounded(.up)))")
+            return nil
+        }
+        return v / 100
     }
 }
 

@@ -21,7 +21,10 @@ extension Configuration {
             Every setting of `/etc/glance/config.json` (another file with `--config FILE`), each with \
             the command-line option that sets it for one run (the command line goes over the file, and \
             over the file read again on a reload). No file is needed: every setting has its default. \
-            `glance config check` lists every problem of a file with its JSON path.
+            `glance config check` lists every problem of a file with its JSON path. Every brightness \
+            is a whole percentage (`80`: 80 %), as on the control socket and in Home Assistant; a number \
+            above 0 and at most 1 is read as the older fraction of full (`0.8`: 80 %), and `glance \
+            config check` notes it with what to write (docs/usage.md, "One scale: percent").
 
             This page is made from the settings' declarations (`Sources/Configuration/Declarations.swift`): \
             a test holds it to them, and `glance help --man` has the same list. On a reload (`systemctl \

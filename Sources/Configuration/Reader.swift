@@ -10,6 +10,14 @@ extension Configuration {
     public static func parse(_ text: String, patternProblem: (@Sendable (String) -> String?)? = nil)
         -> Result<Configuration, ConfigurationIssues>
     {
+        read(text, patternProblem: patternProblem).map(\.configuration)
+    }
+
+    /// As `parse`, with the notes of a valid file: what it says that is read, but not as it is
+    /// written now (an older form: a brightness as a fraction of full).
+    public static func read(_ text: String, patternProblem: (@Sendable (String) -> String?)? = nil)
+        -> Result<NotedConfiguration, ConfigurationIssues>
+    {
         let json: JSON
         do {
             json = try JSONParser.parse(text)
@@ -23,13 +31,30 @@ extension Configuration {
             reader.issues.append(
                 ConfigurationIssue(path: "$", message: "and \(reader.more) more problems like these (fix these first)"))
         }
-        return reader.issues.isEmpty ? .success(config) : .failure(ConfigurationIssues(reader.issues))
+        return reader.issues.isEmpty
+            ? .success(NotedConfiguration(configuration: config, notes: reader.notes)) : .failure(ConfigurationIssues(reader.issues))
+    }
+}
+
+/// A valid configuration, and what its file says that is read but not as it is written now (each
+/// note with its JSON path: `$.display.brightness: 0.8 is read as the older fraction of full: 80 %;
+/// write 80`). `glance config check` lists the notes; `glance run` and a reload log them.
+public struct NotedConfiguration: Sendable {
+    public var configuration: Configuration
+    public var notes: [ConfigurationIssue]
+
+    public init(configuration: Configuration, notes: [ConfigurationIssue] = []) {
+        self.configuration = configuration
+        self.notes = notes
     }
 }
 
 /// Walks the JSON tree, filling a configuration from the defaults and collecting issues.
 struct Reader {
     var issues: [ConfigurationIssue] = []
+    /// What is read, but not as it is written now (an older form); not problems. At most
+    /// `maxIssues`, as the problems.
+    var notes: [ConfigurationIssue] = []
     /// Issues past the first `maxIssues`, counted, not kept (a file of 200,000 wrong members).
     var more = 0
     static let maxIssues = 100
@@ -61,6 +86,11 @@ struct Reader {
         }
         // A path quotes member names from the file: at most a line of it.
         issues.append(ConfigurationIssue(path: Quote.clip(path, 120), message: message))
+    }
+
+    mutating func note(_ path: String, _ message: String) {
+        guard notes.count < Self.maxIssues else { return }
+        notes.append(ConfigurationIssue(path: Quote.clip(path, 120), message: message))
     }
 
     /// The members of an object, or nil (with an issue) when it is something else; members not in

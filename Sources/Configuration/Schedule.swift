@@ -14,7 +14,8 @@ public struct ScheduleWindowSetting: Sendable, Equatable {
     public var to = 1440
     /// ISO weekdays (1 = Monday) of the day the window starts; empty: every day.
     public var days: [Int] = []
-    /// A fraction of full; 0: off; nil: the configured brightness.
+    /// A fraction of full (the file writes a whole percentage); 0: off; nil: the configured
+    /// brightness.
     public var brightness: Double?
     /// nil: the configured screens.
     public var screens: [ScreenKind]?
@@ -50,9 +51,9 @@ extension ScheduleWindowSetting: Defaulted {
             help: "the days it starts on (a window crossing midnight ends the next morning); []: every day",
             reload: .schedule),
         .value(
-            "brightness", \.brightness, Form<Double>.number(0...1, what: "a brightness").optional,
-            help: "the brightness while it holds, a fraction of full; 0: off (the first touch or press only wakes the "
-                + "panel, until the next boundary)",
+            "brightness", \.brightness, Form<Double>.brightness(off: "off").optional,
+            help: "the brightness while it holds, in percent of full (it stands in for the awake brightness); 0: off (the "
+                + "first touch or press only wakes the panel, until the next boundary)",
             default: .means("the configured brightness"), reload: .schedule),
         .value(
             "screens", \.screens, Form<[ScreenKind]>.screens.optional,

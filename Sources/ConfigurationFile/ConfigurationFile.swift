@@ -13,7 +13,9 @@ public enum ConfigurationFile {
     /// `glance config`'s description (its help), beside what it does.
     public static let about = """
         check: reads the configuration (default: \(Configuration.defaultPath); without that file the built-in \
-        defaults apply) and reports every problem with its JSON path and the form expected. settings: prints \
+        defaults apply) and reports every problem with its JSON path and the form expected, and every note: a \
+        setting it reads in an older form (a brightness as a fraction of full, 0.8 for 80), with what to write \
+        now. settings: prints \
         every setting of the file, with its option, the form it takes, its default and what a reload does \
         with it (as docs/settings.md and the manual's CONFIGURATION section list them).
         """
@@ -30,11 +32,16 @@ public enum ConfigurationFile {
     static let maxSize = 4 << 20
 
     public static func load(_ path: String?) -> Result<Configuration, Failure> {
+        loadNoted(path).map(\.configuration)
+    }
+
+    /// As `load`, with the file's notes (what it says in an older form: a brightness as a fraction).
+    public static func loadNoted(_ path: String?) -> Result<NotedConfiguration, Failure> {
         let file = path ?? Configuration.defaultPath
         // O_NONBLOCK: opening a FIFO nobody writes to must not wait for ever (it is refused below).
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
-            if path == nil && errno == ENOENT { return .success(Configuration()) }
+            if path == nil && errno == ENOENT { return .success(NotedConfiguration(configuration: Configuration())) }
             let message = "\(file): cannot read the configuration: \(String(cString: strerror(errno)))"
             return .failure(errno == EACCES || errno == EPERM ? .denied(message) : .unreadable(message))
         }
@@ -63,7 +70,7 @@ public enum ConfigurationFile {
             let at = firstInvalidUTF8(bytes)
             return .failure(.invalid(path: file, problem("not UTF-8 text (byte \(at + 1) is not part of a UTF-8 character)")))
         }
-        return Configuration.parse(text, patternProblem: regexProblem).mapError { .invalid(path: file, $0) }
+        return Configuration.read(text, patternProblem: regexProblem).mapError { .invalid(path: file, $0) }
     }
 
     /// Why `pattern` is not a POSIX extended regular expression (the C library's regcomp); nil
@@ -98,6 +105,12 @@ public enum ConfigurationFile {
         }
     }
 
+    /// The notes of a valid file as lines for a log (`glance run`, a reload): the file, the JSON
+    /// path, what is read and what to write.
+    public static func lines(notes: [ConfigurationIssue], path: String?) -> [String] {
+        notes.map { "\(path ?? Configuration.defaultPath): \($0)" }
+    }
+
     /// A failure as lines for a log: what is wrong, then every problem with its JSON path.
     public static func lines(_ failure: Failure) -> [String] {
         switch failure {
@@ -113,13 +126,18 @@ extension ConfigurationFile {
     /// `glance config check`: 0 valid, 78 invalid, 66 the named file cannot be read, 77 this user
     /// may not read it.
     public static func check(_ path: String?, console: Console) -> Outcome {
-        switch load(path) {
-        case .success:
+        switch loadNoted(path) {
+        case .success(let read):
             // No file at the default place is no configuration at all: say so, not "valid".
             if path == nil, access(Configuration.defaultPath, F_OK) != 0 {
                 console.say("\(Configuration.defaultPath): no such file; the built-in defaults apply (glance config settings lists them)")
-            } else {
+            } else if read.notes.isEmpty {
                 console.say("\(path ?? Configuration.defaultPath): valid")
+            } else {
+                // Valid, as it is read: each note says how, and what to write instead.
+                let count = read.notes.count
+                console.say("\(path ?? Configuration.defaultPath): valid, with \(count) note\(count == 1 ? "" : "s"):")
+                for note in read.notes { console.say("  \(note)") }
             }
             return Outcome.ok
         case .failure(let failure):
@@ -139,15 +157,18 @@ extension ConfigurationFile {
     /// The configuration: the defaults, the file (`path`, else the default one when it exists) and
     /// the command line, each made into what the caller runs on by `make` (`{ $0 }`: the
     /// configuration itself; App's `Settings`, whose key map also checks the key names) — the
-    /// file's alone first, so a file `make` refuses is told as the file's. Told and an exit status
+    /// file's alone first, so a file `make` refuses is told as the file's. The file's notes are
+    /// told on standard error (an older brightness, with what to write). Told and an exit status
     /// when the file is unreadable (66 for the default file, 78 for a named one) or invalid (78),
     /// or the command line does not fit it (64).
     public static func layered<Made>(
         _ path: String?, commandLine: Layer, console: Console, _ make: (Configuration) throws(ConfigurationIssues) -> Made
     ) -> Result<Made, ExitStatus> {
         let configuration: Configuration
-        switch load(path) {
-        case .success(let c): configuration = c
+        switch loadNoted(path) {
+        case .success(let read):
+            configuration = read.configuration
+            for line in lines(notes: read.notes, path: path) { console.complain(line) }
         case .failure(let failure):
             report(failure, console: console)
             if case .unreadable = failure, path == nil { return .failure(ExitStatus(Outcome.noInput)) }

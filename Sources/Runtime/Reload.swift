@@ -95,8 +95,10 @@ public final class Reloader {
     /// The new settings: the file over the defaults, the command line over the file.
     func read() throws(Refusal) -> Settings {
         let configuration: Configuration
-        switch ConfigurationFile.load(path) {
-        case .success(let c): configuration = c
+        switch ConfigurationFile.loadNoted(path) {
+        case .success(let read):
+            configuration = read.configuration
+            for line in ConfigurationFile.lines(notes: read.notes, path: path) { log(line) }
         case .failure(let failure): throw Refusal(lines: ConfigurationFile.lines(failure))
         }
         do {

@@ -22,6 +22,42 @@ struct ConfigCommandTests {
         #expect(verb.status == 64)
     }
 
+    /// Issue 36, 6: brightness is in percent; a file of the older fractions is valid, and what
+    /// reads it says so, with what to write.
+    @Test("an older fraction of full: valid, with a note that says what to write; render says it on standard error")
+    func olderBrightness() throws {
+        let dir = Executable.scratch("config-brightness")
+        try #"{"display": {"brightness": 0.8}, "idle": {"dimLevel": 0.3}}"#
+            .write(toFile: dir + "/older.json", atomically: true, encoding: .utf8)
+        let check = try Executable.run(["config", "check", "--config", dir + "/older.json"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(
+            check.stdout == dir + "/older.json: valid, with 2 notes:\n"
+                + "  $.display.brightness: 0.8 is read as the older fraction of full: 80 %; write 80\n"
+                + "  $.idle.dimLevel: 0.3 is read as the older fraction of the awake brightness: 30 %; write 30\n",
+            "\(check.stdout)")
+        let render = try Executable.run([
+            "render", "--config", dir + "/older.json", "--size", "64x64", "--rings-only", "--output", dir + "/older.png",
+        ])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(
+            render.stderr.contains(
+                "glance: \(dir)/older.json: $.display.brightness: 0.8 is read as the older fraction of full: 80 %; write 80\n"),
+            "\(render.stderr)")
+        // Written in percent: valid, no note.
+        try #"{"display": {"brightness": 80}, "idle": {"dimLevel": 30}}"#
+            .write(toFile: dir + "/percent.json", atomically: true, encoding: .utf8)
+        let percent = try Executable.run(["config", "check", "--config", dir + "/percent.json"])
+        #expect(percent.status == 0 && percent.stdout == dir + "/percent.json: valid\n", "\(percent.stdout)")
+        // A percentage with a fraction: refused, naming the key and what to write.
+        try #"{"display": {"brightness": 42.5}}"#.write(toFile: dir + "/half.json", atomically: true, encoding: .utf8)
+        let half = try Executable.run(["config", "check", "--config", dir + "/half.json"])
+        #expect(half.status == 78)
+        #expect(
+            half.stderr.contains("$.display.brightness: expected a whole percentage of full, found 42.5: write 42 or 43"),
+            "\(half.stderr)")
+    }
+
     @Test(
         "without a file at the default place, check says so and that the defaults apply (not \"valid\"); settings lists them",
         .enabled(if: !FileManager.default.fileExists(atPath: "/etc/glance/config.json"), "this machine has /etc/glance/config.json"))

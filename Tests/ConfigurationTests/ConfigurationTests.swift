@@ -32,7 +32,7 @@ struct ConfigurationTests {
               "touch": {"swapXY": true, "invertY": true},
               "display": {"card": "/dev/dri/card1", "connector": "DSI-1", "mode": "720x1280@60", "format": "rgb565",
                           "rotate": 90, "legacy": true, "shape": "round"},
-              "idle": {"dimAfter": 30, "blankAfter": null, "dimLevel": 0.2},
+              "idle": {"dimAfter": 30, "blankAfter": null, "dimLevel": 20},
               "database": "/data/glance.db", "fonts": {"file": "/usr/share/fonts/x.ttf", "cjkFile": null}
             }
             """

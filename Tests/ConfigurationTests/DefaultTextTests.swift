@@ -38,7 +38,8 @@ struct DefaultTextTests {
     func examples() {
         func said(_ name: String) -> String? { Configuration.setting(named: name)?.defaultText }
         #expect(said("idle.dimAfter") == "60")
-        #expect(said("idle.dimLevel") == "0.3")
+        #expect(said("idle.dimLevel") == "30")
+        #expect(said("display.brightness") == "null: the backlight's as found at start")
         #expect(said("display.shape") == "\"rectangle\"")
         #expect(said("display.rotate") == "0")
         #expect(said("screens") == "[\"rings\", \"gauges\", \"progress\"]")

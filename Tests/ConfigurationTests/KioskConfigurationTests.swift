@@ -56,9 +56,10 @@ struct KioskConfigurationTests {
         #expect(unlisted.issues[0].message.contains(#"not one of the configured screens ("screens": "rings", "gauges", "progress")"#))
     }
 
-    @Test("display.brightness: 0.05 to 1, null for as found")
+    @Test("display.brightness: a whole percentage from 5 to 100 (the older 0.05 to 1 too), null for as found")
     func brightness() throws {
         #expect(Configuration().display.brightness == nil)
+        #expect(try Configuration.parse(#"{"display": {"brightness": 80}}"#).get().display.brightness == 0.8)
         #expect(try Configuration.parse(#"{"display": {"brightness": 0.8}}"#).get().display.brightness == 0.8)
         #expect(try Configuration.parse(#"{"display": {"brightness": null}}"#).get().display.brightness == nil)
         for bad in ["0", "1.5", "\"full\""] {
@@ -67,7 +68,8 @@ struct KioskConfigurationTests {
                 continue
             }
             #expect(found.issues.map(\.path) == ["$.display.brightness"], "\(found.issues)")
-            #expect(found.issues[0].message.contains("a brightness (or null: as found)"), "\(found.issues)")
+            #expect(
+                found.issues[0].message.contains("a whole percentage of full from 5 to 100, or null (as found)"), "\(found.issues)")
         }
     }
 }

@@ -14,7 +14,7 @@ struct ScheduleConfigurationTests {
             #"""
             {"screens": ["rings", "gauges", "clock"], "schedule": [
               {"from": "23:00", "to": "6:30", "brightness": 0},
-              {"from": "21:00", "to": "23:00", "days": ["fri", "Saturday"], "screens": ["clock"], "brightness": 0.3, "cycle": null},
+              {"from": "21:00", "to": "23:00", "days": ["fri", "Saturday"], "screens": ["clock"], "brightness": 30, "cycle": null},
               {"from": "06:30", "to": "24:00", "screens": ["rings", "gauges"], "cycle": {"every": 30}}
             ]}
             """#
@@ -23,6 +23,7 @@ struct ScheduleConfigurationTests {
         #expect(c.schedule[0].from == 23 * 60 && c.schedule[0].to == 6 * 60 + 30 && c.schedule[0].brightness == 0)
         #expect(c.schedule[0].days.isEmpty && c.schedule[0].screens == nil && c.schedule[0].cycle == .keep)
         #expect(c.schedule[1].days == [5, 6] && c.schedule[1].screens == [.clock] && c.schedule[1].cycle == .clear)
+        #expect(c.schedule[1].brightness == 0.3 && c.schedule[2].brightness == nil)
         #expect(c.schedule[2].to == 1440 && c.schedule[2].cycle == .set(CycleRule(every: 30)))
         #expect(Configuration.reloads(from: Configuration(), to: c).contains(.schedule))
     }
@@ -45,7 +46,7 @@ struct ScheduleConfigurationTests {
         }
         let issues = found.issues.map(\.description)
         #expect(issues.contains { $0.hasPrefix("$.schedule[0].to: expected a time of day \"HH:MM\" from \"00:01\" to \"24:00\"") }, "\(issues)")
-        #expect(issues.contains { $0.hasPrefix("$.schedule[0].brightness: expected a brightness from 0 to 1") }, "\(issues)")
+        #expect(issues.contains { $0.hasPrefix("$.schedule[0].brightness: expected a whole percentage of full from 5 to 100, or 0 (off), found 2") }, "\(issues)")
         #expect(issues.contains { $0.hasPrefix("$.schedule[0].from: missing") }, "\(issues)")
         #expect(issues.contains { $0.hasPrefix("$.schedule[1].from: expected a time of day") }, "\(issues)")
         #expect(issues.contains { $0.hasPrefix("$.schedule[1].days[1]: expected a day") }, "\(issues)")
@@ -72,7 +73,7 @@ struct ScheduleConfigurationTests {
     func refusedWindows() throws {
         for (file, path) in [
             (#"{"schedule": [{"from": "21:00", "to": "23:00", "screens": ["progress"]}]}"#, "$.schedule[0].screens"),
-            (#"{"screens": ["progress"], "schedule": [{"from": "21:00", "to": "23:00", "brightness": 0.5}]}"#, "$.schedule[0]"),
+            (#"{"screens": ["progress"], "schedule": [{"from": "21:00", "to": "23:00", "brightness": 50}]}"#, "$.schedule[0]"),
         ] {
             guard case .failure(let found) = Configuration.parse(file) else {
                 Issue.record("accepted: \(file)")
@@ -84,7 +85,7 @@ struct ScheduleConfigurationTests {
         #expect(throws: Never.self) {
             try Configuration.parse(#"{"schedule": [{"from": "21:00", "to": "23:00", "screens": ["clock", "progress"]}]}"#).get()
         }
-        let window = #"{"from": "21:00", "to": "23:00", "brightness": 0.5}"#
+        let window = #"{"from": "21:00", "to": "23:00", "brightness": 50}"#
         let many = #"{"schedule": ["# + Array(repeating: window, count: 101).joined(separator: ",") + "]}"
         guard case .failure(let found) = Configuration.parse(many) else {
             Issue.record("101 windows accepted")

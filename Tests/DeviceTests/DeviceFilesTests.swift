@@ -125,6 +125,8 @@ struct DeviceFilesTests {
         let (status, output) = try DeviceFiles.glance(["config", "check", "--config", DeviceFiles.device + "/" + file])
         #expect(status == 0, "glance config check device/\(file): \(output)")
         #expect(output.contains("valid"))
+        // Written as the settings are written now: no note of an older form (a brightness as a fraction).
+        #expect(!output.contains("note"), "device/\(file): \(output)")
     }
 
     @Test("docs/settings.md is the settings' declarations written out (RECORD_GOLDENS=1 writes it again)")

@@ -126,6 +126,27 @@ struct ReloadTests {
         #expect(rig.controller.handle(ready: [], now: Self.t0 + .seconds(30)) && rig.controller.device.idle == .dimmed(0.3))
     }
 
+    /// Issue 36, 6: an older fraction of full is read, and the reload logs where and what to write.
+    @Test("a file with the older brightness fraction: applied, its note logged with the file and the path")
+    func olderBrightnessNoted() throws {
+        let rig = try Rig("{}")
+        try rig.turn(0)
+        rig.write(#"{"display": {"brightness": 0.8}}"#)
+        try rig.turn(1, signals: [SIGHUP])
+        #expect(rig.controller.device.configuredBrightness == 0.8)
+        let lines = rig.log.lines
+        #expect(
+            lines.contains("\(rig.config): $.display.brightness: 0.8 is read as the older fraction of full: 80 %; write 80"),
+            "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("configuration reloaded: ") }, "\(lines)")
+        // Written in percent: the same level, nothing noted.
+        let before = lines.count
+        rig.write(#"{"display": {"brightness": 80}}"#)
+        try rig.turn(2, signals: [SIGHUP])
+        #expect(rig.controller.device.configuredBrightness == 0.8)
+        #expect(!rig.log.lines.dropFirst(before).contains { $0.contains("older fraction") }, "\(rig.log.lines)")
+    }
+
     @Test("a day browsed stays browsed; a screen no longer configured gives way to the first one")
     func navigationKept() throws {
         let rig = try Rig(#"{"screens": ["rings", "clock"]}"#)
