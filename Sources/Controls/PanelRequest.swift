@@ -13,6 +13,9 @@ public enum PanelRequest: Sendable, Equatable {
     case light(on: Bool)
     /// The awake brightness in percent (1...100); the light goes on.
     case brightness(Int)
+    /// The app ends, its display restored, for systemd to start it again (refused where nothing
+    /// would: not run by systemd).
+    case restart
 
     /// The longest request: a longer one is refused whole.
     public static let maximumBytes = 64
@@ -33,6 +36,7 @@ public enum PanelRequest: Sendable, Equatable {
         case ("next", 1): return .success(.next)
         case ("refresh", 1): return .success(.refresh)
         case ("today", 1): return .success(.today)
+        case ("restart", 1): return .success(.restart)
         case ("show", 2):
             guard let kind = ScreenKind(rawValue: words[1]) else {
                 return .failure(PanelRefusal("show: no screen \(words[1]) (\(ScreenKind.allCases.map(\.rawValue).joined(separator: ", ")))"))
@@ -51,7 +55,7 @@ public enum PanelRequest: Sendable, Equatable {
         }
     }
 
-    static let known = "screenshot, state, watch, show SCREEN, next, refresh, today, cycle on|off, light on|off, brightness 1-100"
+    static let known = "screenshot, state, watch, show SCREEN, next, refresh, today, cycle on|off, light on|off, brightness 1-100, restart"
 
     /// The request as sent.
     public var text: String {
@@ -66,6 +70,7 @@ public enum PanelRequest: Sendable, Equatable {
         case .cycle(let on): "cycle \(on ? "on" : "off")"
         case .light(let on): "light \(on ? "on" : "off")"
         case .brightness(let n): "brightness \(n)"
+        case .restart: "restart"
         }
     }
 }

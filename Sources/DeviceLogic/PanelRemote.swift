@@ -10,6 +10,8 @@ public enum PanelRemote {
         switch request {
         case .screenshot, .state, .watch:
             return .failure(PanelRefusal("\(request.text) is the socket's, not a command"))
+        case .restart:
+            return .failure(PanelRefusal("restart is the app's, not the device's"))
         case .show(let kind):
             guard device.screens.contains(kind) else {
                 return .failure(PanelRefusal("\(kind.rawValue) is not one of the configured screens (\(names(device.screens)))"))

@@ -108,6 +108,12 @@ struct HomeAssistantDevice {
             button("next", "Next screen", icon: "mdi:page-next"),
             button("refresh", "Refresh", icon: "mdi:refresh"),
             button("today", "Today", icon: "mdi:calendar-today"),
+            Entity(
+                component: "button", object: "restart", name: "Restart",
+                members: [
+                    ("command_topic", .string(topic("restart", "press"))), ("payload_press", .string("PRESS")),
+                    ("device_class", .string("restart")), ("entity_category", .string("config")),
+                ]),
         ] + (cycle ? [cycleSwitch] : []) + [
             ring("move", "Move", unit: "kcal", icon: "mdi:fire"),
             ring("move_goal", "Move goal", unit: "kcal", icon: "mdi:fire"),
@@ -162,7 +168,7 @@ struct HomeAssistantDevice {
     /// The topics commands come on.
     var commandTopics: [String] {
         [topic("light", "set"), topic("brightness", "set"), topic("screen", "set"), topic("next", "press"),
-         topic("refresh", "press"), topic("today", "press"), topic("cycle", "set")]
+         topic("refresh", "press"), topic("today", "press"), topic("cycle", "set"), topic("restart", "press")]
     }
 
     /// What a command topic's payload asks of the panel, or why it is refused: exact words only
@@ -191,6 +197,9 @@ struct HomeAssistantDevice {
                 return .failure(PanelRefusal("expected a screen's name, found \"\(Quote.clip(text, 16))\""))
             }
             return .success(.show(kind))
+        case self.topic("restart", "press"):
+            guard text == "PRESS" else { return .failure(PanelRefusal("expected PRESS, found \"\(Quote.clip(text, 16))\"")) }
+            return .success(.restart)
         case self.topic("next", "press"), self.topic("refresh", "press"), self.topic("today", "press"):
             guard text == "PRESS" else { return .failure(PanelRefusal("expected PRESS, found \"\(Quote.clip(text, 16))\"")) }
             return .success(topic.hasPrefix(self.topic("next", "")) ? .next : topic.hasPrefix(self.topic("refresh", "")) ? .refresh : .today)

@@ -110,6 +110,9 @@ public enum PanelApp {
         phases.mark("backlight")
         // Under systemd (Type=notify): READY=1 once the first frame is up, WATCHDOG=1 from the loop.
         let systemd = SystemdNotifier()
+        // Ended for a restart (the control socket's `restart`), systemd starts it again
+        // (Restart=always); by hand nothing would, so it is refused there.
+        controller.restartable = systemd != nil
         if let systemd, let interval = systemd.watchdogInterval {
             session.watchdog = (interval, { tell(systemd, log) { try $0.watchdog() } })
         }

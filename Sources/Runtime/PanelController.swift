@@ -156,7 +156,12 @@ public final class PanelController: SceneSource {
     private static func inPlace<T>(_ device: inout DeviceState, _ body: (UnsafeMutablePointer<DeviceState>) -> T) -> T {
         withUnsafeMutablePointer(to: &device) { body($0) }
     }
-    public var endReason: String? { data.endReason }
+    public var endReason: String? { restartAsked ?? data.endReason }
+    /// Whether something starts the app again when it ends (systemd: `glance run` as the service);
+    /// a `restart` is refused where nothing would.
+    public var restartable = false
+    /// Why the app ends for a restart (nil: none asked).
+    var restartAsked: String?
     public func displayReleased(now: Duration) { send(.displayReleased, now: now) }
     public func displayRetaken(now: Duration) { send(.displayRetaken, now: now) }
     public func sceneClockRestarted(at time: Duration) { send(.sceneClockRestarted, now: time) }
@@ -205,7 +210,14 @@ public final class PanelController: SceneSource {
 
     /// A request from the control socket (`PanelRemote`'s events); true when the picture changes.
     public func perform(_ request: PanelRequest, now: Duration) -> Result<Bool, PanelRefusal> {
-        PanelRemote.perform(request, on: device, now: now) { send($0, now: now) }
+        if request == .restart {
+            guard restartable else {
+                return .failure(PanelRefusal("this glance is not run by systemd: nothing would start it again (systemctl restart glance)"))
+            }
+            restartAsked = "restart asked on the control socket: ending for systemd to start glance again"
+            return .success(false)
+        }
+        return PanelRemote.perform(request, on: device, now: now) { send($0, now: now) }
     }
 
     /// The state as the control socket tells it.

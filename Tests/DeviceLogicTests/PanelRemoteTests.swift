@@ -15,7 +15,7 @@ struct PanelRemoteTests {
         let good: [(String, PanelRequest)] = [
             ("screenshot", .screenshot), ("state", .state), ("watch\n", .watch), ("show clock", .show(.clock)), ("next", .next),
             ("refresh", .refresh), ("today", .today), ("cycle off", .cycle(on: false)), ("light on", .light(on: true)),
-            ("brightness 40", .brightness(40)), ("brightness 100", .brightness(100)),
+            ("brightness 40", .brightness(40)), ("brightness 100", .brightness(100)), ("restart", .restart),
         ]
         for (text, request) in good {
             #expect((try? PanelRequest.parse(Array(text.utf8)).get()) == request, "\(text)")
@@ -23,7 +23,7 @@ struct PanelRemoteTests {
         }
         let bad = [
             "", " next", "next ", "show  clock", "SHOW clock", "show kitchen", "brightness 0", "brightness 101", "brightness 0040",
-            "brightness -5", "light dim", "next\n\n", "show clock extra", "next\u{0}", "show clöck", String(repeating: "a", count: 65),
+            "brightness -5", "light dim", "restart now", "next\n\n", "show clock extra", "next\u{0}", "show clöck", String(repeating: "a", count: 65),
         ]
         for text in bad {
             guard case .failure(let refusal) = PanelRequest.parse(Array(text.utf8)) else {

@@ -156,7 +156,7 @@ struct HomeAssistantTests {
         _ = Self.pump(bridge, nil, seconds: 0.5) { false }  // the publishes written
         // All that is retained (no count: mosquitto_sub ends 2 s after the last), so one too many shows.
         let configs = try Self.retained(broker, device.prefix + "/+/+/+/config")
-        #expect(configs.count == 16, "\(configs.map(\.topic))")
+        #expect(configs.count == 17, "\(configs.map(\.topic))")
         var ids: Set<String> = []
         for (topic, payload) in configs {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], "\(topic)")
@@ -252,6 +252,15 @@ struct HomeAssistantTests {
         #expect(try Self.state(broker, device, "touched") == nil)
         // Junk on a command topic: refused, said.
         try command("screen", "set", "kitchen") { lines.all.contains("expected a screen's name") }
+        // Restart: refused by a panel nothing would start again (answered as the Refused command
+        // event), taken by one under systemd (the session ends at its next turn: put back here).
+        let answered = bridge.refusedAnswered
+        try command("restart", "press", "PRESS") { bridge.refusedAnswered > answered }
+        #expect(controller.endReason == nil)
+        controller.restartable = true
+        try command("restart", "press", "PRESS") { controller.endReason?.contains("restart asked") == true }
+        controller.restartable = false
+        controller.restartAsked = nil
         // A retained command is an old one: never acted on. (The other bridge on a store of its
         // own: one bridge per store.)
         try broker.publish(device.topic("screen", "set"), "clock", retain: true)
