@@ -10,7 +10,7 @@ import sys
 
 # First: breaks an import cycle of websocket_api and http when the mqtt component is imported alone.
 import homeassistant.components.persistent_notification  # noqa: F401
-from homeassistant.components.mqtt import button, event, image, select, sensor, switch
+from homeassistant.components.mqtt import button, event, image, number, select, sensor, switch
 from homeassistant.components.mqtt.light import schema_basic
 
 SCHEMAS = {
@@ -21,6 +21,7 @@ SCHEMAS = {
     "sensor": sensor.DISCOVERY_SCHEMA,
     "event": event.DISCOVERY_SCHEMA,
     "image": image.DISCOVERY_SCHEMA,
+    "number": number.DISCOVERY_SCHEMA,
 }
 
 bad = 0

@@ -16,6 +16,10 @@ public enum PanelRequest: Sendable, Equatable {
     /// The app ends, its display restored, for systemd to start it again (refused where nothing
     /// would: not run by systemd).
     case restart
+    /// Seconds without input before the panel dims, or blanks (0: never), kept over the
+    /// configuration's idle times.
+    case dim(Int)
+    case blank(Int)
 
     /// The longest request: a longer one is refused whole.
     public static let maximumBytes = 64
@@ -37,6 +41,11 @@ public enum PanelRequest: Sendable, Equatable {
         case ("refresh", 1): return .success(.refresh)
         case ("today", 1): return .success(.today)
         case ("restart", 1): return .success(.restart)
+        case ("dim", 2), ("blank", 2):
+            guard words[1].count <= 5, let n = Int(words[1]), (0...86400).contains(n) else {
+                return .failure(PanelRefusal("\(words[0]): whole seconds from 0 (never) to 86400"))
+            }
+            return .success(words[0] == "dim" ? .dim(n) : .blank(n))
         case ("show", 2):
             guard let kind = ScreenKind(rawValue: words[1]) else {
                 return .failure(PanelRefusal("show: no screen \(words[1]) (\(ScreenKind.allCases.map(\.rawValue).joined(separator: ", ")))"))
@@ -55,7 +64,7 @@ public enum PanelRequest: Sendable, Equatable {
         }
     }
 
-    static let known = "screenshot, state, watch, show SCREEN, next, refresh, today, cycle on|off, light on|off, brightness 1-100, restart"
+    static let known = "screenshot, state, watch, show SCREEN, next, refresh, today, cycle on|off, light on|off, brightness 1-100, dim|blank 0-86400, restart"
 
     /// The request as sent.
     public var text: String {
@@ -71,6 +80,8 @@ public enum PanelRequest: Sendable, Equatable {
         case .light(let on): "light \(on ? "on" : "off")"
         case .brightness(let n): "brightness \(n)"
         case .restart: "restart"
+        case .dim(let n): "dim \(n)"
+        case .blank(let n): "blank \(n)"
         }
     }
 }
@@ -96,10 +107,16 @@ public struct PanelState: Sendable, Equatable {
     public var dimmable: Bool
     /// When the last press or touch came, seconds since 1970 (nil: none since the start).
     public var touched: Int64?
+    /// The idle times in use, whole seconds (nil: never).
+    public var dimAfter: Int?
+    public var blankAfter: Int?
 
     public init(
-        screen: ScreenKind, screens: [ScreenKind], cycle: Bool?, light: Bool, brightness: Int, dimmable: Bool, touched: Int64?
+        screen: ScreenKind, screens: [ScreenKind], cycle: Bool?, light: Bool, brightness: Int, dimmable: Bool, touched: Int64?,
+        dimAfter: Int? = nil, blankAfter: Int? = nil
     ) {
+        self.dimAfter = dimAfter
+        self.blankAfter = blankAfter
         self.screen = screen
         self.screens = screens
         self.cycle = cycle
@@ -109,19 +126,20 @@ public struct PanelState: Sendable, Equatable {
         self.touched = touched
     }
 
-    /// `state screen=rings screens=rings,clock cycle=on light=on brightness=80 dimmable=yes touched=1764651234`
-    /// (`cycle=none`, `touched=none`).
+    /// `state screen=rings screens=rings,clock cycle=on light=on brightness=80 dimmable=yes touched=1764651234 dim=60 blank=300`
+    /// (`cycle=none`, `touched=none`, `dim=never`, `blank=never`).
     public var text: String {
         "state screen=\(screen.rawValue) screens=\(screens.map(\.rawValue).joined(separator: ",")) "
             + "cycle=\(cycle.map { $0 ? "on" : "off" } ?? "none") light=\(light ? "on" : "off") brightness=\(brightness) "
-            + "dimmable=\(dimmable ? "yes" : "no") touched=\(touched.map { String($0) } ?? "none")"
+            + "dimmable=\(dimmable ? "yes" : "no") touched=\(touched.map { String($0) } ?? "none") "
+            + "dim=\(dimAfter.map { String($0) } ?? "never") blank=\(blankAfter.map { String($0) } ?? "never")"
     }
 
     /// The state a `text` tells; nil for anything else (every key once, in this order).
     public init?(text: String) {
         guard text.utf8.count <= 256 else { return nil }
         let words = text.split(separator: " ", omittingEmptySubsequences: false)
-        let keys = ["screen", "screens", "cycle", "light", "brightness", "dimmable", "touched"]
+        let keys = ["screen", "screens", "cycle", "light", "brightness", "dimmable", "touched", "dim", "blank"]
         guard words.count == keys.count + 1, words[0] == "state" else { return nil }
         var values: [String] = []
         for (word, key) in zip(words.dropFirst(), keys) {
@@ -149,8 +167,14 @@ public struct PanelState: Sendable, Equatable {
             guard let t = Int64(values[6]) else { return nil }
             touched = t
         }
+        func seconds(_ text: String) -> Int?? {
+            if text == "never" { return .some(nil) }
+            guard text.utf8.count <= 8, let n = Int(text), n >= 1 else { return .none }
+            return .some(n)
+        }
+        guard let dim = seconds(values[7]), let blank = seconds(values[8]) else { return nil }
         self.init(
             screen: screen, screens: screens, cycle: cycle, light: values[3] == "on", brightness: brightness,
-            dimmable: values[5] == "yes", touched: touched)
+            dimmable: values[5] == "yes", touched: touched, dimAfter: dim, blankAfter: blank)
     }
 }

@@ -65,6 +65,9 @@ public enum DeviceEvent {
     case lightOn
     /// The awake brightness set to a fraction (0...1) by a command.
     case brightness(Double)
+    /// The idle times set by a command (seconds; nil: never), kept in the store over the
+    /// configuration's.
+    case idleTimes(dimAfter: Double?, blankAfter: Double?)
     /// The cycle turned on (from where it was paused) or off by a command.
     case cycle(on: Bool)
     /// A new configuration in place (a reload).

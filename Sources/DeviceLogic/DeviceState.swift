@@ -35,6 +35,8 @@ public struct DeviceState {
     /// Input into commands (each device's held keys and touches).
     public private(set) var router: InputRouter
     private var idleTimes: IdleSchedule
+    /// The configuration's idle times (the ones a command's were set over).
+    private var configuredIdle: IdleSchedule
     private let clock: LocalClock
     /// The panel's light where there is one that can be set (it dims and darkens the panel); else
     /// the picture is dimmed.
@@ -97,7 +99,8 @@ public struct DeviceState {
         self.maker = maker
         self.data = data
         self.router = router
-        idleTimes = idle
+        idleTimes = Self.keptIdle(configured: idle, data: data)
+        configuredIdle = idle
         self.cycle = cycle
         configuredCycle = cycle?.rule
         self.clock = clock
@@ -225,6 +228,16 @@ public struct DeviceState {
         case .lightOn:
             return scheduleDarkens ? overrideSchedule(now: now) { $0.brightness = nil } : false
         case .brightness(let level): return setBrightness(level, lowest: 0.01, now: now)
+        case .idleTimes(let dim, let blank):
+            idleTimes.dimAfter = dim
+            idleTimes.blankAfter = blank
+            log("idle times set by a command: dim \(Self.idleText(dim)), blank \(Self.idleText(blank))")
+            effects.append(
+                .keep([
+                    KeptValue(Self.dimAfterKey, Self.idleText(dim)), KeptValue(Self.blankAfterKey, Self.idleText(blank)),
+                    KeptValue(Self.idleBaseKey, Self.idleBase(configuredIdle)),
+                ]))
+            return false
         case .cycle(let on):
             if on {
                 guard var turning = pausedCycle ?? cycle else { return false }
@@ -260,7 +273,8 @@ public struct DeviceState {
         for d in setup.input ?? [] { openDevices[d.path] = d.capabilities }
         if setup.newInput, inputOpen, away { effects.append(.grabInput(false)) }
         router = setup.router
-        idleTimes = setup.idle
+        idleTimes = Self.keptIdle(configured: setup.idle, data: data)
+        configuredIdle = setup.idle
         // A cycle turned off by a command stays off through a reload (until `cycle on`); with no
         // cycle in the new file there is nothing left to turn on.
         if pausedCycle != nil {
@@ -666,6 +680,35 @@ public struct DeviceState {
         case .blank: wanted = 0
         }
         return LightPlan.make(wanted: wanted, maximum: backlight?.maximum)
+    }
+
+    /// The idle times in use: the configuration's, or a command's set over them.
+    public var idleSchedule: IdleSchedule { idleTimes }
+
+    /// The names a command's idle times are kept under in the store, and the configuration's
+    /// they were set over (a changed configuration starts from its own, as the brightness does).
+    static let dimAfterKey = "idle.dimAfter"
+    static let blankAfterKey = "idle.blankAfter"
+    static let idleBaseKey = "idle.configured"
+
+    /// Seconds as kept (`never` for nil).
+    static func idleText(_ seconds: Double?) -> String { seconds.map(NumberText.plain) ?? "never" }
+    static func idleBase(_ s: IdleSchedule) -> String { idleText(s.dimAfter) + " " + idleText(s.blankAfter) }
+
+    /// The idle times at start (or a reload): a command's kept in the store while the
+    /// configuration's are the ones they were set over; else the configuration's.
+    static func keptIdle(configured: IdleSchedule, data: any ShownData) -> IdleSchedule {
+        guard data.preference(idleBaseKey) == idleBase(configured) else { return configured }
+        var idle = configured
+        func kept(_ key: String) -> Double?? {
+            guard let text = data.preference(key) else { return .none }
+            if text == "never" { return .some(nil) }
+            guard let s = Double(text), s.isFinite, s > 0, s <= 86400 else { return .none }
+            return .some(s)
+        }
+        if let d = kept(dimAfterKey) { idle.dimAfter = d }
+        if let b = kept(blankAfterKey) { idle.blankAfter = b }
+        return idle
     }
 
     /// The names the brightness is kept under in the store: the level, and the configured one it

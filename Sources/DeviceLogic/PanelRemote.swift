@@ -38,6 +38,19 @@ public enum PanelRemote {
             return .success([.darken])
         case .brightness(let percent):
             return .success([.wake, .brightness(Double(percent) / 100)])
+        case .dim(let seconds):
+            // As the file has it: the panel blanks no sooner than it dims.
+            let blank = device.idleSchedule.blankAfter
+            if seconds > 0, let blank, Double(seconds) > blank {
+                return .failure(PanelRefusal("dim \(seconds): after the blank time (\(wholeSeconds(blank)) s); set blank first"))
+            }
+            return .success([.wake, .idleTimes(dimAfter: seconds == 0 ? nil : Double(seconds), blankAfter: blank)])
+        case .blank(let seconds):
+            let dim = device.idleSchedule.dimAfter
+            if seconds > 0, let dim, Double(seconds) < dim {
+                return .failure(PanelRefusal("blank \(seconds): before the dim time (\(wholeSeconds(dim)) s); set dim first"))
+            }
+            return .success([.wake, .idleTimes(dimAfter: dim, blankAfter: seconds == 0 ? nil : Double(seconds))])
         }
     }
 
@@ -67,6 +80,11 @@ public enum PanelRemote {
             screen: device.navigation.screen, screens: device.screens,
             cycle: device.cycle != nil ? true : device.pausedCycle != nil ? false : nil, light: lit,
             brightness: Int((device.awakeBrightness * 100).rounded()), dimmable: (device.backlight?.maximum ?? 2) > 1,
-            touched: device.lastActivity.map { Int64((wallNow - (now - $0).inSeconds).rounded(.down)) })
+            touched: device.lastActivity.map { Int64((wallNow - (now - $0).inSeconds).rounded(.down)) },
+            dimAfter: device.idleSchedule.dimAfter.map(wholeSeconds), blankAfter: device.idleSchedule.blankAfter.map(wholeSeconds))
     }
+
+    /// Seconds as the state tells them: whole, at least 1 (a file's 0.5 s is not "never"), at most
+    /// 8 digits.
+    static func wholeSeconds(_ s: Double) -> Int { Int(min(99_999_999, max(1, s.rounded()))) }
 }

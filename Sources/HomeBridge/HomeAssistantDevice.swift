@@ -91,6 +91,15 @@ struct HomeAssistantDevice {
                     ("unit_of_measurement", .string(unit)), ("state_class", .string("measurement")), ("icon", .string(icon)),
                 ], panel: false)
         }
+        func idleNumber(_ object: String, _ name: String, icon: String) -> Entity {
+            Entity(
+                component: "number", object: object, name: name,
+                members: [
+                    ("command_topic", .string(topic(object, "set"))), ("state_topic", .string(topic(object, "state"))),
+                    ("min", .number(0)), ("max", .number(86400)), ("step", .number(1)), ("unit_of_measurement", .string("s")),
+                    ("mode", .string("box")), ("entity_category", .string("config")), ("icon", .string(icon)),
+                ])
+        }
         let cycleSwitch = Entity(
             component: "switch", object: "cycle", name: "Cycle screens",
             members: [
@@ -114,6 +123,8 @@ struct HomeAssistantDevice {
                     ("command_topic", .string(topic("restart", "press"))), ("payload_press", .string("PRESS")),
                     ("device_class", .string("restart")), ("entity_category", .string("config")),
                 ]),
+            idleNumber("dim", "Dim after", icon: "mdi:brightness-6"),
+            idleNumber("blank", "Blank after", icon: "mdi:monitor-off"),
         ] + (cycle ? [cycleSwitch] : []) + [
             ring("move", "Move", unit: "kcal", icon: "mdi:fire"),
             ring("move_goal", "Move goal", unit: "kcal", icon: "mdi:fire"),
@@ -168,7 +179,8 @@ struct HomeAssistantDevice {
     /// The topics commands come on.
     var commandTopics: [String] {
         [topic("light", "set"), topic("brightness", "set"), topic("screen", "set"), topic("next", "press"),
-         topic("refresh", "press"), topic("today", "press"), topic("cycle", "set"), topic("restart", "press")]
+         topic("refresh", "press"), topic("today", "press"), topic("cycle", "set"), topic("restart", "press"),
+         topic("dim", "set"), topic("blank", "set")]
     }
 
     /// What a command topic's payload asks of the panel, or why it is refused: exact words only
@@ -197,6 +209,12 @@ struct HomeAssistantDevice {
                 return .failure(PanelRefusal("expected a screen's name, found \"\(Quote.clip(text, 16))\""))
             }
             return .success(.show(kind))
+        case self.topic("dim", "set"), self.topic("blank", "set"):
+            // Home Assistant's number sends `120` or `120.0`: whole seconds either way.
+            guard text.utf8.count <= 8, let x = Double(text), x == x.rounded(), (0...86400).contains(x) else {
+                return .failure(PanelRefusal("expected whole seconds from 0 (never) to 86400, found \"\(Quote.clip(text, 16))\""))
+            }
+            return .success(topic == self.topic("dim", "set") ? .dim(Int(x)) : .blank(Int(x)))
         case self.topic("restart", "press"):
             guard text == "PRESS" else { return .failure(PanelRefusal("expected PRESS, found \"\(Quote.clip(text, 16))\"")) }
             return .success(.restart)
@@ -237,6 +255,8 @@ struct HomeAssistantDevice {
         var states = [
             (topic("light", "state"), panel.light ? "ON" : "OFF"), (topic("brightness", "state"), String(panel.brightness)),
             (topic("screen", "state"), panel.screen.rawValue),
+            // The idle numbers: 0 is never.
+            (topic("dim", "state"), String(panel.dimAfter ?? 0)), (topic("blank", "state"), String(panel.blankAfter ?? 0)),
         ]
         // The switch's state where there is one: OFF while no cycle turns (a window without one).
         if cycleSwitch { states.append((topic("cycle", "state"), panel.cycle == true ? "ON" : "OFF")) }

@@ -15,7 +15,8 @@ struct PanelRemoteTests {
         let good: [(String, PanelRequest)] = [
             ("screenshot", .screenshot), ("state", .state), ("watch\n", .watch), ("show clock", .show(.clock)), ("next", .next),
             ("refresh", .refresh), ("today", .today), ("cycle off", .cycle(on: false)), ("light on", .light(on: true)),
-            ("brightness 40", .brightness(40)), ("brightness 100", .brightness(100)), ("restart", .restart),
+            ("brightness 40", .brightness(40)), ("brightness 100", .brightness(100)), ("restart", .restart), ("dim 0", .dim(0)),
+            ("dim 120", .dim(120)), ("blank 86400", .blank(86400)),
         ]
         for (text, request) in good {
             #expect((try? PanelRequest.parse(Array(text.utf8)).get()) == request, "\(text)")
@@ -23,7 +24,7 @@ struct PanelRemoteTests {
         }
         let bad = [
             "", " next", "next ", "show  clock", "SHOW clock", "show kitchen", "brightness 0", "brightness 101", "brightness 0040",
-            "brightness -5", "light dim", "restart now", "next\n\n", "show clock extra", "next\u{0}", "show clöck", String(repeating: "a", count: 65),
+            "brightness -5", "light dim", "restart now", "dim 86401", "blank -1", "dim", "dim 1 2", "dim 000000120", "next\n\n", "show clock extra", "next\u{0}", "show clöck", String(repeating: "a", count: 65),
         ]
         for text in bad {
             guard case .failure(let refusal) = PanelRequest.parse(Array(text.utf8)) else {
@@ -38,11 +39,20 @@ struct PanelRemoteTests {
     func stateText() {
         let state = PanelState(
             screen: .clock, screens: [.rings, .clock], cycle: false, light: true, brightness: 40, dimmable: true, touched: 1_764_651_234)
-        #expect(state.text == "state screen=clock screens=rings,clock cycle=off light=on brightness=40 dimmable=yes touched=1764651234")
+        #expect(
+            state.text
+                == "state screen=clock screens=rings,clock cycle=off light=on brightness=40 dimmable=yes touched=1764651234 dim=never blank=never")
         #expect(PanelState(text: state.text) == state)
-        let none = PanelState(screen: .rings, screens: [.rings], cycle: nil, light: false, brightness: 100, dimmable: false, touched: nil)
+        let none = PanelState(
+            screen: .rings, screens: [.rings], cycle: nil, light: false, brightness: 100, dimmable: false, touched: nil, dimAfter: 60,
+            blankAfter: 300)
+        #expect(none.text.hasSuffix(" dim=60 blank=300"))
         #expect(PanelState(text: none.text) == none)
-        for junk in ["state", "state screen=clock", state.text + " extra", state.text.replacingOccurrences("screen=clock", "screen=tv")] {
+        for junk in [
+            "state", "state screen=clock", state.text + " extra", state.text.replacingOccurrences("screen=clock", "screen=tv"),
+            state.text.replacingOccurrences("dim=never", "dim=0"), state.text.replacingOccurrences("blank=never", "blank=-5"),
+            state.text.replacingOccurrences("dim=never", "dim=123456789"),
+        ] {
             #expect(PanelState(text: junk) == nil, "\(junk)")
         }
     }
@@ -137,6 +147,39 @@ extension PanelRemoteTests {
         #expect(device.panelState(now: Self.t0 + .seconds(3), wallNow: 0).brightness == 5)
         _ = device.perform(.action(.brighter), now: Self.t0 + .seconds(4))
         #expect(device.panelState(now: Self.t0 + .seconds(4), wallNow: 0).brightness == 20)
+    }
+}
+
+extension PanelRemoteTests {
+    @Test("dim and blank: the idle times set, 0 never, kept in the store over the configuration's; a dim after the blank refused")
+    func idleTimes() {
+        let data = DeviceLogicTests.Data()
+        let device = DeviceLogicTests.controller(data)  // dims at 10 s, blanks at 20 s
+        #expect(device.request(.dim(15), now: Self.t0) == .success(false))
+        #expect(device.state.idleSchedule.dimAfter == 15 && device.state.idleSchedule.blankAfter == 20)
+        #expect(data.kept["idle.dimAfter"] == "15" && data.kept["idle.blankAfter"] == "20" && data.kept["idle.configured"] == "10 20")
+        _ = device.update(now: Self.t0 + .seconds(12))
+        #expect(device.idle == .awake, "not dimmed at 12 s any more")
+        _ = device.update(now: Self.t0 + .seconds(16))
+        #expect(device.idle == .dimmed(0.3))
+        #expect(device.request(.blank(0), now: Self.t0 + .seconds(17)) == .success(true), "woken: a command is input")
+        _ = device.update(now: Self.t0 + .seconds(1000))
+        #expect(device.idle == .dimmed(0.3), "never blank")
+        #expect(data.kept["idle.blankAfter"] == "never")
+        let state = device.panelState(now: Self.t0 + .seconds(1000), wallNow: 0)
+        #expect(state.dimAfter == 15 && state.blankAfter == nil)
+        // A dim after the blank time, a blank before the dim time: refused, as the file refuses them.
+        _ = device.request(.blank(20), now: Self.t0 + .seconds(1001))
+        if case .success = device.request(.dim(30), now: Self.t0 + .seconds(1002)) { Issue.record("a dim after the blank taken") }
+        if case .success = device.request(.blank(10), now: Self.t0 + .seconds(1003)) { Issue.record("a blank before the dim taken") }
+        // Started again with the same configuration: the kept times; with another: its own.
+        let again = DeviceLogicTests.controller(data)
+        #expect(again.state.idleSchedule.dimAfter == 15 && again.state.idleSchedule.blankAfter == 20)
+        let changed = DeviceLogicTests.controller(data, idle: IdleSchedule(dimAfter: 30, blankAfter: 60, dimLevel: 0.3))
+        #expect(changed.state.idleSchedule.dimAfter == 30 && changed.state.idleSchedule.blankAfter == 60)
+        // Junk in the store is not taken.
+        data.kept["idle.dimAfter"] = "-4"
+        #expect(DeviceLogicTests.controller(data).state.idleSchedule.dimAfter == 10)
     }
 }
 

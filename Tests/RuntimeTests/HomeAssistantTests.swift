@@ -156,7 +156,7 @@ struct HomeAssistantTests {
         _ = Self.pump(bridge, nil, seconds: 0.5) { false }  // the publishes written
         // All that is retained (no count: mosquitto_sub ends 2 s after the last), so one too many shows.
         let configs = try Self.retained(broker, device.prefix + "/+/+/+/config")
-        #expect(configs.count == 17, "\(configs.map(\.topic))")
+        #expect(configs.count == 19, "\(configs.map(\.topic))")
         var ids: Set<String> = []
         for (topic, payload) in configs {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], "\(topic)")
@@ -185,7 +185,7 @@ struct HomeAssistantTests {
                 + "checked against the documented required keys instead")
             let required: [String: [String]] = [
                 "light": ["command_topic"], "select": ["command_topic", "options"], "button": ["command_topic"],
-                "switch": ["command_topic"], "sensor": ["state_topic"], "event": ["state_topic", "event_types"],
+                "switch": ["command_topic"], "sensor": ["state_topic"], "event": ["state_topic", "event_types"], "image": ["image_topic"], "number": ["command_topic"],
             ]
             for (topic, payload) in configs {
                 let component = String(topic.split(separator: "/")[1])
@@ -242,6 +242,14 @@ struct HomeAssistantTests {
             controller.device.awakeBrightness == 0.4 && sink.lastFrame.map(SessionTests.brightest).map { $0 < full } == true
         }
         #expect(Self.pump(bridge, session) { (try? Self.state(broker, device, "brightness")) == "40" })
+        // The idle numbers: whole seconds (Home Assistant may send 45.0), 0 never; their states follow.
+        #expect(Self.pump(bridge, session) { (try? Self.state(broker, device, "dim")) == "0" }, "never dims, as configured")
+        try command("dim", "set", "45.0") { controller.device.idleSchedule.dimAfter == 45 }
+        #expect(Self.pump(bridge, session) { (try? Self.state(broker, device, "dim")) == "45" })
+        try command("blank", "set", "600") { controller.device.idleSchedule.blankAfter == 600 }
+        #expect(Self.pump(bridge, session) { (try? Self.state(broker, device, "blank")) == "600" })
+        try command("dim", "set", "0") { controller.device.idleSchedule.dimAfter == nil }
+        try command("blank", "set", "45.5") { lines.all.contains("expected whole seconds") }
         try command("light", "set", "OFF") { controller.blanked && sink.lastFrame.map(SessionTests.brightest) == 0 }
         #expect(Self.pump(bridge, session) { (try? Self.state(broker, device, "light")) == "OFF" })
         try command("light", "set", "ON") { !controller.blanked && sink.lastFrame.map(SessionTests.brightest).map { $0 > 0 } == true }
