@@ -36,6 +36,10 @@ public enum PanelRemote {
             return .success([.darken])
         case .brightness(let percent):
             return .success([.wake, .brightness(Double(percent) / 100)])
+        case .message(let message):
+            // No wake: the message lights the panel while it shows, and leaves it as it was
+            // (dark again, if it was) when it goes by itself (`DeviceState.showMessage`).
+            return .success([.message(message)])
         }
     }
 
