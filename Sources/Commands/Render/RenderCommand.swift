@@ -17,6 +17,8 @@ extension PictureCommands {
         var frames: Int?
         var fps = 30.0
         var explain = false
+        /// A message over the screen, as the panel shows one (`glance message`).
+        var message: String?
     }
 
     static let render = CommandSpec<Render>(
@@ -32,6 +34,10 @@ extension PictureCommands {
                     },
                     .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]),
                         help: "where to write (required but with --explain); nothing is written on any error", to: \.output),
+                    .value(
+                        "--message", as: Value.text,
+                        help: "draw this message in place of the screen, as glance message and Home Assistant's notify show "
+                            + "one on the panel (the screen's options still say what is under it)", to: \.message),
                     .flag(
                         "--explain",
                         help: "print what the picture shows as JSON: every text run (the string as drawn, what it says whole "
@@ -84,6 +90,9 @@ extension PictureCommands {
                 throw UsageError("render: --output FILE.png is required (or --explain)")
             }
             if let error = outputUsageError(output, option: "--output") { throw error }
+            if let message = line.message, case .failure(let refusal) = PanelMessage.check(Array(message.utf8)) {
+                throw UsageError("--" + refusal.reason)
+            }
             if shown.run.intro, let screen = shown.show.screen, screen != .rings {
                 throw UsageError("--intro draws the ring screen filling up: drop --screen \(screen.rawValue)")
             }
@@ -95,6 +104,7 @@ extension PictureCommands {
                 settings: $0, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
                 fromStore: line.layer.given.contains("database"))
             job.explain = line.explain
+            job.message = line.message
             return Pictures.render(job, console: console)
         }
     }
