@@ -125,13 +125,41 @@ public struct MessageScreen: ContextScreen {
             return Layout(lines: [], size: em, baselines: [], rooms: [], whole: false)
         }
         var lines = layout.wrapped(text, style, widths: placed.rooms.map(\.width))
-        if !Self.holds(lines, text), let last = lines.indices.last, !lines[last].hasSuffix("…") {
-            // What the last line left out is said by its ellipsis.
-            lines[last] = layout.truncated(lines[last] + "…", style, width: placed.rooms[last].width)
+        if !Self.holds(lines, text), let last = lines.indices.last {
+            // What the last line leaves out is said by its ellipsis, after a whole word where one
+            // ends far enough along.
+            lines[last] = lastLine(Self.rest(of: text, after: lines.dropLast()), style, width: placed.rooms[last].width, text: layout)
         }
         return Layout(
             lines: lines, size: em, baselines: Array(placed.baselines.prefix(lines.count)),
             rooms: Array(placed.rooms.prefix(lines.count)), whole: Self.holds(lines, text))
+    }
+
+    /// What of `text` is left after `lines` (each a part of it as wrapped, whole).
+    static func rest(of text: String, after lines: ArraySlice<String>) -> String {
+        var skip = lines.reduce(0) { $0 + $1.filter { !$0.isWhitespace }.count }
+        var index = text.startIndex
+        while index < text.endIndex, skip > 0 || text[index].isWhitespace {
+            if !text[index].isWhitespace { skip -= 1 }
+            index = text.index(after: index)
+        }
+        return String(text[index...])
+    }
+
+    /// The last line of a text that does not fit: the start of `rest` (up to a line feed) and
+    /// "…", cut after a word where that keeps at least half of what a cut anywhere would.
+    func lastLine(_ rest: String, _ style: TextStyle, width: Float, text layout: TextLayout) -> String {
+        let line = String(rest.prefix { !$0.isNewline }).trimmingTrailingSpaces
+        if layout.measure(line + "…", style).width <= width { return line + "…" }
+        let anywhere = layout.truncated(line, style, width: width)
+        var atWord: String?
+        for (i, c) in line.enumerated() where c == " " {
+            let candidate = String(line.prefix(i)).trimmingTrailingSpaces + "…"
+            guard layout.measure(candidate, style).width <= width else { break }
+            atWord = candidate
+        }
+        if let atWord, atWord.count * 2 >= anywhere.count { return atWord }
+        return anywhere
     }
 
     /// Whether `lines` say the whole of `text` (nothing left out, no ellipsis of their own).
