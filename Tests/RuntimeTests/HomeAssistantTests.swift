@@ -153,8 +153,8 @@ struct HomeAssistantTests {
         let device = try #require(bridge.device)
         #expect(Self.pump(bridge, nil) { bridge.client.connected })
         _ = Self.pump(bridge, nil, seconds: 0.5) { false }  // the publishes written
-        let configs = try Self.retained(broker, device.prefix + "/+/+/+/config", count: 15)
-        #expect(configs.count == 15, "\(configs.map(\.topic))")
+        let configs = try Self.retained(broker, device.prefix + "/+/+/+/config", count: 17)
+        #expect(configs.count == 17, "\(configs.map(\.topic))")
         var ids: Set<String> = []
         for (topic, payload) in configs {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], "\(topic)")
@@ -184,6 +184,7 @@ struct HomeAssistantTests {
             let required: [String: [String]] = [
                 "light": ["command_topic"], "select": ["command_topic", "options"], "button": ["command_topic"],
                 "switch": ["command_topic"], "sensor": ["state_topic"], "event": ["state_topic", "event_types"],
+                "notify": ["command_topic"],
             ]
             for (topic, payload) in configs {
                 let component = String(topic.split(separator: "/")[1])
