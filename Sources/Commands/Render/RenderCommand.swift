@@ -85,14 +85,14 @@ extension PictureCommands {
                     line.sizes.isEmpty ? "render: --size WxH is required" : "render: give one --size (bench takes several)")
             }
             if line.explain && line.frames != nil { throw UsageError("--explain describes one picture: drop --frames") }
+            if let message = line.message, case .failure(let refusal) = PanelMessage.check(Array(message.utf8)) {
+                throw UsageError("--" + refusal.reason)
+            }
             guard let output = line.output else {
                 if line.explain { return }
                 throw UsageError("render: --output FILE.png is required (or --explain)")
             }
             if let error = outputUsageError(output, option: "--output") { throw error }
-            if let message = line.message, case .failure(let refusal) = PanelMessage.check(Array(message.utf8)) {
-                throw UsageError("--" + refusal.reason)
-            }
             if shown.run.intro, let screen = shown.show.screen, screen != .rings {
                 throw UsageError("--intro draws the ring screen filling up: drop --screen \(screen.rawValue)")
             }
