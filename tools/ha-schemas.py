@@ -13,6 +13,27 @@ import homeassistant.components.persistent_notification  # noqa: F401
 from homeassistant.components.mqtt import button, event, image, number, select, sensor, switch
 from homeassistant.components.mqtt.light import schema_basic
 
+try:
+    from homeassistant.components.mqtt.notify import DISCOVERY_SCHEMA as NOTIFY_SCHEMA
+except ImportError:
+    # MQTT notify came with Home Assistant 2024.5 (the pinned 2024.1.6 runs on Debian 12's Python
+    # and ignores a notify entity, saying so): its DISCOVERY_SCHEMA as 2024.5 builds it, from the
+    # same parts of this version.
+    import voluptuous as vol
+    import homeassistant.helpers.config_validation as cv
+    from homeassistant.components.mqtt.config import MQTT_BASE_SCHEMA
+    from homeassistant.components.mqtt.mixins import MQTT_ENTITY_COMMON_SCHEMA
+    from homeassistant.components.mqtt.util import valid_publish_topic
+
+    NOTIFY_SCHEMA = MQTT_BASE_SCHEMA.extend(
+        {
+            vol.Optional("command_template"): cv.template,
+            vol.Required("command_topic"): valid_publish_topic,
+            vol.Optional("name"): vol.Any(cv.string, None),
+            vol.Optional("retain", default=False): cv.boolean,
+        }
+    ).extend(MQTT_ENTITY_COMMON_SCHEMA.schema).extend({}, extra=vol.REMOVE_EXTRA)
+
 SCHEMAS = {
     "light": schema_basic.DISCOVERY_SCHEMA_BASIC,
     "select": select.DISCOVERY_SCHEMA,
@@ -22,6 +43,7 @@ SCHEMAS = {
     "event": event.DISCOVERY_SCHEMA,
     "image": image.DISCOVERY_SCHEMA,
     "number": number.DISCOVERY_SCHEMA,
+    "notify": NOTIFY_SCHEMA,
 }
 
 bad = 0

@@ -46,6 +46,7 @@ public enum Glance {
                 },
                 Listed("run") { PanelCommands.run.entry(.init(), PanelCommands.runMain) },
                 Listed("screenshot") { PanelCommands.screenshot.entry(.init(), PanelCommands.screenshotMain) },
+                Listed("message") { PanelCommands.message.entry(.init(), PanelCommands.messageMain) },
                 Listed("devices") {
                     PanelCommands.devices.entry(false) { $0 ? ScriptJSON.devices(console: console) : DeviceList.run(console: console) }
                 },

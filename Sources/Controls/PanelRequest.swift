@@ -1,6 +1,7 @@
 /// What a client of the panel's control socket may ask (`glance mqtt` for Home Assistant,
-/// `glance screenshot`): one short line of ASCII words, parsed strictly. Anything else is refused
-/// with its reason; nothing in a request is trusted beyond these words.
+/// `glance screenshot`, `glance message`): one short line of ASCII words, parsed strictly, or a
+/// message to show (`PanelMessage`: `message TEXT`, its text checked as strictly). Anything else
+/// is refused with its reason; nothing in a request is trusted beyond these words.
 public enum PanelRequest: Sendable, Equatable {
     case screenshot
     /// The state now (`PanelState`), once.
@@ -20,14 +21,19 @@ public enum PanelRequest: Sendable, Equatable {
     /// configuration's idle times.
     case dim(Int)
     case blank(Int)
+    /// A message shown over the screen until a press, its time, or the next message.
+    case message(PanelMessage)
 
-    /// The longest request: a longer one is refused whole.
+    /// The longest request but a message: a longer one is refused whole.
     public static let maximumBytes = 64
+    /// The longest request of any kind (a `message` with its text): what the socket reads.
+    public static let maximumRequestBytes = max(maximumBytes, PanelMessage.maximumRequestBytes)
 
     /// The request in `bytes` (one trailing newline allowed), or why it is refused.
     public static func parse(_ bytes: [UInt8]) -> Result<PanelRequest, PanelRefusal> {
         var bytes = bytes[...]
         if bytes.last == 0x0A { bytes = bytes.dropLast() }
+        if let message = PanelMessage.parse(bytes) { return message }
         guard bytes.count <= maximumBytes else { return .failure(PanelRefusal("a request of at most \(maximumBytes) bytes")) }
         guard !bytes.isEmpty, bytes.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x20 }),
             bytes.first != 0x20, bytes.last != 0x20, !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x20 && $1 == 0x20 })
@@ -64,7 +70,9 @@ public enum PanelRequest: Sendable, Equatable {
         }
     }
 
-    static let known = "screenshot, state, watch, show SCREEN, next, refresh, today, cycle on|off, light on|off, brightness 1-100, dim|blank 0-86400, restart"
+    static let known =
+        "screenshot, state, watch, show SCREEN, next, refresh, today, cycle on|off, light on|off, brightness 1-100, "
+        + "dim|blank 0-86400, restart, message TEXT"
 
     /// The request as sent.
     public var text: String {
@@ -82,7 +90,14 @@ public enum PanelRequest: Sendable, Equatable {
         case .restart: "restart"
         case .dim(let n): "dim \(n)"
         case .blank(let n): "blank \(n)"
+        case .message(let message): message.request
         }
+    }
+
+    /// The request as the log tells it: as sent, but a message's text (`PanelMessage.described`).
+    public var described: String {
+        if case .message(let message) = self { return message.described }
+        return text
     }
 }
 

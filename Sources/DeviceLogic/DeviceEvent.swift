@@ -72,6 +72,9 @@ public enum DeviceEvent {
     case cycle(on: Bool)
     /// A new configuration in place (a reload).
     case reconfigure(DeviceSetup)
+    /// A message shown over the screen (Home Assistant's notify, `glance message`): see
+    /// `DeviceState.showMessage`.
+    case message(PanelMessage)
 }
 
 /// What the device asks of the world in answer to an event; the runtime carries each out, in order.
@@ -100,6 +103,9 @@ public enum DeviceEffect: Equatable, Sendable {
     case keep([KeptValue])
     /// A line for the log.
     case log(String)
+    /// The message shown went, and why: told to the control socket's watchers (Home Assistant's
+    /// Message dismissed event).
+    case messageEnded(MessageEnd)
 }
 
 /// A value kept in the store's preferences.

@@ -78,6 +78,9 @@ public struct DeviceState {
     var hint: (until: Duration, rows: [ButtonHintOverlay.Row], chord: Bool, since: Duration, parts: Int)?
     /// The part of the hint's rows drawn last (`hintPart`).
     private var hintPartShown = 0
+    /// The message over the screen (Home Assistant's notify, `glance message`) until a press, its
+    /// time or the next message (`showMessage`).
+    public private(set) var message: ShownMessage?
     /// The input devices are read (and grabbed while the panel is the app's).
     private var inputOpen = false
     /// What the input devices open now can do, and those input came from, by path.
@@ -252,7 +255,43 @@ public struct DeviceState {
         case .reconfigure(let setup):
             reconfigure(setup, now: now)
             return false
+        case .message(let message): return showMessage(message, now: now)
         }
+    }
+
+    // MARK: Messages
+
+    /// `shown` over whatever the panel shows, from `now` for its seconds; a message shown already
+    /// is replaced (`.messageEnded(.replaced)`). While it shows the panel is lit at its awake
+    /// brightness whatever dimmed or darkened it (the idle times, the light turned off by a
+    /// command, the schedule's dark hours; not another console, which has the light), the button
+    /// hint goes and the intro is not played. The first press or touch only dismisses it
+    /// (`feed`). When it goes the panel is as it would be without it: dark again if it was dark
+    /// by a command or the schedule, the idle times counted from the last input (a press that
+    /// dismissed it is one).
+    private mutating func showMessage(_ shown: PanelMessage, now: Duration) -> Bool {
+        if message != nil { endMessage(.replaced) }
+        message = ShownMessage(text: shown.text, since: now, until: now + .seconds(shown.seconds))
+        log("message shown for \(shown.seconds) s")
+        hint = nil
+        introPending = false
+        introStart = nil
+        lastChange = .message
+        if !away {
+            idle = .awake
+            applyBacklight()
+        }
+        return true
+    }
+
+    /// The message gone, said (the log, the control socket's watchers), the light as it is
+    /// without it.
+    private mutating func endMessage(_ why: MessageEnd) {
+        message = nil
+        log("message dismissed: \(why.rawValue)")
+        effects.append(.messageEnded(why))
+        lastChange = .message
+        if !away { applyBacklight() }
     }
 
     mutating func log(_ line: String) { effects.append(.log(line)) }
@@ -337,7 +376,7 @@ public struct DeviceState {
     public mutating func blankedInPlace() -> Bool { level == .blank }
 
     /// How bright the panel is: the idle level, or dark while the schedule has it off.
-    public var level: IdleLevel { scheduled.off ? .blank : idle }
+    public var level: IdleLevel { scheduled.off && message == nil ? .blank : idle }
 
     public var endReason: String? { data.endReason }
 
@@ -513,6 +552,10 @@ public struct DeviceState {
             hint = nil
             changed = true
         }
+        if let m = message, now >= m.until {
+            endMessage(.timeout)
+            changed = true
+        }
         // The hint's next part of rows.
         if hint != nil, hintPart(now: now) != hintPartShown {
             hintPartShown = hintPart(now: now)
@@ -539,7 +582,9 @@ public struct DeviceState {
             if lastChange != .newDay { lastChange = .time }
         }
         // Dim and blank after the last input (not while on another console).
-        let level = away ? idle : darkened ? .blank : idleTimes.neverIdles ? .awake : idleTimes.level(idleFor: (now - lastInput).inSeconds)
+        // (A message keeps the panel lit while it shows.)
+        let level = away ? idle : message != nil ? .awake : darkened ? .blank
+            : idleTimes.neverIdles ? .awake : idleTimes.level(idleFor: (now - lastInput).inSeconds)
         if level != idle {
             idle = level
             log("idle: \(level)")
@@ -565,10 +610,11 @@ public struct DeviceState {
     private mutating func feed(_ events: [InputEvent], from device: DeviceDescription, name: String, now: Duration) -> Bool {
         // While the hint shows, the first press or touch only closes it (as it would wake the panel).
         // So does the first one while the schedule has the panel dark or dimmed: it lifts that until
-        // the schedule's next boundary.
+        // the schedule's next boundary. While a message shows, the first one only dismisses it.
         fedDevices[device.path] = device.capabilities
         let scheduledDark = scheduleDarkens
-        let outcome = router.feed(events, from: device, asleep: idle != .awake || hint != nil || scheduledDark)
+        let showing = message != nil
+        let outcome = router.feed(events, from: device, asleep: idle != .awake || hint != nil || scheduledDark || showing)
         // On another console the events are that console's: the router follows the devices
         // (touch slots), nothing is acted on.
         if away { return false }
@@ -578,7 +624,12 @@ public struct DeviceState {
             lastActivity = now
             cycle?.input(at: now)
         }
-        if outcome.woke, idle == .awake, hint != nil, !scheduledDark {
+        if outcome.woke, showing {
+            // Nothing else: no screen moves, and a panel dark before the message came (by a
+            // command, by the schedule) is dark again; the press counts for the idle times.
+            endMessage(.pressed)
+            changed = true
+        } else if outcome.woke, idle == .awake, hint != nil, !scheduledDark {
             hint = nil
             changed = true
         } else if outcome.woke {
@@ -674,6 +725,8 @@ public struct DeviceState {
     /// How bright the panel is now, and how: the backlight's value and the picture's part.
     public var light: LightPlan {
         let wanted: Double
+        // A message lights a panel the schedule has dark at the chosen brightness.
+        let awakeBrightness = message != nil && self.awakeBrightness <= 0 ? chosenBrightness : self.awakeBrightness
         switch level {
         case .awake: wanted = awakeBrightness
         case .dimmed(let level): wanted = awakeBrightness * level
@@ -887,7 +940,7 @@ public struct DeviceState {
     /// Whether the panel shows the time now: the clock screen, or the ring screen with the time
     /// in its header; awake or dimmed, on this console.
     public var showsTime: Bool {
-        guard level != .blank, !away else { return false }
+        guard level != .blank, !away, message == nil else { return false }
         switch navigation.screen {
         case .clock: return true
         case .rings: return maker.ringScreenShowsTime(size: router.pictureSize)
@@ -910,10 +963,12 @@ public struct DeviceState {
             if s.isFinite { add(now + .nanoseconds(Int64((s * 1e9).rounded())) + Self.minuteMargin) }
         }
         if !away, let t = router.nextDeadline { add(.seconds(t)) }
-        if !away, !idleTimes.neverIdles, let change = idleTimes.nextChange(idleFor: (now - lastInput).inSeconds) {
+        // (Not while a message keeps the panel lit: its end is the next change.)
+        if !away, message == nil, !idleTimes.neverIdles, let change = idleTimes.nextChange(idleFor: (now - lastInput).inSeconds) {
             add(lastInput + .seconds(change))
         }
         if let h = hint { add(h.until) }
+        if let m = message { add(m.until) }
         if let part = nextHintPart(after: now) { add(part) }
         // The schedule's next boundary: one wake-up then, none before.
         if let b = boundary { add(b + Self.minuteMargin) }
@@ -938,6 +993,9 @@ public struct DeviceState {
         // What the backlight cannot do (there is none, or it is only on or off), the picture does.
         let picture = light.picture
         func lit(_ screen: any Screen) -> any Screen { picture < 1 ? DimmedScreen(screen: screen, level: picture) : screen }
+        if let message, level != .blank {
+            return ScreenScene(lit(MessageScreen(text: message.text, context: maker.context)))
+        }
         switch level {
         case .awake:
             if introPending {

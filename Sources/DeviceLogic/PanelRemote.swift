@@ -51,6 +51,10 @@ public enum PanelRemote {
                 return .failure(PanelRefusal("blank \(seconds): before the dim time (\(wholeSeconds(dim)) s); set dim first"))
             }
             return .success([.wake, .idleTimes(dimAfter: dim, blankAfter: seconds == 0 ? nil : Double(seconds))])
+        case .message(let message):
+            // No wake: the message lights the panel while it shows, and leaves it as it was
+            // (dark again, if it was) when it goes by itself (`DeviceState.showMessage`).
+            return .success([.message(message)])
         }
     }
 

@@ -95,6 +95,8 @@ public enum Change: String, Sendable, Equatable {
     case store = "store changed"
     case gauges = "gauge values"
     case gaugesRead = "gauges read"
+    /// A message came, or went (`DeviceState.message`).
+    case message
 
     init(_ data: DataChange) { self = data == .store ? .store : .gauges }
 }

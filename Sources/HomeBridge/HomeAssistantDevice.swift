@@ -147,7 +147,7 @@ struct HomeAssistantDevice {
                     ("state_topic", .string(topic("refused", "event"))), ("event_types", .array([.string("refused")])),
                     ("icon", .string("mdi:message-alert")),
                 ]),
-        ]
+        ] + messageEntities
     }
 
     /// The retained configuration message of each entity.

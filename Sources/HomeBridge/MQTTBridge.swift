@@ -138,7 +138,7 @@ public final class MQTTBridge: EventSource {
         var topics = Array(Set(gauges.map(\.topic))).sorted()
         var options = mqtt.clientOptions(log: log)
         if let device {
-            topics += device.commandTopics + [device.status]
+            topics += device.commandTopics + [device.messageTopic, device.status]
             options.will = MQTTClient.Outgoing(topic: device.availability, payload: HomeAssistantDevice.offline, retain: true)
             do throws(StoreError) {
                 watcher = try StoreWatcher(store: store)
@@ -253,16 +253,19 @@ public final class MQTTBridge: EventSource {
             complainCommand("\(message.topic): a retained message, ignored (commands are acted on as they come)", topic: message.topic)
             return
         }
-        switch device.request(topic: message.topic, payload: message.payload) {
+        let parsed =
+            message.topic == device.messageTopic
+            ? device.messageRequest(message.payload) : device.request(topic: message.topic, payload: message.payload)
+        switch parsed {
         case .failure(let refusal):
             complainCommand("\(message.topic): \(refusal.reason); ignored", topic: message.topic)
             answerRefused(PanelLink.Refusal(topic: message.topic, asked: String(decoding: message.payload.prefix(16), as: UTF8.self), reason: refusal.reason), device)
         case .success(let request):
             if panel?.send(request, topic: message.topic) != true {
                 complainCommand(
-                    "\(message.topic): \(request.text): the panel is not running (glance run); ignored", topic: message.topic)
+                    "\(message.topic): \(request.described): the panel is not running (glance run); ignored", topic: message.topic)
                 answerRefused(
-                    PanelLink.Refusal(topic: message.topic, asked: request.text, reason: "the panel is not running (glance run)"), device)
+                    PanelLink.Refusal(topic: message.topic, asked: request.described, reason: "the panel is not running (glance run)"), device)
             }
         }
     }
@@ -296,7 +299,7 @@ public final class MQTTBridge: EventSource {
                 if message.payload == HomeAssistantDevice.online, !message.retained { republish.ask() }
                 return
             }
-            if device.commandTopics.contains(message.topic) {
+            if device.commandTopics.contains(message.topic) || message.topic == device.messageTopic {
                 command(message, device)
                 return
             }
@@ -403,6 +406,9 @@ public final class MQTTBridge: EventSource {
                 let (states, refused) = panel.receive(now: now)
                 for state in states { panelState = state }
                 if let device { for refusal in refused { answerRefused(refusal, device) } }
+                // How each message went, as the Message dismissed event (lost while the broker is
+                // away: an event is not kept).
+                for end in panel.takeMessageEnds() where client.connected { if let device { client.publish(device.dismissed(end)) } }
             }
             panel.checkAlive(now: now)
             if panel.descriptor == nil, let at = panel.retryAt, now >= at { panel.connect(now: now) }
@@ -497,6 +503,8 @@ final class PanelLink {
     private var heard: Duration?
     /// When a `state` was asked for because the panel was silent (nil: none is outstanding).
     private var asked: Duration?
+    /// The messages the panel said went since `takeMessageEnds`, in order.
+    private var messageEnds: [MessageEnd] = []
     /// The commands sent and not answered yet, oldest first: (command topic, what was asked).
     private var sent: [(topic: String, asked: String)] = []
     /// A silent panel is asked its state after this long, and taken for gone when it has not
@@ -547,7 +555,7 @@ final class PanelLink {
     /// Sends `request`, come on `topic`; false when there is no panel (or it cannot take it now).
     func send(_ request: PanelRequest, topic: String = "") -> Bool {
         guard let socket, (try? socket.send(Array(request.text.utf8), nonblocking: true)) != nil else { return false }
-        sent.append((topic, request.text))
+        sent.append((topic, request.described))
         if sent.count > Self.maximumSent { sent.removeFirst(sent.count - Self.maximumSent) }
         return true
     }
@@ -577,6 +585,9 @@ final class PanelLink {
                 states.append(state)
             } else if text == "ok" {
                 if !sent.isEmpty { sent.removeFirst() }
+            } else if let end = MessageEnd(line: text) {
+                messageEnds.append(end)
+                if messageEnds.count > Self.maximumSent { messageEnds.removeFirst() }
             } else if text.hasPrefix("refused ") {
                 let reason = String(text.dropFirst("refused ".count))
                 if !sent.isEmpty {
@@ -587,6 +598,12 @@ final class PanelLink {
             }
         }
         return (states, refused)
+    }
+
+    /// The messages the panel said went (`message dismissed …`) since the last call, in order.
+    func takeMessageEnds() -> [MessageEnd] {
+        defer { messageEnds = [] }
+        return messageEnds
     }
 
     /// The keep-alive: a `state` asked of a panel silent for `keepAlive`; one that does not answer

@@ -26,7 +26,9 @@ import Raster
 /// screenshot's answer holds a copy of the frame until the client reads it: at most two unread a
 /// user and eight in all, the rest refused until they are read (a client that never reads pins
 /// no more). Every request is one datagram of at most 64 bytes, parsed strictly
-/// (`PanelRequest.parse`).
+/// (`PanelRequest.parse`), but a message to show (`message TEXT`: its text up to 255 bytes, checked
+/// as strictly, `PanelMessage`). When a message goes (a press, its time, a newer one) the watchers
+/// are told in a line of its own, `message dismissed pressed|timeout|replaced`, before the state.
 public final class ControlServer: ReadingSource {
     public let path: String
     let listener: PacketListener
@@ -127,7 +129,8 @@ public final class ControlServer: ReadingSource {
 
     /// One message from `client`, without waiting.
     private func receive(_ client: PacketSocket) -> Received {
-        guard let message = try? client.receive(capacity: PanelRequest.maximumBytes + 2, nonblocking: true) else {
+        // (Room for one byte more than the longest request: a longer one is read cut, and refused.)
+        guard let message = try? client.receive(capacity: PanelRequest.maximumRequestBytes + 1, nonblocking: true) else {
             // Nothing yet, or a failed read (it hung up badly): the next poll tells.
             return .none
         }
@@ -150,7 +153,13 @@ public final class ControlServer: ReadingSource {
     /// The state to every watcher when it changed since it was told (and to a new watcher): called
     /// at the end of every turn of the loop.
     public func notify(now: Duration, wallNow: Double = wallClockNow()) {
-        guard !watchers.isEmpty, let remote else { return }
+        guard let remote else { return }
+        // The messages that went, each once (none kept for a watcher to come).
+        let ends = remote.takeMessageEnds()
+        guard !watchers.isEmpty else { return }
+        for end in ends {
+            watchers.removeAll { (try? $0.socket.send(Array(end.line.utf8), nonblocking: true)) == nil }
+        }
         let text = remote.state(now: now, wallNow: wallNow).text
         guard text != told else { return }
         told = text
@@ -208,7 +217,7 @@ public final class ControlServer: ReadingSource {
                 try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)
                 return false
             case .success(let changed):
-                log("control socket: \(request.text)")
+                log("control socket: \(request.described)")
                 try? client.send(Array("ok".utf8), nonblocking: true)
                 return changed
             }

@@ -76,9 +76,23 @@ public final class PanelController: SceneSource {
                 if data.showGauges(shown, now: now), answer, send(.gaugesRead, now: now) { changed = true }
             case .keep(let values): data.keep(values.map { ($0.name, $0.value) })
             case .log(let line): log(line)
+            case .messageEnded(let end):
+                // (Kept for the control socket; a panel without one keeps the last few.)
+                messageEnds.append(end)
+                if messageEnds.count > 16 { messageEnds.removeFirst() }
             }
         }
         return changed
+    }
+
+    /// Messages that went since the control socket's watchers were told (`takeMessageEnds`).
+    private var messageEnds: [MessageEnd] = []
+
+    /// The messages that went since the last call, and why, in order: the control socket tells
+    /// its watchers.
+    public func takeMessageEnds() -> [MessageEnd] {
+        defer { messageEnds = [] }
+        return messageEnds
     }
 
     /// The refresh commands (the configuration's "refresh"): run by this loop, shown by the device.

@@ -8,7 +8,7 @@ import Testing
 @Suite("glance help, --version, man page, shell completions", .timeLimit(.minutes(10)))
 struct HelpCompletionTests {
     static let commands = [
-        "render", "bench", "demo", "config", "run", "screenshot", "devices", "import", "log", "goals", "metric", "task",
+        "render", "bench", "demo", "config", "run", "screenshot", "message", "devices", "import", "log", "goals", "metric", "task",
         "export", "demo-data", "watch", "serve", "mqtt", "help", "completion",
     ]
 

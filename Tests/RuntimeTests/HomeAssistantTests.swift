@@ -156,7 +156,7 @@ struct HomeAssistantTests {
         _ = Self.pump(bridge, nil, seconds: 0.5) { false }  // the publishes written
         // All that is retained (no count: mosquitto_sub ends 2 s after the last), so one too many shows.
         let configs = try Self.retained(broker, device.prefix + "/+/+/+/config")
-        #expect(configs.count == 19, "\(configs.map(\.topic))")
+        #expect(configs.count == 21, "\(configs.map(\.topic))")
         var ids: Set<String> = []
         for (topic, payload) in configs {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], "\(topic)")
@@ -185,7 +185,8 @@ struct HomeAssistantTests {
                 + "checked against the documented required keys instead")
             let required: [String: [String]] = [
                 "light": ["command_topic"], "select": ["command_topic", "options"], "button": ["command_topic"],
-                "switch": ["command_topic"], "sensor": ["state_topic"], "event": ["state_topic", "event_types"], "image": ["image_topic"], "number": ["command_topic"],
+                "switch": ["command_topic"], "sensor": ["state_topic"], "event": ["state_topic", "event_types"],
+                "image": ["image_topic"], "number": ["command_topic"], "notify": ["command_topic"],
             ]
             for (topic, payload) in configs {
                 let component = String(topic.split(separator: "/")[1])

@@ -36,7 +36,7 @@ import Testing
 
     static let commands = [
         "render", "bench", "demo", "config", "run", "devices", "import", "log", "goals", "metric", "task", "export",
-        "demo-data", "watch", "serve", "mqtt", "screenshot", "help", "completion",
+        "demo-data", "watch", "serve", "mqtt", "screenshot", "message", "help", "completion",
     ]
 
     /// One command in one situation: how to bring it about, and run it (nil: skipped, said why).
@@ -439,26 +439,44 @@ import Testing
             try glance(["screenshot", "-o", $0.file("x.png"), "--socket", $0.file("none.sock")], $0)
         },
         Case(command: "screenshot", situation: .permission, needsRoot: true) {
-            // A socket only its owner (root) may connect to, as a running app's would be to a stranger.
-            let path = openFolder($0) + "/glance.sock"
-            let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard bound == 0, listen(fd, 1) == 0, chmod(path, 0o600) == 0 else { throw POSIXError(.EIO) }
-            return try asNobody(["screenshot", "-o", openFolder($0) + "/x.png", "--socket", path], in: $0)
+            try rootsSocket($0) { try asNobody(["screenshot", "-o", openFolder($0) + "/x.png", "--socket", $1], in: $0) }
+        },
+        // message
+        Case(command: "message", situation: .badArgument) { try glance(["message"], $0) },
+        Case(command: "message", situation: .badArgument) { try glance(["message", "tab\there"], $0) },
+        Case(command: "message", situation: .unavailable) { try glance(["message", "hello", "--socket", $0.file("none.sock")], $0) },
+        Case(command: "message", situation: .busy) {
+            // A socket nobody answers on (an app whose loop is stuck): given up after 5 s.
+            try rootsSocket($0, mode: 0o666) { try glance(["message", "hello", "--socket", $1], $0) }
+        },
+        Case(command: "message", situation: .permission, needsRoot: true) {
+            try rootsSocket($0) { try asNobody(["message", "hello", "--socket", $1], in: $0) }
         },
         Case(command: "help", situation: .badArgument) { try glance(["help", "nosuch"], $0) },
         Case(command: "help", situation: .io) { try GlanceCLI.runIntoAFullDisk(["help", "export"], in: $0) },
         Case(command: "completion", situation: .badArgument) { try glance(["completion", "tcsh"], $0) },
         Case(command: "completion", situation: .io) { try GlanceCLI.runIntoAFullDisk(["completion", "bash"], in: $0) },
     ]
+
+    /// `body` with the path of a socket only its owner (root) may connect to, as a running app's
+    /// would be to a stranger.
+    static func rootsSocket(
+        _ scratch: Scratch, mode: mode_t = 0o600, _ body: (Scratch, String) throws -> GlanceCLI.Result?
+    ) throws -> GlanceCLI.Result? {
+        let path = openFolder(scratch) + "/glance.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(fd, 1) == 0, chmod(path, mode) == 0 else { throw POSIXError(.EIO) }
+        return try body(scratch, path)
+    }
 
     /// Situations that cannot happen to a command, and why.
     static let notApplicable: [String: [Situation: String]] = {
@@ -525,6 +543,10 @@ import Testing
             .badData: noStore, .missingInput: "reads no input file: the picture comes from the app",
             .cannotCreate: answered, .io: "a malformed answer: only a broken app gives one", .busy: answered,
             .configuration: noConfiguration,
+        ])
+        add("message", [
+            .badData: noStore, .missingInput: "reads no input file: the text is its arguments", .cannotCreate: "writes no file",
+            .io: "a malformed answer: only a broken app gives one", .configuration: noConfiguration,
         ])
         for command in ["help", "completion"] {
             add(command, [

@@ -258,7 +258,7 @@ struct VMInputTests {
         try expected(name, arguments, folder: folder, size: "240x240")
     }
 
-    @Test("a 1.3\" 240x240 panel in pages: Enter and taps turn the rings' pages, then the gauges; Left on a figure's page is that figure the day before; Home goes back")
+    @Test("a 1.3\" 240x240 panel in pages: Enter and taps turn the rings' pages, then the gauges; Left on a figure's page is that figure the day before; Home goes back; a message from glance message is drawn as glance render draws it, and Left only dismisses it")
     func pages() throws {
         let folder = VMPaths.scratch + "/pages-expected"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -274,6 +274,9 @@ struct VMInputTests {
         let exercise28 = try Self.expectedSmall("exercise-28", db + ["--page", "3", "--date", "2026-11-28"], folder: folder)
         let stand28 = try Self.expectedSmall("stand-28", db + ["--page", "4", "--date", "2026-11-28"], folder: folder)
         let gauges = try Self.expectedSmall("gauges", db + ["--screen", "gauges"], folder: folder)
+        // A message as glance render draws it (the rings under it as the panel has them).
+        let text = "Dinner is ready, come down"
+        let message = try Self.expectedSmall("message", db + ["--message", text], folder: folder)
 
         var boot = VMBoot("pages-240x240", gpu: "virtio", width: 240, height: 240)
         boot.harnessExtras = ["--add", store + ":/app/glance.db", "--add", configFile + ":/app/config.json"]
@@ -293,6 +296,12 @@ struct VMInputTests {
             // Past the rings' last page: the next screen.
             "touch 120 120", "screendump-until pages-gauges \(gauges) 8",
             "key home", "screendump-until pages-home \(rings) 8",
+            // A message through the control socket (glance message, as Home Assistant's notify
+            // sends one), in place of the rings; Left only dismisses it: today's rings again,
+            // not the day before.
+            "send sh /app/glance message '\(text)'", "wait-console STEP pages sh done rc=0 20",
+            "screendump-until pages-message \(message) 8",
+            "key left", "screendump-until pages-dismissed \(rings) 8",
             "send stop", "wait-console STEP pages exited rc=\\d+ 20",
         ] {
             boot.hostLine(step)
@@ -303,7 +312,8 @@ struct VMInputTests {
         #expect(result.exitRC("pages") == 0, "glance run after SIGTERM: \(result.exitRC("pages").map { "status \($0)" } ?? "no exit status"): \(result.output("pages").suffix(800))")
         for (shot, ref) in [
             ("pages-rings", "rings"), ("pages-move", "move"), ("pages-move-28", "move-28"), ("pages-exercise-28", "exercise-28"),
-            ("pages-stand-28", "stand-28"), ("pages-gauges", "gauges"), ("pages-home", "rings"),
+            ("pages-stand-28", "stand-28"), ("pages-gauges", "gauges"), ("pages-home", "rings"), ("pages-message", "message"),
+            ("pages-dismissed", "rings"),
         ] {
             let shown = try #require(result.screendump(shot), "screendump \(shot) missing: \(result.context)")
             let want = try PNGFile.read(folder + "/expected-\(ref).png")
@@ -311,5 +321,11 @@ struct VMInputTests {
         }
         // Every page was a page of the rings (the log says which).
         #expect(result.output("pages").contains("select: rings page 2"), "\(result.output("pages"))")
+        // The message came through the socket (its text not in the log), and the key dismissed it.
+        #expect(result.output("pages").contains("control socket: message (26 characters, 60 s)"), "\(result.output("pages"))")
+        #expect(result.output("pages").contains("message dismissed: pressed"), "\(result.output("pages"))")
+        let lefts = result.output("pages").split(separator: "\n").filter { $0.contains("previousDay:") }
+        #expect(lefts.count == 1, "the Left on Move's page alone; the one that dismissed the message moved nothing: \(lefts)")
+        #expect(result.log.contains("shown on the panel for 60 s"), "glance message said so: \(result.log.suffix(2000))")
     }
 }

@@ -29,6 +29,8 @@ public enum Pictures {
         public var fromStore: Bool
         /// Print what the picture shows, as JSON (`--explain`).
         public var explain = false
+        /// A message shown in place of the screen (`--message`), as the panel shows one.
+        public var message: String?
 
         public init(settings: Settings, size: Size, output: String, frames: Int?, fps: Double, fromStore: Bool) {
             self.settings = settings
@@ -92,6 +94,9 @@ public enum Pictures {
         case .failure(let failure):
             console.complain(failure.message)
             return failure.status
+        }
+        if let text = job.message, case .success(let checked) = PanelMessage.check(Array(text.utf8)) {
+            panel.show(PanelMessage(text: checked), now: now)
         }
         let composer = panel.composer
         let maker = panel.maker

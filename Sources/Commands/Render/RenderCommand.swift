@@ -17,6 +17,8 @@ extension PictureCommands {
         var frames: Int?
         var fps = 30.0
         var explain = false
+        /// A message over the screen, as the panel shows one (`glance message`).
+        var message: String?
     }
 
     static let render = CommandSpec<Render>(
@@ -32,6 +34,10 @@ extension PictureCommands {
                     },
                     .value("--output", "-o", as: Value.file("FILE.png", extensions: ["png"]),
                         help: "where to write (required but with --explain); nothing is written on any error", to: \.output),
+                    .value(
+                        "--message", as: Value.text,
+                        help: "draw this message in place of the screen, as glance message and Home Assistant's notify show "
+                            + "one on the panel (the screen's options still say what is under it)", to: \.message),
                     .flag(
                         "--explain",
                         help: "print what the picture shows as JSON: every text run (the string as drawn, what it says whole "
@@ -79,6 +85,9 @@ extension PictureCommands {
                     line.sizes.isEmpty ? "render: --size WxH is required" : "render: give one --size (bench takes several)")
             }
             if line.explain && line.frames != nil { throw UsageError("--explain describes one picture: drop --frames") }
+            if let message = line.message, case .failure(let refusal) = PanelMessage.check(Array(message.utf8)) {
+                throw UsageError("--" + refusal.reason)
+            }
             guard let output = line.output else {
                 if line.explain { return }
                 throw UsageError("render: --output FILE.png is required (or --explain)")
@@ -95,6 +104,7 @@ extension PictureCommands {
                 settings: $0, size: line.sizes[0], output: line.output ?? "", frames: line.frames, fps: line.fps,
                 fromStore: line.layer.given.contains("database"))
             job.explain = line.explain
+            job.message = line.message
             return Pictures.render(job, console: console)
         }
     }

@@ -30,28 +30,12 @@ public enum Screenshot {
     /// Asks the app at `socket` (else the usual places) and writes `output`; ends as `outcomes`
     /// says.
     public static func run(output: String, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Outcome {
-        let candidates = socket.map { [$0] } ?? ControlSocketLocation.clientPaths()
-        var connection: PacketSocket?
-        var problems: [(String, SystemError)] = []
-        for path in candidates {
-            do throws(SystemError) {
-                connection = try PacketSocket.connect(to: path)
-                break
-            } catch {
-                problems.append((path, error))
-            }
-        }
-        guard let connection else {
-            if let denied = problems.first(where: { $0.1.errno == .permissionDenied || $0.1.errno == .notPermitted }) {
-                log(
-                    "\(denied.0): permission denied: the running glance's socket is for root and group glance "
-                        + "(sudo adduser $USER glance, then log in again)")
-                return Outcome.noPermission
-            }
-            log(
-                "no running glance answers (" + problems.map { "\($0.0): \($0.1.errno)" }.joined(separator: "; ")
-                    + "); start it (glance run, or systemctl start glance), or give --socket PATH")
-            return Outcome.unavailable
+        let connection: PacketSocket
+        switch connect(socket) {
+        case .success(let c): connection = c
+        case .failure(let failure):
+            log(failure.message)
+            return failure.status
         }
         let picture: PixelBuffer
         do throws(OutputFailure) {
@@ -68,6 +52,30 @@ public enum Screenshot {
         }
         say("\(output): \(picture.width)x\(picture.height), the frame on the panel")
         return Outcome.ok
+    }
+
+    /// A connection to the running app's control socket at `socket` (else the usual places), or
+    /// why there is none, `unavailable` or `noPermission` (shared with `glance message`).
+    static func connect(_ socket: String?) -> Result<PacketSocket, OutputFailure> {
+        let candidates = socket.map { [$0] } ?? ControlSocketLocation.clientPaths()
+        var problems: [(String, SystemError)] = []
+        for path in candidates {
+            do throws(SystemError) {
+                return .success(try PacketSocket.connect(to: path))
+            } catch {
+                problems.append((path, error))
+            }
+        }
+        if let denied = problems.first(where: { $0.1.errno == .permissionDenied || $0.1.errno == .notPermitted }) {
+            return .failure(
+                OutputFailure(
+                    "\(denied.0): permission denied: the running glance's socket is for root and group glance "
+                        + "(sudo adduser $USER glance, then log in again)", status: Outcome.noPermission))
+        }
+        return .failure(
+            OutputFailure(
+                "no running glance answers (" + problems.map { "\($0.0): \($0.1.errno)" }.joined(separator: "; ")
+                    + "); start it (glance run, or systemctl start glance), or give --socket PATH", status: Outcome.unavailable))
     }
 
     /// The request and its answer, waiting at most `timeout` for it.

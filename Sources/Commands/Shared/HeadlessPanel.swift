@@ -46,6 +46,11 @@ struct HeadlessPanel {
         return assembly.controller.device.scene(at: time).frame(at: time).screen
     }
 
+    /// `message` shown from `now` on, as a command to the panel shows it.
+    func show(_ message: PanelMessage, now: Duration) {
+        assembly.controller.send(.message(message), now: now)
+    }
+
     var composer: FrameComposer { assembly.session.composer }
     var maker: ScreenMaker { assembly.controller.device.maker }
 }

@@ -1,0 +1,70 @@
+import Activity
+import Controls
+import Platform
+
+/// `glance message`: a message on the running app's panel, as Home Assistant's notify shows one.
+public enum Message {
+    /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
+    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
+        (.ok, "shown"),
+        (.unavailable, "no running glance answers (start it, or give --socket)"),
+        (.ioError, "the app's answer could not be read"),
+        (.temporaryFailure, "the app did not show it: it refused (the reason is said) or did not answer within 5 s"),
+        (.noPermission, "not allowed to ask (join group glance)"),
+    ]
+
+    /// `glance message`'s description (its help), beside what it does.
+    public static let about = """
+        Shows TEXT on the running glance's panel (glance run, the service) in place of what it shows, as \
+        Home Assistant's notify does, until a press or a touch dismisses it (that press does nothing else), \
+        --seconds pass, or a newer message takes its place. A dimmed or dark panel is lit while it shows, \
+        and dark again after it if it was dark by a command or the schedule.
+
+        The text is wrapped and drawn as large as the panel holds it, never smaller than a figure's size \
+        (legible from where people sit, display.diagonal and display.viewingDistance); what does not fit \
+        ends in "…". At most 255 bytes of UTF-8; a line feed breaks the line, any other control \
+        character (a tab, an escape) is refused. The words given are joined with spaces. The app answers \
+        on a socket in its runtime directory, open to root and group glance.
+        """
+
+    /// `message` shown by the app at `socket` (else the usual places); ends as `outcomes` says.
+    public static func run(_ message: PanelMessage, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Outcome {
+        let connection: PacketSocket
+        switch Screenshot.connect(socket) {
+        case .success(let c): connection = c
+        case .failure(let failure):
+            log(failure.message)
+            return failure.status
+        }
+        let timeout = Duration.seconds(5)
+        let answer: [UInt8]?
+        do throws(SystemError) {
+            try connection.send(Array(message.request.utf8))
+            if try waitForReadable([connection.descriptor], timeout: timeout).isEmpty {
+                answer = nil
+            } else {
+                let received = try connection.receive(capacity: 512)
+                received?.fd?.close()
+                answer = received?.bytes ?? []
+            }
+        } catch {
+            log("glance message: \(error)")
+            return Outcome.ioError
+        }
+        guard let answer else {
+            log("the running glance did not answer within \(Int(timeout.inSeconds)) s")
+            return Outcome.temporaryFailure
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        if text == "ok" {
+            say("shown on the panel for \(message.seconds) s, or until a press")
+            return Outcome.ok
+        }
+        if text.hasPrefix("refused ") {
+            log("the running glance did not show it: \(Quote.clip(String(text.dropFirst("refused ".count)), 200))")
+            return Outcome.temporaryFailure
+        }
+        log(answer.isEmpty ? "the running glance closed the connection without an answer" : "the running glance answered '\(Quote.clip(text, 80))'")
+        return Outcome.ioError
+    }
+}
