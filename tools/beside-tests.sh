@@ -13,7 +13,7 @@
 # all three passed, else 1 (the failed ones named on the last line).
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-RUNS=${1:?give the fuzz targets' number of inputs (make test: FUZZ_TEST_RUNS)}
+RUNS=${1:?give the number of inputs for each fuzz target (make test: FUZZ_TEST_RUNS)}
 failed=()
 part() {
 	local name=$1 T rc

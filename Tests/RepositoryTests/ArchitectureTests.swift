@@ -116,9 +116,12 @@ struct ArchitectureTests {
             return seen
         }
         let panel: Set<String> = ["Screens", "Display", "Input", "Text", "DeviceLogic", "Runtime", "Commands", "ImageFile", "Backlight"]
+        // glance-mqtt's Screenshot image for Home Assistant is the panel's frame as a PNG: ImageFile
+        // (libpng and zlib over a pixel buffer) and nothing that draws or holds a device.
+        let allowed: [String: Set<String>] = ["glance-mqtt": ["ImageFile"]]
         for helper in ["glance-import", "glance-serve", "glance-mqtt"] {
             #expect(table[helper] != nil, "\(helper) has a row")
-            let carried = reached(from: helper).intersection(panel)
+            let carried = reached(from: helper).intersection(panel).subtracting(allowed[helper] ?? [])
             #expect(carried.isEmpty, "\(helper) reaches \(carried.sorted())")
         }
         #expect(reached(from: "glance").contains("Screens"), "the check reaches through rows")
