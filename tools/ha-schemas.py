@@ -8,10 +8,13 @@ misspelt key -- unless a later release defines it (LATER): an older one drops it
 for that release (said on the line). Prints one line per message; exit 0 when all are valid, 1
 otherwise.
 """
+import asyncio
 import json
 import sys
+import tempfile
 
 from homeassistant.const import __version__
+from homeassistant.core import HomeAssistant
 
 # Keys a later release defines than the oldest one checked, with the release that added them.
 LATER = {
@@ -37,24 +40,39 @@ SCHEMAS = {
     "sensor": sensor.DISCOVERY_SCHEMA,
 }
 
-bad = 0
-for line in sys.stdin:
-    line = line.rstrip("\n")
-    if not line:
-        continue
-    topic, _, payload = line.partition(" ")
-    component = topic.split("/")[1] if topic.count("/") >= 2 else ""
-    try:
-        given = json.loads(payload)
-        valid = SCHEMAS[component](given)
-        dropped = sorted(set(given) - set(valid))
-        later = [k for k in dropped if k in LATER and release(__version__) < release(LATER[k])]
-        unknown = [k for k in dropped if k not in later]
-        if unknown:
-            raise ValueError("keys the schema does not know: " + ", ".join(unknown))
-        note = "".join(f" ({k}: defined from {LATER[k]}, dropped by {__version__})" for k in later)
-        print("valid", topic + note)
-    except Exception as error:  # voluptuous's Invalid, a bad component, bad JSON
-        bad += 1
-        print("invalid", topic, type(error).__name__, error)
-sys.exit(1 if bad else 0)
+
+def check(lines):
+    """Each line's message by its component's schema: the number found invalid."""
+    bad = 0
+    for line in lines:
+        line = line.rstrip("\n")
+        if not line:
+            continue
+        topic, _, payload = line.partition(" ")
+        component = topic.split("/")[1] if topic.count("/") >= 2 else ""
+        try:
+            given = json.loads(payload)
+            valid = SCHEMAS[component](given)
+            dropped = sorted(set(given) - set(valid))
+            later = [k for k in dropped if k in LATER and release(__version__) < release(LATER[k])]
+            unknown = [k for k in dropped if k not in later]
+            if unknown:
+                raise ValueError("keys the schema does not know: " + ", ".join(unknown))
+            note = "".join(f" ({k}: defined from {LATER[k]}, dropped by {__version__})" for k in later)
+            print("valid", topic + note)
+        except Exception as error:  # voluptuous's Invalid, a bad component, bad JSON
+            bad += 1
+            print("invalid", topic, type(error).__name__, error)
+    return bad
+
+
+async def main():
+    # Validated as Home Assistant's discovery does, in its event loop with an instance of it:
+    # templates are checked against one (2026.2 refuses them without: "Validates schema outside
+    # the event loop").
+    with tempfile.TemporaryDirectory() as config_dir:
+        HomeAssistant(config_dir)
+        return check(sys.stdin.readlines())
+
+
+sys.exit(1 if asyncio.run(main()) else 0)

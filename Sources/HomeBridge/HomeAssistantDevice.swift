@@ -122,9 +122,14 @@ struct HomeAssistantDevice {
                 ("identifiers", .array([.string(node)])), ("name", .string(name)), ("manufacturer", .string("Glance")),
                 ("model", .string("Glance panel")), ("sw_version", .string(version)),
             ])
+            // No `object_id` (deprecated since Home Assistant 2025.10, not working from 2026.4) and no
+            // `default_entity_id` (its replacement, which 2025.10 added): without either Home
+            // Assistant makes the entity id from the device's name and the entity's
+            // (`light.kitchen_panel_backlight`), as every release since 2023.8 does. The unique id
+            // stays what it always was: the registry keeps a user's renames by it.
             let shared: [(key: String, value: JSON)] = [
                 ("name", .string(entity.name)), ("unique_id", .string(node + "_" + entity.object)),
-                ("object_id", .string(node + "_" + entity.object)), ("availability_topic", .string(availability)),
+                ("availability_topic", .string(availability)),
             ]
             let config: JSON = .object(shared + entity.members + [(key: "device", value: device)])
             return MQTTClient.Outgoing(
