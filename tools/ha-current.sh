@@ -14,7 +14,7 @@
 # The first run makes the root (a copy of tools/install-check.sh's minimal Debian 13 root when it
 # is there, else debootstrap --variant=minbase), installs python3-venv, python3-dev and gcc with
 # apt (a few pinned requirements have no wheel for Python 3.13), then homeassistant and what it
-# imports from PyPI into a venv in it (3 to 6 minutes, 1.2 GB on disk) and says so; later runs use it
+# imports from PyPI into a venv in it (3 to 6 minutes, 1.4 GB on disk) and says so; later runs use it
 # as it is. This machine's CA bundle is copied in for pip (a proxy's CA too).
 #
 # Needs root (debootstrap, chroot, mounts). Exit status: COMMAND's, or 69 when the root cannot be
@@ -84,7 +84,7 @@ mkdir -p "$CACHE"
 exec 8>"$CACHE/.lock"
 ready || flock 8
 if [ ! -f "$ROOT/.installed-$VERSION" ]; then
-	say "first run: making a Debian 13 root with homeassistant $VERSION in $ROOT (cached for later runs; 3 to 6 minutes, 1.2 GB; log $LOG)"
+	say "first run: making a Debian 13 root with homeassistant $VERSION in $ROOT (cached for later runs; 3 to 6 minutes, 1.4 GB; log $LOG)"
 	: >"$LOG"
 	T=$(date +%s)
 	NEW=$ROOT.tmp
