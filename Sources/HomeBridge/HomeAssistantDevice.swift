@@ -157,6 +157,11 @@ struct HomeAssistantDevice {
                 ("identifiers", .array([.string(node)])), ("name", .string(name)), ("manufacturer", .string("Glance")),
                 ("model", .string("Glance panel")), ("sw_version", .string(version)),
             ])
+            // No `object_id` (deprecated since Home Assistant 2025.10, not working from 2026.4) and no
+            // `default_entity_id` (its replacement, which 2025.10 added): without either Home
+            // Assistant makes the entity id from the device's name and the entity's
+            // (`light.kitchen_panel_backlight`), as every release since 2023.8 does. The unique id
+            // stays what it always was: the registry keeps a user's renames by it.
             let availability: [(key: String, value: JSON)] =
                 entity.panel
                 ? [
@@ -164,10 +169,7 @@ struct HomeAssistantDevice {
                     ("availability_mode", .string("all")),
                 ] : [("availability_topic", .string(self.availability))]
             let shared: [(key: String, value: JSON)] =
-                [
-                    ("name", .string(entity.name)), ("unique_id", .string(node + "_" + entity.object)),
-                    ("object_id", .string(node + "_" + entity.object)),
-                ] + availability
+                [("name", .string(entity.name)), ("unique_id", .string(node + "_" + entity.object))] + availability
             let config: JSON = .object(shared + entity.members + [(key: "device", value: device)])
             return MQTTClient.Outgoing(
                 topic: "\(prefix)/\(entity.component)/\(node)/\(entity.object)/config", payload: Array(config.text.utf8), retain: true)

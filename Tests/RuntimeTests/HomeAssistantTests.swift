@@ -167,37 +167,74 @@ struct HomeAssistantTests {
             let availability = (json["availability"] as? [[String: Any]])?.first?["topic"] ?? json["availability_topic"]
             #expect(availability as? String == device.availability, "\(topic): the bridge's availability first")
             #expect(topic.hasPrefix("homeassistant/") && topic.hasSuffix("/config"))
+            // Home Assistant makes the entity id from the device's and the entity's names: no
+            // object_id (deprecated from 2025.10, ignored from 2026.4), no default_entity_id.
+            #expect(json["object_id"] == nil && json["default_entity_id"] == nil, "\(topic)")
+            #expect(id == device.node + "_" + String(topic.split(separator: "/")[3]), "\(topic): the unique id as it always was")
         }
         #expect(try Self.retained(broker, device.availability, count: 1).first?.payload == "online")
         try Self.validate(configs)
     }
 
-    /// Each message by Home Assistant's own schemas (tools/ha-schemas.sh, a venv cached under
-    /// ~/.cache, made on the first run); where it cannot be installed, by the keys Home
-    /// Assistant's documentation requires, said so.
+    /// Each message by Home Assistant's own schemas, of 2024.1.6 and of the current release
+    /// (tools/ha-schemas.sh: each installed and cached on its first run); where a release cannot
+    /// be installed, by the keys Home Assistant's documentation requires, said so.
     static func validate(_ configs: [(topic: String, payload: String)]) throws {
-        let input = ScratchFolder("ha-schemas")
-        let file = input.path + "/discovery.txt"
-        try configs.map { "\($0.topic) \($0.payload)" }.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try runProcess("/bin/sh", ["-c", "exec '\(Repository.root)/tools/ha-schemas.sh' < '\(file)'"])
-        if result.status == 69 {
-            print("Home Assistant's schemas could not be installed (\(result.stderr.split(separator: "\n").last ?? "")): "
-                + "checked against the documented required keys instead")
-            let required: [String: [String]] = [
-                "light": ["command_topic"], "select": ["command_topic", "options"], "button": ["command_topic"],
-                "switch": ["command_topic"], "sensor": ["state_topic"], "event": ["state_topic", "event_types"],
-                "image": ["image_topic"], "number": ["command_topic"], "notify": ["command_topic"],
-            ]
-            for (topic, payload) in configs {
-                let component = String(topic.split(separator: "/")[1])
-                let json = try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] ?? [:]
-                for key in try #require(required[component], "\(topic)") { #expect(json[key] != nil, "\(topic): \(key)") }
+        for current in [false, true] {
+            let result = try schemas(configs.map { "\($0.topic) \($0.payload)" }, current: current)
+            let release = current ? "the current release" : "2024.1.6"
+            if result.status == 69 {
+                print("Home Assistant's schemas (\(release)) could not be installed (\(result.stderr.split(separator: "\n").last ?? "")): "
+                    + "checked against the documented required keys instead")
+                try requiredKeys(configs)
+                continue
             }
-            return
+            if !result.stderr.isEmpty { print(result.stderr) }
+            #expect(result.status == 0, "\(release): \(result.stdout)")
+            #expect(result.stdout.split(separator: "\n").filter { $0.hasPrefix("valid ") }.count == configs.count, "\(release): \(result.stdout)")
         }
-        if !result.stderr.isEmpty { print(result.stderr) }
-        #expect(result.status == 0, "\(result.stdout)")
-        #expect(result.stdout.split(separator: "\n").filter { $0.hasPrefix("valid ") }.count == configs.count, "\(result.stdout)")
+    }
+
+    /// tools/ha-schemas.sh (with --current: the current release) on `lines`.
+    static func schemas(_ lines: [String], current: Bool) throws -> ProcessResult {
+        let input = ScratchFolder("ha-schemas")
+        let file = input.write("discovery.txt", lines.joined(separator: "\n") + "\n")
+        return try runProcess("/bin/sh", ["-c", "exec '\(Repository.root)/tools/ha-schemas.sh' \(current ? "--current " : "")< '\(file)'"])
+    }
+
+    static func requiredKeys(_ configs: [(topic: String, payload: String)]) throws {
+        let required: [String: [String]] = [
+            "light": ["command_topic"], "select": ["command_topic", "options"], "button": ["command_topic"],
+            "switch": ["command_topic"], "sensor": ["state_topic"], "event": ["state_topic", "event_types"],
+            "image": ["image_topic"], "number": ["command_topic"], "notify": ["command_topic"],
+        ]
+        for (topic, payload) in configs {
+            let component = String(topic.split(separator: "/")[1])
+            let json = try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] ?? [:]
+            for key in try #require(required[component], "\(topic)") { #expect(json[key] != nil, "\(topic): \(key)") }
+        }
+    }
+
+    @Test("the schema check: a key a later release defines passes an older one that drops it; a misspelt key or a broken template fails every release")
+    func schemaCheckKnowsReleases() throws {
+        let later = "homeassistant/button/n/later/config {\"name\":\"X\",\"command_topic\":\"a/b\",\"default_entity_id\":\"button.x\"}"
+        let misspelt = "homeassistant/button/n/misspelt/config {\"name\":\"Y\",\"command_topic\":\"a/b\",\"comand_topic\":\"a/c\"}"
+        // Templates are checked too (as Home Assistant's discovery does, with an instance of it).
+        let broken = "homeassistant/sensor/n/broken/config {\"name\":\"Z\",\"state_topic\":\"a/b\",\"value_template\":\"{{ value_json.move \"}"
+        for current in [false, true] {
+            let result = try Self.schemas([later, misspelt, broken], current: current)
+            if result.status == 69 {
+                print("Home Assistant's schemas (\(current ? "the current release" : "2024.1.6")) could not be installed: not checked")
+                continue
+            }
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(result.status == 1, "\(result.output)")
+            #expect(lines.contains { $0.hasPrefix("valid homeassistant/button/n/later/config") }, "\(result.output)")
+            #expect(lines.contains { $0.hasPrefix("invalid homeassistant/button/n/misspelt/config") && $0.contains("comand_topic") }, "\(result.output)")
+            #expect(lines.contains { $0.hasPrefix("invalid homeassistant/sensor/n/broken/config") && $0.contains("invalid template") }, "\(result.output)")
+            // The older release drops default_entity_id, and says so; the current one keeps it.
+            #expect(lines.contains { $0.contains("default_entity_id: defined from 2025.10, dropped by 2024.1.6") } == !current, "\(result.output)")
+        }
     }
 
     @Test("each entity's command changes what the session shows, and its state topic follows")
