@@ -15,6 +15,9 @@ public struct HomeAssistantSetting: Sendable, Equatable {
     /// Under which the entities' state and command topics lie; nil: `glance/NODE` (NODE from the
     /// machine id).
     public var baseTopic: String?
+    /// The Message notify entity (Home Assistant's MQTT notify platform, from its 2024.5): false
+    /// for an older Home Assistant, which does not know it and says so in its log.
+    public var notify = true
 
     public init() {}
 }
@@ -37,6 +40,11 @@ extension HomeAssistantSetting: Defaulted {
         .value(
             "baseTopic", \.baseTopic, .optionalTopic,
             help: "the topic the entities' state and command topics lie under", default: .means("glance/NODE (from the machine id)"),
+            reload: .bridge),
+        .value(
+            "notify", \.notify, .bool,
+            help: "offer the Message notify entity (Home Assistant 2024.5 or later; false for an older one, which logs that it "
+                + "does not know notify; its messages can still be published to the topic)",
             reload: .bridge),
     ]
 }

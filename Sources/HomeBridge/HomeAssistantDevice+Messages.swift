@@ -16,12 +16,15 @@ extension HomeAssistantDevice {
     /// The longest payload taken; the text shown is cut to the panel's 255 bytes.
     static let maximumMessagePayload = 4096
 
-    /// The notify entity and the event entity.
+    /// The notify entity (unless `homeAssistant.notify` is false: a Home Assistant before 2024.5)
+    /// and the event entity. The topic takes messages either way.
     var messageEntities: [Entity] {
-        [
-            Entity(
-                component: "notify", object: "message", name: "Message",
-                members: [("command_topic", .string(messageTopic)), ("icon", .string("mdi:message-text"))]),
+        (notify
+            ? [
+                Entity(
+                    component: "notify", object: "message", name: "Message",
+                    members: [("command_topic", .string(messageTopic)), ("icon", .string("mdi:message-text"))])
+            ] : []) + [
             Entity(
                 component: "event", object: "message_dismissed", name: "Message dismissed",
                 members: [

@@ -20,8 +20,11 @@ struct HomeAssistantDevice {
     let node: String
     let name: String
     let version: String
+    /// Whether the Message notify entity is offered (`homeAssistant.notify`).
+    let notify: Bool
 
     init(setting: HomeAssistantSetting, machineId: String, version: String) {
+        notify = setting.notify
         node = "glance_" + Self.hash(machineId)
         prefix = setting.discoveryPrefix
         base = setting.baseTopic ?? "glance/" + node

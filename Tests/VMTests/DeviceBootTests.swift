@@ -98,9 +98,11 @@ extension VMEndToEndTests {
         let expectedYesterday = try DeviceBoot.render(
             store: logged, date: today, name: "expected-yesterday", folder: folder, extra: ["--date", DeviceBoot.dayBefore(today)])
         let expectedToday = try DeviceBoot.render(store: logged, date: today, name: "expected-hotplug", folder: folder)
+        // Home Assistant's notify: the message as glance render draws it.
+        let messageRender = try DeviceBoot.render(store: served, date: today, name: "message", folder: folder, extra: ["--message", "Washing done"])
         for (name, picture) in [
             ("serve", servedRender), ("gauges", noValue), ("metric", metricRender), ("yesterday", expectedYesterday),
-            ("hotplug", expectedToday),
+            ("hotplug", expectedToday), ("message", messageRender),
         ] {
             try writePPM(picture, to: folder + "/expected-\(name).ppm")
         }
@@ -215,6 +217,10 @@ extension VMEndToEndTests {
         host.insert(
             contentsOf: [
                 "wait-console STEP mqtt waiting 240", "screendump-until mqtt \(folder)/expected-serve 10", "send go",
+                // The notify's message, then Left: it only dismisses it (the schedule's step after
+                // it finds today's rings, not yesterday's).
+                "wait-console STEP notify waiting 120", "screendump-until notify \(folder)/expected-message 15", "key left",
+                "send go", "wait-console STEP notify-dismissed waiting 150", "send go",
                 "wait-console STEP schedule-before waiting 60",
                 "screendump-until schedule-before \(folder)/expected-serve 3", "send go",
                 "wait-console STEP schedule-dark waiting 60",
@@ -414,6 +420,17 @@ extension VMEndToEndTests {
         #expect(
             boot.value("bridge", in: mqtt) == "active" && boot.value("user", in: mqtt) == "glance-net",
             "glance-mqtt.service: \(mqtt); its journal: \(bridgeLog)")
+        // Home Assistant's notify: the message on the panel, as glance render draws it; a press
+        // dismissed it, and that came back as the Message dismissed event.
+        let notify = try #require(boot.step("notify"), "no notify step; \(context)")
+        print("device: Home Assistant's notify in the guest: \(notify)")
+        #expect(boot.value("published", in: notify) == "0", "mosquitto_pub on the Message entity's topic: \(notify); \(bridgeLog)")
+        let messageShown = try #require(boot.screendump("notify"), "no screendump of the message; \(context)")
+        #expect(
+            difference(messageShown, messageRender, name: "notify", folder: folder) == nil,
+            "the notify's message is not on the panel as glance render --message draws it: \(notify); \(bridgeLog)")
+        let dismissed = boot.step("notify-dismissed") ?? ""
+        #expect(dismissed.contains("\"event_type\":\"pressed\""), "the dismissal by the press, as Home Assistant's event: '\(dismissed)'")
         let announced = boot.step("mqtt-discovery") ?? ""
         let discovery =
             (try? JSONSerialization.jsonObject(with: Data(announced.utf8))) as? [String: Any] ?? [:]

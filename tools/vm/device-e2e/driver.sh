@@ -237,6 +237,31 @@ step "mqtt-discovery $discovery"
 step "mqtt-log $(journalctl -b -u glance-mqtt.service -o cat --no-pager | tail -n 8 | tr '\n' '|')"
 wait_host mqtt
 
+# Home Assistant's notify: a message published on the Message entity's command topic (from its
+# retained discovery message, as Home Assistant reads it) shows on the panel; the host compares the
+# monitor with glance render --message, then presses Left, which only dismisses it; the dismissal
+# comes back on the Message dismissed event's topic (from its discovery message too).
+notify=$(mqtt_get -W 30 -t 'homeassistant/notify/+/message/config')
+message_topic=$(json_field "$notify" command_topic)
+dismissed_config=$(mqtt_get -W 30 -t 'homeassistant/event/+/message_dismissed/config')
+dismissed_topic=$(json_field "$dismissed_config" state_topic)
+: >/tmp/dismissed
+if [ -n "$dismissed_topic" ]; then
+	mosquitto_sub -h 127.0.0.1 -C 1 -W 120 -t "$dismissed_topic" >/tmp/dismissed 2>&1 &
+	listener=$!
+	sleep 1
+fi
+sent=none
+if [ -n "$message_topic" ]; then
+	mosquitto_pub -h 127.0.0.1 -t "$message_topic" -m 'Washing done'
+	sent=$?
+fi
+step "notify published=$sent topic=$message_topic event=$dismissed_topic"
+wait_host notify
+[ -n "${listener:-}" ] && wait "$listener"
+step "notify-dismissed $(tr '\n' ' ' </tmp/dismissed)"
+wait_host notify-dismissed
+
 # The schedule: the configuration's window with brightness 0 starts at the boundary
 # /etc/glance-vmtest/boundary (HH:MM, which the host chose hours away from the real time, on the
 # same day). The clock is set to 20 s before it (the app's timerfd, cancelled on a set, tells it);
