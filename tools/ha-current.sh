@@ -55,28 +55,15 @@ done
 [ $# -gt 0 ] || { say "usage: tools/ha-current.sh [--bind DIR]... COMMAND [ARG...]"; exit 64; }
 [ "$(id -u)" = 0 ] || unavailable "the Debian 13 root needs root (chroot, mounts), as CI has"
 
-# Runs a command in root $1 in a mount namespace of its own: /proc, a /dev of a few nodes, a
-# fresh /tmp, the folders to bind; the host's resolver.
-in_root() {
-	local root=$1
+# in_root ROOT COMMAND...: the command in the root (tools/chroot-run.sh) with the folders to
+# bind, the venv first on the PATH and pip told of the CA bundle.
+. "$HERE/chroot-run.sh"
+ha_root() {
+	local root=$1 binds=()
 	shift
-	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-	unshare --mount --propagation private -- bash -c '
-		set -e
-		root=$1; binds=$2; shift 2
-		mount -t proc proc "$root/proc"
-		mount -t tmpfs -o mode=755 tmpfs "$root/dev"
-		for n in null zero full random urandom tty; do touch "$root/dev/$n"; mount --bind "/dev/$n" "$root/dev/$n"; done
-		mkdir -p "$root/dev/pts" "$root/dev/shm"
-		mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
-		ln -s /proc/self/fd "$root/dev/fd"
-		mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
-		IFS=:
-		for b in $binds; do mkdir -p "$root$b"; mount --bind "$b" "$root$b"; done
-		unset IFS
-		exec chroot "$root" /usr/bin/env -i PATH='"$VENV"'/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root \
-			LANG=C.UTF-8 TERM=dumb PIP_CERT=/etc/glance-ca.crt PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1 "$@"' \
-		in-root "$root" "$(IFS=:; echo "${BINDS[*]:-}")" "$@"
+	for b in "${BINDS[@]}"; do binds+=(--bind "$b"); done
+	in_root "$root" "${binds[@]}" --env "PATH=$VENV/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" \
+		--env PIP_CERT=/etc/glance-ca.crt --env PIP_DISABLE_PIP_VERSION_CHECK=1 --env PYTHONDONTWRITEBYTECODE=1 -- "$@"
 }
 
 ready() { [ -f "$ROOT/.installed-$VERSION" ] && [ -f "$ROOT/.core-requirements-$VERSION" ]; }
@@ -111,14 +98,14 @@ if [ ! -f "$ROOT/.installed-$VERSION" ]; then
 	# have no wheel for Python 3.13 and are built.
 	PACKAGES="python3-venv python3-dev gcc"
 	if [ -f "$HOSTCA" ]; then cp "$HOSTCA" "$NEW/etc/glance-ca.crt"; else PACKAGES="$PACKAGES ca-certificates"; fi
-	if ! in_root "$NEW" apt-get -q update >>"$LOG" 2>&1 ||
-		! in_root "$NEW" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $PACKAGES >>"$LOG" 2>&1; then
+	if ! ha_root "$NEW" apt-get -q update >>"$LOG" 2>&1 ||
+		! ha_root "$NEW" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $PACKAGES >>"$LOG" 2>&1; then
 		rm -rf --one-file-system "$NEW"
 		unavailable "apt-get install $PACKAGES in the root failed (no network?); see $LOG"
 	fi
 	[ -f "$HOSTCA" ] || ln -s /etc/ssl/certs/ca-certificates.crt "$NEW/etc/glance-ca.crt"
-	in_root "$NEW" apt-get clean >>"$LOG" 2>&1 || true
-	if ! in_root "$NEW" sh -c "python3 -m venv $VENV && $VENV/bin/pip install -q 'homeassistant==$VERSION'" >>"$LOG" 2>&1; then
+	ha_root "$NEW" apt-get clean >>"$LOG" 2>&1 || true
+	if ! ha_root "$NEW" sh -c "python3 -m venv $VENV && $VENV/bin/pip install -q 'homeassistant==$VERSION'" >>"$LOG" 2>&1; then
 		rm -rf --one-file-system "$NEW"
 		unavailable "pip install homeassistant==$VERSION in the root failed; see $LOG"
 	fi
@@ -131,7 +118,7 @@ fi
 # the frontend, ...), which the homeassistant package does not install (tools/ha-requirements.py).
 if [ ! -f "$ROOT/.core-requirements-$VERSION" ]; then
 	say "installing what Home Assistant's MQTT integration and its default integrations import into $ROOT (once; log $LOG)"
-	if ! in_root "$ROOT" sh -c 'python -c "$1" --bootstrap mqtt >/tmp/requirements.txt && cat /tmp/requirements.txt && pip install -q -r /tmp/requirements.txt' \
+	if ! ha_root "$ROOT" sh -c 'python -c "$1" --bootstrap mqtt >/tmp/requirements.txt && cat /tmp/requirements.txt && pip install -q -r /tmp/requirements.txt' \
 		sh "$(cat "$HERE/ha-requirements.py")" >>"$LOG" 2>&1; then
 		unavailable "pip install of what the MQTT integration and the default integrations import failed in the root; see $LOG"
 	fi
@@ -140,4 +127,4 @@ fi
 flock -u 8
 # Used, not changed: a shared lock, so that no first run replaces it meanwhile.
 flock -s 8
-in_root "$ROOT" "$@"
+ha_root "$ROOT" "$@"

@@ -59,25 +59,9 @@ START=$(date +%s)
 
 . "$HERE/debian-mirror.sh"
 
-# Runs a command in root $1 in a mount namespace of its own: /proc, a /dev of a few nodes (no
-# /dev/dri: `make run` there draws into out/), a fresh /tmp; the host's resolver.
-in_root() {
-	local root=$1
-	shift
-	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-	unshare --mount --propagation private -- bash -c '
-		set -e
-		root=$1; shift
-		mount -t proc proc "$root/proc"
-		mount -t tmpfs -o mode=755 tmpfs "$root/dev"
-		for n in null zero full random urandom tty; do touch "$root/dev/$n"; mount --bind "/dev/$n" "$root/dev/$n"; done
-		mkdir -p "$root/dev/pts" "$root/dev/shm"
-		mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
-		ln -s /proc/self/fd "$root/dev/fd"
-		mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
-		exec chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root \
-			LANG=C.UTF-8 TERM=dumb "$@"' in-root "$root" "$@"
-}
+# in_root ROOT COMMAND...: the command in the root, in a mount namespace of its own (no /dev/dri:
+# `make run` there draws into out/).
+. "$HERE/chroot-run.sh"
 
 mkdir -p "$CACHE"
 exec 8>"$CACHE/.lock"
