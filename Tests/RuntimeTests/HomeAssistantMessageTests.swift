@@ -78,22 +78,12 @@ struct HomeAssistantMessageTests {
         let device = try #require(bridge.device)
         #expect(HomeAssistantTests.pump(bridge, session) { bridge.client.connected && bridge.panelState != nil }, "\(lines.all)")
 
-        // A listener on the event's topic and one of its own: once its own comes back, it is
-        // subscribed, and the message can be sent.
-        let ready = device.base + "/test-ready"
-        let listener = try ChildProcess(
-            [
-                "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", device.messageEventTopic, "-t", ready, "-v",
-                "-W", "30",
-            ], captureOutput: true, outputLimit: 1 << 16)
-        defer { listener.stop() }
-        func heard() -> String { String(decoding: listener.output, as: UTF8.self) }
-        var subscribed = false
-        for _ in 0..<50 where !subscribed {
-            try broker.publish(ready, "1")
-            subscribed = HomeAssistantTests.pump(bridge, session, seconds: 0.2) { _ = listener.poll(); return heard().contains(ready) }
+        let listener = try TopicListener(broker, device.messageEventTopic, ready: device.base + "/test-ready") { seconds, until in
+            HomeAssistantTests.pump(bridge, session, seconds: seconds, until: until)
         }
-        #expect(subscribed, "mosquitto_sub subscribed")
+        defer { listener.stop() }
+        func heard() -> String { listener.heard }
+        #expect(listener.subscribed, "mosquitto_sub subscribed")
 
         // Home Assistant's notify: the message on the panel, in place of the rings.
         let rings = try #require(sink.lastFrame)
@@ -113,13 +103,8 @@ struct HomeAssistantMessageTests {
             [InputEvent(time: s, type: 1, code: left, value: 1), InputEvent(time: s, type: 0, code: 0, value: 0),
              InputEvent(time: s, type: 1, code: left, value: 0), InputEvent(time: s, type: 0, code: 0, value: 0)],
             InputRouterTests.keyboard, "keyboard"))
-        #expect(
-            HomeAssistantTests.pump(bridge, session) {
-                _ = listener.poll()
-                return heard().contains(device.messageEventTopic + " ")
-            }, "\(heard()) \(lines.all)")
-        let line = try #require(heard().split(separator: "\n").first { $0.hasPrefix(device.messageEventTopic + " ") })
-        #expect(line == device.messageEventTopic + #" {"event_type":"pressed"}"#)
+        #expect(HomeAssistantTests.pump(bridge, session) { heard().contains(device.messageEventTopic + " ") }, "\(heard()) \(lines.all)")
+        #expect(listener.payload(on: device.messageEventTopic) == #"{"event_type":"pressed"}"#)
         #expect(controller.device.message == nil && controller.navigation.day == HomeAssistantTests.day)
         #expect(try HomeAssistantTests.retained(broker, device.messageEventTopic).isEmpty)
 

@@ -354,6 +354,37 @@ struct HomeAssistantTests {
     }
 }
 
+/// mosquitto_sub on `topic` (its lines kept: `TOPIC PAYLOAD`), handed back once it is surely
+/// subscribed: a topic of its own is published until its message comes back, `pump` (the bridge and
+/// the session turned meanwhile) given at most 0.2 s each time. Ended after 30 s, or by `stop`.
+final class TopicListener {
+    let process: ChildProcess
+    private(set) var subscribed = false
+
+    init(_ broker: Broker, _ topic: String, ready: String, pump: (_ seconds: Double, _ until: () -> Bool) -> Bool) throws {
+        process = try ChildProcess(
+            ["/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", topic, "-t", ready, "-v", "-W", "30"],
+            captureOutput: true, outputLimit: 1 << 16)
+        for _ in 0..<50 where !subscribed {
+            try broker.publish(ready, "1")
+            subscribed = pump(0.2) { heard.contains(ready) }
+        }
+    }
+
+    /// What it heard so far.
+    var heard: String {
+        _ = process.poll()
+        return String(decoding: process.output, as: UTF8.self)
+    }
+
+    /// The first line heard on `topic`: its payload.
+    func payload(on topic: String) -> String? {
+        heard.split(separator: "\n").first { $0.hasPrefix(topic + " ") }.map { String($0.dropFirst(topic.utf8.count + 1)) }
+    }
+
+    func stop() { process.stop() }
+}
+
 /// Log lines collected from a session and a bridge.
 final class LogLines: @unchecked Sendable {
     private(set) var lines: [String] = []

@@ -98,33 +98,18 @@ struct PanelAvailabilityTests {
         let device = try #require(bridge.device)
         #expect(HomeAssistantTests.pump(bridge, session) { bridge.client.connected && bridge.panelState != nil }, "\(lines.all)")
 
-        // A listener on the event topic and a topic of its own: once its own message comes back,
-        // it is subscribed, and the command can be sent.
-        let ready = device.base + "/test-ready"
-        let listener = try ChildProcess(
-            [
-                "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", device.topic("refused", "event"), "-t", ready,
-                "-v", "-W", "30",
-            ], captureOutput: true, outputLimit: 1 << 16)
-        defer { listener.stop() }
-        func heard() -> String { String(decoding: listener.output, as: UTF8.self) }
-        var subscribed = false
-        for _ in 0..<50 where !subscribed {
-            try broker.publish(ready, "1")
-            subscribed = HomeAssistantTests.pump(bridge, session, seconds: 0.2) { _ = listener.poll(); return heard().contains(ready) }
+        let listener = try TopicListener(broker, device.topic("refused", "event"), ready: device.base + "/test-ready") { seconds, until in
+            HomeAssistantTests.pump(bridge, session, seconds: seconds, until: until)
         }
-        #expect(subscribed, "mosquitto_sub subscribed")
+        defer { listener.stop() }
+        func heard() -> String { listener.heard }
+        #expect(listener.subscribed, "mosquitto_sub subscribed")
 
         // gauges is a screen, but not one this panel is configured with: the panel refuses it.
         let before = bridge.refusedAnswered
         try broker.publish(device.topic("screen", "set"), "gauges")
-        #expect(
-            HomeAssistantTests.pump(bridge, session) {
-                _ = listener.poll()
-                return heard().contains("refused/event")
-            }, "\(heard()) \(lines.all)")
-        let line = try #require(heard().split(separator: "\n").first { $0.hasPrefix(device.topic("refused", "event")) })
-        let payload = String(line.dropFirst(device.topic("refused", "event").utf8.count + 1))
+        #expect(HomeAssistantTests.pump(bridge, session) { heard().contains("refused/event") }, "\(heard()) \(lines.all)")
+        let payload = try #require(listener.payload(on: device.topic("refused", "event")))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], "\(payload)")
         #expect(json["event_type"] as? String == "refused")
         #expect(json["command"] as? String == "screen/set")
@@ -135,11 +120,7 @@ struct PanelAvailabilityTests {
 
         // Junk the bridge itself refuses: answered the same way.
         try broker.publish(device.topic("light", "set"), "MAYBE")
-        #expect(
-            HomeAssistantTests.pump(bridge, session) {
-                _ = listener.poll()
-                return heard().contains("expected ON or OFF")
-            }, "\(heard())")
+        #expect(HomeAssistantTests.pump(bridge, session) { heard().contains("expected ON or OFF") }, "\(heard())")
         // An event is not retained (Home Assistant would take it again at every start).
         #expect(try HomeAssistantTests.retained(broker, device.topic("refused", "event")).isEmpty)
         // A command the panel takes answers nothing there.
