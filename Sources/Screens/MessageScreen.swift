@@ -147,19 +147,19 @@ public struct MessageScreen: ContextScreen {
     }
 
     /// The last line of a text that does not fit: the start of `rest` (up to a line feed) and
-    /// "…", cut after a word where that keeps at least half of what a cut anywhere would.
+    /// "…", cut after the last whole word that fits -- a word cut short is a word misread ("has
+    /// finis…") -- and anywhere only where not even the first word fits (a text without spaces:
+    /// Chinese, a long name).
     func lastLine(_ rest: String, _ style: TextStyle, width: Float, text layout: TextLayout) -> String {
         let line = String(rest.prefix { !$0.isNewline }).trimmingTrailingSpaces
         if layout.measure(line + "…", style).width <= width { return line + "…" }
-        let anywhere = layout.truncated(line, style, width: width)
         var atWord: String?
         for (i, c) in line.enumerated() where c == " " {
             let candidate = String(line.prefix(i)).trimmingTrailingSpaces + "…"
             guard layout.measure(candidate, style).width <= width else { break }
             atWord = candidate
         }
-        if let atWord, atWord.count * 2 >= anywhere.count { return atWord }
-        return anywhere
+        return atWord ?? layout.truncated(line, style, width: width)
     }
 
     /// Whether `lines` say the whole of `text` (nothing left out, no ellipsis of their own).

@@ -76,6 +76,19 @@ struct MessageScreenTests {
                     } else {
                         #expect(layout.lines.last?.hasSuffix("…") == true, "\(what): cut without an ellipsis: \(layout.lines)")
                         #expect(runs.last?.full == text)
+                        // Cut after a whole word where the last line has a space to cut at.
+                        if let last = layout.lines.last, last.dropLast().contains(" ") {
+                            let kept = String(last.dropLast()).filter { !$0.isWhitespace }
+                            let before = layout.lines.dropLast().joined().filter { !$0.isWhitespace }
+                            let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+                            var prefixes: Set<String> = [""]
+                            var joined = ""
+                            for word in words {
+                                joined += word
+                                prefixes.insert(joined)
+                            }
+                            #expect(prefixes.contains(before + kept), "\(what): a word cut short: \(layout.lines)")
+                        }
                     }
                     // The explanation holds every line to 20′.
                     let explained = Explanation(
