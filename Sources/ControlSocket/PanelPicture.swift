@@ -6,7 +6,7 @@ import Raster
 /// the bridge's Screenshot image for Home Assistant.
 public enum PanelPicture {
     /// Why an answer gave no picture.
-    public enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
         /// The panel has none to give now (its reason).
         case refused(String)
         /// The connection closed without an answer.
@@ -15,6 +15,16 @@ public enum PanelPicture {
         case malformed(String)
         /// Its memory file could not be read (why).
         case unreadable(String)
+
+        /// As a log line says it.
+        public var description: String {
+            switch self {
+            case .refused(let why): "the panel has no picture to give: \(why)"
+            case .closed: "the panel closed the connection without an answer"
+            case .malformed(let text): "the panel answered '\(text)'"
+            case .unreadable(let why): why
+            }
+        }
     }
 
     /// The picture an answer holds (its descriptor is the caller's to close).
