@@ -21,20 +21,23 @@ run: release
 # Every test: unit, golden, command-line and VM end-to-end tests. First the install step on a
 # minimal Debian 13 (install-check), and the fonts the goldens were drawn with (tools/test-fonts.sh:
 # fetched once into ~/.cache/glance-fonts; GLANCE_FONT_ROOT, so the tests draw the same pixels on
-# Debian 12 and 13). Then the x86-64 package and, at the same time, the arm64 one
-# (tools/arm64/make-test.sh package: Swift 6.0.3 in a trixie build root): their release builds
-# compile a module at a time, each keeping about one core busy. The device boot test installs the
-# x86-64 package into a Debian image and boots it, the arm64 boot test the arm64 one. Then swift
-# test, and beside it tools/beside-tests.sh (swift test's qemu boots, one at a time, leave a core
-# mostly idle): the suites as arm64 code built with Swift 6.0.3 (one build job), the fuzz targets
-# on FUZZ_TEST_RUNS inputs each and the instruction counts of the package's build against
-# tools/bench/recorded.txt (tools/bench/instructions.sh --check: a figure more than 5 % worse
-# fails); their report follows swift test's. A failed x86-64 package or arm64 part still lets
-# swift test run, then fails make test, each said as what it is. The packages of an earlier run
-# are removed first: a failed build leaves the boots no package (they fail, saying so), never a
-# stale one.
+# Debian 12 and 13). The debug build is made with its tests first; then four things at once:
+# - the VM boots (tools/vm-suites.sh: one headless VM at a time, so a chain, the longest part):
+#   glance run's boots straight away, then, once the packages are made, the device boot (the
+#   x86-64 package installed into a Debian image and booted) and the arm64 boot;
+# - tools/beside-tests.sh: the suites as arm64 code built with Swift 6.0.3 (one build job; run
+#   once the arm64 package is made), the fuzz targets on FUZZ_TEST_RUNS inputs each and the
+#   instruction counts of the package's build against tools/bench/recorded.txt
+#   (tools/bench/instructions.sh --check: a figure more than 5 % worse fails);
+# - the x86-64 package and its check against Debian's names and files;
+# - the arm64 package (tools/arm64/make-test.sh package: Swift 6.0.3 in a trixie build root).
+# Their release builds compile a module at a time, each keeping about one core busy. Then swift
+# test, without the VM suites; the reports of the other two follow it. A failed x86-64 package or
+# arm64 part still lets the rest run, then fails make test, each said as what it is. The packages
+# of an earlier run are removed first: a failed build leaves the boots no package (they fail,
+# saying so), never a stale one.
 #
-# swift test and the parts beside it run under tools/bounded.sh (50 and 45 minutes): a test
+# swift test, the VM chain and the parts beside them run under tools/bounded.sh (50, 50 and 45 minutes): a test
 # blocked where no wait of its own is bounded is ended with everything it started, said, and fails
 # the run long before CI's 90 minutes.
 #
@@ -46,25 +49,34 @@ run: release
 GLANCE_REQUIRE_ALL_PARTS ?= 1
 export GLANCE_REQUIRE_ALL_PARTS
 test: deps install-check
-	$(SWIFT) build
+	$(SWIFT) build --build-tests
 	GLANCE_FONT_ROOT="$$(tools/test-fonts.sh)" || exit 1; export GLANCE_FONT_ROOT; \
 	mkdir -p .build && rm -f .build/deb/glance_*_amd64.deb .build/deb/glance_*_arm64.deb .build/deb/glance-panel_*.deb; \
+	ready=.build/packages-made.env; rm -f $$ready; \
+	tools/bounded.sh 3000 tools/vm-suites.sh $$ready >.build/vm-suites.txt 2>&1 & vm=$$!; \
+	tools/bounded.sh 2700 tools/beside-tests.sh $(FUZZ_TEST_RUNS) $$ready >.build/beside-tests.txt 2>&1 & beside=$$!; \
 	tools/arm64/make-test.sh package >.build/arm64-deb.txt 2>.build/arm64-deb.log & armpkg=$$!; \
 	deb="$$(tools/build-deb.sh)"; debrc=$$?; GLANCE_DEB="$$(echo "$$deb" | tail -1)"; \
 	if [ $$debrc != 0 ] || [ ! -f "$$GLANCE_DEB" ]; then \
 		echo "make test: the x86-64 package was not made (tools/build-deb.sh, status $$debrc): the device boot has no package"; \
 		debrc=1; GLANCE_DEB=""; \
-	fi; export GLANCE_DEB; \
+	fi; \
 	pkgrc=0; if [ -n "$$GLANCE_DEB" ]; then tools/package-check.sh "$$GLANCE_DEB" || pkgrc=1; fi; \
-	wait $$armpkg; arm=$$?; cat .build/arm64-deb.log; \
-	tools/bounded.sh 2700 tools/beside-tests.sh $(FUZZ_TEST_RUNS) >.build/beside-tests.txt 2>&1 & beside=$$!; \
-	GLANCE_ARM64_DEB="$$(tail -1 .build/arm64-deb.txt)" tools/bounded.sh 3000 $(SWIFT) test; rc=$$?; \
+	wait $$armpkg; arm=$$?; cat .build/arm64-deb.log; GLANCE_ARM64_DEB="$$(tail -1 .build/arm64-deb.txt)"; \
+	[ $$arm = 0 ] && [ -f "$$GLANCE_ARM64_DEB" ] || GLANCE_ARM64_DEB=""; \
+	printf 'GLANCE_DEB=%q\nGLANCE_ARM64_DEB=%q\n' "$$GLANCE_DEB" "$$GLANCE_ARM64_DEB" >$$ready.new && mv $$ready.new $$ready; \
+	export GLANCE_DEB GLANCE_ARM64_DEB; tools/bounded.sh 3000 $(SWIFT) test --skip-build $(VM_CHAIN:%=--skip %); rc=$$?; \
+	wait $$vm; vmrc=$$?; cat .build/vm-suites.txt; \
 	wait $$beside; besiderc=$$?; cat .build/beside-tests.txt; \
 	[ $$debrc = 0 ] || echo "make test: the x86-64 package failed (see above)"; \
 	[ $$pkgrc = 0 ] || echo "make test: the package's name or files clash with Debian's (tools/package-check.sh, above)"; \
 	[ $$arm = 0 ] || echo "make test: the arm64 package failed (see above)"; \
+	[ $$vmrc = 0 ] || echo "make test: the VM boots failed (tools/vm-suites.sh, above)"; \
 	[ $$besiderc = 0 ] || echo "make test: the arm64 suites, the fuzz targets or the instruction check failed (see above)"; \
-	[ $$debrc = 0 ] && [ $$pkgrc = 0 ] && [ $$arm = 0 ] && [ $$besiderc = 0 ] && [ $$rc = 0 ] || exit 1
+	[ $$debrc = 0 ] && [ $$pkgrc = 0 ] && [ $$arm = 0 ] && [ $$vmrc = 0 ] && [ $$besiderc = 0 ] && [ $$rc = 0 ] || exit 1
+
+# The suites of VM boots tools/vm-suites.sh runs (swift test skips them).
+VM_CHAIN = VMEndToEndTests VMInputTests DeviceBootTests ARM64BootTests
 
 # Only the end-to-end tests on a real kernel in qemu (tools/vm; about 4 minutes with the boot of
 # the package in Debian, which needs the package built).

@@ -6,12 +6,14 @@
 # qemu-aarch64 too (GLANCE_EXECUTABLE, GLANCE_EMULATOR): the one built beside the tests, or
 # --glance PATH (make test gives the package's, .build/arm64-release).
 #
-#   tools/arm64/test.sh [--no-build] [--glance PATH] [--suites 'A B ...'] [--jobs N]
+#   tools/arm64/test.sh [--no-build] [--glance PATH] [--suites 'A B ...'] [--jobs N] [--wait-for FILE]
 #
 #   --suites   the test targets to build and run (default: the pure and headless ones below; only
 #              they and the targets they need are built, and glance unless --glance is given)
 #   --no-build run what was built last
 #   --jobs N   build with N jobs (default: as many as cores; make test gives 1, beside swift test)
+#   --wait-for FILE  after the build, wait until FILE exists before running (make test builds the
+#              suites while the package whose glance they run is still being made)
 #
 # The fonts are the ones the goldens were drawn with (Debian 12's fonts-inter and
 # fonts-wqy-microhei; trixie's Inter 4.1 draws other pixels): GLANCE_FONT_ROOT, else
@@ -33,11 +35,12 @@ die() { say "$*"; exit 2; }
 # runs the arm64 package on an arm64 kernel. (RuntimeTests, PlatformTests: signalfd, timerfd,
 # fork and crash handlers; VMTests: the VM boots, natively too.)
 SUITES="ActivityTests RasterTests ScreensTests TextTests FeedsTests ConfigurationTests JSONTests DisplayTests InputTests"
-BUILD=1 GLANCE="" JOBS=()
+BUILD=1 GLANCE="" JOBS=() WAIT_FOR=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) BUILD=0; shift ;;
 	--jobs) JOBS=(-j "$2"); shift 2 ;;
+	--wait-for) WAIT_FOR=$2; shift 2 ;;
 	--suites) SUITES=$2; shift 2 ;;
 	--glance) GLANCE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -71,6 +74,11 @@ if [ $BUILD = 1 ]; then
 		"$SCRATCH/build.log" >&2 || true
 	[ $built = 0 ] || die "the arm64 build of the tests failed (tools/arm64/swift-build.sh --build-tests; log $SCRATCH/build.log)"
 	say "built in $(($(date +%s) - T)) s"
+fi
+if [ -n "$WAIT_FOR" ]; then
+	T=$(date +%s)
+	while [ ! -f "$WAIT_FOR" ]; do sleep 2; done
+	say "waited $(($(date +%s) - T)) s for $WAIT_FOR"
 fi
 BIN=$SCRATCH/aarch64-unknown-linux-gnu/release
 BUNDLE=$BIN/GlancePackageTests.xctest
