@@ -4,6 +4,9 @@ public enum MoveMode: String, Sendable, CaseIterable {
     case activeEnergy
     /// Move is minutes of movement against a move-time goal (Apple Watch for children).
     case moveTime
+    /// Move is steps against a step goal: a source that counts steps and no energy (a band or
+    /// watch through Gadgetbridge, a phone's step counter).
+    case steps
 }
 
 /// One day's activity, HealthKit style: every quantity and goal may be missing.
@@ -20,6 +23,9 @@ public struct ActivitySummary: Sendable, Equatable, Hashable {
     public var exerciseTimeGoal: Double?
     public var standHours: Double?
     public var standHoursGoal: Double?
+    /// Steps, and the day's step goal: Move's figures when `moveMode` is `.steps`.
+    public var steps: Double?
+    public var stepsGoal: Double?
     public var moveMode: MoveMode
 
     public init(
@@ -27,7 +33,8 @@ public struct ActivitySummary: Sendable, Equatable, Hashable {
         moveTime: Double? = nil, moveTimeGoal: Double? = nil,
         exerciseTime: Double? = nil, exerciseTimeGoal: Double? = nil,
         standHours: Double? = nil, standHoursGoal: Double? = nil,
-        moveMode: MoveMode = .activeEnergy
+        moveMode: MoveMode = .activeEnergy,
+        steps: Double? = nil, stepsGoal: Double? = nil
     ) {
         self.activeEnergyBurned = activeEnergyBurned
         self.activeEnergyBurnedGoal = activeEnergyBurnedGoal
@@ -38,6 +45,8 @@ public struct ActivitySummary: Sendable, Equatable, Hashable {
         self.standHours = standHours
         self.standHoursGoal = standHoursGoal
         self.moveMode = moveMode
+        self.steps = steps
+        self.stepsGoal = stepsGoal
     }
 
     /// The quantities of the summary by name, in the order people read them.
@@ -48,13 +57,14 @@ public struct ActivitySummary: Sendable, Equatable, Hashable {
             ("moveTime", moveTime), ("moveTimeGoal", moveTimeGoal),
             ("exerciseTime", exerciseTime), ("exerciseTimeGoal", exerciseTimeGoal),
             ("standHours", standHours), ("standHoursGoal", standHoursGoal),
+            ("steps", steps), ("stepsGoal", stepsGoal),
         ]
     }
 
     /// Each quantity's range and whether it is a goal, in `fields` order.
     static let ranges: [(FigureRange, goal: Bool)] = [
         (.energy, false), (.energy, true), (.minutes, false), (.minutes, true), (.minutes, false), (.minutes, true),
-        (.hours, false), (.hours, true),
+        (.hours, false), (.hours, true), (.steps, false), (.steps, true),
     ]
 
     /// Names of the quantities outside their `FigureRange` (negative, NaN, infinite, too large,
@@ -74,8 +84,11 @@ public struct ActivitySummary: Sendable, Equatable, Hashable {
 
 extension MoveMode {
     /// The mode of a day in an export, which has no mode attribute: move time when there is a
-    /// usable move-time goal and no usable energy goal, else active energy.
-    public static func inferred(energyGoal: Double?, moveTimeGoal: Double?) -> MoveMode {
-        RingSet.isUsableGoal(moveTimeGoal) && !RingSet.isUsableGoal(energyGoal) ? .moveTime : .activeEnergy
+    /// usable move-time goal and no usable energy goal, else steps when there is a usable step
+    /// goal and neither other, else active energy.
+    public static func inferred(energyGoal: Double?, moveTimeGoal: Double?, stepsGoal: Double? = nil) -> MoveMode {
+        if RingSet.isUsableGoal(energyGoal) { return .activeEnergy }
+        if RingSet.isUsableGoal(moveTimeGoal) { return .moveTime }
+        return RingSet.isUsableGoal(stepsGoal) ? .steps : .activeEnergy
     }
 }

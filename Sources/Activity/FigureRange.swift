@@ -6,17 +6,20 @@
 /// | energy (kcal, Cal or kJ) | 0 to 100,000 | 0 (no goal) or 1 to 100,000 |
 /// | minutes (move, exercise) | 0 to 1,440 | 0 or 1 to 1,440 |
 /// | hours (stand) | 0 to 24 | 0 or 1 to 24 |
+/// | steps (Move from a step counter) | 0 to 250,000 | 0 or 1 to 250,000 |
 ///
 /// A day has 1,440 minutes and 24 hours; 100,000 is above any energy a day can hold in either
-/// unit. With goals of at least 1, value / goal is at most 100,000 turns.
+/// unit; 250,000 steps is above any day's (an ultramarathon's 24 hours are about 150,000). With
+/// goals of at least 1, value / goal is at most 250,000 turns (drawn as the rings' most, 100,000).
 public enum FigureRange: Sendable {
-    case energy, minutes, hours
+    case energy, minutes, hours, steps
 
     public var maximum: Double {
         switch self {
         case .energy: 100_000
         case .minutes: 1440
         case .hours: 24
+        case .steps: 250_000
         }
     }
 
@@ -28,6 +31,7 @@ public enum FigureRange: Sendable {
         case .energy: "kcal or kJ"
         case .minutes: "minutes in a day"
         case .hours: "hours in a day"
+        case .steps: "steps in a day"
         }
     }
 

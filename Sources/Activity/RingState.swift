@@ -64,6 +64,8 @@ public enum RingSet: Sendable, Equatable, Hashable {
                 goal: summary.activeEnergyBurnedGoal?.kilocalories)
         case .moveTime:
             move = RingState(value: summary.moveTime, goal: summary.moveTimeGoal)
+        case .steps:
+            move = RingState(value: summary.steps, goal: summary.stepsGoal)
         }
         if !Self.isUsableGoal(summary.exerciseTimeGoal) && !Self.isUsableGoal(summary.standHoursGoal) {
             self = .moveOnly(move)

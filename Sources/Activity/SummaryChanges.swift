@@ -9,6 +9,8 @@ public struct SummaryChanges: Sendable, Equatable {
     public var exerciseTimeGoal = FieldChange<Double>.keep
     public var standHours = FieldChange<Double>.keep
     public var standHoursGoal = FieldChange<Double>.keep
+    public var steps = FieldChange<Double>.keep
+    public var stepsGoal = FieldChange<Double>.keep
     /// What the Move ring measures; nil: inferred from the goals when one is given, else kept.
     public var moveMode: MoveMode?
     /// Remove the day's summary.
@@ -19,8 +21,9 @@ public struct SummaryChanges: Sendable, Equatable {
     public var changesAnything: Bool {
         remove || moveMode != nil || moveGoalGiven || activeEnergyBurned != .keep || moveTime != .keep
             || exerciseTime != .keep || exerciseTimeGoal != .keep || standHours != .keep || standHoursGoal != .keep
+            || steps != .keep
     }
-    public var moveGoalGiven: Bool { activeEnergyBurnedGoal != .keep || moveTimeGoal != .keep }
+    public var moveGoalGiven: Bool { activeEnergyBurnedGoal != .keep || moveTimeGoal != .keep || stepsGoal != .keep }
 
     public func apply(to s: inout ActivitySummary) {
         s.activeEnergyBurned = activeEnergyBurned.applied(to: s.activeEnergyBurned)
@@ -31,10 +34,12 @@ public struct SummaryChanges: Sendable, Equatable {
         s.exerciseTimeGoal = exerciseTimeGoal.applied(to: s.exerciseTimeGoal)
         s.standHours = standHours.applied(to: s.standHours)
         s.standHoursGoal = standHoursGoal.applied(to: s.standHoursGoal)
+        s.steps = steps.applied(to: s.steps)
+        s.stepsGoal = stepsGoal.applied(to: s.stepsGoal)
         if let moveMode {
             s.moveMode = moveMode
         } else if moveGoalGiven {
-            s.moveMode = .inferred(energyGoal: s.activeEnergyBurnedGoal?.value, moveTimeGoal: s.moveTimeGoal)
+            s.moveMode = .inferred(energyGoal: s.activeEnergyBurnedGoal?.value, moveTimeGoal: s.moveTimeGoal, stepsGoal: s.stepsGoal)
         }
     }
 }

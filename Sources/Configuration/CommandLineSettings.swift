@@ -114,6 +114,12 @@ extension ShowRequest: Defaulted {
             $0.summary.moveMode = .moveTime
             $0.summaryGiven = true
         },
+        .commandLine(["--steps"], .figurePair(.steps), help: "steps and goal; sets steps mode (a step counter's Move)") {
+            $0.summary.steps = $1.value
+            $0.summary.stepsGoal = $1.goal
+            $0.summary.moveMode = .steps
+            $0.summaryGiven = true
+        },
         .commandLine(["--exercise"], .figurePair(.minutes), help: "exercise minutes and goal") {
             $0.summary.exerciseTime = $1.value
             $0.summary.exerciseTimeGoal = $1.goal

@@ -197,13 +197,15 @@ public struct GoalSetting: Sendable, Equatable {
     public var exercise: Double? = 30
     /// Hours.
     public var stand: Double? = 12
+    /// Steps: Move on a day that counts steps and no energy (a band or watch through Gadgetbridge).
+    public var steps: Double? = 10_000
 
     public init() {}
 }
 
 extension GoalSetting {
     /// The configured goals as standing goals: the default before any are set in the store.
-    public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand) }
+    public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand, steps: steps) }
 }
 
 /// Everything the device can be told. Defaults cover everything: no file is needed to start.

@@ -394,6 +394,10 @@ extension GoalSetting: Defaulted {
         .value("move", \.move, goal(.energy), help: "kcal", reload: .data),
         .value("exercise", \.exercise, goal(.minutes), help: "minutes", reload: .data),
         .value("stand", \.stand, goal(.hours), help: "hours", reload: .data),
+        .value(
+            "steps", \.steps, goal(.steps),
+            help: "steps: Move on a day whose source counts steps and no energy (a band or watch through Gadgetbridge)",
+            reload: .data),
     ]
 
     /// A goal as the store takes goals (`FigureRange`: 0 for none, or 1 up to the top), or null for

@@ -57,6 +57,7 @@ public struct RingIntroScene: Scene {
         guard var s = summary else { return nil }
         s.activeEnergyBurned = s.activeEnergyBurned.map { Energy($0.value * factor, $0.unit) }
         s.moveTime = s.moveTime.map { $0 * factor }
+        s.steps = s.steps.map { $0 * factor }
         s.exerciseTime = s.exerciseTime.map { $0 * factor }
         s.standHours = s.standHours.map { $0 * factor }
         return s

@@ -7,6 +7,7 @@ public enum Bodies {
     /// or a string with its unit ("1460kJ"); null clears a figure; a field left out is kept.
     public static let dayFields: Set<String> = [
         "move", "moveGoal", "moveTime", "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal", "moveMode",
+        "steps", "stepsGoal",
     ]
 
     public static func day(_ body: Located, extra: Set<String> = []) throws(FeedError) -> SummaryChanges {
@@ -20,9 +21,11 @@ public enum Bodies {
         if let f = try body.member("exerciseGoal") { c.exerciseTimeGoal = FieldChange(try amount(f)) }
         if let f = try body.member("stand") { c.standHours = FieldChange(try amount(f)) }
         if let f = try body.member("standGoal") { c.standHoursGoal = FieldChange(try amount(f)) }
+        if let f = try body.member("steps") { c.steps = FieldChange(try amount(f)) }
+        if let f = try body.member("stepsGoal") { c.stepsGoal = FieldChange(try amount(f)) }
         if let f = try body.member("moveMode") {
             guard let mode = MoveMode(rawValue: try f.string()) else {
-                throw FeedError(path: f.path, "expected \"activeEnergy\" or \"moveTime\"")
+                throw FeedError(path: f.path, "expected \"activeEnergy\", \"moveTime\" or \"steps\"")
             }
             c.moveMode = mode
         }
@@ -47,12 +50,13 @@ public enum Bodies {
     /// `{"move": 500, "exercise": 30, "stand": 12, "from": "2026-12-01"}`: standing goals from a
     /// date (nil: today on the board); move as `moveGoal` is. A goal left out stays as it is.
     public static func goals(_ body: Located) throws(FeedError) -> (goals: Goals, from: CalendarDay?) {
-        try body.only(["move", "exercise", "stand", "from"])
+        try body.only(["move", "exercise", "stand", "steps", "from"])
         var goals = Goals()
         if let f = try body.member("move") { goals.move = try energy(f) }
         if let f = try body.member("exercise") { goals.exercise = try amount(f) }
         if let f = try body.member("stand") { goals.stand = try amount(f) }
-        guard !goals.isEmpty else { throw FeedError(path: body.path, "no goal given (the fields are move, exercise, stand, from)") }
+        if let f = try body.member("steps") { goals.steps = try amount(f) }
+        guard !goals.isEmpty else { throw FeedError(path: body.path, "no goal given (the fields are move, exercise, stand, steps, from)") }
         return (goals, try body.member("from").map(date))
     }
 

@@ -50,7 +50,8 @@ public struct HealthAutoExport: Sendable, Equatable {
         var ignored = Set<String>()
         for (index, item) in try (data.member("metrics")?.elements() ?? Located.Elements(items: [], path: data.path)).enumerated() {
             let name = try item.required("name").string()
-            guard let ring = Ring(rawValue: name) else {
+            // (its steps are `step_count`: not read; an iPhone's Move is energy)
+            guard let ring = Ring(rawValue: name), ring != .steps else {
                 // Listed in the reply: bounded, like any text a client sends back to itself.
                 if ignored.count < 64 { ignored.insert(Quote.clip(name)) }
                 continue
@@ -97,6 +98,9 @@ public struct HealthAutoExport: Sendable, Equatable {
             case "min": return 1.0 / 60
             default: throw FeedError(path: path, "expected count or hr for apple_stand_hour, found \"\(units.prefix(20))\"")
             }
+        case .steps:
+            guard units == "count" else { throw FeedError(path: path, "expected count for steps, found \"\(units.prefix(20))\"") }
+            return 1
         }
     }
 

@@ -136,7 +136,7 @@ final class HealthXMLReader {
 
     private static let activitySummary = Array("ActivitySummary".utf8) + [0]
     private static let fieldsByName: [String: ExportField] = Dictionary(
-        uniqueKeysWithValues: ExportField.allCases.filter { $0 != .moveMode && $0 != .activeEnergyBurnedGoalUnit }
+        uniqueKeysWithValues: ExportField.allCases.filter { ![.moveMode, .activeEnergyBurnedGoalUnit, .steps, .stepsGoal, .source].contains($0) }
             .map { ($0.rawValue, $0) })
 
     private func startElement(

@@ -64,6 +64,7 @@ public struct Strings: Sendable {
     }
 
     public var minutesUnit: String { pick("MIN", "分钟") }
+    public var stepsUnit: String { pick("STEPS", "步") }
     public var hoursUnit: String { pick("HRS", "小时") }
 
     /// Monday = 1 … Sunday = 7.

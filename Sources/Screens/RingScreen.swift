@@ -182,6 +182,9 @@ struct RingFigure {
         let move: RingFigure
         if s?.moveMode == .moveTime {
             move = figure(.move, s?.moveTime, s?.moveTimeGoal, unit: strings.minutesUnit)
+        } else if s?.moveMode == .steps {
+            // The source's own word: Move from a step counter is steps, not energy.
+            move = figure(.move, s?.steps, s?.stepsGoal, unit: strings.stepsUnit)
         } else {
             let unit = s?.activeEnergyBurned?.unit ?? s?.activeEnergyBurnedGoal?.unit ?? .kilocalorie
             // Both sides in the value's unit.

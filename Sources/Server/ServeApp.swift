@@ -419,6 +419,7 @@ public final class ServeApp {
                 }
                 if before == nil { new += 1 } else { changed += 1 }
                 try store.setSummary(summary, for: day)
+                if before == nil { try store.setSource("glance serve", for: day) }
             }
         }
         return Self.dayCounts(new, changed, unchanged)

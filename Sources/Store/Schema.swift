@@ -73,6 +73,55 @@ public enum Schema {
             updated INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 4: steps (Move from a step counter: a day's steps and step goal, samples of steps, a
+        // standing step goal), where a day's own figures came from, and the feed each sample came
+        // through (two feeds' samples of one moment are two samples; a day counts one feed's).
+        // SQLite cannot change a CHECK: the two tables are made again and copied.
+        """
+        CREATE TABLE day_summaries_4 (
+            date TEXT PRIMARY KEY NOT NULL
+                CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            active_energy_burned REAL CHECK (active_energy_burned >= 0),
+            active_energy_burned_unit TEXT CHECK (active_energy_burned_unit IN ('kcal', 'Cal', 'kJ')),
+            active_energy_burned_goal REAL CHECK (active_energy_burned_goal >= 0),
+            active_energy_burned_goal_unit TEXT CHECK (active_energy_burned_goal_unit IN ('kcal', 'Cal', 'kJ')),
+            move_time REAL CHECK (move_time >= 0),
+            move_time_goal REAL CHECK (move_time_goal >= 0),
+            exercise_time REAL CHECK (exercise_time >= 0),
+            exercise_time_goal REAL CHECK (exercise_time_goal >= 0),
+            stand_hours REAL CHECK (stand_hours >= 0),
+            stand_hours_goal REAL CHECK (stand_hours_goal >= 0),
+            move_mode TEXT NOT NULL DEFAULT 'activeEnergy' CHECK (move_mode IN ('activeEnergy', 'moveTime', 'steps')),
+            steps REAL CHECK (steps >= 0),
+            steps_goal REAL CHECK (steps_goal >= 0),
+            source TEXT NOT NULL DEFAULT ''
+        ) WITHOUT ROWID;
+        INSERT INTO day_summaries_4 (date, active_energy_burned, active_energy_burned_unit, active_energy_burned_goal,
+            active_energy_burned_goal_unit, move_time, move_time_goal, exercise_time, exercise_time_goal,
+            stand_hours, stand_hours_goal, move_mode)
+        SELECT date, active_energy_burned, active_energy_burned_unit, active_energy_burned_goal,
+            active_energy_burned_goal_unit, move_time, move_time_goal, exercise_time, exercise_time_goal,
+            stand_hours, stand_hours_goal, move_mode FROM day_summaries;
+        DROP TABLE day_summaries;
+        ALTER TABLE day_summaries_4 RENAME TO day_summaries;
+        CREATE TABLE samples_4 (
+            metric TEXT NOT NULL CHECK (metric IN ('active_energy', 'apple_exercise_time', 'apple_stand_hour', 'steps')),
+            start INTEGER NOT NULL,
+            feed TEXT NOT NULL DEFAULT 'health-auto-export',
+            source TEXT NOT NULL DEFAULT '',
+            quantity REAL NOT NULL CHECK (quantity >= 0),
+            unit TEXT NOT NULL,
+            value REAL NOT NULL CHECK (value >= 0),
+            day TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            PRIMARY KEY (metric, start, feed, source)
+        ) WITHOUT ROWID;
+        INSERT INTO samples_4 (metric, start, source, quantity, unit, value, day)
+        SELECT metric, start, source, quantity, unit, value, day FROM samples;
+        DROP TABLE samples;
+        ALTER TABLE samples_4 RENAME TO samples;
+        CREATE INDEX samples_by_day ON samples (day, metric, feed, unit, quantity, value);
+        ALTER TABLE goals ADD COLUMN steps REAL CHECK (steps >= 0);
+        """,
     ]
 
     /// The version this build writes.

@@ -8,7 +8,7 @@ extension Store {
     static let dayColumnNames = [
         "date", "active_energy_burned", "active_energy_burned_unit", "active_energy_burned_goal",
         "active_energy_burned_goal_unit", "move_time", "move_time_goal", "exercise_time", "exercise_time_goal",
-        "stand_hours", "stand_hours_goal", "move_mode",
+        "stand_hours", "stand_hours_goal", "move_mode", "steps", "steps_goal",
     ]
 
     /// `date, active_energy_burned, …` for a SELECT or an INSERT.
@@ -17,8 +17,10 @@ extension Store {
     /// `?1,?2,…`: one parameter per day column.
     static let dayParameters = dayColumnNames.indices.map { "?\($0 + 1)" }.joined(separator: ",")
 
+    /// A day's figures written over the row's (its `source`, said apart, kept).
     private static let replaceDaySQL =
-        "INSERT OR REPLACE INTO day_summaries (\(dayColumns)) VALUES (\(dayParameters))"
+        "INSERT INTO day_summaries (\(dayColumns)) VALUES (\(dayParameters)) ON CONFLICT (date) DO UPDATE SET "
+        + dayColumnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     /// The bindings for one day, in `dayColumnNames` order.
     static func dayValues(_ day: CalendarDay, _ s: ActivitySummary) -> [SQLValue?] {
@@ -30,6 +32,7 @@ extension Store {
             .optional(s.exerciseTime), .optional(s.exerciseTimeGoal),
             .optional(s.standHours), .optional(s.standHoursGoal),
             .text(s.moveMode.rawValue),
+            .optional(s.steps), .optional(s.stepsGoal),
         ]
     }
 
@@ -45,7 +48,8 @@ extension Store {
             moveTime: row.double(5), moveTimeGoal: row.double(6),
             exerciseTime: row.double(7), exerciseTimeGoal: row.double(8),
             standHours: row.double(9), standHoursGoal: row.double(10),
-            moveMode: row.text(11).flatMap { MoveMode(rawValue: $0) } ?? .activeEnergy)
+            moveMode: row.text(11).flatMap { MoveMode(rawValue: $0) } ?? .activeEnergy,
+            steps: row.double(12), stepsGoal: row.double(13))
         return (day, summary)
     }
 
@@ -110,6 +114,36 @@ extension Store {
         }
         try Self.check(summary, day: day)
         try db.prepare(Self.replaceDaySQL).bind(Self.dayValues(day, summary)).run()
+    }
+
+    /// Where `day`'s own figures came from (`Store.DaySource`), said by what wrote them; nothing
+    /// when the day has no row.
+    public func setSource(_ source: String, for day: CalendarDay) throws(StoreError) {
+        try db.prepare("UPDATE day_summaries SET source = ?2 WHERE date = ?1")
+            .bind(.text(day.description), .text(String(source.prefix(200)))).run()
+    }
+
+    /// Where each day's own figures from `first` through `last` came from (days whose row says).
+    public func sources(from first: CalendarDay, through last: CalendarDay) throws(StoreError) -> [CalendarDay: String] {
+        let statement = try db.prepare(
+            "SELECT date, source FROM day_summaries WHERE date BETWEEN ?1 AND ?2 AND source != ''")
+        statement.bind(.text(first.description), .text(last.description))
+        var found: [CalendarDay: String] = [:]
+        while try statement.step() {
+            if let day = statement.text(0).flatMap(CalendarDay.init(iso:)), let source = statement.text(1) { found[day] = source }
+        }
+        return found
+    }
+
+    /// Where each day from `first` through `last` came from, in words: its own row's source
+    /// (an export, a CSV file, by hand) and the feeds whose samples count on it, by name.
+    public func dayOrigins(from first: CalendarDay, through last: CalendarDay) throws(StoreError) -> [CalendarDay: String] {
+        var names: [CalendarDay: Set<String>] = [:]
+        for (day, source) in try sources(from: first, through: last) { names[day, default: []].insert(source) }
+        for (day, metrics) in try sampleFeeds(from: first, through: last) {
+            for feed in metrics.values { names[day, default: []].insert(feed.name) }
+        }
+        return names.mapValues { $0.sorted().joined(separator: ", ") }
     }
 
     /// Changes the summary of `day` in one transaction (read, change, write): concurrent writers

@@ -18,6 +18,7 @@ extension Store {
             try write(Self.dayCSVHeader.joined(separator: ",") + "\n")
             // As shown: the sums of the samples, the standing goals where a day has none (so the
             // file imports to the same days without the history).
+            let origins = try dayOrigins(from: .earliest, through: .latest)
             for (day, s) in try allShownDays() {
                 let goalUnit = s.activeEnergyBurnedGoal.map(\.unit)
                 let valueUnit = s.activeEnergyBurned.map(\.unit) ?? goalUnit
@@ -30,6 +31,8 @@ extension Store {
                     Self.csvNumber(s.standHours), Self.csvNumber(s.standHoursGoal),
                     goalUnit != nil && goalUnit != valueUnit ? goalUnit!.rawValue : "",
                     s.moveMode.rawValue,
+                    Self.csvNumber(s.steps), Self.csvNumber(s.stepsGoal),
+                    Self.csvText(origins[day] ?? ""),
                 ]
                 try write(cells.joined(separator: ",") + "\n")
             }

@@ -21,14 +21,15 @@ extension Store {
 
     /// Every period of standing goals, oldest first.
     public func goalHistory() throws(StoreError) -> [GoalPeriod] {
-        let statement = try db.prepare("SELECT start, move, move_unit, exercise, stand, updated FROM goals ORDER BY start")
+        let statement = try db.prepare("SELECT start, move, move_unit, exercise, stand, updated, steps FROM goals ORDER BY start")
         var periods: [GoalPeriod] = []
         while try statement.step() {
             guard let start = statement.text(0).flatMap(CalendarDay.init(iso:)) else { continue }
             let move = statement.double(1).map { Energy($0, statement.text(2).flatMap(EnergyUnit.init(symbol:)) ?? .kilocalorie) }
             periods.append(
                 GoalPeriod(
-                    start: start, goals: Goals(move: move, exercise: statement.double(3), stand: statement.double(4)),
+                    start: start,
+                    goals: Goals(move: move, exercise: statement.double(3), stand: statement.double(4), steps: statement.double(6)),
                     updated: statement.int64(5) ?? 0))
         }
         return periods
@@ -51,10 +52,11 @@ extension Store {
             let before = Self.goals(on: start, in: try goalHistory()) ?? Goals()
             let period = GoalPeriod(start: start, goals: goals.over(before), updated: unixTime())
             try db.prepare(
-                "INSERT OR REPLACE INTO goals (start, move, move_unit, exercise, stand, updated) VALUES (?1,?2,?3,?4,?5,?6)"
+                "INSERT OR REPLACE INTO goals (start, move, move_unit, exercise, stand, updated, steps) VALUES (?1,?2,?3,?4,?5,?6,?7)"
             ).bind(
                 .text(start.description), .optional(period.goals.move?.value), .optional(period.goals.move?.unit.rawValue),
-                .optional(period.goals.exercise), .optional(period.goals.stand), .integer(period.updated)
+                .optional(period.goals.exercise), .optional(period.goals.stand), .integer(period.updated),
+                .optional(period.goals.steps)
             ).run()
             return period
         }
@@ -98,7 +100,7 @@ extension Store {
         let history = try goalHistory()
         return Set(own.keys).union(samples.keys).sorted().map { day in
             var summary = own[day] ?? ActivitySummary()
-            samples[day]?.apply(to: &summary)
+            if let changes = samples[day] { Self.apply(changes, to: &summary) }
             (Self.goals(on: day, in: history) ?? Goals()).over(defaults).fill(&summary)
             return (day, summary)
         }

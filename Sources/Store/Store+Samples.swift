@@ -1,11 +1,35 @@
 import Activity
 
-/// Samples as a source sends them (Health Auto Export): one row per metric, start and source, a
-/// sample sent again (or an hourly aggregate that has grown) replacing the one it repeats. A day's
-/// figure for a metric that has samples on it is their sum.
+/// Samples as a source sends them (Health Auto Export, Health Connect, Gadgetbridge, the readings
+/// format): one row per metric, start, feed and source, a sample sent again (or an hourly
+/// aggregate that has grown) replacing the one it repeats. A day's figure for a metric that has
+/// samples on it is their sum, over one feed: where two feeds sent samples of one metric for one
+/// day (a phone through Health Auto Export and a band through Gadgetbridge, both counting the same
+/// walk), the feed whose samples sum to the most counts alone, so nothing is counted twice.
 extension Store {
     /// The metrics kept as samples, each feeding one figure of the day.
     public typealias SampleMetric = Activity.SampleMetric
+
+    /// What a sample came through: each has its own rules for what its samples mean
+    /// (docs/data.md), and a day's figure is one feed's.
+    public enum Feed: String, Sendable, Equatable, CaseIterable, Comparable {
+        case healthAutoExport = "health-auto-export"
+        case healthConnect = "health-connect"
+        case gadgetbridge = "gadgetbridge"
+        case readings = "readings"
+
+        /// As people call it (`glance log`, exports).
+        public var name: String {
+            switch self {
+            case .healthAutoExport: "Health Auto Export"
+            case .healthConnect: "Health Connect"
+            case .gadgetbridge: "Gadgetbridge"
+            case .readings: "readings"
+            }
+        }
+
+        public static func < (a: Feed, b: Feed) -> Bool { a.rawValue < b.rawValue }
+    }
 
     public struct Sample: Sendable, Equatable {
         public var metric: SampleMetric
@@ -13,6 +37,8 @@ extension Store {
         public var start: Int64
         /// Where it came from ("" when not given): samples of two sources at one moment are two samples.
         public var source: String
+        /// What it came through.
+        public var feed: Feed
         /// As sent, in `unit`.
         public var quantity: Double
         public var unit: String
@@ -22,11 +48,13 @@ extension Store {
         public var day: CalendarDay
 
         public init(
-            metric: SampleMetric, start: Int64, source: String = "", quantity: Double, unit: String, value: Double, day: CalendarDay
+            metric: SampleMetric, start: Int64, source: String = "", quantity: Double, unit: String, value: Double, day: CalendarDay,
+            feed: Feed = .healthAutoExport
         ) {
             self.metric = metric
             self.start = start
             self.source = source
+            self.feed = feed
             self.quantity = quantity
             self.unit = unit
             self.value = value
@@ -54,14 +82,15 @@ extension Store {
     }
 
     /// Keeps `samples` (in the caller's transaction, or one of its own): a sample with the key of
-    /// one stored (metric, start, source) replaces it.
+    /// one stored (metric, start, feed, source) replaces it.
     @discardableResult
     public func putSamples(_ samples: some Sequence<Sample>) throws(StoreError) -> SampleCounts {
         try transaction { () throws(StoreError) -> SampleCounts in
             let find = try db.prepare(
-                "SELECT quantity, unit, value, day FROM samples WHERE metric = ?1 AND start = ?2 AND source = ?3", persistent: true)
+                "SELECT quantity, unit, value, day FROM samples WHERE metric = ?1 AND start = ?2 AND source = ?3 AND feed = ?4",
+                persistent: true)
             let put = try db.prepare(
-                "INSERT OR REPLACE INTO samples (metric, start, source, quantity, unit, value, day) VALUES (?1,?2,?3,?4,?5,?6,?7)",
+                "INSERT OR REPLACE INTO samples (metric, start, source, quantity, unit, value, day, feed) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
                 persistent: true)
             var counts = SampleCounts()
             var days = Set<CalendarDay>()
@@ -73,7 +102,7 @@ extension Store {
                     throw StoreError(.badData, "\(s.metric.rawValue) at \(Self.isoTime(s.start)): \(problem); nothing was kept")
                 }
                 days.insert(s.day)
-                find.bind(.text(s.metric.rawValue), .integer(s.start), .text(s.source))
+                find.bind(.text(s.metric.rawValue), .integer(s.start), .text(s.source), .text(s.feed.rawValue))
                 let found = try find.step()
                 let same =
                     found && find.double(0) == s.quantity && find.text(1) == s.unit && find.double(2) == s.value
@@ -86,7 +115,7 @@ extension Store {
                 if found { counts.changed += 1 } else { counts.new += 1 }
                 try put.bind(
                     .text(s.metric.rawValue), .integer(s.start), .text(s.source), .real(s.quantity), .text(s.unit), .real(s.value),
-                    .text(s.day.description)
+                    .text(s.day.description), .text(s.feed.rawValue)
                 ).run()
             }
             // The days they fall on, summed with what was there: each within what a day holds
@@ -104,6 +133,7 @@ extension Store {
         case .activeEnergy: .energy
         case .exerciseTime: .minutes
         case .standHours: .hours
+        case .steps: .steps
         }
     }
 
@@ -111,8 +141,9 @@ extension Store {
     /// more than a day holds (in any of its units) or to no finite number.
     func checkSampleDays(_ days: Set<CalendarDay>) throws(StoreError) {
         guard let first = days.min(), let last = days.max() else { return }
-        for (day, metrics) in try sampleSums(from: first, through: last) where days.contains(day) {
-            for (metric, units) in metrics {
+        for (day, metrics) in try sampleSums(from: first, through: last, everyFeed: true) where days.contains(day) {
+            for (metric, feeds) in metrics {
+                for (_, units) in feeds {
                 let range = Self.range(of: metric)
                 var sums = [(units.reduce(0) { $0 + $1.value }, Self.ringUnit(metric))]
                 if metric == .activeEnergy { sums += units.map { ($0.quantity, $0.unit) } }
@@ -125,6 +156,7 @@ extension Store {
                                 + "nothing was kept")
                     }
                 }
+                }
             }
         }
     }
@@ -135,23 +167,50 @@ extension Store {
         case .activeEnergy: "kcal"
         case .exerciseTime: "min"
         case .standHours: "hr"
+        case .steps: "steps"
         }
     }
 
-    /// Per day and metric, each unit's sums of quantity and value, from `first` through `last`.
+    /// Per day and metric, the feed that counts (`Feed`'s rule: the one whose samples sum to the
+    /// most, the first by name on a tie) with its units' sums, from `first` through `last`.
     private func sampleSums(from first: CalendarDay, through last: CalendarDay) throws(StoreError)
-        -> [CalendarDay: [SampleMetric: [(unit: String, quantity: Double, value: Double)]]]
+        -> [CalendarDay: [SampleMetric: (feed: Feed, units: [(unit: String, quantity: Double, value: Double)])]]
+    {
+        try sampleSums(from: first, through: last, everyFeed: true).mapValues { metrics in
+            metrics.mapValues { feeds in
+                let counted = feeds.max { a, b in
+                    let x = a.value.reduce(0) { $0 + $1.value }, y = b.value.reduce(0) { $0 + $1.value }
+                    return x != y ? x < y : a.key > b.key
+                }!
+                return (counted.key, counted.value)
+            }
+        }
+    }
+
+    /// The feeds of each day's figures from `first` through `last`: per metric with samples there,
+    /// the one that counts.
+    public func sampleFeeds(from first: CalendarDay, through last: CalendarDay) throws(StoreError)
+        -> [CalendarDay: [SampleMetric: Feed]]
+    {
+        try sampleSums(from: first, through: last).mapValues { $0.mapValues(\.feed) }
+    }
+
+    /// Per day, metric and feed, each unit's sums of quantity and value, from `first` through `last`.
+    private func sampleSums(from first: CalendarDay, through last: CalendarDay, everyFeed: Bool) throws(StoreError)
+        -> [CalendarDay: [SampleMetric: [Feed: [(unit: String, quantity: Double, value: Double)]]]]
     {
         let statement = try db.prepare(
-            "SELECT day, metric, unit, sum(quantity), sum(value) FROM samples WHERE day BETWEEN ?1 AND ?2 GROUP BY day, metric, unit")
+            "SELECT day, metric, feed, unit, sum(quantity), sum(value) FROM samples WHERE day BETWEEN ?1 AND ?2 "
+                + "GROUP BY day, metric, feed, unit")
         statement.bind(.text(first.description), .text(last.description))
-        var sums: [CalendarDay: [SampleMetric: [(unit: String, quantity: Double, value: Double)]]] = [:]
+        var sums: [CalendarDay: [SampleMetric: [Feed: [(unit: String, quantity: Double, value: Double)]]]] = [:]
         while try statement.step() {
             guard let day = statement.text(0).flatMap(CalendarDay.init(iso:)),
-                let metric = statement.text(1).flatMap(SampleMetric.init(rawValue:))
+                let metric = statement.text(1).flatMap(SampleMetric.init(rawValue:)),
+                let feed = statement.text(2).flatMap(Feed.init(rawValue:))
             else { continue }
-            sums[day, default: [:]][metric, default: []].append(
-                (statement.text(2) ?? "", statement.double(3) ?? 0, statement.double(4) ?? 0))
+            sums[day, default: [:]][metric, default: [:]][feed, default: []].append(
+                (statement.text(3) ?? "", statement.double(4) ?? 0, statement.double(5) ?? 0))
         }
         return sums
     }
@@ -169,11 +228,22 @@ extension Store {
             let figures = try sampleFigures(from: first, through: day.adding(days: -1))
             for (old, changes) in figures {
                 var summary = try summary(for: old) ?? ActivitySummary()
-                changes.apply(to: &summary)
+                Self.apply(changes, to: &summary)
                 try setSummary(summary, for: old)
+                let feeds = Set((try sampleFeeds(from: old, through: old))[old]?.values.map(\.name) ?? [])
+                if !feeds.isEmpty { try setSource(feeds.sorted().joined(separator: ", "), for: old) }
             }
             try db.prepare("DELETE FROM samples WHERE day < ?1").bind(.text(day.description)).run()
             return figures.count
+        }
+    }
+
+    /// The figures of samples (`sampleFigures`) over a day's own: a day with steps and no energy
+    /// anywhere moves in steps (a step counter's day), unless its own row says move time.
+    static func apply(_ samples: SummaryChanges, to summary: inout ActivitySummary) {
+        samples.apply(to: &summary)
+        if samples.steps != .keep, summary.activeEnergyBurned == nil, summary.moveMode == .activeEnergy {
+            summary.moveMode = .steps
         }
     }
 
@@ -189,7 +259,8 @@ extension Store {
         let sums = try sampleSums(from: first, through: last)
         return sums.mapValues { metrics in
             var changes = SummaryChanges()
-            for (metric, units) in metrics {
+            for (metric, counted) in metrics {
+                let units = counted.units
                 let value = units.reduce(0) { $0 + $1.value }
                 // A sum no day holds (samples an older Glance kept, a store changed by hand; at
                 // worst infinite) is not shown, exported or taken as a figure: the day's own is.
@@ -205,6 +276,7 @@ extension Store {
                     }
                 case .exerciseTime: if range.problem(value, goal: false) == nil { changes.exerciseTime = .set(value) }
                 case .standHours: if range.problem(value, goal: false) == nil { changes.standHours = .set(value) }
+                case .steps: if range.problem(value, goal: false) == nil { changes.steps = .set(value) }
                 }
             }
             return changes

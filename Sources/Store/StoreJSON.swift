@@ -17,6 +17,8 @@ public enum StoreJSON {
         members.append(("stand", number(s.standHours)))
         members.append(("standGoal", number(s.standHoursGoal)))
         members.append(("moveMode", .string(s.moveMode.rawValue)))
+        members.append(("steps", number(s.steps)))
+        members.append(("stepsGoal", number(s.stepsGoal)))
         return .object(members)
     }
 
@@ -25,6 +27,7 @@ public enum StoreJSON {
         members.append(("move", number(p.goals.move?.kilocalories)))
         members.append(("exercise", number(p.goals.exercise)))
         members.append(("stand", number(p.goals.stand)))
+        members.append(("steps", number(p.goals.steps)))
         return .object(members)
     }
 

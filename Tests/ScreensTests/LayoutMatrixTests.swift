@@ -64,6 +64,13 @@ struct LayoutMatrixTests {
             ("move time only, yesterday", RingScreenContent(
                 name: long, day: today.adding(days: -1), today: today,
                 summary: ActivitySummary(moveTime: 48, moveTimeGoal: 60, moveMode: .moveTime)), ["rings.figure.move.value"]),
+            // A step counter's day (Gadgetbridge, Health Connect without energy): Move in steps,
+            // five-digit figures against a five-digit goal.
+            ("steps, a band's day", RingScreenContent(
+                name: long, day: today, today: today,
+                summary: ActivitySummary(
+                    exerciseTime: 34, exerciseTimeGoal: 30, standHours: 11, standHoursGoal: 12, moveMode: .steps,
+                    steps: 12_847, stepsGoal: 10_000)), all),
             ("the time in the header", RingScreenContent(
                 name: long, day: today, today: today,
                 summary: ActivitySummary(

@@ -29,6 +29,10 @@ struct ScreenGoldenTests {
         activeEnergyBurned: .kilocalories(375), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: 15,
         exerciseTimeGoal: 30, standHours: 14.4, standHoursGoal: 12)
 
+    static let stepsSummary = ActivitySummary(
+        exerciseTime: 34, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12, moveMode: .steps, steps: 8_432,
+        stepsGoal: 10_000)
+
     @Test("ring screen at every size", arguments: AppLocale.allCases, LayoutCheck.sizes.indices)
     func rings(locale: AppLocale, sizeIndex: Int) throws {
         let (size, shape) = LayoutCheck.sizes[sizeIndex]
@@ -50,6 +54,11 @@ struct ScreenGoldenTests {
              RingScreenContent(name: "小林", day: Self.today.adding(days: -1), today: Self.today,
                                summary: ActivitySummary(activeEnergyBurned: .kilocalories(313), activeEnergyBurnedGoal: .kilocalories(300),
                                                         exerciseTime: 0, exerciseTimeGoal: 0, standHours: 0, standHoursGoal: 0))),
+            // A band's day through Gadgetbridge: Move in steps, said with the source's word.
+            ("screen-rings-steps-480x480-en", Size(width: 480, height: 480), .english, en,
+             RingScreenContent(name: "Karan", day: Self.today, today: Self.today, summary: Self.stepsSummary)),
+            ("screen-rings-steps-480x480-zh-Hans", Size(width: 480, height: 480), .simplifiedChinese, zh,
+             RingScreenContent(name: "小林", day: Self.today, today: Self.today, summary: Self.stepsSummary)),
             ("screen-rings-nodata-720x1280-en", Size(width: 720, height: 1280), .english, en,
              RingScreenContent(name: "Karan", day: CalendarDay(year: 2025, month: 3, day: 2)!, today: Self.today, summary: nil)),
         ]

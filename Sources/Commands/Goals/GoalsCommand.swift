@@ -19,13 +19,13 @@ extension DataCommands {
 
     static let goals = CommandSpec<Goals>(
         "goals", summary: "set or list the standing goals, each from the date it starts",
-        usage: ["goals set [--move G] [--exercise G] [--stand G] [--from D] [--db PATH]", "goals [list] | glance goals remove --from D"],
+        usage: ["goals set [--move G] [--exercise G] [--stand G] [--steps G] [--from D] [--db PATH]", "goals [list] | glance goals remove --from D"],
         about: StoreJobs.goalsAbout,
         groups: [
             OptionGroup(
                 "",
                 note: "A goal is 0 (no progress: an iPhone-only day's Exercise and Stand) or from 1 up: energy to "
-                    + "100000 (kcal or kJ), minutes to 1440, hours to 24.",
+                    + "100000 (kcal or kJ), minutes to 1440, hours to 24, steps to 250000.",
                 [
                     .value("--move", as: Value.optionalEnergy(goal: true),
                         help: "the Move goal; kcal unless a unit follows: 2000kJ") {
@@ -40,6 +40,13 @@ extension DataCommands {
                         $0.goals.stand = $1
                         $0.dashed = $0.dashed || $1 == nil
                     },
+                    .value(
+                        "--steps", as: Value.optionalFigure(.steps, goal: true),
+                        help: "the step goal: Move on a day whose source counts steps and no energy"
+                    ) {
+                        $0.goals.steps = $1
+                        $0.dashed = $0.dashed || $1 == nil
+                    },
                     .value("--from", as: Value.day,
                         help: "the date they start: YYYY-MM-DD, today or yesterday", default: "today", to: \.from),
                     CommonOptions.store(\.database),
@@ -49,7 +56,7 @@ extension DataCommands {
         operands: Operands(
             "set|list|remove",
             verbs: [
-                .init("set", ["--move", "--exercise", "--stand", "--from"]) { (_, line) throws(UsageError) in
+                .init("set", ["--move", "--exercise", "--stand", "--steps", "--from"]) { (_, line) throws(UsageError) in
                     guard !line.dashed else { throw UsageError("goals set: a goal is a number (0 for none), not -") }
                     guard !line.goals.isEmpty else { throw UsageError("goals set: give at least one goal, e.g. --move 500") }
                     line.job = .set(line.goals, from: line.from)

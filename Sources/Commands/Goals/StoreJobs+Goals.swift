@@ -53,6 +53,7 @@ extension StoreJobs {
     static func goalLine(_ g: Goals, from: String) -> String {
         func number(_ x: Double?) -> String { x.map(NumberText.plain) ?? "—" }
         let move = g.move.map { "\(NumberText.plain($0.value)) \($0.unit.rawValue)" } ?? "— kcal"
-        return "\(from): move \(move), exercise \(number(g.exercise)) min, stand \(number(g.stand)) h"
+        let steps = g.steps.map { ", steps \(NumberText.plain($0))" } ?? ""
+        return "\(from): move \(move), exercise \(number(g.exercise)) min, stand \(number(g.stand)) h\(steps)"
     }
 }

@@ -43,8 +43,14 @@ extension DataCommands {
                     .value("--stand-goal", as: Value.optionalFigure(.hours, goal: true), help: "their goal") {
                         $0.changes.standHoursGoal = FieldChange($1)
                     },
+                    .value("--steps", as: Value.optionalFigure(.steps), help: "steps (Move in steps mode)") {
+                        $0.changes.steps = FieldChange($1)
+                    },
+                    .value("--steps-goal", as: Value.optionalFigure(.steps, goal: true), help: "their goal") {
+                        $0.changes.stepsGoal = FieldChange($1)
+                    },
                     .value(
-                        "--move-mode", as: Value.choice(MoveMode.self, expected: "activeEnergy or moveTime"),
+                        "--move-mode", as: Value.choice(MoveMode.self, expected: "activeEnergy, moveTime or steps"),
                         help: "what the Move ring measures. Without it, giving --move-goal or --move-time-goal infers "
                             + "the mode as for an import (move time when there is a move-time goal and no energy goal); "
                             + "otherwise the day keeps its mode", to: \.changes.moveMode),

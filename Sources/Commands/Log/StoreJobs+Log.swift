@@ -11,6 +11,9 @@ import ConfigurationFile
 extension StoreJobs {
     // MARK: glance log
 
+    /// The source of a day glance log made.
+    static let logSource = "glance log"
+
     /// `glance log`'s description (its help), beside what it does.
     public static let logAbout = """
         Sets figures of one day in the store; the figures not given keep their values. A ring without a goal \
@@ -44,13 +47,17 @@ extension StoreJobs {
                 console.say(dayLine(day, nil))
                 return Outcome.ok
             }
-            let summary = try store.transaction { () throws(StoreError) -> ActivitySummary? in
-                var summary = try store.summary(for: day) ?? ActivitySummary()
+            let (summary, origin) = try store.transaction { () throws(StoreError) -> (ActivitySummary?, String?) in
+                let before = try store.summary(for: day)
+                var summary = before ?? ActivitySummary()
                 changes.apply(to: &summary)
                 try store.setSummary(summary, for: day)
-                return try store.shownSummary(for: day, defaults: goals)
+                if before == nil { try store.setSource(Self.logSource, for: day) }
+                return (try store.shownSummary(for: day, defaults: goals), try store.dayOrigins(from: day, through: day)[day])
             }
-            console.say(dayLine(day, summary))
+            // Where the figures came from, when not (only) from glance log.
+            let from = origin.map { $0 == Self.logSource ? "" : " (from \($0))" } ?? ""
+            console.say(dayLine(day, summary) + from)
             return Outcome.ok
         }
     }

@@ -11,7 +11,7 @@ enum ScreenOptions {
     /// shape, the fonts, the clock, and the configuration they come from otherwise.
     static let look = ["--screen", "--page", "--date", "--today", "--time", "--name", "--locale", "--shape", "--diagonal", "--distance", "--font", "--cjk-font", "--clock", "--rings-only"]
     /// A day's figures instead of the store's.
-    static let day = ["--move", "--move-time", "--exercise", "--stand", "--no-summary"]
+    static let day = ["--move", "--move-time", "--steps", "--exercise", "--stand", "--no-summary"]
     /// A gauge or a task instead of the store's.
     static let content = [
         "--style", "--value", "--min", "--max", "--title", "--unit", "--decimals", "--tint", "--fraction", "--indeterminate", "--label",

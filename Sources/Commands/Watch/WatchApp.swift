@@ -111,6 +111,8 @@ public func dayLine(_ day: CalendarDay, _ s: ActivitySummary?) -> String {
     var parts: [String] = []
     if s.moveMode == .moveTime {
         parts.append("move \(pair(s.moveTime, s.moveTimeGoal, "min")) (move-time mode)")
+    } else if s.moveMode == .steps {
+        parts.append("move \(pair(s.steps, s.stepsGoal, "steps")) (steps mode)")
     } else if let value = s.activeEnergyBurned, let goal = s.activeEnergyBurnedGoal, value.unit != goal.unit {
         // Each number with its own unit: `1460/500 kJ` would misstate a goal of 500 kcal.
         parts.append("move \(number(value.value)) \(value.unit.rawValue)/\(number(goal.value)) \(goal.unit.rawValue)")

@@ -9,6 +9,8 @@ package final class DayCollector {
     private(set) var skipped = 0
     private(set) var skippedExamples: [String] = []
     private let insert: Statement
+    /// Where the days come from, for days whose row does not say (`Store.setSource`).
+    var source = "Apple Health export"
 
     static let maxExamples = 5
 
@@ -23,13 +25,13 @@ package final class DayCollector {
     /// The days read, keyed by date, in the store's columns (types as bound: the checks ran already).
     private static let createSQL = """
         CREATE TEMP TABLE IF NOT EXISTS import_days (
-            date TEXT PRIMARY KEY NOT NULL, \(Store.dayColumnNames.dropFirst().joined(separator: ", "))
+            date TEXT PRIMARY KEY NOT NULL, \(Store.dayColumnNames.dropFirst().joined(separator: ", ")), source
         ) WITHOUT ROWID;
         DELETE FROM temp.import_days;
         """
 
     private static let insertSQL =
-        "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns)) VALUES (\(Store.dayParameters))"
+        "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns), source) VALUES (\(Store.dayParameters),?\(Store.dayColumnNames.count + 1))"
 
     /// Days read, new ones, unchanged ones (every column the same), first and last date: one pass.
     private static let countSQL: String = {
@@ -43,9 +45,9 @@ package final class DayCollector {
 
     /// The days into the store: new dates inserted, existing ones take the file's values.
     private static let mergeSQL: String = {
-        let updates = Store.dayColumnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let updates = (Store.dayColumnNames.dropFirst() + ["source"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return """
-            INSERT INTO main.day_summaries (\(Store.dayColumns)) SELECT \(Store.dayColumns) FROM temp.import_days
+            INSERT INTO main.day_summaries (\(Store.dayColumns), source) SELECT \(Store.dayColumns), source FROM temp.import_days
             WHERE true ON CONFLICT (date) DO UPDATE SET \(updates)
             """
     }()
@@ -61,7 +63,7 @@ package final class DayCollector {
             return
         }
         let summary = fields.summary()
-        try insert.bind(Store.dayValues(day, summary)).run()
+        try insert.bind(Store.dayValues(day, summary) + [.text(fields.source ?? source)]).run()
     }
 
     /// A row that cannot be read: skipped and counted with --skip-invalid, else the import fails.

@@ -11,6 +11,10 @@ package enum ExportField: String, CaseIterable {
     case activeEnergyBurnedGoalUnit
     /// Written by `glance export --csv` only: the move mode, which exports leave to inference.
     case moveMode
+    /// Written by `glance export --csv` only: a step counter's Move (steps mode) and its goal.
+    case steps, stepsGoal
+    /// Written by `glance export --csv` only: where the day's figures came from.
+    case source
 }
 
 /// One day as read from an export, before it becomes an `ActivitySummary`.
@@ -28,6 +32,10 @@ package struct ExportDayFields {
     var stand: Double?
     var standGoal: Double?
     var moveMode: MoveMode?
+    var steps: Double?
+    var stepsGoal: Double?
+    /// Where the day came from, as the file says (nil: the import's own name for the file).
+    var source: String?
 
     /// Sets a field from its text; throws a message naming the field and the bad text.
     package mutating func set(_ field: ExportField, _ text: String) throws(FieldError) {
@@ -44,7 +52,7 @@ package struct ExportDayFields {
             if field == .activeEnergyBurnedUnit { unit = u } else { goalUnit = u }
         case .moveMode:
             guard let m = MoveMode(rawValue: text) else {
-                throw FieldError("moveMode '\(Quote.clip(text))' is not activeEnergy or moveTime")
+                throw FieldError("moveMode '\(Quote.clip(text))' is not activeEnergy, moveTime or steps")
             }
             moveMode = m
         case .activeEnergyBurned: energy = try Self.quantity(field, text)
@@ -55,6 +63,9 @@ package struct ExportDayFields {
         case .appleExerciseTimeGoal: exerciseGoal = try Self.quantity(field, text)
         case .appleStandHours: stand = try Self.quantity(field, text)
         case .appleStandHoursGoal: standGoal = try Self.quantity(field, text)
+        case .steps: steps = try Self.quantity(field, text)
+        case .stepsGoal: stepsGoal = try Self.quantity(field, text)
+        case .source: source = text.isEmpty ? nil : String(Quote.clip(text, 200))
         }
     }
 
@@ -68,7 +79,8 @@ package struct ExportDayFields {
             moveTime: moveTime, moveTimeGoal: moveTimeGoal,
             exerciseTime: exercise, exerciseTimeGoal: exerciseGoal,
             standHours: stand, standHoursGoal: standGoal,
-            moveMode: moveMode ?? .inferred(energyGoal: energyGoal, moveTimeGoal: moveTimeGoal))
+            moveMode: moveMode ?? .inferred(energyGoal: energyGoal, moveTimeGoal: moveTimeGoal, stepsGoal: stepsGoal),
+            steps: steps, stepsGoal: stepsGoal)
     }
 
     /// The range a field's number is taken in, and whether it is a goal.
@@ -80,7 +92,9 @@ package struct ExportDayFields {
         case .appleMoveTimeGoal, .appleExerciseTimeGoal: (.minutes, true)
         case .appleStandHours: (.hours, false)
         case .appleStandHoursGoal: (.hours, true)
-        case .dateComponents, .activeEnergyBurnedUnit, .activeEnergyBurnedGoalUnit, .moveMode: nil
+        case .steps: (.steps, false)
+        case .stepsGoal: (.steps, true)
+        case .dateComponents, .activeEnergyBurnedUnit, .activeEnergyBurnedGoalUnit, .moveMode, .source: nil
         }
     }
 
