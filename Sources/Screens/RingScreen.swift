@@ -400,8 +400,10 @@ struct RingScreenLayouter {
         let first = list.count == 1 ? 1 : 0
         let labelSize = labels?.size
         let vs = valueStyle(valueSize)
+        // A value may reach into the gaps beside its column (`rowHolds` keeps it off its
+        // neighbour's value and within a gap of [x0, x1]).
         let values = text.fitTogether(list.map(\.number.bare), vs, minimum: scale.figure,
-                                      widths: list.map { _ in column })
+                                      widths: list.map { _ in column + 2 * gap })
         let us = style(labelSize ?? valueSize * 0.5, .semibold, caps: true)
         for (i, f) in list.enumerated() {
             let c0 = x0 + Float(first + i) * (column + gap), c1 = c0 + column
@@ -573,12 +575,28 @@ struct RingScreenLayouter {
                      valueSize: 32, into: &out)
     }
 
-    /// Whether every figure's value and goal fit whole in a column of a row across [x0, x1] at
-    /// `valueSize` (shrunk no further than the figure size).
+    /// Whether every figure's value and goal fit whole in a row across [x0, x1] at `valueSize`
+    /// (shrunk no further than the figure size), each centred on its column: a value may reach
+    /// into the gaps beside its column, but stays half a gap from its neighbour's and within a
+    /// gap of [x0, x1]. An exact form that does not fit even at the figure size does not hold (it
+    /// was drawn across its neighbour and past the panel's edge).
     func rowHolds(x0: Float, x1: Float, valueSize: Float) -> Bool {
-        let column = (x1 - x0 - 10 * u * 2) / 3
+        let gap = 10 * u
+        let column = (x1 - x0 - gap * 2) / 3
         let vs = valueStyle(valueSize)
-        return figures.allSatisfy { text.fit($0.number.bare, vs, minimum: scale.figure, width: column).exact }
+        let fitted = figures.map { text.fit($0.number.bare, vs, minimum: scale.figure, width: column + 2 * gap) }
+        guard fitted.allSatisfy(\.holdsWhole) else { return false }
+        // As figureRow draws them: all at the smallest size any needed.
+        let size = fitted.map(\.style.size).min() ?? vs.size
+        let widths = fitted.map { $0.style.size == size ? $0.width : $0.width * size / $0.style.size }
+        let first = figures.count == 1 ? 1 : 0
+        var slots = [Float?](repeating: nil, count: 3)
+        for (i, width) in widths.enumerated() { slots[first + i] = width }
+        for i in 0..<2 {
+            guard let a = slots[i], let b = slots[i + 1] else { continue }
+            if (a + b) / 2 + gap / 2 > column + gap { return false }
+        }
+        return widths.allSatisfy { $0 / 2 <= column / 2 + gap }
     }
 
     func portrait(_ out: inout RingScreenLayout) {

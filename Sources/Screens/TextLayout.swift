@@ -335,6 +335,10 @@ struct FittedNumber {
     /// Its number reads as exactly the exact form's (the exact form, or a shorter one such as
     /// "1.05k" for 1050), though its unit may be left out.
     var faithful = true
+
+    /// Drawn whole in its room: the exact form that fits (an exact form at the minimum that is
+    /// still too wide is no such thing).
+    var holdsWhole: Bool { exact && fits }
 }
 
 /// The width a number may take when drawn at a size.

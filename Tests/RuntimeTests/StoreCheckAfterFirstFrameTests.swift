@@ -18,13 +18,18 @@ import Testing
 struct StoreCheckAfterFirstFrameTests {
     static let day = CalendarDay(year: 2026, month: 11, day: 29)!
 
-    /// The demo's year of days (several pages), 64 bytes of the file's middle flipped once the last
-    /// connection has folded its WAL in.
+    /// The demo's year of days (several pages), 64 bytes of a b-tree page from the file's middle
+    /// on flipped once the last connection has folded its WAL in.
     static func damagedStore(_ folder: ScratchFolder) throws -> (path: String, bytes: Data) {
         let path = folder.file("glance.db")
         do { _ = try DemoData.load(into: try Store(path: path), endingOn: day) }
         var bytes = try #require(FileManager.default.contents(atPath: path))
-        let middle = bytes.count / 2
+        // A b-tree page from the middle on (a free page's bytes, left by a migration's copied
+        // tables, are nothing a check reads): its header and first cells.
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        var page = bytes.count / 2 / pageSize * pageSize
+        while page + pageSize < bytes.count, ![2, 5, 10, 13].contains(bytes[page]) { page += pageSize }
+        let middle = page + 1
         for i in middle..<(middle + 64) { bytes[i] ^= 0xFF }
         try bytes.write(to: URL(fileURLWithPath: path))
         return (path, bytes)

@@ -221,6 +221,19 @@ struct LayoutTests {
             name: "李小龙", day: today.adding(days: -1), today: today,
             summary: ActivitySummary(moveTime: 48, moveTimeGoal: 60, moveMode: .moveTime))),
         ("no data", RingScreenContent(name: "", day: today.adding(days: -40), today: today, summary: nil)),
+        // A four-digit value over a five-digit goal: too wide for a row of three at 480x480 even
+        // at the figure size (it was drawn past the panel's left edge, into Exercise's column, in
+        // Chinese), so one figure under the other.
+        ("a band's steps", RingScreenContent(
+            name: "小林", day: today, today: today,
+            summary: ActivitySummary(
+                exerciseTime: 34, exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12, moveMode: .steps, steps: 8_432,
+                stepsGoal: 10_000))),
+        ("energy of four digits over five", RingScreenContent(
+            name: "Karan", day: today, today: today,
+            summary: ActivitySummary(
+                activeEnergyBurned: .kilocalories(8_432), activeEnergyBurnedGoal: .kilocalories(10_000), exerciseTime: 34,
+                exerciseTimeGoal: 30, standHours: 9, standHoursGoal: 12))),
     ]
 
     @Test("ring screen", arguments: AppLocale.allCases, LayoutCheck.sizes.indices)

@@ -240,7 +240,7 @@ struct SamplesTests {
         }
         #expect(throws: StoreError.self, "a reader does not migrate") { _ = try Store(path: scratch.db, access: .read) }
         let store = try Store(path: scratch.db)
-        #expect(try store.schemaVersion() == 3)
+        #expect(try store.schemaVersion() == Schema.currentVersion)
         let day = CalendarDay(iso: "2026-11-29")!
         #expect(try store.summary(for: day) == ActivitySummary(
             activeEnergyBurned: .kilocalories(300), activeEnergyBurnedGoal: .kilocalories(500), exerciseTime: 12, exerciseTimeGoal: 30))

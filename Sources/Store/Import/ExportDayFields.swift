@@ -65,7 +65,7 @@ package struct ExportDayFields {
         case .appleStandHoursGoal: standGoal = try Self.quantity(field, text)
         case .steps: steps = try Self.quantity(field, text)
         case .stepsGoal: stepsGoal = try Self.quantity(field, text)
-        case .source: source = text.isEmpty ? nil : String(Quote.clip(text, 200))
+        case .source: source = String(Quote.clip(text, 200))
         }
     }
 

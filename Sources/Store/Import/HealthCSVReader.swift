@@ -147,6 +147,8 @@ final class HealthCSVReader {
                 "\(source.name):\(headerLine):1: the header has no dateComponents column (expected the ActivitySummary CSV form: dateComponents,activeEnergyBurned,…)"
             )
         }
+        // Glance's own export says each day's source; an empty cell there is a day of unknown source.
+        let sourceGiven = columns.contains(.source)
         while let record = try nextRecord() {
             if record.cells.count == 1 && record.cells[0].text.isEmpty { continue }  // blank line
             guard record.cells.count == columns.count else {
@@ -157,6 +159,7 @@ final class HealthCSVReader {
                 continue
             }
             var fields = ExportDayFields()
+            if sourceGiven { fields.source = "" }
             var bad = false
             for (cell, column) in zip(record.cells, columns) {
                 guard let column, !cell.text.isEmpty else { continue }
