@@ -145,7 +145,10 @@ public struct Readings: Sendable, Equatable {
                             day: part.day, path: path))
                 }
                 if let e = r.activeEnergy {
-                    try add(.activeEnergy, e.value * part.share, e.unit.rawValue, e.kilocalories * part.share)
+                    // Kilocalories from the quantity, as an energy given whole makes them: a part
+                    // written out and read back is the same sample to the last bit.
+                    let quantity = e.value * part.share
+                    try add(.activeEnergy, quantity, e.unit.rawValue, quantity * e.unit.kilocalories)
                 }
                 if let x = r.exerciseMinutes { try add(.exerciseTime, x * part.share, "min", x * part.share) }
                 if let x = r.standHours { try add(.standHours, x * part.share, "hr", x * part.share) }
