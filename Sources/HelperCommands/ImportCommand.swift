@@ -20,9 +20,10 @@ public enum ImportCommand {
               export.zip   the file the Health app makes (Profile › Export All Health Data)
               export.xml   the same, unpacked (apple_health_export/export.xml)
               FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
-              FILE.json    a glance-readings file (docs/data.md; glance export --readings writes one): its \
-            readings are kept as samples, as glance serve keeps a push's (read whole, at most 128 MB)
-            The format is told from the file's first bytes. The file is read once, streaming, in constant \
+              FILE.json    a glance-readings file (docs/data.md; glance export --readings writes one):
+                           its readings kept as samples, as glance serve keeps a push's (read whole,
+                           at most 128 MB)
+            The format is told from the file's first bytes. An export is read once, streaming, in constant \
             memory; only the ActivitySummary elements are kept. FILE may be - (standard input) or a named \
             pipe: curl -s URL | glance import - works, and Ctrl-C stops the wait for it.
 
