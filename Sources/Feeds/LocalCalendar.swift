@@ -1,11 +1,5 @@
 import Activity
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The board's days and hours, for feeds whose records are intervals of instants (Health
 /// Connect, glance-readings): which day a moment is on, where a day starts, where an hour starts.
 /// `system` is the board's time zone (TZ); a test may give another.
@@ -30,26 +24,20 @@ public struct LocalCalendar: Sendable {
         self.offset = offset
     }
 
-    /// The board's time zone, as `localtime_r` and `mktime` see it (TZ, else /etc/localtime).
-    public static let system = LocalCalendar(
-        day: { seconds in
-            guard let parts = local(seconds) else { return nil }
-            return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-        },
-        startOfDay: { day in
-            var parts = tm()
-            parts.tm_year = Int32(day.year - 1900)
-            parts.tm_mon = Int32(day.month - 1)
-            parts.tm_mday = Int32(day.day)
-            parts.tm_isdst = -1
-            let t = mktime(&parts)
-            return t == -1 ? nil : Int64(t)
-        },
-        startOfHour: { seconds in
-            guard let parts = local(seconds) else { return nil }
-            return seconds - Int64(parts.tm_min) * 60 - Int64(parts.tm_sec)
-        },
-        offset: { seconds in local(seconds).map { Int($0.tm_gmtoff) } ?? 0 })
+    /// A moment's local date and time, and its offset from UTC (seconds east).
+    public typealias LocalParts = (year: Int, month: Int, day: Int, minute: Int, second: Int, offset: Int)
+
+    /// The board's time zone, from the C library's local time (Platform's `LocalTime`:
+    /// `LocalCalendar.local(parts: LocalTime.parts, midnight: LocalTime.midnight)`).
+    public static func local(
+        parts: @escaping @Sendable (Int64) -> LocalParts?, midnight: @escaping @Sendable (Int, Int, Int) -> Int64?
+    ) -> LocalCalendar {
+        LocalCalendar(
+            day: { seconds in parts(seconds).flatMap { CalendarDay(year: $0.year, month: $0.month, day: $0.day) } },
+            startOfDay: { day in midnight(day.year, day.month, day.day) },
+            startOfHour: { seconds in parts(seconds).map { seconds - Int64($0.minute) * 60 - Int64($0.second) } },
+            offset: { seconds in parts(seconds)?.offset ?? 0 })
+    }
 
     /// A fixed offset from UTC (no changes of clocks): for tests and for UTC itself.
     public static func fixed(offset: Int) -> LocalCalendar {
@@ -62,13 +50,6 @@ public struct LocalCalendar: Sendable {
             startOfDay: { day in Int64(day.daysSinceEpoch) * 86400 - Int64(offset) },
             startOfHour: { seconds in floorDiv(seconds + Int64(offset), 3600) * 3600 - Int64(offset) },
             offset: { _ in offset })
-    }
-
-    static func local(_ seconds: Int64) -> tm? {
-        var t = time_t(seconds)
-        var parts = tm()
-        guard localtime_r(&t, &parts) != nil else { return nil }
-        return parts
     }
 
     /// The parts of the interval [start, end) on each day it touches, with the share of the
