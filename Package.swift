@@ -166,7 +166,7 @@ let package = Package(
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
-        .executableTarget(name: "glance-import", dependencies: ["HelperCommands", "Activity", "HealthExport", "Store", "Platform"]),
+        .executableTarget(name: "glance-import", dependencies: ["HelperCommands", "Activity", "HealthExport", "Store", "Platform", "Feeds"]),
         .executableTarget(name: "glance-serve", dependencies: ["HelperCommands", "Server", "ConfigurationFile", "Platform"]),
         .executableTarget(name: "glance-mqtt", dependencies: ["HelperCommands", "HomeBridge", "ConfigurationFile", "Platform"]),
 

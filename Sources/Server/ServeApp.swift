@@ -335,6 +335,17 @@ public final class ServeApp {
                 foldBefore: window.lowerBound)
             reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
             return (.object(reply), Self.counts(reply))
+        case .healthConnect:
+            let payload = try HealthConnect.decode(try parse())
+            var reply = try keep(
+                feed: try payload.samples(calendar: .system), steps: try payload.stepsParts(calendar: .system))
+            reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
+            return (.object(reply), Self.counts(reply))
+        case .readings:
+            let readings = try Readings.decode(try parse())
+            let reply = try keep(
+                feed: try readings.samples(calendar: .system), steps: try readings.stepsParts(calendar: .system))
+            return (.object(reply), Self.counts(reply))
         case .putDay(let day):
             let changes = try Bodies.day(try parse())
             let window = liveDays()
@@ -452,6 +463,36 @@ public final class ServeApp {
             }
             return Self.dayCounts(new, changed, unchanged) + [("samples", Self.counts(kept))]
         }
+    }
+
+    /// A feed's samples (Health Connect's, glance-readings'), each on a day a push may write
+    /// (else 400 at the sample's JSON path, nothing kept), kept as Health Auto Export's are; the
+    /// steps kept with them once the store has a steps metric (`keepSteps`).
+    func keep(feed samples: [FeedSample], steps: [StepsPart]) throws -> [(key: String, value: JSON)] {
+        let window = liveDays()
+        for sample in samples where !window.contains(sample.day) {
+            throw RequestFailure(400, "\(sample.path): " + Self.outside(sample.day, window))
+        }
+        for part in steps where !window.contains(part.day) {
+            throw RequestFailure(400, "\(part.path): " + Self.outside(part.day, window))
+        }
+        let reply = try keep(samples.lazy.map(Self.sample), days: samples.map(\.day), foldBefore: window.lowerBound)
+        keepSteps(steps)
+        return reply
+    }
+
+    /// Where steps are written once the store has a steps metric (issue 40: the lead's `steps`
+    /// sample metric and "Move in steps" mode): each part is a sample of metric steps, key
+    /// (steps, start, source), quantity and value its count, unit "count", on its day — in the
+    /// same transaction as `keep`'s samples. Until then the steps are decoded and checked (a
+    /// bad one refuses the push) but not kept; Health Connect's still give Stand.
+    func keepSteps(_ steps: [StepsPart]) {
+        _ = steps
+    }
+
+    /// A feed's sample as the store keeps it.
+    static func sample(_ s: FeedSample) -> Store.Sample {
+        Store.Sample(metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value, day: s.day)
     }
 
     static func dayCounts(_ new: Int, _ changed: Int, _ unchanged: Int) -> [(key: String, value: JSON)] {

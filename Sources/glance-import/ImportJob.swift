@@ -1,3 +1,4 @@
+import Feeds
 import HealthExport
 import Platform
 import Store
@@ -33,6 +34,7 @@ enum ImportJob {
         options.taskName = taskName
         options.shouldStop = stopped
         options.wake = signals.descriptor.rawValue
+        options.readings = readings
         let shown = file == "-" ? "standard input" : file
         // A store this import makes is removed again when the import fails: "the store is
         // unchanged" must leave no empty store behind where there was none.
@@ -79,6 +81,33 @@ enum ImportJob {
             console.complain("\(signalName(late)) came when the import was already complete; its days are in the store")
         }
         return status
+    }
+
+    /// The largest glance-readings file taken (it is read whole: a year of a reading a minute,
+    /// four figures each, is about 60 MB).
+    static let readingsLimit = 128 << 20
+
+    /// A glance-readings file, read whole, as the store's samples in the board's days.
+    static func readings(_ source: any ByteSource) throws(StoreError) -> [Store.Sample] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try source.read(into: &chunk, count: chunk.count)
+            if n == 0 { break }
+            bytes += chunk[..<n]
+            guard bytes.count <= readingsLimit else {
+                throw StoreError(.badData, "\(source.name): larger than \(readingsLimit >> 20) MiB, more than a readings file holds")
+            }
+        }
+        do throws(FeedError) {
+            let samples = try Readings.decode(try Located.parse(bytes)).samples(calendar: .system)
+            return samples.map { s in
+                Store.Sample(
+                    metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value, day: s.day)
+            }
+        } catch {
+            throw StoreError(.badData, "\(source.name): \(error)")
+        }
     }
 
     static func importLine(_ report: ImportReport, file: String) -> String {
