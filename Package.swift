@@ -190,7 +190,7 @@ let package = Package(
         // Gadgetbridge databases made by the tests from the published schemas, read and imported.
         .testTarget(
             name: "GadgetbridgeTests",
-            dependencies: ["Gadgetbridge", "Activity", "CSQLite", "Store", "TestSupport", "glance-import"]),
+            dependencies: ["Gadgetbridge", "Activity", "CSQLite", "Store", "TestSupport", "glance", "glance-import"]),
         .testTarget(
             name: "ScreensTests",
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
