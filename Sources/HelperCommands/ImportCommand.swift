@@ -1,7 +1,7 @@
 import CLI
 import Configuration
 
-/// `glance import`: an Apple Health export into the store (its work is glance-import's).
+/// `glance import`: an Apple Health export or Gadgetbridge's into the store (its work is glance-import's).
 public enum ImportCommand {
     public struct Line: Sendable {
         public var file: String?
@@ -13,13 +13,16 @@ public enum ImportCommand {
     }
 
     public static let spec = CommandSpec<Line>(
-        "import", summary: "import an Apple Health export (export.zip, export.xml or CSV)",
+        "import", summary: "import an Apple Health export (export.zip, export.xml or CSV) or Gadgetbridge's database",
         usage: ["import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
         about: """
             Imports the Activity summaries (the days behind the rings) of an Apple Health export:
               export.zip   the file the Health app makes (Profile › Export All Health Data)
               export.xml   the same, unpacked (apple_health_export/export.xml)
               FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
+            or Gadgetbridge's export (its SQLite database, Gadgetbridge.db; read-only, never changed): each \
+            watch's minutes become hourly samples of Exercise, Stand and, where the watch measures it, \
+            Move's active energy, on the board's local days (docs/data.md says the rules).
             The format is told from the file's first bytes. The file is read once, streaming, in constant \
             memory; only the ActivitySummary elements are kept. FILE may be - (standard input) or a named \
             pipe: curl -s URL | glance import - works, and Ctrl-C stops the wait for it.
@@ -50,10 +53,11 @@ public enum ImportCommand {
                         help: "no progress bar (there is none unless standard error is a terminal)", sets: \.quiet),
                 ])
         ],
-        operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv"])) { (words, line) throws(UsageError) in
+        operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv", "db"])) { (words, line) throws(UsageError) in
             guard words.count <= 1 else { throw UsageError("import: give one file (see glance import --help)") }
             guard let file = words.first else {
-                throw UsageError("import: give the file to import (export.zip, export.xml or a CSV; - reads standard input)")
+                throw UsageError(
+                    "import: give the file to import (export.zip, export.xml, a CSV or Gadgetbridge.db; - reads standard input)")
             }
             line.file = file
         },
