@@ -13,19 +13,21 @@ public enum ImportCommand {
     }
 
     public static let spec = CommandSpec<Line>(
-        "import", summary: "import an Apple Health export (export.zip, export.xml or CSV) or Gadgetbridge's database",
+        "import", summary: "import an Apple Health export (zip, XML or CSV) or Gadgetbridge's database",
         usage: ["import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
         about: """
             Imports the Activity summaries (the days behind the rings) of an Apple Health export:
               export.zip   the file the Health app makes (Profile › Export All Health Data)
               export.xml   the same, unpacked (apple_health_export/export.xml)
               FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
-            or Gadgetbridge's export (its SQLite database, Gadgetbridge.db; read-only, never changed): each \
-            watch's minutes become hourly samples of Exercise, Stand and, where the watch measures it, \
-            Move's active energy, on the board's local days (docs/data.md says the rules).
             The format is told from the file's first bytes. The file is read once, streaming, in constant \
             memory; only the ActivitySummary elements are kept. FILE may be - (standard input) or a named \
             pipe: curl -s URL | glance import - works, and Ctrl-C stops the wait for it.
+
+            Gadgetbridge's export (Gadgetbridge.db: the SQLite database of an Android watch's Gadgetbridge) \
+            is told by its content too, and only read, never changed: each watch's minutes become hourly \
+            samples of Exercise, Stand and, where the watch measures it, Move's active energy, on the \
+            board's local days (docs/data.md says the rules). It is read from a file, not standard input.
 
             Limits, far beyond any real export: a tag with its attributes, a comment or the DTD larger than \
             1 MB, an element with more than 256 attributes, or a CSV line longer than 64 KB is refused \
