@@ -9,7 +9,8 @@ import Store
     import Musl
 #endif
 
-/// `glance import`'s work, in glance-import (libxml2 and libarchive are linked here only).
+/// `glance import`'s work, in glance-import (libxml2 and libarchive are linked here only): an Apple
+/// Health export (`HealthImport`), or Gadgetbridge's export (`GadgetbridgeJob`).
 enum ImportJob {
     /// Imports `file` all or nothing. Ctrl-C, SIGTERM and SIGHUP are taken through a signalfd and
     /// noticed between chunks, so the import stops cleanly (exit 75, the days unchanged) instead of
@@ -42,10 +43,18 @@ enum ImportJob {
         let existed = target.map(fileExists) ?? true
         var bar = ProgressBar(console: console, label: "importing \(file == "-" ? shown : file.split(separator: "/").last.map(String.init) ?? file)")
         let drawsBar = showProgress && ProgressBar.isAvailable
+        // Gadgetbridge's export is told by its content (an SQLite database), not its name.
+        let gadgetbridge = GadgetbridgeJob.isSQLite(file)
         let status = StoreJobs.with(database, console: console) { store throws(StoreError) in
             let report: ImportReport
             do throws(StoreError) {
                 if drawsBar { options.progress = { bar.draw($0) } }
+                if gadgetbridge {
+                    let line = try GadgetbridgeJob.run(file, into: store, options: options)
+                    bar.finish()
+                    console.say(line)
+                    return Outcome.ok
+                }
                 report = try HealthImport.run(file, into: store, options: options)
                 bar.finish()
             } catch {

@@ -62,6 +62,12 @@ public enum HealthImport {
 
     static func format(head: [UInt8], name: String) throws(StoreError) -> Format {
         guard !head.isEmpty else { throw StoreError(.badData, "\(name): the file is empty") }
+        if head.starts(with: Array("SQLite format 3".utf8) + [0]) {
+            // glance-import takes a named SQLite file (Gadgetbridge's export) before it gets here.
+            throw StoreError(
+                .badData,
+                "\(name): an SQLite database (Gadgetbridge's export?), which is read from a file, not a stream; give its path")
+        }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .zip }
         if XMLEncoding.detect(head) != .utf8 { return .xml }  // UTF-16, with or without a byte order mark
         var bytes = head[...]
@@ -77,7 +83,7 @@ public enum HealthImport {
         throw StoreError(
             .badData,
             "\(name): not an Apple Health export (expected export.xml, export.zip or a CSV whose header starts with dateComponents) "
-                + "nor a glance-readings file (JSON)"
+                + "nor Gadgetbridge's (an SQLite database) nor a glance-readings file (JSON)"
         )
     }
 
@@ -237,7 +243,7 @@ public enum HealthImport {
     }
 
     /// Marks the import's task failed or cancelled (best effort: the error that got us here wins).
-    private static func fail(_ store: Store, _ options: ImportOptions, _ error: StoreError, pid: Int32) {
+    static func fail(_ store: Store, _ options: ImportOptions, _ error: StoreError, pid: Int32) {
         guard let taskName = options.taskName else { return }
         let state: ProgressTask.State = error.kind == .cancelled ? .cancelled : .failed
         let text = state == .cancelled ? "Import cancelled; nothing was changed" : "Import failed; nothing was changed"
