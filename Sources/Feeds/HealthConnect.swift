@@ -204,8 +204,8 @@ public struct HealthConnect: Sendable, Equatable {
         return result
     }
 
-    /// The steps records over the board's days (split in proportion to time, as active calories),
-    /// for the store's steps metric once it has one (`ServeApp.keepSteps`).
+    /// The steps records over the board's days (split in proportion to time, as active calories):
+    /// samples of the store's steps metric.
     public func stepsParts(calendar: LocalCalendar) throws(FeedError) -> [StepsPart] {
         var result: [StepsPart] = []
         for record in steps {

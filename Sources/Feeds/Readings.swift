@@ -157,8 +157,7 @@ public struct Readings: Sendable, Equatable {
         return result
     }
 
-    /// The steps of the readings over the board's days, for the store's steps metric once it has
-    /// one (`ServeApp.keepSteps`).
+    /// The steps of the readings over the board's days (samples of the store's steps metric).
     public func stepsParts(calendar: LocalCalendar) throws(FeedError) -> [StepsPart] {
         var result: [StepsPart] = []
         for r in readings {
@@ -180,7 +179,7 @@ public struct Readings: Sendable, Equatable {
     /// `day` only where a sample counts for another day than its start's (a daily sample of
     /// Health Auto Export's, dated by the phone); `source` where it differs from the file's (the
     /// first sample's). Energy in kcal as a number, in another unit as a string ("1460kJ");
-    /// exercise in minutes, stand in hours.
+    /// exercise in minutes, stand in hours, steps.
     public static func write<E: Error>(
         _ samples: some Sequence<FeedSample>, calendar: LocalCalendar, write: (String) throws(E) -> Void
     ) throws(E) {
@@ -194,7 +193,9 @@ public struct Readings: Sendable, Equatable {
             if calendar.day(head.start) != head.day { members.append(("day", .string(head.day.description))) }
             if head.source != source { members.append(("source", .string(head.source))) }
             var sample: FeedSample? = head
-            while let s = sample, s.start == head.start, s.source == head.source, s.day == head.day {
+            // (a metric twice at one moment, two feeds' samples under one source name: two readings)
+            var seen = Set<SampleMetric>()
+            while let s = sample, s.start == head.start, s.source == head.source, s.day == head.day, seen.insert(s.metric).inserted {
                 switch s.metric {
                 case .activeEnergy:
                     // A number the energy's text takes back exactly (no exponent), else kcal.
@@ -205,6 +206,7 @@ public struct Readings: Sendable, Equatable {
                     }
                 case .exerciseTime: members.append(("exercise_minutes", .number(s.value)))
                 case .standHours: members.append(("stand_hours", .number(s.value)))
+                case .steps: members.append(("steps", .number(s.value)))
                 }
                 sample = iterator.next()
             }

@@ -45,16 +45,16 @@ public struct HourSample: Sendable, Equatable {
         case exerciseMinutes
         /// 1: the hour counts.
         case standHours
-        /// Steps (for Move in steps, once the store keeps them).
+        /// Steps (Move on a day without energy).
         case steps
 
-        /// The store's sample metric, nil for steps (the store keeps none yet).
-        public var sampleMetric: SampleMetric? {
+        /// The store's sample metric.
+        public var sampleMetric: SampleMetric {
             switch self {
             case .activeEnergy: .activeEnergy
             case .exerciseMinutes: .exerciseTime
             case .standHours: .standHours
-            case .steps: nil
+            case .steps: .steps
             }
         }
     }

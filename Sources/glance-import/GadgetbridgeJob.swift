@@ -33,8 +33,8 @@ enum GadgetbridgeJob {
         var st = stat()
         let size: Int64? = stat(path, &st) == 0 ? Int64(st.st_size) : nil
         var days: [DayFigures] = []
-        var steps: [HourSample] = []
         var devices: [String] = []
+        var stepGoal: Int?
         let report = try HealthImport.runSamples(
             size: size, into: store, options: options,
             read: { (check) throws(StoreError) -> [Store.Sample] in
@@ -57,34 +57,38 @@ enum GadgetbridgeJob {
                 let rings = Rings.figures(export, zone: SystemLocalClock())
                 days = rings.days
                 devices = export.devices.map { $0.device.name }
-                steps = rings.samples.filter { $0.metric == .steps }
-                return rings.samples.compactMap(storeSample)
+                stepGoal = export.stepGoal
+                return rings.samples.map(storeSample)
             },
-            alsoKeep: { (store) throws(StoreError) in try keepSteps(steps, in: store) })
+            alsoKeep: { (store) throws(StoreError) in try keepStepGoal(stepGoal, days: days, in: store) })
         return line(report, days: days, devices: devices, file: path, bytes: size ?? 0)
     }
 
-    /// Where the steps go once the store keeps them (its `steps` metric, for Move in steps
-    /// against the step goal): called in the import's transaction with every hour's steps. The
-    /// store keeps no steps yet, so today it keeps nothing; the import's line says so.
-    static func keepSteps(_ samples: [HourSample], in store: Store) throws(StoreError) {
-        _ = samples
-        _ = store
+    /// The band's own step goal (Gadgetbridge's `USER_ATTRIBUTES.STEPS_GOAL_SPD`) as the
+    /// standing step goal from the first day with Move in steps, when the store has none of its
+    /// own in force there (one set with `glance goals set --steps` stays; so does a later
+    /// import's, once set): called in the import's transaction.
+    static func keepStepGoal(_ goal: Int?, days: [DayFigures], in store: Store) throws(StoreError) {
+        guard let goal, goal >= 1, let first = days.filter(\.moveIsSteps).map(\.day).min() else { return }
+        let history = try store.goalHistory()
+        guard history.allSatisfy({ $0.goals.steps == nil }) else { return }
+        try store.setGoals(Goals(steps: Double(min(goal, 250_000))), from: first)
     }
 
-    /// A sample the store keeps today (energy in kcal, exercise in minutes, stand in hours); nil
-    /// for steps.
-    static func storeSample(_ sample: HourSample) -> Store.Sample? {
-        guard let metric = sample.metric.sampleMetric else { return nil }
+    /// A sample as the store keeps it (energy in kcal, exercise in minutes, stand in hours,
+    /// steps), through the Gadgetbridge feed.
+    static func storeSample(_ sample: HourSample) -> Store.Sample {
+        let metric = sample.metric.sampleMetric
         let unit: String =
             switch metric {
             case .activeEnergy: "kcal"
             case .exerciseTime: "min"
             case .standHours: "hr"
+            case .steps: "steps"
             }
         return Store.Sample(
             metric: metric, start: sample.start, source: sample.source, quantity: sample.value, unit: unit, value: sample.value,
-            day: sample.day)
+            day: sample.day, feed: .gadgetbridge)
     }
 
     /// The store's error for a file Gadgetbridge's reader refused (its message names the file).
@@ -109,9 +113,11 @@ enum GadgetbridgeJob {
         line += "; \(ProgressBar.bytes(bytes)) in \(ProgressBar.oneDecimal(report.seconds)) s"
         let inSteps = Set(days.filter(\.moveIsSteps).map(\.source))
         if !inSteps.isEmpty {
-            let goal = days.first(where: \.moveIsSteps).map { "\($0.stepGoal)\($0.stepGoalIsDefault ? ", the default" : "")" } ?? ""
-            line += "\nMove is steps for \(inSteps.sorted().map { Quote.clip($0, 60) }.joined(separator: ", ")) (no energy in its data; "
-            line += "goal \(goal)): this store keeps no steps yet, so Move stays empty for those days; Exercise and Stand were imported"
+            let goal = days.first(where: \.moveIsSteps).map {
+                $0.stepGoalIsDefault ? "the standing step goal (glance goals; goals.steps)" : "the band's goal of \($0.stepGoal)"
+            } ?? ""
+            line += "\nMove is steps for \(inSteps.sorted().map { Quote.clip($0, 60) }.joined(separator: ", ")) (no energy in its data), "
+            line += "against \(goal)"
         }
         return line
     }

@@ -109,11 +109,18 @@ enum ImportJob {
             }
         }
         do throws(FeedError) {
-            let samples = try Readings.decode(try Located.parse(bytes)).samples(calendar: .system)
-            return samples.map { s in
+            let readings = try Readings.decode(try Located.parse(bytes))
+            let samples = try readings.samples(calendar: .system).map { s in
                 Store.Sample(
-                    metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value, day: s.day)
+                    metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value, day: s.day,
+                    feed: .readings)
             }
+            let steps = try readings.stepsParts(calendar: .system).map { s in
+                Store.Sample(
+                    metric: .steps, start: s.start, source: s.source, quantity: s.count, unit: "count", value: s.count, day: s.day,
+                    feed: .readings)
+            }
+            return samples + steps
         } catch {
             throw StoreError(.badData, "\(source.name): \(error)")
         }
