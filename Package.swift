@@ -127,6 +127,9 @@ let package = Package(
             dependencies: ["Activity", "JSON", "Platform", "CSQLite"],
             resources: [.embedInCode("Resources/demo-activity.csv"), .embedInCode("Resources/demo-metrics.csv")]
         ),
+        // Gadgetbridge's export (its SQLite database, opened read-only) into ring minutes and the
+        // rings' figures: pure but for SQLite; glance-import's.
+        .target(name: "Gadgetbridge", dependencies: ["Activity", "CSQLite"]),
         // export.xml (libxml2) and export.zip (libarchive) into the store's import: glance-import's.
         .target(
             name: "HealthExport",
@@ -166,7 +169,9 @@ let package = Package(
 
         // The executable: subcommands only.
         .executableTarget(name: "glance", dependencies: ["Commands"]),
-        .executableTarget(name: "glance-import", dependencies: ["HelperCommands", "Activity", "HealthExport", "Store", "Platform"]),
+        .executableTarget(
+            name: "glance-import",
+            dependencies: ["HelperCommands", "Activity", "HealthExport", "Gadgetbridge", "Clocks", "Store", "Platform", "Feeds"]),
         .executableTarget(name: "glance-serve", dependencies: ["HelperCommands", "Server", "ConfigurationFile", "Platform"]),
         .executableTarget(name: "glance-mqtt", dependencies: ["HelperCommands", "HomeBridge", "ConfigurationFile", "Platform"]),
 
@@ -183,6 +188,10 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "CLI", "Activity", "Raster"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Activity", "JSON"]),
+        // Gadgetbridge databases made by the tests from the published schemas, read and imported.
+        .testTarget(
+            name: "GadgetbridgeTests",
+            dependencies: ["Gadgetbridge", "Activity", "CSQLite", "Store", "TestSupport", "glance", "glance-import"]),
         .testTarget(
             name: "ScreensTests",
             dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],

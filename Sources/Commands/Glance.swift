@@ -77,7 +77,8 @@ public enum Glance {
                 Listed("export") {
                     DataCommands.export.entry(.init()) {
                         StoreJobs.export(
-                            $0.table, output: $0.output, database: $0.database, json: $0.json, config: $0.config, console: console)
+                            $0.table, output: $0.output, database: $0.database, json: $0.json, readings: $0.readings, config: $0.config,
+                            console: console)
                     }
                 },
                 Listed("demo-data") { DataCommands.demoData.entry(.init()) { StoreJobs.demoData($0, console: console) } },

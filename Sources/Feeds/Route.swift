@@ -4,6 +4,8 @@ import Activity
 public enum Route: Sendable, Equatable {
     case health
     case healthAutoExport
+    case healthConnect
+    case readings
     case putDay(CalendarDay)
     case postDays
     case getDays(from: CalendarDay?, to: CalendarDay?)
@@ -57,6 +59,8 @@ public enum Route: Sendable, Equatable {
         switch (parts[1], parts.count) {
         case ("health", 2): return only("GET", .health)
         case ("health-auto-export", 2): return only("POST", .healthAutoExport)
+        case ("health-connect", 2): return only("POST", .healthConnect)
+        case ("readings", 2): return only("POST", .readings)
         case ("days", 2):
             switch method {
             case "POST": return .success(.postDays)

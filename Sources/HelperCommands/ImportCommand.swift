@@ -1,7 +1,7 @@
 import CLI
 import Configuration
 
-/// `glance import`: an Apple Health export into the store (its work is glance-import's).
+/// `glance import`: an Apple Health export or Gadgetbridge's into the store (its work is glance-import's).
 public enum ImportCommand {
     public struct Line: Sendable {
         public var file: String?
@@ -13,16 +13,24 @@ public enum ImportCommand {
     }
 
     public static let spec = CommandSpec<Line>(
-        "import", summary: "import an Apple Health export (export.zip, export.xml or CSV)",
+        "import", summary: "import an Apple Health export (zip, XML or CSV), Gadgetbridge's database or a glance-readings file",
         usage: ["import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
         about: """
             Imports the Activity summaries (the days behind the rings) of an Apple Health export:
               export.zip   the file the Health app makes (Profile › Export All Health Data)
               export.xml   the same, unpacked (apple_health_export/export.xml)
               FILE.csv     the CSV form: a header dateComponents,activeEnergyBurned,… and a row a day
-            The format is told from the file's first bytes. The file is read once, streaming, in constant \
+              FILE.json    a glance-readings file (docs/data.md; glance export --readings writes one):
+                           its readings kept as samples, as glance serve keeps a push's (read whole,
+                           at most 128 MB)
+            The format is told from the file's first bytes. An export is read once, streaming, in constant \
             memory; only the ActivitySummary elements are kept. FILE may be - (standard input) or a named \
             pipe: curl -s URL | glance import - works, and Ctrl-C stops the wait for it.
+
+            Gadgetbridge's export (Gadgetbridge.db: the SQLite database of an Android watch's Gadgetbridge) \
+            is told by its content too, and only read, never changed: each watch's minutes become hourly \
+            samples of Exercise, Stand and, where the watch measures it, Move's active energy, on the \
+            board's local days (docs/data.md says the rules). It is read from a file, not standard input.
 
             Limits, far beyond any real export: a tag with its attributes, a comment or the DTD larger than \
             1 MB, an element with more than 256 attributes, or a CSV line longer than 64 KB is refused \
@@ -50,10 +58,11 @@ public enum ImportCommand {
                         help: "no progress bar (there is none unless standard error is a terminal)", sets: \.quiet),
                 ])
         ],
-        operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv"])) { (words, line) throws(UsageError) in
+        operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv", "db", "json"])) { (words, line) throws(UsageError) in
             guard words.count <= 1 else { throw UsageError("import: give one file (see glance import --help)") }
             guard let file = words.first else {
-                throw UsageError("import: give the file to import (export.zip, export.xml or a CSV; - reads standard input)")
+                throw UsageError(
+                    "import: give the file to import (export.zip, export.xml, a CSV, Gadgetbridge.db or a readings file; - reads standard input)")
             }
             line.file = file
         },

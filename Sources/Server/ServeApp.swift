@@ -335,6 +335,19 @@ public final class ServeApp {
                 foldBefore: window.lowerBound)
             reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
             return (.object(reply), Self.counts(reply))
+        case .healthConnect:
+            let payload = try HealthConnect.decode(try parse())
+            var reply = try keep(
+                feed: try payload.samples(calendar: .system), steps: try payload.stepsParts(calendar: .system),
+                through: .healthConnect)
+            reply.append(("ignored", .array(payload.ignored.map { .string($0) })))
+            return (.object(reply), Self.counts(reply))
+        case .readings:
+            let readings = try Readings.decode(try parse())
+            let reply = try keep(
+                feed: try readings.samples(calendar: .system), steps: try readings.stepsParts(calendar: .system),
+                through: .readings)
+            return (.object(reply), Self.counts(reply))
         case .putDay(let day):
             let changes = try Bodies.day(try parse())
             let window = liveDays()
@@ -452,6 +465,33 @@ public final class ServeApp {
             }
             return Self.dayCounts(new, changed, unchanged) + [("samples", Self.counts(kept))]
         }
+    }
+
+    /// A feed's samples (Health Connect's, glance-readings'), each on a day a push may write
+    /// (else 400 at the sample's JSON path, nothing kept), kept as Health Auto Export's are, its
+    /// steps with them (samples of steps: Move on a day without energy), all through `feed`.
+    func keep(feed samples: [FeedSample], steps: [StepsPart], through feed: Store.Feed) throws -> [(key: String, value: JSON)] {
+        let window = liveDays()
+        for sample in samples where !window.contains(sample.day) {
+            throw RequestFailure(400, "\(sample.path): " + Self.outside(sample.day, window))
+        }
+        for part in steps where !window.contains(part.day) {
+            throw RequestFailure(400, "\(part.path): " + Self.outside(part.day, window))
+        }
+        let kept = samples.map { Self.sample($0, through: feed) } + steps.map { Self.sample($0, through: feed) }
+        return try keep(kept, days: samples.map(\.day) + steps.map(\.day), foldBefore: window.lowerBound)
+    }
+
+    /// A feed's sample as the store keeps it.
+    static func sample(_ s: FeedSample, through feed: Store.Feed) -> Store.Sample {
+        Store.Sample(
+            metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value, day: s.day,
+            feed: feed)
+    }
+
+    /// A part of a steps record as the store keeps it: a sample of steps, its count as sent.
+    static func sample(_ s: StepsPart, through feed: Store.Feed) -> Store.Sample {
+        Store.Sample(metric: .steps, start: s.start, source: s.source, quantity: s.count, unit: "count", value: s.count, day: s.day, feed: feed)
     }
 
     static func dayCounts(_ new: Int, _ changed: Int, _ unchanged: Int) -> [(key: String, value: JSON)] {

@@ -247,6 +247,24 @@ extension Store {
         }
     }
 
+    /// Every sample kept, by start, source and metric (what `glance export --readings` writes).
+    public func allSamples() throws(StoreError) -> [Sample] {
+        let statement = try db.prepare(
+            "SELECT metric, start, source, quantity, unit, value, day, feed FROM samples ORDER BY start, feed, source, metric")
+        var result: [Sample] = []
+        while try statement.step() {
+            guard let metric = statement.text(0).flatMap(SampleMetric.init(rawValue:)),
+                let day = statement.text(6).flatMap(CalendarDay.init(iso:)),
+                let feed = statement.text(7).flatMap(Feed.init(rawValue:))
+            else { continue }
+            result.append(
+                Sample(
+                    metric: metric, start: statement.int64(1) ?? 0, source: statement.text(2) ?? "", quantity: statement.double(3) ?? 0,
+                    unit: statement.text(4) ?? "", value: statement.double(5) ?? 0, day: day, feed: feed))
+        }
+        return result
+    }
+
     /// How many samples are kept.
     public func sampleCount() throws(StoreError) -> Int {
         Int(try db.integer("SELECT count(*) FROM samples") ?? 0)

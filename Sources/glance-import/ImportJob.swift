@@ -1,3 +1,4 @@
+import Feeds
 import HealthExport
 import Platform
 import Store
@@ -8,7 +9,8 @@ import Store
     import Musl
 #endif
 
-/// `glance import`'s work, in glance-import (libxml2 and libarchive are linked here only).
+/// `glance import`'s work, in glance-import (libxml2 and libarchive are linked here only): an Apple
+/// Health export (`HealthImport`), or Gadgetbridge's export (`GadgetbridgeJob`).
 enum ImportJob {
     /// Imports `file` all or nothing. Ctrl-C, SIGTERM and SIGHUP are taken through a signalfd and
     /// noticed between chunks, so the import stops cleanly (exit 75, the days unchanged) instead of
@@ -33,6 +35,7 @@ enum ImportJob {
         options.taskName = taskName
         options.shouldStop = stopped
         options.wake = signals.descriptor.rawValue
+        options.readings = readings
         let shown = file == "-" ? "standard input" : file
         // A store this import makes is removed again when the import fails: "the store is
         // unchanged" must leave no empty store behind where there was none.
@@ -40,10 +43,18 @@ enum ImportJob {
         let existed = target.map(fileExists) ?? true
         var bar = ProgressBar(console: console, label: "importing \(file == "-" ? shown : file.split(separator: "/").last.map(String.init) ?? file)")
         let drawsBar = showProgress && ProgressBar.isAvailable
+        // Gadgetbridge's export is told by its content (an SQLite database), not its name.
+        let gadgetbridge = GadgetbridgeJob.isSQLite(file)
         let status = StoreJobs.with(database, console: console) { store throws(StoreError) in
             let report: ImportReport
             do throws(StoreError) {
                 if drawsBar { options.progress = { bar.draw($0) } }
+                if gadgetbridge {
+                    let line = try GadgetbridgeJob.run(file, into: store, options: options)
+                    bar.finish()
+                    console.say(line)
+                    return Outcome.ok
+                }
                 report = try HealthImport.run(file, into: store, options: options)
                 bar.finish()
             } catch {
@@ -79,6 +90,40 @@ enum ImportJob {
             console.complain("\(signalName(late)) came when the import was already complete; its days are in the store")
         }
         return status
+    }
+
+    /// The largest glance-readings file taken (it is read whole: a year of a reading a minute,
+    /// four figures each, is about 60 MB).
+    static let readingsLimit = 128 << 20
+
+    /// A glance-readings file, read whole, as the store's samples in the board's days.
+    static func readings(_ source: any ByteSource) throws(StoreError) -> [Store.Sample] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try source.read(into: &chunk, count: chunk.count)
+            if n == 0 { break }
+            bytes += chunk[..<n]
+            guard bytes.count <= readingsLimit else {
+                throw StoreError(.badData, "\(source.name): larger than \(readingsLimit >> 20) MiB, more than a readings file holds")
+            }
+        }
+        do throws(FeedError) {
+            let readings = try Readings.decode(try Located.parse(bytes))
+            let samples = try readings.samples(calendar: .system).map { s in
+                Store.Sample(
+                    metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value, day: s.day,
+                    feed: .readings)
+            }
+            let steps = try readings.stepsParts(calendar: .system).map { s in
+                Store.Sample(
+                    metric: .steps, start: s.start, source: s.source, quantity: s.count, unit: "count", value: s.count, day: s.day,
+                    feed: .readings)
+            }
+            return samples + steps
+        } catch {
+            throw StoreError(.badData, "\(source.name): \(error)")
+        }
     }
 
     static func importLine(_ report: ImportReport, file: String) -> String {

@@ -138,7 +138,7 @@ struct HelpCompletionTests {
         let finishing = try Self.shell("zsh", stubs + load + "words=(glance task finish --); CURRENT=4; _glance")
         #expect(finishing.contains("--failed[the work failed]") && !finishing.contains("--total"), "\(finishing)")
         let importing = try Self.shell("zsh", stubs + load + "words=(glance import ''); CURRENT=3; _glance")
-        #expect(importing.contains("*:FILE:_files -g \"*.(zip|xml|csv)\""))
+        #expect(importing.contains("*:FILE:_files -g \"*.(zip|xml|csv|json)\""))
         #expect(try Self.shell("zsh", "glance completion zsh > /dev/null && zsh -n <(glance completion zsh) && echo ok") == "ok\n")
     }
 }

@@ -66,8 +66,8 @@ struct JSONOutputTests {
         for (arguments, message) in [
             (["metric", "set", "a", "1", "--json"], "metric set: --json does not go with set"),
             (["task", "start", "a", "--json"], "task start: --json does not go with start"),
-            (["export", "--csv", "--json"], "export: say --csv or --json (one of them)"),
-            (["export"], "export: say --csv or --json (one of them)"),
+            (["export", "--csv", "--json"], "export: say --csv, --json or --readings (one of them)"),
+            (["export"], "export: say --csv, --json or --readings (one of them)"),
         ] {
             let r = try Executable.run(arguments + ["--db", "/nonexistent/glance.db"])
             #expect(r.status == 64 && r.stderr.contains(message) && r.stderr.split(separator: "\n").count == 1, "\(arguments): \(r.stderr)")

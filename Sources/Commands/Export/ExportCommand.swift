@@ -11,6 +11,7 @@ extension DataCommands {
     struct Export {
         var csv = false
         var json = false
+        var readings = false
         var table = Store.Table.days
         var output: String?
         var database: String?
@@ -18,10 +19,11 @@ extension DataCommands {
     }
 
     static let export = CommandSpec<Export>(
-        "export", summary: "write the store's days, metrics or tasks as CSV or JSON",
+        "export", summary: "write the store's days, metrics or tasks as CSV or JSON, or its samples as readings",
         usage: [
             "export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]",
             "export --json [--table days] [--config FILE]",
+            "export --readings [--output FILE] [--db PATH]",
         ],
         about: StoreJobs.exportAbout,
         groups: [
@@ -30,9 +32,10 @@ extension DataCommands {
                 [
                     .flag("--csv", help: "CSV", sets: \.csv),
                     .flag("--json", help: "JSON (one document)", sets: \.json),
+                    .flag("--readings", help: "the samples as a glance-readings file (docs/data.md)", sets: \.readings),
                     .value("--table", as: Value.choice(Store.Table.self, expected: "days, metrics or tasks"),
                         help: "which table", default: "days", to: \.table),
-                    .value("--output", "-o", as: Value.output("FILE", extensions: ["csv"]),
+                    .value("--output", "-o", as: Value.output("FILE", extensions: ["csv", "json"]),
                         help: "write FILE instead of standard output", to: \.output),
                     CommonOptions.store(\.database),
                     PanelCommands.configOption.lifted(\.config),
@@ -49,6 +52,11 @@ extension DataCommands {
             ExitStatusNote(.config, "the configuration (where the goals come from) is invalid"),
         ],
         finish: { (line) throws(UsageError) in
-            guard line.csv != line.json else { throw UsageError("export: say --csv or --json (one of them)") }
+            guard [line.csv, line.json, line.readings].filter({ $0 }).count == 1 else {
+                throw UsageError("export: say --csv, --json or --readings (one of them)")
+            }
+            if line.readings && line.table != .days {
+                throw UsageError("export: --readings writes the samples; --table does not go with it")
+            }
         })
 }

@@ -6,6 +6,7 @@ import Platform
 import Store
 import Clocks
 import ConfigurationFile
+import Feeds
 
 /// `glance export`'s work, in the store's frame (`StoreJobs.with`, in Store).
 extension StoreJobs {
@@ -22,13 +23,17 @@ extension StoreJobs {
         {"tasks": […]} as metric list --json and task list --json write them. The JSON days are as the \
         panel shows them: a ring without a goal of its own has the standing goal in force on the day \
         (glance goals), else the configuration's ("goals", from --config or the default file); the CSV \
-        carries the store's own goals only, so it imports to the same store.
+        carries the store's own goals only, so it imports to the same store. With --readings: the \
+        samples (what glance serve keeps of Health Auto Export's, Health Connect's and readings' \
+        pushes, for the days of serve.pastDays) as a glance-readings file (docs/data.md), which \
+        glance import reads back to the same samples; the days' own figures and goals are in --csv.
         """
 
     /// A table as CSV (or JSON), to standard output or into `output` through `OutputFile` (a file
     /// written whole or not at all, never through a planted link; a device or FIFO written in place).
     public static func export(
-        _ table: Store.Table, output: String?, database: String?, json: Bool = false, config: String? = nil, console: Console
+        _ table: Store.Table, output: String?, database: String?, json: Bool = false, readings: Bool = false,
+        config: String? = nil, console: Console
     ) -> Outcome {
         // The configuration is read only where it counts: the JSON days' goals.
         var goals = Goals()
@@ -39,7 +44,14 @@ extension StoreJobs {
         }
         return with(database, access: .read, console: console) { store throws(StoreError) in
             func export(_ write: (String) throws(StoreError) -> Void) throws(StoreError) {
-                if json {
+                if readings {
+                    let samples = try store.allSamples().lazy.map { s in
+                        FeedSample(
+                            metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value,
+                            day: s.day, path: "")
+                    }
+                    try Readings.write(samples, calendar: .system, write: write)
+                } else if json {
                     try ScriptJSON.export(table, store: store, goals: goals, write: write)
                 } else {
                     // The CSV carries the store's own goals (the day's and the standing ones), so it

@@ -21,6 +21,10 @@ public struct ImportOptions {
     /// A descriptor that becomes readable when `shouldStop` may have turned true (the signalfd
     /// of SIGINT and SIGTERM): waiting for a stream's bytes also waits on it.
     public var wake: Int32?
+    /// Reads a glance-readings file (JSON) whole into samples: given by glance-import, whose
+    /// Feeds module knows the format; without it such a file is refused.
+    package var readings: Readings?
+    package typealias Readings = (any ByteSource) throws(StoreError) -> [Store.Sample]
 
     public init() {}
 }
@@ -52,16 +56,25 @@ public struct ImportReport: Sendable {
 public enum HealthImport {
     public enum Format: String, Sendable {
         case xml, zip, csv
+        /// A glance-readings file (docs/data.md): samples, not days.
+        case readings
     }
 
     static func format(head: [UInt8], name: String) throws(StoreError) -> Format {
         guard !head.isEmpty else { throw StoreError(.badData, "\(name): the file is empty") }
+        if head.starts(with: Array("SQLite format 3".utf8) + [0]) {
+            // glance-import takes a named SQLite file (Gadgetbridge's export) before it gets here.
+            throw StoreError(
+                .badData,
+                "\(name): an SQLite database (Gadgetbridge's export?), which is read from a file, not a stream; give its path")
+        }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .zip }
         if XMLEncoding.detect(head) != .utf8 { return .xml }  // UTF-16, with or without a byte order mark
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let firstText = bytes.first { ![9, 10, 13, 32].contains($0) }
         if firstText == UInt8(ascii: "<") { return .xml }
+        if firstText == UInt8(ascii: "{") { return .readings }
         let text = String(decoding: bytes, as: UTF8.self)
         let firstLine = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }).first
         if text.hasPrefix("dateComponents") || firstLine?.contains("dateComponents") == true {
@@ -69,7 +82,8 @@ public enum HealthImport {
         }
         throw StoreError(
             .badData,
-            "\(name): not an Apple Health export (expected export.xml, export.zip or a CSV whose header starts with dateComponents)"
+            "\(name): not an Apple Health export (expected export.xml, export.zip or a CSV whose header starts with dateComponents) "
+                + "nor Gadgetbridge's (an SQLite database) nor a glance-readings file (JSON)"
         )
     }
 
@@ -90,7 +104,7 @@ public enum HealthImport {
             let format = try format(head: try input.peek(512), name: input.name)
             switch format {
             case .zip: return (format, try readers.zip(input))
-            case .xml, .csv: return (format, input)
+            case .xml, .csv, .readings: return (format, input)
             }
         }
     }
@@ -136,10 +150,22 @@ public enum HealthImport {
                 try xml(source, monitor, collector)
             case .csv:
                 try HealthCSVReader(source: source, monitor: monitor, collector: collector).run()
+            case .readings:
+                break
+            }
+            var samples: [Store.Sample] = []
+            if format == .readings {
+                guard let readings = options.readings else {
+                    throw StoreError(.badData, "\(source.name): a glance-readings file: this program reads none (glance import does)")
+                }
+                samples = try readings(source)
             }
             monitor.finish(source.position)
             var report = ImportReport(format: format)
-            let counts = try merge(collector, into: store, taskName: options.taskName, pid: monitor.pid)
+            let counts =
+                format == .readings
+                ? try merge(samples, into: store, taskName: options.taskName, pid: monitor.pid)
+                : try merge(collector, into: store, taskName: options.taskName, pid: monitor.pid)
             collector.discard()
             report.days = counts.days
             report.newDays = counts.new
@@ -176,8 +202,48 @@ public enum HealthImport {
         }
     }
 
+    /// Keeps a readings file's samples (a sample of the same metric, start and source as one kept
+    /// replaces it, as a push's) and marks the task done, in one transaction; counts the days
+    /// whose shown figures are new, changed or unchanged.
+    static func merge(_ samples: [Store.Sample], into store: Store, taskName: String?, pid: Int32)
+        throws(StoreError) -> DayCollector.MergeCounts
+    {
+        try store.transaction { () throws(StoreError) -> DayCollector.MergeCounts in
+            var counts = DayCollector.MergeCounts()
+            let touched = Set(samples.map(\.day))
+            if let first = touched.min(), let last = touched.max() {
+                func shown() throws(StoreError) -> [CalendarDay: ActivitySummary] {
+                    var days: [CalendarDay: ActivitySummary] = [:]
+                    for (day, summary) in try store.shownDays(from: first, through: last) where touched.contains(day) {
+                        days[day] = summary
+                    }
+                    return days
+                }
+                let before = try shown()
+                try store.putSamples(samples)
+                let after = try shown()
+                for day in touched {
+                    if before[day] == nil {
+                        counts.new += 1
+                    } else if before[day] != after[day] {
+                        counts.changed += 1
+                    } else {
+                        counts.unchanged += 1
+                    }
+                }
+                (counts.days, counts.first, counts.last) = (touched.count, first, last)
+            }
+            if let taskName {
+                let plural = counts.days == 1 ? "" : "s"
+                try store.finishOwnedTask(
+                    taskName, pid: pid, state: .done, description: "Imported \(counts.days) day\(plural)")
+            }
+            return counts
+        }
+    }
+
     /// Marks the import's task failed or cancelled (best effort: the error that got us here wins).
-    private static func fail(_ store: Store, _ options: ImportOptions, _ error: StoreError, pid: Int32) {
+    static func fail(_ store: Store, _ options: ImportOptions, _ error: StoreError, pid: Int32) {
         guard let taskName = options.taskName else { return }
         let state: ProgressTask.State = error.kind == .cancelled ? .cancelled : .failed
         let text = state == .cancelled ? "Import cancelled; nothing was changed" : "Import failed; nothing was changed"
