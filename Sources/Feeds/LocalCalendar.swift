@@ -92,6 +92,8 @@ public struct FeedSample: Sendable, Equatable {
     public var metric: SampleMetric
     public var start: Int64
     public var source: String
+    /// The feed a readings file says it came through (`Readings.feeds`); nil: the route's own.
+    public var feed: String?
     public var quantity: Double
     public var unit: String
     public var value: Double
@@ -99,12 +101,13 @@ public struct FeedSample: Sendable, Equatable {
     public var path: String
 
     public init(
-        metric: SampleMetric, start: Int64, source: String, quantity: Double, unit: String, value: Double, day: CalendarDay,
-        path: String
+        metric: SampleMetric, start: Int64, source: String, feed: String? = nil, quantity: Double, unit: String, value: Double,
+        day: CalendarDay, path: String
     ) {
         self.metric = metric
         self.start = start
         self.source = source
+        self.feed = feed
         self.quantity = quantity
         self.unit = unit
         self.value = value
@@ -113,11 +116,12 @@ public struct FeedSample: Sendable, Equatable {
     }
 }
 
-/// Steps over a part of a day, kept aside until the store has a steps metric (the lead's
-/// `steps` sample metric): the key and day as any sample's.
+/// Steps over a part of a day: a sample of steps, its key and day as any sample's.
 public struct StepsPart: Sendable, Equatable {
     public var start: Int64
     public var source: String
+    /// As `FeedSample.feed`.
+    public var feed: String? = nil
     public var count: Double
     public var day: CalendarDay
     public var path: String

@@ -18,8 +18,11 @@ public struct Readings: Sendable, Equatable {
     public static let version = 1
     public static let topFields: Set<String> = ["format", "version", "source", "readings"]
     public static let readingFields: Set<String> = [
-        "start", "end", "day", "source", "steps", "active_energy", "exercise_minutes", "stand_hours",
+        "start", "end", "day", "source", "feed", "steps", "active_energy", "exercise_minutes", "stand_hours",
     ]
+    /// The feeds a reading may say it came through (`glance export --readings` writes the
+    /// store's, so a day of two feeds reads back as it was); none: readings.
+    public static let feeds: Set<String> = ["health-auto-export", "health-connect", "gadgetbridge", "readings"]
 
     public struct Reading: Sendable, Equatable {
         public var start: Int64
@@ -28,6 +31,8 @@ public struct Readings: Sendable, Equatable {
         /// The board's day it counts for, instead of the day of `start` (without `end` only).
         public var day: CalendarDay?
         public var source: String
+        /// The feed it came through (one of `feeds`), nil: readings.
+        public var feed: String?
         public var steps: Double?
         public var activeEnergy: Energy?
         public var exerciseMinutes: Double?
@@ -87,6 +92,13 @@ public struct Readings: Sendable, Equatable {
                 reading.day = try Bodies.date(field)
             }
             if let field = try item.member("source") { reading.source = try field.text(bytes: 200) }
+            if let field = try item.member("feed") {
+                let feed = try field.string()
+                guard Self.feeds.contains(feed) else {
+                    throw FeedError(path: field.path, "expected one of \(Self.feeds.sorted().joined(separator: ", "))")
+                }
+                reading.feed = feed
+            }
             func amount(_ key: String) throws(FeedError) -> Double? {
                 guard let field = try item.member(key) else { return nil }
                 let x = try field.number()
@@ -141,7 +153,7 @@ public struct Readings: Sendable, Equatable {
                     seen[key] = r.path
                     result.append(
                         FeedSample(
-                            metric: metric, start: part.start, source: r.source, quantity: quantity, unit: unit, value: value,
+                            metric: metric, start: part.start, source: r.source, feed: r.feed, quantity: quantity, unit: unit, value: value,
                             day: part.day, path: path))
                 }
                 if let e = r.activeEnergy {
@@ -165,7 +177,7 @@ public struct Readings: Sendable, Equatable {
             for part in try Self.parts(r, calendar: calendar) {
                 result.append(
                     StepsPart(
-                        start: part.start, source: r.source, count: steps * part.share, day: part.day,
+                        start: part.start, source: r.source, feed: r.feed, count: steps * part.share, day: part.day,
                         path: r.path + (part.start == r.start ? ".start" : ".end")))
             }
         }
@@ -192,10 +204,11 @@ public struct Readings: Sendable, Equatable {
             var members: [(key: String, value: JSON)] = [("start", .string(Self.localTime(head.start, calendar: calendar)))]
             if calendar.day(head.start) != head.day { members.append(("day", .string(head.day.description))) }
             if head.source != source { members.append(("source", .string(head.source))) }
+            if let feed = head.feed, feed != "readings" { members.append(("feed", .string(feed))) }
             var sample: FeedSample? = head
             // (a metric twice at one moment, two feeds' samples under one source name: two readings)
             var seen = Set<SampleMetric>()
-            while let s = sample, s.start == head.start, s.source == head.source, s.day == head.day, seen.insert(s.metric).inserted {
+            while let s = sample, s.start == head.start, s.source == head.source, s.feed == head.feed, s.day == head.day, seen.insert(s.metric).inserted {
                 switch s.metric {
                 case .activeEnergy:
                     // A number the energy's text takes back exactly (no exponent), else kcal.

@@ -486,12 +486,14 @@ public final class ServeApp {
     static func sample(_ s: FeedSample, through feed: Store.Feed) -> Store.Sample {
         Store.Sample(
             metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value, day: s.day,
-            feed: feed)
+            feed: s.feed.flatMap(Store.Feed.init(rawValue:)) ?? feed)
     }
 
     /// A part of a steps record as the store keeps it: a sample of steps, its count as sent.
     static func sample(_ s: StepsPart, through feed: Store.Feed) -> Store.Sample {
-        Store.Sample(metric: .steps, start: s.start, source: s.source, quantity: s.count, unit: "count", value: s.count, day: s.day, feed: feed)
+        Store.Sample(
+            metric: .steps, start: s.start, source: s.source, quantity: s.count, unit: "count", value: s.count, day: s.day,
+            feed: s.feed.flatMap(Store.Feed.init(rawValue:)) ?? feed)
     }
 
     static func dayCounts(_ new: Int, _ changed: Int, _ unchanged: Int) -> [(key: String, value: JSON)] {

@@ -170,5 +170,9 @@ public enum Schema {
                 try db.execute("PRAGMA user_version = \(version + 1)")
             }
         }
+        // A store just made: the pages of the tables a later migration made again are given back
+        // (its size is then what its rows take, as the store bound counts it). An older store's
+        // are reused by its next writes. Best effort: another process may hold it open already.
+        if found == 0 { try? db.execute("VACUUM") }
     }
 }

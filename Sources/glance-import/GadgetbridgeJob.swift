@@ -84,7 +84,7 @@ enum GadgetbridgeJob {
             case .activeEnergy: "kcal"
             case .exerciseTime: "min"
             case .standHours: "hr"
-            case .steps: "steps"
+            case .steps: "count"
             }
         return Store.Sample(
             metric: metric, start: sample.start, source: sample.source, quantity: sample.value, unit: unit, value: sample.value,

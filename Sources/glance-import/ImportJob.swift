@@ -113,12 +113,12 @@ enum ImportJob {
             let samples = try readings.samples(calendar: .system).map { s in
                 Store.Sample(
                     metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value, day: s.day,
-                    feed: .readings)
+                    feed: s.feed.flatMap(Store.Feed.init(rawValue:)) ?? .readings)
             }
             let steps = try readings.stepsParts(calendar: .system).map { s in
                 Store.Sample(
                     metric: .steps, start: s.start, source: s.source, quantity: s.count, unit: "count", value: s.count, day: s.day,
-                    feed: .readings)
+                    feed: s.feed.flatMap(Store.Feed.init(rawValue:)) ?? .readings)
             }
             return samples + steps
         } catch {

@@ -98,7 +98,7 @@ struct HelpCompletionTests {
         #expect(try complete(["glance", "metric", ""]) == ["list", "remove", "set"])
         #expect(try complete(["glance", "metric", "set", ""]) == [], "the verb is given")
         #expect(try complete(["glance", "goals", ""]) == ["list", "remove", "set"])
-        #expect(try complete(["glance", "goals", "set", "--"]) == ["--config", "--db", "--exercise", "--from", "--help", "--move", "--stand"])
+        #expect(try complete(["glance", "goals", "set", "--"]) == ["--config", "--db", "--exercise", "--from", "--help", "--move", "--stand", "--steps"])
         // Only the options the verb takes (task finish takes no --total).
         #expect(try complete(["glance", "task", "finish", "--"]) == ["--db", "--description", "--failed", "--help"])
         #expect(try complete(["glance", "task", "--db", "x.db", "update", "--"]) == ["--db", "--description", "--done", "--help", "--total"])
@@ -138,7 +138,7 @@ struct HelpCompletionTests {
         let finishing = try Self.shell("zsh", stubs + load + "words=(glance task finish --); CURRENT=4; _glance")
         #expect(finishing.contains("--failed[the work failed]") && !finishing.contains("--total"), "\(finishing)")
         let importing = try Self.shell("zsh", stubs + load + "words=(glance import ''); CURRENT=3; _glance")
-        #expect(importing.contains("*:FILE:_files -g \"*.(zip|xml|csv|json)\""))
+        #expect(importing.contains("*:FILE:_files -g \"*.(zip|xml|csv|db|json)\""), "\(importing)")
         #expect(try Self.shell("zsh", "glance completion zsh > /dev/null && zsh -n <(glance completion zsh) && echo ok") == "ok\n")
     }
 }

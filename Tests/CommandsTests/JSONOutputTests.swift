@@ -50,6 +50,7 @@ struct JSONOutputTests {
         let d = try #require((try Self.parse(days.stdout)["days"] as? [[String: Any]])?.first)
         #expect(Set(d.keys) == [
             "date", "move", "moveGoal", "moveTime", "moveTimeGoal", "exercise", "exerciseGoal", "stand", "standGoal", "moveMode",
+            "steps", "stepsGoal",
         ])
         #expect(d["date"] as? String == "2026-11-29" && d["exercise"] as? Double == 25 && d["moveMode"] as? String == "activeEnergy")
         #expect(abs((d["move"] as? Double ?? 0) - 1460 / 4.184) < 0.01, "move in kcal: \(d["move"] ?? "")")

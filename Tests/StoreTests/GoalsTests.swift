@@ -25,11 +25,11 @@ struct GoalsTests {
         // Before any are set: the configuration's.
         #expect(try log("2026-11-05") == "2026-11-05: move 300/550 kcal, exercise 10/25 min, stand —/11 h\n")
         var r = try Self.glance(["goals", "set", "--move", "600", "--exercise", "45", "--stand", "10", "--from", "2026-11-10"], scratch, config: config)
-        #expect(r.out == "from 2026-11-10: move 600 kcal, exercise 45 min, stand 10 h\n")
+        #expect(r.out == "from 2026-11-10: move 600 kcal, exercise 45 min, stand 10 h, steps 10000\n")
         #expect(try log("2026-11-15") == "2026-11-15: move 300/600 kcal, exercise 10/45 min, stand —/10 h\n")
         // A change from a later date: the goal not given stays as it was in force.
         r = try Self.glance(["goals", "set", "--move", "2928.8kJ", "--from", "2026-11-20"], scratch, config: config)
-        #expect(r.out == "from 2026-11-20: move 2928.8 kJ, exercise 45 min, stand 10 h\n")
+        #expect(r.out == "from 2026-11-20: move 2928.8 kJ, exercise 45 min, stand 10 h, steps 10000\n")
         #expect(try log("2026-11-25") == "2026-11-25: move 300 kcal/2928.8 kJ, exercise 10/45 min, stand —/10 h\n", "a new day takes the new goal")
         #expect(try log("2026-11-15") == "2026-11-15: move 300/600 kcal, exercise 10/45 min, stand —/10 h\n", "a past day keeps its goal")
         #expect(try log("2026-11-05").hasPrefix("2026-11-05: move 300/550 kcal"), "before the first: the configuration's")
@@ -39,9 +39,9 @@ struct GoalsTests {
         r = try Self.glance(["goals"], scratch, config: config)
         #expect(
             r.out == """
-                until 2026-11-09 (the configuration's): move 550 kcal, exercise 25 min, stand 11 h
-                from 2026-11-10: move 600 kcal, exercise 45 min, stand 10 h
-                from 2026-11-20: move 2928.8 kJ, exercise 45 min, stand 10 h
+                until 2026-11-09 (the configuration's): move 550 kcal, exercise 25 min, stand 11 h, steps 10000
+                from 2026-11-10: move 600 kcal, exercise 45 min, stand 10 h, steps 10000
+                from 2026-11-20: move 2928.8 kJ, exercise 45 min, stand 10 h, steps 10000
 
                 """)
         // Bad goals are refused, and change nothing.
@@ -78,8 +78,8 @@ struct GoalsTests {
         #expect(r.status == 0, "\(r.err)")
         _ = try Self.glance(["log", "--date", "2023-02-10", "--move", "100"], scratch, config: config)
         let original = try GlanceCLI.run(["export", "--csv", "--db", scratch.db], in: scratch).out
-        #expect(original.contains("\n2023-02-08,367,250,kcal,0,0,0,0,0,0,,activeEnergy\n"), "an imported day's own goals: \(original)")
-        #expect(original.contains("\n2023-02-10,100,640,kcal,,,,40,,9,,activeEnergy\n"), "a day without its own: the standing goals")
+        #expect(original.contains("\n2023-02-08,367,250,kcal,0,0,0,0,0,0,,activeEnergy,,,CSV file\n"), "an imported day's own goals: \(original)")
+        #expect(original.contains("\n2023-02-10,100,640,kcal,,,,40,,9,,activeEnergy,,,glance log\n"), "a day without its own: the standing goals")
         // Into a new store, without the history: the same days.
         let file = scratch.write("days.csv", original)
         let copy = scratch.file("copy.db")
@@ -93,10 +93,10 @@ struct GoalsTests {
     func overHTTP() throws {
         let server = try ServeTests.Server(environment: ["TZ": "Europe/Berlin"])
         var r = try server.request("GET", "/v1/goals")
-        #expect(r == (200, "{\"goals\":[],\"default\":{\"move\":600,\"exercise\":30,\"stand\":12}}"))
+        #expect(r == (200, "{\"goals\":[],\"default\":{\"move\":600,\"exercise\":30,\"stand\":12,\"steps\":10000}}"))
         #expect(try server.request("POST", "/v1/goals", "{\"move\": 700}", authorization: .some(nil)).status == 401)
         r = try server.request("POST", "/v1/goals", "{\"move\": 700, \"stand\": 10, \"from\": \"2026-11-29\"}")
-        #expect(r == (200, "{\"from\":\"2026-11-29\",\"move\":700,\"exercise\":null,\"stand\":10}"))
+        #expect(r == (200, "{\"from\":\"2026-11-29\",\"move\":700,\"exercise\":null,\"stand\":10,\"steps\":null}"))
         let before = try server.snapshot()
         for bad in ["{\"move\": -1}", "{\"stand\": 25}", "{\"from\": \"2026-11-31\", \"move\": 5}", "{\"moveGoal\": 5}", "{}", "[1"] {
             r = try server.request("POST", "/v1/goals", bad)

@@ -57,8 +57,9 @@ struct HealthConnectTests {
         "2026-11-29": ["move": 312 + 60, "exercise": 40.5 + 10, "stand": 4],
         "2026-11-30": ["move": 60 + 45.5 + 200, "exercise": 20 + 0.75, "stand": 2],
     ]
-    /// Samples: 5 of move (a2 is two), 41 + 30 + 1 exercise minutes, 6 stand hours.
-    static let sampleCount = 5 + 72 + 6
+    /// Samples: 5 of move (a2 is two), 41 + 30 + 1 exercise minutes, 6 stand hours, 8 of steps
+    /// (s4 crosses the board's midnight: two; s5's 0 steps is kept, a stand hour it does not make).
+    static let sampleCount = 5 + 72 + 6 + 8
 
     /// A body as the app sends it: `timestamp`, `app_version`, the arrays that have records, and
     /// arrays that are not for the rings.
@@ -122,6 +123,12 @@ struct HealthConnectTests {
             if let first { #expect(shown == first, "\(shape.name) gives other days than one push") } else { first = shown }
             let store = try Store(path: server.scratch.db, access: .read)
             #expect(try store.sampleCount() == Self.sampleCount, "\(shape.name): one row per unique sample")
+            // Steps by hand (s4 split at the board's midnight, 25 and 25); energy on both days, so
+            // Move stays energy and the steps are kept beside it, through Health Connect's feed.
+            let shownDays = try store.shownDays(from: CalendarDay(iso: "2026-11-29")!, through: CalendarDay(iso: "2026-11-30")!)
+            #expect(shownDays.map(\.summary.steps) == [1825, 9026], "\(shape.name): \(shownDays.map(\.summary.steps))")
+            #expect(shownDays.allSatisfy { $0.summary.moveMode == .activeEnergy })
+            #expect(Set(try store.allSamples().map(\.feed)) == [.healthConnect])
             let sources = Set(try store.allSamples().map(\.source))
             #expect(sources == ["Health Connect", Self.fitness, "com.sec.android.app.shealth"], "\(sources)")
             // The last push again (the app retrying): nothing changes, not a sample.
@@ -280,7 +287,8 @@ struct HealthConnectTests {
     func readingsPush() throws {
         let server = try Server(environment: Self.berlin)
         let reply = try Self.push(server, "/v1/readings", Self.readings)
-        #expect(reply == "{\"days\":{\"new\":2,\"changed\":0,\"unchanged\":0},\"samples\":{\"new\":7,\"changed\":0,\"unchanged\":0}}")
+        // 8 samples: the first reading's three figures and its 120 steps, two halves, two, one.
+        #expect(reply == "{\"days\":{\"new\":2,\"changed\":0,\"unchanged\":0},\"samples\":{\"new\":8,\"changed\":0,\"unchanged\":0}}")
         try Self.expectTable(server, Self.readingsTable, "readings")
         let before = try server.snapshot()
         _ = try Self.push(server, "/v1/readings", Self.readings)

@@ -141,7 +141,7 @@ struct StorageBoundTests {
         // New metrics and tasks cannot grow it either; reads still answer.
         let description = String(repeating: "d", count: 200)
         var statuses: [Int] = []
-        for i in 0..<200 {
+        for i in 0..<1000 {  // (the pages samples left part-filled take some hundreds first)
             let m = try server.request("PUT", "/v1/metrics/\(String(repeating: "m", count: 50))\(i)", "{\"value\": 1, \"unit\": \"kWh\"}")
             let t = try server.request("POST", "/v1/tasks", "{\"name\": \"\(String(repeating: "t", count: 50))\(i)\", \"description\": \"\(description)\"}")
             statuses += [m.status, t.status]

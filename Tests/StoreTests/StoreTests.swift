@@ -21,7 +21,8 @@ import Testing
         let info = try store.db.prepare("PRAGMA table_info(day_summaries)")
         var names: [String] = []
         while try info.step() { names.append(info.text(1) ?? "") }
-        #expect(names == Store.dayColumnNames)
+        // Every figure's column, then the day's source (said apart: `Store.setSource`).
+        #expect(names == Store.dayColumnNames + ["source"])
     }
 
     @Test func reopeningDoesNotMigrateAgainAndANewerSchemaIsRefused() throws {

@@ -98,11 +98,24 @@ extension VMEndToEndTests {
         let expectedYesterday = try DeviceBoot.render(
             store: logged, date: today, name: "expected-yesterday", folder: folder, extra: ["--date", DeviceBoot.dayBefore(today)])
         let expectedToday = try DeviceBoot.render(store: logged, date: today, name: "expected-hotplug", folder: folder)
+        // An Android phone's Health Connect push (HC Webhook's payload) late in the boot: the day
+        // as the served store with the push's figures over it (samples win, the goals are the
+        // day's), drawn by glance render.
+        let hcBody = folder + "/health-connect.json"
+        try DeviceBoot.healthConnectBody(today).write(toFile: hcBody, atomically: true, encoding: .utf8)
+        let pushed = folder + "/pushed.db"
+        try? FileManager.default.removeItem(atPath: pushed)
+        try FileManager.default.copyItem(atPath: served, toPath: pushed)
+        let (hcLogged, hcLoggedOut) = try runTool(
+            VMPaths.glance,
+            ["log", "--db", pushed, "--date", today] + DeviceBoot.healthConnectFigures.flatMap { ["--" + $0.0, $0.1] })
+        try #require(hcLogged == 0, "glance log: \(hcLoggedOut)")
+        let pushedRender = try DeviceBoot.render(store: pushed, date: today, name: "health-connect", folder: folder)
         // Home Assistant's notify: the message as glance render draws it.
         let messageRender = try DeviceBoot.render(store: served, date: today, name: "message", folder: folder, extra: ["--message", "Washing done"])
         for (name, picture) in [
             ("serve", servedRender), ("gauges", noValue), ("metric", metricRender), ("yesterday", expectedYesterday),
-            ("hotplug", expectedToday), ("message", messageRender),
+            ("hotplug", expectedToday), ("message", messageRender), ("health-connect", pushedRender),
         ] {
             try writePPM(picture, to: folder + "/expected-\(name).ppm")
         }
@@ -227,6 +240,11 @@ extension VMEndToEndTests {
                 "screendump-until-dark schedule-dark \(DeviceBoot.darkLit) 10", "send go",
                 "wait-console STEP schedule-back waiting 60",
                 "screendump-until schedule-back \(folder)/expected-serve 10", "send go",
+                // Health Connect's push through the forwarded port: the rings as pushed.
+                "wait-console STEP health-connect waiting 60",
+                "host hc-post 30 \(curl) -o hc-post.json -X POST -H @'\(header)' -H 'Content-Type: application/json' "
+                    + "--data-binary @'\(hcBody)' \(url)/v1/health-connect",
+                "screendump-until health-connect \(folder)/expected-health-connect 15", "send go",
             ], at: fallbackWait)
         host.append("wait-exit 30")
         let qmp = folder + "/host.qmp"
@@ -507,6 +525,18 @@ extension VMEndToEndTests {
             difference(lit, servedRender, name: "schedule-back", folder: folder) == nil,
             "with the clock set back out of the window the panel does not show the app again: \(setBack)")
 
+        // An Android phone's Health Connect push into the booted package: 200, the day changed,
+        // and the monitor shows exactly the rings glance render draws of the pushed figures.
+        let hcPosted = boot.file("hc-post.out"), hcReply = boot.file("hc-post.json")
+        #expect(hcPosted == "200\n", "POST /v1/health-connect: \(hcPosted) \(hcReply); \(serveLog)")
+        #expect(
+            hcReply.replacingOccurrences(of: " ", with: "").contains(#""days":{"new":0,"changed":1,"unchanged":0}"#),
+            "POST /v1/health-connect replied \(hcReply)")
+        let hcShown = try #require(boot.screendump("health-connect"), "no screendump after the Health Connect push; \(context)")
+        #expect(
+            difference(hcShown, pushedRender, name: "health-connect", folder: folder) == nil,
+            "the Health Connect push did not reach the panel (the rings as pushed not shown); \(hcReply)")
+
         // The panel's process, after all of that, has none of the network's or the import's
         // libraries mapped (/proc/PID/maps in the guest).
         let maps = try #require(boot.step("maps"), "no maps step; \(context)")
@@ -651,6 +681,26 @@ struct DeviceBoot {
 
     /// Today's figures the host posts to glance serve (POST /v1/days), as `glance log` options.
     static let posted: [(String, Int)] = [("move", 480), ("exercise", 33), ("stand", 11)]
+
+    /// What the Health Connect push below gives today, by hand: 210.5 + 150 kcal of active
+    /// calories, one 30-minute walk, steps in the hours 09, 11 and 14 (UTC, the guest's zone).
+    static let healthConnectFigures: [(String, String)] = [("move", "360.5"), ("exercise", "30"), ("stand", "3")]
+
+    /// HC Webhook's payload (mcnaveen/health-connect-webhook) with records of `day`.
+    static func healthConnectBody(_ day: String) -> String {
+        func at(_ time: String) -> String { "\"\(day)T\(time):00Z\"" }
+        return """
+            {"timestamp": \(at("15:00")), "app_version": "1.4.0",
+             "steps": [{"count": 1200, "start_time": \(at("09:10")), "end_time": \(at("09:40"))},
+                       {"count": 900, "start_time": \(at("11:05")), "end_time": \(at("11:35"))},
+                       {"count": 600, "start_time": \(at("14:00")), "end_time": \(at("14:30"))}],
+             "active_calories": [{"calories": 210.5, "start_time": \(at("09:00")), "end_time": \(at("10:00"))},
+                                 {"calories": 150, "start_time": \(at("11:00")), "end_time": \(at("12:00"))}],
+             "exercise": [{"type": "walking", "title": "Walk", "start_time": \(at("09:10")), "end_time": \(at("09:40")),
+                           "duration_seconds": 1800}],
+             "heart_rate": [{"bpm": 96, "time": \(at("09:20"))}]}
+            """
+    }
 
     /// A port on 127.0.0.1 that nothing listens on now, for qemu to forward.
     static func freePort() -> Int? {

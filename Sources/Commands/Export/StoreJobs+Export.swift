@@ -47,8 +47,8 @@ extension StoreJobs {
                 if readings {
                     let samples = try store.allSamples().lazy.map { s in
                         FeedSample(
-                            metric: s.metric, start: s.start, source: s.source, quantity: s.quantity, unit: s.unit, value: s.value,
-                            day: s.day, path: "")
+                            metric: s.metric, start: s.start, source: s.source, feed: s.feed.rawValue, quantity: s.quantity,
+                            unit: s.unit, value: s.value, day: s.day, path: "")
                     }
                     try Readings.write(samples, calendar: .system, write: write)
                 } else if json {

@@ -313,6 +313,10 @@ until [ "$(dpms)" = On ] || [ $i -gt 300 ]; do sleep 0.1; i=$((i + 1)); done
 step "schedule-back date=$(date +%FT%T) dpms=$(dpms) pid=$(prop MainPID)"
 wait_host schedule-back
 
+# An Android phone's Health Connect push from the host (through glance serve): the host checks
+# the rings as pushed on the monitor.
+wait_host health-connect
+
 # The libraries mapped into the running glance run (the panel's process, after the bridge's
 # command, the schedule and glance serve's post): none of the network's or the import's.
 mpid=$(prop MainPID)
