@@ -397,7 +397,7 @@ extension ImportSetting: Defaulted {
             help: "a folder whose files glance import --watch (glance-import-watch.service) imports whenever one is "
                 + "written or moved in (a Syncthing folder with Gadgetbridge's export, an Apple Health export or a "
                 + "glance-readings file), all or nothing as every import",
-            default: .means("none: glance import --watch needs a folder"), reload: .watch),
+            default: .means("off (glance import --watch says it has no folder and ends)"), reload: .watch),
     ]
 }
 
