@@ -171,7 +171,11 @@ let package = Package(
         .executableTarget(name: "glance", dependencies: ["Commands"]),
         .executableTarget(
             name: "glance-import",
-            dependencies: ["HelperCommands", "Activity", "HealthExport", "Gadgetbridge", "Clocks", "Store", "Platform", "Feeds"]),
+            dependencies: [
+                "HelperCommands", "Activity", "HealthExport", "Gadgetbridge", "Clocks", "Store", "Platform", "Feeds",
+                // --watch: the configuration's import.watch and database.
+                "Configuration", "ConfigurationFile",
+            ]),
         .executableTarget(name: "glance-serve", dependencies: ["HelperCommands", "Server", "ConfigurationFile", "Platform"]),
         .executableTarget(name: "glance-mqtt", dependencies: ["HelperCommands", "HomeBridge", "ConfigurationFile", "Platform"]),
 

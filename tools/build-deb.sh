@@ -154,6 +154,8 @@ install -m 644 "$ROOT/device/glance.service" "$PKG/lib/systemd/system/glance.ser
 # glance serve's unit: installed, off until enabled (docs/live-data.md).
 install -m 644 "$ROOT/device/glance-serve.service" "$PKG/lib/systemd/system/glance-serve.service"
 install -m 644 "$ROOT/device/glance-mqtt.service" "$PKG/lib/systemd/system/glance-mqtt.service"
+# The watched folder (glance import --watch): installed, off until enabled (docs/live-data.md).
+install -m 644 "$ROOT/device/glance-import-watch.service" "$PKG/lib/systemd/system/glance-import-watch.service"
 install -D -m 644 "$ROOT/device/60-glance-backlight.rules" "$PKG/lib/udev/rules.d/60-glance-backlight.rules"
 install -m 644 "$ROOT/device/config.json" "$PKG/etc/glance/config.json"
 install -m 644 "$ROOT/device/README.md" "$ROOT/device/config.example.json" "$PKG/usr/share/doc/glance-panel/"

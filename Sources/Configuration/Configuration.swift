@@ -188,6 +188,15 @@ public struct ServeSetting: Sendable, Equatable {
     public init() {}
 }
 
+/// `glance import --watch`: the folder whose files are imported when they change.
+public struct ImportSetting: Sendable, Equatable {
+    /// A folder (Syncthing's, say) whose files are imported when one is written or moved in; nil:
+    /// none (`glance import --watch` without a folder says so and ends, exit 0).
+    public var watch: String?
+
+    public init(watch: String? = nil) { self.watch = watch }
+}
+
 /// The goals a day without its own is measured against before any standing goals are set in the
 /// store (`glance goals`): the default of the goals' history.
 public struct GoalSetting: Sendable, Equatable {
@@ -244,6 +253,8 @@ public struct Configuration: Sendable, Equatable {
         }
     }
     public var serve = ServeSetting()
+    /// `glance import --watch`'s folder (the file's `"import"`).
+    public var imports = ImportSetting()
     /// The MQTT broker, when a gauge follows a topic.
     public var mqtt: MQTTSetting?
     /// glance mqtt's Home Assistant discovery.

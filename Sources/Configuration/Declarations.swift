@@ -63,6 +63,7 @@ extension Configuration: Defaulted {
             reload: .data),
         .object("fonts", \.fonts, FontFiles.settings, help: "font files instead of the packaged ones"),
         .object("serve", \.serve, ServeSetting.settings, help: "glance serve, the HTTP endpoint"),
+        .object("import", \.imports, ImportSetting.settings, help: "glance import --watch, the watched folder"),
         .object(
             "goals", \.goals, GoalSetting.settings,
             help: "the goals a day without its own is measured against until goals are set in the store (glance goals)"),
@@ -385,6 +386,19 @@ extension Form where Value == FilePair? {
             }, text: nil,
             write: { pair in .json(pair.map { .object([(a, .string($0.first)), (b, .string($0.second))]) } ?? .null) })
     }
+}
+
+extension ImportSetting: Defaulted {
+    static var defaults: ImportSetting { ImportSetting() }
+
+    static let settings: [Setting<ImportSetting>] = [
+        .value(
+            "watch", \.watch, .optionalString("FOLDER", completion: .directory),
+            help: "a folder whose files glance import --watch (glance-import-watch.service) imports whenever one is "
+                + "written or moved in (a Syncthing folder with Gadgetbridge's export, an Apple Health export or a "
+                + "glance-readings file), all or nothing as every import",
+            default: .means("off (glance import --watch says it has no folder and ends)"), reload: .watch),
+    ]
 }
 
 extension GoalSetting: Defaulted {

@@ -29,6 +29,8 @@ public enum Reload: String, Sendable, CaseIterable, Comparable {
     case serve
     /// Not the panel's: `glance mqtt` reads it when it starts.
     case bridge
+    /// Not the panel's: `glance import --watch` reads it when it starts.
+    case watch = "import watch"
     /// The command line's own (it is given again with every reload).
     case commandLine = "command line"
 

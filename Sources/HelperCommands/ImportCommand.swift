@@ -9,12 +9,19 @@ public enum ImportCommand {
         public var skipInvalid = false
         public var task: String? = "import"
         public var quiet = false
+        /// `--watch`: `file` is the folder watched (nil: the configuration's `import.watch`).
+        public var watch = false
+        /// The configuration (`--config`), read by `--watch` alone.
+        public var config: String?
         public init() {}
     }
 
     public static let spec = CommandSpec<Line>(
         "import", summary: "import an Apple Health export (zip, XML or CSV), Gadgetbridge's database or a glance-readings file",
-        usage: ["import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]"],
+        usage: [
+            "import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]",
+            "import --watch [FOLDER] [--config FILE] [--db PATH] [--task NAME | --no-task]",
+        ],
         about: """
             Imports the Activity summaries (the days behind the rings) of an Apple Health export:
               export.zip   the file the Health app makes (Profile › Export All Health Data)
@@ -40,12 +47,28 @@ public enum ImportCommand {
             cancel, or Ctrl-C) the days in the store are exactly as they were; only the import's task \
             records that it failed or was cancelled. Importing the same file again changes nothing; a day \
             already in the store takes the file's values.
+
+            glance import --watch [FOLDER] watches FOLDER (default: the configuration's import.watch) until \
+            SIGTERM or SIGINT, and imports a file there once it has been quiet for 2 s after it was written \
+            (closed) or moved in: a Syncthing folder, whose files arrive as .syncthing.NAME.tmp renamed onto \
+            NAME. Dotfiles, *.tmp, ~syncthing~* and subfolders are left alone; so is a file that is not one \
+            of the kinds above (said once). At the start the newest such file already there is imported. A \
+            file whose device, inode, size and modification time are those of its last import is not \
+            imported again. Each import is all or nothing as above: a damaged or half-written file is said \
+            in one line, the store stays as it was, and the watch goes on. A missing folder (or one removed \
+            while watched) is waited for, looked for every 2 s. Without a folder (import.watch null) it says \
+            so and ends with 0. glance-import-watch.service runs it (systemctl enable --now \
+            glance-import-watch; docs/live-data.md).
             """,
         groups: [
             OptionGroup(
                 "",
                 [
                     CommonOptions.store(\.database),
+                    .flag("--watch",
+                        help: "watch a folder (FOLDER, else the configuration's import.watch) and import its files as they "
+                            + "arrive, until SIGTERM or SIGINT", sets: \.watch),
+                    CommonOptions.config.lifted(\.config),
                     .flag("--skip-invalid",
                         help: "skip rows with bad values (and count them) instead of failing", sets: \.skipInvalid),
                     .value(
@@ -59,6 +82,15 @@ public enum ImportCommand {
                 ])
         ],
         operands: Operands("FILE", completion: .file(extensions: ["zip", "xml", "csv", "db", "json"])) { (words, line) throws(UsageError) in
+            if line.watch {
+                guard words.count <= 1 else { throw UsageError("import --watch: give one folder (or none: import.watch)") }
+                guard words.first != "-" else { throw UsageError("import --watch: give a folder, not - (standard input)") }
+                line.file = words.first
+                return
+            }
+            guard line.config == nil else {
+                throw UsageError("import: --config goes with --watch (an import of one file reads no configuration)")
+            }
             guard words.count <= 1 else { throw UsageError("import: give one file (see glance import --help)") }
             guard let file = words.first else {
                 throw UsageError(
@@ -68,10 +100,12 @@ public enum ImportCommand {
         },
         exits: [
             ExitStatusNote(
-.ok, "imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a message says so)"),
+.ok, "imported (also when Ctrl-C, SIGTERM or SIGHUP came too late to stop it; a message says so); --watch: stopped by SIGTERM, "
+                    + "SIGINT or SIGHUP, or no folder to watch (import.watch null)"),
             ExitStatusNote(
 .dataError, "bad data (the message names the file, line and column; no day was changed) or not a Glance store"),
-            ExitStatusNote(.noInput, "no such file"), ExitStatusNote(.ioError, "read error"),
+            ExitStatusNote(.noInput, "no such file (--watch: FOLDER is a file, not a folder)"),
+            ExitStatusNote(.config, "--watch: the configuration is invalid"), ExitStatusNote(.ioError, "read error"),
             ExitStatusNote(.temporaryFailure, "the store is busy (no day was changed); try again"),
             ExitStatusNote(.noPermission, "the store (or its folder) may not be opened or written by this user"),
             ExitStatusNote(.cancelled, "cancelled: by Cancel, glance task cancel, Ctrl-C, SIGTERM or SIGHUP (no day was changed)"),

@@ -25,16 +25,49 @@ enum ImportJob {
             console.complain(error.description)
             return Outcome.software
         }
-        var stop: Int32?
-        let stopped = { () -> Bool in
-            if stop == nil, let signal = try? signals.next() { stop = signal }
-            return stop != nil
+        let stop = StopSignals(signals)
+        let status = importFile(
+            file, skipInvalid: skipInvalid, taskName: taskName, showProgress: showProgress, database: database, console: console,
+            stop: stop)
+        // One that came after the last check (during the merge, say) is taken here, not delivered
+        // when the mask is restored: its default action would kill us after the work was done.
+        stop.drain()
+        if let late = stop.signal, status == Outcome.ok {
+            console.complain("\(signalName(late)) came when the import was already complete; its days are in the store")
         }
+        return status
+    }
+
+    /// The signals that stop an import, noticed between its chunks: the first one taken is kept.
+    final class StopSignals {
+        let receiver: SignalReceiver
+        private(set) var signal: Int32?
+        init(_ receiver: SignalReceiver) { self.receiver = receiver }
+
+        /// Whether one came (taken from the receiver when pending).
+        func check() -> Bool {
+            if signal == nil, let taken = try? receiver.next() { signal = taken }
+            return signal != nil
+        }
+
+        /// Takes every pending one (the first kept).
+        func drain() {
+            _ = check()
+            while let late = try? receiver.next() { signal = signal ?? late }
+        }
+    }
+
+    /// Imports `file` all or nothing into the store at `database` (the default place when nil),
+    /// stopped by `stop`'s signals; says what it did on `console`. The exit status.
+    static func importFile(
+        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?, console: Console,
+        stop: StopSignals
+    ) -> Outcome {
         var options = ImportOptions()
         options.skipInvalid = skipInvalid
         options.taskName = taskName
-        options.shouldStop = stopped
-        options.wake = signals.descriptor.rawValue
+        options.shouldStop = { stop.check() }
+        options.wake = stop.receiver.descriptor.rawValue
         options.readings = readings
         let shown = file == "-" ? "standard input" : file
         // A store this import makes is removed again when the import fails: "the store is
@@ -81,13 +114,6 @@ enum ImportJob {
         }
         if status != Outcome.ok, !existed, let target, holdsNothing(target, but: taskName) {
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target + suffix) }
-        }
-        // One that came after the last check (during the merge, say) is taken here, not delivered
-        // when the mask is restored: its default action would kill us after the work was done.
-        _ = stopped()
-        while let late = try? signals.next() { stop = stop ?? late }
-        if let late = stop, status == Outcome.ok {
-            console.complain("\(signalName(late)) came when the import was already complete; its days are in the store")
         }
         return status
     }

@@ -11,7 +11,9 @@ import Platform
 
 exit(
     ImportCommand.spec.main(.init(), Array(CommandLine.arguments.dropFirst())) { line in
-        ImportJob.run(
+        // --watch: a folder watched until a signal (its own loop; each file imported as below).
+        if line.watch { return WatchJob.run(line, console: Console.standard) }
+        return ImportJob.run(
             line.file ?? "", skipInvalid: line.skipInvalid, taskName: line.task, showProgress: !line.quiet,
             database: line.database, console: Console.standard)
     })

@@ -168,7 +168,7 @@ struct DeviceFilesTests {
         #expect(missing.isEmpty, "device/README.md does not mention: \(missing)")
     }
 
-    @Test("systemd-analyze security rates the app's unit, glance serve's and glance mqtt's 2.0 or lower")
+    @Test("systemd-analyze security rates the app's unit, glance serve's, glance mqtt's and the watched folder's 2.0 or lower")
     func unitSecurity() throws {
         let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
             FileManager.default.isExecutableFile(atPath: $0)
@@ -177,8 +177,12 @@ struct DeviceFilesTests {
             print("device: systemd-analyze is not installed here (package systemd): unit security not rated")
             return
         }
-        // The app's unit, glance serve's and glance mqtt's (which reach the network): 2.0 or lower.
-        for (unit, target) in [("glance.service", 2.0), ("glance-serve.service", 2.0), ("glance-mqtt.service", 2.0)] {
+        // The app's unit, glance serve's and glance mqtt's (which reach the network), and glance
+        // import --watch's (files from outside): 2.0 or lower.
+        let units = [
+            ("glance.service", 2.0), ("glance-serve.service", 2.0), ("glance-mqtt.service", 2.0), ("glance-import-watch.service", 2.0),
+        ]
+        for (unit, target) in units {
             let file = unit.hasPrefix("/") ? unit : DeviceFiles.device + "/" + unit
             let (status, output) = try DeviceFiles.run(analyze, ["security", "--offline=yes", "--no-pager", file])
             let line = output.split(separator: "\n").first { $0.contains("Overall exposure level") }

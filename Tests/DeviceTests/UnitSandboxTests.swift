@@ -57,4 +57,28 @@ struct UnitSandboxTests {
         #expect(serve["Type"] == ["notify"])
         #expect(try Self.reaches("glance-serve.service", "/run/systemd/notify"), "READY=1 cannot reach systemd")
     }
+
+    @Test("glance-import-watch.service runs glance import --watch as glance-net: no network, no control socket, the store writable, shipped and off")
+    func watchedFolderUnit() throws {
+        let unit = "glance-import-watch.service"
+        let s = try Self.settings(unit)
+        #expect(s["ExecStart"] == ["/usr/bin/glance import --watch"])
+        // The same user and group as glance serve's and glance mqtt's.
+        let serve = try Self.settings("glance-serve.service")
+        #expect(s["User"] == serve["User"] && s["Group"] == serve["Group"], "\(s["User"] ?? []) \(s["Group"] ?? [])")
+        #expect(s["PrivateNetwork"] == ["yes"] && s["IPAddressDeny"] == ["any"])
+        for path in [try Self.socket(), "/run/glance"] {
+            #expect(!(try Self.reaches(unit, path)), "the watcher reaches \(path)")
+        }
+        // The store's folder writable; the rest (the watched folder wherever it is) readable only.
+        #expect(s["StateDirectory"] == ["glance"] && s["ProtectSystem"] == ["strict"])
+        #expect(s["ProtectHome"] == ["read-only"], "a folder under /home must stay readable")
+        // import.watch null ends with 0: not restarted; a crash is.
+        #expect(s["Restart"] == ["on-failure"])
+        // Shipped by the package, enabled by nobody but the administrator.
+        let build = try String(contentsOfFile: DeviceFiles.root + "/tools/build-deb.sh", encoding: .utf8)
+        #expect(build.contains("device/\(unit)"), "tools/build-deb.sh does not install \(unit)")
+        let postinst = try String(contentsOfFile: DeviceFiles.root + "/tools/deb/postinst", encoding: .utf8)
+        #expect(!postinst.contains("enable \(unit)") && postinst.contains(unit))
+    }
 }

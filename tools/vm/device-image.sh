@@ -115,6 +115,10 @@ ok "glance-serve.service installed, not enabled; /etc/glance/serve.token $token,
 [ ! -e "$R/etc/systemd/system/multi-user.target.wants/glance-mqtt.service" ] ||
 	fail "glance-mqtt.service was enabled by the installation (it must stay off until enabled)"
 ok "glance-mqtt.service installed, not enabled"
+[ -f "$R/lib/systemd/system/glance-import-watch.service" ] || fail "no glance-import-watch.service after installing"
+[ ! -e "$R/etc/systemd/system/multi-user.target.wants/glance-import-watch.service" ] ||
+	fail "glance-import-watch.service was enabled by the installation (it must stay off until enabled)"
+ok "glance-import-watch.service installed, not enabled"
 store=$(in_root stat -c '%U:%G %a' /var/lib/glance 2>&1) || fail "no /var/lib/glance: $store"
 [ "$store" = "glance:glance 2770" ] || fail "/var/lib/glance is '$store', expected glance:glance 2770 (setgid)"
 ok "the store's folder /var/lib/glance: $store"
@@ -135,6 +139,7 @@ in_root dpkg -r glance-panel >"$WORK/remove.log" 2>&1 || fail "dpkg -r: $(tail -
 [ ! -e "$R/lib/systemd/system/glance.service" ] || fail "the unit is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance-serve.service" ] || fail "glance-serve.service is still there after dpkg -r"
 [ ! -e "$R/lib/systemd/system/glance-mqtt.service" ] || fail "glance-mqtt.service is still there after dpkg -r"
+[ ! -e "$R/lib/systemd/system/glance-import-watch.service" ] || fail "glance-import-watch.service is still there after dpkg -r"
 [ -f "$R/etc/glance/config.json" ] || fail "dpkg -r removed the configuration (a conffile stays until purge)"
 ok "dpkg -r: binary and unit gone, /etc/glance/config.json kept"
 in_root dpkg -P glance-panel >"$WORK/purge.log" 2>&1 || fail "dpkg -P: $(tail -5 "$WORK/purge.log")"

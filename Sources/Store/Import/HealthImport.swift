@@ -60,7 +60,7 @@ public enum HealthImport {
         case readings
     }
 
-    static func format(head: [UInt8], name: String) throws(StoreError) -> Format {
+    package static func format(head: [UInt8], name: String) throws(StoreError) -> Format {
         guard !head.isEmpty else { throw StoreError(.badData, "\(name): the file is empty") }
         if head.starts(with: Array("SQLite format 3".utf8) + [0]) {
             // glance-import takes a named SQLite file (Gadgetbridge's export) before it gets here.
