@@ -181,7 +181,7 @@ let package = Package(
 
         // What the test targets share: the process runner (and the glance executable, natively or
         // through an emulator), scratch folders, the repository's root.
-        .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Raster", "CSQLite"], path: "Tests/TestSupport"),
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "CLITests", dependencies: ["CLI"]),

@@ -27,42 +27,13 @@ enum GB {
     /// Seconds since 1970 of local day `d` (0 or 1), `h`:`m`.
     static func at(_ d: Int, _ h: Int, _ m: Int = 0) -> Int64 { midnight + Int64(d * 86_400 + h * 3600 + m * 60) }
 
-    static let device = """
-        CREATE TABLE "DEVICE" ("_id" INTEGER PRIMARY KEY AUTOINCREMENT ,"NAME" TEXT NOT NULL ,"MANUFACTURER" TEXT NOT NULL ,\
-        "IDENTIFIER" TEXT NOT NULL UNIQUE ,"TYPE" INTEGER NOT NULL ,"TYPE_NAME" TEXT NOT NULL ,"MODEL" TEXT,"ALIAS" TEXT,\
-        "PARENT_FOLDER" TEXT);
-        """
-    static let userAttributes = """
-        CREATE TABLE "USER_ATTRIBUTES" ("_id" INTEGER PRIMARY KEY AUTOINCREMENT ,"HEIGHT_CM" INTEGER NOT NULL ,\
-        "WEIGHT_KG" INTEGER NOT NULL ,"SLEEP_GOAL_HPD" INTEGER,"STEPS_GOAL_SPD" INTEGER,"VALID_FROM_UTC" INTEGER,\
-        "VALID_TO_UTC" INTEGER,"USER_ID" INTEGER NOT NULL );
-        """
-    static let miBand = """
-        CREATE TABLE "MI_BAND_ACTIVITY_SAMPLE" ("TIMESTAMP" INTEGER  NOT NULL ,"DEVICE_ID" INTEGER  NOT NULL ,\
-        "USER_ID" INTEGER NOT NULL ,"RAW_INTENSITY" INTEGER NOT NULL ,"STEPS" INTEGER NOT NULL ,"RAW_KIND" INTEGER NOT NULL ,\
-        "HEART_RATE" INTEGER NOT NULL ,PRIMARY KEY ("TIMESTAMP" ,"DEVICE_ID" ) ON CONFLICT REPLACE) WITHOUT ROWID;
-        """
-    static let xiaomi = """
-        CREATE TABLE "XIAOMI_ACTIVITY_SAMPLE" ("TIMESTAMP" INTEGER  NOT NULL ,"DEVICE_ID" INTEGER  NOT NULL ,\
-        "USER_ID" INTEGER NOT NULL ,"RAW_INTENSITY" INTEGER NOT NULL ,"STEPS" INTEGER NOT NULL ,"RAW_KIND" INTEGER NOT NULL ,\
-        "HEART_RATE" INTEGER NOT NULL ,"STRESS" INTEGER,"SPO2" INTEGER,\
-        PRIMARY KEY ("TIMESTAMP" ,"DEVICE_ID" ) ON CONFLICT REPLACE) WITHOUT ROWID;
-        """
-    static let xiaomiDaily = """
-        CREATE TABLE "XIAOMI_DAILY_SUMMARY_SAMPLE" ("TIMESTAMP" INTEGER  NOT NULL ,"DEVICE_ID" INTEGER  NOT NULL ,\
-        "USER_ID" INTEGER NOT NULL ,"TIMEZONE" INTEGER,"STEPS" INTEGER,"HR_RESTING" INTEGER,"HR_MAX" INTEGER,"HR_MAX_TS" INTEGER,\
-        "HR_MIN" INTEGER,"HR_MIN_TS" INTEGER,"HR_AVG" INTEGER,"STRESS_AVG" INTEGER,"STRESS_MAX" INTEGER,"STRESS_MIN" INTEGER,\
-        "STANDING" INTEGER,"CALORIES" INTEGER,"SPO2_MAX" INTEGER,"SPO2_MAX_TS" INTEGER,"SPO2_MIN" INTEGER,"SPO2_MIN_TS" INTEGER,\
-        "SPO2_AVG" INTEGER,"TRAINING_LOAD_DAY" INTEGER,"TRAINING_LOAD_WEEK" INTEGER,"TRAINING_LOAD_LEVEL" INTEGER,\
-        "VITALITY_INCREASE_LIGHT" INTEGER,"VITALITY_INCREASE_MODERATE" INTEGER,"VITALITY_INCREASE_HIGH" INTEGER,\
-        "VITALITY_CURRENT" INTEGER,PRIMARY KEY ("TIMESTAMP" ,"DEVICE_ID" ) ON CONFLICT REPLACE) WITHOUT ROWID;
-        """
-    static let garmin = """
-        CREATE TABLE "GARMIN_ACTIVITY_SAMPLE" ("TIMESTAMP" INTEGER  NOT NULL ,"DEVICE_ID" INTEGER  NOT NULL ,\
-        "USER_ID" INTEGER NOT NULL ,"RAW_INTENSITY" INTEGER NOT NULL ,"STEPS" INTEGER NOT NULL ,"RAW_KIND" INTEGER NOT NULL ,\
-        "HEART_RATE" INTEGER NOT NULL ,"DISTANCE_CM" INTEGER NOT NULL ,"ACTIVE_CALORIES" INTEGER NOT NULL ,\
-        PRIMARY KEY ("TIMESTAMP" ,"DEVICE_ID" ) ON CONFLICT REPLACE) WITHOUT ROWID;
-        """
+    // The published schema (TestSupport's `GadgetbridgeSchema`, which the VM boot's file uses too).
+    static let device = GadgetbridgeSchema.device
+    static let userAttributes = GadgetbridgeSchema.userAttributes
+    static let miBand = GadgetbridgeSchema.miBand
+    static let xiaomi = GadgetbridgeSchema.xiaomi
+    static let xiaomiDaily = GadgetbridgeSchema.xiaomiDaily
+    static let garmin = GadgetbridgeSchema.garmin
 
     /// A family's database: its tables, rows and the figures its days must have.
     struct Family: Sendable, CustomTestStringConvertible {
@@ -170,21 +141,9 @@ enum GB {
 
     static let families = [miBandFamily, xiaomiFamily, garminFamily]
 
-    /// Makes the database `path` from `statements` (through SQLite's own library: no binary
-    /// fixture is committed); `wal`: left in WAL mode, as Android keeps its databases.
+    /// Makes the database `path` from `statements` (`GadgetbridgeSchema.make`).
     static func make(_ path: String, _ statements: [String], wal: Bool = false) throws {
-        var db: OpaquePointer?
-        guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw Failure("cannot make \(path)") }
-        defer { sqlite3_close(db) }
-        let all = (wal ? ["PRAGMA journal_mode=WAL;"] : []) + statements
-        for sql in all {
-            var message: UnsafeMutablePointer<CChar>?
-            if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-                let text = message.map { String(cString: $0) } ?? "?"
-                sqlite3_free(message)
-                throw Failure("\(sql.prefix(80)): \(text)")
-            }
-        }
+        do { try GadgetbridgeSchema.make(path, statements, wal: wal) } catch { throw Failure("\(error)") }
     }
 
     /// Every row of `sql` as text, columns joined with |.

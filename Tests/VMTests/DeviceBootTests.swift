@@ -111,11 +111,27 @@ extension VMEndToEndTests {
             ["log", "--db", pushed, "--date", today] + DeviceBoot.healthConnectFigures.flatMap { ["--" + $0.0, $0.1] })
         try #require(hcLogged == 0, "glance log: \(hcLoggedOut)")
         let pushedRender = try DeviceBoot.render(store: pushed, date: today, name: "health-connect", folder: folder)
+        // Then a band's Gadgetbridge export, delivered into the watched folder as Syncthing does:
+        // the day as the pushed store with the file imported over it (the host's glance import,
+        // in the guest's zone), drawn by glance render.
+        let gadgetbridge = folder + "/Gadgetbridge.db"
+        try? FileManager.default.removeItem(atPath: gadgetbridge)
+        try GadgetbridgeSchema.make(gadgetbridge, DeviceBoot.gadgetbridgeRows(today))
+        let imported = folder + "/imported.db"
+        try? FileManager.default.removeItem(atPath: imported)
+        try FileManager.default.copyItem(atPath: pushed, toPath: imported)
+        var utc = ProcessInfo.processInfo.environment
+        utc["TZ"] = "UTC"
+        let gbImport = try TestSupport.runProcess(
+            VMPaths.glance, ["import", gadgetbridge, "--db", imported, "--quiet"], environment: utc, combined: true)
+        try #require(gbImport.status == 0, "glance import of the test's Gadgetbridge file: \(gbImport.stdout)")
+        let importedRender = try DeviceBoot.render(store: imported, date: today, name: "gadgetbridge", folder: folder)
         // Home Assistant's notify: the message as glance render draws it.
         let messageRender = try DeviceBoot.render(store: served, date: today, name: "message", folder: folder, extra: ["--message", "Washing done"])
         for (name, picture) in [
             ("serve", servedRender), ("gauges", noValue), ("metric", metricRender), ("yesterday", expectedYesterday),
             ("hotplug", expectedToday), ("message", messageRender), ("health-connect", pushedRender),
+            ("gadgetbridge", importedRender),
         ] {
             try writePPM(picture, to: folder + "/expected-\(name).ppm")
         }
@@ -140,6 +156,9 @@ extension VMEndToEndTests {
                 "--package", "mosquitto", "--package", "mosquitto-clients", "--enable", "mosquitto.service",
                 "--enable", "glance-mqtt.service", "--add", boundaryFile + ":/etc/glance-vmtest/boundary",
                 "--run", "useradd --create-home --shell /bin/bash pi && adduser --quiet pi glance",
+                // The watched folder a Syncthing of group glance fills, and the band's file to put there.
+                "--run", "install -d -g glance -m 2750 /srv/gadgetbridge", "--enable", "glance-import-watch.service",
+                "--add", gadgetbridge + ":/var/lib/glance-vmtest/Gadgetbridge.db",
             ])
         for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("device: \(line)") }
         try #require(imageStatus == 0, "device-image.sh failed (\(imageStatus)):\n\(imageOutput)")
@@ -245,6 +264,9 @@ extension VMEndToEndTests {
                 "host hc-post 30 \(curl) -o hc-post.json -X POST -H @'\(header)' -H 'Content-Type: application/json' "
                     + "--data-binary @'\(hcBody)' \(url)/v1/health-connect",
                 "screendump-until health-connect \(folder)/expected-health-connect 15", "send go",
+                // The band's export renamed into the watched folder: glance-import-watch imports it.
+                "wait-console STEP gadgetbridge waiting 60",
+                "screendump-until gadgetbridge \(folder)/expected-gadgetbridge 30", "send go",
             ], at: fallbackWait)
         host.append("wait-exit 30")
         let qmp = folder + "/host.qmp"
@@ -537,6 +559,16 @@ extension VMEndToEndTests {
             difference(hcShown, pushedRender, name: "health-connect", folder: folder) == nil,
             "the Health Connect push did not reach the panel (the rings as pushed not shown); \(hcReply)")
 
+        // A band's Gadgetbridge export renamed into the watched folder, as Syncthing delivers it:
+        // glance-import-watch.service (as glance-net) imports it, and the monitor shows exactly
+        // the rings glance render draws of the store with the same file imported.
+        let watched = try #require(boot.step("gadgetbridge"), "no gadgetbridge step; \(context)")
+        #expect(boot.value("watch", in: watched) == "active" && boot.value("user", in: watched) == "glance-net", "\(watched)")
+        let gbShown = try #require(boot.screendump("gadgetbridge"), "no screendump after the Gadgetbridge file; \(context)")
+        #expect(
+            difference(gbShown, importedRender, name: "gadgetbridge", folder: folder) == nil,
+            "the Gadgetbridge file in the watched folder did not reach the panel: \(boot.step("gadgetbridge-log") ?? "")")
+
         // The panel's process, after all of that, has none of the network's or the import's
         // libraries mapped (/proc/PID/maps in the guest).
         let maps = try #require(boot.step("maps"), "no maps step; \(context)")
@@ -685,6 +717,25 @@ struct DeviceBoot {
     /// What the Health Connect push below gives today, by hand: 210.5 + 150 kcal of active
     /// calories, one 30-minute walk, steps in the hours 09, 11 and 14 (UTC, the guest's zone).
     static let healthConnectFigures: [(String, String)] = [("move", "360.5"), ("exercise", "30"), ("stand", "3")]
+
+    /// A Mi Band's day in Gadgetbridge's export (UTC, the guest's zone): 16:00–16:39 at 120
+    /// steps a minute (40 brisk minutes: Exercise 40, more than the phone's 30, so the band's
+    /// feed counts for it), 17:10 30 steps; no energy, so Move stays the phone's.
+    static func gadgetbridgeRows(_ day: String) -> [String] {
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        var date = tm()
+        date.tm_year = Int32(parts[0] - 1900)
+        date.tm_mon = Int32(parts[1] - 1)
+        date.tm_mday = Int32(parts[2])
+        let midnight = Int64(timegm(&date))
+        func minute(_ h: Int, _ m: Int, steps: Int) -> String { "(\(midnight + Int64(h * 3600 + m * 60)), 1, 1, 10, \(steps), 1, -1)" }
+        let rows = (0..<40).map { minute(16, $0, steps: 120) } + [minute(17, 10, steps: 30)]
+        return [
+            GadgetbridgeSchema.device, GadgetbridgeSchema.userAttributes, GadgetbridgeSchema.miBand,
+            "INSERT INTO DEVICE VALUES (1, 'Mi Band 6', 'Huami', 'AA:BB:CC:00:00:01', 0, 'MIBAND6', NULL, NULL, NULL);",
+            "INSERT INTO MI_BAND_ACTIVITY_SAMPLE VALUES " + rows.joined(separator: ", ") + ";",
+        ]
+    }
 
     /// HC Webhook's payload (mcnaveen/health-connect-webhook) with records of `day`.
     static func healthConnectBody(_ day: String) -> String {

@@ -317,6 +317,16 @@ wait_host schedule-back
 # the rings as pushed on the monitor.
 wait_host health-connect
 
+# A band's Gadgetbridge export delivered into the watched folder as Syncthing does (a temporary
+# name, then renamed onto its own): glance-import-watch.service imports it; the host checks the
+# monitor.
+wpid=$(systemctl show -p MainPID --value glance-import-watch.service)
+cp /var/lib/glance-vmtest/Gadgetbridge.db /srv/gadgetbridge/.syncthing.Gadgetbridge.db.tmp
+mv /srv/gadgetbridge/.syncthing.Gadgetbridge.db.tmp /srv/gadgetbridge/Gadgetbridge.db
+step "gadgetbridge watch=$(systemctl is-active glance-import-watch.service) user=$(ps -o user= -p "$wpid" 2>/dev/null)"
+wait_host gadgetbridge
+step "gadgetbridge-log $(journalctl -b -u glance-import-watch.service -o cat --no-pager | tail -n 6 | tr '\n' '|')"
+
 # The libraries mapped into the running glance run (the panel's process, after the bridge's
 # command, the schedule and glance serve's post): none of the network's or the import's.
 mpid=$(prop MainPID)
