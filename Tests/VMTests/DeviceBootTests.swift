@@ -106,10 +106,15 @@ extension VMEndToEndTests {
         let pushed = folder + "/pushed.db"
         try? FileManager.default.removeItem(atPath: pushed)
         try FileManager.default.copyItem(atPath: served, toPath: pushed)
-        let (hcLogged, hcLoggedOut) = try runTool(
-            VMPaths.glance,
-            ["log", "--db", pushed, "--date", today] + DeviceBoot.healthConnectFigures.flatMap { ["--" + $0.0, $0.1] })
-        try #require(hcLogged == 0, "glance log: \(hcLoggedOut)")
+        // (as samples through Health Connect's feed, as the push keeps them: a glance-readings
+        // file of the figures by hand, in the guest's zone)
+        var utc = ProcessInfo.processInfo.environment
+        utc["TZ"] = "UTC"
+        let hcReadings = folder + "/health-connect-readings.json"
+        try DeviceBoot.healthConnectReadings(today).write(toFile: hcReadings, atomically: true, encoding: .utf8)
+        let hcImport = try TestSupport.runProcess(
+            VMPaths.glance, ["import", hcReadings, "--db", pushed, "--quiet"], environment: utc, combined: true)
+        try #require(hcImport.status == 0, "glance import of the push's figures: \(hcImport.stdout)")
         let pushedRender = try DeviceBoot.render(store: pushed, date: today, name: "health-connect", folder: folder)
         // Then a band's Gadgetbridge export, delivered into the watched folder as Syncthing does:
         // the day as the pushed store with the file imported over it (the host's glance import,
@@ -120,8 +125,6 @@ extension VMEndToEndTests {
         let imported = folder + "/imported.db"
         try? FileManager.default.removeItem(atPath: imported)
         try FileManager.default.copyItem(atPath: pushed, toPath: imported)
-        var utc = ProcessInfo.processInfo.environment
-        utc["TZ"] = "UTC"
         let gbImport = try TestSupport.runProcess(
             VMPaths.glance, ["import", gadgetbridge, "--db", imported, "--quiet"], environment: utc, combined: true)
         try #require(gbImport.status == 0, "glance import of the test's Gadgetbridge file: \(gbImport.stdout)")
@@ -656,14 +659,15 @@ struct DeviceBoot {
     /// The test's configuration: no time in the ring screen's header (the picture would depend
     /// on the minute), no dimming or blanking (nor would it on how long the steps take), glance
     /// serve on every address (qemu forwards a host port to it), a gauge of the metric pi sets
-    /// (tools/vm/device-e2e/driver.sh), glance mqtt on the guest's own broker, and a window of
+    /// (tools/vm/device-e2e/driver.sh), glance mqtt on the guest's own broker, the folder
+    /// glance-import-watch watches (a Syncthing's for a band's Gadgetbridge export), and a window of
     /// the schedule that turns the panel off from `boundary` (minutes after midnight) for half an
     /// hour.
     static func config(boundary: Int) -> String {
         """
         {"clock": {"format": "off"}, "serve": {"listen": "0.0.0.0:8127"},
          "idle": {"dimAfter": null, "blankAfter": null},
-         "mqtt": {"broker": "mqtt://127.0.0.1:1883"},
+         "mqtt": {"broker": "mqtt://127.0.0.1:1883"}, "import": {"watch": "/srv/gadgetbridge"},
          "schedule": [{"from": "\(clockTime(boundary))", "to": "\(clockTime(boundary + 30))", "brightness": 0}],
          "gauges": [{"style": "circular", "title": "Shed", "unit": "°C", "min": -10, "max": 40,
                      "source": {"metric": "shed", "staleAfter": null}}]}
@@ -714,13 +718,22 @@ struct DeviceBoot {
     /// Today's figures the host posts to glance serve (POST /v1/days), as `glance log` options.
     static let posted: [(String, Int)] = [("move", 480), ("exercise", 33), ("stand", 11)]
 
-    /// What the Health Connect push below gives today, by hand: 210.5 + 150 kcal of active
-    /// calories, one 30-minute walk, steps in the hours 09, 11 and 14 (UTC, the guest's zone).
-    static let healthConnectFigures: [(String, String)] = [("move", "360.5"), ("exercise", "30"), ("stand", "3")]
+    /// What the Health Connect push below gives today, by hand, as a readings file of Health
+    /// Connect's feed: 210.5 + 150 kcal of active calories, one 30-minute walk, steps in the
+    /// hours 09, 11 and 14 (UTC, the guest's zone): stand hours.
+    static func healthConnectReadings(_ day: String) -> String {
+        """
+        {"format": "glance-readings", "version": 1, "source": "Health Connect", "readings": [
+          {"start": "\(day)T09:00:00Z", "feed": "health-connect", "active_energy": 360.5, "exercise_minutes": 30, "stand_hours": 1},
+          {"start": "\(day)T11:00:00Z", "feed": "health-connect", "stand_hours": 1},
+          {"start": "\(day)T14:00:00Z", "feed": "health-connect", "stand_hours": 1}]}
+        """
+    }
 
     /// A Mi Band's day in Gadgetbridge's export (UTC, the guest's zone): 16:00–16:39 at 120
     /// steps a minute (40 brisk minutes: Exercise 40, more than the phone's 30, so the band's
-    /// feed counts for it), 17:10 30 steps; no energy, so Move stays the phone's.
+    /// feed counts for it), 17:10 30 steps (Stand 2, fewer than the phone's 3: the phone's
+    /// counts); no energy, so Move stays the phone's.
     static func gadgetbridgeRows(_ day: String) -> [String] {
         let parts = day.split(separator: "-").compactMap { Int($0) }
         var date = tm()

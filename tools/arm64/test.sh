@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
 	--jobs) JOBS=(-j "$2"); shift 2 ;;
 	--wait-for) WAIT_FOR=$2; shift 2 ;;
 	--suites) SUITES=$2; shift 2 ;;
-	--glance) GLANCE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+	--glance) GLANCE=$2; shift 2 ;;  # made absolute below: it may not be built yet (--wait-for)
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see --help)" ;;
 	esac
@@ -85,6 +85,7 @@ BUNDLE=$BIN/GlancePackageTests.xctest
 [ -f "$BUNDLE" ] || die "no $BUNDLE: build it first (without --no-build)"
 GLANCE=${GLANCE:-$BIN/glance}
 [ -x "$GLANCE" ] || die "no arm64 glance at $GLANCE"
+GLANCE=$(cd "$(dirname "$GLANCE")" && pwd)/$(basename "$GLANCE")
 
 FONTS=${GLANCE_FONT_ROOT:-}
 [ -n "$FONTS" ] || FONTS=$("$HERE/../test-fonts.sh") || die "no pinned fonts (tools/test-fonts.sh failed)"
