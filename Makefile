@@ -25,9 +25,8 @@ run: release
 # - the VM boots (tools/vm-suites.sh: one headless VM at a time, so a chain, the longest part):
 #   glance run's boots straight away, then, once the packages are made, the device boot (the
 #   x86-64 package installed into a Debian image and booted) and the arm64 boot;
-# - tools/beside-tests.sh, at a lower priority (nice: the packages are on the way to the device
-#   and arm64 boots, it is not): the suites as arm64 code built with Swift 6.0.3 (one build job;
-#   run once the arm64 package is made), the fuzz targets on FUZZ_TEST_RUNS inputs each and the
+# - tools/beside-tests.sh: the suites as arm64 code built with Swift 6.0.3 (one build job; run
+#   once the arm64 package is made), the fuzz targets on FUZZ_TEST_RUNS inputs each and the
 #   instruction counts of the package's build against tools/bench/recorded.txt
 #   (tools/bench/instructions.sh --check: a figure more than 5 % worse fails);
 # - the x86-64 package and its check against Debian's names and files;
@@ -55,7 +54,7 @@ test: deps install-check
 	mkdir -p .build && rm -f .build/deb/glance_*_amd64.deb .build/deb/glance_*_arm64.deb .build/deb/glance-panel_*.deb; \
 	ready=.build/packages-made.env; rm -f $$ready; \
 	tools/bounded.sh 3000 tools/vm-suites.sh $$ready >.build/vm-suites.txt 2>&1 & vm=$$!; \
-	tools/bounded.sh 2700 nice -n 10 tools/beside-tests.sh $(FUZZ_TEST_RUNS) $$ready >.build/beside-tests.txt 2>&1 & beside=$$!; \
+	tools/bounded.sh 2700 tools/beside-tests.sh $(FUZZ_TEST_RUNS) $$ready >.build/beside-tests.txt 2>&1 & beside=$$!; \
 	tools/arm64/make-test.sh package >.build/arm64-deb.txt 2>.build/arm64-deb.log & armpkg=$$!; \
 	deb="$$(tools/build-deb.sh)"; debrc=$$?; GLANCE_DEB="$$(echo "$$deb" | tail -1)"; \
 	if [ $$debrc != 0 ] || [ ! -f "$$GLANCE_DEB" ]; then \
