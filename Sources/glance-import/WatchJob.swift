@@ -1,3 +1,4 @@
+import Activity
 import Configuration
 import ConfigurationFile
 import HelperCommands
@@ -301,6 +302,14 @@ final class FolderWatcher {
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return }
         let identity = Identity(st)
         guard last[name] != identity else { return }
+        // A name another machine chose (Syncthing's peer) goes into the log only as it reads: one
+        // with a control or reordering character (an escape sequence, a line break) is said
+        // quoted and left alone.
+        guard Quote.clip(name, 255) == name else {
+            say("import --watch: \(Quote.clip(name)): a file name with a control or reordering character; left alone")
+            remember(name, identity)
+            return
+        }
         // Written to within the settle time (by a writer that has not closed it): later.
         var clock = timespec()
         clock_gettime(CLOCK_REALTIME, &clock)

@@ -135,6 +135,10 @@ import Testing
         try miBand.write(to: URL(fileURLWithPath: folder + "/leftover.tmp"))
         try miBand.write(to: URL(fileURLWithPath: folder + "/.other.db"))
         try miBand.write(to: URL(fileURLWithPath: folder + "/sub/inner.db"))
+        // A name the other machine chose with an escape sequence in it: said quoted, not imported.
+        try deliver(miBand, as: "evil\u{1B}[2J.db", in: folder)
+        #expect(watcher.waitFor("evil?[2J.db: a file name with a control or reordering character; left alone"), "\(watcher.text)")
+        #expect(!watcher.text.contains("\u{1B}"), "the escape reached the log: \(watcher.text)")
         try deliver(try database(GB.garminFamily), as: "Gadgetbridge.db", in: folder)
         #expect(watcher.waitFor("imported 2 days (2024-03-04 to 2024-03-05) from \(folder)/Gadgetbridge.db (Gadgetbridge: Venu 2)"), "\(watcher.text)")
         // Twice the settle time more: nothing else comes.
