@@ -1,3 +1,4 @@
+import Activity
 import CSQLite
 
 #if canImport(Glibc)
@@ -120,13 +121,8 @@ final class SQLiteFile {
         if let result, result != "ok" {
             throw GadgetbridgeError(
                 .damaged, file: name,
-                "the database is damaged (quick_check: \(Self.clip(result))); export it again from Gadgetbridge")
+                "the database is damaged (quick_check: \(Quote.clip(result, 120))); export it again from Gadgetbridge")
         }
-    }
-
-    static func clip(_ text: String, _ limit: Int = 120) -> String {
-        let cleaned = String(text.unicodeScalars.map { $0.value < 32 || $0.value == 127 ? " " : Character($0) })
-        return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
     }
 
     /// A path as the path of a `file:` URI: `%`, `?` and `#` escaped.
@@ -155,13 +151,13 @@ final class SQLiteFile {
         let message = String(cString: sqlite3_errmsg(handle))
         switch rc & 0xFF {
         case SQLITE_CORRUPT, SQLITE_NOTADB:
-            return GadgetbridgeError(.damaged, file: name, "the database is damaged (\(Self.clip(message))); export it again from Gadgetbridge")
+            return GadgetbridgeError(.damaged, file: name, "the database is damaged (\(Quote.clip(message, 120))); export it again from Gadgetbridge")
         case SQLITE_IOERR:
             return GadgetbridgeError(
                 .damaged, file: name,
-                "a read failed (\(Self.clip(message))): the file is cut short or damaged; export it again from Gadgetbridge")
+                "a read failed (\(Quote.clip(message, 120))): the file is cut short or damaged; export it again from Gadgetbridge")
         default:
-            return GadgetbridgeError(.unreadable, file: name, "cannot read it: \(Self.clip(message))")
+            return GadgetbridgeError(.unreadable, file: name, "cannot read it: \(Quote.clip(message, 120))")
         }
     }
 
