@@ -217,6 +217,24 @@ extension GoalSetting {
     public var standing: Goals { Goals(move: move.map(Energy.kilocalories), exercise: exercise, stand: stand, steps: steps) }
 }
 
+/// The household: several people's rings on one panel (`glance people`), the family screen and
+/// a competition between them.
+public struct HouseholdSetting: Sendable, Equatable {
+    /// Hours without a push after which a person's rings are drawn as stale on the family screen.
+    public var staleAfter = 12.0
+    /// The competition's first day; nil: none.
+    public var start: CalendarDay?
+    /// Its last day; nil: six days after the first (seven days, as Apple's).
+    public var end: CalendarDay?
+    /// Who takes part, by name or id; empty: everyone in the store.
+    public var people: [String] = []
+
+    public init() {}
+
+    /// The competition's last day, when it has a first.
+    public var lastDay: CalendarDay? { end ?? start.map { $0.adding(days: 6) } }
+}
+
 /// Everything the device can be told. Defaults cover everything: no file is needed to start.
 public struct Configuration: Sendable, Equatable {
     /// Whose rings they are.
@@ -263,6 +281,7 @@ public struct Configuration: Sendable, Equatable {
     /// is asked for (a pull down on the screen, the refresh key).
     public var refresh: [[String]] = []
     public var goals = GoalSetting()
+    public var household = HouseholdSetting()
 
     // The command line's own: no member of the file.
     /// How `glance run` goes about it this time (`--intro`, `--single-buffer`, …).

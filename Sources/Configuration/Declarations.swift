@@ -75,6 +75,17 @@ extension Configuration: Defaulted {
             "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from (glance mqtt connects to it); null: none",
             reload: .data),
         .object("homeAssistant", \.homeAssistant, HomeAssistantSetting.settings, help: "glance mqtt: the panel as a Home Assistant device"),
+        .object(
+            "household", \.household, HouseholdSetting.settings,
+            help: "several people's rings (glance people): the family screen and a competition between them",
+            check: { household, at, reader in
+                if let start = household.start, let end = household.end, end < start {
+                    reader.issue("\(at).end", "expected a day on or after start (\(start)): the competition ends after it begins")
+                }
+                if let start = household.start, let end = household.end, end.daysSinceEpoch - start.daysSinceEpoch > 365 {
+                    reader.issue("\(at).end", "expected at most a year after start (\(start))")
+                }
+            }),
     ] + RunOptions.settings.map { $0.lifted(\.run, under: nil) } + ShowRequest.settings.map { $0.lifted(\.show, under: nil) }
 
     /// The checks of several settings together, after the file and after the command line.
@@ -398,6 +409,27 @@ extension ImportSetting: Defaulted {
                 + "written or moved in (a Syncthing folder with Gadgetbridge's export, an Apple Health export or a "
                 + "glance-readings file), all or nothing as every import",
             default: .means("off (glance import --watch says it has no folder and ends)"), reload: .watch),
+    ]
+}
+
+extension HouseholdSetting: Defaulted {
+    static var defaults: HouseholdSetting { HouseholdSetting() }
+
+    static let settings: [Setting<HouseholdSetting>] = [
+        .value(
+            "staleAfter", \.staleAfter, .number(0.25...24 * 31, what: "hours"),
+            help: "hours without a push from a person's phone after which the family screen draws their rings as stale",
+            reload: .data),
+        .value(
+            "start", \.start, .optionalDay, help: "the competition's first day (the competition screen; points the Apple way)",
+            default: .means("no competition"), reload: .data),
+        .value(
+            "end", \.end, .optionalDay, help: "the competition's last day",
+            default: .means("six days after start: seven days"), reload: .data),
+        .value(
+            "people", \.people, .list(.nonEmpty("NAME"), expected: "names or ids of people (glance people)", example: "names"),
+            help: "who takes part in the competition, by name or id", default: .means("everyone (glance people)"),
+            reload: .data),
     ]
 }
 

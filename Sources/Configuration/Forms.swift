@@ -159,6 +159,27 @@ extension Form {
             }, write: { .json($0.map { .string($0.rawValue) } ?? .null) })
     }
 
+    /// A day, `YYYY-MM-DD`, or null.
+    static var optionalDay: Form<CalendarDay?> {
+        Form<CalendarDay?>(
+            "YYYY-MM-DD", expected: "a day like \"2026-12-07\", or null",
+            json: { json, at, reader in
+                guard let s = reader.optionalString(json, at) else { return nil }
+                guard let s else { return .some(nil) }
+                guard let day = CalendarDay(iso: s) else {
+                    reader.issue(at, "expected a day like \"2026-12-07\", found \"\(Quote.clip(s))\"")
+                    return nil
+                }
+                return .some(day)
+            },
+            text: { (text, option) throws(UsageError) in
+                guard let day = CalendarDay(iso: text) else {
+                    throw UsageError("\(option) '\(Quote.clip(text))': expected a day like 2026-12-07")
+                }
+                return day
+            }, write: { .json($0.map { .string($0.description) } ?? .null) })
+    }
+
     /// A screen's name: `rings`, `gauges` (also `gauge`), `progress`, `clock`.
     static func screenWord(_ json: JSON, _ at: String, _ reader: inout Reader) -> ScreenKind? {
         if case .string("gauge") = json { return .gauges }

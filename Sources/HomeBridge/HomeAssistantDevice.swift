@@ -153,9 +153,40 @@ struct HomeAssistantDevice {
         ] + messageEntities
     }
 
+    /// A person of the household other than person 1 (whose rings are the device's own sensors,
+    /// as before there were people): their id and name.
+    struct Sharer: Equatable {
+        let id: Int
+        let name: String
+    }
+
+    /// The state topic of person `id`'s rings today: `today` for person 1, `today_ID` for the others.
+    func todayTopic(person id: Int) -> String { topic(id == 1 ? "today" : "today_\(id)", "state") }
+
+    /// The other people's rings, six sensors each as person 1's, named with their name
+    /// ("Ann Move"), their unique ids by the person's id (a rename keeps the entities).
+    func sharerEntities(_ people: [Sharer]) -> [Entity] {
+        people.filter { $0.id != 1 }.flatMap { person in
+            [
+                ("move", "Move", "kcal", "mdi:fire"), ("move_goal", "Move goal", "kcal", "mdi:fire"),
+                ("exercise", "Exercise", "min", "mdi:run"), ("exercise_goal", "Exercise goal", "min", "mdi:run"),
+                ("stand", "Stand", "h", "mdi:human-handsup"), ("stand_goal", "Stand goal", "h", "mdi:human-handsup"),
+            ].map { key, name, unit, icon in
+                Entity(
+                    component: "sensor", object: "person\(person.id)_\(key)", name: "\(person.name) \(name)",
+                    members: [
+                        ("state_topic", .string(todayTopic(person: person.id))), ("value_template", .string("{{ value_json.\(key) }}")),
+                        ("unit_of_measurement", .string(unit)), ("state_class", .string("measurement")), ("icon", .string(icon)),
+                    ], panel: false)
+            }
+        }
+    }
+
     /// The retained configuration message of each entity.
-    func discovery(screens: [ScreenKind], dimmable: Bool, cycle: Bool = true, host: HostFacts? = nil) -> [MQTTClient.Outgoing] {
-        (entities(screens: screens, dimmable: dimmable, cycle: cycle) + (host.map(hostEntities) ?? [])).map { entity in
+    func discovery(
+        screens: [ScreenKind], dimmable: Bool, cycle: Bool = true, host: HostFacts? = nil, people: [Sharer] = []
+    ) -> [MQTTClient.Outgoing] {
+        (entities(screens: screens, dimmable: dimmable, cycle: cycle) + sharerEntities(people) + (host.map(hostEntities) ?? [])).map { entity in
             let device: JSON = .object([
                 ("identifiers", .array([.string(node)])), ("name", .string(name)), ("manufacturer", .string("Glance")),
                 ("model", .string("Glance panel")), ("sw_version", .string(version)),
@@ -293,7 +324,7 @@ struct HomeAssistantDevice {
     }
 
     /// Today's rings as one JSON state (kcal, minutes, hours; null where the day has none).
-    func today(_ summary: ActivitySummary?) -> MQTTClient.Outgoing {
+    func today(_ summary: ActivitySummary?, person: Int = 1) -> MQTTClient.Outgoing {
         func number(_ x: Double?) -> JSON { x.map { .number(($0 * 10).rounded() / 10) } ?? .null }
         let s = summary
         let json: JSON = .object([
@@ -302,7 +333,7 @@ struct HomeAssistantDevice {
             ("exercise", number(s?.exerciseTime)), ("exercise_goal", number(s?.exerciseTimeGoal)),
             ("stand", number(s?.standHours)), ("stand_goal", number(s?.standHoursGoal)),
         ])
-        return MQTTClient.Outgoing(topic: topic("today", "state"), payload: Array(json.text.utf8), retain: true)
+        return MQTTClient.Outgoing(topic: todayTopic(person: person), payload: Array(json.text.utf8), retain: true)
     }
 
     /// `2026-12-02T03:53:06+00:00` for seconds since 1970.

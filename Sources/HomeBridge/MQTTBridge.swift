@@ -52,13 +52,16 @@ public final class MQTTBridge: EventSource {
     /// Today's rings as the store has them, and for which day.
     private var watcher: StoreWatcher?
     private var todayShown: CalendarDay?
-    private var todaySummary: ActivitySummary?
+    /// Each person's rings today (person 1's first), and the people other than person 1, as
+    /// the store had them at the last look.
+    private var todaySummaries: [(person: Int, summary: ActivitySummary?)] = [(1, nil)]
+    private var sharers: [HomeAssistantDevice.Sharer] = []
     private var nextMidnight: Duration?
     private let clock: any LocalClock
     /// What each state topic was given last (published again only when it changes), and what
     /// the discovery was made for.
     private var published: [String: [UInt8]] = [:]
-    private var discovered: (screens: [ScreenKind], dimmable: Bool, cycle: Bool)?
+    private var discovered: (screens: [ScreenKind], dimmable: Bool, cycle: Bool, people: [HomeAssistantDevice.Sharer])?
     /// The configuration topics published last (one left out later is removed: empty, retained).
     private var configTopics: Set<String> = []
     /// Home Assistant's `online`s, answered coalesced and paced.
@@ -211,13 +214,14 @@ public final class MQTTBridge: EventSource {
             panel: panelState, configured: configuration.screens, windows: configuration.schedule.compactMap(\.screens))
         let dimmable = panelState?.dimmable ?? true
         let cycle = hasCycle
-        if !force, let d = discovered, d.screens == screens, d.dimmable == dimmable, d.cycle == cycle { return }
-        let messages = device.discovery(screens: screens, dimmable: dimmable, cycle: cycle, host: hostShape)
+        let people = sharers
+        if !force, let d = discovered, d.screens == screens, d.dimmable == dimmable, d.cycle == cycle, d.people == people { return }
+        let messages = device.discovery(screens: screens, dimmable: dimmable, cycle: cycle, host: hostShape, people: people)
         let topics = Set(messages.map(\.topic))
         for gone in configTopics.subtracting(topics).sorted() { client.publish(HomeAssistantDevice.removal(gone)) }
         for message in messages { client.publish(message) }
         configTopics = topics
-        discovered = (screens, dimmable, cycle)
+        discovered = (screens, dimmable, cycle, people)
     }
 
     /// The state topics that changed.
@@ -225,9 +229,15 @@ public final class MQTTBridge: EventSource {
         guard let device, client.connected else { return }
         let alive = device.panel(available: panel?.alive == true)
         let host = hostFacts.map { [device.host($0)] } ?? []
-        for message in [alive] + device.states(panel: panelState, cycleSwitch: hasCycle) + [device.today(todaySummary)] + host
-        where published[message.topic] != message.payload {
+        let messages = [alive] + device.states(panel: panelState, cycleSwitch: hasCycle)
+            + todaySummaries.map { device.today($0.summary, person: $0.person) } + host
+        for message in messages where published[message.topic] != message.payload {
             if client.publish(message) { published[message.topic] = message.payload }
+        }
+        // A person removed: their retained rings go from the broker with them.
+        let people = Set(todaySummaries.map { device.todayTopic(person: $0.person) })
+        for topic in published.keys.sorted() where topic.hasPrefix(device.base + "/today_") && !people.contains(topic) {
+            if client.publish(HomeAssistantDevice.removal(topic)) { published[topic] = nil }
         }
     }
 
@@ -240,8 +250,17 @@ public final class MQTTBridge: EventSource {
         nextMidnight = s.isFinite ? now + .milliseconds(Int64(s * 1000) + 500) : nil
         do throws(StoreError) {
             // What the panel shows for today (the day's own figures, its samples' sums, the
-            // standing goals or the configuration's), one function with the panel's.
-            todaySummary = try store.shownToday(today, defaults: configuration.goals.standing)
+            // standing goals or the configuration's), one function with the panel's; each
+            // person's (a household's store), person 1's as before there were people.
+            let people = try store.people()
+            var summaries: [(person: Int, summary: ActivitySummary?)] = []
+            defer { store.person = 1 }
+            for person in people.isEmpty ? [1] : people.map(\.id) {
+                store.person = person
+                summaries.append((person, try store.shownToday(today, defaults: configuration.goals.standing)))
+            }
+            todaySummaries = summaries
+            sharers = people.filter { $0.id != 1 }.map { HomeAssistantDevice.Sharer(id: $0.id, name: $0.name) }
         } catch {
             log("today's rings: \(error.message)")
         }

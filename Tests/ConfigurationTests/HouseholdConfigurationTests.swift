@@ -1,0 +1,40 @@
+import Activity
+import Testing
+
+@testable import Configuration
+
+/// The household's settings (issue 39): when a person's rings are stale, the competition's days
+/// and who takes part.
+@Suite("Configuration: household", .timeLimit(.minutes(10)))
+struct HouseholdConfigurationTests {
+    @Test("household: staleAfter in hours, the competition's start, end (start + 6 by default) and people")
+    func household() throws {
+        let none = Configuration().household
+        #expect(none.staleAfter == 12 && none.start == nil && none.lastDay == nil && none.people.isEmpty)
+        let c = try Configuration.parse(
+            #"{"household": {"staleAfter": 6, "start": "2026-12-07", "people": ["Me", "Ann", "3"]}}"#
+        ).get().household
+        #expect(c.staleAfter == 6 && c.start == CalendarDay(year: 2026, month: 12, day: 7) && c.people == ["Me", "Ann", "3"])
+        #expect(c.lastDay == CalendarDay(year: 2026, month: 12, day: 13), "seven days, as Apple's")
+        let ended = try Configuration.parse(#"{"household": {"start": "2026-12-07", "end": "2026-12-09"}}"#).get().household
+        #expect(ended.lastDay == CalendarDay(year: 2026, month: 12, day: 9))
+        guard
+            case .failure(let found) = Configuration.parse(
+                #"{"household": {"staleAfter": 0, "start": "2026-12-32", "end": "7 Dec", "people": [""]}}"#)
+        else {
+            Issue.record("a bad household section was accepted")
+            return
+        }
+        let issues = found.issues.map(\.description)
+        #expect(issues.contains { $0.hasPrefix("$.household.staleAfter: expected hours from 0.25") }, "\(issues)")
+        #expect(issues.contains { $0.hasPrefix(#"$.household.start: expected a day like "2026-12-07", found "2026-12-32""#) }, "\(issues)")
+        #expect(issues.contains { $0.hasPrefix(#"$.household.end: expected a day like "2026-12-07", found "7 Dec""#) }, "\(issues)")
+        #expect(issues.contains { $0.hasPrefix("$.household.people[0]:") }, "\(issues)")
+        guard case .failure(let backwards) = Configuration.parse(#"{"household": {"start": "2026-12-07", "end": "2026-12-06"}}"#)
+        else {
+            Issue.record("a competition ending before it starts was accepted")
+            return
+        }
+        #expect(backwards.issues.map(\.path) == ["$.household.end"], "\(backwards.issues)")
+    }
+}
