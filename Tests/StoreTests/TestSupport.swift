@@ -101,7 +101,7 @@ func expectError<E: Error, R>(
 
 /// Everything the store holds, as text (every person, their days, goals and samples; the metric
 /// table, and tasks without times), for "the store is unchanged" checks; with `person`, that
-/// person's days, goals and samples only (and the metrics and tasks, everyone's).
+/// person's days, goals and samples only (not the metrics and tasks: they are everyone's).
 func snapshot(_ path: String, person: Int? = nil) throws -> String {
     let store = try Store(path: path)
     var text = ""
@@ -112,8 +112,10 @@ func snapshot(_ path: String, person: Int? = nil) throws -> String {
         try store.exportCSV(.days) { text += $0 }
         for g in try store.goalHistory() { text += "goals \(g.start) \(g.goals)\n" }
     }
-    for m in try store.metrics() { text += "metric \(m.name) \(String(describing: m.value)) \(m.updated)\n" }
-    for t in try store.tasks() { text += "task \(t.name) \(t.state) \(t.done) \(String(describing: t.total))\n" }
+    if person == nil {
+        for m in try store.metrics() { text += "metric \(m.name) \(String(describing: m.value)) \(m.updated)\n" }
+        for t in try store.tasks() { text += "task \(t.name) \(t.state) \(t.done) \(String(describing: t.total))\n" }
+    }
     let samples = try store.db.prepare(
         "SELECT metric, start, source, quantity, unit, value, day, feed, person FROM samples WHERE ?1 IS NULL OR person = ?1 "
             + "ORDER BY person, metric, start, feed, source")
