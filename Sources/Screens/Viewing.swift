@@ -1,7 +1,8 @@
 /// The rule every layout keeps, in minutes of arc at the eye of the capitals' height (ISO
 /// 9241-303 asks 16′ at the least and 20–22′ preferred for reading; a glance from where people
 /// sit needs the preferred): the figures a screen is for (the rings' three figures, a gauge's
-/// value, the clock's time, the progress percentage, a message's lines) at least 20′, every other
+/// value, the clock's time, the progress percentage, a message's lines, each person's figures on
+/// the family screen, the competition's totals) at least 20′, every other
 /// text at least 12′.
 public enum Legibility {
     public static let figureArcMinutes = 20.0
@@ -18,5 +19,7 @@ public enum Legibility {
         element == "clock.time" || element == "progress.percent" || element.hasPrefix("message.line.")
             || (element.hasPrefix("rings.figure.") && element.hasSuffix(".value"))
             || (element.hasPrefix("gauge.") && element.hasSuffix(".value"))
+            || (element.hasPrefix("family.") && element.hasSuffix(".value"))
+            || (element.hasPrefix("competition.") && element.hasSuffix(".total"))
     }
 }
