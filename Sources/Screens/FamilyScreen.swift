@@ -204,6 +204,7 @@ struct FamilyLayouter {
     func placeName(_ i: Int, _ s: TextStyle, baseline: Float, from x0: Float, to x1: Float, align: TextAlignment,
                    into out: inout HouseholdLayout) -> Rect {
         let name = members[i].name
+        guard !name.isEmpty else { return Rect(x: (x0 + x1) / 2, y: baseline, width: 0, height: 0) }
         let shown = Household.cutName(name, s, width: x1 - x0, text: text)
         if shown.isEmpty {
             out.omitted.append(Omission(nameElement(i), "no room for even an ellipsis"))
