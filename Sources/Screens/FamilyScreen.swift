@@ -267,7 +267,7 @@ struct FamilyLayouter {
         return all
     }
 
-    /// The smallest rings a cell may have beside others: three figure heights, and a fifth of the
+    /// The smallest rings a cell may have beside others: three figures' ems, and a fifth of the
     /// panel's short side (smaller, a person's rings are a detail: one a page instead).
     var smallestCellRings: Float { max(3 * scale.figure, 0.2 * min(w, h)) }
 
