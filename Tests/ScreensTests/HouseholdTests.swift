@@ -51,6 +51,16 @@ struct HouseholdTests {
         }
     }
 
+    @Test("a colour as the store keeps it (#rrggbb)")
+    func colourText() {
+        #expect(Color(rgb: "#ff9f0a") == Color(hex: 0xFF9F0A))
+        #expect(Color(rgb: "#1A237E") == Color(hex: 0x1A237E))
+        #expect(Color(rgb: "#000000") == .black)
+        for bad in ["", "#fff", "ff9f0a", "#ff9f0g", "#ff9f0a0", " #ff9f0a", "#ff 9f0"] {
+            #expect(Color(rgb: bad) == nil, "\(bad)")
+        }
+    }
+
     static let members = [
         FamilyMember(name: "Ann", colour: Color(hex: 0xBF5AF2), summary: ActivitySummary(
             activeEnergyBurned: .kilocalories(120), activeEnergyBurnedGoal: .kilocalories(400), exerciseTime: 5,
