@@ -91,7 +91,10 @@ public final class LayoutProbe {
 /// `clock.date`; `gauge.N.title|value|minimum|maximum|age` and `gauge.N.value.unit` (a unit
 /// drawn apart, smaller; N from 1, in the screen's order);
 /// `progress.label.N` (its lines), `progress.percent`, `progress.note.N`, `progress.cancel`,
-/// `progress.cancelling`; `refresh.failed`. Boxes are in the picture's coordinates (the panel's
+/// `progress.cancelling`; `refresh.failed`; `family.N.name|push`, `family.N.figure.move|exercise|stand.value`
+/// (and `.unit`), the shapes `family.N.bar` (N from 1, in the people's order); `competition.title|winner`,
+/// `competition.columns.points|today`, `competition.N.rank|name|total|today` (N the standing, from 1);
+/// `page dot` shapes. Boxes are in the picture's coordinates (the panel's
 /// turned by its rotation: `FrameComposer.pictureSize`).
 public struct Explanation: Sendable {
     public struct Rings: Sendable, Equatable {

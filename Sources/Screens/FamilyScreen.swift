@@ -204,6 +204,7 @@ struct FamilyLayouter {
     func placeName(_ i: Int, _ s: TextStyle, baseline: Float, from x0: Float, to x1: Float, align: TextAlignment,
                    into out: inout HouseholdLayout) -> Rect {
         let name = members[i].name
+        guard !name.isEmpty else { return Rect(x: (x0 + x1) / 2, y: baseline, width: 0, height: 0) }
         let shown = Household.cutName(name, s, width: x1 - x0, text: text)
         if shown.isEmpty {
             out.omitted.append(Omission(nameElement(i), "no room for even an ellipsis"))
@@ -266,7 +267,7 @@ struct FamilyLayouter {
         return all
     }
 
-    /// The smallest rings a cell may have beside others: three figure heights, and a fifth of the
+    /// The smallest rings a cell may have beside others: three figures' ems, and a fifth of the
     /// panel's short side (smaller, a person's rings are a detail: one a page instead).
     var smallestCellRings: Float { max(3 * scale.figure, 0.2 * min(w, h)) }
 

@@ -171,6 +171,27 @@ enum Household {
     }
 }
 
+extension Color {
+    /// A person's colour as the store keeps it: "#rrggbb" (hex digits in either case); nil for
+    /// anything else.
+    public init?(rgb text: String) {
+        let digits = Array(text.utf8)
+        guard digits.count == 7, digits[0] == UInt8(ascii: "#") else { return nil }
+        var value: UInt32 = 0
+        for d in digits.dropFirst() {
+            let v: UInt8
+            switch d {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = d - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = d - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = d - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(v)
+        }
+        self.init(hex: value)
+    }
+}
+
 extension Strings {
     private func say(_ english: String, _ chinese: String) -> String { locale == .english ? english : chinese }
 
@@ -193,7 +214,7 @@ extension Strings {
         say("Day \(day) of \(days)", "第 \(day) 天，共 \(days) 天")
     }
 
-    /// The shorter form: "3/7" / "3/7 天".
+    /// The shorter form: "Day 3/7" / "第 3/7 天".
     public func competitionDayShort(_ day: Int, of days: Int) -> String {
         say("Day \(day)/\(days)", "第 \(day)/\(days) 天")
     }

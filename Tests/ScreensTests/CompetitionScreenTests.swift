@@ -99,6 +99,29 @@ struct CompetitionScreenTests {
         }
     }
 
+    @Test("a household of eight (the most a store keeps): every row on one page, every page checked", arguments: AppLocale.allCases)
+    func eight(locale: AppLocale) throws {
+        let text = try LayoutCheck.renderer(locale)
+        let names = locale == .english
+            ? ["Karan", "Maximilian Alexander", "Ann", "Bo", "Christopher", "Dee", "Evangeline Rose", "Fu"]
+            : ["小林", "欧阳娜娜", "安", "博", "司马相如", "迪", "诸葛明月", "福"]
+        let entries = CompetitionCase.reranked(names.enumerated().map { i, name in
+            CompetitionEntry(name: name, colour: Color(hex: [0xFF9F0A, 0x0A84FF, 0xBF5AF2, 0x1A237E][i % 4]), rank: 0,
+                             total: 4200 - 300 * i - (i == 5 ? 300 : 0), today: 600 - 50 * i)
+        })
+        let content = CompetitionContent(entries: entries, day: 7, days: 7, finished: false)
+        for (size, shape) in Self.panels {
+            let screen = CompetitionScreen(content: content, context: ScreenContext(text: text, locale: locale, shape: shape))
+            var seen: [String: Int] = [:]
+            for page in 0..<screen.pageCount(for: size) {
+                let e = Explanation(of: screen.showing(page: page), size: size, shape: shape, capRatio: text.capRatio)
+                LayoutCheck.check(e, "eight page \(page + 1) \(size) \(shape) \(locale)")
+                for run in e.texts where run.element.hasSuffix(".total") { seen[run.element, default: 0] += 1 }
+            }
+            #expect(seen.count == 8 && seen.values.allSatisfy { $0 == 1 }, "eight \(size) \(shape) \(locale): \(seen)")
+        }
+    }
+
     @Test("one page on a large panel, pages on the small and round ones")
     func pages() throws {
         let text = try LayoutCheck.renderer(.english)

@@ -150,6 +150,21 @@ struct FamilyScreenTests {
         #expect(p.shapes.filter { $0.name == "page dot" }.count == 3)
     }
 
+    @Test("more than four people: one a page everywhere, each page checked")
+    func eight() throws {
+        let text = try LayoutCheck.renderer(.english)
+        let members = FamilyCase.members(.english, count: 4) + FamilyCase.members(.english, count: 4, longNames: true)
+        for (size, shape) in Self.panels {
+            let screen = FamilyScreen(members: members, context: ScreenContext(text: text, shape: shape))
+            #expect(screen.pageCount(for: size) == 8)
+            for page in 0..<8 {
+                let e = Explanation(of: screen.showing(page: page), size: size, shape: shape, capRatio: text.capRatio)
+                LayoutCheck.check(e, "eight page \(page + 1) \(size) \(shape)")
+                #expect(e.texts.contains { $0.element == "family.\(page + 1).figure.move.value" })
+            }
+        }
+    }
+
     @Test("a stale person's rings are dimmed; a fresh one's are not")
     func staleDimmed() throws {
         let text = try LayoutCheck.renderer(.english)
