@@ -22,7 +22,8 @@ extension Configuration: Defaulted {
         .value(
             "screens", \.screens, .screens,
             help: "the screens, in the order the buttons step through them; \"clock\" adds the clock screen (the time large, "
-                + "the date, the day's rings small)", reload: .screens),
+                + "the date, the day's rings small), \"family\" everyone's rings (glance people), \"competition\" the "
+                + "household's competition (household.start)", reload: .screens),
         .value(
             "gauges", \.gauges, .list(GaugeSetting.form, expected: "gauges, each an object (below)", example: "gauges [{…}, …]"),
             help: "the gauges of the gauge screen: one fills the screen, several make a grid", reload: .data),
@@ -104,6 +105,12 @@ extension Configuration: Defaulted {
             guard let first = missing.first else { return nil }
             return "\"\(first.rawValue)\" is not one of the configured screens (\"screens\": "
                 + c.screens.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + ")"
+        },
+        Check("$.household.start", options: []) { c in
+            guard c.household.start == nil,
+                c.screens.contains(.competition) || c.schedule.contains(where: { $0.screens?.contains(.competition) == true })
+            else { return nil }
+            return "the competition screen needs a competition: \"household\": {\"start\": \"YYYY-MM-DD\"} (seven days from it)"
         },
         Check("$.gauges", options: []) { c in
             guard c.mqtt == nil, let i = c.gauges.firstIndex(where: { if case .mqtt = $0.source { true } else { false } }) else {

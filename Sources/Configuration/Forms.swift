@@ -180,7 +180,7 @@ extension Form {
             }, write: { .json($0.map { .string($0.description) } ?? .null) })
     }
 
-    /// A screen's name: `rings`, `gauges` (also `gauge`), `progress`, `clock`.
+    /// A screen's name: `rings`, `gauges` (also `gauge`), `progress`, `clock`, `family`, `competition`.
     static func screenWord(_ json: JSON, _ at: String, _ reader: inout Reader) -> ScreenKind? {
         if case .string("gauge") = json { return .gauges }
         return reader.choice(json, at, ScreenKind.allCases.map { ($0.rawValue, $0) })
@@ -188,7 +188,7 @@ extension Form {
 
     public static func screenWord(_ text: String, option: String) throws(UsageError) -> ScreenKind {
         guard let kind = ScreenKind(rawValue: text == "gauge" ? "gauges" : text) else {
-            throw UsageError("\(option) '\(Quote.clip(text))': expected rings, clock, gauges or progress")
+            throw UsageError("\(option) '\(Quote.clip(text))': expected rings, clock, gauges, progress, family or competition")
         }
         return kind
     }
@@ -196,8 +196,9 @@ extension Form {
     /// One screen (the one shown first).
     static var screen: Form<ScreenKind?> {
         Form<ScreenKind?>(
-            "rings|clock|gauges|progress", expected: "a screen: \"rings\", \"clock\", \"gauges\" or \"progress\"",
-            completion: .choices(["rings", "clock", "gauges", "progress"]),
+            "rings|clock|gauges|progress|family|competition",
+            expected: "a screen: \"rings\", \"clock\", \"gauges\", \"progress\", \"family\" or \"competition\"",
+            completion: .choices(["rings", "clock", "gauges", "progress", "family", "competition"]),
             json: { json, at, reader in screenWord(json, at, &reader).map { .some($0) } },
             text: { (text, option) throws(UsageError) in try screenWord(text, option: option) },
             write: { $0.map { .json(.string($0.rawValue)) } ?? .absent })
@@ -206,7 +207,7 @@ extension Form {
     /// The screens, in order: each once, at least one.
     static var screens: Form<[ScreenKind]> {
         Form<[ScreenKind]>(
-            "", expected: "screen names in order: \"rings\", \"clock\", \"gauges\", \"progress\"; each once, at least one",
+            "", expected: "screen names in order: \"rings\", \"clock\", \"gauges\", \"progress\", \"family\", \"competition\"; each once, at least one",
             json: { json, at, reader in
                 guard case .array(let items) = json else {
                     reader.issue(at, "expected an array of screen names like [\"rings\", \"gauges\"], found \(json.kind)")

@@ -27,6 +27,10 @@ public enum ScreenKind: String, Sendable, CaseIterable, Hashable {
     case rings, gauges, progress
     /// The time, the date and the day's rings small (a wrist's face); shown only where listed.
     case clock
+    /// The household's rings, everyone's today (`glance people`); shown only where listed.
+    case family
+    /// The household's competition: its standings and today's points; shown only where listed.
+    case competition
 
     /// The screens shown when the configuration lists none.
     public static let standard: [ScreenKind] = [.rings, .gauges, .progress]

@@ -907,6 +907,7 @@ public struct DeviceState {
             return maker.ringScreen(day: navigation.day, today: navigation.today, summary: ringSummary(), data: data)
                 .pageCount(for: router.pictureSize)
         case .gauges: return maker.gaugeScreen(data.gauges(now: now)).pageCount(for: router.pictureSize)
+        case .family, .competition: return householdScreen(kind, page: 0).pageCount(for: router.pictureSize)
         default: return 1
         }
     }
@@ -938,11 +939,12 @@ public struct DeviceState {
     }
 
     /// Whether the panel shows the time now: the clock screen, or the ring screen with the time
-    /// in its header; awake or dimmed, on this console.
+    /// in its header, or the family screen (whose people turn stale, and their "3 h ago", as the
+    /// clock goes); awake or dimmed, on this console.
     public var showsTime: Bool {
         guard level != .blank, !away, message == nil else { return false }
         switch navigation.screen {
-        case .clock: return true
+        case .clock, .family: return true
         case .rings: return maker.ringScreenShowsTime(size: router.pictureSize)
         default: return false
         }
@@ -1072,6 +1074,8 @@ public struct DeviceState {
             return maker.gaugeScreen(data.gauges(now: now), page: navigation.page)
         case .clock:
             return maker.clockScreen(day: navigation.today, summary: data.summary(for: navigation.today), time: shownTime())
+        case .family, .competition:
+            return householdScreen(kind, page: navigation.page)
         case .progress:
             var task = data.task() ?? ProgressContent(amount: .indeterminate)
             if case .determinate(let f) = task.amount {
@@ -1086,6 +1090,14 @@ public struct DeviceState {
             }
             return maker.progressScreen(task)
         }
+    }
+
+    /// The family's rings today, or the competition's standings, from the household's days.
+    func householdScreen(_ kind: ScreenKind, page: Int) -> any Screen {
+        let today = navigation.today
+        let unixNow = clock.unixTime().map { $0.components.seconds }
+        if kind == .family { return maker.familyScreen(data.household([today]), today: today, unixNow: unixNow, page: page) }
+        return maker.competitionScreen(data.household(maker.competitionDays(today: today)), today: today, page: page)
     }
 
     /// Where the progress screen of `task` has its Cancel button, in the picture taps are

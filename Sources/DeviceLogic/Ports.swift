@@ -38,6 +38,29 @@ public protocol ShownData: AnyObject {
     func preference(_ name: String) -> String?
     /// Keeps `values` (nil forgets the name), all together, where that can be done.
     func keep(_ values: [(name: String, value: String?)])
+    /// The household's people, by id, each with the shown summaries of those of `days` they have
+    /// (the family and competition screens); empty where the data has no people.
+    func household(_ days: [CalendarDay]) -> [HouseholdPerson]
+}
+
+/// A person of the household as the family and competition screens show them (`glance people`).
+public struct HouseholdPerson: Sendable, Equatable {
+    public var id: Int
+    public var name: String
+    /// `#rrggbb`: their name bar's colour.
+    public var colour: String
+    /// When their phone last pushed, in seconds since 1970 (nil: never).
+    public var lastPush: Int64?
+    /// The days asked for that they have figures for, as the panel shows them.
+    public var days: [CalendarDay: ActivitySummary]
+
+    public init(id: Int, name: String, colour: String, lastPush: Int64? = nil, days: [CalendarDay: ActivitySummary] = [:]) {
+        self.id = id
+        self.name = name
+        self.colour = colour
+        self.lastPush = lastPush
+        self.days = days
+    }
 }
 
 extension ShownData {
@@ -49,6 +72,7 @@ extension ShownData {
     public func refresh(now: Duration) -> Bool { false }
     public func preference(_ name: String) -> String? { nil }
     public func keep(_ values: [(name: String, value: String?)]) {}
+    public func household(_ days: [CalendarDay]) -> [HouseholdPerson] { [] }
 }
 
 /// What changed in the data.

@@ -21,6 +21,13 @@ public struct ScreenMaker {
     public var clockOnTiny = false
     /// How large the panel is and how far away its viewer: the smallest text.
     public var viewing = Viewing()
+    /// The household's (issue 39): seconds without a push after which a person is drawn stale;
+    /// the competition's first and last day (nil: none; no last: seven days) and who takes part
+    /// (names or ids; none: everyone).
+    public var staleAfter = 12.0 * 3600
+    public var competitionStart: CalendarDay?
+    public var competitionEnd: CalendarDay?
+    public var competitionPeople: [String] = []
 
     public init(
         text: (any TextRenderer)?, locale: AppLocale, shape: PanelShape = .rectangle, name: String = "",

@@ -60,6 +60,10 @@ extension Settings {
         maker.clockFormat = resolvedClockFormat
         maker.clockOnTiny = c.clock.onTiny
         maker.viewing = c.display.viewing(measured: measured)
+        maker.staleAfter = c.household.staleAfter * 3600
+        maker.competitionStart = c.household.start
+        maker.competitionEnd = c.household.end
+        maker.competitionPeople = c.household.people
         return maker
     }
 

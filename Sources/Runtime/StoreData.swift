@@ -28,7 +28,10 @@ public final class StoreData: DataSource {
     /// The goals a day without its own and before any standing goals is shown with (the
     /// configuration's `goals`).
     public var defaultGoals: Goals {
-        didSet { summaryCache.removeAll() }
+        didSet {
+            summaryCache.removeAll()
+            householdCache = nil
+        }
     }
     /// Queries made (for tests: a redraw without a change must not ask the store).
     public private(set) var queries = 0
@@ -99,6 +102,35 @@ public final class StoreData: DataSource {
         return result
     }
 
+    /// The household's people with their shown days among `days` (each person's goals, their
+    /// own samples), read once until the store changes.
+    public func household(_ days: [CalendarDay]) -> [HouseholdPerson] {
+        if let cached = householdCache, cached.days == days { return cached.people }
+        queries += 1
+        defer { store.person = 1 }
+        do {
+            var people: [HouseholdPerson] = []
+            for person in try store.people() {
+                store.person = person.id
+                var shown: [CalendarDay: ActivitySummary] = [:]
+                if let first = days.min(), let last = days.max() {
+                    let wanted = Set(days)
+                    for (day, summary) in try store.shownDays(from: first, through: last, defaults: defaultGoals) where wanted.contains(day) {
+                        shown[day] = summary
+                    }
+                }
+                people.append(
+                    HouseholdPerson(id: person.id, name: person.name, colour: person.colour, lastPush: person.lastPush, days: shown))
+            }
+            householdCache = (days, people)
+            return people
+        } catch {
+            once("\(error.message)")
+            return []
+        }
+    }
+    private var householdCache: (days: [CalendarDay], people: [HouseholdPerson])?
+
     private func remember(_ day: CalendarDay, _ summary: ActivitySummary?) {
         if summaryCache.count > 400 { summaryCache.removeAll() }
         summaryCache[day] = .some(summary)
@@ -159,6 +191,7 @@ public final class StoreData: DataSource {
         let changed = (ready.contains(watched[0]) || watcher.pollTimeout == 0) && watcher.changed()
         if changed {
             summaryCache.removeAll()
+            householdCache = nil
             emptyCache = nil
             taskKnown = false
         }
@@ -180,6 +213,7 @@ public final class StoreData: DataSource {
     /// forgotten.
     public func refresh(now: Duration) -> Bool {
         summaryCache.removeAll()
+        householdCache = nil
         emptyCache = nil
         taskKnown = false
         let metrics = feed.readMetrics(store)

@@ -32,6 +32,8 @@ public struct CompetitionContent: Sendable, Equatable {
     public var finished: Bool
     /// Days until it starts (nil once it has).
     public var startsIn: Int?
+    /// Said instead of where it is (no competition configured: `Strings.competitionNone`).
+    public var notice: String?
 
     public init(entries: [CompetitionEntry], day: Int?, days: Int, finished: Bool, startsIn: Int? = nil) {
         self.entries = entries
@@ -167,6 +169,7 @@ struct CompetitionLayouter {
     func nameRoom(_ name: String, _ style: TextStyle) -> Float { min(text.measure(name, style).width, 4 * style.size) }
 
     var titleLine: NumberLine {
+        if let notice = content.notice { return NumberLine(forms: [notice]) }
         if content.finished { return NumberLine(forms: [strings.competitionFinal]) }
         if let day = content.day {
             return NumberLine(forms: [strings.competitionDay(day, of: content.days),

@@ -226,6 +226,10 @@ extension Strings {
 
     /// Once over: "Final" / "最终结果".
     public var competitionFinal: String { say("Final", "最终结果") }
+    /// The competition screen without a competition configured.
+    public var competitionNone: String {
+        say("No competition", "没有比赛")
+    }
 
     /// The winner, or the winners of a tie: "Ann wins", "Ann and Bo tie", "Ann, Bo and Cy tie" /
     /// "Ann 获胜", "Ann 和 Bo 并列第一", "Ann、Bo 和 Cy 并列第一".

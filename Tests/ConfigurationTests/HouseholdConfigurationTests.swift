@@ -37,4 +37,26 @@ struct HouseholdConfigurationTests {
         }
         #expect(backwards.issues.map(\.path) == ["$.household.end"], "\(backwards.issues)")
     }
+
+    @Test("the family and competition screens by name; the competition screen listed without a competition is refused")
+    func screens() throws {
+        let c = try Configuration.parse(#"{"screens": ["family", "competition", "rings"], "household": {"start": "2026-12-07"}}"#).get()
+        #expect(c.screens == [.family, .competition, .rings])
+        guard case .failure(let found) = Configuration.parse(#"{"screens": ["rings", "competition"]}"#) else {
+            Issue.record("the competition screen without a competition was accepted")
+            return
+        }
+        #expect(found.issues.map(\.path) == ["$.household.start"], "\(found.issues)")
+        #expect(found.issues.first?.message.contains("the competition screen needs a competition") == true)
+        // In a window of the schedule too.
+        guard
+            case .failure(let window) = Configuration.parse(
+                #"{"schedule": [{"from": "18:00", "to": "22:00", "screens": ["competition"]}], "screens": ["rings", "competition"]}"#)
+        else {
+            Issue.record("a window showing the competition without one was accepted")
+            return
+        }
+        #expect(window.issues.map(\.path).contains("$.household.start"), "\(window.issues)")
+        #expect(try Configuration.parse(#"{"screens": ["family"]}"#).get().screens == [.family], "the family needs nothing more")
+    }
 }
