@@ -39,7 +39,7 @@ public enum Quote {
     }
 
     /// Bidirectional embeddings, overrides and isolates: they reorder how the rest of a line shows.
-    static func reorders(_ scalar: Unicode.Scalar) -> Bool {
+    public static func reorders(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         return (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
     }

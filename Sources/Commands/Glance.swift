@@ -58,7 +58,7 @@ public enum Glance {
                 Listed("import") { ImportCommand.spec.entry(.init(), runs: .import) },
                 Listed("log") { DataCommands.log.entry(.init()) { StoreJobs.log($0, console: console) } },
                 Listed("goals") {
-                    DataCommands.goals.entry(.init()) { StoreJobs.goals($0.job, database: $0.database, config: $0.config, console: console) }
+                    DataCommands.goals.entry(.init()) { StoreJobs.goals($0.job, database: $0.database, person: $0.person, config: $0.config, console: console) }
                 },
                 Listed("metric") {
                     DataCommands.metric.entry(.init()) {
@@ -77,8 +77,8 @@ public enum Glance {
                 Listed("export") {
                     DataCommands.export.entry(.init()) {
                         StoreJobs.export(
-                            $0.table, output: $0.output, database: $0.database, json: $0.json, readings: $0.readings, config: $0.config,
-                            console: console)
+                            $0.table, output: $0.output, database: $0.database, person: $0.person, json: $0.json,
+                            readings: $0.readings, config: $0.config, console: console)
                     }
                 },
                 Listed("demo-data") { DataCommands.demoData.entry(.init()) { StoreJobs.demoData($0, console: console) } },

@@ -35,4 +35,18 @@ package enum CommonOptions {
     }
 
     static let storeDatabaseHelp = "the store (default: \(StoreLocation.defaults))"
+
+    /// Whose days a command reads or writes: `--person NAME|ID` (all digits: an id), person 1
+    /// unless given (`StoreJobs.with` finds them, or refuses with 64 listing the people there are).
+    package static func person<T>(_ path: WritableKeyPath<T, String?> & Sendable, help: String = personHelp) -> Option<T> {
+        .value("--person", as: personValue, help: help) { $0[keyPath: path] = $1 }
+    }
+
+    package static let personHelp = "whose days: a person's name or id (default: person 1, the store's first)"
+
+    /// `--person NAME|ID`: not empty (the store says whether there is such a person).
+    package static let personValue = ValueParser<String>("NAME|ID") { (text, option) throws(UsageError) in
+        guard !text.isEmpty else { throw UsageError("\(option) needs a person's name or id (glance people lists them)") }
+        return text
+    }
 }

@@ -13,14 +13,16 @@ public enum ImportCommand {
         public var watch = false
         /// The configuration (`--config`), read by `--watch` alone.
         public var config: String?
+        /// Whose days and samples (`--person NAME|ID`; nil: person 1).
+        public var person: String?
         public init() {}
     }
 
     public static let spec = CommandSpec<Line>(
         "import", summary: "import an Apple Health export (zip, XML or CSV), Gadgetbridge's database or a glance-readings file",
         usage: [
-            "import FILE|- [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]",
-            "import --watch [FOLDER] [--config FILE] [--db PATH] [--task NAME | --no-task]",
+            "import FILE|- [--person NAME|ID] [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]",
+            "import --watch [FOLDER] [--config FILE] [--person NAME|ID] [--db PATH] [--task NAME | --no-task]",
         ],
         about: """
             Imports the Activity summaries (the days behind the rings) of an Apple Health export:
@@ -65,6 +67,9 @@ public enum ImportCommand {
                 "",
                 [
                     CommonOptions.store(\.database),
+                    CommonOptions.person(
+                        \.person,
+                        help: "whose days and samples they are: a person's name or id (default: person 1, the store's first)"),
                     .flag("--watch",
                         help: "watch a folder (FOLDER, else the configuration's import.watch) and import its files as they "
                             + "arrive, until SIGTERM or SIGINT", sets: \.watch),

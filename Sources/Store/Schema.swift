@@ -122,6 +122,83 @@ public enum Schema {
         CREATE INDEX samples_by_day ON samples (day, metric, feed, unit, quantity, value);
         ALTER TABLE goals ADD COLUMN steps REAL CHECK (steps >= 0);
         """,
+        // 5: people (issue 39: the household's rings). Person 1 is the one the store was for; every
+        // day, sample and goal becomes someone's, first in each key, so each person's rows are
+        // found (and removed) together. Metrics, tasks and preferences stay the panel's. The three
+        // tables are made again (a key cannot change) and copied, every row as person 1's.
+        // AUTOINCREMENT: a removed person's id is never given again (their token file names it).
+        // Person 1's colour is the first of `Person.palette` (a test checks they agree).
+        """
+        CREATE TABLE people (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 128),
+            colour TEXT NOT NULL CHECK (colour GLOB '#[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'),
+            created INTEGER NOT NULL,
+            last_push INTEGER
+        );
+        INSERT INTO people (id, name, colour, created) VALUES (1, 'Me', '#ffb300', CAST(strftime('%s', 'now') AS INTEGER));
+        CREATE TABLE day_summaries_5 (
+            person INTEGER NOT NULL DEFAULT 1 REFERENCES people (id),
+            date TEXT NOT NULL
+                CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            active_energy_burned REAL CHECK (active_energy_burned >= 0),
+            active_energy_burned_unit TEXT CHECK (active_energy_burned_unit IN ('kcal', 'Cal', 'kJ')),
+            active_energy_burned_goal REAL CHECK (active_energy_burned_goal >= 0),
+            active_energy_burned_goal_unit TEXT CHECK (active_energy_burned_goal_unit IN ('kcal', 'Cal', 'kJ')),
+            move_time REAL CHECK (move_time >= 0),
+            move_time_goal REAL CHECK (move_time_goal >= 0),
+            exercise_time REAL CHECK (exercise_time >= 0),
+            exercise_time_goal REAL CHECK (exercise_time_goal >= 0),
+            stand_hours REAL CHECK (stand_hours >= 0),
+            stand_hours_goal REAL CHECK (stand_hours_goal >= 0),
+            move_mode TEXT NOT NULL DEFAULT 'activeEnergy' CHECK (move_mode IN ('activeEnergy', 'moveTime', 'steps')),
+            steps REAL CHECK (steps >= 0),
+            steps_goal REAL CHECK (steps_goal >= 0),
+            source TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (person, date)
+        ) WITHOUT ROWID;
+        INSERT INTO day_summaries_5 (person, date, active_energy_burned, active_energy_burned_unit, active_energy_burned_goal,
+            active_energy_burned_goal_unit, move_time, move_time_goal, exercise_time, exercise_time_goal,
+            stand_hours, stand_hours_goal, move_mode, steps, steps_goal, source)
+        SELECT 1, date, active_energy_burned, active_energy_burned_unit, active_energy_burned_goal,
+            active_energy_burned_goal_unit, move_time, move_time_goal, exercise_time, exercise_time_goal,
+            stand_hours, stand_hours_goal, move_mode, steps, steps_goal, source FROM day_summaries;
+        DROP TABLE day_summaries;
+        ALTER TABLE day_summaries_5 RENAME TO day_summaries;
+        CREATE TABLE samples_5 (
+            person INTEGER NOT NULL DEFAULT 1 REFERENCES people (id),
+            metric TEXT NOT NULL CHECK (metric IN ('active_energy', 'apple_exercise_time', 'apple_stand_hour', 'steps')),
+            start INTEGER NOT NULL,
+            feed TEXT NOT NULL DEFAULT 'health-auto-export',
+            source TEXT NOT NULL DEFAULT '',
+            quantity REAL NOT NULL CHECK (quantity >= 0),
+            unit TEXT NOT NULL,
+            value REAL NOT NULL CHECK (value >= 0),
+            day TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            PRIMARY KEY (person, metric, start, feed, source)
+        ) WITHOUT ROWID;
+        INSERT INTO samples_5 (person, metric, start, feed, source, quantity, unit, value, day)
+        SELECT 1, metric, start, feed, source, quantity, unit, value, day FROM samples;
+        DROP TABLE samples;
+        ALTER TABLE samples_5 RENAME TO samples;
+        CREATE INDEX samples_by_day ON samples (person, day, metric, feed, unit, quantity, value);
+        CREATE TABLE goals_5 (
+            person INTEGER NOT NULL DEFAULT 1 REFERENCES people (id),
+            start TEXT NOT NULL
+                CHECK (start GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            move REAL CHECK (move >= 0),
+            move_unit TEXT CHECK (move_unit IN ('kcal', 'Cal', 'kJ')),
+            exercise REAL CHECK (exercise >= 0),
+            stand REAL CHECK (stand >= 0),
+            updated INTEGER NOT NULL,
+            steps REAL CHECK (steps >= 0),
+            PRIMARY KEY (person, start)
+        ) WITHOUT ROWID;
+        INSERT INTO goals_5 (person, start, move, move_unit, exercise, stand, updated, steps)
+        SELECT 1, start, move, move_unit, exercise, stand, updated, steps FROM goals;
+        DROP TABLE goals;
+        ALTER TABLE goals_5 RENAME TO goals;
+        """,
     ]
 
     /// The version this build writes.

@@ -17,10 +17,18 @@ extension Store {
     /// `?1,?2,…`: one parameter per day column.
     static let dayParameters = dayColumnNames.indices.map { "?\($0 + 1)" }.joined(separator: ",")
 
-    /// A day's figures written over the row's (its `source`, said apart, kept).
+    /// The parameter of the person (`Store.person`) in a statement on days: after the day's columns.
+    static let dayPersonParameter = "?\(dayColumnNames.count + 1)"
+
+    /// A day's figures written over the row's (its `source`, said apart, kept), the person's
+    /// (`dayPersonParameter`).
     private static let replaceDaySQL =
-        "INSERT INTO day_summaries (\(dayColumns)) VALUES (\(dayParameters)) ON CONFLICT (date) DO UPDATE SET "
+        "INSERT INTO day_summaries (\(dayColumns), person) VALUES (\(dayParameters),\(dayPersonParameter)) "
+        + "ON CONFLICT (person, date) DO UPDATE SET "
         + dayColumnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+
+    /// `Store.person`, to bind.
+    var personValue: SQLValue { .integer(Int64(person)) }
 
     /// The bindings for one day, in `dayColumnNames` order.
     static func dayValues(_ day: CalendarDay, _ s: ActivitySummary) -> [SQLValue?] {
@@ -53,18 +61,19 @@ extension Store {
         return (day, summary)
     }
 
-    /// Whether the store has any day at all: a summary or a sample (a store just made has none).
+    /// Whether the person has any day at all: a summary or a sample (a store just made has none).
     public func hasDays() throws(StoreError) -> Bool {
         let statement = try db.prepare(
-            "SELECT EXISTS (SELECT 1 FROM day_summaries) OR EXISTS (SELECT 1 FROM samples)")
+            "SELECT EXISTS (SELECT 1 FROM day_summaries WHERE person = ?1) OR EXISTS (SELECT 1 FROM samples WHERE person = ?1)")
+        statement.bind(personValue)
         guard try statement.step() else { return false }
         return (statement.int64(0) ?? 0) != 0
     }
 
     /// The summary for `day`; nil when the store has none (every ring empty).
     public func summary(for day: CalendarDay) throws(StoreError) -> ActivitySummary? {
-        let statement = try db.prepare("SELECT \(Self.dayColumns) FROM day_summaries WHERE date = ?1")
-        statement.bind(.text(day.description))
+        let statement = try db.prepare("SELECT \(Self.dayColumns) FROM day_summaries WHERE person = ?2 AND date = ?1")
+        statement.bind(.text(day.description), personValue)
         guard try statement.step() else { return nil }
         return Self.summary(from: statement)?.1
     }
@@ -74,8 +83,8 @@ extension Store {
         -> [(day: CalendarDay, summary: ActivitySummary)]
     {
         let statement = try db.prepare(
-            "SELECT \(Self.dayColumns) FROM day_summaries WHERE date BETWEEN ?1 AND ?2 ORDER BY date")
-        statement.bind(.text(first.description), .text(last.description))
+            "SELECT \(Self.dayColumns) FROM day_summaries WHERE person = ?3 AND date BETWEEN ?1 AND ?2 ORDER BY date")
+        statement.bind(.text(first.description), .text(last.description), personValue)
         var result: [(day: CalendarDay, summary: ActivitySummary)] = []
         while try statement.step() {
             if let row = Self.summary(from: statement) { result.append((row.0, row.1)) }
@@ -87,7 +96,8 @@ extension Store {
     /// date no Glance command writes (changed by something else) is an error naming it, not
     /// silently left out of an export.
     public func forEachSummary(_ body: (CalendarDay, ActivitySummary) throws(StoreError) -> Void) throws(StoreError) {
-        let statement = try db.prepare("SELECT \(Self.dayColumns) FROM day_summaries ORDER BY date")
+        let statement = try db.prepare("SELECT \(Self.dayColumns) FROM day_summaries WHERE person = ?1 ORDER BY date")
+        statement.bind(personValue)
         while try statement.step() {
             guard let row = Self.summary(from: statement) else {
                 let date = Quote.clip(statement.text(0) ?? "")
@@ -95,39 +105,41 @@ extension Store {
                 throw StoreError(
                     .badData,
                     "store \(path): a day dated '\(date)' is no date (something else than Glance wrote it); remove it "
-                        + "with: sqlite3 \(path) \"DELETE FROM day_summaries WHERE date = '\(date)'\"")
+                        + "with: sqlite3 \(path) \"DELETE FROM day_summaries WHERE person = \(person) AND date = '\(date)'\"")
             }
             try body(row.0, row.1)
         }
     }
 
-    /// How many days have a summary.
+    /// How many of the person's days have a summary.
     public func dayCount() throws(StoreError) -> Int {
-        Int(try db.integer("SELECT count(*) FROM day_summaries") ?? 0)
+        let statement = try db.prepare("SELECT count(*) FROM day_summaries WHERE person = ?1")
+        guard try statement.bind(personValue).step() else { return 0 }
+        return Int(statement.int64(0) ?? 0)
     }
 
     /// Replaces the summary of `day` (nil removes it).
     public func setSummary(_ summary: ActivitySummary?, for day: CalendarDay) throws(StoreError) {
         guard let summary else {
-            try db.prepare("DELETE FROM day_summaries WHERE date = ?1").bind(.text(day.description)).run()
+            try db.prepare("DELETE FROM day_summaries WHERE person = ?2 AND date = ?1").bind(.text(day.description), personValue).run()
             return
         }
         try Self.check(summary, day: day)
-        try db.prepare(Self.replaceDaySQL).bind(Self.dayValues(day, summary)).run()
+        try db.prepare(Self.replaceDaySQL).bind(Self.dayValues(day, summary) + [personValue]).run()
     }
 
     /// Where `day`'s own figures came from (`Store.DaySource`), said by what wrote them; nothing
     /// when the day has no row.
     public func setSource(_ source: String, for day: CalendarDay) throws(StoreError) {
-        try db.prepare("UPDATE day_summaries SET source = ?2 WHERE date = ?1")
-            .bind(.text(day.description), .text(String(source.prefix(200)))).run()
+        try db.prepare("UPDATE day_summaries SET source = ?2 WHERE person = ?3 AND date = ?1")
+            .bind(.text(day.description), .text(String(source.prefix(200))), personValue).run()
     }
 
     /// Where each day's own figures from `first` through `last` came from (days whose row says).
     public func sources(from first: CalendarDay, through last: CalendarDay) throws(StoreError) -> [CalendarDay: String] {
         let statement = try db.prepare(
-            "SELECT date, source FROM day_summaries WHERE date BETWEEN ?1 AND ?2 AND source != ''")
-        statement.bind(.text(first.description), .text(last.description))
+            "SELECT date, source FROM day_summaries WHERE person = ?3 AND date BETWEEN ?1 AND ?2 AND source != ''")
+        statement.bind(.text(first.description), .text(last.description), personValue)
         var found: [CalendarDay: String] = [:]
         while try statement.step() {
             if let day = statement.text(0).flatMap(CalendarDay.init(iso:)), let source = statement.text(1) { found[day] = source }

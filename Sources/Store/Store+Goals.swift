@@ -19,9 +19,11 @@ extension Store {
         }
     }
 
-    /// Every period of standing goals, oldest first.
+    /// Every period of the person's standing goals, oldest first.
     public func goalHistory() throws(StoreError) -> [GoalPeriod] {
-        let statement = try db.prepare("SELECT start, move, move_unit, exercise, stand, updated, steps FROM goals ORDER BY start")
+        let statement = try db.prepare(
+            "SELECT start, move, move_unit, exercise, stand, updated, steps FROM goals WHERE person = ?1 ORDER BY start")
+        statement.bind(personValue)
         var periods: [GoalPeriod] = []
         while try statement.step() {
             guard let start = statement.text(0).flatMap(CalendarDay.init(iso:)) else { continue }
@@ -52,11 +54,11 @@ extension Store {
             let before = Self.goals(on: start, in: try goalHistory()) ?? Goals()
             let period = GoalPeriod(start: start, goals: goals.over(before), updated: unixTime())
             try db.prepare(
-                "INSERT OR REPLACE INTO goals (start, move, move_unit, exercise, stand, updated, steps) VALUES (?1,?2,?3,?4,?5,?6,?7)"
+                "INSERT OR REPLACE INTO goals (start, move, move_unit, exercise, stand, updated, steps, person) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"
             ).bind(
                 .text(start.description), .optional(period.goals.move?.value), .optional(period.goals.move?.unit.rawValue),
                 .optional(period.goals.exercise), .optional(period.goals.stand), .integer(period.updated),
-                .optional(period.goals.steps)
+                .optional(period.goals.steps), personValue
             ).run()
             return period
         }
@@ -64,7 +66,7 @@ extension Store {
 
     /// Forgets the period starting on `start`; false when there is none.
     public func removeGoals(from start: CalendarDay) throws(StoreError) -> Bool {
-        try db.prepare("DELETE FROM goals WHERE start = ?1").bind(.text(start.description)).run()
+        try db.prepare("DELETE FROM goals WHERE person = ?2 AND start = ?1").bind(.text(start.description), personValue).run()
         return db.changes > 0
     }
 

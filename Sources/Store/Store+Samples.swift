@@ -87,10 +87,10 @@ extension Store {
     public func putSamples(_ samples: some Sequence<Sample>) throws(StoreError) -> SampleCounts {
         try transaction { () throws(StoreError) -> SampleCounts in
             let find = try db.prepare(
-                "SELECT quantity, unit, value, day FROM samples WHERE metric = ?1 AND start = ?2 AND source = ?3 AND feed = ?4",
+                "SELECT quantity, unit, value, day FROM samples WHERE person = ?5 AND metric = ?1 AND start = ?2 AND source = ?3 AND feed = ?4",
                 persistent: true)
             let put = try db.prepare(
-                "INSERT OR REPLACE INTO samples (metric, start, source, quantity, unit, value, day, feed) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+                "INSERT OR REPLACE INTO samples (metric, start, source, quantity, unit, value, day, feed, person) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
                 persistent: true)
             var counts = SampleCounts()
             var days = Set<CalendarDay>()
@@ -102,7 +102,7 @@ extension Store {
                     throw StoreError(.badData, "\(s.metric.rawValue) at \(Self.isoTime(s.start)): \(problem); nothing was kept")
                 }
                 days.insert(s.day)
-                find.bind(.text(s.metric.rawValue), .integer(s.start), .text(s.source), .text(s.feed.rawValue))
+                find.bind(.text(s.metric.rawValue), .integer(s.start), .text(s.source), .text(s.feed.rawValue), personValue)
                 let found = try find.step()
                 let same =
                     found && find.double(0) == s.quantity && find.text(1) == s.unit && find.double(2) == s.value
@@ -115,7 +115,7 @@ extension Store {
                 if found { counts.changed += 1 } else { counts.new += 1 }
                 try put.bind(
                     .text(s.metric.rawValue), .integer(s.start), .text(s.source), .real(s.quantity), .text(s.unit), .real(s.value),
-                    .text(s.day.description), .text(s.feed.rawValue)
+                    .text(s.day.description), .text(s.feed.rawValue), personValue
                 ).run()
             }
             // The days they fall on, summed with what was there: each within what a day holds
@@ -200,9 +200,9 @@ extension Store {
         -> [CalendarDay: [SampleMetric: [Feed: [(unit: String, quantity: Double, value: Double)]]]]
     {
         let statement = try db.prepare(
-            "SELECT day, metric, feed, unit, sum(quantity), sum(value) FROM samples WHERE day BETWEEN ?1 AND ?2 "
+            "SELECT day, metric, feed, unit, sum(quantity), sum(value) FROM samples WHERE person = ?3 AND day BETWEEN ?1 AND ?2 "
                 + "GROUP BY day, metric, feed, unit")
-        statement.bind(.text(first.description), .text(last.description))
+        statement.bind(.text(first.description), .text(last.description), personValue)
         var sums: [CalendarDay: [SampleMetric: [Feed: [(unit: String, quantity: Double, value: Double)]]]] = [:]
         while try statement.step() {
             guard let day = statement.text(0).flatMap(CalendarDay.init(iso:)),
@@ -222,8 +222,8 @@ extension Store {
     @discardableResult
     public func foldSamples(before day: CalendarDay) throws(StoreError) -> Int {
         try transaction { () throws(StoreError) -> Int in
-            let oldest = try db.prepare("SELECT min(day) FROM samples")
-            guard try oldest.step(), let text = oldest.text(0), let first = CalendarDay(iso: text), first < day else { return 0 }
+            let oldest = try db.prepare("SELECT min(day) FROM samples WHERE person = ?1")
+            guard try oldest.bind(personValue).step(), let text = oldest.text(0), let first = CalendarDay(iso: text), first < day else { return 0 }
             oldest.reset()
             let figures = try sampleFigures(from: first, through: day.adding(days: -1))
             for (old, changes) in figures {
@@ -233,7 +233,7 @@ extension Store {
                 let feeds = Set((try sampleFeeds(from: old, through: old))[old]?.values.map(\.name) ?? [])
                 if !feeds.isEmpty { try setSource(feeds.sorted().joined(separator: ", "), for: old) }
             }
-            try db.prepare("DELETE FROM samples WHERE day < ?1").bind(.text(day.description)).run()
+            try db.prepare("DELETE FROM samples WHERE person = ?2 AND day < ?1").bind(.text(day.description), personValue).run()
             return figures.count
         }
     }
@@ -247,10 +247,12 @@ extension Store {
         }
     }
 
-    /// Every sample kept, by start, source and metric (what `glance export --readings` writes).
+    /// Every sample of the person kept, by start, source and metric (what `glance export --readings` writes).
     public func allSamples() throws(StoreError) -> [Sample] {
         let statement = try db.prepare(
-            "SELECT metric, start, source, quantity, unit, value, day, feed FROM samples ORDER BY start, feed, source, metric")
+            "SELECT metric, start, source, quantity, unit, value, day, feed FROM samples WHERE person = ?1 "
+                + "ORDER BY start, feed, source, metric")
+        statement.bind(personValue)
         var result: [Sample] = []
         while try statement.step() {
             guard let metric = statement.text(0).flatMap(SampleMetric.init(rawValue:)),
@@ -265,9 +267,11 @@ extension Store {
         return result
     }
 
-    /// How many samples are kept.
+    /// How many of the person's samples are kept.
     public func sampleCount() throws(StoreError) -> Int {
-        Int(try db.integer("SELECT count(*) FROM samples") ?? 0)
+        let statement = try db.prepare("SELECT count(*) FROM samples WHERE person = ?1")
+        guard try statement.bind(personValue).step() else { return 0 }
+        return Int(statement.int64(0) ?? 0)
     }
 
     /// The figures the samples give the days from `first` through `last` (only days with samples;

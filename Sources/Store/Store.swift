@@ -17,6 +17,10 @@ public final class Store {
     let db: Connection
     /// The file opened (device and inode), to tell when another file has taken its name.
     private let file: (device: UInt64, inode: UInt64)?
+    /// Whose days, samples and goals every day, sample and goal call reads and writes (an id of
+    /// `people()`): 1, the store's first person, unless set. Metrics, tasks and preferences are
+    /// the panel's, everyone's.
+    public var person: Int = 1
 
     /// What a command does with the store, and so how it is opened.
     public enum Access: Sendable, Equatable {

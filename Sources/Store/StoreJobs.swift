@@ -11,15 +11,20 @@ import Platform
 /// the store's transactions, says what it did, and turns a store error into its message and exit
 /// status.
 public enum StoreJobs {
-    /// Opens the store at `path` (the default place when nil) and runs `body`; a store error,
-    /// opening or in `body`, is told and becomes the exit status.
+    /// Opens the store at `path` (the default place when nil) and runs `body` with the store's
+    /// `person` set to the one `person` names (`--person NAME|ID`; nil: person 1); a store error,
+    /// opening, finding the person (`.invalidArgument`, 64, listing the people there are) or in
+    /// `body`, is told and becomes the exit status.
     public static func with(
-        _ path: String?, access: Store.Access = .create, console: Console, _ body: (Store) throws(StoreError) -> Outcome
+        _ path: String?, access: Store.Access = .create, person: String? = nil, console: Console,
+        _ body: (Store) throws(StoreError) -> Outcome
     ) -> Outcome {
         do throws(OutputFailure) {
             let file = try storePath(path)
             do throws(StoreError) {
-                let status = try body(try Store(path: file, access: access))
+                let store = try Store(path: file, access: access)
+                if let person { store.person = try store.requirePerson(person).id }
+                let status = try body(store)
                 // A user feeding the service's store says so (the personal store is the other one).
                 if access == .create && path == nil && status == Outcome.ok && geteuid() != 0 {
                     if file == StoreLocation.systemPath {

@@ -16,7 +16,8 @@ enum ImportJob {
     /// noticed between chunks, so the import stops cleanly (exit 75, the days unchanged) instead of
     /// dying mid-way; one that comes too late to stop it is taken, not delivered afterwards.
     static func run(
-        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?, console: Console
+        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?, person: String? = nil,
+        console: Console
     ) -> Outcome {
         let signals: SignalReceiver
         do {
@@ -27,8 +28,8 @@ enum ImportJob {
         }
         let stop = StopSignals(signals)
         let status = importFile(
-            file, skipInvalid: skipInvalid, taskName: taskName, showProgress: showProgress, database: database, console: console,
-            stop: stop)
+            file, skipInvalid: skipInvalid, taskName: taskName, showProgress: showProgress, database: database, person: person,
+            console: console, stop: stop)
         // One that came after the last check (during the merge, say) is taken here, not delivered
         // when the mask is restored: its default action would kill us after the work was done.
         stop.drain()
@@ -57,11 +58,12 @@ enum ImportJob {
         }
     }
 
-    /// Imports `file` all or nothing into the store at `database` (the default place when nil),
-    /// stopped by `stop`'s signals; says what it did on `console`. The exit status.
+    /// Imports `file` all or nothing into the store at `database` (the default place when nil), as
+    /// the days and samples of `person` (`--person NAME|ID`; nil: person 1), stopped by `stop`'s
+    /// signals; says what it did on `console`. The exit status.
     static func importFile(
-        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?, console: Console,
-        stop: StopSignals
+        _ file: String, skipInvalid: Bool, taskName: String?, showProgress: Bool, database: String?, person: String? = nil,
+        console: Console, stop: StopSignals
     ) -> Outcome {
         var options = ImportOptions()
         options.skipInvalid = skipInvalid
@@ -78,7 +80,7 @@ enum ImportJob {
         let drawsBar = showProgress && ProgressBar.isAvailable
         // Gadgetbridge's export is told by its content (an SQLite database), not its name.
         let gadgetbridge = GadgetbridgeJob.isSQLite(file)
-        let status = StoreJobs.with(database, console: console) { store throws(StoreError) in
+        let status = StoreJobs.with(database, person: person, console: console) { store throws(StoreError) in
             let report: ImportReport
             do throws(StoreError) {
                 if drawsBar { options.progress = { bar.draw($0) } }
@@ -167,10 +169,11 @@ enum ImportJob {
     }
 }
 
-/// Whether the store at `path` holds no day and no metric, and no task but the import's own (so
-/// nobody else has written to the store the import made in the meantime).
+/// Whether the store at `path` holds no day, no metric, no person but the first, and no task but
+/// the import's own (so nobody else has written to the store the import made in the meantime).
 private func holdsNothing(_ path: String, but task: String?) -> Bool {
     guard let store = try? Store(path: path, access: .read), (try? store.dayCount()) == 0,
+        (try? store.people())?.count == 1,
         (try? store.metrics())?.isEmpty == true, let tasks = try? store.tasks()
     else { return false }
     return tasks.allSatisfy { $0.name == (task ?? "") }

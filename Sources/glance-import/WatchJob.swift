@@ -70,7 +70,7 @@ enum WatchJob {
         watcher.importFile = { path in
             ImportJob.importFile(
                 path, skipInvalid: line.skipInvalid, taskName: line.task, showProgress: false, database: database,
-                console: oneLine, stop: stop)
+                person: line.person, console: oneLine, stop: stop)
         }
         watcher.stopped = { stop.check() }
         console.complain(

@@ -15,5 +15,5 @@ exit(
         if line.watch { return WatchJob.run(line, console: Console.standard) }
         return ImportJob.run(
             line.file ?? "", skipInvalid: line.skipInvalid, taskName: line.task, showProgress: !line.quiet,
-            database: line.database, console: Console.standard)
+            database: line.database, person: line.person, console: Console.standard)
     })

@@ -21,8 +21,8 @@ import Testing
         let info = try store.db.prepare("PRAGMA table_info(day_summaries)")
         var names: [String] = []
         while try info.step() { names.append(info.text(1) ?? "") }
-        // Every figure's column, then the day's source (said apart: `Store.setSource`).
-        #expect(names == Store.dayColumnNames + ["source"])
+        // Whose day (schema 5), every figure's column, then the day's source (said apart: `Store.setSource`).
+        #expect(names == ["person"] + Store.dayColumnNames + ["source"])
     }
 
     @Test func reopeningDoesNotMigrateAgainAndANewerSchemaIsRefused() throws {

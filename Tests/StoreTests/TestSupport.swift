@@ -99,19 +99,30 @@ func expectError<E: Error, R>(
     return nil
 }
 
-/// Everything the store holds, as text (the day and metric tables, and tasks without times), for
-/// "the store is unchanged" checks.
-func snapshot(_ path: String) throws -> String {
+/// Everything the store holds, as text (every person, their days, goals and samples; the metric
+/// table, and tasks without times), for "the store is unchanged" checks; with `person`, that
+/// person's days, goals and samples only (not the metrics and tasks: they are everyone's).
+func snapshot(_ path: String, person: Int? = nil) throws -> String {
     let store = try Store(path: path)
     var text = ""
-    try store.exportCSV(.days) { text += $0 }
-    for m in try store.metrics() { text += "metric \(m.name) \(String(describing: m.value)) \(m.updated)\n" }
-    for t in try store.tasks() { text += "task \(t.name) \(t.state) \(t.done) \(String(describing: t.total))\n" }
-    for g in try store.goalHistory() { text += "goals \(g.start) \(g.goals)\n" }
-    let samples = try store.db.prepare("SELECT metric, start, source, quantity, unit, value, day FROM samples ORDER BY metric, start, source")
+    let people = try store.people().filter { person == nil || $0.id == person }
+    for p in people {
+        text += "person \(p.id) \(p.name) \(p.colour) \(String(describing: p.lastPush))\n"
+        store.person = p.id
+        try store.exportCSV(.days) { text += $0 }
+        for g in try store.goalHistory() { text += "goals \(g.start) \(g.goals)\n" }
+    }
+    if person == nil {
+        for m in try store.metrics() { text += "metric \(m.name) \(String(describing: m.value)) \(m.updated)\n" }
+        for t in try store.tasks() { text += "task \(t.name) \(t.state) \(t.done) \(String(describing: t.total))\n" }
+    }
+    let samples = try store.db.prepare(
+        "SELECT metric, start, source, quantity, unit, value, day, feed, person FROM samples WHERE ?1 IS NULL OR person = ?1 "
+            + "ORDER BY person, metric, start, feed, source")
+    samples.bind(person.map { .integer(Int64($0)) })
     while try samples.step() {
         // The quantities exactly (Swift's description reads back the same double).
-        let cells: [String] = (0..<7).map { (i: Int32) -> String in
+        let cells: [String] = (0..<9).map { (i: Int32) -> String in
             i == 3 || i == 5 ? samples.double(i).map { "\($0)" } ?? "NULL" : samples.text(i) ?? "NULL"
         }
         text += "sample " + cells.joined(separator: " ") + "\n"

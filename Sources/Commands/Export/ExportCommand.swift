@@ -16,14 +16,15 @@ extension DataCommands {
         var output: String?
         var database: String?
         var config: String?
+        var person: String?
     }
 
     static let export = CommandSpec<Export>(
         "export", summary: "write the store's days, metrics or tasks as CSV or JSON, or its samples as readings",
         usage: [
-            "export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]",
+            "export --csv|--json [--table days|metrics|tasks] [--output FILE] [--person NAME|ID] [--db PATH]",
             "export --json [--table days] [--config FILE]",
-            "export --readings [--output FILE] [--db PATH]",
+            "export --readings [--output FILE] [--person NAME|ID] [--db PATH]",
         ],
         about: StoreJobs.exportAbout,
         groups: [
@@ -37,6 +38,8 @@ extension DataCommands {
                         help: "which table", default: "days", to: \.table),
                     .value("--output", "-o", as: Value.output("FILE", extensions: ["csv", "json"]),
                         help: "write FILE instead of standard output", to: \.output),
+                    CommonOptions.person(
+                        \.person, help: "whose days or samples: a person's name or id (default: person 1, the store's first)"),
                     CommonOptions.store(\.database),
                     PanelCommands.configOption.lifted(\.config),
                 ])
@@ -57,6 +60,10 @@ extension DataCommands {
             }
             if line.readings && line.table != .days {
                 throw UsageError("export: --readings writes the samples; --table does not go with it")
+            }
+            if line.person != nil && line.table != .days {
+                throw UsageError(
+                    "export: the \(line.table.rawValue) are the panel's, everyone's: --person goes with the days (or --readings)")
             }
         })
 }

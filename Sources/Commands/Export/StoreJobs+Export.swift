@@ -32,7 +32,7 @@ extension StoreJobs {
     /// A table as CSV (or JSON), to standard output or into `output` through `OutputFile` (a file
     /// written whole or not at all, never through a planted link; a device or FIFO written in place).
     public static func export(
-        _ table: Store.Table, output: String?, database: String?, json: Bool = false, readings: Bool = false,
+        _ table: Store.Table, output: String?, database: String?, person: String? = nil, json: Bool = false, readings: Bool = false,
         config: String? = nil, console: Console
     ) -> Outcome {
         // The configuration is read only where it counts: the JSON days' goals.
@@ -42,7 +42,7 @@ extension StoreJobs {
             guard let found else { return status }
             goals = found
         }
-        return with(database, access: .read, console: console) { store throws(StoreError) in
+        return with(database, access: .read, person: person, console: console) { store throws(StoreError) in
             func export(_ write: (String) throws(StoreError) -> Void) throws(StoreError) {
                 if readings {
                     let samples = try store.allSamples().lazy.map { s in

@@ -14,12 +14,16 @@ extension DataCommands {
         var from: CalendarDay?
         var database: String?
         var config: String?
+        var person: String?
         var job = StoreJobs.GoalsJob.list
     }
 
     static let goals = CommandSpec<Goals>(
         "goals", summary: "set or list the standing goals, each from the date it starts",
-        usage: ["goals set [--move G] [--exercise G] [--stand G] [--steps G] [--from D] [--db PATH]", "goals [list] | glance goals remove --from D"],
+        usage: [
+            "goals set [--move G] [--exercise G] [--stand G] [--steps G] [--from D] [--person NAME|ID] [--db PATH]",
+            "goals [list] | glance goals remove --from D",
+        ],
         about: StoreJobs.goalsAbout,
         groups: [
             OptionGroup(
@@ -49,6 +53,7 @@ extension DataCommands {
                     },
                     .value("--from", as: Value.day,
                         help: "the date they start: YYYY-MM-DD, today or yesterday", default: "today", to: \.from),
+                    CommonOptions.person(\.person, help: "whose goals: a person's name or id (default: person 1, the store's first)"),
                     CommonOptions.store(\.database),
                     PanelCommands.configOption.lifted(\.config),
                 ])
@@ -66,7 +71,7 @@ extension DataCommands {
                     guard let from = line.from else { throw UsageError("goals remove: say which with --from D") }
                     line.job = .remove(from: from)
                 },
-            ], common: ["--db", "--config"], defaultVerb: "list"),
+            ], common: ["--db", "--config", "--person"], defaultVerb: "list"),
         epilogue: "Examples:\n  glance goals set --move 500 --exercise 30 --stand 12\n  glance goals set --move 600 --from 2026-12-07",
         exits: storeExits(
             ExitStatusNote(.dataError, "remove: no goals set from that date; or --db is not a Glance store (left as it is)"),

@@ -27,11 +27,14 @@ extension StoreJobs {
     }
 
     /// `glance goals`: the standing goals' history, set from a date, or a period removed.
-    public static func goals(_ job: GoalsJob, database: String?, config: String? = nil, console: Console) -> Outcome {
+    /// `person`: whose (`--person NAME|ID`; nil: person 1).
+    public static func goals(
+        _ job: GoalsJob, database: String?, person: String? = nil, config: String? = nil, console: Console
+    ) -> Outcome {
         let (found, status) = configuredGoals(config, console: console)
         guard let defaults = found else { return status }
         let access: Store.Access = if case .set = job { .create } else if case .list = job { .read } else { .write }
-        return with(database, access: access, console: console) { store throws(StoreError) in
+        return with(database, access: access, person: person, console: console) { store throws(StoreError) in
             switch job {
             case .set(let goals, let from):
                 let period = try store.setGoals(goals, from: from ?? SystemLocalClock().today())

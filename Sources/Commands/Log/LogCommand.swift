@@ -10,7 +10,7 @@ import HelperCommands
 extension DataCommands {
     static let log = CommandSpec<StoreJobs.Log>(
         "log", summary: "set a day's Move, Exercise and Stand figures",
-        usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--db PATH]"],
+        usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--person NAME|ID] [--db PATH]"],
         about: StoreJobs.logAbout,
         groups: [
             OptionGroup(
@@ -55,6 +55,7 @@ extension DataCommands {
                             + "the mode as for an import (move time when there is a move-time goal and no energy goal); "
                             + "otherwise the day keeps its mode", to: \.changes.moveMode),
                     .flag("--remove", help: "remove the day's summary (every ring empty)", sets: \.changes.remove),
+                    CommonOptions.person(\.person),
                     CommonOptions.store(\.database),
                     PanelCommands.configOption.lifted(\.config),
                 ])

@@ -30,6 +30,8 @@ extension StoreJobs {
         public var day: CalendarDay?
         public var database: String?
         public var config: String?
+        /// Whose day (`--person NAME|ID`; nil: person 1).
+        public var person: String?
         public init() {}
     }
 
@@ -41,7 +43,7 @@ extension StoreJobs {
         guard let goals = found else { return status }
         let day = job.day ?? SystemLocalClock().today()
         let changes = job.changes
-        return with(job.database, console: console) { store throws(StoreError) in
+        return with(job.database, person: job.person, console: console) { store throws(StoreError) in
             if changes.remove {
                 try store.setSummary(nil, for: day)
                 console.say(dayLine(day, nil))

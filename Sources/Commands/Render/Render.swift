@@ -31,6 +31,10 @@ public enum Pictures {
         public var explain = false
         /// A message shown in place of the screen (`--message`), as the panel shows one.
         public var message: String?
+        /// Whose day from the store (`--person NAME|ID`; nil: person 1).
+        public var person: String?
+        /// Whether the ring screen then says the person's name (no `--name` given).
+        public var nameFromPerson = true
 
         public init(settings: Settings, size: Size, output: String, frames: Int?, fps: Double, fromStore: Bool) {
             self.settings = settings
@@ -44,7 +48,7 @@ public enum Pictures {
 
     public static func render(_ job: Render, console: Console) -> Outcome {
         let screen = job.settings.show.screen ?? .rings
-        let settings = HeadlessPanel.still(job.settings, showing: screen)
+        var settings = HeadlessPanel.still(job.settings, showing: screen)
         let show = settings.show
         let text: FreeTypeTextRenderer?
         switch Assembly.fonts(settings) {
@@ -69,6 +73,12 @@ public enum Pictures {
                 let store = try StoreData(
                     path: settings.database ?? "", access: .read, gauges: settings.gauges, goals: settings.goals.standing,
                     log: { console.complain($0) })
+                if let person = job.person {
+                    let found = try store.store.requirePerson(person)
+                    store.store.person = found.id
+                    // Whose rings they are, on the ring screen, unless --name says otherwise.
+                    if job.nameFromPerson { settings.name = found.name }
+                }
                 // Files and commands are read once, as the panel reads them when the gauges are shown.
                 if screen == .gauges { _ = store.showGauges(true, now: now) }
                 data = store

@@ -19,6 +19,8 @@ extension PictureCommands {
         var explain = false
         /// A message over the screen, as the panel shows one (`glance message`).
         var message: String?
+        /// Whose day from the store (`--person NAME|ID`, with `--db`).
+        var person: String?
     }
 
     static let render = CommandSpec<Render>(
@@ -47,7 +49,11 @@ extension PictureCommands {
                         CommonOptions.database(
                             \Render.layer,
                             help: "the day and its week (and the gauges, with --config) from this store, as glance run shows "
-                                + "them, instead of --move, --exercise, --stand")
+                                + "them, instead of --move, --exercise, --stand"),
+                        CommonOptions.person(
+                            \Render.person,
+                            help: "with --db: whose day and week (a person's name or id; default: person 1, the store's first); "
+                                + "the ring screen says their name unless --name is given"),
                     ]),
         ] + ScreenOptions.groups(\Render.layer, config: \Render.config)
             + [
@@ -85,6 +91,9 @@ extension PictureCommands {
                     line.sizes.isEmpty ? "render: --size WxH is required" : "render: give one --size (bench takes several)")
             }
             if line.explain && line.frames != nil { throw UsageError("--explain describes one picture: drop --frames") }
+            if line.person != nil && !line.layer.given.contains("database") {
+                throw UsageError("--person draws that person's day from the store: give --db PATH too")
+            }
             if let message = line.message, case .failure(let refusal) = PanelMessage.check(Array(message.utf8)) {
                 throw UsageError("--" + refusal.reason)
             }
@@ -105,6 +114,8 @@ extension PictureCommands {
                 fromStore: line.layer.given.contains("database"))
             job.explain = line.explain
             job.message = line.message
+            job.person = line.person
+            job.nameFromPerson = !line.layer.given.contains("name")
             return Pictures.render(job, console: console)
         }
     }

@@ -6,6 +6,8 @@ package final class DayCollector {
     let db: Connection
     let skipInvalid: Bool
     let dateShift: Int
+    /// Whose days they are (`Store.person`).
+    let person: Int
     private(set) var skipped = 0
     private(set) var skippedExamples: [String] = []
     private let insert: Statement
@@ -14,8 +16,9 @@ package final class DayCollector {
 
     static let maxExamples = 5
 
-    init(db: Connection, skipInvalid: Bool, dateShift: Int = 0) throws(StoreError) {
+    init(db: Connection, person: Int = 1, skipInvalid: Bool, dateShift: Int = 0) throws(StoreError) {
         self.db = db
+        self.person = person
         self.skipInvalid = skipInvalid
         self.dateShift = dateShift
         try db.execute(Self.createSQL)
@@ -33,22 +36,24 @@ package final class DayCollector {
     private static let insertSQL =
         "INSERT OR REPLACE INTO temp.import_days (\(Store.dayColumns), source) VALUES (\(Store.dayParameters),?\(Store.dayColumnNames.count + 1))"
 
-    /// Days read, new ones, unchanged ones (every column the same), first and last date: one pass.
+    /// Days read, new ones, unchanged ones (every column the same), first and last date: one pass
+    /// (the person's days: ?1).
     private static let countSQL: String = {
         let same = Store.dayColumnNames.dropFirst().map { "d.\($0) IS s.\($0)" }.joined(separator: " AND ")
         return """
             SELECT count(*), count(*) - count(d.date), coalesce(sum(d.date IS NOT NULL AND \(same)), 0),
                 min(s.date), max(s.date)
-            FROM temp.import_days s LEFT JOIN main.day_summaries d ON d.date = s.date
+            FROM temp.import_days s LEFT JOIN main.day_summaries d ON d.person = ?1 AND d.date = s.date
             """
     }()
 
-    /// The days into the store: new dates inserted, existing ones take the file's values.
+    /// The days into the store, the person's (?1): new dates inserted, existing ones take the file's values.
     private static let mergeSQL: String = {
         let updates = (Store.dayColumnNames.dropFirst() + ["source"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return """
-            INSERT INTO main.day_summaries (\(Store.dayColumns), source) SELECT \(Store.dayColumns), source FROM temp.import_days
-            WHERE true ON CONFLICT (date) DO UPDATE SET \(updates)
+            INSERT INTO main.day_summaries (person, \(Store.dayColumns), source)
+            SELECT ?1, \(Store.dayColumns), source FROM temp.import_days
+            WHERE true ON CONFLICT (person, date) DO UPDATE SET \(updates)
             """
     }()
 
@@ -83,7 +88,7 @@ package final class DayCollector {
     func merge() throws(StoreError) -> MergeCounts {
         var counts = MergeCounts()
         let count = try db.prepare(Self.countSQL)
-        if try count.step() {
+        if try count.bind(.integer(Int64(person))).step() {
             counts.days = Int(count.int64(0) ?? 0)
             counts.new = Int(count.int64(1) ?? 0)
             counts.unchanged = Int(count.int64(2) ?? 0)
@@ -92,7 +97,7 @@ package final class DayCollector {
             count.reset()
         }
         counts.changed = counts.days - counts.new - counts.unchanged
-        try db.execute(Self.mergeSQL)
+        try db.prepare(Self.mergeSQL).bind(.integer(Int64(person))).run()
         return counts
     }
 

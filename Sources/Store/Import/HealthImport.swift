@@ -137,7 +137,7 @@ public enum HealthImport {
             if let total = source.total {
                 try monitor.report(done: 0, total: total, description: ImportMonitor.describe(0))
             }
-            collector = try DayCollector(db: store.db, skipInvalid: options.skipInvalid, dateShift: options.dateShift)
+            collector = try DayCollector(db: store.db, person: store.person, skipInvalid: options.skipInvalid, dateShift: options.dateShift)
             if format == .csv { collector.source = "CSV file" }
         } catch {
             fail(store, options, error, pid: monitor.pid)
