@@ -109,11 +109,12 @@ public enum PeopleCommand {
                 .usage,
                 "a bad name or colour, no such person, a ninth person, person 1 to remove, or remove without --yes (nothing changed)"),
             ExitStatusNote(.dataError, "the store is not a Glance store"),
-            ExitStatusNote(.noInput, "the configuration named or a token file cannot be read, or the person has no token"),
+            ExitStatusNote(.noInput, "token: the person has no token file, or it cannot be read"),
             ExitStatusNote(.ioError, "the store could not be written (a read-only or full disk)"),
             ExitStatusNote(.cannotCreate, "the token's file or folder cannot be made (nothing changed)"),
-            ExitStatusNote(.noPermission, "permission denied (the token files are root's: sudo; the store: group glance)"),
+            ExitStatusNote(
+                .noPermission, "permission denied (the token files are root's: sudo; the store: group glance), or a token file others may read"),
             ExitStatusNote(.temporaryFailure, "the store is busy; try again"),
-            ExitStatusNote(.config, "the configuration is invalid, or a token file others may read or write"),
+            ExitStatusNote(.config, "the configuration is invalid or cannot be read, or a token shorter than 16 characters"),
         ])
 }
