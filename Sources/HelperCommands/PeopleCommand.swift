@@ -82,7 +82,7 @@ public enum PeopleCommand {
                         help: "add: the colour of the person's name bar (readable on black), e.g. #4fc3f7") { $0.colour = $1 },
                     .flag("--new", help: "token: make a new token; the old one is refused from then", sets: \.new),
                     .flag("--yes", help: "remove: yes, remove the person with their days, samples and goals", sets: \.yes),
-                    .value("--url", as: Value.text,
+                    .value("--url", as: ValueParser("URL") { text, _ in text },
                         help: "add, token: the URL the phone posts to (default: Health Auto Export's endpoint on this "
                             + "machine's first address, as glance serve token lists them)") { $0.url = $1 },
                 ])
@@ -110,11 +110,11 @@ public enum PeopleCommand {
                 "a bad name or colour, no such person, a ninth person, person 1 to remove, or remove without --yes (nothing changed)"),
             ExitStatusNote(.dataError, "the store is not a Glance store"),
             ExitStatusNote(.noInput, "token: the person has no token file, or it cannot be read"),
-            ExitStatusNote(.ioError, "the store could not be written (a read-only or full disk)"),
             ExitStatusNote(.cannotCreate, "the token's file or folder cannot be made (nothing changed)"),
+            ExitStatusNote(.ioError, "the store could not be written (a read-only or full disk)"),
+            ExitStatusNote(.temporaryFailure, "the store is busy; try again"),
             ExitStatusNote(
                 .noPermission, "permission denied (the token files are root's: sudo; the store: group glance), or a token file others may read"),
-            ExitStatusNote(.temporaryFailure, "the store is busy; try again"),
             ExitStatusNote(.config, "the configuration is invalid or cannot be read, or a token shorter than 16 characters"),
         ])
 }
