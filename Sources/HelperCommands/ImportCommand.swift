@@ -21,8 +21,8 @@ public enum ImportCommand {
     public static let spec = CommandSpec<Line>(
         "import", summary: "import an Apple Health export (zip, XML or CSV), Gadgetbridge's database or a glance-readings file",
         usage: [
-            "import FILE|- [--person NAME|ID] [--db PATH] [--skip-invalid] [--task NAME | --no-task] [--quiet]",
-            "import --watch [FOLDER] [--config FILE] [--person NAME|ID] [--db PATH] [--task NAME | --no-task]",
+            "import FILE|- [--person NAME|ID] [--db PATH] [--skip-invalid] [--no-task] [-q]",
+            "import --watch [FOLDER] [--config FILE] [--person NAME|ID] [--db PATH] …",
         ],
         about: """
             Imports the Activity summaries (the days behind the rings) of an Apple Health export:

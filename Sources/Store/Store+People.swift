@@ -109,27 +109,25 @@ public struct Person: Sendable, Equatable {
         a.lowercased() == b.lowercased()
     }
 
-    /// `colour` as stored (`#rrggbb` in lower case; the `#` may be left out), or why it cannot be
-    /// a person's colour (not six hex digits, or too dark to read on black).
-    public static func normalised(colour: String) -> Result<String, StoreError> {
+    /// `colour` as stored (`#rrggbb` in lower case; the `#` may be left out); throws why it cannot
+    /// be a person's colour (not six hex digits, or too dark to read on black: `.invalidArgument`).
+    public static func normalised(colour: String) throws(StoreError) -> String {
         let given = colour.hasPrefix("#") ? colour : "#" + colour
         guard rgb(given) != nil, let contrast = contrastOnBlack(given) else {
-            return .failure(
-                StoreError(
-                    .invalidArgument,
-                    "the colour '\(Quote.clip(colour))' is not #rrggbb (six hex digits, e.g. \(palette[1])): give it so"))
+            throw StoreError(
+                .invalidArgument,
+                "the colour '\(Quote.clip(colour))' is not #rrggbb (six hex digits, e.g. \(palette[1])): give it so")
         }
         let stored = given.lowercased()
         guard contrast >= minimumContrast else {
             let ratio = Double((contrast * 10).rounded()) / 10
-            return .failure(
-                StoreError(
-                    .invalidArgument,
-                    "the colour \(stored) is too dark to read on the panel's black (contrast \(NumberText.plain(ratio)):1, "
-                        + "at least \(NumberText.plain(minimumContrast)):1 is needed): give a lighter one, e.g. one of "
-                        + palette.joined(separator: " ")))
+            throw StoreError(
+                .invalidArgument,
+                "the colour \(stored) is too dark to read on the panel's black (contrast \(NumberText.plain(ratio)):1, "
+                    + "at least \(NumberText.plain(minimumContrast)):1 is needed): give a lighter one, e.g. one of "
+                    + palette.joined(separator: " "))
         }
-        return .success(stored)
+        return stored
     }
 }
 
@@ -189,7 +187,7 @@ extension Store {
             try checkName(name, among: everyone, except: nil)
             let chosen: String
             if let colour {
-                chosen = try Person.normalised(colour: colour).get()
+                chosen = try Person.normalised(colour: colour)
             } else {
                 let taken = Set(everyone.map(\.colour))
                 chosen = Person.palette.first { !taken.contains($0) } ?? Person.palette[everyone.count % Person.palette.count]
@@ -212,7 +210,7 @@ extension Store {
 
     /// Sets person `id`'s colour (`#rrggbb`, readable on black: `Person.normalised(colour:)`).
     public func setColour(_ id: Int, _ colour: String) throws(StoreError) {
-        let stored = try Person.normalised(colour: colour).get()
+        let stored = try Person.normalised(colour: colour)
         try transaction { () throws(StoreError) in
             try mustExist(id, among: try people())
             try db.prepare("UPDATE people SET colour = ?2 WHERE id = ?1").bind(.integer(Int64(id)), .text(stored)).run()

@@ -98,7 +98,9 @@ struct HelpCompletionTests {
         #expect(try complete(["glance", "metric", ""]) == ["list", "remove", "set"])
         #expect(try complete(["glance", "metric", "set", ""]) == [], "the verb is given")
         #expect(try complete(["glance", "goals", ""]) == ["list", "remove", "set"])
-        #expect(try complete(["glance", "goals", "set", "--"]) == ["--config", "--db", "--exercise", "--from", "--help", "--move", "--stand", "--steps"])
+        #expect(
+            try complete(["glance", "goals", "set", "--"])
+                == ["--config", "--db", "--exercise", "--from", "--help", "--move", "--person", "--stand", "--steps"])
         // Only the options the verb takes (task finish takes no --total).
         #expect(try complete(["glance", "task", "finish", "--"]) == ["--db", "--description", "--failed", "--help"])
         #expect(try complete(["glance", "task", "--db", "x.db", "update", "--"]) == ["--db", "--description", "--done", "--help", "--total"])

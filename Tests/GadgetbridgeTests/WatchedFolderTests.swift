@@ -154,6 +154,27 @@ import Testing
         #expect(watcher.count("stopped by SIGTERM") == 1, "\(watcher.text)")
     }
 
+    @Test("--person: the files the watch imports are that person's days; person 1's are left as they were")
+    func aPersonsFolder() throws {
+        let folder = scratch.file("in")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        do {
+            let made = try Store(path: store)
+            try made.setSummary(ActivitySummary(exerciseTime: 12), for: GB.day0)
+            try made.addPerson(name: "Ann", now: 0)
+        }
+        try (try database(GB.miBandFamily)).write(to: URL(fileURLWithPath: folder + "/Gadgetbridge.db"))
+        let watcher = try Watcher([folder, "--db", store, "--person", "ann"], scratch: scratch)
+        try #require(watcher.waitFor("imported 2 days", "from \(folder)/Gadgetbridge.db"), "\(watcher.text)")
+        #expect(watcher.terminate() == 0, "\(watcher.text)")
+        let read = try retried { try Store(path: store, access: .read) }
+        #expect(try read.sampleCount() == 0 && read.summary(for: GB.day0) == ActivitySummary(exerciseTime: 12), "person 1's")
+        read.person = 2
+        let figures = try read.sampleFigures(from: GB.day0, through: GB.day1)
+        #expect(figures[GB.day0]?.steps == .set(3360) && figures[GB.day1]?.steps == .set(3690), "Ann's: \(figures)")
+        #expect(try read.goalHistory().last?.goals.steps == 8000, "the band's step goal is Ann's")
+    }
+
     @Test func aDamagedFileIsRefusedTheStoreUnchangedAndTheWatchGoesOn() throws {
         let folder = scratch.file("in")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)

@@ -78,7 +78,7 @@ struct PeopleCommandLineTests {
             ["goals", "set", "--person", "Cy", "--move", "300"], ["goals", "list", "--person", "Cy"],
             ["export", "--csv", "--person", "Cy"], ["export", "--json", "--person", "Cy"], ["export", "--readings", "--person", "4"],
             ["import", scratch.write("days.csv", "dateComponents,appleExerciseTime\n2026-11-28,5\n"), "--person", "Cy", "--quiet"],
-            ["render", "--size", "240x240", "--explain", "--person", "Cy"],
+            ["render", "--size", "240x240", "--explain", "--person", "Cy"], ["demo-data", "--person", "Cy"],
         ]
         for words in commands {
             let r = try Self.glance(words + ["--db", scratch.db], scratch)
@@ -165,6 +165,11 @@ struct PeopleCommandLineTests {
         store.person = 2
         #expect(try store.allSamples().allSatisfy { $0.feed == .healthAutoExport && $0.source == "Watch" })
         #expect(try store.goalHistory().isEmpty)
+        // The demo days, Ann's: 28 more days of hers.
+        r = try Self.glance(["demo-data", "--person", "Ann", "--end", "2026-11-20", "--db", scratch.db], scratch)
+        #expect(r.status == 0 && r.out.contains("loaded 28 demo days"), "\(r.out) \(r.err)")
+        store.person = 2
+        #expect(try store.dayCount() == 2 + 12 + 28)
         // Person 1: as they were, through all of it.
         #expect(try snapshot(scratch.db, person: 1) == me)
     }

@@ -165,7 +165,7 @@ struct PeopleTests {
     func colours() throws {
         #expect(Person.palette.count == Person.maximum && Set(Person.palette).count == Person.maximum)
         for colour in Person.palette {
-            #expect(try Person.normalised(colour: colour).get() == colour)
+            #expect(try Person.normalised(colour: colour) == colour)
             #expect((Person.contrastOnBlack(colour) ?? 0) >= 7, "\(colour) reads on black (AAA)")
         }
         // Any two far apart (CIE76 ΔE* in L*a*b*).
@@ -188,12 +188,12 @@ struct PeopleTests {
                 #expect(distance >= 35, "\(a) and \(b) are told apart: ΔE \(distance)")
             }
         }
-        #expect(try Person.normalised(colour: "B388FF").get() == "#b388ff")
+        #expect(try Person.normalised(colour: "B388FF") == "#b388ff")
         for bad in ["#12345", "#1234567", "red", "#gg0000", "", "#"] {
-            let error = expectError(StoreError.self) { try Person.normalised(colour: bad).get() }
+            let error = expectError(StoreError.self) { try Person.normalised(colour: bad) }
             #expect(error?.kind == .invalidArgument && error?.message.contains("#rrggbb") == true, "\(bad)")
         }
-        let dark = expectError(StoreError.self) { try Person.normalised(colour: "#202020").get() }
+        let dark = expectError(StoreError.self) { try Person.normalised(colour: "#202020") }
         #expect(dark?.message.contains("too dark") == true && dark?.message.contains(Person.palette[0]) == true, "\(dark?.message ?? "")")
         // Handed out in order, the first nobody has; a colour given is kept.
         let scratch = Scratch()

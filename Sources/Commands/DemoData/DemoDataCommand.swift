@@ -10,7 +10,7 @@ import HelperCommands
 extension DataCommands {
     static let demoData = CommandSpec<StoreJobs.DemoDataLine>(
         "demo-data", summary: "load the bundled demo days and metrics into the store",
-        usage: ["demo-data [--end D] [--print] [--db PATH]"],
+        usage: ["demo-data [--end D] [--print] [--person NAME|ID] [--db PATH]"],
         about: StoreJobs.demoDataAbout,
         groups: [
             OptionGroup(
@@ -19,6 +19,8 @@ extension DataCommands {
                     .value("--end", as: Value.day,
                         help: "the date of the last demo day: YYYY-MM-DD, today or yesterday", default: "today", to: \.end),
                     .flag("--print", help: "print the bundled days as CSV instead of loading them", sets: \.printOnly),
+                    CommonOptions.person(
+                        \.person, help: "whose days they become: a person's name or id (default: person 1, the store's first)"),
                     CommonOptions.store(\.database),
                 ])
         ],

@@ -23,11 +23,12 @@ extension StoreJobs {
         """
 
     /// `glance demo-data`'s command line: the last demo day (nil: today), print instead of load,
-    /// the store.
+    /// the store, whose days (nil: person 1).
     public struct DemoDataLine: Sendable {
         public var end: CalendarDay?
         public var printOnly = false
         public var database: String?
+        public var person: String?
         public init() {}
     }
 
@@ -42,7 +43,7 @@ extension StoreJobs {
         } catch {
             return fail(error, console: console)
         }
-        return with(database, console: console) { store throws(StoreError) in
+        return with(database, person: line.person, console: console) { store throws(StoreError) in
             var options = ImportOptions()
             options.taskName = nil
             let report = try DemoData.load(into: store, endingOn: end, options: options)

@@ -22,8 +22,8 @@ extension DataCommands {
     static let export = CommandSpec<Export>(
         "export", summary: "write the store's days, metrics or tasks as CSV or JSON, or its samples as readings",
         usage: [
-            "export --csv|--json [--table days|metrics|tasks] [--output FILE] [--person NAME|ID] [--db PATH]",
-            "export --json [--table days] [--config FILE]",
+            "export --csv|--json [--table days|metrics|tasks] [--output FILE] [--db PATH]",
+            "export --csv|--json [--table days] [--person NAME|ID] [--config FILE]",
             "export --readings [--output FILE] [--person NAME|ID] [--db PATH]",
         ],
         about: StoreJobs.exportAbout,

@@ -21,8 +21,8 @@ extension DataCommands {
     static let goals = CommandSpec<Goals>(
         "goals", summary: "set or list the standing goals, each from the date it starts",
         usage: [
-            "goals set [--move G] [--exercise G] [--stand G] [--steps G] [--from D] [--person NAME|ID] [--db PATH]",
-            "goals [list] | glance goals remove --from D",
+            "goals set [--move G] [--exercise G] [--stand G] [--steps G] [--from D] [--db PATH]",
+            "goals [list] [--person NAME|ID] | glance goals remove --from D [--person NAME|ID]",
         ],
         about: StoreJobs.goalsAbout,
         groups: [

@@ -10,7 +10,7 @@ import HelperCommands
 extension DataCommands {
     static let log = CommandSpec<StoreJobs.Log>(
         "log", summary: "set a day's Move, Exercise and Stand figures",
-        usage: ["log [--date D] [--move V] [--move-goal G] [--exercise V] … [--person NAME|ID] [--db PATH]"],
+        usage: ["log [--person NAME|ID] [--date D] [--move V] [--exercise V] … [--db PATH]"],
         about: StoreJobs.logAbout,
         groups: [
             OptionGroup(
