@@ -36,9 +36,10 @@ public enum PeopleCommand {
 
     /// A colour, `#rrggbb` readable on the panel's black (`Person.normalised(colour:)`).
     static func colour(_ text: String, _ what: String) throws(UsageError) -> String {
-        switch Person.normalised(colour: text) {
-        case .success(let colour): return colour
-        case .failure(let error): throw UsageError("\(what): \(error.message)")
+        do throws(StoreError) {
+            return try Person.normalised(colour: text)
+        } catch {
+            throw UsageError("\(what): \(error.message)")
         }
     }
 
