@@ -43,6 +43,21 @@ public enum PeopleCommand {
         }
     }
 
+    /// The options, in steps (Swift 6.0.3 crashes on closures over key paths in one expression).
+    static func options() -> [Option<Line>] {
+        var options: [Option<Line>] = CommonOptions.service(config: \Line.config, layer: \Line.layer, [])
+        options.append(
+            Option<Line>.value("--colour", as: ValueParser("#rrggbb") { (text, option) throws(UsageError) in try colour(text, option) },
+                help: "add: the colour of the person's name bar (readable on black), e.g. #4fc3f7") { $0.colour = $1 })
+        options.append(Option<Line>.flag("--new", help: "token: make a new token; the old one is refused from then", sets: \.new))
+        options.append(Option<Line>.flag("--yes", help: "remove: yes, remove the person with their days, samples and goals", sets: \.yes))
+        options.append(
+            Option<Line>.value("--url", as: ValueParser("URL") { text, _ in text },
+                help: "add, token: the URL the phone posts to (default: Health Auto Export's endpoint on this "
+                    + "machine's first address, as glance serve token lists them)") { $0.url = $1 })
+        return options
+    }
+
     public static let spec = CommandSpec<Line>(
         "people", summary: "the household: list, add, rename or remove people, and each one's token for their phone",
         usage: [
@@ -75,19 +90,7 @@ public enum PeopleCommand {
             people remove NAME --yes removes the person's token (refused from then) and their days, samples \
             and goals. Person 1 cannot be removed (rename them instead).
             """,
-        groups: [
-            OptionGroup(
-                "",
-                CommonOptions.service(config: \.config, layer: \.layer, []) + [
-                    .value("--colour", as: ValueParser("#rrggbb") { (text, option) throws(UsageError) in try colour(text, option) },
-                        help: "add: the colour of the person's name bar (readable on black), e.g. #4fc3f7") { $0.colour = $1 },
-                    .flag("--new", help: "token: make a new token; the old one is refused from then", sets: \.new),
-                    .flag("--yes", help: "remove: yes, remove the person with their days, samples and goals", sets: \.yes),
-                    .value("--url", as: ValueParser("URL") { text, _ in text },
-                        help: "add, token: the URL the phone posts to (default: Health Auto Export's endpoint on this "
-                            + "machine's first address, as glance serve token lists them)") { $0.url = $1 },
-                ])
-        ],
+        groups: [OptionGroup("", options())],
         operands: Operands(
             "list|add|rename|colour|token|remove [NAME …]",
             verbs: [
