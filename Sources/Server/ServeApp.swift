@@ -151,7 +151,7 @@ public final class ServeApp {
                 answer(
                     request, 401,
                     error: request.authorization == nil
-                        ? "a token is needed: Authorization: Bearer TOKEN (glance serve token shows it)"
+                        ? "a token is needed: Authorization: Bearer TOKEN (glance serve token shows it; glance people token NAME, each person's)"
                         : "wrong token", headers: [("WWW-Authenticate", "Bearer")]))
         }
         return .person(person)

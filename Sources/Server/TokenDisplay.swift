@@ -24,6 +24,9 @@ extension ServeApp {
         say("token: \(token)")
         say("header: Authorization: Bearer \(token)")
         for url in urls(configuration) { say(url) }
+        if !TokenFiles(tokenFile: configuration.serve.tokenFile).numbered().isEmpty {
+            say("this is person 1's token; each other person's, with their phone's QR code: glance people token NAME")
+        }
         return .ok
     }
 
