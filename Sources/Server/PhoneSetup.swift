@@ -11,10 +11,11 @@ import QRCode
 /// a name, JSON and the person's `Authorization` header, as a QR code the iPhone's camera opens;
 /// and the same settings as text, to type where the link cannot carry them.
 ///
-/// The link's parameters are Health Auto Export's (its "Deep Link Automation" documentation):
-/// `com.HealthExport://automation?url=…&name=…`, `url` and `name` required and URL-encoded,
-/// `format` (`json`), `datatype` (`healthmetrics`), and `headers` a comma-separated list of
-/// keys and values (`headers=Authorization,Bearer%20TOKEN`). A token with a comma in it (one
+/// The link's parameters are Health Auto Export's: its "Deep Link Automation" page
+/// (`com.HealthExport://automation?url=…&name=…`, `url` and `name` required and URL-encoded,
+/// parameters in any case) and its developer's "Configuration & Deep Linking" page (`format`
+/// `json`, `datatype` `healthmetrics`, and `headers` a comma-separated list of keys and values:
+/// `headers=Authorization,Bearer%20TOKEN`). A token with a comma in it (one
 /// written by hand into serve.tokenFile: the tokens Glance makes have none) would be split
 /// there, so its header is left out of the link and said to be typed instead.
 public struct PhoneSetup: Sendable, Equatable {
