@@ -341,7 +341,7 @@ extension ServeSetting: Defaulted {
             help: "where glance serve listens; \"0.0.0.0:8127\" (or \"[::]:8127\") for the local network", reload: .serve),
         .value(
             "tokenFile", \.tokenFile, .nonEmpty("FILE"),
-            help: "the file holding the bearer token every request but /v1/health must send (the package makes a random one)",
+            help: "the file holding person 1's bearer token, which every request but /v1/health must send (the package makes a random one); the household's others are in people/ beside it (glance people)",
             reload: .serve),
         .value(
             "maxBody", \.maxBody, .whole(1024...268_435_456, what: "bytes"),

@@ -46,6 +46,22 @@ public enum RequestLog {
         return line
     }
 
+    /// The line as logged with each of `secrets` (the household's tokens) hidden as `line(_:secret:)` hides one.
+    public static func line(_ text: String, secrets: [[UInt8]]) -> String {
+        guard let first = secrets.first else { return line(text, secret: []) }
+        var line = line(text, secret: first)
+        for secret in secrets.dropFirst() where secret.count >= 16 {
+            let token = String(decoding: secret, as: UTF8.self)
+            for form in [token, Quote.percentEscaped(secret), percentEncodedAll(secret)] {
+                line = line.replacingAll(form, with: "<token>")
+            }
+            if let decoded = Route.decode(line), decoded.contains(token) {
+                line = "(a request line with the token in it)"
+            }
+        }
+        return line
+    }
+
     /// A message of the server's own as the client is told it: `hidden` (the store's path) left
     /// out, control characters escaped.
     public static func forClient(_ message: String, hiding hidden: String) -> String {

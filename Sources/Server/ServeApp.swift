@@ -19,7 +19,17 @@ public final class ServeApp {
     let configuration: Configuration
     let path: String
     private var store: Store
-    private let token: [UInt8]
+    /// The household's token files (person 1's is `serve.tokenFile`) and what they were when last read.
+    private let tokenFiles: TokenFiles
+    private var tokenState: [Int64]
+    /// Each person's token, as last read: a request is the person whose token it presents.
+    private var tokens: [(person: Int, token: [UInt8])] = []
+    /// The people of the store when the tokens were last read: a token file of someone who is not
+    /// there (removed while their file stayed) is not taken.
+    private var people: Set<Int> = [1]
+    /// The tokens taken since the server started (the most recent 64), hidden from the log: a
+    /// removed or renewed one too, which a client may still send.
+    private var secrets: [[UInt8]] = []
     private var limiter: RateLimiter
     /// Refusals (4xx) logged only so far: a flood of bad requests fills the journal no further.
     private var refusals = LogBudget()
@@ -38,31 +48,118 @@ public final class ServeApp {
     static let busyWait = 250
     private let log: (String) -> Void
 
-    /// Opens the store and reads the token; told and an exit status when either fails.
+    /// Opens the store and reads the tokens; told and an exit status when the store cannot be
+    /// opened or person 1's token (`serve.tokenFile`) read. Another person's token file that
+    /// cannot be used is said, and that person refused until it is fixed.
     public static func make(
         configuration: Configuration, database: String?, log: @escaping (String) -> Void
     ) -> Result<ServeApp, ExitStatus> {
-        let token: [UInt8]
-        switch readToken(configuration.serve.tokenFile) {
-        case .success(let t): token = t
-        case .failure(let failure):
+        let files = TokenFiles(tokenFile: configuration.serve.tokenFile)
+        let state = files.state()
+        let loaded = files.load()
+        if let failure = loaded.first {
             log(failure.message)
             return .failure(ExitStatus(failure.status))
         }
         return Service.openStore(database ?? configuration.database, log: log).map { opened in
-            ServeApp(configuration: configuration, path: opened.path, store: opened.store, token: token, log: log)
+            let app = ServeApp(configuration: configuration, path: opened.path, store: opened.store, tokenFiles: files, log: log)
+            app.take(loaded, state: state)
+            if app.tokens.count > 1 { log("tokens of \(app.tokens.count) people: \(app.tokens.map { "\($0.person)" }.joined(separator: ", "))") }
+            return app
         }
     }
 
-    init(configuration: Configuration, path: String, store: Store, token: [UInt8], log: @escaping (String) -> Void) {
+    init(configuration: Configuration, path: String, store: Store, tokenFiles: TokenFiles, log: @escaping (String) -> Void) {
         self.configuration = configuration
         self.path = path
         self.store = store
-        self.token = token
+        self.tokenFiles = tokenFiles
+        tokenState = []
         limiter = RateLimiter(perSecond: configuration.serve.perSecond)
         self.log = log
         limit(store)
         checkedFiles = Store.fileState(path)  // Store(path:) checked it as it opened it
+    }
+
+    // MARK: Tokens
+
+    /// The tokens read (`TokenFiles.load`) as the ones taken from now on, those of people the
+    /// store does not have left out; what cannot be used is said.
+    private func take(_ loaded: TokenFiles.Loaded, state: [Int64]) {
+        tokenState = state
+        if let first = loaded.first { log(first.message + "; person 1's pushes are refused until it is fixed") }
+        for problem in loaded.problems { log(problem) }
+        if !readPeople() {
+            // Read again at the next request; till then, the people as they were.
+            tokenState = []
+        }
+        var taken: [(person: Int, token: [UInt8])] = []
+        for entry in loaded.tokens {
+            if people.contains(entry.person) {
+                taken.append(entry)
+            } else {
+                log("\(tokenFiles.file(entry.person)): there is no person \(entry.person) in the store: the token is not taken")
+            }
+        }
+        if !tokens.isEmpty {
+            log("the token files changed: read again, the tokens of people \(taken.map { "\($0.person)" }.joined(separator: ", ")) taken")
+        }
+        tokens = taken
+        for entry in taken where !secrets.contains(entry.token) { secrets.append(entry.token) }
+        if secrets.count > 64 { secrets.removeFirst(secrets.count - 64) }
+    }
+
+    /// The ids of the store's people, read again; false (said, and the ones known kept) when
+    /// they cannot be read now.
+    private func readPeople() -> Bool {
+        do throws(StoreError) {
+            people = Set(try store.people().map(\.id))
+            return true
+        } catch {
+            log("the store's people could not be read (\(error.message)); read again at the next request")
+            return false
+        }
+    }
+
+    /// The token files read again when they changed since they were last read (a token made,
+    /// renewed or removed: a stat of each file and the folder per request, no restart).
+    private func refreshTokens() {
+        let state = tokenFiles.state()
+        guard state != tokenState else { return }
+        take(tokenFiles.load(), state: state)
+    }
+
+    /// The person whose token `given` is, or nil: compared with every token, each in constant
+    /// time and none skipped, so the time says nothing of which or how much matched.
+    func person(presenting given: [UInt8]) -> Int? {
+        var found: Int?
+        for (person, token) in tokens {
+            let equal = constantTimeEqual(given, token)
+            if equal { found = person }
+        }
+        return found
+    }
+
+    /// The person a request is, by its token (the files read again first when they changed), or
+    /// the 401 that refuses it when it presents none taken now. A public route (health) is
+    /// person 1's, without a token.
+    private func authenticate(_ request: HTTPServer.Request, _ route: Route) -> Authenticated {
+        if route.isPublic { return .person(1) }
+        refreshTokens()
+        guard let given = bearerToken(request.authorization), let person = person(presenting: given) else {
+            return .refused(
+                answer(
+                    request, 401,
+                    error: request.authorization == nil
+                        ? "a token is needed: Authorization: Bearer TOKEN (glance serve token shows it; glance people token NAME, each person's)"
+                        : "wrong token", headers: [("WWW-Authenticate", "Bearer")]))
+        }
+        return .person(person)
+    }
+
+    enum Authenticated {
+        case person(Int)
+        case refused(HTTPServer.Response)
     }
 
     /// The token file's first line, without spaces; at least 16 characters. A file others may
@@ -151,7 +248,7 @@ public final class ServeApp {
     func libraryMessage(_ text: String) {
         let (allowed, unsaid) = refusals.take(now: monotonicNow().inSeconds)
         if let unsaid { log(unsaid) }
-        if allowed { log(RequestLog.line("libmicrohttpd: " + Quote.clip(text, 200), secret: token)) }
+        if allowed { log(RequestLog.line("libmicrohttpd: " + Quote.clip(text, 200), secrets: secrets)) }
     }
 
     // MARK: Requests
@@ -170,15 +267,7 @@ public final class ServeApp {
             return answer(request, refusal.status, error: refusal.message, headers: refusal.allow.map { [("Allow", $0)] } ?? [])
         case .success(let r): route = r
         }
-        if !route.isPublic {
-            guard let given = bearerToken(request.authorization), constantTimeEqual(given, token) else {
-                return answer(
-                    request, 401,
-                    error: request.authorization == nil
-                        ? "a token is needed: Authorization: Bearer TOKEN (glance serve token shows it)"
-                        : "wrong token", headers: [("WWW-Authenticate", "Bearer")])
-            }
-        }
+        if case .refused(let refusal) = authenticate(request, route) { return refusal }
         if let length = request.contentLength, length > configuration.serve.maxBody {
             return answer(request, 413, error: "the body is larger than \(configuration.serve.maxBody) bytes")
         }
@@ -189,13 +278,24 @@ public final class ServeApp {
         guard case .success(let route) = Route.resolve(method: request.method, path: request.path, query: request.query) else {
             return answer(request, 404, error: "no such endpoint")
         }
+        // Again now that the body is in: a token removed or made new while it came is refused,
+        // and nothing of the request is kept.
+        let person: Int
+        switch authenticate(request, route) {
+        case .person(let p): person = p
+        case .refused(let refusal): return refusal
+        }
         let now = monotonicNow()
         do {
             try checkStore(route, now: now)
+            // The person's days, samples and goals, for this request alone.
+            store.person = person
+            defer { store.person = 1 }
             let (reply, summary) = try handle(route, body)
+            if route.writes && Self.personal(route) { notePush(person) }
             // This server's own write: not a reason to check the file again.
             if route.writes { checkedFiles = Store.fileState(path) }
-            return answer(request, 200, reply, summary: summary)
+            return answer(request, 200, reply, summary: summary, person: person)
         } catch {
             let failure: RequestFailure =
                 switch error {
@@ -212,7 +312,25 @@ public final class ServeApp {
             }
             return answer(
                 request, failure.status, error: failure.message, detail: failure.detail,
-                headers: failure.retry ? [("Retry-After", "1")] : [])
+                headers: failure.retry ? [("Retry-After", "1")] : [], person: person)
+        }
+    }
+
+    /// Whether `route` writes a person's own data (days, samples, goals), so that a success is
+    /// their phone's push (`lastPush`); metrics and tasks are the panel's, whoever sends them.
+    static func personal(_ route: Route) -> Bool {
+        switch route {
+        case .healthAutoExport, .healthConnect, .readings, .putDay, .postDays, .postGoals: true
+        default: false
+        }
+    }
+
+    /// Notes the person's push (their `lastPush`): the push is kept whether or not this can be.
+    private func notePush(_ person: Int) {
+        do throws(StoreError) {
+            try store.notePush(person: person, at: Int64(time(nil)))
+        } catch {
+            log("person \(person)'s last push could not be noted: \(error.message)")
         }
     }
 
@@ -229,6 +347,8 @@ public final class ServeApp {
                 limit(store)
                 checkedFiles = Store.fileState(path)
                 log("the store \(path) was replaced: opened the new file")
+                // Its people may be others: the tokens are taken for those it has.
+                take(tokenFiles.load(), state: tokenFiles.state())
             } catch {
                 throw storeFailure(error, now: now)
             }
@@ -541,7 +661,7 @@ public final class ServeApp {
 
     func answer(
         _ request: HTTPServer.Request, _ status: Int, _ reply: JSON? = nil, error: String? = nil, detail: String? = nil,
-        summary: String = "", headers: [(String, String)] = []
+        summary: String = "", headers: [(String, String)] = [], person: Int = 1
     ) -> HTTPServer.Response {
         let body = reply ?? .object([("error", .string(error ?? ""))])
         // The path as received (escaped), the query without its values, nothing that starts a line
@@ -556,8 +676,10 @@ public final class ServeApp {
             let target = RequestLog.target(path: request.path, query: request.query)
             let method = request.method.count > 16 ? request.method.prefix(16) + "…" : request.method
             let said = detail ?? error
-            let line = "\(method) \(target) \(status) from \(request.address)\(summary.isEmpty ? "" : ": \(summary)")\(said.map { ": \($0)" } ?? "")"
-            log(RequestLog.line(line, secret: token))
+            let who = person == 1 ? "" : " (person \(person))"
+            let line =
+                "\(method) \(target) \(status) from \(request.address)\(who)\(summary.isEmpty ? "" : ": \(summary)")\(said.map { ": \($0)" } ?? "")"
+            log(RequestLog.line(line, secrets: secrets))
         }
         return HTTPServer.Response(status: status, body: body.text + "\n", headers: headers)
     }

@@ -23,29 +23,44 @@ extension ServeApp {
         if let picture = QRCode.text(token, colours: isatty(STDOUT_FILENO) == 1) { say(picture) }
         say("token: \(token)")
         say("header: Authorization: Bearer \(token)")
-        let serve = configuration.serve
-        let scheme = serve.tlsCertificate == nil ? "http" : "https"
-        for url in urls(listen: serve.listen, scheme: scheme, local: localAddresses()) { say(url) }
+        for url in urls(configuration) { say(url) }
+        if !TokenFiles(tokenFile: configuration.serve.tokenFile).numbered().isEmpty {
+            say("this is person 1's token; each other person's, with their phone's QR code: glance people token NAME")
+        }
         return .ok
+    }
+
+    /// The lines `glance serve token` says of where the phone sends: `urls(listen:…)` for the
+    /// configuration's `serve`.
+    static func urls(_ configuration: Configuration) -> [String] {
+        let serve = configuration.serve
+        return urls(listen: serve.listen, scheme: serve.tlsCertificate == nil ? "http" : "https", local: localAddresses())
     }
 
     /// The URLs to give the phone for what `listen` listens on: the loopback address alone when
     /// it is loopback (said so, with how to open it to the network), the address itself when it
     /// is one of the machine's, every address of the machine's for 0.0.0.0 or [::].
     static func urls(listen: String, scheme: String, local: [String]) -> [String] {
-        guard let address = HTTPServer.Address(listen) else { return [] }
+        let (urls, note) = endpoints(listen: listen, scheme: scheme, local: local)
+        return (note.map { [$0] } ?? []) + urls.map { "URL: " + $0 }
+    }
+
+    /// Health Auto Export's endpoint on each address the phone may use, and a note when the
+    /// server listens on this machine only.
+    static func endpoints(listen: String, scheme: String, local: [String]) -> (urls: [String], note: String?) {
+        guard let address = HTTPServer.Address(listen) else { return ([], nil) }
         let port = address.port
         func url(_ host: String) -> String {
-            "URL: \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)/v1/health-auto-export"
+            "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)/v1/health-auto-export"
         }
         if address.host.hasPrefix("127.") || address.host == "::1" || address.host == "localhost" {
-            return [
-                "listening on \(listen) only (this machine): set \"serve\": {\"listen\": \"0.0.0.0:\(port)\"} for the network",
-                url(address.host),
-            ]
+            return (
+                [url(address.host)],
+                "listening on \(listen) only (this machine): set \"serve\": {\"listen\": \"0.0.0.0:\(port)\"} for the network"
+            )
         }
-        if address.host == "0.0.0.0" || address.host == "::" { return local.map(url) }
-        return [url(address.host)]
+        if address.host == "0.0.0.0" || address.host == "::" { return (local.map(url), nil) }
+        return ([url(address.host)], nil)
     }
 
     /// This machine's IPv4 addresses other than loopback.

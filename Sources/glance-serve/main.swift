@@ -1,5 +1,6 @@
 // glance-serve: `glance serve`'s work, in an executable of its own (libmicrohttpd and libqrencode
-// are linked here, not in glance), run by glance from the package's library folder.
+// are linked here, not in glance), run by glance from the package's library folder; and `glance
+// people`'s (`glance-serve people …`): the household's store and token files, and the phones' QR codes.
 import ConfigurationFile
 import HelperCommands
 import Platform
@@ -11,8 +12,33 @@ import Server
     import Musl
 #endif
 
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "people" {
+    exit(
+        PeopleCommand.spec.main(.init(), Array(arguments.dropFirst())) { line in
+            let console = Console.standard
+            switch ConfigurationFile.configuration(line.config, commandLine: line.layer, console: console) {
+            case .failure(let status): return status.code
+            case .success(let configuration):
+                switch Household.open(configuration, say: console.say, complain: console.complain) {
+                case .failure(let status): return status.code
+                case .success(let household):
+                    switch line.job {
+                    case .list: return household.list()
+                    case .add(let name, let colour): return household.add(name: name, colour: colour, url: line.url)
+                    case .rename(let person, let name): return household.rename(person, to: name)
+                    case .colour(let person, let colour): return household.colour(person, colour)
+                    case .token(let person, let new): return household.token(person, new: new, url: line.url)
+                    case .remove(let person, let confirmed): return household.remove(person, confirmed: confirmed)
+                    }
+                }
+            }
+        })
+}
+
 exit(
-    ServeCommand.spec.main(.init(), Array(CommandLine.arguments.dropFirst())) { line in
+    ServeCommand.spec.main(.init(), arguments) { line in
         let console = Console.standard
         switch ConfigurationFile.configuration(line.config, commandLine: line.layer, console: console) {
         case .failure(let status): return status.code

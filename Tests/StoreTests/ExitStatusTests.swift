@@ -36,7 +36,7 @@ import Testing
 
     static let commands = [
         "render", "bench", "demo", "config", "run", "devices", "import", "log", "goals", "metric", "task", "export",
-        "demo-data", "watch", "serve", "mqtt", "screenshot", "message", "help", "completion",
+        "demo-data", "watch", "serve", "mqtt", "people", "screenshot", "message", "help", "completion",
     ]
 
     /// One command in one situation: how to bring it about, and run it (nil: skipped, said why).
@@ -85,6 +85,14 @@ import Testing
         let token = scratch.write("token", "0123456789abcdef0123\n")
         chmod(token, 0o600)
         return scratch.write("serve.json", "{\"serve\": {\"tokenFile\": \"\(token)\"}}")
+    }
+
+    /// A configuration for glance people: the token files in the scratch folder (person 1's
+    /// readable by its owner alone, as root's is on the board).
+    static func peopleConfig(_ scratch: Scratch) -> String {
+        let token = scratch.write("token", "0123456789abcdef0123\n")
+        chmod(token, 0o600)
+        return scratch.write("people.json", "{\"serve\": {\"tokenFile\": \"\(token)\", \"listen\": \"192.168.1.20:8127\"}}")
     }
 
     /// A configuration for glance mqtt: a broker nobody listens at (each case ends before it
@@ -420,6 +428,37 @@ import Testing
         Case(command: "serve", situation: .configuration) {
             try glance(["serve", "--config", invalidConfiguration($0), "--db", $0.db, "--listen", "127.0.0.1:0"], $0)
         },
+        // people
+        Case(command: "people", situation: .badArgument) { try glance(["people", "add", "42"], $0) },
+        Case(command: "people", situation: .badArgument) {
+            try glance(["people", "token", "Nobody", "--config", peopleConfig($0), "--db", $0.db], $0)
+        },
+        Case(command: "people", situation: .badData) { try glance(["people", "--config", peopleConfig($0), "--db", try foreign($0)], $0) },
+        Case(command: "people", situation: .missingInput) { s in
+            // A person without a token file (made by another way than glance people add).
+            try Store(path: s.db).addPerson(name: "Ann", now: 0)
+            return try glance(["people", "token", "Ann", "--config", peopleConfig(s), "--db", s.db], s)
+        },
+        Case(command: "people", situation: .cannotCreate) { s in
+            _ = s.write("people", "a file where the tokens' folder goes\n")
+            return try glance(["people", "add", "Ann", "--config", peopleConfig(s), "--db", s.db], s)
+        },
+        Case(command: "people", situation: .cannotCreate) {
+            try glance(["people", "--config", peopleConfig($0), "--db", underAFile($0, "glance.db")], $0)
+        },
+        Case(command: "people", situation: .io, needsRoot: true) { s in
+            try onAReadOnlyMount(s) { db in try glance(["people", "add", "Ann", "--config", peopleConfig(s), "--db", db], s) }
+        },
+        Case(command: "people", situation: .busy) { s in
+            try whileLocked(s) { try glance(["people", "add", "Ann", "--config", peopleConfig(s), "--db", $0], s) }
+        },
+        Case(command: "people", situation: .permission, needsRoot: true) {
+            // Person 1's token is root's alone.
+            try asNobody(["people", "token", "1", "--config", peopleConfig($0), "--db", openFolder($0) + "/glance.db"], in: $0)
+        },
+        Case(command: "people", situation: .configuration) {
+            try glance(["people", "--config", invalidConfiguration($0), "--db", $0.db], $0)
+        },
         // mqtt (each ends before it connects)
         Case(command: "mqtt", situation: .badArgument) { try glance(["mqtt", "--bogus"], $0) },
         Case(command: "mqtt", situation: .badData) { try glance(["mqtt", "--config", mqttConfig($0), "--db", try foreign($0)], $0) },
@@ -538,6 +577,7 @@ import Testing
             .io: "bridges until a signal: a store write that fails is told, not an exit",
             .busy: "a busy store costs one value a bounded wait (250 ms), told; not an exit",
         ])
+        add("people", [.unavailable: "needs nothing missing"])
         let answered = "happens once a running app has answered: RuntimeTests/ScreenshotTests run it against a real session"
         add("screenshot", [
             .badData: noStore, .missingInput: "reads no input file: the picture comes from the app",

@@ -42,12 +42,20 @@ public enum GlanceExecutable {
     /// emulated glance cannot start by itself: under an emulator the tests start that executable.
     public static let helpers: Set<String> = ["import", "serve", "mqtt"]
 
+    /// The commands another helper runs, told by its first argument: `glance people` is
+    /// `glance-serve people`.
+    public static let helperVerbs: [String: String] = ["people": "serve"]
+
     /// The program and arguments that start glance with `arguments`.
     public static func command(_ arguments: [String]) -> (program: String, arguments: [String]) {
         guard let first = emulator.first else { return (path, arguments) }
         if let name = arguments.first, helpers.contains(name) {
             let helper = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("glance-" + name).path
             return (resolve(first), Array(emulator.dropFirst()) + [helper] + arguments.dropFirst())
+        }
+        if let name = arguments.first, let owner = helperVerbs[name] {
+            let helper = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("glance-" + owner).path
+            return (resolve(first), Array(emulator.dropFirst()) + [helper] + arguments)
         }
         return (resolve(first), Array(emulator.dropFirst()) + [path] + arguments)
     }
@@ -71,6 +79,7 @@ public enum GlanceExecutable {
             #!/bin/sh
             case "$1" in
             \(helpers.sorted().joined(separator: "|"))) name=$1; shift; exec \(quoted) '\(binaries)'/glance-"$name" "$@" ;;
+            \(helperVerbs.sorted { $0.key < $1.key }.map { "\($0.key)) exec \(quoted) '\(binaries)'/glance-\($0.value) \"$@\" ;;" }.joined(separator: "\n"))
             esac
             exec \(quoted) '\(path)' "$@"
 

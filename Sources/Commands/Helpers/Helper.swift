@@ -10,9 +10,16 @@ import Platform
 /// and the completions know them, and `glance serve --bad` is refused before anything is run.
 public enum Helper: String, CaseIterable, Sendable {
     case `import`, serve, mqtt
+    /// `glance people`: glance-serve's too (`glance-serve people …`): the store, the token files
+    /// and libqrencode, which glance-serve has and glance does not.
+    case people
 
-    /// The executable's name: glance-import, glance-serve, glance-mqtt.
-    public var executable: String { "glance-" + rawValue }
+    /// The executable's name: glance-import, glance-serve, glance-mqtt (glance-serve for people).
+    public var executable: String { self == .people ? "glance-serve" : "glance-" + rawValue }
+
+    /// What goes before the command's arguments: the command's name, for an executable that runs
+    /// more than one.
+    var leading: [String] { self == .people ? [rawValue] : [] }
 
     /// The package's library folder, beside the program's: /usr/bin/glance → /usr/lib/glance.
     public static let libraryFolder = "../lib/glance"
@@ -32,7 +39,7 @@ public enum Helper: String, CaseIterable, Sendable {
     public func exec(_ arguments: [String], console: Console) -> Outcome {
         let program = executablePath() ?? CommandLine.arguments.first ?? "glance"
         let places = Self.candidates(executable, execPath: environmentVariable("GLANCE_EXEC_PATH"), program: program)
-        let tried = places.map { replaceProcess(with: $0, arguments: [executable] + arguments).description }
+        let tried = places.map { replaceProcess(with: $0, arguments: [executable] + leading + arguments).description }
         console.complain(
             "\(rawValue): cannot run \(executable) (\(tried.joined(separator: "; "))): the package glance installs it in "
                 + "/usr/lib/glance; reinstall it, or set GLANCE_EXEC_PATH to the folder that holds it")
