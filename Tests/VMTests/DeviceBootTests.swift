@@ -51,6 +51,9 @@ extension VMEndToEndTests {
         let (changed, changedOut) = try runTool(
             VMPaths.glance, ["log", "--db", logged, "--date", today] + DeviceBoot.guestLog)
         try #require(changed == 0, "glance log: \(changedOut)")
+        // The household: Ann added to the store the image gets by `glance people add` (her token
+        // written beside a token file of the host's, then put in the image's /etc/glance/people).
+        let annToken = try DeviceBoot.addAnn(store: store, folder: folder + "/people-image")
 
         // A store copied in by hand (0644, not as glance makes one in the setgid folder): the
         // unit's ExecStartPre makes it the group's, so member pi's glance metric set writes it.
@@ -129,12 +132,31 @@ extension VMEndToEndTests {
             VMPaths.glance, ["import", gadgetbridge, "--db", imported, "--quiet"], environment: utc, combined: true)
         try #require(gbImport.status == 0, "glance import of the test's Gadgetbridge file: \(gbImport.stdout)")
         let importedRender = try DeviceBoot.render(store: imported, date: today, name: "gadgetbridge", folder: folder)
+        // Then Ann's phone pushes (Health Auto Export, with her token), and the family screen is
+        // chosen in Home Assistant: both people's rings as glance render draws the store with
+        // the Gadgetbridge file imported, Ann added, and her push's figures as hers (a
+        // glance-readings file by hand, through Health Auto Export's feed).
+        let annBody = folder + "/ann-push.json"
+        try DeviceBoot.annPush(today).write(toFile: annBody, atomically: true, encoding: .utf8)
+        let annHeader = folder + "/authorization-ann"
+        try "Authorization: Bearer \(annToken)\n".write(toFile: annHeader, atomically: true, encoding: .utf8)
+        let household = folder + "/household.db"
+        try? FileManager.default.removeItem(atPath: household)
+        try FileManager.default.copyItem(atPath: imported, toPath: household)
+        _ = try DeviceBoot.addAnn(store: household, folder: folder + "/people-expected")
+        let annReadings = folder + "/ann-readings.json"
+        try DeviceBoot.annReadings(today).write(toFile: annReadings, atomically: true, encoding: .utf8)
+        let annImport = try TestSupport.runProcess(
+            VMPaths.glance, ["import", annReadings, "--db", household, "--person", "Ann", "--quiet"], environment: utc, combined: true)
+        try #require(annImport.status == 0, "glance import of Ann's push's figures: \(annImport.stdout)")
+        let householdRender = try DeviceBoot.render(
+            store: household, date: today, name: "household", folder: folder, extra: ["--screen", "family"])
         // Home Assistant's notify: the message as glance render draws it.
         let messageRender = try DeviceBoot.render(store: served, date: today, name: "message", folder: folder, extra: ["--message", "Washing done"])
         for (name, picture) in [
             ("serve", servedRender), ("gauges", noValue), ("metric", metricRender), ("yesterday", expectedYesterday),
             ("hotplug", expectedToday), ("message", messageRender), ("health-connect", pushedRender),
-            ("gadgetbridge", importedRender),
+            ("gadgetbridge", importedRender), ("household", householdRender),
         ] {
             try writePPM(picture, to: folder + "/expected-\(name).ppm")
         }
@@ -162,6 +184,9 @@ extension VMEndToEndTests {
                 // The watched folder a Syncthing of group glance fills, and the band's file to put there.
                 "--run", "install -d -g glance -m 2750 /srv/gadgetbridge", "--enable", "glance-import-watch.service",
                 "--add", gadgetbridge + ":/var/lib/glance-vmtest/Gadgetbridge.db",
+                // Ann's token as glance people wrote it (0640 in a 0750 folder), the service's group's.
+                "--add", folder + "/people-image/people:/etc/glance/people",
+                "--run", "chgrp -R glance /etc/glance/people",
             ])
         for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("device: \(line)") }
         try #require(imageStatus == 0, "device-image.sh failed (\(imageStatus)):\n\(imageOutput)")
@@ -270,6 +295,13 @@ extension VMEndToEndTests {
                 // The band's export renamed into the watched folder: glance-import-watch imports it.
                 "wait-console STEP gadgetbridge waiting 60",
                 "screendump-until gadgetbridge \(folder)/expected-gadgetbridge 30", "send go",
+                // Ann's phone: Health Auto Export's push with her own token; then the family screen.
+                "wait-console STEP household waiting 60",
+                "host ann-post 30 \(curl) -o ann-post.json -X POST -H @'\(annHeader)' -H 'Content-Type: application/json' "
+                    + "--data-binary @'\(annBody)' \(url)/v1/health-auto-export",
+                "send go",
+                "wait-console STEP household-shown waiting 60",
+                "screendump-until household \(folder)/expected-household 15", "send go",
             ], at: fallbackWait)
         host.append("wait-exit 30")
         let qmp = folder + "/host.qmp"
@@ -572,6 +604,17 @@ extension VMEndToEndTests {
             difference(gbShown, importedRender, name: "gadgetbridge", folder: folder) == nil,
             "the Gadgetbridge file in the watched folder did not reach the panel: \(boot.step("gadgetbridge-log") ?? "")")
 
+        // The household: Ann's push with her own token lands in her days (200), the family screen
+        // chosen through Home Assistant shows both people exactly as glance render draws them.
+        let annPosted = boot.file("ann-post.out"), annReply = boot.file("ann-post.json")
+        #expect(annPosted == "200\n", "POST /v1/health-auto-export with Ann's token: \(annPosted) \(annReply); \(serveLog)")
+        let familyStep = try #require(boot.step("household-shown"), "no household-shown step; \(context)")
+        #expect(boot.value("shown", in: familyStep) == "family", "Home Assistant's select did not show the family: \(familyStep)")
+        let familyShown = try #require(boot.screendump("household"), "no screendump of the family screen; \(context)")
+        #expect(
+            difference(familyShown, householdRender, name: "household", folder: folder) == nil,
+            "the family screen does not show both people as pushed: \(familyStep); \(annReply)")
+
         // The panel's process, after all of that, has none of the network's or the import's
         // libraries mapped (/proc/PID/maps in the guest).
         let maps = try #require(boot.step("maps"), "no maps step; \(context)")
@@ -666,6 +709,7 @@ struct DeviceBoot {
     static func config(boundary: Int) -> String {
         """
         {"clock": {"format": "off"}, "serve": {"listen": "0.0.0.0:8127"},
+         "screens": ["rings", "gauges", "progress", "family"],
          "idle": {"dimAfter": null, "blankAfter": null},
          "mqtt": {"broker": "mqtt://127.0.0.1:1883"}, "import": {"watch": "/srv/gadgetbridge"},
          "schedule": [{"from": "\(clockTime(boundary))", "to": "\(clockTime(boundary + 30))", "brightness": 0}],
@@ -763,6 +807,52 @@ struct DeviceBoot {
              "exercise": [{"type": "walking", "title": "Walk", "start_time": \(at("09:10")), "end_time": \(at("09:40")),
                            "duration_seconds": 1800}],
              "heart_rate": [{"bpm": 96, "time": \(at("09:20"))}]}
+            """
+    }
+
+    /// Adds Ann (person 2, sky blue) to `store` with the real `glance people add`, her token
+    /// written in `folder`/people (beside a token file of the host's own); her token.
+    static func addAnn(store: String, folder: String) throws -> String {
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let config = folder + "/config.json"
+        try #"{"serve": {"tokenFile": "\#(folder)/serve.token"}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let (status, out) = try runTool(
+            VMPaths.glance, ["people", "add", "Ann", "--colour", "#4fc3f7", "--db", store, "--config", config])
+        guard status == 0, out.contains("(id 2,") else { throw VMTestError("glance people add Ann (\(status)): \(out)") }
+        let token = try String(contentsOfFile: folder + "/people/2.token", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard token.count >= 16 else { throw VMTestError("no token in \(folder)/people/2.token") }
+        return token
+    }
+
+    /// Ann's phone's push today (Health Auto Export's JSON, UTC): 3 × 110 kcal, 42 exercise
+    /// minutes, 7 hours stood.
+    static func annPush(_ day: String) -> String {
+        func at(_ hour: Int) -> String { "\"\(day) \(hour < 10 ? "0" : "")\(hour):00:00 +0000\"" }
+        let energy = [8, 9, 10].map { "{\"qty\": 110, \"date\": \(at($0)), \"source\": \"Ann's Apple Watch\"}" }
+        let stand = (8..<15).map { "{\"qty\": 1, \"date\": \(at($0))}" }
+        return """
+            {"data": {"metrics": [
+            {"name": "active_energy", "units": "kcal", "data": [\(energy.joined(separator: ", "))]},
+            {"name": "apple_exercise_time", "units": "min", "data": [{"qty": 42, "date": \(at(9))}]},
+            {"name": "apple_stand_hour", "units": "count", "data": [\(stand.joined(separator: ", "))]}
+            ], "workouts": []}}
+            """
+    }
+
+    /// Ann's push's figures by hand, as samples of Health Auto Export's feed.
+    static func annReadings(_ day: String) -> String {
+        func at(_ hour: Int) -> String { "\"\(day)T\(hour < 10 ? "0" : "")\(hour):00:00Z\"" }
+        var readings = [8, 9, 10].map { hour in
+            "{\"start\": \(at(hour)), \"feed\": \"health-auto-export\", \"active_energy\": 110"
+                + (hour == 9 ? ", \"exercise_minutes\": 42" : "") + ", \"stand_hours\": 1}"
+        }
+        readings += (11..<15).map { "{\"start\": \(at($0)), \"feed\": \"health-auto-export\", \"stand_hours\": 1}" }
+        return """
+            {"format": "glance-readings", "version": 1, "source": "Health Auto Export", "readings": [
+            \(readings.joined(separator: ",\n"))
+            ]}
             """
     }
 

@@ -327,6 +327,18 @@ step "gadgetbridge watch=$(systemctl is-active glance-import-watch.service) user
 wait_host gadgetbridge
 step "gadgetbridge-log $(journalctl -b -u glance-import-watch.service -o cat --no-pager | tail -n 6 | tr '\n' '|')"
 
+# The household: Ann's phone pushes from the host with her own token (glance people made it);
+# then Home Assistant's select shows the family screen, both people's rings.
+wait_host household
+published=none
+if [ -n "$command" ]; then
+	mosquitto_pub -h 127.0.0.1 -t "$command" -m family
+	published=$?
+fi
+until_shown family
+step "household-shown shown=$shown published=$published pid=$(prop MainPID)"
+wait_host household-shown
+
 # The libraries mapped into the running glance run (the panel's process, after the bridge's
 # command, the schedule and glance serve's post): none of the network's or the import's.
 mpid=$(prop MainPID)
