@@ -93,7 +93,7 @@ struct HelpCompletionTests {
         }
         #expect(try complete(["glance", "re"]) == ["render"])
         #expect(try complete(["glance", "render", "--scr"]) == ["--screen"])
-        #expect(try complete(["glance", "render", "--screen", ""]) == ["clock", "gauges", "progress", "rings"])
+        #expect(try complete(["glance", "render", "--screen", ""]) == ["clock", "competition", "family", "gauges", "progress", "rings"])
         #expect(try complete(["glance", "run", "--rotate", "1"]) == ["180"])
         #expect(try complete(["glance", "metric", ""]) == ["list", "remove", "set"])
         #expect(try complete(["glance", "metric", "set", ""]) == [], "the verb is given")
@@ -120,7 +120,7 @@ struct HelpCompletionTests {
         }
         #expect(try complete("glance ren") == ["render"])
         #expect(try complete("glance render --scr") == ["--screen"])
-        #expect(try complete("glance render --screen ") == ["clock", "gauges", "progress", "rings"])
+        #expect(try complete("glance render --screen ") == ["clock", "competition", "family", "gauges", "progress", "rings"])
         #expect(try complete("glance task ").contains("start"))
         #expect(try complete("glance task finish --") == ["--db", "--description", "--failed", "--help"])
         #expect(try complete("glance export --table ") == ["days", "metrics", "tasks"])
@@ -135,7 +135,7 @@ struct HelpCompletionTests {
         let commands = try Self.shell("zsh", stubs + load + "words=(glance re); CURRENT=2; _glance")
         #expect(commands.contains("render:draw a screen into a PNG file"))
         let render = try Self.shell("zsh", stubs + load + "words=(glance render --s); CURRENT=3; _glance")
-        #expect(render.contains("--screen[the screen shown first]:rings|clock|gauges|progress:(rings clock gauges progress)"))
+        #expect(render.contains("--screen[the screen shown first]:rings|clock|gauges|progress|family|competition:(rings clock gauges progress family competition)"))
         #expect(render.contains("--size[panel size in pixels, 1 to 8192 each side]:WxH: "))
         let finishing = try Self.shell("zsh", stubs + load + "words=(glance task finish --); CURRENT=4; _glance")
         #expect(finishing.contains("--failed[the work failed]") && !finishing.contains("--total"), "\(finishing)")
