@@ -23,6 +23,9 @@ public enum DamageCommits {
     /// CASET and RASET with their four parameters each, and RAMWR: the bytes a window costs
     /// besides its pixels.
     public static let windowCommandBytes = 11
+    /// The bytes a pixel takes on the wire: RGB565 (the helpers convert an XRGB8888 framebuffer
+    /// to the panel's RGB565 as they send it).
+    public static let wireBytesPerPixel = 2
 
     /// Whether the output behind connector `name` sends each commit's damage as one window with
     /// no vblank between commits: an SPI panel (the MIPI DBI helpers' connector type, "SPI-1").

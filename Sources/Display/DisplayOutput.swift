@@ -359,7 +359,7 @@ public final class DisplayOutput {
     /// commit's damage as one window (`splitsCommits`).
     private func commitGroups(_ damage: [IntRect]) -> [[IntRect]] {
         guard splitsCommits, damage.count > 1 else { return damage.isEmpty ? [] : [damage] }
-        return DamageCommits.groups(damage, bytesPerPixel: plan.format.bytesPerPixel)
+        return DamageCommits.groups(damage, bytesPerPixel: DamageCommits.wireBytesPerPixel)
     }
 
     /// Waits (at most `timeout`) for a pending flip to complete.
