@@ -114,6 +114,16 @@ public final class DisplayOutput {
 
     private var buffers: [DumbBuffer]
     private var previousDamage: [IntRect]?
+    /// Each commit's damage is sent as one window and no vblank is waited for (an SPI panel:
+    /// `DamageCommits`): a frame whose damage lies in parts far apart is committed a group at a
+    /// time, and a flip's damage is the frame's change alone (the panel's own memory holds the
+    /// frame shown: frame damage, not the buffer's).
+    public let splitsCommits: Bool
+    /// The damage groups of the frame being flipped to still to commit, one after each flip
+    /// event (the buffer is already the one shown).
+    private var queuedDamage: [[IntRect]] = []
+    /// Damage a commit that failed did not send: the next frame's commit carries it.
+    private var owedDamage: [IntRect] = []
     private var saved: drmModeCrtc?
     private var savedConnectors: [UInt32]
     /// Connectors the first mode set takes off this output's CRTC (the one a predecessor drove).
@@ -176,6 +186,7 @@ public final class DisplayOutput {
         self.card = card
         self.plan = plan
         self.connectorName = plan.connector.name
+        self.splitsCommits = DamageCommits.splits(connector: plan.connector.name)
         guard let kernelMode = plan.kernelMode else { throw .connectorWithoutModes(plan.connector) }
         rawMode = kernelMode.info
         let size = Size(width: plan.mode.width, height: plan.mode.height)
@@ -239,7 +250,8 @@ public final class DisplayOutput {
     /// The first call sets the mode and returns with the frame on screen. Later calls queue a flip
     /// (`flipPending` until its event is handled), or report the damage of a single buffer.
     public func present(damage: [IntRect]) throws(DisplayError) {
-        let damage = damage.filter { !$0.isEmpty }
+        let damage = (damage + owedDamage).filter { !$0.isEmpty }
+        owedDamage = []
         precondition(!flipPending, "present: a flip is still pending")
         precondition(!suspended, "present: the display is suspended")
         precondition(hold != .restored, "present: the display was restored")
@@ -258,11 +270,19 @@ public final class DisplayOutput {
         let back = 1 - front
         // Damage relative to both the frame on screen and this buffer's older content (drivers
         // differ in which one they use); a buffer's first flip after a mode set is whole (what a
-        // driver uploads per buffer may never have had it).
-        let clip = previousDamage.map { $0 + damage } ?? [IntRect(x: 0, y: 0, width: size.width, height: size.height)]
+        // driver uploads per buffer may never have had it). A panel with memory of its own (SPI)
+        // needs only what changed since the frame it shows.
+        let whole = [IntRect(x: 0, y: 0, width: size.width, height: size.height)]
+        let clip = previousDamage.map { splitsCommits ? damage : $0 + damage } ?? whole
+        // Nothing changed on such a panel: no commit (one without damage clips sends all of it);
+        // the back buffer, drawn with the same frame, stays the one drawn into.
+        if splitsCommits && clip.isEmpty { return }
         previousDamage = damage
         if case .atomic(let ids) = interface {
-            try atomicFlip(ids, framebuffer: buffers[back].framebuffer, damage: clip)
+            var groups = commitGroups(clip)
+            let first = groups.isEmpty ? [] : groups.removeFirst()
+            try atomicFlip(ids, framebuffer: buffers[back].framebuffer, damage: first)
+            queuedDamage = groups
         } else {
             let result = drmModePageFlip(
                 card.descriptor.rawValue, plan.crtc.id, buffers[back].framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
@@ -304,14 +324,42 @@ public final class DisplayOutput {
                 let type = buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
                 let length = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 if type == UInt32(DRM_EVENT_FLIP_COMPLETE), case .flipping(let front, .pending) = frames {
-                    frames = .flipping(front: 1 - front, .working)
-                    completed += 1
+                    if queuedDamage.isEmpty {
+                        frames = .flipping(front: 1 - front, .working)
+                        completed += 1
+                    } else {
+                        // The frame's next group, on the buffer now shown; its event ends the flip.
+                        try commitQueued(front: front)
+                    }
                 }
                 guard length >= 8 else { break }
                 offset += Int(length)
             }
         }
         return completed
+    }
+
+    /// Commits the next queued damage group of the flip to the buffer that was the back one
+    /// (`1 - front`). A refused commit ends the flip (the buffer is shown: its first commit's event
+    /// came) and leaves its damage and the groups after it to the next frame's commit.
+    private func commitQueued(front: Int) throws(DisplayError) {
+        guard case .atomic(let ids) = interface else { return }
+        let group = queuedDamage.removeFirst()
+        do throws(DisplayError) {
+            try atomicFlip(ids, framebuffer: buffers[1 - front].framebuffer, damage: group)
+        } catch {
+            owedDamage = group + queuedDamage.flatMap { $0 }
+            queuedDamage = []
+            frames = .flipping(front: 1 - front, .working)
+            throw error
+        }
+    }
+
+    /// `damage` in the groups it is committed in: one commit, unless the driver sends each
+    /// commit's damage as one window (`splitsCommits`).
+    private func commitGroups(_ damage: [IntRect]) -> [[IntRect]] {
+        guard splitsCommits, damage.count > 1 else { return damage.isEmpty ? [] : [damage] }
+        return DamageCommits.groups(damage, bytesPerPixel: DamageCommits.wireBytesPerPixel)
     }
 
     /// Waits (at most `timeout`) for a pending flip to complete.
@@ -464,6 +512,8 @@ public final class DisplayOutput {
     private func setMode(buffer index: Int) throws(DisplayError) {
         let buffer = buffers[index]
         previousDamage = nil
+        queuedDamage = []
+        owedDamage = []
         if case .atomic(let ids) = interface {
             do {
                 try atomicModeset(ids, framebuffer: buffer.framebuffer)
@@ -510,24 +560,35 @@ public final class DisplayOutput {
     private func reportDamage(_ damage: [IntRect], framebuffer: UInt32) throws(DisplayError) {
         // Nothing changed: nothing to report.
         guard !damage.isEmpty else { return }
-        if case .atomic(let ids) = interface, ids.damageClips != nil {
-            try atomicFlip(ids, framebuffer: framebuffer, damage: damage, event: false)
-            return
-        }
-        if dirtyNotNeeded { return }
-        var clips = damage.map {
-            drmModeClip(
-                x1: UInt16(clamping: $0.x), y1: UInt16(clamping: $0.y), x2: UInt16(clamping: $0.maxX),
-                y2: UInt16(clamping: $0.maxY))
-        }
-        let result = drmModeDirtyFB(card.descriptor.rawValue, framebuffer, &clips, UInt32(clips.count))
-        if result != 0 {
-            let code = drmErrno(result).rawValue
-            if code == ENOSYS {
-                frames = .inPlace(reportsDamage: false)
-                return
+        // A group at a time (one commit each, blocking: on an SPI panel it returns when its window
+        // is sent).
+        let groups = commitGroups(damage)
+        for (i, group) in groups.enumerated() {
+            do throws(DisplayError) {
+                if case .atomic(let ids) = interface, ids.damageClips != nil {
+                    try atomicFlip(ids, framebuffer: framebuffer, damage: group, event: false)
+                    continue
+                }
+                if dirtyNotNeeded { return }
+                var clips = group.map {
+                    drmModeClip(
+                        x1: UInt16(clamping: $0.x), y1: UInt16(clamping: $0.y), x2: UInt16(clamping: $0.maxX),
+                        y2: UInt16(clamping: $0.maxY))
+                }
+                let result = drmModeDirtyFB(card.descriptor.rawValue, framebuffer, &clips, UInt32(clips.count))
+                if result != 0 {
+                    let code = drmErrno(result).rawValue
+                    if code == ENOSYS {
+                        frames = .inPlace(reportsDamage: false)
+                        return
+                    }
+                    throw DisplayError.system(SystemError("DRM DIRTYFB \(group)", errno: Errno(rawValue: code)))
+                }
+            } catch {
+                // What was not sent goes with the next frame's.
+                owedDamage = groups[i...].flatMap { $0 }
+                throw error
             }
-            throw .system(SystemError("DRM DIRTYFB \(damage)", errno: Errno(rawValue: code)))
         }
     }
 

@@ -45,6 +45,12 @@ enum ScreenDamage {
         return d
     }
 
+    /// Every pixel a filled disc may touch (its anti-aliased edge included).
+    static func disc(center: Point, radius: Float) -> IntRect {
+        let r = radius + 2
+        return Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r).enclosingPixels
+    }
+
     /// Every pixel a whole ring (band, caps, shadow) may touch.
     static func ring(center: Point, radius: Float, width: Float) -> IntRect {
         let r = radius + width + 2
@@ -57,6 +63,66 @@ enum ScreenDamage {
         let grow = box.height * 0.3 + 2
         return Rect(x: box.x - grow, y: box.y - grow, width: box.width + 2 * grow, height: box.height + 2 * grow)
             .enclosingPixels
+    }
+
+    /// Where two pictures of one size (XRGB8888) differ, every differing pixel included: each
+    /// row's differing spans (those fewer than `gap` pixels apart joined), grown down the rows
+    /// while they continue within `gap` rows and columns, into rectangles (`Damage` merges the
+    /// cheapest beyond its capacity).
+    static func difference(_ a: PixelBuffer, _ b: PixelBuffer, gap: Int = 8) -> Damage {
+        precondition(a.size == b.size && a.format == .xrgb8888 && b.format == .xrgb8888, "difference: \(a.size) \(b.size)")
+        /// A rectangle growing down the rows: its columns, first row and last row that differs.
+        struct Open { var x0: Int, x1: Int, y0: Int, last: Int }
+        var d = Damage()
+        var open: [Open] = []
+        func close(_ o: Open) { d.add(IntRect(x: o.x0, y: o.y0, width: o.x1 - o.x0, height: o.last + 1 - o.y0)) }
+        for y in 0..<a.height {
+            let ra = (a.base + y * a.stride).assumingMemoryBound(to: UInt32.self)
+            let rb = (b.base + y * b.stride).assumingMemoryBound(to: UInt32.self)
+            // The row's spans, `gap` apart at least.
+            var spans: [(Int, Int)] = []
+            var x = 0
+            while x < a.width {
+                if ra[x] == rb[x] {
+                    x += 1
+                    continue
+                }
+                var end = x + 1
+                while end < a.width && ra[end] != rb[end] { end += 1 }
+                if let last = spans.last, x - last.1 < gap { spans[spans.count - 1].1 = end } else { spans.append((x, end)) }
+                x = end
+            }
+            // Each span joins the rectangles it comes within `gap` of (and they one another).
+            var next: [Open] = []
+            for (x0, x1) in spans {
+                var r = Open(x0: x0, x1: x1, y0: y, last: y)
+                var joined = true
+                while joined {
+                    joined = false
+                    for list in [0, 1] {
+                        var i = 0
+                        while i < (list == 0 ? open.count : next.count) {
+                            let o = list == 0 ? open[i] : next[i]
+                            if o.x0 < r.x1 + gap && r.x0 < o.x1 + gap {
+                                r = Open(x0: min(r.x0, o.x0), x1: max(r.x1, o.x1), y0: min(r.y0, o.y0), last: y)
+                                if list == 0 { open.remove(at: i) } else { next.remove(at: i) }
+                                joined = true
+                            } else {
+                                i += 1
+                            }
+                        }
+                    }
+                }
+                next.append(r)
+            }
+            // The others continue while fewer than `gap` rows went by without a span.
+            for o in open {
+                if y - o.last < gap { next.append(o) } else { close(o) }
+            }
+            open = next
+        }
+        for o in open { close(o) }
+        return d
     }
 
     /// The change of a spinner (an arc `sweep` turns long turning once per `period`) from

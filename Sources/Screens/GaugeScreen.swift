@@ -45,6 +45,8 @@ public struct GaugeScreen: ContextScreen {
     /// The page shown (0-based; past the last, the last).
     public var page: Int
     let memo = GridMemo()
+    /// The screen drawn whole once, for `changes` (the next frame compares against it).
+    let drawn = PictureMemo()
 
     public init(gauges: [Gauge], context: ScreenContext, page: Int = 0) {
         self.gauges = gauges

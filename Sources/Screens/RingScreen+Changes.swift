@@ -57,8 +57,9 @@ struct RingScreenLayout: Equatable {
 
     /// Where a picture of this layout differs from one of `previous`: in each group of rings that
     /// shows other values, what its rings changed (`RingScreen.ringChanges`); each line of text
-    /// drawn otherwise, where it was and where it is. nil when the two are not laid out alike
-    /// (other items, a group of rings or a disc elsewhere).
+    /// and disc drawn otherwise, and each group of rings drawn elsewhere, where it was and where
+    /// it is. nil when the two are not laid out alike (other items). The picture is the black it
+    /// is filled with and these items, so nothing else differs.
     func changes(since previous: RingScreenLayout) -> Damage? {
         guard items.count == previous.items.count else { return nil }
         var d = Damage()
@@ -70,14 +71,45 @@ struct RingScreenLayout: Equatable {
                     d.add(ScreenDamage.text(y.box))
                 }
             case (.rings(let r0, let s0), .rings(let r1, let s1)):
-                guard r0 == r1 else { return nil }
-                if s0 != s1 { d.formUnion(RingScreen.ringChanges(s0, s1, in: r1)) }
-            case (.disc, .disc):
-                guard a == b else { return nil }
+                if r0 != r1 {
+                    // Moved (a header of another height over them): all of them, here and there.
+                    for rect in [r0, r1] {
+                        let g = RingGeometry(fitting: rect)
+                        if g.lineWidth > 0 { d.add(ScreenDamage.ring(center: g.center, radius: g.radius(ring: 0), width: g.lineWidth)) }
+                    }
+                } else if s0 != s1 {
+                    d.formUnion(RingScreen.ringChanges(s0, s1, in: r1))
+                }
+            case (.disc(let c0, let r0, _), .disc(let c1, let r1, _)):
+                // The week strip's selected day: where it was and where it is.
+                if a != b {
+                    d.add(ScreenDamage.disc(center: c0, radius: r0))
+                    d.add(ScreenDamage.disc(center: c1, radius: r1))
+                }
             default:
-                return nil
+                // A disc drawn before another item than before (the selected day moved along the
+                // week strip): the discs taken apart.
+                return discsMoved(since: previous)
             }
         }
+        return d
+    }
+
+    /// Where a picture of this layout differs from one of `previous` whose discs are drawn at
+    /// other places in the order: the other items compared as `changes` does, and every disc of
+    /// both where it is. nil when there are no discs to take apart, or the rest differs in kind.
+    func discsMoved(since previous: RingScreenLayout) -> Damage? {
+        func apart(_ layout: RingScreenLayout) -> (rest: RingScreenLayout, discs: [(Point, Float)]) {
+            var rest = RingScreenLayout()
+            var discs: [(Point, Float)] = []
+            for item in layout.items {
+                if case .disc(let center, let radius, _) = item { discs.append((center, radius)) } else { rest.items.append(item) }
+            }
+            return (rest, discs)
+        }
+        let (rest0, discs0) = apart(previous), (rest1, discs1) = apart(self)
+        guard !discs0.isEmpty || !discs1.isEmpty, var d = rest1.changes(since: rest0) else { return nil }
+        for (center, radius) in discs0 + discs1 { d.add(ScreenDamage.disc(center: center, radius: radius)) }
         return d
     }
 }
@@ -91,21 +123,24 @@ extension PlacedText {
 }
 
 extension RingScreen {
-    /// What differs between two frames of the same day whose content differs (the intro filling
-    /// the rings, a value that moved, the time in the header): the difference of their layouts
+    /// What differs between two frames whose content differs (the intro filling the rings, a value
+    /// that moved, the time in the header, another day): the difference of their layouts
     /// (`RingScreenLayout.changes`), each ring's swept arc (its whole band once it runs past a
-    /// turn, as its colours then move along it) and every line of text drawn otherwise, in the
-    /// main group and the week strip. Another day, name, week or context: nil (all of it).
+    /// turn, as its colours then move along it), every line of text drawn otherwise and the
+    /// selected day's disc, in the main group and the week strip. Another page or context, or
+    /// layouts that differ in more than that: nil (all of it).
     public func changes(since previous: any Screen, at previousTime: Double, now time: Double, size: Size) -> Damage? {
         guard let before = previous as? RingScreen, context.drawsLike(before.context) else { return nil }
         switch (before.mode, mode) {
         case (.ringsOnly(let s0), .ringsOnly(let s1)):
             if s0 == s1 { return Damage() }
         case (.full(let c0), .full(let c1)):
-            guard c0.name == c1.name, c0.day == c1.day, c0.today == c1.today, c0.week == c1.week, c0.page == c1.page,
-                c0.hint == c1.hint
-            else { return nil }
-            if c0.summary == c1.summary && c0.clock == c1.clock && c0.clockOnTiny == c1.clockOnTiny { return Damage() }
+            guard c0.page == c1.page else { return nil }
+            if c0.name == c1.name && c0.day == c1.day && c0.today == c1.today && c0.week == c1.week && c0.hint == c1.hint
+                && c0.summary == c1.summary && c0.clock == c1.clock && c0.clockOnTiny == c1.clockOnTiny
+            {
+                return Damage()
+            }
         default:
             return nil
         }

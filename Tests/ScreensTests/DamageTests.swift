@@ -244,7 +244,7 @@ struct DamageTests {
         }
     }
 
-    @Test("another screen, another day, another task: drawn whole")
+    @Test("another screen, another task: drawn whole; another day: what its layout changes")
     func otherContentIsWhole() throws {
         let fonts = Fonts()
         let rings = try Self.ringScreen(ScreenGoldenTests.todaySummary, .english, shape: .rectangle, fonts)
@@ -256,7 +256,8 @@ struct DamageTests {
             content: RingScreenContent(
                 name: "Karan", day: ScreenGoldenTests.today.adding(days: -1), today: ScreenGoldenTests.today, summary: nil),
             context: rings.context)
-        #expect(other.changes(since: rings, at: 0, now: 0.1, size: size) == nil)
+        // Another day (without figures or a week): what differs in its layout, or all of it.
+        #expect(other.changes(since: rings, at: 0, now: 0.1, size: size) != Damage())
         let bar = try Self.progress(.indeterminate, .bar, .english, fonts)
         #expect(bar.changes(since: progress, at: 0, now: 0.1, size: size) == nil, "another style")
         #expect(rings.changes(since: rings, at: 0, now: 5, size: size) == Damage(), "the same day again: nothing")

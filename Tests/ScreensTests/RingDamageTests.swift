@@ -192,4 +192,46 @@ struct RingDamageTests {
             DamageTests.expectDamagedEqualsWhole([(a, 0), (b, 60)], panel: size, buffers: [1], name)
         }
     }
+
+    @Test("another day: its header, rings, figures and the week's selected day, not the whole picture; every frame as drawn whole")
+    func dayChange() throws {
+        let fonts = Fonts()
+        let today = ScreenGoldenTests.today, yesterday = today.adding(days: -1)
+        var week = ScreenGoldenTests.week
+        week[today] = ScreenGoldenTests.todaySummary
+        for (size, shape) in LayoutCheck.sizes {
+            let name = "\(size) \(shape)"
+            let context = ScreenContext(text: try fonts(.english), shape: shape)
+            func screen(_ day: CalendarDay) -> RingScreen {
+                RingScreen(
+                    content: RingScreenContent(
+                        name: "Karan", day: day, today: today, summary: week[day], week: week, clock: Self.tenNine),
+                    context: context)
+            }
+            let a = screen(today), b = screen(yesterday)
+            guard let d = b.changes(since: a, at: 0, now: 0.1, size: size) else {
+                Issue.record("\(name): drawn whole")
+                continue
+            }
+            // Less than the whole picture (the rings past their goal are redrawn whole, and on a
+            // round panel move a pixel with the header's other line).
+            let shown = d.clipped(to: IntRect(size: size))
+            #expect(!shown.isEmpty && shown.area < size.width * size.height * 9 / 10, "\(name): \(d)")
+            // On the small panels (a wire sends what is damaged) whose rings they are is not
+            // redrawn: the top of the name's line is left alone (the outer ring's box may reach
+            // its foot).
+            let la = a.layout(size), lb = b.layout(size)
+            if max(size.width, size.height) <= 320, let line = lb.text("rings.name"), !line.text.isEmpty,
+                la.text("rings.name") == line
+            {
+                let top = Rect(x: line.box.x, y: line.box.y, width: line.box.width, height: line.box.height / 3)
+                #expect(!Self.touches(d, top), "\(name): the name \(line.box) in \(d)")
+            }
+            DamageTests.expectDamagedEqualsWhole([(a, 0), (b, 0.1), (a, 0.2)], panel: size, name)
+            if size.width <= 320 {
+                DamageTests.expectDamagedEqualsWhole(
+                    [(a, 0), (b, 0.1), (a, 0.2)], panel: size, format: .rgb565, name + " RGB565")
+            }
+        }
+    }
 }

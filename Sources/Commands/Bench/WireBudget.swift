@@ -4,6 +4,7 @@ import Runtime
 import Configuration
 import Controls
 import DeviceLogic
+import Display
 import Platform
 import Raster
 import Screens
@@ -15,9 +16,11 @@ import Text
 /// Linux's MIPI DBI helpers (panel-mipi-dbi, st7789v, ili9341, gc9a01 on the Pi's SPI overlays)
 /// merge a commit's damage clips into one rectangle (`drm_atomic_helper_damage_merged`), set the
 /// column and row window (CASET and RASET, a command byte and four each) and send the rectangle's
-/// pixels after RAMWR in RGB565, two bytes a pixel. The Pi's SPI controller spends nine clocks on
-/// a byte (eight and one between bytes), so a 240x240 frame sent whole takes 1,036,899 clocks: 30.1
-/// frames a second at 31.25 MHz (the overlays' usual 32 MHz after the divider), 60.3 at 62.5 MHz.
+/// pixels after RAMWR in RGB565, two bytes a pixel. A frame whose damage lies in parts far apart
+/// goes as a commit per group (`DamageCommits`, as `DisplayOutput` commits it on an SPI
+/// connector), each its own window. The Pi's SPI controller spends nine clocks on a byte (eight
+/// and one between bytes), so a 240x240 frame sent whole takes 1,036,899 clocks: 30.1 frames a
+/// second at 31.25 MHz (the overlays' usual 32 MHz after the divider), 60.3 at 62.5 MHz.
 public struct WireBudget: Sendable {
     /// A panel of the kind Glance is for.
     public struct Panel: Sendable {
@@ -35,16 +38,20 @@ public struct WireBudget: Sendable {
     /// The SPI clocks a frame's bytes take: nine a byte.
     public static let clocksPerByte = 9
     /// CASET and RASET with their four parameters each, and RAMWR.
-    public static let commandBytes = 11
+    public static let commandBytes = DamageCommits.windowCommandBytes
     /// The clocks asked for: the overlays' usual (31.25 MHz after the Pi's divider) and the most
     /// an ST7789 takes.
     public static let clocks: [(name: String, hertz: Double)] = [("31.25MHz", 31_250_000), ("62.5MHz", 62_500_000)]
 
-    /// The bytes a commit with `damage` (panel pixels) puts on the wire; nothing when nothing
-    /// changed (no commit).
-    public static func bytes(_ damage: Damage, bytesPerPixel: Int = 2) -> Int {
-        damage.isEmpty ? 0 : damage.bounds.width * damage.bounds.height * bytesPerPixel + commandBytes
+    /// The bytes a frame with `damage` (panel pixels) puts on the wire, and in how many commits:
+    /// each group of `DamageCommits` a window; nothing when nothing changed (no commit).
+    public static func send(_ damage: Damage, bytesPerPixel: Int = 2) -> (bytes: Int, commits: Int) {
+        let groups = DamageCommits.groups(damage.rects, bytesPerPixel: bytesPerPixel)
+        return (DamageCommits.wireBytes(groups, bytesPerPixel: bytesPerPixel), groups.count)
     }
+
+    /// The bytes a frame with `damage` puts on the wire (`send`).
+    public static func bytes(_ damage: Damage, bytesPerPixel: Int = 2) -> Int { send(damage, bytesPerPixel: bytesPerPixel).bytes }
 
     /// Frames a second the wire carries at `hertz` when each frame is `bytes`.
     public static func framesPerSecond(bytes: Double, hertz: Double) -> Double {
@@ -82,11 +89,12 @@ extension Benchmark {
             look.configuration.display.shape = panel.shape
             var worst = (scene: "", share: 0.0)
             for scene in WireScene.allCases {
-                let frames = try look.wireFrames(scene, size: panel.size, text: text, locale: locale, fps: fps)
+                let sent = try look.wireFrames(scene, size: panel.size, text: text, locale: locale, fps: fps)
+                let frames = sent.map(\.bytes)
                 let mean = frames.isEmpty ? 0 : Double(frames.reduce(0, +)) / Double(frames.count)
                 let most = Double(frames.max() ?? 0)
                 var line = "bench wire=\(scene.rawValue) panel=\(panel.name) format=rgb565 frames=\(frames.count)"
-                    + " bytes_mean=\(Int(mean.rounded())) bytes_max=\(Int(most))"
+                    + " bytes_mean=\(Int(mean.rounded())) bytes_max=\(Int(most)) commits_max=\(sent.map(\.commits).max() ?? 0)"
                 for clock in WireBudget.clocks {
                     line += " fps_max_\(clock.name)=\(Self.figure(WireBudget.framesPerSecond(bytes: most, hertz: clock.hertz)))"
                     for rate in [30.0, 60.0] {
@@ -121,19 +129,21 @@ extension Benchmark {
 
     static func figure(_ x: Double) -> String { x.isFinite ? NumberText.fixed(x, decimals: 1) : "unbounded" }
 
-    /// The bytes each frame of `scene` puts on the wire after the first (drawn whole), through the
-    /// damage path the session runs (`FramePainter`), on an RGB565 panel.
-    func wireFrames(_ scene: WireScene, size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, fps: Double) throws(OutputFailure) -> [Int] {
+    /// The bytes (and commits) each frame of `scene` puts on the wire after the first (drawn
+    /// whole), through the damage path the session runs (`FramePainter`), on an RGB565 panel.
+    func wireFrames(
+        _ scene: WireScene, size: Size, text: FreeTypeTextRenderer?, locale: AppLocale, fps: Double
+    ) throws(OutputFailure) -> [(bytes: Int, commits: Int)] {
         let screens = try wireScreens(scene, size: size, text: text, fps: fps)
         let composer = FrameComposer(panel: size, rotation: rotation, format: .rgb565)
         let targets = (0..<2).map { _ in PixelBuffer(width: size.width, height: size.height, format: .rgb565) }
         var painter = FramePainter(composer: composer)
-        var bytes: [Int] = []
+        var sent: [(bytes: Int, commits: Int)] = []
         for (i, (screen, time)) in screens.enumerated() {
             let frame = painter.paint(screen, at: time, into: targets[i % 2], animating: i < screens.count - 1)
-            if i > 0 { bytes.append(WireBudget.bytes(frame.panel)) }
+            if i > 0 { sent.append(WireBudget.send(frame.panel)) }
         }
-        return bytes
+        return sent
     }
 
     /// The screens of `scene` and their times: an animation's frames at `fps`, or a change from
