@@ -198,7 +198,8 @@ let package = Package(
             dependencies: ["Gadgetbridge", "Activity", "CSQLite", "Store", "TestSupport", "glance", "glance-import"]),
         .testTarget(
             name: "ScreensTests",
-            dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
+            // QRCode: real codes for the QR code screen's goldens (libqrencode is glance-serve's).
+            dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text", "QRCode"],
             exclude: ["Goldens"]
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "CLI", "ImageFile", "Raster", "TestSupport"]),
