@@ -103,7 +103,7 @@ let package = Package(
         // The local calendar and wall clock (TZ) as the C library has them, for the device's logic.
         .target(name: "Clocks", dependencies: ["Activity"]),
         // Where the running panel's control socket is, for the panel and its clients.
-        .target(name: "ControlSocket", dependencies: ["Platform", "Raster"]),
+        .target(name: "ControlSocket", dependencies: ["Activity", "Platform", "Raster"]),
         // The configuration file read (and the command line layered over it), for glance and its helpers.
         .target(name: "ConfigurationFile", dependencies: ["Configuration", "Platform"]),
 
