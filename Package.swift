@@ -148,7 +148,11 @@ let package = Package(
         // code) and glance mqtt (the broker, Home Assistant).
         .target(
             name: "Server",
-            dependencies: ["Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode"]),
+            dependencies: [
+                "Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode",
+                // glance people token NAME --panel: the phone's QR code to the running panel.
+                "ControlSocket", "Controls",
+            ]),
         .target(
             name: "HomeBridge",
             dependencies: [
@@ -223,6 +227,8 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "Runtime", "Configuration", "Platform", "HealthExport", "TestSupport",
+                // glance people --panel: libqrencode's code of the link, to read the panel's frame by.
+                "QRCode",
                 // The executables the command tests run.
                 "glance", "glance-import", "glance-serve", "glance-mqtt",
             ]
