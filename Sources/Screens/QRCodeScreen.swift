@@ -94,8 +94,10 @@ public struct QRCodeScreen: ContextScreen {
             }
             return nil
         }
-        let whole = [(hint: true, sizes: designed), (hint: true, sizes: smallest)]
-        let named = [(hint: false, sizes: designed), (hint: false, sizes: smallest)]
+        // (On a small panel the designed sizes are the smallest: tried once.)
+        let sizes = designed == smallest ? [designed] : [designed, smallest]
+        let whole = sizes.map { (hint: true, sizes: $0) }
+        let named = sizes.map { (hint: false, sizes: $0) }
         let large = largest >= 2 ? Array((2...largest).reversed()) : []
         if let layout = first(large, whole) ?? first(large, named) { return layout }
         // Modules of 2 px without the caption rather than of 1 px with it: a camera needs them.
