@@ -103,7 +103,7 @@ let package = Package(
         // The local calendar and wall clock (TZ) as the C library has them, for the device's logic.
         .target(name: "Clocks", dependencies: ["Activity"]),
         // Where the running panel's control socket is, for the panel and its clients.
-        .target(name: "ControlSocket", dependencies: ["Platform", "Raster"]),
+        .target(name: "ControlSocket", dependencies: ["Activity", "Platform", "Raster"]),
         // The configuration file read (and the command line layered over it), for glance and its helpers.
         .target(name: "ConfigurationFile", dependencies: ["Configuration", "Platform"]),
 
@@ -148,7 +148,11 @@ let package = Package(
         // code) and glance mqtt (the broker, Home Assistant).
         .target(
             name: "Server",
-            dependencies: ["Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode"]),
+            dependencies: [
+                "Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode",
+                // glance people token NAME --panel: the phone's QR code to the running panel.
+                "ControlSocket", "Controls",
+            ]),
         .target(
             name: "HomeBridge",
             dependencies: [
@@ -198,7 +202,8 @@ let package = Package(
             dependencies: ["Gadgetbridge", "Activity", "CSQLite", "Store", "TestSupport", "glance", "glance-import"]),
         .testTarget(
             name: "ScreensTests",
-            dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text"],
+            // QRCode: real codes for the QR code screen's goldens (libqrencode is glance-serve's).
+            dependencies: ["Screens", "Raster", "Activity", "ImageFile", "Text", "QRCode"],
             exclude: ["Goldens"]
         ),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "CLI", "ImageFile", "Raster", "TestSupport"]),
@@ -222,6 +227,8 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: ["Store", "Activity", "Screens", "ImageFile", "Raster", "Runtime", "Configuration", "Platform", "HealthExport", "TestSupport",
+                // glance people --panel: libqrencode's code of the link, to read the panel's frame by.
+                "QRCode",
                 // The executables the command tests run.
                 "glance", "glance-import", "glance-serve", "glance-mqtt",
             ]

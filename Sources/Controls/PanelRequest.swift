@@ -1,7 +1,8 @@
 /// What a client of the panel's control socket may ask (`glance mqtt` for Home Assistant,
 /// `glance screenshot`, `glance message`): one short line of ASCII words, parsed strictly, or a
-/// message to show (`PanelMessage`: `message TEXT`, its text checked as strictly). Anything else
-/// is refused with its reason; nothing in a request is trusted beyond these words.
+/// message to show (`PanelMessage`: `message TEXT`, its text checked as strictly), or a phone's QR
+/// code to show (`PanelQRCode`: `qr WIDTH HEX CAPTION`, as strictly). Anything else is refused
+/// with its reason; nothing in a request is trusted beyond these words.
 public enum PanelRequest: Sendable, Equatable {
     case screenshot
     /// The state now (`PanelState`), once.
@@ -23,17 +24,20 @@ public enum PanelRequest: Sendable, Equatable {
     case blank(Int)
     /// A message shown over the screen until a press, its time, or the next message.
     case message(PanelMessage)
+    /// A QR code that sets up a person's phone, shown as a message is (`PanelQRCode.seconds`).
+    case qrCode(PanelQRCode)
 
-    /// The longest request but a message: a longer one is refused whole.
+    /// The longest request but a message or a QR code: a longer one is refused whole.
     public static let maximumBytes = 64
-    /// The longest request of any kind (a `message` with its text): what the socket reads.
-    public static let maximumRequestBytes = max(maximumBytes, PanelMessage.maximumRequestBytes)
+    /// The longest request of any kind (a `qr` with its modules and caption): what the socket reads.
+    public static let maximumRequestBytes = max(maximumBytes, PanelMessage.maximumRequestBytes, PanelQRCode.maximumRequestBytes)
 
     /// The request in `bytes` (one trailing newline allowed), or why it is refused.
     public static func parse(_ bytes: [UInt8]) -> Result<PanelRequest, PanelRefusal> {
         var bytes = bytes[...]
         if bytes.last == 0x0A { bytes = bytes.dropLast() }
         if let message = PanelMessage.parse(bytes) { return message }
+        if let code = PanelQRCode.parse(bytes) { return code }
         guard bytes.count <= maximumBytes else { return .failure(PanelRefusal("a request of at most \(maximumBytes) bytes")) }
         guard !bytes.isEmpty, bytes.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x20 }),
             bytes.first != 0x20, bytes.last != 0x20, !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x20 && $1 == 0x20 })
@@ -72,7 +76,7 @@ public enum PanelRequest: Sendable, Equatable {
 
     static let known =
         "screenshot, state, watch, show SCREEN, next, refresh, today, cycle on|off, light on|off, brightness 1-100, "
-        + "dim|blank 0-86400, restart, message TEXT"
+        + "dim|blank 0-86400, restart, message TEXT, qr WIDTH HEX CAPTION"
 
     /// The request as sent.
     public var text: String {
@@ -91,12 +95,15 @@ public enum PanelRequest: Sendable, Equatable {
         case .dim(let n): "dim \(n)"
         case .blank(let n): "blank \(n)"
         case .message(let message): message.request
+        case .qrCode(let code): code.request
         }
     }
 
-    /// The request as the log tells it: as sent, but a message's text (`PanelMessage.described`).
+    /// The request as the log tells it: as sent, but a message's text (`PanelMessage.described`)
+    /// and a QR code's modules, which carry a token (`PanelQRCode.described`).
     public var described: String {
         if case .message(let message) = self { return message.described }
+        if case .qrCode(let code) = self { return code.described }
         return text
     }
 }

@@ -75,6 +75,9 @@ public enum DeviceEvent {
     /// A message shown over the screen (Home Assistant's notify, `glance message`): see
     /// `DeviceState.showMessage`.
     case message(PanelMessage)
+    /// A phone's QR code shown over the screen as a message is (`glance people token NAME
+    /// --panel`), for `PanelQRCode.seconds`.
+    case qrCode(PanelQRCode)
 }
 
 /// What the device asks of the world in answer to an event; the runtime carries each out, in order.

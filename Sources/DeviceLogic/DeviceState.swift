@@ -255,24 +255,34 @@ public struct DeviceState {
         case .reconfigure(let setup):
             reconfigure(setup, now: now)
             return false
-        case .message(let message): return showMessage(message, now: now)
+        case .message(let message):
+            return showMessage(ShownMessage(text: message.text, since: now, until: now + .seconds(message.seconds)), now: now)
+        case .qrCode(let code):
+            return showMessage(
+                ShownMessage(text: code.caption, since: now, until: now + .seconds(PanelQRCode.seconds), code: code), now: now)
         }
     }
 
     // MARK: Messages
 
-    /// `shown` over whatever the panel shows, from `now` for its seconds; a message shown already
+    /// `shown` over whatever the panel shows, from `now` until its time; a message shown already
     /// is replaced (`.messageEnded(.replaced)`). While it shows the panel is lit at its awake
     /// brightness whatever dimmed or darkened it (the idle times, the light turned off by a
     /// command, the schedule's dark hours; not another console, which has the light), the button
     /// hint goes and the intro is not played. The first press or touch only dismisses it
     /// (`feed`). When it goes the panel is as it would be without it: dark again if it was dark
     /// by a command or the schedule, the idle times counted from the last input (a press that
-    /// dismissed it is one).
-    private mutating func showMessage(_ shown: PanelMessage, now: Duration) -> Bool {
+    /// dismissed it is one). A phone's QR code is shown the same way; the log names whose it is,
+    /// never its modules (they carry the person's token), and a message's text never.
+    private mutating func showMessage(_ shown: ShownMessage, now: Duration) -> Bool {
         if message != nil { endMessage(.replaced) }
-        message = ShownMessage(text: shown.text, since: now, until: now + .seconds(shown.seconds))
-        log("message shown for \(shown.seconds) s")
+        message = shown
+        let seconds = Int((shown.until - shown.since).inSeconds.rounded())
+        if shown.code != nil {
+            log("QR code for \(shown.text) shown for \(seconds) s")
+        } else {
+            log("message shown for \(seconds) s")
+        }
         hint = nil
         introPending = false
         introStart = nil
@@ -996,6 +1006,10 @@ public struct DeviceState {
         let picture = light.picture
         func lit(_ screen: any Screen) -> any Screen { picture < 1 ? DimmedScreen(screen: screen, level: picture) : screen }
         if let message, level != .blank {
+            if let code = message.code {
+                return ScreenScene(
+                    lit(QRCodeScreen(width: code.width, modules: code.modules, name: code.caption, context: maker.context)))
+            }
             return ScreenScene(lit(MessageScreen(text: message.text, context: maker.context)))
         }
         switch level {

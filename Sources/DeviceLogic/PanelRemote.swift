@@ -55,6 +55,9 @@ public enum PanelRemote {
             // No wake: the message lights the panel while it shows, and leaves it as it was
             // (dark again, if it was) when it goes by itself (`DeviceState.showMessage`).
             return .success([.message(message)])
+        case .qrCode(let code):
+            // As a message: lit while it shows.
+            return .success([.qrCode(code)])
         }
     }
 

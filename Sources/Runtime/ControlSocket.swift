@@ -27,7 +27,8 @@ import Raster
 /// user and eight in all, the rest refused until they are read (a client that never reads pins
 /// no more). Every request is one datagram of at most 64 bytes, parsed strictly
 /// (`PanelRequest.parse`), but a message to show (`message TEXT`: its text up to 255 bytes, checked
-/// as strictly, `PanelMessage`). When a message goes (a press, its time, a newer one) the watchers
+/// as strictly, `PanelMessage`) and a phone's QR code (`qr WIDTH HEX CAPTION`, `PanelQRCode`: up
+/// to 77 modules a side; while it shows, `screenshot` is refused, as its modules carry a token). When a message goes (a press, its time, a newer one) the watchers
 /// are told in a line of its own, `message dismissed pressed|timeout|replaced`, before the state.
 public final class ControlServer: ReadingSource {
     public let path: String
@@ -182,6 +183,12 @@ public final class ControlServer: ReadingSource {
         }
         switch request {
         case .screenshot:
+            // A phone's QR code carries a person's token: no copy of it leaves the panel (Home
+            // Assistant's Screenshot image would keep it on the broker).
+            if remote?.device.message?.code != nil {
+                try? client.send(Array("refused the panel shows a phone's QR code (a person's token): ask again when it is gone".utf8), nonblocking: true)
+                return false
+            }
             switch picture() {
             case .failure(let refusal):
                 try? client.send(Array("refused \(refusal.reason)".utf8), nonblocking: true)

@@ -1,5 +1,7 @@
 import Activity
 import Configuration
+import ControlSocket
+import Controls
 import Platform
 import Store
 
@@ -62,8 +64,16 @@ public struct Household {
         return .ok
     }
 
-    /// `glance people add NAME`: the person, then their token, shown with the phone's QR code.
-    public func add(name: String, colour: String?, url: String?) -> Outcome {
+    /// Where a person's QR code goes besides the terminal: the running panel at `socket` (else
+    /// the usual places: `ControlSocketLocation`).
+    public struct Panel: Sendable, Equatable {
+        public var socket: String?
+        public init(socket: String?) { self.socket = socket }
+    }
+
+    /// `glance people add NAME`: the person, then their token, shown with the phone's QR code
+    /// (on the `panel` too, when given).
+    public func add(name: String, colour: String?, url: String?, panel: Panel? = nil) -> Outcome {
         let person: Person
         do throws(StoreError) {
             person = try store.addPerson(name: name, colour: colour, now: Int64(time(nil)))
@@ -85,7 +95,11 @@ public struct Household {
             return error.status
         }
         say("added \(Quote.clip(person.name)) (id \(person.id), colour \(person.colour)); their token is in \(files.file(person.id))")
-        return show(person, token: token, url: url)
+        let shown = show(person, token: token, url: url, panel: panel)
+        if shown != .ok, panel != nil {
+            complain("\(Quote.clip(person.name)) was added all the same; show the code on the panel with: glance people token \(person.id) --panel")
+        }
+        return shown
     }
 
     /// `glance people rename NAME NEW-NAME`.
@@ -113,8 +127,9 @@ public struct Household {
     }
 
     /// `glance people token NAME [--new]`: the person's token (a new one first with `new`: the old
-    /// one is refused from the server's next request on) with the phone's QR code.
-    public func token(_ who: String, new: Bool, url: String?) -> Outcome {
+    /// one is refused from the server's next request on) with the phone's QR code (on the `panel`
+    /// too, when given).
+    public func token(_ who: String, new: Bool, url: String?, panel: Panel? = nil) -> Outcome {
         let person: Person
         do throws(StoreError) {
             person = try store.requirePerson(who)
@@ -135,7 +150,7 @@ public struct Household {
             return .noInput
         }
         switch ServeApp.readToken(file) {
-        case .success(let token): return show(person, token: String(decoding: token, as: UTF8.self), url: url)
+        case .success(let token): return show(person, token: String(decoding: token, as: UTF8.self), url: url, panel: panel)
         case .failure(let failure): return failed(failure)
         }
     }
@@ -175,8 +190,9 @@ public struct Household {
     // MARK: Showing
 
     /// The person's token with the phone's QR code and settings, for `url` or the board's first
-    /// address.
-    private func show(_ person: Person, token: String, url given: String?) -> Outcome {
+    /// address; the code on the running `panel` too, when given (the panel's log names whose it
+    /// is, never the token).
+    private func show(_ person: Person, token: String, url given: String?, panel: Panel?) -> Outcome {
         let serve = configuration.serve
         let (urls, note) = ServeApp.endpoints(
             listen: serve.listen, scheme: serve.tlsCertificate == nil ? "http" : "https", local: ServeApp.localAddresses())
@@ -184,13 +200,25 @@ public struct Household {
             complain("no address to give the phone (serve.listen \"\(serve.listen)\"): give it with --url URL")
             return .config
         }
-        PhoneSetup(person: person.name, url: url, token: token).show(say: say)
+        let setup = PhoneSetup(person: person.name, url: url, token: token)
+        setup.show(say: say)
         say("token: \(token)")
         if given == nil {
             if let note { say(note) }
             if urls.count > 1 { say("other addresses of this machine (--url for one of them): " + urls.dropFirst().joined(separator: " ")) }
         }
-        return .ok
+        guard let panel else { return .ok }
+        let code: PanelQRCode
+        switch setup.panelCode() {
+        case .success(let c): code = c
+        case .failure(let failure): return failed(failure)
+        }
+        switch PanelClient.command(PanelRequest.qrCode(code).text, socket: panel.socket, what: "glance people --panel") {
+        case .success:
+            say("\(Quote.clip(person.name))'s QR code is on the panel for \(PanelQRCode.seconds) s, or until a press")
+            return .ok
+        case .failure(let failure): return failed(failure)
+        }
     }
 
     /// A moment in the board's time zone: `2026-12-05 14:03`.

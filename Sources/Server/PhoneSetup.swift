@@ -1,3 +1,5 @@
+import Controls
+import Platform
 import QRCode
 
 #if canImport(Glibc)
@@ -75,6 +77,37 @@ public struct PhoneSetup: Sendable, Equatable {
     public func show(say: (String) -> Void) {
         if let picture = QRCode.text(link, colours: isatty(STDOUT_FILENO) == 1) { say(picture) }
         for line in lines { say(line) }
+    }
+
+    /// The link's QR code for the panel (`glance people token NAME --panel`), captioned with the
+    /// person's name (cut to the caption's bytes with "…"), or why there is none: a link too long
+    /// for the largest code the panel takes.
+    public func panelCode() -> Result<PanelQRCode, OutputFailure> {
+        guard let code = QRCode.modules(link) else {
+            return .failure(OutputFailure("libqrencode could not make a QR code of the link (\(link.utf8.count) bytes)", status: .software))
+        }
+        guard code.width <= PanelQRCode.maximumWidth else {
+            return .failure(
+                OutputFailure(
+                    "the link is \(link.utf8.count) bytes, a QR code of \(code.width) modules a side: the panel takes "
+                        + "\(PanelQRCode.maximumWidth) at most. Give a shorter --url (or name), or scan the code printed here",
+                    status: .usage))
+        }
+        return PanelQRCode.make(width: code.width, modules: code.modules, caption: Self.caption(person)).mapError { refusal in
+            OutputFailure("the panel's QR code: \(refusal.reason)", status: .software)
+        }
+    }
+
+    /// `name` as the code's caption: whole when it fits `PanelQRCode.maximumCaptionBytes`, else
+    /// its first characters and "…".
+    static func caption(_ name: String) -> String {
+        guard name.utf8.count > PanelQRCode.maximumCaptionBytes else { return name }
+        var kept = ""
+        for c in name {
+            guard kept.utf8.count + String(c).utf8.count + "…".utf8.count <= PanelQRCode.maximumCaptionBytes else { break }
+            kept.append(c)
+        }
+        return kept + "…"
     }
 
     /// `text` percent-encoded for a query's value: every byte of its UTF-8 but the unreserved

@@ -24,12 +24,13 @@ if arguments.first == "people" {
                 switch Household.open(configuration, say: console.say, complain: console.complain) {
                 case .failure(let status): return status.code
                 case .success(let household):
+                    let panel = line.panel ? Household.Panel(socket: line.socket) : nil
                     switch line.job {
                     case .list: return household.list()
-                    case .add(let name, let colour): return household.add(name: name, colour: colour, url: line.url)
+                    case .add(let name, let colour): return household.add(name: name, colour: colour, url: line.url, panel: panel)
                     case .rename(let person, let name): return household.rename(person, to: name)
                     case .colour(let person, let colour): return household.colour(person, colour)
-                    case .token(let person, let new): return household.token(person, new: new, url: line.url)
+                    case .token(let person, let new): return household.token(person, new: new, url: line.url, panel: panel)
                     case .remove(let person, let confirmed): return household.remove(person, confirmed: confirmed)
                     }
                 }

@@ -439,6 +439,10 @@ import Testing
             try Store(path: s.db).addPerson(name: "Ann", now: 0)
             return try glance(["people", "token", "Ann", "--config", peopleConfig(s), "--db", s.db], s)
         },
+        Case(command: "people", situation: .unavailable) { s in
+            // --panel with no panel running.
+            try glance(["people", "token", "1", "--panel", "--socket", s.file("none.sock"), "--config", peopleConfig(s), "--db", s.db], s)
+        },
         Case(command: "people", situation: .cannotCreate) { s in
             _ = s.write("people", "a file where the tokens' folder goes\n")
             return try glance(["people", "add", "Ann", "--config", peopleConfig(s), "--db", s.db], s)
@@ -577,7 +581,6 @@ import Testing
             .io: "bridges until a signal: a store write that fails is told, not an exit",
             .busy: "a busy store costs one value a bounded wait (250 ms), told; not an exit",
         ])
-        add("people", [.unavailable: "needs nothing missing"])
         let answered = "happens once a running app has answered: RuntimeTests/ScreenshotTests run it against a real session"
         add("screenshot", [
             .badData: noStore, .missingInput: "reads no input file: the picture comes from the app",

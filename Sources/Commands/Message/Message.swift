@@ -1,4 +1,5 @@
 import Activity
+import ControlSocket
 import Controls
 import Platform
 
@@ -29,42 +30,13 @@ public enum Message {
 
     /// `message` shown by the app at `socket` (else the usual places); ends as `outcomes` says.
     public static func run(_ message: PanelMessage, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Outcome {
-        let connection: PacketSocket
-        switch Screenshot.connect(socket) {
-        case .success(let c): connection = c
+        switch PanelClient.command(message.request, socket: socket, what: "glance message") {
+        case .success:
+            say("shown on the panel for \(message.seconds) s, or until a press")
+            return Outcome.ok
         case .failure(let failure):
             log(failure.message)
             return failure.status
         }
-        let timeout = Duration.seconds(5)
-        let answer: [UInt8]?
-        do throws(SystemError) {
-            try connection.send(Array(message.request.utf8))
-            if try waitForReadable([connection.descriptor], timeout: timeout).isEmpty {
-                answer = nil
-            } else {
-                let received = try connection.receive(capacity: 512)
-                received?.fd?.close()
-                answer = received?.bytes ?? []
-            }
-        } catch {
-            log("glance message: \(error)")
-            return Outcome.ioError
-        }
-        guard let answer else {
-            log("the running glance did not answer within \(Int(timeout.inSeconds)) s")
-            return Outcome.temporaryFailure
-        }
-        let text = String(decoding: answer, as: UTF8.self)
-        if text == "ok" {
-            say("shown on the panel for \(message.seconds) s, or until a press")
-            return Outcome.ok
-        }
-        if text.hasPrefix("refused ") {
-            log("the running glance did not show it: \(Quote.clip(String(text.dropFirst("refused ".count)), 200))")
-            return Outcome.temporaryFailure
-        }
-        log(answer.isEmpty ? "the running glance closed the connection without an answer" : "the running glance answered '\(Quote.clip(text, 80))'")
-        return Outcome.ioError
     }
 }

@@ -31,7 +31,7 @@ public enum Screenshot {
     /// says.
     public static func run(output: String, socket: String?, log: (String) -> Void, say: (String) -> Void) -> Outcome {
         let connection: PacketSocket
-        switch connect(socket) {
+        switch PanelClient.connect(socket) {
         case .success(let c): connection = c
         case .failure(let failure):
             log(failure.message)
@@ -52,30 +52,6 @@ public enum Screenshot {
         }
         say("\(output): \(picture.width)x\(picture.height), the frame on the panel")
         return Outcome.ok
-    }
-
-    /// A connection to the running app's control socket at `socket` (else the usual places), or
-    /// why there is none, `unavailable` or `noPermission` (shared with `glance message`).
-    static func connect(_ socket: String?) -> Result<PacketSocket, OutputFailure> {
-        let candidates = socket.map { [$0] } ?? ControlSocketLocation.clientPaths()
-        var problems: [(String, SystemError)] = []
-        for path in candidates {
-            do throws(SystemError) {
-                return .success(try PacketSocket.connect(to: path))
-            } catch {
-                problems.append((path, error))
-            }
-        }
-        if let denied = problems.first(where: { $0.1.errno == .permissionDenied || $0.1.errno == .notPermitted }) {
-            return .failure(
-                OutputFailure(
-                    "\(denied.0): permission denied: the running glance's socket is for root and group glance "
-                        + "(sudo adduser $USER glance, then log in again)", status: Outcome.noPermission))
-        }
-        return .failure(
-            OutputFailure(
-                "no running glance answers (" + problems.map { "\($0.0): \($0.1.errno)" }.joined(separator: "; ")
-                    + "); start it (glance run, or systemctl start glance), or give --socket PATH", status: Outcome.unavailable))
     }
 
     /// The request and its answer, waiting at most `timeout` for it.
