@@ -97,6 +97,13 @@ public struct PixelBuffer {
         self.region = region
     }
 
+    /// The rectangles drawing may change, disjoint and within the buffer: the region's, or the
+    /// clip alone (empty when nothing is drawn).
+    public var drawnAreas: [IntRect] {
+        if let region { return region.rects }
+        return clip.isEmpty ? [] : [clip]
+    }
+
     /// Calls `body` with each area to draw in: `clip` (if any) within the buffer's clip, one per
     /// rectangle of its region; none when empty.
     @inline(__always)

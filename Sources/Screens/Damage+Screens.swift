@@ -127,13 +127,19 @@ enum ScreenDamage {
 
     /// The change of a spinner (an arc `sweep` turns long turning once per `period`) from
     /// `time0` to `time1`: its tail's and its head's sweeps, or the whole circle when it moved
-    /// half a turn or more, or back.
+    /// half a turn or more, or back. `positions`: its angle is on a grid of that many steps a
+    /// turn (`ProgressScreen.spinnerPhase`).
     static func spinner(
-        center: Point, radius: Float, width: Float, sweep: Double, period: Double, from time0: Double, to time1: Double
+        center: Point, radius: Float, width: Float, sweep: Double, period: Double, positions: Double? = nil,
+        from time0: Double, to time1: Double
     ) -> Damage {
         if time1 == time0 { return Damage() }
-        let p0 = ProgressScreen.phase(time0, period: period)
+        var p0 = ProgressScreen.phase(time0, period: period)
         var p1 = ProgressScreen.phase(time1, period: period)
+        if let positions {
+            p0 = ProgressScreen.quantized(p0, positions: positions)
+            p1 = ProgressScreen.quantized(p1, positions: positions)
+        }
         if p1 < p0 { p1 += 1 }
         guard time1 > time0, time1 - time0 < period / 2, p1 - p0 < 0.5 else {
             return Damage(ring(center: center, radius: radius, width: width))

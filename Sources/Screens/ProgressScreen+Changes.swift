@@ -12,14 +12,17 @@ extension ProgressScreen {
         else { return nil }
         // The same layout as the frame before (what differs is the amount): taken from it.
         let layout = before.layout(for: size)
-        if memo.entry == nil { memo.entry = before.memo.entry }
+        if memo.entry == nil {
+            memo.entry = before.memo.entry
+            memo.spinner = before.memo.spinner
+        }
         switch (before.content.amount, content.amount) {
         case (.indeterminate, .indeterminate):
             switch layout.indicator {
             case .circle(let center, let radius, let lineWidth):
                 return ScreenDamage.spinner(
                     center: center, radius: radius, width: lineWidth, sweep: Self.spinnerSweep,
-                    period: Self.spinnerPeriod, from: previousTime, to: time)
+                    period: Self.spinnerPeriod, positions: Self.spinnerPositions, from: previousTime, to: time)
             case .bar(let bar), .toolbar(let bar):
                 return segmentChange(bar, from: previousTime, to: time)
             }

@@ -130,6 +130,8 @@ public struct ProgressScreen: ContextScreen {
         if let entry = memo.entry, entry.key.holds(size: size, content: content, context: context) { return entry.layout }
         let layout = context.shape == .round ? roundLayout(size) : rectangleLayout(size)
         memo.entry = (LayoutMemo.Key(size: size, content: content, context: context), layout)
+        // The spinner frames kept were drawn with another layout.
+        memo.spinner.removeAll()
         return layout
     }
 
@@ -159,6 +161,8 @@ public struct ProgressScreen: ContextScreen {
         }
 
         var entry: (key: Key, layout: Layout)?
+        /// The spinner's frames drawn in part with this layout (`drawKeptSpinner`).
+        var spinner = SpinnerFrames()
     }
 
     func styles(_ size: Size) -> (TypeScale, label: TextStyle, small: TextStyle, cancel: TextStyle) {
@@ -447,6 +451,13 @@ public struct ProgressScreen: ContextScreen {
     var cancelLabel: String { content.cancelling ? context.strings.cancelling : context.strings.cancel }
 
     public func draw(into buffer: PixelBuffer, at time: Double) {
+        // A spinner frame drawn in part: its pixels kept from the turn before, when they are.
+        if drawKeptSpinner(into: buffer, at: time) { return }
+        drawWhole(into: buffer, at: time)
+    }
+
+    /// The screen at `time` drawn (within `buffer`'s clip), nothing taken from frames kept.
+    func drawWhole(into buffer: PixelBuffer, at time: Double) {
         buffer.fill(.black)
         let layout = layout(for: buffer.size)
         let text = TextLayout(context, scale: layout.scale)
@@ -485,7 +496,7 @@ public struct ProgressScreen: ContextScreen {
                                         track: Self.track))
             } else {
                 // A quarter-turn arc going round once a second, over the dim track.
-                let phase = Self.phase(time, period: Self.spinnerPeriod)
+                let phase = Self.spinnerPhase(time)
                 buffer.stroke(ArcStroke(center: center, radius: radius, width: lineWidth, start: phase, sweep: Self.spinnerSweep,
                                         paint: .solid(Self.accent), track: Self.track))
             }
