@@ -33,36 +33,37 @@ extension ProgressScreen {
         // A part of the picture, not all of it (a first frame, a buffer that missed frames).
         guard pixels > 0, pixels * 8 <= buffer.width * buffer.height else { return false }
         guard case .circle = layout(for: buffer.size).indicator else { return false }
-        let key = SpinnerFrames.Key(
-            width: buffer.width, height: buffer.height, phase: Self.spinnerPhase(time).bitPattern, areas: areas)
+        // The position's index on the grid: one small key (a frame's size is its layout's).
+        let position = Int((Self.spinnerPhase(time) * Self.spinnerPositions).rounded())
         let frames = memo.spinner
-        if frames.restore(key, into: buffer) { return true }
+        if frames.restore(position, size: buffer.size, areas: areas, into: buffer) { return true }
         drawWhole(into: buffer, at: time)
-        frames.keep(key, pixels: pixels, from: buffer)
+        frames.keep(position, size: buffer.size, areas: areas, pixels: pixels, from: buffer)
         return true
     }
 }
 
-/// The pixels of spinner frames drawn in part, by what was drawn: the picture's size, the
-/// spinner's position and the rectangles drawn. Kept with the layout they were drawn with (the
-/// size, the content but its amount, the context: `LayoutMemo`) and dropped with it; the
-/// colours and the geometry are the layout's. At most `maxBytes` of pixels (the oldest frames
-/// dropped first): at a steady rate a turn's frames (30 or 60, a few kilobytes each at
-/// 480x480) fit many times over.
+/// The pixels of spinner frames drawn in part, by the spinner's position, with what was drawn
+/// (the picture's size and the rectangles: a frame is taken only for the same ones). Kept with
+/// the layout they were drawn with (the size, the content but its amount, the context:
+/// `LayoutMemo`) and dropped with it; the colours and the geometry are the layout's. One frame a
+/// position (a later one drawn in other rectangles takes its place), at most `maxBytes` of pixels
+/// (the oldest frames dropped first): at a steady rate a turn's frames (30 or 60, a few
+/// kilobytes each at 480x480) fit many times over.
 final class SpinnerFrames {
-    struct Key: Hashable {
-        var width: Int
-        var height: Int
-        var phase: UInt64
+    struct Frame {
+        var size: Size
         var areas: [IntRect]
+        var pixels: [UInt32]
     }
 
     /// At most this many bytes of pixels kept: 1 MiB.
     static let maxBytes = 1 << 20
 
-    private var frames: [Key: [UInt32]] = [:]
-    /// Keys in the order kept (the oldest first).
-    private var order: [Key] = []
+    /// By position (0..<`ProgressScreen.spinnerPositions`): a small key, hashed once a frame.
+    private var frames: [Int: Frame] = [:]
+    /// Positions in the order kept (the oldest first).
+    private var order: [Int] = []
     private var first = 0
     private(set) var bytes = 0
     /// Frames taken from those kept, and frames drawn and kept (for tests).
@@ -79,12 +80,12 @@ final class SpinnerFrames {
         bytes = 0
     }
 
-    /// The frame of `key` copied into `buffer`'s areas, if kept.
-    func restore(_ key: Key, into buffer: PixelBuffer) -> Bool {
-        guard let kept = frames[key] else { return false }
-        kept.withUnsafeBytes { src in
+    /// The frame of `position` copied into `buffer`'s areas, if one was kept drawn in the same.
+    func restore(_ position: Int, size: Size, areas: [IntRect], into buffer: PixelBuffer) -> Bool {
+        guard let frame = frames[position], frame.size == size, frame.areas == areas else { return false }
+        frame.pixels.withUnsafeBytes { src in
             var offset = 0
-            for r in key.areas {
+            for r in areas {
                 let rowBytes = r.width &* 4
                 var dst = buffer.base + (r.y &* buffer.stride &+ r.x &* 4)
                 for _ in 0..<r.height {
@@ -98,13 +99,14 @@ final class SpinnerFrames {
         return true
     }
 
-    /// Keeps the pixels of `key`'s areas of `buffer` (`pixels` of them), the oldest frames
-    /// dropped to make room.
-    func keep(_ key: Key, pixels: Int, from buffer: PixelBuffer) {
-        let size = pixels * 4
-        guard size <= Self.maxBytes, frames[key] == nil else { return }
-        while bytes + size > Self.maxBytes, first < order.count {
-            if let old = frames.removeValue(forKey: order[first]) { bytes -= old.count * 4 }
+    /// Keeps the pixels of `areas` of `buffer` (`pixels` of them) as `position`'s frame, the
+    /// oldest frames dropped to make room.
+    func keep(_ position: Int, size: Size, areas: [IntRect], pixels: Int, from buffer: PixelBuffer) {
+        let bytesNeeded = pixels * 4
+        guard bytesNeeded <= Self.maxBytes else { return }
+        if let old = frames.removeValue(forKey: position) { bytes -= old.pixels.count * 4 }
+        while bytes + bytesNeeded > Self.maxBytes, first < order.count {
+            if let old = frames.removeValue(forKey: order[first]) { bytes -= old.pixels.count * 4 }
             first += 1
         }
         if first > 64 && first * 2 > order.count {
@@ -114,7 +116,7 @@ final class SpinnerFrames {
         let copy = [UInt32](unsafeUninitializedCapacity: pixels) { dst, initialized in
             let raw = UnsafeMutableRawPointer(dst.baseAddress!)
             var offset = 0
-            for r in key.areas {
+            for r in areas {
                 let rowBytes = r.width &* 4
                 var src = UnsafeRawPointer(buffer.base + (r.y &* buffer.stride &+ r.x &* 4))
                 for _ in 0..<r.height {
@@ -125,9 +127,9 @@ final class SpinnerFrames {
             }
             initialized = pixels
         }
-        frames[key] = copy
-        order.append(key)
-        bytes += size
+        frames[position] = Frame(size: size, areas: areas, pixels: copy)
+        order.append(position)
+        bytes += bytesNeeded
         kept += 1
     }
 }
