@@ -32,32 +32,19 @@ public enum RequestLog {
     /// The line as logged: control characters escaped, and the token (`secret`, at least 16
     /// bytes) wherever a client may have put it — in the path, plain or percent-encoded, or in a
     /// name an error quotes — replaced by `<token>`.
-    public static func line(_ text: String, secret: [UInt8]) -> String {
-        var line = Quote.logLine(text)
-        guard secret.count >= 16 else { return line }
-        let token = String(decoding: secret, as: UTF8.self)
-        for form in [token, Quote.percentEscaped(secret), percentEncodedAll(secret)] {
-            line = line.replacingAll(form, with: "<token>")
-        }
-        if let decoded = Route.decode(line), decoded.contains(token) {
-            // Partly encoded: what a client wrote that decodes to the token is not kept at all.
-            line = "(a request line with the token in it)"
-        }
-        return line
-    }
+    public static func line(_ text: String, secret: [UInt8]) -> String { line(text, secrets: [secret]) }
 
-    /// The line as logged with each of `secrets` (the household's tokens) hidden as `line(_:secret:)` hides one.
+    /// The line as logged with each of `secrets` (the household's tokens; one shorter than 16
+    /// bytes is not one) hidden: escaped, each token replaced by `<token>` in each of its forms,
+    /// and a line whose decoding still holds one (partly encoded) not kept at all.
     public static func line(_ text: String, secrets: [[UInt8]]) -> String {
-        guard let first = secrets.first else { return line(text, secret: []) }
-        var line = line(text, secret: first)
-        for secret in secrets.dropFirst() where secret.count >= 16 {
+        var line = Quote.logLine(text)
+        for secret in secrets where secret.count >= 16 {
             let token = String(decoding: secret, as: UTF8.self)
             for form in [token, Quote.percentEscaped(secret), percentEncodedAll(secret)] {
                 line = line.replacingAll(form, with: "<token>")
             }
-            if let decoded = Route.decode(line), decoded.contains(token) {
-                line = "(a request line with the token in it)"
-            }
+            if let decoded = Route.decode(line), decoded.contains(token) { return "(a request line with the token in it)" }
         }
         return line
     }
