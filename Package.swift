@@ -146,12 +146,18 @@ let package = Package(
             ]),
         // The network's sides, each for its own executable: glance serve (HTTP, the token's QR
         // code) and glance mqtt (the broker, Home Assistant).
+        // The panel's web page, pure: its pages (HTML, en and zh-Hans), the settings' forms made
+        // from their declarations, form bodies, the configuration file's text edited in place,
+        // sessions and CSRF tokens. glance-serve's (`glance web`), never the panel's.
+        .target(name: "Web", dependencies: ["Activity", "Configuration", "Controls", "Faces", "JSON"]),
         .target(
             name: "Server",
             dependencies: [
                 "Activity", "Configuration", "Feeds", "HTTP", "JSON", "Platform", "Store", "QRCode",
                 // glance people token NAME --panel: the phone's QR code to the running panel.
                 "ControlSocket", "Controls",
+                // glance web: the pages, the file checked as glance config check does, the frame as a PNG.
+                "Web", "ConfigurationFile", "ImageFile", "Raster",
             ]),
         .target(
             name: "HomeBridge",
@@ -195,6 +201,7 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "ImageFile", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "CLI", "Activity", "Raster"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Configuration", "Controls", "JSON", "Activity"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Activity", "JSON"]),
         // Gadgetbridge databases made by the tests from the published schemas, read and imported.
         .testTarget(
