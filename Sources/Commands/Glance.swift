@@ -86,6 +86,7 @@ public enum Glance {
                 Listed("serve") { ServeCommand.spec.entry(.init(), runs: .serve) { settingsRefused($0.config, $0.layer) } },
                 Listed("mqtt") { MQTTCommand.spec.entry(.init(), runs: .mqtt) { settingsRefused($0.config, $0.layer) } },
                 Listed("people") { PeopleCommand.spec.entry(.init(), runs: .people) { settingsRefused($0.config, $0.layer) } },
+                Listed("web") { WebCommand.spec.entry(.init(), runs: .web) { settingsRefused($0.config, $0.layer) } },
             ]
         ),
         (

@@ -188,6 +188,21 @@ public struct ServeSetting: Sendable, Equatable {
     public init() {}
 }
 
+/// `glance web`: the panel's web page (docs/web.md), off until it is given an address.
+public struct WebSetting: Sendable, Equatable {
+    /// `HOST:PORT` it listens on; nil: off (glance web says so and ends).
+    public var listen: String?
+    /// The page's address as a phone reaches it, for the one-time link (`http://glance.local:8128`);
+    /// nil: made from the board's host name and the port.
+    public var url: String?
+    /// Hours a login lasts.
+    public var sessionHours = 12
+    /// Where `glance web link` leaves the one-time link's secret for the page to take.
+    public var linkFile = "/var/lib/glance/web/login"
+
+    public init() {}
+}
+
 /// `glance import --watch`: the folder whose files are imported when they change.
 public struct ImportSetting: Sendable, Equatable {
     /// A folder (Syncthing's, say) whose files are imported when one is written or moved in; nil:
@@ -273,6 +288,8 @@ public struct Configuration: Sendable, Equatable {
     public var serve = ServeSetting()
     /// `glance import --watch`'s folder (the file's `"import"`).
     public var imports = ImportSetting()
+    /// The panel's web page (`glance web`).
+    public var web = WebSetting()
     /// The MQTT broker, when a gauge follows a topic.
     public var mqtt: MQTTSetting?
     /// glance mqtt's Home Assistant discovery.

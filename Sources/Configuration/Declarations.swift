@@ -65,6 +65,7 @@ extension Configuration: Defaulted {
         .object("fonts", \.fonts, FontFiles.settings, help: "font files instead of the packaged ones"),
         .object("serve", \.serve, ServeSetting.settings, help: "glance serve, the HTTP endpoint"),
         .object("import", \.imports, ImportSetting.settings, help: "glance import --watch, the watched folder"),
+        .object("web", \.web, WebSetting.settings, help: "glance web, the panel's own web page"),
         .object(
             "goals", \.goals, GoalSetting.settings,
             help: "the goals a day without its own is measured against until goals are set in the store (glance goals)"),
@@ -406,6 +407,27 @@ extension Form where Value == FilePair? {
     }
 }
 
+extension WebSetting: Defaulted {
+    static var defaults: WebSetting { WebSetting() }
+
+    static let settings: [Setting<WebSetting>] = [
+        .value(
+            "listen", \.listen, .optionalListen,
+            help: "where glance web serves the panel's page; \"0.0.0.0:8128\" for the local network",
+            default: .means("off (glance web says so and ends)"), reload: .web),
+        .value(
+            "url", \.url, .optionalString("URL"),
+            help: "the page's address as a phone reaches it, written in the one-time login link (glance web link)",
+            default: .means("http:// and the board's host name with .local, and the port"), reload: .web),
+        .value(
+            "sessionHours", \.sessionHours, .whole(1...720, what: "hours"),
+            help: "hours a login lasts on a browser", reload: .web),
+        .value(
+            "linkFile", \.linkFile, .nonEmpty("FILE"),
+            help: "where glance web link leaves the one-time link's secret (0640) for the page to take", reload: .web),
+    ]
+}
+
 extension ImportSetting: Defaulted {
     static var defaults: ImportSetting { ImportSetting() }
 
@@ -725,5 +747,13 @@ extension Form where Value == String? {
                 }
                 return id
             }, text: nil, write: { $0.map { .json(.string($0)) } ?? .absent })
+    }
+}
+
+extension Configuration {
+    /// Each gauge's settings (an item of `gauges`) with a gauge's defaults: the web page's gauge
+    /// form is made of them.
+    public static var gaugeSettings: [(key: String, setting: Setting<GaugeSetting>, defaults: GaugeSetting)] {
+        GaugeSetting.settings.map { ($0.key!, $0, GaugeSetting.defaults) }
     }
 }

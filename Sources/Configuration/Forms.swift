@@ -288,6 +288,19 @@ extension Form {
             }, write: { .json(.number(Double($0.rawValue))) })
     }
 
+    /// `HOST:PORT`, or null: off.
+    static var optionalListen: Form<String?> {
+        let listen = Form<String>.listen
+        return Form<String?>(
+            "HOST:PORT", expected: "HOST:PORT, e.g. \"0.0.0.0:8128\", or null: off",
+            json: { json, at, reader in
+                if case .null = json { return .some(nil) }
+                return listen.json(json, at, &reader).map { .some($0) }
+            },
+            text: { (text, option) throws(UsageError) in try listen.parse(text, option: option) },
+            write: { .json($0.map(JSON.string) ?? .null) })
+    }
+
     /// `HOST:PORT` (IPv4 or `[IPv6]`).
     static var listen: Form<String> {
         Form<String>(

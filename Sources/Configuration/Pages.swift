@@ -76,6 +76,7 @@ extension Configuration {
         case .serve: "glance serve reads it when it starts."
         case .bridge: "glance mqtt reads it when it starts."
         case .watch: "glance import --watch reads it when it starts."
+        case .web: "glance web reads it when it starts."
         case .commandLine: ""
         case .rotation: "A reload turns the next frame."
         case .display: "A reload sets the new mode over the last frame."

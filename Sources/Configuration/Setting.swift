@@ -31,6 +31,8 @@ public enum Reload: String, Sendable, CaseIterable, Comparable {
     case bridge
     /// Not the panel's: `glance import --watch` reads it when it starts.
     case watch = "import watch"
+    /// Not the panel's: `glance web` reads it when it starts.
+    case web
     /// The command line's own (it is given again with every reload).
     case commandLine = "command line"
 
@@ -131,7 +133,7 @@ enum DefaultText: Sendable {
 
 extension JSON {
     /// As the settings' pages write a value: JSON, a space after each comma and colon.
-    var settingText: String {
+    public var settingText: String {
         switch self {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"
@@ -301,6 +303,13 @@ public struct Setting<Root>: Sendable {
             members: members.map { $0.lifted(path, under: prefix) },
             read: { json, at, reader, outer in read(json, at, &reader, &outer[keyPath: path]) },
             write: { write($0[keyPath: path]) }, assignment: lifted, differs: { differs($0[keyPath: path], $1[keyPath: path]) })
+    }
+
+    /// Its value in `root` as the file writes it: nil when the file leaves it out, or no form
+    /// writes it (an object's, the command line's own).
+    public func fileValue(_ root: Root) -> JSON? {
+        if case .json(let json)? = write(root) { return json }
+        return nil
     }
 
     /// The leaves: this setting, or its members' leaves (an object's).

@@ -75,7 +75,7 @@ public enum ConfigurationFile {
 
     /// Why `pattern` is not a POSIX extended regular expression (the C library's regcomp); nil
     /// when it is one.
-    @Sendable static func regexProblem(_ pattern: String) -> String? { ExtendedRegex.problem(pattern) }
+    @Sendable public static func regexProblem(_ pattern: String) -> String? { ExtendedRegex.problem(pattern) }
 
     static func problem(_ message: String) -> ConfigurationIssues {
         ConfigurationIssues([ConfigurationIssue(path: "$", message: message)])

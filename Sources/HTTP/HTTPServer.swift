@@ -37,6 +37,18 @@ public final class HTTPServer {
         public let authorization: String?
         /// The declared Content-Length, if any.
         public let contentLength: Int?
+        /// The headers a page needs (`Request.pageHeaders`: Cookie, Origin, Host, …), each as sent
+        /// but escaped as the path is; the others are not kept.
+        public var headers: [(name: String, value: String)] = []
+
+        /// The value of the kept header `name` (as `pageHeaders` spells it).
+        public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+
+        /// The headers kept for `header(_:)`: what the web page's sessions, CSRF checks, live view
+        /// and language need.
+        public static let pageHeaders = [
+            "Cookie", "Origin", "Host", "If-None-Match", "Accept-Language", "Content-Type", "Sec-Fetch-Site", "Referer",
+        ]
     }
 
     public struct Response: Sendable {
@@ -44,12 +56,21 @@ public final class HTTPServer {
         public var body: String
         public var contentType: String
         public var headers: [(String, String)]
+        /// Bytes to send instead of `body` (a PNG).
+        public var bytes: [UInt8]?
+        /// The Cache-Control header (every answer has one).
+        public var cacheControl = "no-store"
 
         public init(status: Int, body: String, contentType: String = "application/json", headers: [(String, String)] = []) {
             self.status = status
             self.body = body
             self.contentType = contentType
             self.headers = headers
+        }
+
+        public init(status: Int, bytes: [UInt8], contentType: String, headers: [(String, String)] = []) {
+            self.init(status: status, body: "", contentType: contentType, headers: headers)
+            self.bytes = bytes
         }
     }
 
@@ -342,10 +363,15 @@ public final class HTTPServer {
             withUnsafeMutablePointer(to: &query) { pointer in
                 _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryIterator, pointer)
             }
-            let request = Request(
+            var request = Request(
                 method: Self.escaped(method), path: Self.escaped(url), query: query.pairs,
                 address: Self.address(of: connection), authorization: header(connection, "Authorization"),
                 contentLength: header(connection, "Content-Length").flatMap { Int($0) })
+            for name in Request.pageHeaders {
+                if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
+                    request.headers.append((name, Self.escaped(value, spaces: true)))
+                }
+            }
             let pending = Pending(request)
             state.pointee = Unmanaged.passRetained(pending).toOpaque()
             if let response = head(request) {
@@ -417,27 +443,32 @@ public final class HTTPServer {
 
     /// Bytes a client sent as the server keeps them: printable ASCII as it is, every other byte as
     /// `%XX` (so no text the handlers see holds a control character, and nothing is lost).
-    static func escaped(_ text: UnsafePointer<CChar>) -> String {
+    static func escaped(_ text: UnsafePointer<CChar>, spaces: Bool = false) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         var p = text
-        while p.pointee != 0 {
+        // A header's value is at most 4 KiB here (libmicrohttpd's own limit on a request's head is 32 KiB).
+        while p.pointee != 0 && (!spaces || out.count < 4096) {
             let b = UInt8(bitPattern: p.pointee)
-            if (0x21...0x7E).contains(b) { out.append(b) } else { out += [37, hex[Int(b >> 4)], hex[Int(b & 15)]] }
+            if (0x21...0x7E).contains(b) || (spaces && b == 0x20) {
+                out.append(b)
+            } else {
+                out += [37, hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
             p += 1
         }
         return String(decoding: out, as: UTF8.self)
     }
 
     func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
-        var body = Array(response.body.utf8)
+        var body = response.bytes ?? Array(response.body.utf8)
         let made = body.withUnsafeMutableBytes {
             MHD_create_response_from_buffer($0.count, $0.baseAddress, .RESPMEM_MUST_COPY)
         }
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
         _ = MHD_add_response_header(made, "Content-Type", response.contentType)
-        _ = MHD_add_response_header(made, "Cache-Control", "no-store")
+        _ = MHD_add_response_header(made, "Cache-Control", response.cacheControl)
         for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
         return MHD_queue_response(connection, UInt32(response.status), made)
     }

@@ -38,6 +38,28 @@ if arguments.first == "people" {
         })
 }
 
+if arguments.first == "web" {
+    exit(
+        WebCommand.spec.main(.init(), Array(arguments.dropFirst())) { line in
+            let console = Console.standard
+            switch ConfigurationFile.configuration(line.config, commandLine: line.layer, console: console) {
+            case .failure(let status): return status.code
+            case .success(let configuration):
+                switch line.job {
+                case .link: return WebApp.link(configuration, url: line.url, panel: line.panel ? line.socket ?? "" : nil, say: console.say, complain: console.complain)
+                case .serve:
+                    // glance, beside this program (a build folder) or on the PATH's usual place, draws previews.
+                    let here = executablePath().map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
+                    let glance = [here.map { $0 + "/glance" }, "/usr/bin/glance"].compactMap { $0 }.first { access($0, X_OK) == 0 }
+                    let app = WebApp(
+                        configuration: configuration, configPath: line.config, socket: line.socket, glance: glance, version: BuildInfo.version,
+                        log: console.complain)
+                    return app.run()
+                }
+            }
+        })
+}
+
 exit(
     ServeCommand.spec.main(.init(), arguments) { line in
         let console = Console.standard

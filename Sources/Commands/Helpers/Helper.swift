@@ -13,13 +13,15 @@ public enum Helper: String, CaseIterable, Sendable {
     /// `glance people`: glance-serve's too (`glance-serve people …`): the store, the token files
     /// and libqrencode, which glance-serve has and glance does not.
     case people
+    /// `glance web`: glance-serve's too (`glance-serve web …`): the network side, the page.
+    case web
 
-    /// The executable's name: glance-import, glance-serve, glance-mqtt (glance-serve for people).
-    public var executable: String { self == .people ? "glance-serve" : "glance-" + rawValue }
+    /// The executable's name: glance-import, glance-serve, glance-mqtt (glance-serve for people and web).
+    public var executable: String { self == .people || self == .web ? "glance-serve" : "glance-" + rawValue }
 
     /// What goes before the command's arguments: the command's name, for an executable that runs
     /// more than one.
-    var leading: [String] { self == .people ? [rawValue] : [] }
+    var leading: [String] { self == .people || self == .web ? [rawValue] : [] }
 
     /// The package's library folder, beside the program's: /usr/bin/glance → /usr/lib/glance.
     public static let libraryFolder = "../lib/glance"

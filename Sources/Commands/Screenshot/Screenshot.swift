@@ -56,29 +56,6 @@ public enum Screenshot {
 
     /// The request and its answer, waiting at most `timeout` for it.
     static func ask(_ connection: PacketSocket, timeout: Duration = .seconds(5)) throws(OutputFailure) -> PixelBuffer {
-        let answer: (bytes: [UInt8], fd: FileDescriptor?)?
-        do throws(SystemError) {
-            try connection.send(Array("screenshot".utf8))
-            answer = try waitForReadable([connection.descriptor], timeout: timeout).isEmpty
-                ? nil : try connection.receive(capacity: 512)
-        } catch {
-            throw OutputFailure("glance screenshot: \(error)", status: Outcome.ioError)
-        }
-        guard let (bytes, fd) = answer else {
-            throw OutputFailure(
-                "the running glance did not answer within \(Int(timeout.inSeconds)) s", status: Outcome.temporaryFailure)
-        }
-        defer { fd?.close() }
-        switch PanelPicture.decode(bytes, fd: fd) {
-        case .success(let picture): return picture
-        case .failure(.refused(let why)):
-            throw OutputFailure("the running glance has no picture to give: \(why)", status: Outcome.temporaryFailure)
-        case .failure(.closed):
-            throw OutputFailure("the running glance closed the connection without an answer", status: Outcome.ioError)
-        case .failure(.malformed(let text)):
-            throw OutputFailure("the running glance answered '\(text)'", status: Outcome.ioError)
-        case .failure(.unreadable(let why)):
-            throw OutputFailure("glance screenshot: \(why)", status: Outcome.ioError)
-        }
+        try PanelClient.screenshot(connection, timeout: timeout)
     }
 }
