@@ -32,10 +32,43 @@ public enum PanelClient {
     /// `request` (a command: answered `ok` or `refused WHY`) sent to the app at `socket` (else the
     /// usual places), waiting at most `timeout` for its answer; `what` names the command in a
     /// failure to send. Fails `unavailable` or `noPermission` (no connection), `temporaryFailure`
-    /// (refused, said why, or no answer in time), `ioError` (the answer could not be read).
+    /// (refused, said why, or no answer in time), `ioError` (the answer could not be read). A
+    /// refusal's message is `refused`, `: ` and the panel's reason as it said it (control
+    /// characters shown as `Quote.clip` shows them), so a caller can show the reason alone:
+    /// `reload`'s is the new configuration's first problem.
     public static func command(
-        _ request: String, socket: String?, what: String, timeout: Duration = .seconds(5)
+        _ request: String, socket: String?, what: String, refused: String = "the running glance did not show it",
+        timeout: Duration = .seconds(5)
     ) -> Result<Void, OutputFailure> {
+        exchange(request, socket: socket, what: what, refused: refused, timeout: timeout).flatMap { text in
+            if text == "ok" { return .success(()) }
+            return .failure(
+                OutputFailure(
+                    text.isEmpty ? "the running glance closed the connection without an answer" : "the running glance answered '\(Quote.clip(text, 80))'",
+                    status: Outcome.ioError))
+        }
+    }
+
+    /// `request` (one that is answered with a line: `state`, `panel`) sent to the app at `socket`
+    /// (else the usual places), and its answer's text, waiting at most `timeout`. Fails as
+    /// `command` does: `unavailable` or `noPermission`, `temporaryFailure` (refused: the message
+    /// `the running glance refused REQUEST: REASON`; or no answer in time), `ioError` (no answer
+    /// could be read, or an empty one).
+    public static func ask(_ request: String, socket: String?, timeout: Duration = .seconds(5)) -> Result<String, OutputFailure> {
+        let what = Quote.clip(request, 32)
+        return exchange(request, socket: socket, what: "the request '\(what)'", refused: "the running glance refused '\(what)'", timeout: timeout)
+            .flatMap { text in
+                text.isEmpty
+                    ? .failure(OutputFailure("the running glance closed the connection without an answer", status: Outcome.ioError))
+                    : .success(text)
+            }
+    }
+
+    /// The answer to `request`, read whole (at most 512 bytes) as text; a refusal is the failure
+    /// `refused: REASON` (`temporaryFailure`).
+    static func exchange(
+        _ request: String, socket: String?, what: String, refused: String, timeout: Duration
+    ) -> Result<String, OutputFailure> {
         let connection: PacketSocket
         switch connect(socket) {
         case .success(let c): connection = c
@@ -59,16 +92,12 @@ public enum PanelClient {
                 OutputFailure("the running glance did not answer within \(Int(timeout / .seconds(1))) s", status: Outcome.temporaryFailure))
         }
         let text = String(decoding: answer, as: UTF8.self)
-        if text == "ok" { return .success(()) }
         if text.hasPrefix("refused ") {
+            // (The panel's answers are at most 400 bytes: the whole reason, its control
+            // characters shown, never cut.)
             return .failure(
-                OutputFailure(
-                    "the running glance did not show it: \(Quote.clip(String(text.dropFirst("refused ".count)), 200))",
-                    status: Outcome.temporaryFailure))
+                OutputFailure("\(refused): \(Quote.clip(text.dropFirst("refused ".count), 512))", status: Outcome.temporaryFailure))
         }
-        return .failure(
-            OutputFailure(
-                answer.isEmpty ? "the running glance closed the connection without an answer" : "the running glance answered '\(Quote.clip(text, 80))'",
-                status: Outcome.ioError))
+        return .success(text)
     }
 }

@@ -26,6 +26,12 @@ public enum PanelRequest: Sendable, Equatable {
     case message(PanelMessage)
     /// A QR code that sets up a person's phone, shown as a message is (`PanelQRCode.seconds`).
     case qrCode(PanelQRCode)
+    /// The configuration file read again and applied, as SIGHUP does: answered `ok` (applied, or
+    /// nothing changed) or `refused WHY` (the first problem; the running configuration stays).
+    case reload
+    /// What the panel is (`PanelFacts`): its picture's size, rotation, outline, physical size and
+    /// viewing distance, its connector and pixel format.
+    case panel
 
     /// The longest request but a message or a QR code: a longer one is refused whole.
     public static let maximumBytes = 64
@@ -51,6 +57,8 @@ public enum PanelRequest: Sendable, Equatable {
         case ("refresh", 1): return .success(.refresh)
         case ("today", 1): return .success(.today)
         case ("restart", 1): return .success(.restart)
+        case ("reload", 1): return .success(.reload)
+        case ("panel", 1): return .success(.panel)
         case ("dim", 2), ("blank", 2):
             guard words[1].count <= 5, let n = Int(words[1]), (0...86400).contains(n) else {
                 return .failure(PanelRefusal("\(words[0]): whole seconds from 0 (never) to 86400"))
@@ -76,7 +84,7 @@ public enum PanelRequest: Sendable, Equatable {
 
     static let known =
         "screenshot, state, watch, show SCREEN, next, refresh, today, cycle on|off, light on|off, brightness 1-100, "
-        + "dim|blank 0-86400, restart, message TEXT, qr WIDTH HEX CAPTION"
+        + "dim|blank 0-86400, restart, reload, panel, message TEXT, qr WIDTH HEX CAPTION"
 
     /// The request as sent.
     public var text: String {
@@ -92,6 +100,8 @@ public enum PanelRequest: Sendable, Equatable {
         case .light(let on): "light \(on ? "on" : "off")"
         case .brightness(let n): "brightness \(n)"
         case .restart: "restart"
+        case .reload: "reload"
+        case .panel: "panel"
         case .dim(let n): "dim \(n)"
         case .blank(let n): "blank \(n)"
         case .message(let message): message.request

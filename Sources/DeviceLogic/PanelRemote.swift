@@ -1,4 +1,6 @@
 import Controls
+import Raster
+import Screens
 
 /// The home's commands on the device (`PanelRequest`s but the socket's own) as the device's
 /// events, and its state as the socket tells it. Pure: the runtime hands the events to the device.
@@ -8,10 +10,10 @@ public enum PanelRemote {
     /// off stays off).
     public static func events(for request: PanelRequest, on device: DeviceState, now: Duration) -> Result<[DeviceEvent], PanelRefusal> {
         switch request {
-        case .screenshot, .state, .watch:
+        case .screenshot, .state, .watch, .panel:
             return .failure(PanelRefusal("\(request.text) is the socket's, not a command"))
-        case .restart:
-            return .failure(PanelRefusal("restart is the app's, not the device's"))
+        case .restart, .reload:
+            return .failure(PanelRefusal("\(request.text) is the app's, not the device's"))
         case .show(let kind):
             guard device.screens.contains(kind) else {
                 return .failure(PanelRefusal("\(kind.rawValue) is not one of the configured screens (\(names(device.screens)))"))
@@ -89,6 +91,28 @@ public enum PanelRemote {
             brightness: Int((device.awakeBrightness * 100).rounded()), dimmable: (device.backlight?.maximum ?? 2) > 1,
             touched: device.lastActivity.map { Int64((wallNow - (now - $0).inSeconds).rounded(.down)) },
             dimAfter: device.idleSchedule.dimAfter.map(wholeSeconds), blankAfter: device.idleSchedule.blankAfter.map(wholeSeconds))
+    }
+
+    /// What the panel is, for the socket's `panel`: the picture of `picture` size (upright) turned
+    /// by `rotation` onto the panel, the physical size and distance as the device's screens resolve
+    /// them (the display's millimetres, the setting, or the usual panel of its pixels), and the
+    /// output's `connector` and `format` (nil: an output without one).
+    public static func facts(
+        of device: DeviceState, picture: Size, rotation: Rotation, connector: String?, format: String?
+    ) -> PanelFacts {
+        let maker = device.maker
+        let viewing = maker.viewing.resolved(for: picture, shape: maker.shape)
+        let measured: PanelFacts.Measured
+        switch viewing.diagonalSource {
+        case .display: measured = .display
+        case .setting: measured = .setting
+        case .assumed: measured = .assumed
+        }
+        return PanelFacts(
+            width: picture.width, height: picture.height, rotation: rotation, round: maker.shape == .round,
+            diagonalTenths: PanelFacts.tenths(viewing.diagonal), measured: measured,
+            distance: viewing.distance.isFinite ? Int(min(1e6, max(1, viewing.distance.rounded()))) : 1,
+            connector: connector, format: format)
     }
 
     /// Seconds as the state tells them: whole, at least 1 (a file's 0.5 s is not "never"), at most

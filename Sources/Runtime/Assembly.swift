@@ -139,7 +139,7 @@ public final class Assembly {
             data: data, hub: nil, session: session, controller: controller, output: parts.output, log: parts.reloadLog ?? log)
         reloader.adjust = parts.adjust
         // The session keeps the reloader (which knows the session unowned): no cycle.
-        session.onReload = { now in reloader.reload(now: now) }
+        session.onReload = { now, asker in reloader.reload(now: now, asker: asker) }
         session.onFrame = { reloader.framePresented() }
         return .success(
             Assembly(settings: settings, text: text, clock: clock, data: data, controller: controller, session: session, reloader: reloader))

@@ -19,7 +19,11 @@ import Raster
 ///
 /// The home's commands (`PanelRequest`, from `glance mqtt`) come the same way: `show clock`,
 /// `next`, `brightness 40`, … answered `ok` or `refused WHY`; `state` is answered with the
-/// `PanelState` line. A client that sends `watch` stays connected: it gets the state at once and
+/// `PanelState` line, `panel` with the `PanelFacts` line (the picture's size, rotation, outline,
+/// physical size and viewing distance, the connector and pixel format); `reload` reads the
+/// configuration file again as SIGHUP does and is answered `ok` (applied, or nothing changed) or
+/// `refused WHY` (the first problem; the running configuration stays), the log saying which
+/// user asked. A client that sends `watch` stays connected: it gets the state at once and
 /// again whenever it changes, and may send commands on that connection. One watch a user (by the
 /// peer's credentials: a user's new watch replaces its old one, as a restarted bridge's does) and
 /// four users at most, so nobody can push Home Assistant's bridge out by watching twice. A
@@ -61,6 +65,11 @@ public final class ControlServer: ReadingSource {
     /// answers from its loop (`Session.control`): what `handle(ready:now:)`, the loop's shape of
     /// a source, answers with.
     public var picture: () -> Result<PixelBuffer, PictureRefusal> = { .failure(PictureRefusal("no panel answers here")) }
+    /// The output as `panel` tells it (nil: no panel answers here).
+    public var output: () -> Session.OutputFacts? = { nil }
+    /// The configuration read again for `reload`, asked by the client it names; nil: nothing
+    /// reloads here.
+    public var reload: (Duration, String) -> ReloadOutcome? = { _, _ in nil }
     public var problems: (String) -> Void = { _ in }
 
     /// The listening socket and the clients that have not asked yet.
@@ -214,6 +223,30 @@ public final class ControlServer: ReadingSource {
             let text = remote.map { $0.state(now: now, wallNow: wallClockNow()).text } ?? "refused this glance takes no commands"
             try? client.send(Array(text.utf8), nonblocking: true)
             return false
+        case .panel:
+            let text: String
+            if let remote, let output = output() {
+                text = remote.facts(output).text
+            } else {
+                text = "refused no panel answers here"
+            }
+            try? client.send(Array(text.utf8), nonblocking: true)
+            return false
+        case .reload:
+            // Asked as SIGHUP asks, by whom the log says (the reloader tells the rest: what
+            // changed, or every problem).
+            let asker = "control socket (\(client.peerUser.map { "uid \($0)" } ?? "uid unknown"))"
+            switch reload(now, asker) {
+            case .none:
+                try? client.send(Array("refused this glance has no configuration to reload".utf8), nonblocking: true)
+                return false
+            case .refused(let reason):
+                try? client.send(Array(Self.refused(reason).utf8), nonblocking: true)
+                return false
+            case .applied:
+                try? client.send(Array("ok".utf8), nonblocking: true)
+                return true
+            }
         default:
             guard let remote else {
                 try? client.send(Array("refused this glance takes no commands".utf8), nonblocking: true)
@@ -229,6 +262,20 @@ public final class ControlServer: ReadingSource {
                 return changed
             }
         }
+    }
+
+    /// The longest answer but a picture's: a client reads 512 bytes.
+    public static let maximumAnswerBytes = 400
+
+    /// `refused REASON` on one line (control characters as `Quote.clip` shows them) and at most
+    /// `maximumAnswerBytes`: a longer reason cut, ending in `…`.
+    static func refused(_ reason: String) -> String {
+        let room = maximumAnswerBytes - "refused ".utf8.count
+        var text = Quote.clip(reason, room)
+        while text.utf8.count > room {
+            text = Quote.clip(reason, max(1, text.unicodeScalars.count - 2))
+        }
+        return "refused " + text
     }
 
     /// `picture W H` and the pixels in a memory file.

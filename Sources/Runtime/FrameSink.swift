@@ -54,6 +54,9 @@ public protocol FrameSink: AnyObject {
     /// The buffer holding the frame presented last (the panel's size and format); nil before
     /// the first. What `glance screenshot` is given, turned upright.
     var presentedBuffer: PixelBuffer? { get }
+    /// The display's connector and pixel format as its output knows them (DRM's `HDMI-A-1`, the
+    /// fourcc `XR24`), for the control socket's `panel`; nil: an output without one.
+    var connection: (connector: String, format: String)? { get }
 }
 
 extension FrameSink {
@@ -65,6 +68,7 @@ extension FrameSink {
     public func waitForFlip() {}
     public func takeNotes() -> [String] { [] }
     public var presentedBuffer: PixelBuffer? { nil }
+    public var connection: (connector: String, format: String)? { nil }
 }
 
 /// An output that can be powered down (DPMS) while the panel is blank.
@@ -106,6 +110,7 @@ public final class PanelSink: FrameSink, PoweredOutput, ConsoleHandover {
         return .nanoseconds(1_000_000_000 / max(1, min(60, hz == 0 ? 60 : hz)))
     }
     public var drawingBuffer: PixelBuffer { output.drawingBuffer }
+    public var connection: (connector: String, format: String)? { (output.plan.connector.name, fourCCName(output.format.fourCC)) }
 
     public func present(damage: IntRect) throws(OutputFailure) {
         try present(changes: Damage(damage))

@@ -116,11 +116,11 @@ public enum PanelApp {
         if let systemd, let interval = systemd.watchdogInterval {
             session.watchdog = (interval, { tell(systemd, log) { try $0.watchdog() } })
         }
-        // SIGHUP (systemctl reload): the configuration again, in place.
-        session.onReload = { now in
+        // SIGHUP (systemctl reload), or the control socket's reload: the configuration again, in place.
+        session.onReload = { now, asker in
             // systemctl reload's own command has reset the terminal (TTYReset=): graphics mode again.
             (reloader.output ?? output).terminal?.reassertGraphicsMode()
-            return reloader.reload(now: now)
+            return reloader.reload(now: now, asker: asker)
         }
         if settings.run.reportFrames {
             var count = 0

@@ -237,6 +237,13 @@ public final class PanelController: SceneSource {
     /// The state as the control socket tells it.
     public func state(now: Duration, wallNow: Double) -> PanelState { PanelRemote.state(of: device, now: now, wallNow: wallNow) }
 
+    /// What the panel is, as the control socket tells it: `output`'s picture (the session's) and
+    /// the viewing the screens are drawn for.
+    public func facts(_ output: Session.OutputFacts) -> PanelFacts {
+        PanelRemote.facts(
+            of: device, picture: output.picture, rotation: output.rotation, connector: output.connector, format: output.format)
+    }
+
     // What the session's users read of the device.
     public var navigation: Navigation { device.navigation }
     public var lastChange: Change { device.lastChange }

@@ -9,7 +9,15 @@ import Raster
 import Screens
 import Text
 
-/// SIGHUP (`systemctl reload glance`): the configuration file read again and applied in place,
+/// What a reload did: applied (what changed, in words: "screens, data, rotation 180", or
+/// "nothing changed"), or refused (the first problem, in one line: a JSON path and what is wrong
+/// there, a key name libevdev does not know, a font not found); refused, nothing changed.
+public enum ReloadOutcome: Sendable, Equatable {
+    case applied(String)
+    case refused(String)
+}
+
+/// SIGHUP (`systemctl reload glance`), or the control socket's `reload`: the configuration file read again and applied in place,
 /// without the console showing between: the screens, gauges, sources, keys, touch, idle times,
 /// clock, cycle, brightness, fonts and language; a changed display (connector, mode, format,
 /// card) is a mode set straight from the last frame to the new one, a changed rotation the next
@@ -69,26 +77,50 @@ public final class Reloader {
         controller.use(input: opened, refresher: settings.makeRefresher(hub: opened, log: log))
     }
 
-    /// Why a new configuration is not taken: the lines to log.
+    /// Why a new configuration is not taken: the lines to log, and the first problem in one line
+    /// (what the control socket's `reload` answers).
     struct Refusal: Error {
         var lines: [String]
+        var reason: String
+
+        init(lines: [String], reason: String? = nil) {
+            self.lines = lines
+            self.reason = reason ?? lines.first ?? "refused"
+        }
+
+        /// The file's failure: its lines for the log, and its first problem (with its JSON path) as
+        /// the reason, with how many more there are.
+        init(_ failure: ConfigurationFile.Failure) {
+            switch failure {
+            case .invalid(_, let found) where !found.issues.isEmpty:
+                let more = found.issues.count - 1
+                self.init(
+                    lines: ConfigurationFile.lines(failure),
+                    reason: "\(found.issues[0])" + (more == 0 ? "" : " (and \(more) more problem\(more == 1 ? "" : "s"))"))
+            default:
+                self.init(lines: ConfigurationFile.lines(failure))
+            }
+        }
     }
 
-    /// Reads the file and applies it; true when the picture must be drawn again.
-    public func reload(now: Duration) -> Bool {
+    /// Reads the file and applies it; told in the log as asked by `asker` ("SIGHUP", the control
+    /// socket's client). Applied: what changed, in words ("nothing changed" among them); refused:
+    /// the first problem, and the running configuration stays.
+    @discardableResult
+    public func reload(now: Duration, asker: String = "SIGHUP") -> ReloadOutcome {
         let file = path ?? Configuration.defaultPath
-        log("SIGHUP: reading \(file) again")
+        log("\(asker): reading \(file) again")
         do throws(Refusal) {
             let summary = try apply(try read(), now: now)
             let took = (monotonicNow() - now).inMilliseconds
             log("configuration reloaded: \(summary) (\(NumberText.fixed(took, decimals: 1)) ms)")
             onReloaded?("reloaded: \(summary)")
-            return true
+            return .applied(summary)
         } catch {
             for line in error.lines { log(line) }
             log("keeping the running configuration")
             onReloaded?("the new configuration was refused; showing the old one")
-            return false
+            return .refused(error.reason)
         }
     }
 
@@ -99,12 +131,12 @@ public final class Reloader {
         case .success(let read):
             configuration = read.configuration
             for line in ConfigurationFile.lines(notes: read.notes, path: path) { log(line) }
-        case .failure(let failure): throw Refusal(lines: ConfigurationFile.lines(failure))
+        case .failure(let failure): throw Refusal(failure)
         }
         do {
             _ = try Settings(configuration)
         } catch {
-            throw Refusal(lines: ConfigurationFile.lines(.invalid(path: path ?? Configuration.defaultPath, error)))
+            throw Refusal(.invalid(path: path ?? Configuration.defaultPath, error))
         }
         var layered: Configuration
         do {
@@ -116,7 +148,7 @@ public final class Reloader {
         do {
             return try Settings(layered)
         } catch {
-            throw Refusal(lines: ConfigurationFile.lines(.invalid(path: path ?? Configuration.defaultPath, error)))
+            throw Refusal(.invalid(path: path ?? Configuration.defaultPath, error))
         }
     }
 

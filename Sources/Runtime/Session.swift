@@ -61,6 +61,8 @@ public final class Session {
     public var control: ControlServer? {
         didSet {
             control?.picture = { [unowned self] in screenshot() }
+            control?.output = { [unowned self] in outputFacts }
+            control?.reload = { [unowned self] now, asker in reload(now: now, asker: asker) }
             control?.problems = log
             sources = Self.sources(flips, control, controller)
         }
@@ -74,9 +76,10 @@ public final class Session {
     static func sources(_ flips: OutputEvents, _ control: ControlServer?, _ controller: any SceneSource) -> [any ReadingSource] {
         [flips] + (control.map { [$0] } ?? []) + [controller]
     }
-    /// SIGHUP: the configuration read again and applied in place (`true`: draw again). Without
-    /// it SIGHUP is told and ignored.
-    public var onReload: ((Duration) -> Bool)?
+    /// SIGHUP, or the control socket's `reload` (who asked: "SIGHUP", "control socket (uid 0)"):
+    /// the configuration read again and applied in place, or why it was refused. Without it
+    /// SIGHUP is told and ignored, and `reload` refused.
+    public var onReload: ((Duration, String) -> ReloadOutcome)?
     private var nextWatchdogPing: Duration?
     /// The controller's deadline at the last turn: until it comes, a turn without input or a
     /// signal cannot have changed what the control socket's watchers are told.
@@ -147,15 +150,7 @@ public final class Session {
             case SignalReceiver.consoleRelease: releaseConsole(now: now)
             case SignalReceiver.consoleAcquire: try acquireConsole(now: now)
             case SignalReceiver.hangUp:
-                guard let onReload else {
-                    log("SIGHUP: nothing to reload here")
-                    continue
-                }
-                // Screens, gauges or fonts may differ wholly from the last frame's: drawn whole.
-                if onReload(now) {
-                    painter.forget()
-                    scheduler.invalidate()
-                }
+                if reload(now: now, asker: "SIGHUP") == nil { log("SIGHUP: nothing to reload here") }
             default: return .end(.signal(signal))
             }
         }
@@ -276,6 +271,41 @@ public final class Session {
         guard rotation != composer.rotation else { return }
         painter = FramePainter(composer: Self.composer(sink, rotation))
         scheduler.invalidate()
+    }
+
+    // MARK: Reloads
+
+    /// The configuration again (`onReload`), asked by `asker`; nil: nothing reloads here.
+    func reload(now: Duration, asker: String) -> ReloadOutcome? {
+        guard let onReload else { return nil }
+        let outcome = onReload(now, asker)
+        // Screens, gauges or fonts may differ wholly from the last frame's: drawn whole.
+        if case .applied = outcome {
+            painter.forget()
+            scheduler.invalidate()
+        }
+        return outcome
+    }
+
+    // MARK: The panel's facts
+
+    /// The output as the control socket's `panel` tells it.
+    public struct OutputFacts: Sendable, Equatable {
+        /// The picture drawn, upright (the panel's size turned by `rotation`).
+        public var picture: Size
+        public var rotation: Rotation
+        /// The display's connector and pixel format (nil: an output without one).
+        public var connector: String?
+        public var format: String?
+    }
+
+    /// The output now (a reload may have changed it).
+    public var outputFacts: OutputFacts {
+        let rotation = composer.rotation
+        let connection = sink.connection
+        return OutputFacts(
+            picture: rotation.logicalSize(forPanel: sink.size), rotation: rotation, connector: connection?.connector,
+            format: connection?.format)
     }
 
     // MARK: Screenshots

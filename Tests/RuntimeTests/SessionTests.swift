@@ -205,13 +205,13 @@ struct SessionTests {
         // SIGHUP without a reloader (a session made without the assembly): told, nothing else.
         session.onReload = nil
         #expect(try session.turn(now: Self.t0, ready: [], signals: [SIGHUP]) == .wait(until: nil))
-        var reloads: [Duration] = []
-        session.onReload = { now in
-            reloads.append(now)
-            return true
+        var reloads: [(Duration, String)] = []
+        session.onReload = { now, asker in
+            reloads.append((now, asker))
+            return .applied("nothing changed")
         }
         #expect(try session.turn(now: Self.t0 + .seconds(1), ready: [], signals: [SIGHUP]) == .wait(until: nil))
-        #expect(reloads == [Self.t0 + .seconds(1)] && sink.frames.count == 2, "a reload draws again")
+        #expect(reloads.map(\.0) == [Self.t0 + .seconds(1)] && reloads.map(\.1) == ["SIGHUP"] && sink.frames.count == 2, "a reload draws again")
         for signal in [SIGTERM, SIGINT] {
             #expect(try session.turn(now: Self.t0, ready: [], signals: [signal]) == .end(.signal(signal)))
         }
