@@ -421,8 +421,8 @@ public final class WebApp {
             }
         }
         let outcome = save(edited, previous: current.bytes)
-        sessions.say(outcome, to: session.id)
         guard outcome.good else { return again([outcome.text], [:], nil) }
+        sessions.say(outcome, to: session.id)
         return redirect(back)
     }
 
@@ -710,7 +710,7 @@ public final class WebApp {
     // MARK: Log and About
 
     func logPage(context: PageContext) -> HTTPServer.Response {
-        guard let journalctl = ["/usr/bin/journalctl", "/bin/journalctl"].first(where: { access($0, X_OK) == 0 }) else {
+        guard let journalctl = ["/usr/bin/journalctl", "/bin/journalctl"].first(where: { (path: String) in access(path, X_OK) == 0 }) else {
             return htmlPage(200, WebPages.log([], problem: "journalctl is not on this system", context: context))
         }
         let (status, output) = runCapturing(
@@ -729,10 +729,13 @@ public final class WebApp {
         let model = readSmallFile("/proc/device-tree/model", limit: 256) ?? readSmallFile("/sys/class/dmi/id/product_name", limit: 256)
         rows.append((.board, model.map { String($0.filter { $0 != "\0" && $0 != "\n" }) } ?? t(.unknown)))
         if case .success(let line) = PanelClient.ask("panel", socket: socket, timeout: .seconds(2)), let facts = PanelFacts(text: line) {
-            rows.append((.size, "\(facts.width) × \(facts.height) \(t(.pixels)), \(NumberText.plain(facts.diagonal)) \(t(.inches)) (\(facts.shape))"))
-            rows.append((.measured, facts.measured))
+            let millimetres = facts.diagonal * 25.4
+            rows.append(
+                (.size, "\(facts.width) × \(facts.height) \(t(.pixels)), \(NumberText.plain(facts.diagonal)) \(t(.inches)) "
+                    + "(\(NumberText.plain((millimetres).rounded())) mm)\(facts.round ? ", round" : "")"))
+            rows.append((.measured, facts.measured.rawValue))
             rows.append((.distance, "\(facts.distance) cm"))
-            rows.append((.thePanel, "\(facts.connector) \(facts.format)"))
+            rows.append((.thePanel, [facts.connector, facts.format].compactMap { $0 }.joined(separator: " ")))
         } else {
             rows.append((.thePanel, t(.noPanel)))
         }
@@ -832,7 +835,7 @@ func readSmallBytes(_ path: String, limit: Int) -> [UInt8]? {
     var out: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-        let n = chunk.withUnsafeMutableBytes { retryingInterrupts { read(fd, $0.baseAddress, $0.count) } }
+        let n = chunk.withUnsafeMutableBytes { bytes in retryingInterrupts { read(fd, bytes.baseAddress, bytes.count) } }
         guard n >= 0 else { return nil }
         if n == 0 { return out }
         out += chunk[0..<n]

@@ -50,7 +50,7 @@ if arguments.first == "web" {
                 case .serve:
                     // glance, beside this program (a build folder) or on the PATH's usual place, draws previews.
                     let here = executablePath().map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
-                    let glance = [here.map { $0 + "/glance" }, "/usr/bin/glance"].compactMap { $0 }.first { access($0, X_OK) == 0 }
+                    let glance = [here.map { $0 + "/glance" }, "/usr/bin/glance"].compactMap { $0 }.first { (path: String) in access(path, X_OK) == 0 }
                     let app = WebApp(
                         configuration: configuration, configPath: line.config, socket: line.socket, glance: glance, version: BuildInfo.version,
                         log: console.complain)
