@@ -149,7 +149,7 @@ let package = Package(
         // The panel's web page, pure: its pages (HTML, en and zh-Hans), the settings' forms made
         // from their declarations, form bodies, the configuration file's text edited in place,
         // sessions and CSRF tokens. glance-serve's (`glance web`), never the panel's.
-        .target(name: "Web", dependencies: ["Activity", "Configuration", "Controls", "Faces", "Feeds", "JSON"]),
+        .target(name: "Web", dependencies: ["Activity", "CLI", "Configuration", "Controls", "Faces", "Feeds", "JSON"]),
         .target(
             name: "Server",
             dependencies: [

@@ -156,6 +156,8 @@ install -m 644 "$ROOT/device/glance-serve.service" "$PKG/lib/systemd/system/glan
 install -m 644 "$ROOT/device/glance-mqtt.service" "$PKG/lib/systemd/system/glance-mqtt.service"
 # The watched folder (glance import --watch): installed, off until enabled (docs/live-data.md).
 install -m 644 "$ROOT/device/glance-import-watch.service" "$PKG/lib/systemd/system/glance-import-watch.service"
+# The panel's web page (glance web): installed, off until enabled (docs/web.md).
+install -m 644 "$ROOT/device/glance-web.service" "$PKG/lib/systemd/system/glance-web.service"
 install -D -m 644 "$ROOT/device/60-glance-backlight.rules" "$PKG/lib/udev/rules.d/60-glance-backlight.rules"
 install -m 644 "$ROOT/device/config.json" "$PKG/etc/glance/config.json"
 install -m 644 "$ROOT/device/README.md" "$ROOT/device/config.example.json" "$PKG/usr/share/doc/glance-panel/"
@@ -168,7 +170,7 @@ for f in "$ROOT"/device/raspberry-pi/*; do
 	[ -f "$f" ] && [ "${f##*/}" != README.md ] && install -m 644 "$f" "$PKG/usr/share/glance/raspberry-pi/"
 done
 # Live data and the home (the units' Documentation= name live-data.md and home-assistant.md).
-install -m 644 "$ROOT/docs/live-data.md" "$ROOT/docs/home-assistant.md" "$PKG/usr/share/doc/glance-panel/"
+install -m 644 "$ROOT/docs/live-data.md" "$ROOT/docs/home-assistant.md" "$ROOT/docs/web.md" "$PKG/usr/share/doc/glance-panel/"
 
 # The manual page and the shells' completions, written by the program from its declared
 # options (glance help --man, glance completion SHELL): an arm64 binary is run by the build

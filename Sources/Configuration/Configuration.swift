@@ -198,7 +198,7 @@ public struct WebSetting: Sendable, Equatable {
     /// Hours a login lasts.
     public var sessionHours = 12
     /// Where `glance web link` leaves the one-time link's secret for the page to take.
-    public var linkFile = "/var/lib/glance/web/login"
+    public var linkFile = "/var/lib/glance-web/login"
 
     public init() {}
 }

@@ -41,7 +41,7 @@ public enum WebCommand {
 
     public static let spec = CommandSpec<Line>(
         "web", summary: "the panel's own web page: what the glass shows, its controls and its settings, from a phone",
-        usage: ["web [--config FILE] [--socket PATH]", "web link [--url URL] [--panel [--socket PATH]]"],
+        usage: ["web [serve] [--config FILE] [--socket PATH]", "web link [--url URL] [--panel [--socket PATH]]"],
         about: """
             glance web serves the panel's own page on web.listen (off until it is set: "web": {"listen": \
             "0.0.0.0:8128"}): what the panel shows now, refreshed when it changes, the screen, next, today, \

@@ -9,7 +9,7 @@ import Testing
 struct HelpCompletionTests {
     static let commands = [
         "render", "bench", "demo", "config", "run", "screenshot", "message", "devices", "import", "log", "goals", "metric", "task",
-        "export", "demo-data", "watch", "serve", "mqtt", "people", "help", "completion",
+        "export", "demo-data", "watch", "serve", "mqtt", "people", "web", "help", "completion",
     ]
 
     /// Runs `script` in `shell` (which must exist: the test says so and fails otherwise).

@@ -180,7 +180,7 @@ struct DeviceFilesTests {
         // The app's unit, glance serve's and glance mqtt's (which reach the network), and glance
         // import --watch's (files from outside): 2.0 or lower.
         let units = [
-            ("glance.service", 2.0), ("glance-serve.service", 2.0), ("glance-mqtt.service", 2.0), ("glance-import-watch.service", 2.0),
+            ("glance.service", 2.0), ("glance-serve.service", 2.0), ("glance-mqtt.service", 2.0), ("glance-import-watch.service", 2.0), ("glance-web.service", 2.0),
         ]
         for (unit, target) in units {
             let file = unit.hasPrefix("/") ? unit : DeviceFiles.device + "/" + unit

@@ -36,7 +36,7 @@ import Testing
 
     static let commands = [
         "render", "bench", "demo", "config", "run", "devices", "import", "log", "goals", "metric", "task", "export",
-        "demo-data", "watch", "serve", "mqtt", "people", "screenshot", "message", "help", "completion",
+        "demo-data", "watch", "serve", "mqtt", "people", "web", "screenshot", "message", "help", "completion",
     ]
 
     /// One command in one situation: how to bring it about, and run it (nil: skipped, said why).
@@ -97,6 +97,12 @@ import Testing
 
     /// A configuration for glance mqtt: a broker nobody listens at (each case ends before it
     /// connects).
+    /// A configuration for glance web, its one-time link's file at `linkFile` (in the scratch folder).
+    static func webConfig(_ scratch: Scratch, linkFile: String? = nil) -> String {
+        scratch.write(
+            "web.json", "{\"web\": {\"listen\": \"127.0.0.1:8128\", \"linkFile\": \"\(linkFile ?? scratch.file("link"))\"}}")
+    }
+
     static func mqttConfig(_ scratch: Scratch) -> String {
         scratch.write("mqtt.json", "{\"mqtt\": {\"broker\": \"mqtt://127.0.0.1:1\"}}")
     }
@@ -463,6 +469,25 @@ import Testing
         Case(command: "people", situation: .configuration) {
             try glance(["people", "--config", invalidConfiguration($0), "--db", $0.db], $0)
         },
+        // web (glance web link: each ends before anything is served)
+        Case(command: "web", situation: .badArgument) { try glance(["web", "--bogus"], $0) },
+        Case(command: "web", situation: .badArgument) { try glance(["web", "link", "extra"], $0) },
+        Case(command: "web", situation: .unavailable) { s in
+            // --panel with no panel running: the link is made and printed, the panel is away.
+            try glance(["web", "link", "--panel", "--socket", s.file("none.sock"), "--config", webConfig(s)], s)
+        },
+        Case(command: "web", situation: .cannotCreate) { try glance(["web", "link", "--config", webConfig($0, linkFile: underAFile($0, "login"))], $0) },
+        Case(command: "web", situation: .permission, needsRoot: true) { s in
+            // The link's folder is root's alone.
+            let folder = s.file("private")
+            mkdir(folder, 0o700)
+            return try asNobody(["web", "link", "--config", webConfig(s, linkFile: folder + "/login")], in: s)
+        },
+        Case(command: "web", situation: .configuration) { try glance(["web", "--config", invalidConfiguration($0)], $0) },
+        Case(command: "web", situation: .configuration) { s in
+            // No address: the page is off, and a link to it would lead nowhere.
+            try glance(["web", "link", "--config", s.write("off.json", "{\"web\": {\"linkFile\": \"\(s.file("link"))\"}}")], s)
+        },
         // mqtt (each ends before it connects)
         Case(command: "mqtt", situation: .badArgument) { try glance(["mqtt", "--bogus"], $0) },
         Case(command: "mqtt", situation: .badData) { try glance(["mqtt", "--config", mqttConfig($0), "--db", try foreign($0)], $0) },
@@ -580,6 +605,12 @@ import Testing
             .unavailable: "a broker or a panel that is away is tried again, not an exit",
             .io: "bridges until a signal: a store write that fails is told, not an exit",
             .busy: "a busy store costs one value a bounded wait (250 ms), told; not an exit",
+        ])
+        add("web", [
+            .badData: "reads no store when it starts: a store the goals or people page cannot use is said on the page (503)",
+            .missingInput: "reads no input file",
+            .io: "serves until a signal: a write that fails is said on the page, not an exit",
+            .busy: "link --panel: a panel that refuses a QR code is glance people --panel's client, tested in PanelQRCodeTests",
         ])
         let answered = "happens once a running app has answered: RuntimeTests/ScreenshotTests run it against a real session"
         add("screenshot", [
