@@ -78,6 +78,12 @@ public final class WebApp {
         } catch {
             return .failure(OutputFailure("\(file): cannot leave the link there: \(error.reason)", status: error.outcome))
         }
+        // Made by root (sudo glance web link), it is the page's: the folder's owner and group.
+        var folder = stat()
+        let parent = file.lastIndex(of: "/").map { String(file[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+        if geteuid() == 0, stat(parent, &folder) == 0, chown(file, folder.st_uid, folder.st_gid) != 0 {
+            return .failure(OutputFailure("\(file): cannot give the link to the page's user: \(String(cString: strerror(errno)))", status: .noPermission))
+        }
         guard let base = given ?? configuration.web.url ?? defaultURL(configuration.web.listen) else {
             return .failure(OutputFailure("web.listen is null: glance web is off (set \"web\": {\"listen\": \"0.0.0.0:8128\"})", status: .config))
         }
@@ -489,7 +495,15 @@ public final class WebApp {
         } catch {
             return .failure(OutputFailure(error.reason, status: error.outcome))
         }
-        let status = runBounded([glance, "render", "--config", config, "--output", picture], seconds: 20)
+        // At the panel's size, on the screen it shows (when a panel answers).
+        var arguments = [glance, "render", "--config", config, "--output", picture]
+        if case .success(let line) = PanelClient.ask("panel", socket: socket, timeout: .seconds(2)), let facts = PanelFacts(text: line) {
+            arguments += ["--size", "\(facts.width)x\(facts.height)"]
+        }
+        if case .success(let line) = PanelClient.ask("state", socket: socket, timeout: .seconds(2)), let state = PanelState(text: line) {
+            arguments += ["--screen", state.screen.rawValue]
+        }
+        let status = runBounded(arguments, seconds: 20)
         guard status?.succeeded == true, let png = readSmallBytes(picture, limit: 32 << 20) else {
             return .failure(OutputFailure("glance render could not draw the preview (\(status?.description ?? "stopped after 20 s"))", status: .software))
         }
