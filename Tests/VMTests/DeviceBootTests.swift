@@ -151,12 +151,16 @@ extension VMEndToEndTests {
         try #require(annImport.status == 0, "glance import of Ann's push's figures: \(annImport.stdout)")
         let householdRender = try DeviceBoot.render(
             store: household, date: today, name: "household", folder: folder, extra: ["--screen", "family"])
+        // The page's save of the name (the host's browser through the forwarded port), then its
+        // Show of the ring screen: person 1's rings as the household's store has them, named.
+        let webRender = try DeviceBoot.render(
+            store: household, date: today, name: "web", folder: folder, extra: ["--name", DeviceBoot.webName])
         // Home Assistant's notify: the message as glance render draws it.
         let messageRender = try DeviceBoot.render(store: served, date: today, name: "message", folder: folder, extra: ["--message", "Washing done"])
         for (name, picture) in [
             ("serve", servedRender), ("gauges", noValue), ("metric", metricRender), ("yesterday", expectedYesterday),
             ("hotplug", expectedToday), ("message", messageRender), ("health-connect", pushedRender),
-            ("gadgetbridge", importedRender), ("household", householdRender),
+            ("gadgetbridge", importedRender), ("household", householdRender), ("web", webRender),
         ] {
             try writePPM(picture, to: folder + "/expected-\(name).ppm")
         }
@@ -187,6 +191,8 @@ extension VMEndToEndTests {
                 // Ann's token as glance people wrote it (0640 in a 0750 folder), the service's group's.
                 "--add", folder + "/people-image/people:/etc/glance/people",
                 "--run", "chgrp -R glance /etc/glance/people",
+                // The panel's own page on the network (web.listen in the configuration).
+                "--enable", "glance-web.service",
             ])
         for line in imageOutput.split(separator: "\n") where line.hasPrefix("PACKAGE") { print("device: \(line)") }
         try #require(imageStatus == 0, "device-image.sh failed (\(imageStatus)):\n\(imageOutput)")
@@ -211,6 +217,12 @@ extension VMEndToEndTests {
             FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
             "no /usr/bin/curl (apt-get install curl): the host posts to glance serve with it")
         let url = "http://127.0.0.1:\(port)"
+        let webPort = try #require(DeviceBoot.freePort(avoiding: port), "no second free port on 127.0.0.1 for the page")
+        // The host's browser on the page: signs in with the link the guest's root made (its secret
+        // read from the guest's step), saves the name from the settings' form, then shows the ring
+        // screen with the page's control; curl, a real HTTP client, keeps the cookie.
+        let webScript = folder + "/web-host.sh"
+        try DeviceBoot.webScript(folder: folder, port: webPort).write(toFile: webScript, atomically: true, encoding: .utf8)
 
         // The boot: each guest stage that says "waiting" gets a screendump, then "go".
         let stages = [
@@ -302,6 +314,8 @@ extension VMEndToEndTests {
                 "send go",
                 "wait-console STEP household-shown waiting 60",
                 "screendump-until household \(folder)/expected-household 15", "send go",
+                "wait-console STEP web waiting 90", "host web-save 90 /bin/sh '\(webScript)'",
+                "screendump-until web \(folder)/expected-web 20", "send go",
             ], at: fallbackWait)
         host.append("wait-exit 30")
         let qmp = folder + "/host.qmp"
@@ -312,7 +326,7 @@ extension VMEndToEndTests {
             [
                 "--root-image", image, "--gpu", "virtio", "--res", "480x480", "--qmp-script", qmp,
                 "--out", folder + "/vm", "--timeout", "600", "--modules", "virtio_net",
-                "--qemu-opt", "-nic", "--qemu-opt", "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:\(port)-:8127",
+                "--qemu-opt", "-nic", "--qemu-opt", "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:\(port)-:8127,hostfwd=tcp:127.0.0.1:\(webPort)-:8128",
             ])
         let seconds = Int(Date().timeIntervalSince(started))
         let log = (try? String(contentsOfFile: folder + "/vm/console.log", encoding: .utf8)) ?? ""
@@ -615,6 +629,28 @@ extension VMEndToEndTests {
             difference(familyShown, householdRender, name: "household", folder: folder) == nil,
             "the family screen does not show both people as pushed: \(familyStep); \(annReply)")
 
+        // The panel's own page (issue 41): served by the booted package's glance-web.service as its
+        // own user, reached from the host through the forwarded port; signed in with the one-time
+        // link root made in the guest, the host's save of the name through the settings' form is
+        // written (the previous file kept beside it), read by the panel, and the monitor shows
+        // exactly what glance render draws with the new name.
+        let webStep = try #require(boot.step("web"), "no web step; \(context)")
+        #expect(boot.value("active", in: webStep) == "active" && boot.value("user", in: webStep) == "glance-web", "\(webStep)")
+        let webSecurity = boot.value("security", in: webStep).flatMap(Double.init)
+        #expect(webSecurity != nil && webSecurity! <= 2.0, "glance-web.service's exposure in the booted system: \(webStep)")
+        let webLog = boot.step("web-log") ?? ""
+        #expect(boot.file("web-login.out").hasPrefix("303 "), "the one-time link: \(boot.file("web-login.out")); \(webLog)")
+        #expect(boot.file("web-save.out").hasPrefix("303 "), "the save: \(boot.file("web-save.out")) \(boot.file("web-save.html").suffix(600)); \(webLog)")
+        #expect(boot.file("web-show.out") == "303\n", "the page's Show: \(boot.file("web-show.out")); \(webLog)")
+        #expect(boot.file("web-saved.html").contains("Saved"), "the page did not say it was saved; \(webLog)")
+        let webConfig = boot.step("web-config") ?? ""
+        #expect(webConfig.contains("name=\"name\":") && webConfig.contains(DeviceBoot.webName), "the file: \(webConfig)")
+        #expect(!webLog.contains("login?t="), "the log has the link's secret: \(webLog)")
+        let webShown = try #require(boot.screendump("web"), "no screendump after the page's save; \(context)")
+        #expect(
+            difference(webShown, webRender, name: "web", folder: folder) == nil,
+            "the page's save did not reach the panel (the rings named \(DeviceBoot.webName) not shown); \(webLog)")
+
         // The panel's process, after all of that, has none of the network's or the import's
         // libraries mapped (/proc/PID/maps in the guest).
         let maps = try #require(boot.step("maps"), "no maps step; \(context)")
@@ -708,7 +744,7 @@ struct DeviceBoot {
     /// hour.
     static func config(boundary: Int) -> String {
         """
-        {"clock": {"format": "off"}, "serve": {"listen": "0.0.0.0:8127"},
+        {"clock": {"format": "off"}, "serve": {"listen": "0.0.0.0:8127"}, "web": {"listen": "0.0.0.0:8128"},
          "screens": ["rings", "gauges", "progress", "family"],
          "idle": {"dimAfter": null, "blankAfter": null},
          "mqtt": {"broker": "mqtt://127.0.0.1:1883"}, "import": {"watch": "/srv/gadgetbridge"},
@@ -857,12 +893,40 @@ struct DeviceBoot {
     }
 
     /// A port on 127.0.0.1 that nothing listens on now, for qemu to forward.
-    static func freePort() -> Int? {
+    /// The name the page's save gives the panel.
+    static let webName = "Kitchen"
+
+    /// The host's side of the page: the one-time link's secret from the guest's `web` step in the
+    /// console, a session (curl's cookie jar), the settings' form's CSRF token, the save of
+    /// `webName`, then the ring screen shown with the page's control. Each answer's status in
+    /// web-*.out (the harness's folder), the saved page in web-save.html.
+    static func webScript(folder: String, port: Int) -> String {
+        """
+        #!/bin/sh
+        base=http://127.0.0.1:\(port)
+        jar=web.jar
+        secret=$(grep -a 'STEP web ' '\(folder)/vm/console.log' | tail -n 1 | sed -n 's/.*login?t=\\([A-Za-z0-9_-]*\\).*/\\1/p')
+        [ -n "$secret" ] || { echo "no link in the guest's web step"; exit 1; }
+        curl -sS --max-time 20 --retry 20 --retry-delay 1 --retry-all-errors -c $jar -b $jar -o /dev/null \\
+            -w '%{http_code} %{redirect_url}\\n' "$base/login?t=$secret" >web-login.out
+        curl -sS --max-time 20 -b $jar -o web-settings.html -w '%{http_code}\\n' "$base/settings" >web-settings.out
+        csrf=$(grep -o 'name="csrf" value="[^"]*"' web-settings.html | head -n 1 | sed 's/.*value="//; s/"$//')
+        curl -sS --max-time 30 -b $jar -o web-save.html -w '%{http_code} %{redirect_url}\\n' -H "Origin: $base" \\
+            --data-urlencode "csrf=$csrf" --data-urlencode group=top --data-urlencode 'name=\(webName)' \\
+            --data-urlencode do=save "$base/settings" >web-save.out
+        curl -sS --max-time 20 -b $jar -o /dev/null -w '%{http_code}\\n' -H "Origin: $base" \\
+            --data-urlencode "csrf=$csrf" --data-urlencode action=show --data-urlencode screen=rings "$base/do" >web-show.out
+        curl -sS --max-time 20 -b $jar -o web-saved.html -w '%{http_code}\\n' "$base/settings" >web-saved.out
+        """
+    }
+
+    static func freePort(avoiding taken: Int? = nil) -> Int? {
         // Below the ephemeral range (32768 up), where the many loopback connections of the serve
         // tests beside it take their ports, and below the test brokers' 20000-32000: one that
         // binds now is very likely still free when qemu binds it.
         for _ in 0..<50 {
             let port = Int.random(in: 10000...19999)
+            if port == taken { continue }
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { return nil }
             defer { close(fd) }

@@ -339,6 +339,21 @@ until_shown family
 step "household-shown shown=$shown published=$published pid=$(prop MainPID)"
 wait_host household-shown
 
+# The panel's own page (glance-web.service, enabled in this image, on the network): a one-time
+# link made by root as an administrator would (its secret for the host's browser, which signs in
+# through the port qemu forwards), then the host saves a setting from the page and shows the ring
+# screen with its controls; the monitor shows the new setting.
+i=0
+until systemctl is-active -q glance-web.service || [ $i -gt 600 ]; do sleep 0.1; i=$((i + 1)); done
+wpid=$(systemctl show -p MainPID --value glance-web.service)
+link=$(glance web link --url http://vmtest.invalid 2>&1 | head -n 1)
+step "web active=$(systemctl is-active glance-web.service) user=$(ps -o user= -p "$wpid" 2>/dev/null)" \
+	"groups=$(ps -o supgrp= -p "$wpid" 2>/dev/null | tr -d ' ') link=$link security=$(rating glance-web)"
+wait_host web
+step "web-log $(journalctl -b -u glance-web.service -o cat --no-pager | tail -n 8 | tr '\n' '|')"
+step "web-config $(stat -c '%a:%U:%G' /etc/glance/config.json /etc/glance/config.json.previous 2>&1 | tr '\n' ' ')" \
+	"name=$(grep -o '"name": *"[^"]*"' /etc/glance/config.json)"
+
 # The libraries mapped into the running glance run (the panel's process, after the bridge's
 # command, the schedule and glance serve's post): none of the network's or the import's.
 mpid=$(prop MainPID)
