@@ -177,12 +177,14 @@ public enum WebPages {
     ) -> String {
         let t = context.t
         var body = "<nav aria-label=\"\(html(t(.group)))\" class=\"groups\"><ul>"
+        let chinese = context.language == .chinese
         for g in SettingGroup.all {
-            let name = g.id == "top" ? t(.topLevel) : g.title
+            let name = g.id == "top" ? t(.topLevel) : chinese ? SettingsChinese.group(g)?.title ?? g.title : g.title
             body += "<li><a href=\"/settings?group=\(urlQueryValue(g.id))\"\(g.id == group.id ? " aria-current=\"true\"" : "")>\(html(name))</a></li>"
         }
         body += "</ul></nav>"
-        if !group.help.isEmpty { body += "<p class=\"help\">\(html(group.help))</p>" }
+        let groupHelp = chinese ? SettingsChinese.group(group)?.help ?? group.help : group.help
+        if !groupHelp.isEmpty { body += "<p class=\"help\">\(html(groupHelp))</p>" }
         body += problemList(general, context)
         if let preview { body += previewFigure(preview, context) }
         var fields = "<input type=\"hidden\" name=\"group\" value=\"\(html(group.id))\">"
@@ -196,7 +198,8 @@ public enum WebPages {
         fields += "<div class=\"buttons\">" + button(t(.save), name: "do", value: "save", primary: true)
             + button(t(.preview), name: "do", value: "preview") + "</div>"
         body += form("/settings", context, fields)
-        let title = t(.settings) + (group.id == "top" ? "" : ": " + group.title)
+        let groupTitle = chinese ? SettingsChinese.group(group)?.title ?? group.title : group.title
+        let title = t(.settings) + (group.id == "top" ? "" : (chinese ? "：" : ": ") + groupTitle)
         return page(.settings, title: title, body: body, context: context)
     }
 
@@ -211,8 +214,11 @@ public enum WebPages {
     }
 
     /// One field: its label (the key), its control, its help (what it takes, its default, whether
-    /// the file sets it), its problem.
-    static func fieldHTML(_ field: SettingField, id: String, text: String, inFile: Bool, problem: String?, context: PageContext) -> String {
+    /// the file sets it; in Chinese on a Chinese page where SettingsChinese has it), its problem.
+    /// (`gauge`: a gauge's field, whose help is kept apart from the file's settings.)
+    static func fieldHTML(
+        _ field: SettingField, id: String, text: String, inFile: Bool, problem: String?, gauge: Bool = false, context: PageContext
+    ) -> String {
         let t = context.t
         let help = "h-" + id
         let invalid = problem == nil ? "" : " aria-invalid=\"true\""
@@ -234,8 +240,15 @@ public enum WebPages {
             let rows = min(12, max(2, text.split(separator: "\n").count + 1))
             out += "<textarea id=\"\(html(id))\" name=\"\(html(field.name))\" rows=\"\(rows)\" spellcheck=\"false\"\(described)>\(html(text))</textarea>"
         }
-        out += "<p class=\"help\" id=\"\(html(help))\">\(html(field.help)). \(html(t(.takes))): \(html(field.expected)). "
-        out += "\(html(t(.defaultValue))): \(html(field.defaultText))\(inFile ? " · " + html(t(.inFile)) : "")</p>"
+        if context.language == .chinese {
+            let fieldHelp = SettingsChinese.help(field, gauge: gauge) ?? field.help
+            let takes = SettingsChinese.expected(field.expected) ?? field.expected
+            out += "<p class=\"help\" id=\"\(html(help))\">\(html(fieldHelp))。\(html(t(.takes)))：\(html(takes))。"
+            out += "\(html(t(.defaultValue)))：\(html(field.defaultText))\(inFile ? " · " + html(t(.inFile)) : "")</p>"
+        } else {
+            out += "<p class=\"help\" id=\"\(html(help))\">\(html(field.help)). \(html(t(.takes))): \(html(field.expected)). "
+            out += "\(html(t(.defaultValue))): \(html(field.defaultText))\(inFile ? " · " + html(t(.inFile)) : "")</p>"
+        }
         if let problem { out += "<p class=\"error\" id=\"e-\(html(id))\" role=\"alert\">\(html(problem))</p>" }
         return out + "</div>"
     }
@@ -281,7 +294,7 @@ public enum WebPages {
         for field in GaugeFields.all {
             let value = item?[field.key] ?? (index == nil && field.key == "source" ? nil : field.defaultValue)
             fields += fieldHTML(field, id: prefix + field.key, text: typed[field.key] ?? field.inputText(value), inFile: item?[field.key] != nil,
-                problem: problems[field.key], context: context)
+                problem: problems[field.key], gauge: true, context: context)
         }
         fields += "<div class=\"buttons\">" + button(index == nil ? t(.add) : t(.save), name: "do", value: index == nil ? "add" : "edit", primary: true)
         if index != nil { fields += "<a class=\"button\" href=\"/gauges\">\(html(t(.cancel)))</a>" }

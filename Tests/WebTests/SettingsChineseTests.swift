@@ -1,0 +1,205 @@
+import Configuration
+import Testing
+
+@testable import Web
+
+/// The settings' help in Simplified Chinese (issue 41): every field the declarations make has it,
+/// for the English it shows now, with every figure and every quoted word of the English kept; the
+/// Chinese page shows it. The fields are taken from the declarations, so a setting declared
+/// without a translation fails here.
+@Suite("The settings' help in Simplified Chinese", .timeLimit(.minutes(20)))
+struct SettingsChineseTests {
+    /// Every field of the pages, with whether it is a gauge's.
+    static var fields: [(field: SettingField, gauge: Bool)] {
+        SettingGroup.all.flatMap(\.fields).map { ($0, false) } + GaugeFields.all.map { ($0, true) }
+            + WebPages.scheduleFields.map { ($0, false) }
+    }
+
+    static func hasCJK(_ text: String) -> Bool {
+        text.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) || (0x3400...0x4DBF).contains($0.value) }
+    }
+
+    /// The figures of a text: runs of digits, with a point between digits (`59.94`, `0.0.0.0`).
+    static func figures(_ text: String) -> [String] {
+        let chars = Array(text)
+        var out: [String] = []
+        var i = 0
+        while i < chars.count {
+            guard chars[i].isASCII && chars[i].isNumber else {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < chars.count {
+                if chars[j].isASCII && chars[j].isNumber {
+                    j += 1
+                } else if chars[j] == ".", j + 1 < chars.count, chars[j + 1].isASCII && chars[j + 1].isNumber {
+                    j += 1
+                } else {
+                    break
+                }
+            }
+            out.append(String(chars[i..<j]))
+            i = j
+        }
+        return out
+    }
+
+    /// The quoted words of a text, with their quotes: each "…" (quotes taken in pairs) and `…`.
+    static func quoted(_ text: String) -> [String] {
+        var out: [String] = []
+        for mark: Character in ["\"", "`"] {
+            let parts = text.split(separator: mark, omittingEmptySubsequences: false)
+            // The odd parts are inside a pair.
+            for (i, part) in parts.enumerated() where i % 2 == 1 && i < parts.count - 1 { out.append("\(mark)\(part)\(mark)") }
+        }
+        return out
+    }
+
+    /// What a translation must keep of its English: it is Chinese, not the English, and has every
+    /// figure and every quoted word of the English.
+    static func checkTranslation(_ zh: String, of en: String, _ what: String) {
+        #expect(!zh.isEmpty, "\(what): empty Chinese")
+        #expect(hasCJK(zh), "\(what): no Chinese in \(zh)")
+        #expect(zh != en, "\(what): the Chinese is the English")
+        let zhFigures = Set(figures(zh))
+        for figure in figures(en) {
+            #expect(zhFigures.contains(figure), "\(what): \(figure) of the English is not in the Chinese \(zh)")
+        }
+        for word in quoted(en) {
+            #expect(zh.contains(word), "\(what): \(word) of the English is not in the Chinese \(zh)")
+        }
+    }
+
+    @Test func theCheckersFindFiguresAndQuotedWords() {
+        #expect(Self.figures("24h (15:05), 59.94, \"0.0.0.0:8127\", e.g. 1.3: x") == ["24", "15", "05", "59.94", "0.0.0.0", "8127", "1.3"])
+        #expect(Self.quoted("e.g. \"°C\", \"%\" and `rings`") == ["\"°C\"", "\"%\"", "`rings`"])
+        #expect(Self.quoted("{\"cert\": PEM file, \"key\": PEM file}") == ["\"cert\"", "\"key\""])
+        #expect(Self.hasCJK("字符串，或 null") && !Self.hasCJK("a string, or null"))
+    }
+
+    /// Every field of every group, every gauge field and every schedule field has Chinese help for
+    /// the English it shows now.
+    @Test func everyFieldHasChineseHelp() throws {
+        let all = Self.fields
+        #expect(all.count > 50, "the fields were not found")
+        for (field, gauge) in all {
+            let place = SettingsChinese.place(field, gauge: gauge)
+            guard let entry = SettingsChinese.helps[place] else {
+                Issue.record("\(place): no Chinese help (add it to Sources/Web/SettingsChinese.swift)")
+                continue
+            }
+            #expect(entry.en == field.help, "\(place): the English help has changed since it was translated; it is now: \(field.help)")
+            #expect(SettingsChinese.help(field, gauge: gauge) == entry.zh)
+            Self.checkTranslation(entry.zh, of: field.help, place)
+        }
+        // Nothing translated that the pages no longer show.
+        let places = Set(all.map { SettingsChinese.place($0.field, gauge: $0.gauge) })
+        for key in SettingsChinese.helps.keys { #expect(places.contains(key), "\(key): translated, but no such field") }
+    }
+
+    /// What every field takes, in Chinese.
+    @Test func everyFieldSaysWhatItTakesInChinese() {
+        var expected: Set<String> = []
+        for (field, gauge) in Self.fields {
+            let place = SettingsChinese.place(field, gauge: gauge)
+            expected.insert(field.expected)
+            guard let zh = SettingsChinese.expected(field.expected) else {
+                Issue.record("\(place): no Chinese for what it takes, \(field.expected)")
+                continue
+            }
+            Self.checkTranslation(zh, of: field.expected, place + " (takes)")
+        }
+        for key in SettingsChinese.expecteds.keys { #expect(expected.contains(key), "\(key): translated, but no field takes it") }
+    }
+
+    /// Every group has a Chinese title and help (the top level has no help in either language).
+    @Test func everyGroupHasAChineseTitleAndHelp() throws {
+        for group in SettingGroup.all {
+            let zh = try #require(SettingsChinese.group(group), "\(group.id): no Chinese title and help")
+            #expect(Self.hasCJK(zh.title), "\(group.id): no Chinese in its title \(zh.title)")
+            let help = try #require(zh.help, "\(group.id): the English help has changed since it was translated; it is now: \(group.help)")
+            if group.help.isEmpty {
+                #expect(help.isEmpty, "\(group.id): Chinese help for no English")
+            } else {
+                Self.checkTranslation(help, of: group.help, group.id)
+            }
+        }
+        let ids = Set(SettingGroup.all.map(\.id))
+        for key in SettingsChinese.groups.keys { #expect(ids.contains(key), "\(key): translated, but no such group") }
+    }
+
+    /// The help paragraph of field `id` in `page`.
+    static func helpParagraph(_ page: String, id: String) -> String? {
+        guard let start = page.firstRange(of: "<p class=\"help\" id=\"h-\(id)\">") else { return nil }
+        let rest = page[start.upperBound...]
+        guard let end = rest.firstRange(of: "</p>") else { return nil }
+        return String(rest[..<end.lowerBound])
+    }
+
+    /// A Chinese settings page shows each field's help and what it takes in Chinese, the group's
+    /// help and the groups' names; an English one the English.
+    @Test func theChinesePageShowsTheChinese() throws {
+        let chinese = PageContext(language: .chinese, csrf: "x")
+        let english = PageContext(language: .english, csrf: "x")
+        let file = ConfigText("{}")
+        for group in SettingGroup.all {
+            let page = WebPages.settings(group: group, file: file, context: chinese)
+            let englishPage = WebPages.settings(group: group, file: file, context: english)
+            for field in group.fields {
+                let zh = try #require(SettingsChinese.help(field, gauge: false))
+                let takes = try #require(SettingsChinese.expected(field.expected))
+                let paragraph = try #require(Self.helpParagraph(page, id: "f-" + field.key), "\(field.key): no help on the page")
+                #expect(paragraph.hasPrefix(html(zh) + "。"), "\(field.key): \(paragraph)")
+                #expect(paragraph.contains("：" + html(takes) + "。"), "\(field.key): \(paragraph)")
+                // (A unit's help, `kcal`, is kept in its Chinese.)
+                if !zh.contains(field.help) {
+                    #expect(!paragraph.contains(html(field.help)), "\(field.key): the English help on the Chinese page")
+                }
+                let englishParagraph = try #require(Self.helpParagraph(englishPage, id: "f-" + field.key))
+                #expect(englishParagraph.hasPrefix(html(field.help) + ". Takes: " + html(field.expected) + "."), "\(field.key)")
+            }
+            let zh = try #require(SettingsChinese.group(group))
+            if !group.help.isEmpty {
+                #expect(page.contains("<p class=\"help\">\(html(zh.help ?? "-"))</p>"), "\(group.id): no Chinese group help")
+                #expect(!page.contains(html(group.help)), "\(group.id): the English group help on the Chinese page")
+                #expect(englishPage.contains("<p class=\"help\">\(html(group.help))</p>"))
+            }
+            // Every group's name in the menu, in Chinese.
+            for other in SettingGroup.all {
+                let name = try #require(SettingsChinese.group(other)).title
+                #expect(page.contains(">\(html(name))</a></li>"), "\(other.id): not named \(name) in the menu")
+            }
+            if group.id != "top" { #expect(page.contains("<title>\(html(Phrase.settings.text(.chinese) + "：" + zh.title))")) }
+        }
+    }
+
+    /// The gauge's and the schedule's pages too.
+    @Test func theGaugeAndSchedulePagesShowTheChinese() throws {
+        let chinese = PageContext(language: .chinese, csrf: "x")
+        let file = ConfigText("{}")
+        let gauges = WebPages.gauges(file: file, editing: nil, context: chinese)
+        for field in GaugeFields.all {
+            let zh = try #require(SettingsChinese.help(field, gauge: true))
+            let paragraph = try #require(Self.helpParagraph(gauges, id: "new-" + field.key), "\(field.key): no help on the page")
+            #expect(paragraph.hasPrefix(html(zh) + "。"), "\(field.key): \(paragraph)")
+        }
+        let schedule = WebPages.schedule(file: file, context: chinese)
+        for field in WebPages.scheduleFields {
+            let zh = try #require(SettingsChinese.help(field, gauge: false))
+            let paragraph = try #require(Self.helpParagraph(schedule, id: "f-" + field.key), "\(field.key): no help on the page")
+            #expect(paragraph.hasPrefix(html(zh) + "。"), "\(field.key): \(paragraph)")
+        }
+    }
+
+    /// Where the English has changed since it was translated, the page shows the English, not a
+    /// stale Chinese.
+    @Test func aChangedEnglishShowsTheEnglish() throws {
+        var field = try #require(SettingGroup.named("touch")?.fields.first)
+        #expect(SettingsChinese.help(field, gauge: false) != nil)
+        field.help = "a help written since"
+        #expect(SettingsChinese.help(field, gauge: false) == nil)
+        let out = WebPages.fieldHTML(field, id: "x", text: "", inFile: false, problem: nil, context: PageContext(language: .chinese, csrf: "x"))
+        #expect(out.contains(">a help written since。"))
+    }
+}
