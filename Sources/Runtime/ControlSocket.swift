@@ -271,11 +271,13 @@ public final class ControlServer: ReadingSource {
     /// `maximumAnswerBytes`: a longer reason cut, ending in `…`.
     static func refused(_ reason: String) -> String {
         let room = maximumAnswerBytes - "refused ".utf8.count
-        var text = Quote.clip(reason, room)
-        while text.utf8.count > room {
-            text = Quote.clip(reason, max(1, text.unicodeScalars.count - 2))
+        // Characters of up to 4 bytes, escapes of 2: as many as fit, found by halving.
+        var fits = 0, over = room + 1
+        while over - fits > 1 {
+            let middle = (fits + over) / 2
+            if Quote.clip(reason, middle).utf8.count <= room { fits = middle } else { over = middle }
         }
-        return "refused " + text
+        return "refused " + Quote.clip(reason, max(1, fits))
     }
 
     /// `picture W H` and the pixels in a memory file.
