@@ -450,7 +450,7 @@ public final class WebApp {
             log("saving \(configPath): \(error.reason)")
             return .init(good: false, text: "\(Phrase.notSaved.text(.english)): \(error.reason)")
         }
-        switch PanelClient.command("reload", socket: socket, what: "glance web", timeout: .seconds(10)) {
+        switch PanelClient.command("reload", socket: socket, what: "glance web", refused: "the panel said", timeout: .seconds(10)) {
         case .success:
             if case .success(let line) = PanelClient.ask("state", socket: socket, timeout: .seconds(5)), PanelState(text: line) != nil {
                 log("saved \(configPath): the panel took it")
@@ -473,7 +473,7 @@ public final class WebApp {
             log("\(configPath): the previous file could not be put back: \(error.reason)")
             return .init(good: false, text: "Not saved: \(why); and the previous file could not be put back: \(error.reason)")
         }
-        _ = PanelClient.command("reload", socket: socket, what: "glance web", timeout: .seconds(10))
+        _ = PanelClient.command("reload", socket: socket, what: "glance web", refused: "the panel said", timeout: .seconds(10))
         log("\(configPath): the panel refused the new file (\(Quote.clip(why, 200))): the previous one is back")
         return .init(good: false, text: "Not saved: the panel refused the new file (\(why)), so the previous one is back.")
     }

@@ -905,7 +905,7 @@ struct DeviceBoot {
         #!/bin/sh
         base=http://127.0.0.1:\(port)
         jar=web.jar
-        secret=$(grep -a 'STEP web ' '\(folder)/vm/console.log' | tail -n 1 | sed -n 's/.*login?t=\\([A-Za-z0-9_-]*\\).*/\\1/p')
+        secret=$(grep -a 'STEP web active=' '\(folder)/vm/console.log' | tail -n 1 | sed -n 's/.*login?t=\\([A-Za-z0-9_-]*\\).*/\\1/p')
         [ -n "$secret" ] || { echo "no link in the guest's web step"; exit 1; }
         curl -sS --max-time 20 --retry 20 --retry-delay 1 --retry-all-errors -c $jar -b $jar -o /dev/null \\
             -w '%{http_code} %{redirect_url}\\n' "$base/login?t=$secret" >web-login.out
