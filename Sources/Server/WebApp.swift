@@ -216,7 +216,10 @@ public final class WebApp {
                 return logged(request, htmlPage(403, WebPages.page(nil, title: Phrase.badCSRF.text(language), body: "", context: PageContext(language: language, csrf: ""))))
             }
         }
-        let context = PageContext(language: language, csrf: session.csrf, notice: request.method == "GET" ? sessions.takeNotice(session.id) : nil)
+        // A save's notice is said by the next page, not taken by a request of the live view
+        // (/state, /frame.png, polled every second by an open Now page) or of a preview.
+        let page = request.method == "GET" && WebSection(rawValue: path) != nil
+        let context = PageContext(language: language, csrf: session.csrf, notice: page ? sessions.takeNotice(session.id) : nil)
         let response: HTTPServer.Response
         switch (request.method, path) {
         case ("GET", "/"): response = nowPage(context)
