@@ -222,7 +222,10 @@ public final class WebApp {
                 return logged(request, htmlPage(403, WebPages.page(nil, title: Phrase.badCSRF.text(language), body: "", context: PageContext(language: language, csrf: ""))))
             }
         }
-        let context = PageContext(language: language, csrf: session.csrf, notice: request.method == "GET" ? sessions.takeNotice(session.id) : nil)
+        // A save's notice is said by the next page, not taken by a request of the live view
+        // (/state, /frame.png, polled every second by an open Now page) or of a preview.
+        let page = request.method == "GET" && WebSection(rawValue: path) != nil
+        let context = PageContext(language: language, csrf: session.csrf, notice: page ? sessions.takeNotice(session.id) : nil)
         let response: HTTPServer.Response
         switch (request.method, path) {
         case ("GET", "/"): response = nowPage(context)
@@ -372,10 +375,18 @@ public final class WebApp {
         for field in group.fields {
             guard let input = form[field.name] else { continue }
             typed[field.key] = input
-            switch field.value(input) {
+            let path = field.steps.map { ConfigText.Step.key($0) }
+            switch field.entry(input) {
             case .failure(let problem): problems[field.key] = problem.message
-            case .success(let value):
-                let path = field.steps.map { ConfigText.Step.key($0) }
+            case .success(nil):
+                // Left empty: out of the file (when it is there).
+                guard current.text.value(at: path) != nil else { continue }
+                do throws(ConfigTextError) {
+                    edited = try edited.removing(path)
+                } catch {
+                    problems[field.key] = error.message
+                }
+            case .success(let value?):
                 let before = current.text.value(at: path).flatMap { try? JSONParser.parse($0) } ?? field.defaultValue
                 guard value != before else { continue }
                 do throws(ConfigTextError) {
@@ -536,12 +547,15 @@ public final class WebApp {
             let adding = form["do"] == "add"
             if !adding { guard let index, (0..<gaugeCount).contains(index) else { return text(400, "no such gauge") } }
             var members: [(String, JSON)] = []
+            // Fields left empty whose settings are then out of the gauge (min, max, decimals).
+            var leftOut: [String] = []
             for field in GaugeFields.all {
                 guard let input = form[field.name] else { continue }
                 typed[field.key] = input
-                switch field.value(input) {
+                switch field.entry(input) {
                 case .failure(let problem): problems[field.key] = problem.message
-                case .success(let value):
+                case .success(nil): leftOut.append(field.key)
+                case .success(let value?):
                     // A new gauge says what differs from the defaults, and its source.
                     if adding && value == field.defaultValue && field.key != "source" { continue }
                     if adding && value == .null { continue }
@@ -556,6 +570,9 @@ public final class WebApp {
                     let item = current.text.value(at: [.key("gauges"), .index(index)]).flatMap { try? JSONParser.parse($0) }
                     for (key, value) in members where item?[key] ?? GaugeFields.all.first(where: { $0.key == key })?.defaultValue != value {
                         edited = try edited.setting([.key("gauges"), .index(index), .key(key)], to: value.settingText)
+                    }
+                    for key in leftOut where item?[key] != nil {
+                        edited = try edited.removing([.key("gauges"), .index(index), .key(key)])
                     }
                 }
             } catch {

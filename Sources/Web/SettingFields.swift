@@ -48,6 +48,20 @@ public struct SettingField: Sendable, Equatable {
         }
     }
 
+    /// Whether an empty field leaves the setting out of the file: a setting the file writes
+    /// nothing for by default (no `defaultValue`: a gauge's min, max and decimals, whose absence
+    /// means the source's own) and that takes no null. Its field shows empty when the file leaves
+    /// it out, so the form sent back as the page gave it must read as "left out", not as a
+    /// number that is missing.
+    public var omittable: Bool { defaultValue == nil && !nullable && kind != .json }
+
+    /// What the file gets for a field's `input`: its value (`value(_:)`), or nil to leave the
+    /// setting out (an omittable setting's empty field).
+    public func entry(_ input: String) -> Result<JSON?, FieldProblem> {
+        if omittable && Substring(input).trimmingSpaces.isEmpty { return .success(nil) }
+        return value(input).map { Optional($0) }
+    }
+
     /// The JSON value a field's `input` stands for, or why it stands for none (the field's own
     /// check; the whole file is checked by the configuration's reader after).
     public func value(_ input: String) -> Result<JSON, FieldProblem> {

@@ -43,8 +43,8 @@ public enum GlanceExecutable {
     public static let helpers: Set<String> = ["import", "serve", "mqtt"]
 
     /// The commands another helper runs, told by its first argument: `glance people` is
-    /// `glance-serve people`.
-    public static let helperVerbs: [String: String] = ["people": "serve"]
+    /// `glance-serve people`, `glance web` `glance-serve web`.
+    public static let helperVerbs: [String: String] = ["people": "serve", "web": "serve"]
 
     /// The program and arguments that start glance with `arguments`.
     public static func command(_ arguments: [String]) -> (program: String, arguments: [String]) {

@@ -46,6 +46,28 @@ struct WebFormsTests {
         #expect(refresh.value("[[").isFailure)
     }
 
+    /// A gauge's min, max and decimals: no default the file writes, no null; their fields show
+    /// empty when the gauge leaves them out, and empty reads back as "left out" (the form sent
+    /// back as given was refused: "expected a number").
+    @Test func emptyFieldsOfSettingsWithoutADefaultLeaveThemOut() throws {
+        for key in ["min", "max", "decimals"] {
+            let field = try #require(GaugeFields.all.first { $0.key == key })
+            #expect(field.omittable && field.inputText(nil) == "", "\(key)")
+            #expect(field.entry("") == .success(nil) && field.entry(" ") == .success(nil), "\(key)")
+            #expect(field.entry("7") == .success(.number(7)), "\(key)")
+            #expect(field.entry("seven").isFailure, "\(key)")
+        }
+        // Every field the page shows empty reads back: a value, null or left out.
+        for field in SettingGroup.all.flatMap(\.fields) + GaugeFields.all where field.kind != .json {
+            let shown = field.inputText(field.defaultValue)
+            #expect(!field.entry(shown).isFailure, "\(field.key) shows \"\(shown)\" and refuses it")
+        }
+        // A setting with a default is never left out by an empty field.
+        let top = try #require(SettingGroup.named("top"))
+        let seconds = try #require(top.fields.first { $0.key == "longPressSeconds" })
+        #expect(!seconds.omittable && seconds.entry("").isFailure)
+    }
+
     @Test func formBodies() {
         #expect(FormBody.parse(Array("a=1&b=two+words&c=%E4%B8%AD&d=".utf8)) == .success(FormBody(fields: [("a", "1"), ("b", "two words"), ("c", "中"), ("d", "")])))
         #expect(FormBody.parse(Array("a=%zz".utf8)).isFailure)
