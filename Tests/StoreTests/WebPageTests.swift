@@ -11,7 +11,7 @@ import Testing
 /// (a cookie jar, the forms' fields as the pages give them). Each test has its own panel and page
 /// (nothing depends on another test's saves), and ends both, checking that nothing they started is
 /// left and that the page's log never held a secret it was given.
-@Suite("glance web: the panel's own page, on a real panel, through curl", .serialized, .timeLimit(.minutes(5)))
+@Suite("glance web: the panel's own page, on a real panel, through curl", .serialized, .timeLimit(.minutes(10)))
 struct WebPageTests {
     /// What curl got: the status, the headers (names lowercased, every Set-Cookie kept), the body.
     struct Answer: CustomStringConvertible {
