@@ -202,6 +202,8 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "CLI", "Activity", "Raster"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "Configuration", "Controls", "JSON", "Activity"]),
+        // TestSupport's Browser (Debian's Chromium through chromedriver) against pages the test serves.
+        .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "Activity", "JSON"]),
         // Gadgetbridge databases made by the tests from the published schemas, read and imported.
         .testTarget(
