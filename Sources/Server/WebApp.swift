@@ -766,7 +766,8 @@ public final class WebApp {
                     + "(\(NumberText.plain((millimetres).rounded())) mm)\(facts.round ? ", round" : "")"))
             rows.append((.measured, facts.measured.rawValue))
             rows.append((.distance, "\(facts.distance) cm"))
-            rows.append((.thePanel, [facts.connector, facts.format].compactMap { $0 }.joined(separator: " ")))
+            let output = [facts.connector, facts.format].compactMap { $0 }.joined(separator: " ")
+            rows.append((.thePanel, output.isEmpty ? t(.unknown) : output))
         } else {
             rows.append((.thePanel, t(.noPanel)))
         }

@@ -40,7 +40,9 @@ public func urlQueryValue(_ text: String) -> String {
 }
 
 /// What every page's answer carries: no page in a frame, no script or style but the page's own
-/// files, forms only to the page itself, no referrer (a one-time link never leaves in one).
+/// files, forms only to the page itself, a referrer only to the page itself (a one-time link
+/// never leaves in one; a same-origin referrer policy keeps the Origin a form's POST carries, which
+/// "no-referrer" makes "null").
 public let pageHeaders: [(String, String)] = [
     (
         "Content-Security-Policy",
@@ -48,6 +50,6 @@ public let pageHeaders: [(String, String)] = [
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "no-referrer"),
+    ("Referrer-Policy", "same-origin"),
     ("X-Frame-Options", "DENY"),
 ]

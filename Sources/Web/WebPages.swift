@@ -448,7 +448,7 @@ public enum WebPages {
         nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:4px;margin:0;padding:0}
         nav a,.button{display:inline-flex;align-items:center;min-height:48px;padding:0 14px;border-radius:10px;color:var(--fg);text-decoration:none;border:1px solid var(--line)}
         nav a[aria-current]{background:#1d3b26;border-color:var(--accent)}
-        main{max-width:720px;margin:0 auto;padding:12px 16px 48px}
+        main{max-width:720px;margin:0 auto;padding:12px 16px 48px;overflow-wrap:anywhere}
         h1{font-size:1.5em;margin:.4em 0}
         h2{font-size:1.2em;margin:1.2em 0 .4em}
         button{min-height:48px;min-width:48px;padding:0 18px;border-radius:10px;border:1px solid #555;background:#222;color:var(--fg);font:inherit;cursor:pointer}

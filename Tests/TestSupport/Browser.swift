@@ -220,7 +220,11 @@ public final class Browser: @unchecked Sendable {
         while true {
             do {
                 _ = try before.tagName()
-            } catch let error as BrowserError where error.message.hasPrefix("stale element reference") || error.message.hasPrefix("no such element") {
+            } catch let error as BrowserError
+                where error.message.hasPrefix("stale element reference") || error.message.hasPrefix("no such element")
+                // (chromedriver's words while the old document is being replaced)
+                || error.message.contains("does not belong to the document")
+            {
                 return
             }
             if ContinuousClock.now >= deadline || Task.isCancelled {
