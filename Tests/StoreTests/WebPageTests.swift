@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import TestSupport
 import Testing
 
@@ -690,6 +691,31 @@ struct WebPageTests {
     }
 
     // MARK: Gauges
+
+    @Test("goals: set from today through the page (the store's history with them, shown on the page); a bad value refused with the store unchanged")
+    func goals() throws {
+        let page = try Page()
+        defer { page.finish() }
+        try page.signIn()
+        let token = try page.csrf("/goals")
+        func history() throws -> String { try StoreTests_snapshot(page.scratch.db) }
+        let before = try history()
+        // A value no day can reach: refused, named, and nothing written.
+        var r = try page.curl("POST", "/goals", form: [("csrf", token), ("move", "5e9"), ("exercise", "30"), ("do", "save")])
+        #expect(r.status == 422 && r.problems.contains { $0.contains("move") }, "\(r)")
+        #expect(try history() == before, "a refused goal changed the store")
+        // Good goals: the store's period from today, and the page shows it as in force.
+        r = try page.curl(
+            "POST", "/goals", form: [("csrf", token), ("move", "640"), ("exercise", "45"), ("stand", "10"), ("steps", "9000"), ("do", "save")])
+        #expect(r.status == 303 && r.header("location") == "/goals", "\(r)")
+        let store = try Store(path: page.scratch.db)
+        let periods = try store.goalHistory()
+        let last = try #require(periods.last, "no goals in the store")
+        #expect(last.goals.move?.value == 640 && last.goals.exercise == 45 && last.goals.stand == 10 && last.goals.steps == 9000, "\(last)")
+        let shown = try page.curl("GET", "/goals")
+        #expect(shown.text.contains("value=\"640\"") && shown.text.contains("value=\"45\""), "\(shown)")
+        #expect(shown.text.contains("<th scope=\"row\">\(last.start)</th>"), "the history does not list the period")
+    }
 
     @Test("gauges: added, edited and removed through the page's forms; the file and the panel follow")
     func gauges() throws {

@@ -218,11 +218,14 @@ extension VMEndToEndTests {
             "no /usr/bin/curl (apt-get install curl): the host posts to glance serve with it")
         let url = "http://127.0.0.1:\(port)"
         let webPort = try #require(DeviceBoot.freePort(avoiding: port), "no second free port on 127.0.0.1 for the page")
-        // The host's browser on the page: signs in with the link the guest's root made (its secret
-        // read from the guest's step), saves the name from the settings' form, then shows the ring
-        // screen with the page's control; curl, a real HTTP client, keeps the cookie.
-        let webScript = folder + "/web-host.sh"
-        try DeviceBoot.webScript(folder: folder, port: webPort).write(toFile: webScript, atomically: true, encoding: .utf8)
+        // The host's browser on the page (Debian's Chromium through chromedriver,
+        // tools/vm/device-e2e/browser-save.py): signs in with the link the guest's root made (its
+        // secret read from the guest's step), types the name into the settings' form and saves it,
+        // then shows the ring screen with the page's control.
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"),
+            "no /usr/bin/chromedriver (make deps installs Debian's chromium and chromium-driver): the host's browser saves from the page")
+        let webSave = "exec /usr/bin/python3 '\(e2e)/browser-save.py' http://127.0.0.1:\(webPort) '\(folder)/vm/console.log' \(DeviceBoot.webName)"
 
         // The boot: each guest stage that says "waiting" gets a screendump, then "go".
         let stages = [
@@ -314,7 +317,7 @@ extension VMEndToEndTests {
                 "send go",
                 "wait-console STEP household-shown waiting 60",
                 "screendump-until household \(folder)/expected-household 15", "send go",
-                "wait-console STEP web waiting 90", "host web-save 90 /bin/sh '\(webScript)'",
+                "wait-console STEP web waiting 90", "host web-browser 120 \(webSave)",
                 "screendump-until web \(folder)/expected-web 20", "send go",
             ], at: fallbackWait)
         host.append("wait-exit 30")
@@ -639,9 +642,10 @@ extension VMEndToEndTests {
         let webSecurity = boot.value("security", in: webStep).flatMap(Double.init)
         #expect(webSecurity != nil && webSecurity! <= 2.0, "glance-web.service's exposure in the booted system: \(webStep)")
         let webLog = boot.step("web-log") ?? ""
-        #expect(boot.file("web-login.out").hasPrefix("303 "), "the one-time link: \(boot.file("web-login.out")); \(webLog)")
-        #expect(boot.file("web-save.out").hasPrefix("303 "), "the save: \(boot.file("web-save.out")) \(boot.file("web-save.html").suffix(600)); \(webLog)")
-        #expect(boot.file("web-show.out") == "303\n", "the page's Show: \(boot.file("web-show.out")); \(webLog)")
+        let page = "http://127.0.0.1:\(webPort)"
+        #expect(boot.file("web-login.out") == page + "/\n", "the one-time link: \(boot.file("web-login.out")) \(boot.file("web-browser.out")); \(webLog)")
+        #expect(boot.file("web-save.out") == page + "/settings?group=top\n", "the save: \(boot.file("web-save.out")) \(boot.file("web-saved.html").suffix(600)); \(webLog)")
+        #expect(boot.file("web-show.out") == page + "/\n", "the page's Show: \(boot.file("web-show.out")); \(webLog)")
         #expect(boot.file("web-saved.html").contains("Saved"), "the page did not say it was saved; \(webLog)")
         let webConfig = boot.step("web-config") ?? ""
         #expect(webConfig.contains("name=\"name\":") && webConfig.contains(DeviceBoot.webName), "the file: \(webConfig)")
@@ -895,30 +899,6 @@ struct DeviceBoot {
     /// A port on 127.0.0.1 that nothing listens on now, for qemu to forward.
     /// The name the page's save gives the panel.
     static let webName = "Kitchen"
-
-    /// The host's side of the page: the one-time link's secret from the guest's `web` step in the
-    /// console, a session (curl's cookie jar), the settings' form's CSRF token, the save of
-    /// `webName`, then the ring screen shown with the page's control. Each answer's status in
-    /// web-*.out (the harness's folder), the saved page in web-save.html.
-    static func webScript(folder: String, port: Int) -> String {
-        """
-        #!/bin/sh
-        base=http://127.0.0.1:\(port)
-        jar=web.jar
-        secret=$(grep -a 'STEP web active=' '\(folder)/vm/console.log' | tail -n 1 | sed -n 's/.*login?t=\\([A-Za-z0-9_-]*\\).*/\\1/p')
-        [ -n "$secret" ] || { echo "no link in the guest's web step"; exit 1; }
-        curl -sS --max-time 20 --retry 20 --retry-delay 1 --retry-all-errors -c $jar -b $jar -o /dev/null \\
-            -w '%{http_code} %{redirect_url}\\n' "$base/login?t=$secret" >web-login.out
-        curl -sS --max-time 20 -b $jar -o web-settings.html -w '%{http_code}\\n' "$base/settings" >web-settings.out
-        csrf=$(grep -o 'name="csrf" value="[^"]*"' web-settings.html | head -n 1 | sed 's/.*value="//; s/"$//')
-        curl -sS --max-time 30 -b $jar -o web-save.html -w '%{http_code} %{redirect_url}\\n' -H "Origin: $base" \\
-            --data-urlencode "csrf=$csrf" --data-urlencode group=top --data-urlencode 'name=\(webName)' \\
-            --data-urlencode do=save "$base/settings" >web-save.out
-        curl -sS --max-time 20 -b $jar -o /dev/null -w '%{http_code}\\n' -H "Origin: $base" \\
-            --data-urlencode "csrf=$csrf" --data-urlencode action=show --data-urlencode screen=rings "$base/do" >web-show.out
-        curl -sS --max-time 20 -b $jar -o web-saved.html -w '%{http_code}\\n' "$base/settings" >web-saved.out
-        """
-    }
 
     static func freePort(avoiding taken: Int? = nil) -> Int? {
         // Below the ephemeral range (32768 up), where the many loopback connections of the serve
