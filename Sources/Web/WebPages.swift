@@ -458,7 +458,7 @@ public enum WebPages {
         .row{display:flex;gap:8px;align-items:center}
         form.inline{display:inline}
         .field{margin:14px 0;padding-bottom:10px;border-bottom:1px solid var(--line)}
-        label{display:block;font-weight:600;margin-bottom:4px;word-break:break-all}
+        label{display:block;font-weight:600;margin-bottom:4px}
         input,select,textarea{width:100%;min-height:48px;padding:8px 10px;border-radius:8px;border:1px solid #555;background:var(--field);color:var(--fg);font:inherit}
         .row select,.row input{flex:1}
         textarea{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:15px}
@@ -470,14 +470,13 @@ public enum WebPages {
         .notice.bad{border-color:var(--bad)}
         figure.live{margin:8px 0;text-align:center}
         figure.live img{max-width:100%;height:auto;image-rendering:pixelated;border:1px solid var(--line);background:#000}
-        figcaption{color:var(--dim);font-size:.85em;word-break:break-all}
-        pre.log{white-space:pre-wrap;word-break:break-all;font-size:13px;background:var(--field);padding:10px;border-radius:8px}
+        figcaption{color:var(--dim);font-size:.85em}
+        pre.log{white-space:pre-wrap;font-size:13px;background:var(--field);padding:10px;border-radius:8px}
         table{border-collapse:collapse;width:100%}
         th,td{text-align:left;padding:6px;border-bottom:1px solid var(--line)}
         dl.about dt{font-weight:600;margin-top:10px}
         dl.about dd{margin:0;color:var(--dim)}
         ol.gauges,ul.people{padding-left:1.2em}
-        code{word-break:break-all}
         """
 
     /// The live view: the frame asked for again every second with its ETag (a 304 while it is the
