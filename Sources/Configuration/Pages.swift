@@ -106,6 +106,8 @@ struct ValueObject: Sendable {
     let rows: [String]
     /// Each member's default text, and why it is not the default value's (nil: it is).
     let defaults: [(key: String, text: String, problem: @Sendable () -> String?)]
+    /// Each member as the pages say it.
+    let members: [MemberHelp]
 
     init<Root>(_ path: String, title: String, _ settings: [Setting<Root>]) {
         self.path = path
@@ -113,5 +115,22 @@ struct ValueObject: Sendable {
         keys = settings.compactMap(\.key)
         rows = settings.map { Configuration.row($0, name: $0.key!) }
         defaults = settings.map { ($0.key!, $0.defaultText, $0.defaultProblem) }
+        members = settings.map { MemberHelp(key: $0.key!, help: $0.help, expected: $0.expected, defaultText: $0.defaultText) }
+    }
+}
+
+/// A member of an object inside a setting's value (a window of the schedule, the cycle), as the
+/// pages say it: for the web page's schedule, which edits those objects as JSON.
+public struct MemberHelp: Sendable, Equatable {
+    public var key: String
+    public var help: String
+    public var expected: String
+    public var defaultText: String
+}
+
+extension Configuration {
+    /// The members of the object at `path` (`"cycle"`, `"schedule[]"`, `"gauges[]"`, `"mqtt"`).
+    public static func members(of path: String) -> [MemberHelp] {
+        valueObjects.first { $0.path == path }?.members ?? []
     }
 }

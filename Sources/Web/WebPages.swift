@@ -320,6 +320,17 @@ public enum WebPages {
         fields += "<div class=\"buttons\">" + button(t(.save), name: "do", value: "save", primary: true)
             + button(t(.preview), name: "do", value: "preview") + "</div>"
         body += form("/schedule", context, fields)
+        // What a window and the cycle are made of (the settings' pages' tables, as a list).
+        for (path, title) in [("schedule[]", "schedule[]"), ("cycle", "cycle")] {
+            body += "<h2>\(html(title))</h2><dl class=\"about\">"
+            for member in Configuration.members(of: path) {
+                // (their help in English on the Chinese page too; what they take in Chinese where the table has it)
+                let takes = context.language == .chinese ? SettingsChinese.expected(member.expected) ?? member.expected : member.expected
+                body += "<dt><code>\(html(member.key))</code></dt><dd>\(html(member.help)). \(html(t(.takes))): \(html(takes)). "
+                body += "\(html(t(.defaultValue))): \(html(member.defaultText))</dd>"
+            }
+            body += "</dl>"
+        }
         return page(.schedule, title: t(.schedule), body: body, context: context)
     }
 
