@@ -571,7 +571,15 @@ struct Document {
         if multiline {
             let outer = indentation(ofLineAt: container.open)
             let base = outer + indentUnit
-            let new = [bytes[container.open]] + newline + base + head + reindented(value, base: base) + newline + outer + [bytes[container.close]]
+            // In steps: Swift 6.0.3 cannot type-check the sum as one expression in reasonable time.
+            var new: [UInt8] = [bytes[container.open]]
+            new += newline
+            new += base
+            new += head
+            new += reindented(value, base: base)
+            new += newline
+            new += outer
+            new.append(bytes[container.close])
             return try replacing(container.open, container.close + 1, with: new)
         }
         let base = indentation(ofLineAt: container.open)

@@ -692,6 +692,29 @@ struct WebPageTests {
 
     // MARK: Gauges
 
+    @Test("glance web link --panel: the link printed and shown on the panel as a QR code (a screenshot refused while it shows: it carries the secret); the link signs in once")
+    func linkOnThePanel() throws {
+        let page = try Page()
+        defer { page.finish() }
+        let r = try runGlance(["web", "link", "--panel", "--socket", page.socket, "--config", page.config, "--url", page.origin])
+        #expect(r.status == 0, "glance web link --panel: \(r.output)")
+        let link = String(r.stdout.split(separator: "\n").first ?? "")
+        let secret = String(link.components(separatedBy: "/login?t=").last ?? "")
+        page.secrets.append(secret)
+        #expect(link == page.origin + "/login?t=" + secret && secret.count >= 16, "\(r.stdout)")
+        #expect(r.stdout.contains("on the panel as a QR code"), "\(r.stdout)")
+        // The panel shows it: its frame is not given away while it does (the code holds the secret).
+        let shot = try runGlance(["screenshot", "--socket", page.socket, "-o", page.scratch.file("qr.png")])
+        #expect(shot.status == 75 && shot.output.contains("QR code"), "glance screenshot while the link shows: \(shot.output)")
+        #expect(!page.panelLog.contains(secret), "the panel's log holds the link's secret")
+        // The link it shows signs in, once.
+        let first = try page.curl("GET", link)
+        #expect(first.status == 303, "\(first)")
+        if let cookie = page.sessionCookie() { page.secrets.append(cookie) }
+        let again = try page.curl("GET", link, cookies: false)
+        #expect(again.status == 403, "a link opened twice: \(again)")
+    }
+
     @Test("goals: set from today through the page (the store's history with them, shown on the page); a bad value refused with the store unchanged")
     func goals() throws {
         let page = try Page()
