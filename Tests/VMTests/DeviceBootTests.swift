@@ -647,6 +647,8 @@ extension VMEndToEndTests {
         #expect(boot.file("web-save.out") == page + "/settings?group=top\n", "the save: \(boot.file("web-save.out")) \(boot.file("web-saved.html").suffix(600)); \(webLog)")
         #expect(boot.file("web-show.out") == page + "/\n", "the page's Show: \(boot.file("web-show.out")); \(webLog)")
         #expect(boot.file("web-saved.html").contains("Saved"), "the page did not say it was saved; \(webLog)")
+        // The goals set from the page as they were: the store written by the page's user.
+        #expect(boot.file("web-goals.out").hasPrefix(page + "/goals\nsaved move="), "the goals: \(boot.file("web-goals.out")); \(webLog)")
         let webConfig = boot.step("web-config") ?? ""
         #expect(webConfig.contains("name=\"name\":") && webConfig.contains(DeviceBoot.webName), "the file: \(webConfig)")
         #expect(!webLog.contains("login?t="), "the log has the link's secret: \(webLog)")

@@ -5,7 +5,8 @@ library only). Signs in with the one-time link whose secret the guest's `web` st
 CONSOLE, types NAME into the settings' form and saves it, then shows the ring screen with the
 page's control. Writes, in the current folder: web-login.out, web-save.out, web-show.out (the
 page's URL after each), web-saved.html (the settings page after the save) and web-settings.png
-(its picture). Every command within 30 s; chromedriver and its browser ended on every path.
+(its picture), web-goals.out (the goals page after saving the goals as they were).
+Every command within 30 s; chromedriver and its browser ended on every path.
 
     browser-save.py BASE CONSOLE NAME
 """
@@ -135,6 +136,13 @@ def main():
         driver.click("select#screen option[value=rings]")
         driver.press("button[value=show]")
         open("web-show.out", "w").write(driver.url() + "\n")
+        # The goals from today, as they are (the picture stays): the store written from the page.
+        driver.go(f"{base}/goals")
+        move = driver.call("GET", driver.session + f"/element/{driver.find('#g-move')}/property/value")
+        driver.type("#g-move", move)
+        driver.press("button[value=save]")
+        saved = "Saved" in driver.call("GET", driver.session + "/source") or "已保存" in driver.call("GET", driver.session + "/source")
+        open("web-goals.out", "w").write(driver.url() + "\n" + ("saved" if saved else "not saved") + f" move={move}\n")
     finally:
         driver.close()
     return 0
