@@ -81,4 +81,26 @@ struct UnitSandboxTests {
         let postinst = try String(contentsOfFile: DeviceFiles.root + "/tools/deb/postinst", encoding: .utf8)
         #expect(!postinst.contains("enable \(unit)") && postinst.contains(unit))
     }
+
+    @Test("glance-web.service runs glance web as glance-web: the panel's socket reached, the configuration and the store writable, no device, shipped and off")
+    func webPageUnit() throws {
+        let unit = "glance-web.service"
+        let s = try Self.settings(unit)
+        #expect(s["ExecStart"] == ["/usr/bin/glance web"])
+        // Its own user, not the panel's nor glance serve's; group glance for the socket and the store.
+        #expect(s["User"] == ["glance-web"] && s["Group"] == ["glance-web"], "\(s["User"] ?? []) \(s["Group"] ?? [])")
+        #expect(s["User"] != (try Self.settings("glance-serve.service"))["User"])
+        #expect(s["SupplementaryGroups"]?.first?.split(separator: " ").contains("glance") == true)
+        #expect(try Self.reaches(unit, try Self.socket()), "the page asks the panel through its socket")
+        // A save is written beside the file and renamed over it; goals go to the store; nothing else.
+        #expect(s["ProtectSystem"] == ["strict"] && s["PrivateDevices"] == ["yes"])
+        let writable = Self.paths(s["ReadWritePaths"])
+        #expect(writable.contains("/etc/glance") && writable.contains("/var/lib/glance"), "\(writable)")
+        // The one-time link's folder is the unit's own, for its user alone.
+        #expect(s["StateDirectory"] == ["glance-web"] && s["StateDirectoryMode"] == ["0700"])
+        let build = try String(contentsOfFile: DeviceFiles.root + "/tools/build-deb.sh", encoding: .utf8)
+        #expect(build.contains("device/\(unit)"), "tools/build-deb.sh does not install \(unit)")
+        let postinst = try String(contentsOfFile: DeviceFiles.root + "/tools/deb/postinst", encoding: .utf8)
+        #expect(!postinst.contains("enable \(unit)") && postinst.contains(unit) && postinst.contains("useradd --system --user-group"))
+    }
 }
