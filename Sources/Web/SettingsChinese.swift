@@ -3,7 +3,9 @@
 // kept with the English it translates: where the declaration's English has changed since, the page
 // shows the English (a stale translation is worse than none) and SettingsChineseTests fail until
 // the Chinese is brought up to date. Key names, JSON words, units, paths and every figure stay as
-// the English writes them.
+// the English writes them. A default's text is translated where it has words (`null: the first
+// connected one`), by its English, so a changed declaration shows its English; a default that is a
+// JSON value by itself (`60`, `"rings"`) is the same in both.
 
 /// The Chinese of the settings' texts.
 public enum SettingsChinese {
@@ -20,6 +22,10 @@ public enum SettingsChinese {
 
     /// What a field takes, in Chinese (nil: the English is shown).
     public static func expected(_ english: String) -> String? { expecteds[english] }
+
+    /// A default's text in Chinese (nil: the English is shown: a JSON value by itself, which is
+    /// the same in both, or words not translated as they are now).
+    public static func defaultText(_ english: String) -> String? { defaultTexts[english] }
 
     /// A group's title and help in Chinese (the help nil where the English has changed since).
     public static func group(_ group: SettingGroup) -> (title: String, help: String?)? {
@@ -361,6 +367,41 @@ public enum SettingsChinese {
             "以下之一：{\"metric\": NAME}、{\"file\": PATH}、{\"mqtt\": TOPIC}、{\"command\": [PROGRAM, …]}（见下）",
         "windows, each an object (below)": "时段列表，每个时段是一个对象（见下）",
         "an object {\"every\", \"screens\", \"pauseOnInput\"}, or null": "对象 {\"every\", \"screens\", \"pauseOnInput\"}，或 null",
+    ]
+
+    /// The defaults that have words, by their English (a JSON value at their start kept as it is).
+    static let defaultTexts: [String: String] = [
+        "(required)": "（必填）",
+        "null: from LC_ALL, LC_MESSAGES or LANG": "null：按 LC_ALL、LC_MESSAGES 或 LANG 决定",
+        "null: /var/lib/glance/glance.db for root (the service), else $XDG_DATA_HOME/glance/glance.db":
+            "null：root（即服务）用 /var/lib/glance/glance.db，其他用户用 $XDG_DATA_HOME/glance/glance.db",
+        "null: the first card with a connected display": "null：第一块连接了显示器的显卡",
+        "null: the first connected one": "null：第一个已连接的接口",
+        "null: the display's preferred mode": "null：显示器的首选模式",
+        "null: XRGB8888 where the display plane takes it, else RGB565": "null：显示平面支持时用 XRGB8888，否则用 RGB565",
+        "null: the size the display reports (DRM's millimetres; an SPI panel's from its overlay's width-mm and height-mm), else "
+            + "the usual panel of its pixels (240x240 1.3\", round 1.28\"; 320x240 2.4\"; 800x480 7\"; …)":
+            "null：显示器报告的尺寸（DRM 给出的毫米数；SPI 面板的取自其 overlay 的 width-mm 和 height-mm），否则按像素数取常见面板的尺寸"
+            + "（240x240 为 1.3\"，圆形为 1.28\"；320x240 为 2.4\"；800x480 为 7\"；…）",
+        "null: by the panel's size: 50 under 2\" (a gadget at arm's length), 60 under 4.5\" (a desk clock), 80 under 9\" (a 7\" "
+            + "panel on a shelf), else 100 (a wall panel)":
+            "null：按面板尺寸：小于 2\" 为 50（伸手可及的小物件），小于 4.5\" 为 60（桌面时钟），小于 9\" 为 80（架子上的 7\" 面板），"
+            + "否则为 100（挂墙的面板）",
+        "null: the backlight's as found at start": "null：保持启动时背光的亮度",
+        "null: as LC_TIME's language and region write it": "null：按 LC_TIME 的语言和地区的写法",
+        "null: Inter (fonts-inter)": "null：Inter 字体（fonts-inter）",
+        "null: WenQuanYi Micro Hei (fonts-wqy-microhei)": "null：文泉驿微米黑（WenQuanYi Micro Hei，fonts-wqy-microhei）",
+        "null: off (glance import --watch says it has no folder and ends)": "null：关闭（glance import --watch 会提示没有文件夹并退出）",
+        "null: off (glance web says so and ends)": "null：关闭（glance web 会提示这一点并退出）",
+        "null: http:// and the board's host name with .local, and the port": "null：http:// 加上板子的主机名和 .local，再加上端口",
+        "null: glance/NODE (from the machine id)": "null：glance/NODE（NODE 取自机器的 machine id）",
+        "null: no competition": "null：没有竞赛",
+        "null: six days after start: seven days": "null：start 之后第六天：共七天",
+        "[]: everyone (glance people)": "[]：所有人（glance people）",
+        "the metric's own (glance metric set --min), else 0": "指标自己的下限（glance metric set --min），否则为 0",
+        "the metric's own (glance metric set --max), else 100": "指标自己的上限（glance metric set --max），否则为 100",
+        "as many as show three significant digits (21.5, 0.045, 1013)": "显示三位有效数字所需的位数（21.5、0.045、1013）",
+        "[\"#64D2FF\", \"#FFD60A\", \"#FF9F0A\"]: blue, yellow, orange": "[\"#64D2FF\", \"#FFD60A\", \"#FF9F0A\"]：蓝、黄、橙",
     ]
 
     /// Each group's title in Chinese, its help's English and its help's Chinese (`top`: the page's

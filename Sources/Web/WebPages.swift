@@ -243,8 +243,9 @@ public enum WebPages {
         if context.language == .chinese {
             let fieldHelp = SettingsChinese.help(field, gauge: gauge) ?? field.help
             let takes = SettingsChinese.expected(field.expected) ?? field.expected
+            let defaultText = SettingsChinese.defaultText(field.defaultText) ?? field.defaultText
             out += "<p class=\"help\" id=\"\(html(help))\">\(html(fieldHelp))。\(html(t(.takes)))：\(html(takes))。"
-            out += "\(html(t(.defaultValue)))：\(html(field.defaultText))\(inFile ? " · " + html(t(.inFile)) : "")</p>"
+            out += "\(html(t(.defaultValue)))：\(html(defaultText))\(inFile ? " · " + html(t(.inFile)) : "")</p>"
         } else {
             out += "<p class=\"help\" id=\"\(html(help))\">\(html(field.help)). \(html(t(.takes))): \(html(field.expected)). "
             out += "\(html(t(.defaultValue))): \(html(field.defaultText))\(inFile ? " · " + html(t(.inFile)) : "")</p>"

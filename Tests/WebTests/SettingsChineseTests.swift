@@ -1,4 +1,5 @@
 import Configuration
+import JSON
 import Testing
 
 @testable import Web
@@ -6,13 +7,46 @@ import Testing
 /// The settings' help in Simplified Chinese (issue 41): every field the declarations make has it,
 /// for the English it shows now, with every figure and every quoted word of the English kept; the
 /// Chinese page shows it. The fields are taken from the declarations, so a setting declared
-/// without a translation fails here.
+/// without a translation fails here. So are their defaults that have words (`null: the first
+/// connected one`).
 @Suite("The settings' help in Simplified Chinese", .timeLimit(.minutes(20)))
 struct SettingsChineseTests {
     /// Every field of the pages, with whether it is a gauge's.
     static var fields: [(field: SettingField, gauge: Bool)] {
         SettingGroup.all.flatMap(\.fields).map { ($0, false) } + GaugeFields.all.map { ($0, true) }
             + WebPages.scheduleFields.map { ($0, false) }
+    }
+
+    /// Whether a default's text is a JSON value by itself (`60`, `"rings"`, `[]`): the same in
+    /// both languages, with no words to translate.
+    static func isJSON(_ text: String) -> Bool { (try? JSONParser.parse(text)) != nil }
+
+    /// The JSON value a default's words follow (`null` of `null: the first connected one`).
+    static func jsonPrefix(_ text: String) -> String? {
+        var rest = text[...]
+        while let colon = rest.firstRange(of: ": ") {
+            let prefix = String(text[..<colon.lowerBound])
+            if isJSON(prefix) { return prefix }
+            rest = rest[colon.upperBound...]
+        }
+        return nil
+    }
+
+    /// The words of a text that are code, to be kept as they are: paths, options, file and host
+    /// names (`/var/lib/glance`, `--min`, `$XDG_DATA_HOME`, `glance.db`, `.local`).
+    static func codeWords(_ text: String) -> [String] {
+        text.split(separator: " ").compactMap { token in
+            var word = Substring(token)
+            while let c = word.first, "([{".contains(c) { word = word.dropFirst() }
+            while let c = word.last, "),;:.]}".contains(c) { word = word.dropLast() }
+            if word.hasSuffix("'s") { word = word.dropLast(2) }
+            let chars = Array(word)
+            let dotted = chars.indices.contains { i in
+                chars[i] == "." && i + 1 < chars.count && chars[i + 1].isLetter && (i == 0 || chars[i - 1].isLetter)
+            }
+            let code = word.contains("/") || word.contains("$") || word.contains("_") || word.contains("--") || dotted
+            return code && !word.contains("\"") ? String(word) : nil
+        }
     }
 
     static func hasCJK(_ text: String) -> Bool {
@@ -45,20 +79,39 @@ struct SettingsChineseTests {
         return out
     }
 
-    /// The quoted words of a text, with their quotes: each "…" (quotes taken in pairs) and `…`.
+    /// The quoted words of a text, with their quotes: each "…" (quotes taken in pairs; outside a
+    /// pair, a " right after a figure is an inch's: `1.3"`) and `…`.
     static func quoted(_ text: String) -> [String] {
         var out: [String] = []
-        for mark: Character in ["\"", "`"] {
-            let parts = text.split(separator: mark, omittingEmptySubsequences: false)
-            // The odd parts are inside a pair.
-            for (i, part) in parts.enumerated() where i % 2 == 1 && i < parts.count - 1 { out.append("\(mark)\(part)\(mark)") }
+        var open: String? = nil
+        var previous: Character = " "
+        for c in text {
+            if c == "\"" {
+                if let word = open {
+                    out.append(word + "\"")
+                    open = nil
+                } else if !(previous.isASCII && previous.isNumber) {
+                    open = "\""
+                }
+            } else if open != nil {
+                open?.append(c)
+            }
+            previous = c
         }
+        let parts = text.split(separator: "`", omittingEmptySubsequences: false)
+        // The odd parts are inside a pair.
+        for (i, part) in parts.enumerated() where i % 2 == 1 && i < parts.count - 1 { out.append("`\(part)`") }
         return out
     }
 
     /// What a translation must keep of its English: it is Chinese, not the English, and has every
-    /// figure and every quoted word of the English.
-    static func checkTranslation(_ zh: String, of en: String, _ what: String) {
+    /// figure and every quoted word of the English (`code`: and every word of code, and the JSON
+    /// value a default's words follow, at its start).
+    static func checkTranslation(_ zh: String, of en: String, _ what: String, code: Bool = false) {
+        if code {
+            for word in codeWords(en) { #expect(zh.contains(word), "\(what): \(word) of the English is not in the Chinese \(zh)") }
+            if let json = jsonPrefix(en) { #expect(zh.hasPrefix(json + "："), "\(what): the Chinese does not start with \(json)：") }
+        }
         #expect(!zh.isEmpty, "\(what): empty Chinese")
         #expect(hasCJK(zh), "\(what): no Chinese in \(zh)")
         #expect(zh != en, "\(what): the Chinese is the English")
@@ -76,6 +129,13 @@ struct SettingsChineseTests {
         #expect(Self.quoted("e.g. \"°C\", \"%\" and `rings`") == ["\"°C\"", "\"%\"", "`rings`"])
         #expect(Self.quoted("{\"cert\": PEM file, \"key\": PEM file}") == ["\"cert\"", "\"key\""])
         #expect(Self.hasCJK("字符串，或 null") && !Self.hasCJK("a string, or null"))
+        // An inch's mark is no quote.
+        #expect(Self.quoted("240x240 1.3\", round 1.28\"; a \"b\" and \"0.0.0.0:8127\"") == ["\"b\"", "\"0.0.0.0:8127\""])
+        #expect(Self.codeWords("null: /var/lib/x.db for root, else $XDG_DATA_HOME/x (glance set --min), http:// with .local, e.g. a top-level LC_TIME's")
+            == ["/var/lib/x.db", "$XDG_DATA_HOME/x", "--min", "http://", ".local", "e.g", "LC_TIME"])
+        #expect(Self.jsonPrefix("null: off") == "null" && Self.jsonPrefix("[\"#64D2FF\"]: blue") == "[\"#64D2FF\"]")
+        #expect(Self.jsonPrefix("{\"a\": 1}: words") == "{\"a\": 1}" && Self.jsonPrefix("(required)") == nil)
+        #expect(Self.isJSON("\"rings\"") && Self.isJSON("60") && !Self.isJSON("null: off"))
     }
 
     /// Every field of every group, every gauge field and every schedule field has Chinese help for
@@ -113,20 +173,27 @@ struct SettingsChineseTests {
         for key in SettingsChinese.expecteds.keys { #expect(expected.contains(key), "\(key): translated, but no field takes it") }
     }
 
-    /// Every group has a Chinese title and help (the top level has no help in either language).
-    @Test func everyGroupHasAChineseTitleAndHelp() throws {
-        for group in SettingGroup.all {
-            let zh = try #require(SettingsChinese.group(group), "\(group.id): no Chinese title and help")
-            #expect(Self.hasCJK(zh.title), "\(group.id): no Chinese in its title \(zh.title)")
-            let help = try #require(zh.help, "\(group.id): the English help has changed since it was translated; it is now: \(group.help)")
-            if group.help.isEmpty {
-                #expect(help.isEmpty, "\(group.id): Chinese help for no English")
-            } else {
-                Self.checkTranslation(help, of: group.help, group.id)
+    /// Every field's default with words has Chinese for the English it shows
+    /// now, keeping its JSON value, figures, quoted words and code; a default that is a JSON value
+    /// by itself has none (it is the same in both).
+    @Test func everyDefaultWithWordsHasChinese() {
+        let defaults = Self.fields.map { (SettingsChinese.place($0.field, gauge: $0.gauge), $0.field.defaultText) }
+        var withWords = 0
+        for (place, english) in defaults {
+            if Self.isJSON(english) {
+                #expect(SettingsChinese.defaultText(english) == nil, "\(place): its default \(english) is a JSON value, the same in Chinese")
+                continue
             }
+            withWords += 1
+            guard let zh = SettingsChinese.defaultText(english) else {
+                Issue.record("\(place): no Chinese for its default, \(english) (add it to Sources/Web/SettingsChinese.swift)")
+                continue
+            }
+            Self.checkTranslation(zh, of: english, place + " (default)", code: true)
         }
-        let ids = Set(SettingGroup.all.map(\.id))
-        for key in SettingsChinese.groups.keys { #expect(ids.contains(key), "\(key): translated, but no such group") }
+        #expect(withWords > 20, "the defaults with words were not found")
+        let used = Set(defaults.map(\.1))
+        for key in SettingsChinese.defaultTexts.keys { #expect(used.contains(key), "\(key): translated, but no default says it") }
     }
 
     /// The help paragraph of field `id` in `page`.
@@ -152,6 +219,11 @@ struct SettingsChineseTests {
                 let paragraph = try #require(Self.helpParagraph(page, id: "f-" + field.key), "\(field.key): no help on the page")
                 #expect(paragraph.hasPrefix(html(zh) + "。"), "\(field.key): \(paragraph)")
                 #expect(paragraph.contains("：" + html(takes) + "。"), "\(field.key): \(paragraph)")
+                let defaultText = SettingsChinese.defaultText(field.defaultText) ?? field.defaultText
+                #expect(paragraph.contains("：" + html(defaultText)), "\(field.key): \(paragraph)")
+                if defaultText != field.defaultText {
+                    #expect(!paragraph.contains(html(field.defaultText)), "\(field.key): the English default on the Chinese page")
+                }
                 // (A unit's help, `kcal`, is kept in its Chinese.)
                 if !zh.contains(field.help) {
                     #expect(!paragraph.contains(html(field.help)), "\(field.key): the English help on the Chinese page")
@@ -183,6 +255,8 @@ struct SettingsChineseTests {
             let zh = try #require(SettingsChinese.help(field, gauge: true))
             let paragraph = try #require(Self.helpParagraph(gauges, id: "new-" + field.key), "\(field.key): no help on the page")
             #expect(paragraph.hasPrefix(html(zh) + "。"), "\(field.key): \(paragraph)")
+            let defaultText = SettingsChinese.defaultText(field.defaultText) ?? field.defaultText
+            #expect(paragraph.hasSuffix("：" + html(defaultText)), "\(field.key): \(paragraph)")
         }
         let schedule = WebPages.schedule(file: file, context: chinese)
         for field in WebPages.scheduleFields {
@@ -201,5 +275,14 @@ struct SettingsChineseTests {
         #expect(SettingsChinese.help(field, gauge: false) == nil)
         let out = WebPages.fieldHTML(field, id: "x", text: "", inFile: false, problem: nil, context: PageContext(language: .chinese, csrf: "x"))
         #expect(out.contains(">a help written since。"))
+        // A default's words too.
+        field = try #require(SettingGroup.all.flatMap(\.fields).first { SettingsChinese.defaultText($0.defaultText) != nil })
+        let chinese = try #require(SettingsChinese.defaultText(field.defaultText))
+        #expect(WebPages.fieldHTML(field, id: "x", text: "", inFile: false, problem: nil, context: PageContext(language: .chinese, csrf: "x"))
+            .contains(html(chinese) + "</p>"))
+        field.defaultText = "null: a default written since"
+        #expect(SettingsChinese.defaultText(field.defaultText) == nil)
+        #expect(WebPages.fieldHTML(field, id: "x", text: "", inFile: false, problem: nil, context: PageContext(language: .chinese, csrf: "x"))
+            .contains("：null: a default written since</p>"))
     }
 }
