@@ -7,6 +7,8 @@
 // connected one`), by its English, so a changed declaration shows its English; a default that is a
 // JSON value by itself (`60`, `"rings"`) is the same in both.
 
+import Configuration
+
 /// The Chinese of the settings' texts.
 public enum SettingsChinese {
     /// The place a field's help is kept under: its dotted key, or `gauges[].KEY` for a gauge's.
@@ -26,6 +28,16 @@ public enum SettingsChinese {
     /// A default's text in Chinese (nil: the English is shown: a JSON value by itself, which is
     /// the same in both, or words not translated as they are now).
     public static func defaultText(_ english: String) -> String? { defaultTexts[english] }
+
+    /// The place a member of the object at `path` (`schedule[]`, `cycle`) is kept under:
+    /// `schedule[].from`, `cycle.every`.
+    public static func place(_ member: MemberHelp, of path: String) -> String { path + "." + member.key }
+
+    /// A member's help in Chinese, if it has one for the English it shows now.
+    public static func help(_ member: MemberHelp, of path: String) -> String? {
+        guard let entry = helps[place(member, of: path)], entry.en == member.help else { return nil }
+        return entry.zh
+    }
 
     /// A group's title and help in Chinese (the help nil where the English has changed since).
     public static func group(_ group: SettingGroup) -> (title: String, help: String?)? {
@@ -305,6 +317,46 @@ public enum SettingsChinese {
             "screens that turn by themselves, for a wall panel; null: they stay until a button or a task changes them",
             "自动轮换的屏幕，适合挂墙的面板；null：屏幕保持不变，直到按键或任务切换它"
         ),
+        // What a window of the schedule is made of (the schedule's page lists them).
+        "schedule[].from": (
+            "when the window starts, by the local clock",
+            "时段的开始时间，按本地时间"
+        ),
+        "schedule[].to": (
+            "when it ends; at or before from: the next day (\"23:00\" to \"06:30\" crosses midnight)",
+            "时段的结束时间；等于或早于 from 时为第二天（\"23:00\" 到 \"06:30\" 跨过午夜）"
+        ),
+        "schedule[].days": (
+            "the days it starts on (a window crossing midnight ends the next morning); []: every day",
+            "时段在哪几天开始（跨过午夜的时段在第二天早上结束）；[]：每天"
+        ),
+        "schedule[].brightness": (
+            "the brightness while it holds, in percent of full (it stands in for the awake brightness); 0: off (the first touch "
+                + "or press only wakes the panel, until the next boundary)",
+            "时段内的亮度，以满亮度的百分比表示（代替唤醒时的亮度）；0：关屏（直到下一个边界，第一次触摸或按键只会唤醒面板）"
+        ),
+        "schedule[].screens": (
+            "the screens shown while it holds (the clock alone in the evening, though the day's screens do not list it); the "
+                + "first is shown when it starts; a running task's progress still shows itself where \"progress\" is configured "
+                + "(so a window of \"progress\" alone is refused: it would show \"Working…\" with no task)",
+            "时段内显示的屏幕（例如晚上只显示时钟，即使白天的屏幕中没有它）；时段开始时显示第一个；只要配置了 \"progress\"，"
+                + "正在运行的任务仍会显示其进度（因此只有 \"progress\" 的时段会被拒绝：没有任务时它会显示 \"Working…\"）"
+        ),
+        "schedule[].cycle": (
+            "the screens turning while it holds, as the top-level cycle; null: none",
+            "时段内自动轮换的屏幕，写法同顶层的 cycle；null：不轮换"
+        ),
+        // What the cycle is made of.
+        "cycle.every": ("seconds each screen stays", "每个屏幕停留的秒数"),
+        "cycle.screens": (
+            "the screens to turn through, in order, each one of the configured screens (never \"progress\"); []: all of them "
+                + "but progress",
+            "按顺序轮换的屏幕，每个都必须是已配置的屏幕（不能是 \"progress\"）；[]：除 progress 以外的所有屏幕"
+        ),
+        "cycle.pauseOnInput": (
+            "seconds without input before the turning goes on",
+            "有输入后，再无输入多少秒才继续轮换"
+        ),
     ]
 
     /// What the fields take, by the English: each quoted word and each figure kept.
@@ -367,6 +419,16 @@ public enum SettingsChinese {
             "以下之一：{\"metric\": NAME}、{\"file\": PATH}、{\"mqtt\": TOPIC}、{\"command\": [PROGRAM, …]}（见下）",
         "windows, each an object (below)": "时段列表，每个时段是一个对象（见下）",
         "an object {\"every\", \"screens\", \"pauseOnInput\"}, or null": "对象 {\"every\", \"screens\", \"pauseOnInput\"}，或 null",
+        // A window's and the cycle's members.
+        "\"HH:MM\" from \"00:00\" to \"23:59\"": "\"HH:MM\"，从 \"00:00\" 到 \"23:59\"",
+        "\"HH:MM\" from \"00:01\" to \"24:00\"": "\"HH:MM\"，从 \"00:01\" 到 \"24:00\"",
+        "day names, each once: \"mon\", \"tue\", \"wed\", \"thu\", \"fri\", \"sat\", \"sun\"":
+            "星期名称，每个只能出现一次：\"mon\"、\"tue\"、\"wed\"、\"thu\"、\"fri\"、\"sat\"、\"sun\"",
+        "a whole percentage of full from 5 to 100, or 0 (off); a number above 0 and at most 1 is read as the older fraction (0.8: 80 %)":
+            "满亮度的整数百分比，5 到 100，或 0（关屏）；大于 0 且不超过 1 的数按旧的小数写法读取（0.8：80 %）",
+        "seconds from 1 to 86400": "1 到 86400 秒",
+        "seconds from 0 to 86400": "0 到 86400 秒",
+        "screen names, each once, never \"progress\"": "屏幕名称，每个只能出现一次，不能是 \"progress\"",
     ]
 
     /// The defaults that have words, by their English (a JSON value at their start kept as it is).
@@ -402,6 +464,10 @@ public enum SettingsChinese {
         "the metric's own (glance metric set --max), else 100": "指标自己的上限（glance metric set --max），否则为 100",
         "as many as show three significant digits (21.5, 0.045, 1013)": "显示三位有效数字所需的位数（21.5、0.045、1013）",
         "[\"#64D2FF\", \"#FFD60A\", \"#FF9F0A\"]: blue, yellow, orange": "[\"#64D2FF\", \"#FFD60A\", \"#FF9F0A\"]：蓝、黄、橙",
+        // A window's members' (their default: the settings of the file outside any window).
+        "the configured brightness": "配置中的亮度",
+        "the configured screens": "配置中的屏幕",
+        "the configured cycle": "配置中的轮换",
     ]
 
     /// Each group's title in Chinese, its help's English and its help's Chinese (`top`: the page's

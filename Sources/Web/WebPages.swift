@@ -322,17 +322,33 @@ public enum WebPages {
             + button(t(.preview), name: "do", value: "preview") + "</div>"
         body += form("/schedule", context, fields)
         // What a window and the cycle are made of (the settings' pages' tables, as a list).
-        for (path, title) in [("schedule[]", "schedule[]"), ("cycle", "cycle")] {
-            body += "<h2>\(html(title))</h2><dl class=\"about\">"
-            for member in Configuration.members(of: path) {
-                // (their help in English on the Chinese page too; what they take in Chinese where the table has it)
-                let takes = context.language == .chinese ? SettingsChinese.expected(member.expected) ?? member.expected : member.expected
-                body += "<dt><code>\(html(member.key))</code></dt><dd>\(html(member.help)). \(html(t(.takes))): \(html(takes)). "
-                body += "\(html(t(.defaultValue))): \(html(member.defaultText))</dd>"
-            }
-            body += "</dl>"
+        for path in memberPaths {
+            body += "<h2>\(html(path))</h2>" + membersHTML(Configuration.members(of: path), of: path, context: context)
         }
         return page(.schedule, title: t(.schedule), body: body, context: context)
+    }
+
+    /// The objects inside the schedule's fields the page lists the members of (a window, the cycle).
+    public static let memberPaths = ["schedule[]", "cycle"]
+
+    /// The members of the object at `path` as a list: each one's key, help, what it takes and its
+    /// default (in Chinese on a Chinese page where SettingsChinese has them, as a field's).
+    static func membersHTML(_ members: [MemberHelp], of path: String, context: PageContext) -> String {
+        let t = context.t
+        var out = "<dl class=\"about\">"
+        for member in members {
+            out += "<dt><code>\(html(member.key))</code></dt>"
+            if context.language == .chinese {
+                let help = SettingsChinese.help(member, of: path) ?? member.help
+                let takes = SettingsChinese.expected(member.expected) ?? member.expected
+                let defaultText = SettingsChinese.defaultText(member.defaultText) ?? member.defaultText
+                out += "<dd>\(html(help))。\(html(t(.takes)))：\(html(takes))。\(html(t(.defaultValue)))：\(html(defaultText))</dd>"
+            } else {
+                out += "<dd>\(html(member.help)). \(html(t(.takes))): \(html(member.expected)). "
+                out += "\(html(t(.defaultValue))): \(html(member.defaultText))</dd>"
+            }
+        }
+        return out + "</dl>"
     }
 
     /// The schedule's and the cycle's fields (each a JSON text).

@@ -8,13 +8,18 @@ import Testing
 /// for the English it shows now, with every figure and every quoted word of the English kept; the
 /// Chinese page shows it. The fields are taken from the declarations, so a setting declared
 /// without a translation fails here. So are their defaults that have words (`null: the first
-/// connected one`).
+/// connected one`), and the members of a window and of the cycle the schedule's page lists.
 @Suite("The settings' help in Simplified Chinese", .timeLimit(.minutes(20)))
 struct SettingsChineseTests {
     /// Every field of the pages, with whether it is a gauge's.
     static var fields: [(field: SettingField, gauge: Bool)] {
         SettingGroup.all.flatMap(\.fields).map { ($0, false) } + GaugeFields.all.map { ($0, true) }
             + WebPages.scheduleFields.map { ($0, false) }
+    }
+
+    /// Every member the schedule's page lists, with the object it is a member of.
+    static var members: [(path: String, member: MemberHelp)] {
+        WebPages.memberPaths.flatMap { path in Configuration.members(of: path).map { (path, $0) } }
     }
 
     /// Whether a default's text is a JSON value by itself (`60`, `"rings"`, `[]`): the same in
@@ -155,6 +160,7 @@ struct SettingsChineseTests {
         }
         // Nothing translated that the pages no longer show.
         let places = Set(all.map { SettingsChinese.place($0.field, gauge: $0.gauge) })
+            .union(Self.members.map { SettingsChinese.place($0.member, of: $0.path) })
         for key in SettingsChinese.helps.keys { #expect(places.contains(key), "\(key): translated, but no such field") }
     }
 
@@ -170,14 +176,24 @@ struct SettingsChineseTests {
             }
             Self.checkTranslation(zh, of: field.expected, place + " (takes)")
         }
-        for key in SettingsChinese.expecteds.keys { #expect(expected.contains(key), "\(key): translated, but no field takes it") }
+        for (path, member) in Self.members {
+            let place = SettingsChinese.place(member, of: path)
+            expected.insert(member.expected)
+            guard let zh = SettingsChinese.expected(member.expected) else {
+                Issue.record("\(place): no Chinese for what it takes, \(member.expected)")
+                continue
+            }
+            Self.checkTranslation(zh, of: member.expected, place + " (takes)")
+        }
+        for key in SettingsChinese.expecteds.keys { #expect(expected.contains(key), "\(key): translated, but nothing takes it") }
     }
 
-    /// Every field's default with words has Chinese for the English it shows
+    /// Every default with words, of a field or of a member, has Chinese for the English it shows
     /// now, keeping its JSON value, figures, quoted words and code; a default that is a JSON value
     /// by itself has none (it is the same in both).
     @Test func everyDefaultWithWordsHasChinese() {
         let defaults = Self.fields.map { (SettingsChinese.place($0.field, gauge: $0.gauge), $0.field.defaultText) }
+            + Self.members.map { (SettingsChinese.place($0.member, of: $0.path), $0.member.defaultText) }
         var withWords = 0
         for (place, english) in defaults {
             if Self.isJSON(english) {
@@ -194,6 +210,58 @@ struct SettingsChineseTests {
         #expect(withWords > 20, "the defaults with words were not found")
         let used = Set(defaults.map(\.1))
         for key in SettingsChinese.defaultTexts.keys { #expect(used.contains(key), "\(key): translated, but no default says it") }
+    }
+
+    /// Every member of a window and of the cycle has Chinese help for the English it shows now.
+    @Test func everyMemberHasChineseHelp() {
+        let members = Self.members
+        #expect(Set(members.map(\.path)) == Set(WebPages.memberPaths), "the members were not found")
+        for (path, member) in members {
+            let place = SettingsChinese.place(member, of: path)
+            guard let entry = SettingsChinese.helps[place] else {
+                Issue.record("\(place): no Chinese help (add it to Sources/Web/SettingsChinese.swift)")
+                continue
+            }
+            #expect(entry.en == member.help, "\(place): the English help has changed since it was translated; it is now: \(member.help)")
+            #expect(SettingsChinese.help(member, of: path) == entry.zh)
+            Self.checkTranslation(entry.zh, of: member.help, place, code: true)
+        }
+    }
+
+    /// The Chinese schedule page lists each member's help, what it takes and its default in
+    /// Chinese; the English page the English.
+    @Test func theSchedulePageListsTheMembersInChinese() throws {
+        let file = ConfigText("{}")
+        let chinese = WebPages.schedule(file: file, context: PageContext(language: .chinese, csrf: "x"))
+        let english = WebPages.schedule(file: file, context: PageContext(language: .english, csrf: "x"))
+        let takes = Phrase.takes.text(.chinese), byDefault = Phrase.defaultValue.text(.chinese)
+        for (path, member) in Self.members {
+            let place = SettingsChinese.place(member, of: path)
+            let help = try #require(SettingsChinese.help(member, of: path), "\(place)")
+            let expected = try #require(SettingsChinese.expected(member.expected), "\(place)")
+            let defaultText = SettingsChinese.defaultText(member.defaultText) ?? member.defaultText
+            #expect(chinese.contains("<dt><code>\(html(member.key))</code></dt><dd>\(html(help))。\(html(takes))：\(html(expected))。"
+                + "\(html(byDefault))：\(html(defaultText))</dd>"), "\(place): not in Chinese on the Chinese page")
+            #expect(!chinese.contains(html(member.help)), "\(place): its English help on the Chinese page")
+            #expect(english.contains("<dt><code>\(html(member.key))</code></dt><dd>\(html(member.help)). \(Phrase.takes.text(.english)): "
+                + "\(html(member.expected)). \(Phrase.defaultValue.text(.english)): \(html(member.defaultText))</dd>"), "\(place): not in English on the English page")
+        }
+    }
+
+    /// Every group has a Chinese title and help (the top level has no help in either language).
+    @Test func everyGroupHasAChineseTitleAndHelp() throws {
+        for group in SettingGroup.all {
+            let zh = try #require(SettingsChinese.group(group), "\(group.id): no Chinese title and help")
+            #expect(Self.hasCJK(zh.title), "\(group.id): no Chinese in its title \(zh.title)")
+            let help = try #require(zh.help, "\(group.id): the English help has changed since it was translated; it is now: \(group.help)")
+            if group.help.isEmpty {
+                #expect(help.isEmpty, "\(group.id): Chinese help for no English")
+            } else {
+                Self.checkTranslation(help, of: group.help, group.id)
+            }
+        }
+        let ids = Set(SettingGroup.all.map(\.id))
+        for key in SettingsChinese.groups.keys { #expect(ids.contains(key), "\(key): translated, but no such group") }
     }
 
     /// The help paragraph of field `id` in `page`.
@@ -284,5 +352,12 @@ struct SettingsChineseTests {
         #expect(SettingsChinese.defaultText(field.defaultText) == nil)
         #expect(WebPages.fieldHTML(field, id: "x", text: "", inFile: false, problem: nil, context: PageContext(language: .chinese, csrf: "x"))
             .contains("：null: a default written since</p>"))
+        // And a member's help.
+        var member = try #require(Configuration.members(of: "cycle").first)
+        #expect(SettingsChinese.help(member, of: "cycle") != nil)
+        member.help = "a member's help written since"
+        #expect(SettingsChinese.help(member, of: "cycle") == nil)
+        let list = WebPages.membersHTML([member], of: "cycle", context: PageContext(language: .chinese, csrf: "x"))
+        #expect(list.contains("<dd>\(html(member.help))。"), "\(list)")
     }
 }
