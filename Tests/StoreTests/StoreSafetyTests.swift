@@ -99,6 +99,10 @@ import Testing
         #expect(ran3.status == 0, "\(ran3.err)")
         let ran4 = try GlanceCLI.run(["metric", "set", "cpu", "40", "--db", db], in: scratch)
         #expect(ran4.status == 0, "\(ran4.err)")
+        // Readable by all, writable by root alone, whatever the umask was when glance made them (the
+        // umask is the test process's, and a test beside this one may hold it narrower for a moment).
+        chmod(folder, 0o755)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] { chmod(folder + "/" + name, 0o644) }
         let out = scratch.file("out")
         mkdir(out, 0o777)
         chmod(out, 0o777)
