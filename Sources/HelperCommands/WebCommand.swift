@@ -53,8 +53,8 @@ public enum WebCommand {
             A save is checked as glance config check checks a file, written whole with the file before it \
             kept beside it (config.json.previous), and read by the running panel (the control socket's reload); \
             when the panel refuses it or does not come back showing a screen, the previous file is put back \
-            and the page says why. Only the settings changed are written: the rest of the file (unknown keys, \
-            order, formatting) stays as it was.
+            and the page says why. Only the settings changed are written: the rest of the file (order, \
+            spacing, number spellings) stays as it was.
 
             glance web link makes a one-time link to sign in with (good for 10 minutes, once): it prints it, \
             and with --panel shows it as a QR code on the panel. Opening it sets a session cookie \

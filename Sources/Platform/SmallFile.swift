@@ -12,6 +12,17 @@ public func readSmallFile(_ path: String, limit: Int) -> String? {
 
 /// A small file's text and its permission bits (those of the file read, not of a name swapped since).
 public func readSmallFile(_ path: String, limit: Int, mode: inout mode_t) -> String? {
+    readSmallFileBytes(path, limit: limit, mode: &mode).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// A small regular file's bytes (a PNG), nil when it cannot be read or is larger than `limit`
+/// (errno says why: EINVAL for a larger file or one that is not regular).
+public func readSmallFileBytes(_ path: String, limit: Int) -> [UInt8]? {
+    var mode: mode_t = 0
+    return readSmallFileBytes(path, limit: limit, mode: &mode)
+}
+
+public func readSmallFileBytes(_ path: String, limit: Int, mode: inout mode_t) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -22,9 +33,15 @@ public func readSmallFile(_ path: String, limit: Int, mode: inout mode_t) -> Str
     }
     mode = st.st_mode & 0o7777
     var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    guard n >= 0 else { return nil }
-    return String(decoding: bytes.prefix(n), as: UTF8.self)
+    var count = 0
+    while count < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n >= 0 else { return nil }
+        if n == 0 { break }
+        count += n
+    }
+    return Array(bytes.prefix(count))
 }
 
 /// A kernel file's text (/proc, /sys: their size says 0 or a page, whatever they hold), at most

@@ -209,37 +209,19 @@ public final class ServeApp {
             }
             tls = (key, cert)
         }
-        let signals: SignalReceiver?
-        switch Service.signals(stop: stop, log: log) {
-        case .success(let s): signals = s
-        case .failure(let status): return status.code
-        }
         var limits = HTTPServer.Limits(maxBody: serve.maxBody)
         limits.timeoutSeconds = Int(serve.timeout.rounded(.up))
         // A request whole within three idle timeouts (30 s by default): an 8 MiB body at 3 Mbit/s.
         limits.requestSeconds = 3 * limits.timeoutSeconds
-        let server: HTTPServer
-        do {
-            server = try HTTPServer(
-                listen: address, tls: tls, limits: limits,
-                head: { [unowned self] in self.head($0) }, complete: { [unowned self] in self.complete($0, $1) },
-                log: { [unowned self] in self.libraryMessage($0) })
-        } catch {
-            let taken = error.errno.rawValue == EADDRINUSE
-            log("\(error)" + (taken ? " (is another glance serve running? another port: \"serve\": {\"listen\": …} or --listen)" : ""))
-            return error.errno.rawValue == EACCES ? Outcome.noPermission : Outcome.unavailable
-        }
-        log("listening on \(address.host):\(server.port)\(tls == nil ? "" : " (HTTPS)") for the store \(path)")
-        onReady(address, server.port)
-        if let systemd = SystemdNotifier() { try? systemd.ready(status: "listening on \(serve.listen)") }
-        // The one poll loop type (the panel's session runs on it too): the server as its source
-        // (its descriptor, its next timeout), the signals.
-        return Service.run(
-            signals: signals, stop: stop, log: log, sources: [server],
-            stopped: { signal in
-                server.stop()
-                if let unsaid = refusals.flush() { log(unsaid) }
-                if let signal { log("\(SignalReceiver.name(signal)): stopped") }
+        return HTTPService.run(
+            address: address, tls: tls, limits: limits, stop: stop, status: "listening on \(serve.listen)",
+            taken: " (is another glance serve running? another port: \"serve\": {\"listen\": …} or --listen)", log: log,
+            flush: { [unowned self] in self.refusals.flush() },
+            head: { [unowned self] in self.head($0) }, complete: { [unowned self] in self.complete($0, $1) },
+            library: { [unowned self] in self.libraryMessage($0) },
+            announce: { port in
+                log("listening on \(address.host):\(port)\(tls == nil ? "" : " (HTTPS)") for the store \(path)")
+                onReady(address, port)
             })
     }
 

@@ -39,7 +39,7 @@ public final class WebApp {
     var refusals = LogBudget()
     /// The last frame asked of the panel: asked again at most every 250 ms.
     var frame: (png: [UInt8], etag: String, width: Int, height: Int, at: Duration)?
-    /// Each session's last preview.
+    /// The last preview drawn, by the session that asked for it.
     var previews: [String: [UInt8]] = [:]
     let log: (String) -> Void
 
@@ -112,35 +112,19 @@ public final class WebApp {
             log("web.listen \"\(Quote.clip(listen))\": expected HOST:PORT")
             return Outcome.config
         }
-        let signals: SignalReceiver?
-        switch Service.signals(stop: stop, log: log) {
-        case .success(let s): signals = s
-        case .failure(let status): return status.code
-        }
         var limits = HTTPServer.Limits(maxBody: Self.maxBody)
         limits.timeoutSeconds = 10
         limits.requestSeconds = 30
         limits.connections = 64
         limits.connectionsPerAddress = 16
-        let server: HTTPServer
-        do {
-            server = try HTTPServer(
-                listen: address, tls: nil, limits: limits,
-                head: { [unowned self] in self.head($0) }, complete: { [unowned self] in self.complete($0, $1) },
-                log: { [unowned self] in self.libraryMessage($0) })
-        } catch {
-            log("\(error)" + (error.errno.rawValue == EADDRINUSE ? " (is another glance web running?)" : ""))
-            return error.errno.rawValue == EACCES ? Outcome.noPermission : Outcome.unavailable
-        }
-        log("the panel's page on \(address.host):\(server.port), editing \(configPath)")
-        onReady(server.port)
-        if let systemd = SystemdNotifier() { try? systemd.ready(status: "listening on \(listen)") }
-        return Service.run(
-            signals: signals, stop: stop, log: log, sources: [server],
-            stopped: { signal in
-                server.stop()
-                if let unsaid = refusals.flush() { log(unsaid) }
-                if let signal { log("\(SignalReceiver.name(signal)): stopped") }
+        return HTTPService.run(
+            address: address, tls: nil, limits: limits, stop: stop, status: "listening on \(listen)",
+            taken: " (is another glance web running?)", log: log, flush: { [unowned self] in self.refusals.flush() },
+            head: { [unowned self] in self.head($0) }, complete: { [unowned self] in self.complete($0, $1) },
+            library: { [unowned self] in self.libraryMessage($0) },
+            announce: { port in
+                log("the panel's page on \(address.host):\(port), editing \(configPath)")
+                onReady(port)
             })
     }
 
@@ -236,9 +220,10 @@ public final class WebApp {
         case ("POST", "/do"): response = action(form, session: session, language: language)
         case ("GET", "/settings"): response = settingsPage(query(request, "group"), context: context)
         case ("POST", "/settings"): response = saveSettings(form, session: session, context: context)
-        case ("GET", "/gauges"): response = htmlPage(200, WebPages.gauges(file: readFile().text, editing: query(request, "edit").flatMap { Int($0) }, context: context))
+        case ("GET", "/gauges"):
+            response = withFile { htmlPage(200, WebPages.gauges(file: $0.text, editing: query(request, "edit").flatMap { Int($0) }, context: context)) }
         case ("POST", "/gauges"): response = saveGauge(form, session: session, context: context)
-        case ("GET", "/schedule"): response = htmlPage(200, WebPages.schedule(file: readFile().text, context: context))
+        case ("GET", "/schedule"): response = withFile { htmlPage(200, WebPages.schedule(file: $0.text, context: context)) }
         case ("POST", "/schedule"): response = saveSchedule(form, session: session, context: context)
         case ("GET", "/goals"): response = goalsPage(context: context)
         case ("POST", "/goals"): response = saveGoals(form, session: session, context: context)
@@ -363,12 +348,17 @@ public final class WebApp {
 
     func settingsPage(_ id: String?, context: PageContext) -> HTTPServer.Response {
         guard let group = SettingGroup.named(id ?? "top") else { return text(404, "no such group of settings") }
-        return htmlPage(200, WebPages.settings(group: group, file: readFile().text, context: context))
+        return withFile { htmlPage(200, WebPages.settings(group: group, file: $0.text, context: context)) }
     }
 
     func saveSettings(_ form: FormBody, session: WebSession, context: PageContext) -> HTTPServer.Response {
         guard let group = SettingGroup.named(form["group"] ?? "") else { return text(400, "no such group of settings") }
-        let current = readFile()
+        return withFile { saveSettings(form, group: group, current: $0, session: session, context: context) }
+    }
+
+    func saveSettings(
+        _ form: FormBody, group: SettingGroup, current: CurrentFile, session: WebSession, context: PageContext
+    ) -> HTTPServer.Response {
         var typed: [String: String] = [:]
         var problems: [String: String] = [:]
         var edited = current.text
@@ -402,7 +392,7 @@ public final class WebApp {
                 WebPages.settings(group: group, file: edited, typed: typed, problems: problems, general: general, preview: preview, context: context))
         }
         if !problems.isEmpty { return again([], problems, nil) }
-        return commit(edited, current: current, form: form, session: session, back: "/settings?group=\(urlQueryValue(group.id))") { general, problems, preview in
+        return commit(edited, current: current, form: form, session: session, language: context.language, back: "/settings?group=\(urlQueryValue(group.id))") { general, problems, preview in
             again(general, problems, preview)
         }
     }
@@ -411,7 +401,7 @@ public final class WebApp {
     /// saved so that the panel cannot be left blank (`save`); `again` makes the page once more
     /// with the problems (by field key) or the preview.
     func commit(
-        _ edited: ConfigText, current: (text: ConfigText, bytes: [UInt8]?), form: FormBody, session: WebSession, back: String,
+        _ edited: ConfigText, current: CurrentFile, form: FormBody, session: WebSession, language: WebLanguage, back: String,
         again: ([String], [String: String], String?) -> HTTPServer.Response
     ) -> HTTPServer.Response {
         let issues: [ConfigurationIssue]
@@ -432,61 +422,89 @@ public final class WebApp {
         if form["do"] == "preview" {
             switch preview(edited.text) {
             case .success(let png):
-                previews[session.id] = png
+                // One preview kept (the last asked for): a few MB at most whatever the sessions.
+                previews = [session.id: png]
                 return again([], [:], "/preview.png?n=\(hex(fnv1a(png)))")
             case .failure(let failure): return again([failure.message], [:], nil)
             }
         }
-        let outcome = save(edited, previous: current.bytes)
+        let outcome = save(edited, previous: current.bytes, language: language)
         guard outcome.good else { return again([outcome.text], [:], nil) }
         sessions.say(outcome, to: session.id)
         return redirect(back)
     }
 
-    /// The file as it is now: its text (`{}` when there is none) and its bytes (nil: none).
-    func readFile() -> (text: ConfigText, bytes: [UInt8]?) {
-        guard let text = readSmallFile(configPath, limit: 4 << 20) else { return (ConfigText("{}"), nil) }
-        return (ConfigText(text), Array(text.utf8))
+    /// The configuration file as it is now: its text (`{}` when there is none) and its bytes (nil:
+    /// none).
+    struct CurrentFile {
+        var text: ConfigText
+        var bytes: [UInt8]?
+    }
+
+    /// The file read, or why it cannot be: one that is there but unreadable, too large or not
+    /// UTF-8 is never taken for an empty one (a save would write the changed settings alone and
+    /// lose the rest).
+    func readFile() -> Result<CurrentFile, OutputFailure> {
+        guard let bytes = readSmallFileBytes(configPath, limit: ConfigText.maxSize) else {
+            if errno == ENOENT { return .success(CurrentFile(text: ConfigText("{}"), bytes: nil)) }
+            let why = errno == EINVAL ? "not a regular file of at most \(ConfigText.maxSize >> 20) MiB" : String(cString: strerror(errno))
+            return .failure(OutputFailure("\(configPath): cannot read the configuration: \(why)", status: .noInput))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(OutputFailure("\(configPath): not UTF-8 text (glance config check says where)", status: .config))
+        }
+        return .success(CurrentFile(text: ConfigText(text), bytes: bytes))
+    }
+
+    /// `page` made with the file as it is now, or 503 saying why it cannot be read (and nothing
+    /// written).
+    func withFile(_ page: (CurrentFile) -> HTTPServer.Response) -> HTTPServer.Response {
+        switch readFile() {
+        case .success(let current): return page(current)
+        case .failure(let failure):
+            log(failure.message)
+            return text(503, failure.message + "; nothing is changed until it can be read")
+        }
     }
 
     /// Writes `edited` whole (the file before it kept beside it as `.previous`), has the panel
     /// read it again, and puts the previous file back when the panel refuses it or does not come
     /// back showing a screen within a few seconds.
-    func save(_ edited: ConfigText, previous: [UInt8]?) -> WebSession.Notice {
+    func save(_ edited: ConfigText, previous: [UInt8]?, language: WebLanguage) -> WebSession.Notice {
         let backup = configPath + ".previous"
         do throws(OutputFile.Failure) {
             if let previous { try OutputFile.write(previous, to: backup) }
             try OutputFile.write(Array(edited.text.utf8), to: configPath)
         } catch {
             log("saving \(configPath): \(error.reason)")
-            return .init(good: false, text: "\(Phrase.notSaved.text(.english)): \(error.reason)")
+            return .init(good: false, text: SaveNotice.notWritten(error.reason, language))
         }
         switch PanelClient.command("reload", socket: socket, what: "glance web", refused: "the panel said", timeout: .seconds(10)) {
         case .success:
             if case .success(let line) = PanelClient.ask("state", socket: socket, timeout: .seconds(5)), PanelState(text: line) != nil {
                 log("saved \(configPath): the panel took it")
                 frame = nil
-                return .init(good: true, text: "Saved: the panel shows the new settings.")
+                return .init(good: true, text: SaveNotice.saved(language))
             }
-            return restore(previous, why: "the panel did not answer after reading it")
+            return restore(previous, why: "the panel did not answer after reading it", language: language)
         case .failure(let failure) where failure.status == Outcome.unavailable || failure.status == Outcome.noPermission:
             log("saved \(configPath); no running panel answered")
-            return .init(good: true, text: "Saved. No running panel answered (\(failure.message)): it takes the file when it starts.")
+            return .init(good: true, text: SaveNotice.savedWithoutPanel(failure.message, language))
         case .failure(let failure):
-            return restore(previous, why: failure.message)
+            return restore(previous, why: failure.message, language: language)
         }
     }
 
-    func restore(_ previous: [UInt8]?, why: String) -> WebSession.Notice {
+    func restore(_ previous: [UInt8]?, why: String, language: WebLanguage) -> WebSession.Notice {
         do throws(OutputFile.Failure) {
             if let previous { try OutputFile.write(previous, to: configPath) } else { unlink(configPath) }
         } catch {
             log("\(configPath): the previous file could not be put back: \(error.reason)")
-            return .init(good: false, text: "Not saved: \(why); and the previous file could not be put back: \(error.reason)")
+            return .init(good: false, text: SaveNotice.notPutBack(why, error.reason, language))
         }
         _ = PanelClient.command("reload", socket: socket, what: "glance web", refused: "the panel said", timeout: .seconds(10))
         log("\(configPath): the panel refused the new file (\(Quote.clip(why, 200))): the previous one is back")
-        return .init(good: false, text: "Not saved: the panel refused the new file (\(why)), so the previous one is back.")
+        return .init(good: false, text: SaveNotice.rolledBack(why, language))
     }
 
     /// The screen drawn with `text` as the configuration (`glance render` in a process of its own,
@@ -515,7 +533,7 @@ public final class WebApp {
             arguments += ["--screen", state.screen.rawValue]
         }
         let status = runBounded(arguments, seconds: 20)
-        guard status?.succeeded == true, let png = readSmallBytes(picture, limit: 32 << 20) else {
+        guard status?.succeeded == true, let png = readSmallFileBytes(picture, limit: 32 << 20) else {
             return .failure(OutputFailure("glance render could not draw the preview (\(status?.description ?? "stopped after 20 s"))", status: .software))
         }
         return .success(png)
@@ -524,7 +542,10 @@ public final class WebApp {
     // MARK: Gauges and the schedule
 
     func saveGauge(_ form: FormBody, session: WebSession, context: PageContext) -> HTTPServer.Response {
-        let current = readFile()
+        withFile { saveGauge(form, current: $0, session: session, context: context) }
+    }
+
+    func saveGauge(_ form: FormBody, current: CurrentFile, session: WebSession, context: PageContext) -> HTTPServer.Response {
         var gaugeCount = 0
         if let list = current.text.value(at: [.key("gauges")]), case .array(let items)? = try? JSONParser.parse(list) { gaugeCount = items.count }
         let index = form["index"].flatMap { Int($0) }
@@ -581,7 +602,7 @@ public final class WebApp {
         default: return text(400, "do: add, edit or remove")
         }
         let editing = form["do"] == "add" ? gaugeCount : index
-        return commit(edited, current: current, form: form, session: session, back: "/gauges") { general, problems, _ in
+        return commit(edited, current: current, form: form, session: session, language: context.language, back: "/gauges") { general, problems, _ in
             var byMember: [String: String] = [:]
             for (key, message) in problems {
                 // gauges[2].unit → unit
@@ -592,7 +613,10 @@ public final class WebApp {
     }
 
     func saveSchedule(_ form: FormBody, session: WebSession, context: PageContext) -> HTTPServer.Response {
-        let current = readFile()
+        withFile { saveSchedule(form, current: $0, session: session, context: context) }
+    }
+
+    func saveSchedule(_ form: FormBody, current: CurrentFile, session: WebSession, context: PageContext) -> HTTPServer.Response {
         var edited = current.text
         var typed: [String: String] = [:]
         var problems: [String: String] = [:]
@@ -617,7 +641,7 @@ public final class WebApp {
                 WebPages.schedule(file: edited, typed: typed, problems: problems, general: general, preview: preview, context: context))
         }
         if !problems.isEmpty { return again([], problems, nil) }
-        return commit(edited, current: current, form: form, session: session, back: "/schedule") { general, problems, preview in
+        return commit(edited, current: current, form: form, session: session, language: context.language, back: "/schedule") { general, problems, preview in
             var top: [String: String] = [:]
             for (key, message) in problems { top[String(key.prefix { $0 != "." && $0 != "[" })] = message }
             return again(general, top, preview)
@@ -757,7 +781,7 @@ public final class WebApp {
         var rows: [(Phrase, String)] = [(.version, version)]
         let (status, output) = runCapturing(["/usr/bin/dpkg-query", "-W", "-f", "${Package} ${Version} ${Architecture}\n", "glance-panel"], seconds: 5)
         rows.append((.package, status?.succeeded == true ? String(decoding: output, as: UTF8.self).trimmingSuffix("\n") : t(.unknown)))
-        let model = readSmallFile("/proc/device-tree/model", limit: 256) ?? readSmallFile("/sys/class/dmi/id/product_name", limit: 256)
+        let model = readKernelFile("/proc/device-tree/model", limit: 256) ?? readKernelFile("/sys/class/dmi/id/product_name", limit: 256)
         rows.append((.board, model.map { String($0.filter { $0 != "\0" && $0 != "\n" }) } ?? t(.unknown)))
         if case .success(let line) = PanelClient.ask("panel", socket: socket, timeout: .seconds(2)), let facts = PanelFacts(text: line) {
             let millimetres = facts.diagonal * 25.4
@@ -859,21 +883,6 @@ func runCapturing(_ arguments: [String], seconds: Int, capture: Bool = true) -> 
     return (child.status, child.output)
 }
 
-/// A small file's bytes (a PNG the preview drew), nil when it cannot be read or is larger.
-func readSmallBytes(_ path: String, limit: Int) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { bytes in retryingInterrupts { read(fd, bytes.baseAddress, bytes.count) } }
-        guard n >= 0 else { return nil }
-        if n == 0 { return out }
-        out += chunk[0..<n]
-        if out.count > limit { return nil }
-    }
-}
 
 extension WebApp {
     /// `glance web link`: the link printed, and with `panel` (the socket, "" for where clients

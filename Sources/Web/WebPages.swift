@@ -435,7 +435,7 @@ public enum WebPages {
         if people.count <= 1 { body += "<p>\(html(t(.noPeople)))</p>" }
         body += "<ul class=\"people\">"
         for person in people {
-            body += "<li><p><span class=\"swatch\" data-colour=\"\(html(person.colour))\"></span>\(html(person.name))</p>"
+            body += "<li><p>\(html(person.name))</p>"
             body += form(
                 "/people", context, class: "inline",
                 "<input type=\"hidden\" name=\"person\" value=\"\(person.id)\">"

@@ -48,13 +48,13 @@ extension Substring {
 
 /// A phrase of the page's own, in each language.
 public enum Phrase: CaseIterable, Sendable {
-    case appName, now, settings, gauges, schedule, goals, people, log, about, signOut
-    case liveView, liveAlt, noPanel, state, screen, show, next, today, refresh, light, on, off, brightness, set, cycle
+    case now, settings, gauges, schedule, goals, people, log, about, signOut
+    case liveView, liveAlt, noPanel, screen, show, next, today, refresh, light, on, off, brightness, set, cycle
     case save, preview, remove, add, edit, cancel, saved, notSaved, rolledBack, problems, inFile, defaultValue, takes
     case signedOut, linkExpired, signIn, signInHow, language, thePanel, version, package, board, size, pixels, inches
-    case distance, measured, unknown, logEmpty, noGauges, newGauge, gaugeMembers, json, goalsNow, goalsHistory
-    case moveGoal, exerciseGoal, standGoal, stepsGoal, from, noPeople, showQR, qrShown, household, group, topLevel
-    case noScript, preserved, badCSRF, tooMany, previewOf, scheduleHelp, cycleHelp, back, savedNoPanel, lastLines
+    case distance, measured, unknown, logEmpty, noGauges, newGauge, goalsNow, goalsHistory
+    case moveGoal, exerciseGoal, standGoal, stepsGoal, from, noPeople, showQR, qrShown, group, topLevel
+    case noScript, preserved, badCSRF, previewOf, lastLines
 
     public func text(_ language: WebLanguage) -> String {
         let (en, zh) = pair
@@ -63,7 +63,6 @@ public enum Phrase: CaseIterable, Sendable {
 
     var pair: (String, String) {
         switch self {
-        case .appName: ("Glance", "Glance")
         case .now: ("Now", "当前")
         case .settings: ("Settings", "设置")
         case .gauges: ("Gauges", "仪表")
@@ -76,7 +75,6 @@ public enum Phrase: CaseIterable, Sendable {
         case .liveView: ("What the panel shows", "面板当前显示")
         case .liveAlt: ("The panel's screen now", "面板当前的画面")
         case .noPanel: ("No running panel answers", "没有正在运行的面板响应")
-        case .state: ("State", "状态")
         case .screen: ("Screen", "屏幕")
         case .show: ("Show", "显示")
         case .next: ("Next screen", "下一屏")
@@ -96,7 +94,7 @@ public enum Phrase: CaseIterable, Sendable {
         case .cancel: ("Cancel", "取消")
         case .saved: ("Saved: the panel shows the new settings.", "已保存：面板已使用新设置。")
         case .notSaved: ("Not saved", "未保存")
-        case .rolledBack: ("The panel refused the new file, so the previous one is back", "面板拒绝了新文件，已恢复原来的文件")
+        case .rolledBack: ("the panel refused the new file", "面板拒绝了新文件")
         case .problems: ("Problems", "问题")
         case .inFile: ("set in the file", "在文件中设定")
         case .defaultValue: ("default", "默认值")
@@ -123,8 +121,6 @@ public enum Phrase: CaseIterable, Sendable {
         case .logEmpty: ("No lines (is the journal readable by this service?)", "没有日志行（此服务能读取日志吗？）")
         case .noGauges: ("No gauges yet.", "还没有仪表。")
         case .newGauge: ("A new gauge", "新仪表")
-        case .gaugeMembers: ("Gauge", "仪表")
-        case .json: ("as JSON", "JSON 格式")
         case .goalsNow: ("Goals from today", "从今天起的目标")
         case .goalsHistory: ("Earlier goals", "以前的目标")
         case .moveGoal: ("Move (kcal)", "活动（千卡）")
@@ -135,20 +131,45 @@ public enum Phrase: CaseIterable, Sendable {
         case .noPeople: ("Only one person: glance people add NAME adds others.", "只有一位成员：glance people add 名字 可以添加。")
         case .showQR: ("Show their phone's QR code on the panel", "在面板上显示其手机的二维码")
         case .qrShown: ("The QR code is on the panel.", "二维码已显示在面板上。")
-        case .household: ("The household", "家庭")
         case .group: ("Group", "分组")
         case .topLevel: ("Top level", "顶层")
         case .noScript: ("Without script, reload the page to see the panel again.", "未启用脚本时，请刷新页面以查看面板。")
-        case .preserved: ("Unknown keys, order and formatting of the rest of the file are kept.", "文件中其余部分的未知键、顺序和格式保持不变。")
+        case .preserved: ("Only what you change is written: the rest of the file stays as it is, its order and spacing too.", "只写入您更改的设置：文件的其余部分（包括顺序和空格）保持原样。")
         case .badCSRF: ("The form is out of date: open the page again.", "表单已过期：请重新打开页面。")
-        case .tooMany: ("Too many requests", "请求过多")
         case .previewOf: ("Preview of the new settings", "新设置的预览")
-        case .scheduleHelp: ("Windows of the day, each an object (see Settings).", "一天中的时间段，每个为一个对象（见设置）。")
-        case .cycleHelp: ("Screens turned in turn, or null for none.", "轮换显示的屏幕，null 表示不轮换。")
-        case .back: ("Back", "返回")
-        case .savedNoPanel:
-            ("Saved. No running panel answered: it takes the file when it starts.", "已保存。没有正在运行的面板响应：面板启动时会读取该文件。")
         case .lastLines: ("The last lines of the services' journals", "各服务日志的最后几行")
         }
+    }
+}
+
+/// What a save says, once, on the page it leads to.
+public enum SaveNotice {
+    /// Written and read by the panel.
+    public static func saved(_ language: WebLanguage) -> String { Phrase.saved.text(language) }
+
+    /// Written, with no panel to read it: why none answered.
+    public static func savedWithoutPanel(_ why: String, _ language: WebLanguage) -> String {
+        language == .chinese
+            ? "已保存。没有正在运行的面板响应（\(why)）：面板启动时会读取该文件。"
+            : "Saved. No running panel answered (\(why)): it takes the file when it starts."
+    }
+
+    /// Not written: why.
+    public static func notWritten(_ why: String, _ language: WebLanguage) -> String {
+        Phrase.notSaved.text(language) + (language == .chinese ? "：" : ": ") + why
+    }
+
+    /// Written, refused by the panel (`why`), and the previous file put back.
+    public static func rolledBack(_ why: String, _ language: WebLanguage) -> String {
+        language == .chinese
+            ? "未保存：\(Phrase.rolledBack.text(language))（\(why)），已恢复原来的文件。"
+            : "Not saved: \(Phrase.rolledBack.text(language)) (\(why)), so the previous one is back."
+    }
+
+    /// Refused by the panel, and the previous file could not be put back either.
+    public static func notPutBack(_ why: String, _ reason: String, _ language: WebLanguage) -> String {
+        language == .chinese
+            ? "未保存：\(why)；原来的文件也无法恢复：\(reason)"
+            : "Not saved: \(why); and the previous file could not be put back: \(reason)"
     }
 }

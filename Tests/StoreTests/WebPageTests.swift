@@ -692,6 +692,27 @@ struct WebPageTests {
 
     // MARK: Gauges
 
+    @Test("a configuration the page cannot read (not UTF-8, or larger than a configuration may be) is never taken for an empty one: the pages say why, a save writes nothing")
+    func unreadableFileNotOverwritten() throws {
+        let page = try Page()
+        defer { page.finish() }
+        try page.signIn()
+        let token = try page.csrf()
+        for (name, bytes) in [
+            ("not UTF-8", Data("{\"name\": \"caf\u{E9}\"}".utf8.map { $0 == 0xA9 ? 0xFF : $0 })),
+            ("too large", Data(repeating: 0x20, count: (4 << 20) + 1)),
+        ] {
+            #expect(FileManager.default.createFile(atPath: page.config, contents: bytes))
+            let shown = try page.curl("GET", "/settings")
+            #expect(shown.status == 503 && shown.text.contains("nothing is changed until it can be read"), "\(name): \(shown)")
+            let saved = try page.curl(
+                "POST", "/settings", form: [("csrf", token), ("group", "top"), ("name", "Hall"), ("do", "save")])
+            #expect(saved.status == 503, "\(name): \(saved)")
+            #expect(page.fileBytes() == bytes, "\(name): the file was written over")
+            #expect(!FileManager.default.fileExists(atPath: page.config + ".previous"), "\(name)")
+        }
+    }
+
     @Test("glance web link --panel: the link printed and shown on the panel as a QR code (a screenshot refused while it shows: it carries the secret); the link signs in once")
     func linkOnThePanel() throws {
         let page = try Page()

@@ -110,7 +110,7 @@ struct WebFormsTests {
         #expect(WebLanguage.choose(acceptLanguage: nil, cookie: "xx") == .english)
         for phrase in Phrase.allCases {
             #expect(!phrase.text(.english).isEmpty && !phrase.text(.chinese).isEmpty)
-            if phrase != .appName { #expect(phrase.text(.english) != phrase.text(.chinese), "\(phrase) is not in Chinese") }
+            #expect(phrase.text(.english) != phrase.text(.chinese), "\(phrase) is not in Chinese")
         }
     }
 
@@ -147,4 +147,18 @@ struct WebFormsTests {
 
 extension Result {
     var isFailure: Bool { if case .failure = self { true } else { false } }
+}
+
+@Suite("A save's notices, in both languages", .timeLimit(.minutes(20)))
+struct SaveNoticeTests {
+    @Test func noticesSayWhatHappenedInTheirLanguage() {
+        #expect(SaveNotice.saved(.english) == "Saved: the panel shows the new settings.")
+        #expect(
+            SaveNotice.rolledBack("the panel said: $.keys.KEY_NOPE", .english)
+                == "Not saved: the panel refused the new file (the panel said: $.keys.KEY_NOPE), so the previous one is back.")
+        #expect(SaveNotice.rolledBack("x", .chinese).hasPrefix("未保存：面板拒绝了新文件（x）"))
+        #expect(SaveNotice.savedWithoutPanel("no socket", .chinese).contains("no socket"))
+        #expect(SaveNotice.notWritten("disk full", .english) == "Not saved: disk full")
+        #expect(SaveNotice.notPutBack("a", "b", .chinese).contains("a") && SaveNotice.notPutBack("a", "b", .chinese).contains("b"))
+    }
 }

@@ -39,7 +39,7 @@ public enum Screenshot {
         }
         let picture: PixelBuffer
         do throws(OutputFailure) {
-            picture = try ask(connection)
+            picture = try PanelClient.screenshot(connection)
         } catch {
             log(error.message)
             return error.status
@@ -54,8 +54,4 @@ public enum Screenshot {
         return Outcome.ok
     }
 
-    /// The request and its answer, waiting at most `timeout` for it.
-    static func ask(_ connection: PacketSocket, timeout: Duration = .seconds(5)) throws(OutputFailure) -> PixelBuffer {
-        try PanelClient.screenshot(connection, timeout: timeout)
-    }
 }
