@@ -39,7 +39,22 @@ extension ArcRasterizer {
                     lineLast[lines] = ceilToInt(max(near, far)) + 1
                     lines += 1
                 }
-                for y in y0..<y1 {
+                var y = y0
+                while y < y1 {
+                    // Rows that no boundary line's rows reach, up to the next that one does:
+                    // drawn whole, one call for them all, as far as their halves lie within the
+                    // area's columns (most rows of a whole frame).
+                    var free = y1
+                    var crossed = false
+                    for i in 0..<lines {
+                        if y >= lineFirst[i] && y <= lineLast[i] { crossed = true }
+                        if lineFirst[i] > y && lineFirst[i] < free { free = lineFirst[i] }
+                    }
+                    if !crossed {
+                        y = drawRows(buffer, area, spans, from: y, to: free)
+                        if y >= free { continue }
+                    }
+                    defer { y &+= 1 }
                     let v = cy - (Float(y) + 0.5)
                     // Where the class boundaries cross the row (pixels from there on lie past
                     // them), sorted.
@@ -69,6 +84,56 @@ extension ArcRasterizer {
                         drawHalf(pixels, v, halves + 1, splits, count, area.x, area.maxX)
                     }
                 }
+            }
+        }
+    }
+
+    /// The rows [y0, y1), which no class boundary crosses, each half whole (its own columns its
+    /// clip; the pixels `drawHalf` gives them), up to the first row a half of which reaches past
+    /// the area's columns: returns that row (or y1), which `drawHalf` draws clipped.
+    @inline(never)
+    func drawRows(_ buffer: PixelBuffer, _ area: IntRect, _ spans: BandSpans, from y0: Int, to y1: Int) -> Int {
+        for y in y0..<y1 {
+            let halves = spans.halves + 2 &* (y &- spans.firstRow)
+            guard halves[0].p0 >= area.x && halves[0].p3 <= area.maxX && halves[1].p0 >= area.x && halves[1].p3 <= area.maxX
+            else { return y }
+            drawRow(buffer.row32(y), cy - (Float(y) + 0.5), halves)
+        }
+        return y1
+    }
+
+    /// Both halves of a row that no class boundary crosses, each whole.
+    @inline(__always)
+    func drawRow(_ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ halves: UnsafeMutablePointer<BandSpans.HalfRow>) {
+        for h in 0..<2 {
+            let half = halves + h
+            let p0 = half.pointee.p0, p3 = half.pointee.p3
+            guard p0 < p3 else { continue }
+            let source = source(diamond: half.pointee.midDiamond)
+            guard source != .none else { continue }
+            // The zones: edge [p0, p1), inside [p1, p2), edge [p2, p3) (p0 ≤ p1 ≤ p2 ≤ p3, as
+            // the spans are built; drawPiece's clip would leave them so).
+            let p1 = half.pointee.p1, p2 = half.pointee.p2
+            if source == .track || solid != nil {
+                let color = source == .track ? trackColor : solid.unsafelyUnwrapped
+                if p0 < p1 { paintEdges(row + p0, half.pointee.alpha1 + p0, p1 &- p0, color) }
+                if p1 < p2 { fillRow32(row + p1, count: p2 &- p1, value: color) }
+                if p2 < p3 { paintEdges(row + p2, half.pointee.alpha2 + p2, p3 &- p2, color) }
+            } else {
+                if !half.pointee.anglesReady { BandSpans.fillAngles(half, cx: cx, v: v) }
+                let angle = half.pointee.angle, tailAngle = half.pointee.tailAngle
+                let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.quadrantBase)
+                if p0 < p1 { paintEdges(row + p0, angle + p0, half.pointee.alpha1 + p0, p1 &- p0, table) }
+                if p1 >= p2 {
+                } else if tailAngle == angle {
+                    paintGradient(row + p1, angle + p1, p2 &- p1, table)
+                } else {
+                    // The last (length mod 4) pixels of the inside run take the tail's angles.
+                    let tail = p2 &- ((p2 &- p1) & 3)
+                    paintGradient(row + p1, angle + p1, tail &- p1, table)
+                    paintGradient(row + tail, tailAngle + tail, p2 &- tail, table)
+                }
+                if p2 < p3 { paintEdges(row + p2, angle + p2, half.pointee.alpha2 + p2, p3 &- p2, table) }
             }
         }
     }
@@ -194,18 +259,20 @@ func paintGradient(
         p[2] = table[Int(q[2])]
         p[3] = table[Int(q[3])]
     }
-    var p = pixels
-    var q = angle
-    var n = count
-    while n >= 16 {
+    // One index for both arrays (three instructions of loop for sixteen pixels).
+    var i = 0
+    let last16 = count &- 16
+    while i <= last16 {
+        let p = pixels + i, q = angle + i
         four(p, q)
         four(p + 4, q + 4)
         four(p + 8, q + 8)
         four(p + 12, q + 12)
-        p += 16
-        q += 16
-        n &-= 16
+        i &+= 16
     }
+    var p = pixels + i
+    var q = angle + i
+    var n = count &- i
     if n >= 8 {
         four(p, q)
         four(p + 4, q + 4)
@@ -218,6 +285,12 @@ func paintGradient(
         p += 4
         q += 4
         n &-= 4
+    }
+    guard n > 0 else { return }
+    if count >= 4 {
+        // The last one to three: the run's last four again (the same values stored twice).
+        four(pixels + (count &- 4), angle + (count &- 4))
+        return
     }
     while n > 0 {
         p.pointee = table[Int(q.pointee)]

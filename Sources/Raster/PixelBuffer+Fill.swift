@@ -10,7 +10,13 @@ extension PixelBuffer {
             switch format {
             case .xrgb8888:
                 let value = color.xrgb
-                for y in r.y..<r.maxY { fillRow32(row32(y) + r.x, count: r.width, value: value) }
+                if r.x == 0 && r.width == width && stride == width &* 4 {
+                    // Whole rows one after the other in memory: one run (a full frame's
+                    // background: 14 K instructions less than row by row at 480x480).
+                    fillRow32(row32(r.y), count: r.width &* r.height, value: value)
+                } else {
+                    for y in r.y..<r.maxY { fillRow32(row32(y) + r.x, count: r.width, value: value) }
+                }
             case .rgb565:
                 let value = UInt16(color.red >> 3) << 11 | UInt16(color.green >> 2) << 5 | UInt16(color.blue >> 3)
                 for y in r.y..<r.maxY { (row16(y) + r.x).update(repeating: value, count: r.width) }
@@ -49,7 +55,13 @@ func fillRow32(_ start: UnsafeMutablePointer<UInt32>, count: Int, value: UInt32)
     let ahead = 4 &- Int((UInt(bitPattern: start) & 15) >> 2)
     var n = count &- ahead
     var raw = UnsafeMutableRawPointer(start + ahead)
-    while n >= 32 {
+    // Sixty-four at a time: sixteen stores and three instructions of loop.
+    while n >= 64 {
+        for k in 0..<16 { raw.storeBytes(of: v, toByteOffset: k &* 16, as: SIMD4<UInt32>.self) }
+        raw += 256
+        n &-= 64
+    }
+    if n >= 32 {
         raw.storeBytes(of: v, as: SIMD4<UInt32>.self)
         raw.storeBytes(of: v, toByteOffset: 16, as: SIMD4<UInt32>.self)
         raw.storeBytes(of: v, toByteOffset: 32, as: SIMD4<UInt32>.self)
