@@ -105,36 +105,40 @@ extension ArcRasterizer {
     /// Both halves of a row that no class boundary crosses, each whole.
     @inline(__always)
     func drawRow(_ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ halves: UnsafeMutablePointer<BandSpans.HalfRow>) {
-        for h in 0..<2 {
-            let half = halves + h
-            let p0 = half.pointee.p0, p3 = half.pointee.p3
-            guard p0 < p3 else { continue }
-            let source = source(diamond: half.pointee.midDiamond)
-            guard source != .none else { continue }
-            // The zones: edge [p0, p1), inside [p1, p2), edge [p2, p3) (p0 ≤ p1 ≤ p2 ≤ p3, as
-            // the spans are built; drawPiece's clip would leave them so).
-            let p1 = half.pointee.p1, p2 = half.pointee.p2
-            if source == .track || solid != nil {
-                let color = source == .track ? trackColor : solid.unsafelyUnwrapped
-                if p0 < p1 { paintEdges(row + p0, half.pointee.alpha1 + p0, p1 &- p0, color) }
-                if p1 < p2 { fillRow32(row + p1, count: p2 &- p1, value: color) }
-                if p2 < p3 { paintEdges(row + p2, half.pointee.alpha2 + p2, p3 &- p2, color) }
-            } else {
-                if !half.pointee.anglesReady { BandSpans.fillAngles(half, cx: cx, v: v) }
-                let angle = half.pointee.angle, tailAngle = half.pointee.tailAngle
-                let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.quadrantBase)
-                if p0 < p1 { paintEdges(row + p0, angle + p0, half.pointee.alpha1 + p0, p1 &- p0, table) }
-                if p1 >= p2 {
-                } else if tailAngle == angle {
-                    paintGradient(row + p1, angle + p1, p2 &- p1, table)
-                } else {
-                    // The last (length mod 4) pixels of the inside run take the tail's angles.
-                    let tail = p2 &- ((p2 &- p1) & 3)
-                    paintGradient(row + p1, angle + p1, tail &- p1, table)
-                    paintGradient(row + tail, tailAngle + tail, p2 &- tail, table)
-                }
-                if p2 < p3 { paintEdges(row + p2, angle + p2, half.pointee.alpha2 + p2, p3 &- p2, table) }
+        drawWhole(row, v, halves)
+        drawWhole(row, v, halves + 1)
+    }
+
+    /// A half-row no class boundary crosses, whole (its own columns are its clip): one piece,
+    /// whose class is its middle pixel's, kept with the spans.
+    @inline(__always)
+    func drawWhole(_ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ half: UnsafeMutablePointer<BandSpans.HalfRow>) {
+        let p0 = half.pointee.p0, p3 = half.pointee.p3
+        guard p0 < p3 else { return }
+        let source = source(diamond: half.pointee.midDiamond)
+        guard source != .none else { return }
+        // The zones: edge [p0, p1), inside [p1, p2), edge [p2, p3) (p0 ≤ p1 ≤ p2 ≤ p3, as
+        // the spans are built; drawPiece's clip would leave them so).
+        let p1 = half.pointee.p1, p2 = half.pointee.p2
+        if source == .track || solid != nil {
+            let color = source == .track ? trackColor : solid.unsafelyUnwrapped
+            if p0 < p1 { paintEdges(row + p0, half.pointee.alpha1 + p0, p1 &- p0, color) }
+            if p1 < p2 { fillRow32(row + p1, count: p2 &- p1, value: color) }
+            if p2 < p3 { paintEdges(row + p2, half.pointee.alpha2 + p2, p3 &- p2, color) }
+        } else {
+            if !half.pointee.anglesReady { BandSpans.fillAngles(half, cx: cx, v: v) }
+            let angle = half.pointee.angle, tailAngle = half.pointee.tailAngle
+            let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.quadrantBase)
+            if p0 < p1 { paintEdges(row + p0, angle + p0, half.pointee.alpha1 + p0, p1 &- p0, table) }
+            if p1 < p2 && tailAngle == angle {
+                paintGradient(row + p1, angle + p1, p2 &- p1, table)
+            } else if p1 < p2 {
+                // The last (length mod 4) pixels of the inside run take the tail's angles.
+                let tail = p2 &- ((p2 &- p1) & 3)
+                paintGradient(row + p1, angle + p1, tail &- p1, table)
+                paintGradient(row + tail, tailAngle + tail, p2 &- tail, table)
             }
+            if p2 < p3 { paintEdges(row + p2, angle + p2, half.pointee.alpha2 + p2, p3 &- p2, table) }
         }
     }
 
@@ -152,7 +156,11 @@ extension ArcRasterizer {
         while i < splitCount && splits[i] <= p0 { i &+= 1 }
         if i == splitCount || splits[i] >= p3 {
             // No boundary inside: one piece, whose class is kept with the spans.
-            drawPiece(row, half, v, p0, p3, source(diamond: half.pointee.midDiamond), clipA, clipB)
+            if p0 >= clipA && p3 <= clipB {
+                drawWhole(row, v, half)
+            } else {
+                drawPiece(row, half, v, p0, p3, source(diamond: half.pointee.midDiamond), clipA, clipB)
+            }
             return
         }
         var a = p0
