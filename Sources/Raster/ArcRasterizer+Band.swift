@@ -43,14 +43,15 @@ extension ArcRasterizer {
                 while y < y1 {
                     // Rows that no boundary line's rows reach, up to the next that one does:
                     // drawn whole, one call for them all, as far as their halves lie within the
-                    // area's columns (most rows of a whole frame).
+                    // area's columns (most rows of a whole frame; an area narrower than the band,
+                    // a spinner's box, goes row by row).
                     var free = y1
                     var crossed = false
                     for i in 0..<lines {
                         if y >= lineFirst[i] && y <= lineLast[i] { crossed = true }
                         if lineFirst[i] > y && lineFirst[i] < free { free = lineFirst[i] }
                     }
-                    if !crossed {
+                    if wide && !crossed {
                         y = drawRows(buffer, area, spans, from: y, to: free)
                         if y >= free { continue }
                     }
