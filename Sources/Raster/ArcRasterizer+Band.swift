@@ -128,18 +128,12 @@ extension ArcRasterizer {
             if p2 < p3 { paintEdges(row + p2, half.pointee.alpha2 + p2, p3 &- p2, color) }
         } else {
             if !half.pointee.anglesReady { BandSpans.fillAngles(half, cx: cx, v: v) }
-            let angle = half.pointee.angle, tailAngle = half.pointee.tailAngle
-            let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.quadrantBase)
-            if p0 < p1 { paintEdges(row + p0, angle + p0, half.pointee.alpha1 + p0, p1 &- p0, table) }
-            if p1 < p2 && tailAngle == angle {
-                paintGradient(row + p1, angle + p1, p2 &- p1, table)
-            } else if p1 < p2 {
-                // The last (length mod 4) pixels of the inside run take the tail's angles.
-                let tail = p2 &- ((p2 &- p1) & 3)
-                paintGradient(row + p1, angle + p1, tail &- p1, table)
-                paintGradient(row + tail, tailAngle + tail, p2 &- tail, table)
+            let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.tableOffset)
+            if half.pointee.backward {
+                paintZones(row, half, table, p0, p1, p1, p2, p2, p3, p1, p2, -1)
+            } else {
+                paintZones(row, half, table, p0, p1, p1, p2, p2, p3, p1, p2, 1)
             }
-            if p2 < p3 { paintEdges(row + p2, angle + p2, half.pointee.alpha2 + p2, p3 &- p2, table) }
         }
     }
 
@@ -199,24 +193,40 @@ extension ArcRasterizer {
             if e2 < cb { paintEdges(row + e2, half.pointee.alpha2 + e2, cb &- e2, color) }
         } else {
             if !half.pointee.anglesReady { BandSpans.fillAngles(half, cx: cx, v: v) }
-            let angle = half.pointee.angle, tailAngle = half.pointee.tailAngle
-            let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.quadrantBase)
-            if ca < e1 { paintEdges(row + ca, angle + ca, half.pointee.alpha1 + ca, e1 &- ca, table) }
-            if i0 < i1 {
-                if tailAngle == angle {
-                    paintGradient(row + i0, angle + i0, i1 &- i0, table)
-                } else {
-                    // The last (length mod 4) pixels of the piece's whole inside run take the
-                    // angle as the gradient's tail rounds it.
-                    let r0 = max(a, p1)
-                    let r1 = min(b, p2)
-                    let tail = min(max(r1 &- ((r1 &- r0) & 3), i0), i1)
-                    paintGradient(row + i0, angle + i0, tail &- i0, table)
-                    paintGradient(row + tail, tailAngle + tail, i1 &- tail, table)
-                }
+            let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.tableOffset)
+            // The piece's whole inside run (unclipped): its tail's pixels.
+            let r0 = max(a, p1)
+            let r1 = min(b, p2)
+            if half.pointee.backward {
+                paintZones(row, half, table, ca, e1, i0, i1, e2, cb, r0, r1, -1)
+            } else {
+                paintZones(row, half, table, ca, e1, i0, i1, e2, cb, r0, r1, 1)
             }
-            if e2 < cb { paintEdges(row + e2, angle + e2, half.pointee.alpha2 + e2, cb &- e2, table) }
         }
+    }
+
+    /// The zones edge [ca, e1), inside [i0, i1), edge [e2, cb) of a half-row coloured from
+    /// `table` by angle (the last (length mod 4) pixels of the whole inside run [r0, r1) with the
+    /// tail's angles, as the gradient's tail rounds them): pixel x's angle at
+    /// `angle[s·x]` (s = 1, or −1 for a half-row whose angles are another's read backwards).
+    /// Transparent: inlined into each caller with its constant s (left a call, s is a variable
+    /// in every pixel's address).
+    @_transparent
+    func paintZones(
+        _ row: UnsafeMutablePointer<UInt32>, _ half: UnsafeMutablePointer<BandSpans.HalfRow>,
+        _ table: UnsafeMutablePointer<UInt32>, _ ca: Int, _ e1: Int, _ i0: Int, _ i1: Int, _ e2: Int, _ cb: Int,
+        _ r0: Int, _ r1: Int, _ s: Int
+    ) {
+        let angle = half.pointee.angle, tailAngle = half.pointee.tailAngle
+        if ca < e1 { paintEdges(row + ca, angle + s &* ca, half.pointee.alpha1 + ca, e1 &- ca, table, s) }
+        if i0 < i1 && tailAngle == angle {
+            paintGradient(row + i0, angle + s &* i0, i1 &- i0, table, s)
+        } else if i0 < i1 {
+            let tail = min(max(r1 &- ((r1 &- r0) & 3), i0), i1)
+            paintGradient(row + i0, angle + s &* i0, tail &- i0, table, s)
+            paintGradient(row + tail, tailAngle + s &* tail, i1 &- tail, table, s)
+        }
+        if e2 < cb { paintEdges(row + e2, angle + s &* e2, half.pointee.alpha2 + e2, cb &- e2, table, s) }
     }
 }
 
@@ -237,74 +247,76 @@ func paintEdges(
     }
 }
 
-/// `count` edge pixels coloured from `table` by angle, blended by the band's coverage.
+/// `count` edge pixels coloured from `table` by angle (pixel i's at `angle[s·i]`), blended by the
+/// band's coverage.
 @inline(__always)
 func paintEdges(
     _ pixels: UnsafeMutablePointer<UInt32>, _ angle: UnsafeMutablePointer<UInt8>,
-    _ alpha: UnsafeMutablePointer<UInt16>, _ count: Int, _ table: UnsafeMutablePointer<UInt32>
+    _ alpha: UnsafeMutablePointer<UInt16>, _ count: Int, _ table: UnsafeMutablePointer<UInt32>, _ s: Int
 ) {
     for i in 0..<count {
         let a = UInt32(alpha[i])
         if a >= 256 {
-            pixels[i] = table[Int(angle[i])]
+            pixels[i] = table[Int(angle[s &* i])]
         } else if a > 0 {
             let dst = pixels[i]
-            let c = table[Int(angle[i])]
+            let c = table[Int(angle[s &* i])]
             pixels[i] = dst == 0 ? scale(c, by: a) : blend(c, over: dst, alpha: a)
         }
     }
 }
 
-/// The conic gradient: `count` pixels from `table` by angle, an angle load and a table load
-/// each, sixteen at a time, then eight, then four.
+/// The conic gradient: `count` pixels from `table` by angle (pixel i's at `angle[s·i]`, s = ±1),
+/// an angle load and a table load each, sixteen at a time, then eight, then four, and the last one
+/// to three as the run's last four again.
 @inline(__always)
 func paintGradient(
     _ pixels: UnsafeMutablePointer<UInt32>, _ angle: UnsafeMutablePointer<UInt8>, _ count: Int,
-    _ table: UnsafeMutablePointer<UInt32>
+    _ table: UnsafeMutablePointer<UInt32>, _ s: Int
 ) {
     @inline(__always) func four(_ p: UnsafeMutablePointer<UInt32>, _ q: UnsafeMutablePointer<UInt8>) {
         p[0] = table[Int(q[0])]
-        p[1] = table[Int(q[1])]
-        p[2] = table[Int(q[2])]
-        p[3] = table[Int(q[3])]
+        p[1] = table[Int(q[s])]
+        p[2] = table[Int(q[2 &* s])]
+        p[3] = table[Int(q[3 &* s])]
     }
     // One index for both arrays (three instructions of loop for sixteen pixels).
     var i = 0
     let last16 = count &- 16
     while i <= last16 {
-        let p = pixels + i, q = angle + i
+        let p = pixels + i, q = angle + s &* i
         four(p, q)
-        four(p + 4, q + 4)
-        four(p + 8, q + 8)
-        four(p + 12, q + 12)
+        four(p + 4, q + 4 &* s)
+        four(p + 8, q + 8 &* s)
+        four(p + 12, q + 12 &* s)
         i &+= 16
     }
     var p = pixels + i
-    var q = angle + i
+    var q = angle + s &* i
     var n = count &- i
     if n >= 8 {
         four(p, q)
-        four(p + 4, q + 4)
+        four(p + 4, q + 4 &* s)
         p += 8
-        q += 8
+        q += 8 &* s
         n &-= 8
     }
     if n >= 4 {
         four(p, q)
         p += 4
-        q += 4
+        q += 4 &* s
         n &-= 4
     }
     guard n > 0 else { return }
     if count >= 4 {
         // The last one to three: the run's last four again (the same values stored twice).
-        four(pixels + (count &- 4), angle + (count &- 4))
+        four(pixels + (count &- 4), angle + s &* (count &- 4))
         return
     }
     while n > 0 {
         p.pointee = table[Int(q.pointee)]
         p += 1
-        q += 1
+        q += s
         n &-= 1
     }
 }

@@ -33,7 +33,11 @@ final class BandSpans {
         var tailAngle: UnsafeMutablePointer<UInt8>
         var alpha1: UnsafeMutablePointer<UInt16>
         var alpha2: UnsafeMutablePointer<UInt16>
-        var quadrantBase: Int32
+        /// Where the half-row's colours start in a colour table's entries: its quadrant's first
+        /// bin, or for a half-row whose bins are 128 less the angles it reads (a mirror image
+        /// sharing another half-row's angles) the same colours in the table's reversed copy
+        /// (`tableOffset(quadrant:negated:)`).
+        var tableOffset: Int32
         /// The diamond angle of the middle pixel of [p0, p3): the class of a half-row no class
         /// boundary cuts.
         var midDiamond: Float
@@ -42,6 +46,9 @@ final class BandSpans {
         var mirror: Int32
         /// A left half whose bins are its row's right half's, mirrored (see `fillAngles`).
         var reversed: Bool
+        /// Its angles are another half-row's read backwards: pixel x's at `angle[-x]` (a left
+        /// half mirroring its right half).
+        var backward: Bool
         var anglesReady: Bool
         /// The right half (angle rising with x).
         var right: Bool
@@ -79,6 +86,20 @@ final class BandSpans {
         return right ? (v > 0 ? 0 : n) : (v >= 0 ? 3 * n : 2 * n)
     }
 
+    /// `tableOffset` for a half-row in the quadrant starting at bin `quadrant`: the bins it reads
+    /// as they are, or (`negated`) as 128 less them: colour `T[quadrant + 128 − a]`, which is
+    /// the reversed copy's `R[(bins − 128 − quadrant) + a]` (`R[j] = T[bins − j]`, stored after
+    /// the table's `bins + 1` entries).
+    @inline(__always)
+    static func tableOffset(quadrant: Int, negated: Bool) -> Int32 {
+        let bins = DiamondAngle.bins
+        return Int32(truncatingIfNeeded: negated ? (bins &+ 1) &+ (bins &- 128 &- quadrant) : quadrant)
+    }
+
+    /// Whether a half-row's `tableOffset` reads the table reversed.
+    @inline(__always)
+    static func negated(_ offset: Int32) -> Bool { Int(offset) > DiamondAngle.bins }
+
     /// `2c` when it is a whole number (and small enough for the pixel maths): then pixel `i` and
     /// pixel `2c − 1 − i` lie at exactly opposite offsets from `c` (both differences are exact).
     @inline(__always)
@@ -111,7 +132,11 @@ final class BandSpans {
         let full = UnsafeMutablePointer<Bool>.allocate(capacity: max(1, rows))
         let source = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows))
         let alphaStart = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows))
+        // Per row: its left half is its right half mirrored pixel for pixel (unclipped by the
+        // buffer).
+        let mirrorsRight = UnsafeMutablePointer<Bool>.allocate(capacity: max(1, rows))
         defer {
+            mirrorsRight.deallocate()
             zones.deallocate()
             full.deallocate()
             source.deallocate()
@@ -130,6 +155,7 @@ final class BandSpans {
                 zones[2 &* i] = zones[2 &* j]
                 zones[2 &* i &+ 1] = zones[2 &* j &+ 1]
                 full[i] = full[j]
+                mirrorsRight[i] = mirrorsRight[j]
                 source[i] = j
                 alphaStart[i] = alphaStart[j]
             } else {
@@ -178,20 +204,28 @@ final class BandSpans {
                 zones[2 &* i] = right
                 zones[2 &* i &+ 1] = left
                 full[i] = hasFull
+                mirrorsRight[i] =
+                    mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0])
                 source[i] = -1
                 alphaStart[i] = alphaCount
                 alphaCount &+= Int(right[1] &- right[0] &+ right[3] &- right[2] &+ left[1] &- left[0] &+ left[3] &- left[2])
             }
-            // Angles are per half-row, from a 16-byte boundary, rounded up to whole groups of 16.
-            angleCount &+= (Int(zones[2 &* i][3] &- zones[2 &* i][0]) &+ 15) & ~15
-            angleCount &+= (Int(zones[2 &* i &+ 1][3] &- zones[2 &* i &+ 1][0]) &+ 15) & ~15
+            // Angles are per half-row, from a 16-byte boundary, rounded up to whole groups of 16;
+            // about a symmetric centre only for the half-rows that are no other's mirror image (a
+            // row below the centre reads its mirror row's, a left half mirroring its right half
+            // the right's).
+            if !(symmetric && source[i] >= 0) {
+                let right = zones[2 &* i], left = zones[2 &* i &+ 1]
+                angleCount &+= (Int(right[3] &- right[0]) &+ 15) & ~15
+                if !(symmetric && mirrorsRight[i] && y &* 2 &+ 1 != mirrorY!) {
+                    angleCount &+= (Int(left[3] &- left[0]) &+ 15) & ~15
+                }
+            }
         }
         self.alphaCount = alphaCount
         tailDistance = angleCount
-        // Sixteen bytes ahead of the first half-row's: a left half reads its right half's bins
-        // sixteen at a time backwards.
-        angleMemory = .allocate(capacity: 16 &+ 2 &* angleCount)
-        angles = angleMemory + 16
+        angleMemory = .allocate(capacity: max(16, 2 &* angleCount))
+        angles = angleMemory
         alphas = .allocate(capacity: alphaCount + 4)  // four at a time
         halves = .allocate(capacity: max(1, 2 * rows))
         // Second pass: the half-rows, and every edge pixel's coverage (a mirrored row's is its
@@ -200,17 +234,28 @@ final class BandSpans {
         for i in 0..<rows {
             let v = cy - (Float(top &+ i) + 0.5)
             if source[i] >= 0 {
-                // A mirrored row: its mirror row's half-rows (zones, alphas, flags), with angles of
-                // its own.
+                // A mirrored row: its mirror row's half-rows (zones, alphas, flags). About a
+                // symmetric centre its bins are 128 less the mirror row's: it reads that row's
+                // angles (the same memory, the same direction) through the table reversed, or as
+                // they are where that row's are themselves negated; otherwise angles of its own.
                 let j = source[i]
                 for side in 0..<2 {
                     var h = halves[2 &* j &+ side]
-                    h.angle = angles + (angleStart &- h.p0)
-                    h.tailAngle = h.angle + tailDistance
-                    angleStart &+= (h.p3 &- h.p0 &+ 15) & ~15
-                    h.quadrantBase = Int32(Self.quadrantBase(right: side == 0, v: v))
+                    let quadrant = Self.quadrantBase(right: side == 0, v: v)
+                    if symmetric {
+                        h.tableOffset = Self.tableOffset(quadrant: quadrant, negated: !Self.negated(h.tableOffset))
+                        h.tailAngle = h.angle
+                        h.mirror = Int32(truncatingIfNeeded: 2 &* (j &- i))
+                        h.reversed = false
+                    } else {
+                        h.angle = angles + (angleStart &- h.p0)
+                        h.tailAngle = h.angle + tailDistance
+                        angleStart &+= (h.p3 &- h.p0 &+ 15) & ~15
+                        h.tableOffset = Self.tableOffset(quadrant: quadrant, negated: false)
+                        h.mirror = 0
+                    }
+                    h.anglesReady = false
                     h.midDiamond = DiamondAngle.of(u: Float((h.p0 &+ h.p3) >> 1) + 0.5 - cx, v: v)
-                    h.mirror = symmetric ? Int32(truncatingIfNeeded: 2 &* (j &- i)) : 0
                     (halves + (2 &* i &+ side)).initialize(to: h)
                 }
                 continue
@@ -218,18 +263,28 @@ final class BandSpans {
             let right = zones[2 &* i], left = zones[2 &* i &+ 1]
             let rightAlphas = alphas + alphaStart[i]
             let leftAlphas = rightAlphas + Int(right[1] &- right[0] &+ right[3] &- right[2])
-            // The left half the right one mirrored pixel for pixel (unclipped by the buffer).
-            let mirrorsRight = mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0])
-            let reversed = symmetric && mirrorsRight && v != 0
+            let reversed = symmetric && mirrorsRight[i] && v != 0
             func half(_ p: SIMD4<Int32>, _ alpha: UnsafeMutablePointer<UInt16>, right: Bool) -> HalfRow {
                 let p0 = Int(p[0]), p1 = Int(p[1]), p2 = Int(p[2]), p3 = Int(p[3])
-                let angle = angles + (angleStart &- p0)
-                angleStart &+= (p3 &- p0 &+ 15) & ~15
+                let quadrant = Self.quadrantBase(right: right, v: v)
+                var angle: UnsafeMutablePointer<UInt8>
+                var tailAngle: UnsafeMutablePointer<UInt8>
+                let shared = !right && reversed
+                if shared {
+                    // The right half's angles read backwards from its pixel k − 1 (pixel x mirrors
+                    // k − 1 − x), through the table reversed.
+                    angle = halves[2 &* i].angle + (Int(k) &- 1)
+                    tailAngle = angle
+                } else {
+                    angle = angles + (angleStart &- p0)
+                    tailAngle = angle + tailDistance
+                    angleStart &+= (p3 &- p0 &+ 15) & ~15
+                }
                 return HalfRow(
-                    p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: angle + tailDistance, alpha1: alpha - p0,
-                    alpha2: alpha + (p1 &- p0 &- p2), quadrantBase: Int32(Self.quadrantBase(right: right, v: v)),
+                    p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: tailAngle, alpha1: alpha - p0,
+                    alpha2: alpha + (p1 &- p0 &- p2), tableOffset: Self.tableOffset(quadrant: quadrant, negated: shared),
                     midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), mirror: 0,
-                    reversed: !right && reversed, anglesReady: false, right: right, tails: !symmetric)
+                    reversed: shared, backward: shared, anglesReady: false, right: right, tails: !symmetric)
             }
             (halves + 2 &* i).initialize(to: half(right, rightAlphas, right: true))
             (halves + (2 &* i &+ 1)).initialize(to: half(left, leftAlphas, right: false))
@@ -237,16 +292,24 @@ final class BandSpans {
             let kinds: (left: (Edge, Edge), right: (Edge, Edge)) =
                 full[i] ? ((.outer, .inner), (.inner, .outer)) : ((.both, .none), (.both, .none))
             let r0 = Int(right[0]), r1 = Int(right[1]), r2 = Int(right[2]), r3 = Int(right[3])
-            r.fillAlphas(rightAlphas, from: r0, to: r1, av: av, kinds.right.0)
-            r.fillAlphas(rightAlphas + (r1 &- r0), from: r2, to: r3, av: av, kinds.right.1)
-            if mirrorsRight {
+            if full[i] {
+                r.fillEdgeAlphas(rightAlphas, r0, r1, r2, r3, av: av, firstOuter: false)
+            } else {
+                r.fillAlphas(rightAlphas, from: r0, to: r1, av: av, kinds.right.0)
+                r.fillAlphas(rightAlphas + (r1 &- r0), from: r2, to: r3, av: av, kinds.right.1)
+            }
+            if mirrorsRight[i] {
                 // The left half's alphas are the right's in reverse order ([p0, p1) mirrors [r2, r3)).
                 let n = (r1 &- r0) &+ (r3 &- r2)
                 for j in 0..<n { leftAlphas[j] = rightAlphas[n &- 1 &- j] }
             } else {
                 let l0 = Int(left[0]), l1 = Int(left[1]), l2 = Int(left[2]), l3 = Int(left[3])
-                r.fillAlphas(leftAlphas, from: l0, to: l1, av: av, kinds.left.0)
-                r.fillAlphas(leftAlphas + (l1 &- l0), from: l2, to: l3, av: av, kinds.left.1)
+                if full[i] {
+                    r.fillEdgeAlphas(leftAlphas, l0, l1, l2, l3, av: av, firstOuter: true)
+                } else {
+                    r.fillAlphas(leftAlphas, from: l0, to: l1, av: av, kinds.left.0)
+                    r.fillAlphas(leftAlphas + (l1 &- l0), from: l2, to: l3, av: av, kinds.left.1)
+                }
             }
         }
     }
@@ -278,40 +341,25 @@ final class BandSpans {
     ///   at most 2⁻¹⁶, so only an exact half-integer could round to one, and then q, 128·q and
     ///   the sum are exact (a/(a + c) = (2m + 1)/256): both roundings see the same number.
     static func fillAngles(_ h: UnsafeMutablePointer<HalfRow>, cx: Float, v: Float) {
+        if h.pointee.mirror != 0 {
+            // A mirror image below the centre reads its mirror's angles (see the second pass).
+            let above = h + Int(h.pointee.mirror)
+            if !above.pointee.anglesReady { fillAngles(above, cx: cx, v: -v) }
+            h.pointee.anglesReady = true
+            return
+        }
+        if h.pointee.reversed {
+            // A left half reads its right half's angles backwards.
+            let right = h - 1
+            if !right.pointee.anglesReady { fillAngles(right, cx: cx, v: v) }
+            h.pointee.anglesReady = true
+            return
+        }
         let p0 = h.pointee.p0, p3 = h.pointee.p3
         let out = h.pointee.angle + p0
         h.pointee.anglesReady = true
         let tails = h.pointee.tailAngle + p0
         h.pointee.tailAngle = h.pointee.angle
-        if h.pointee.mirror != 0 {
-            let above = h + Int(h.pointee.mirror)
-            if !above.pointee.anglesReady { fillAngles(above, cx: cx, v: -v) }
-            let from = UnsafeRawPointer(above.pointee.angle + p0)
-            let full = SIMD16<UInt8>(repeating: 128)
-            var i = 0
-            while i < p3 &- p0 {
-                UnsafeMutableRawPointer(out + i).storeBytes(
-                    of: full &- from.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-                i &+= 16
-            }
-            return
-        }
-        if h.pointee.reversed {
-            // x mirrors k − 1 − x of the right half: from its last pixel back.
-            let right = h - 1
-            if !right.pointee.anglesReady { fillAngles(right, cx: cx, v: v) }
-            let last = UnsafeRawPointer(right.pointee.angle + (right.pointee.p3 &- 1))
-            let full = SIMD16<UInt8>(repeating: 128)
-            var i = 0
-            while i < p3 &- p0 {
-                let b = last.loadUnaligned(fromByteOffset: -15 &- i, as: SIMD16<UInt8>.self)
-                let reversed = SIMD16<UInt8>(
-                    b[15], b[14], b[13], b[12], b[11], b[10], b[9], b[8], b[7], b[6], b[5], b[4], b[3], b[2], b[1], b[0])
-                UnsafeMutableRawPointer(out + i).storeBytes(of: full &- reversed, as: SIMD16<UInt8>.self)
-                i &+= 16
-            }
-            return
-        }
         let right = h.pointee.right
         let n = DiamondAngle.binsPerQuadrant
         let (qBase, scale): (Float, Float) =
@@ -365,6 +413,49 @@ final class BandSpans {
 }
 
 extension ArcRasterizer {
+    /// The coverage of a half-row's two edge zones, [a0, a1) then [b0, b1), at |v| = `av`, as
+    /// alphas one after the other from `out`: the first zone near the outer circle and the second
+    /// near the inner one (`firstOuter`), or the other way round. Four pixels at a time across
+    /// both zones (most are one to three pixels wide: one pass, not one each), each lane the
+    /// expressions `fillAlphas` computes for its pixel and zone (the same bits); writes up to
+    /// three alphas past the last, as `fillAlphas` does.
+    func fillEdgeAlphas(
+        _ out: UnsafeMutablePointer<UInt16>, _ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int, av: Float, firstOuter: Bool
+    ) {
+        let n1 = a1 &- a0
+        let n = n1 &+ (b1 &- b0)
+        guard n > 0 else { return }
+        let v2 = av * av
+        let ro4 = Float4(repeating: ro), ri4 = Float4(repeating: ri)
+        let curvatures = (outer: Float4(repeating: 1 / ro), inner: Float4(repeating: -1 / ri))
+        let zero = Float4(repeating: 0), one = Float4(repeating: 1)
+        var j = SIMD4<Int32>(0, 1, 2, 3)
+        let first = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: n1))
+        let toA = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: a0))
+        let toB = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: b0 &- n1))
+        var i = 0
+        while i < n {
+            let inA = j .< first
+            let x = (j &+ toB).replacing(with: j &+ toA, where: inA)
+            let outer = firstOuter ? inA : .!inA
+            // Pixel centres x + 0.5: exact, as fillAlphas's running sums are.
+            let u = (Float4(x) + 0.5) - cx
+            let d2 = u * u + v2
+            let dist = d2.squareRoot()
+            let inv = 1 / dist
+            let edge = halfPlaneCoverage(
+                select(outer, ro4 - dist, dist - ri4), u * inv, av * inv,
+                curvature: select(outer, curvatures.outer, curvatures.inner))
+            let coverage = select(
+                outer, select(d2 .>= outerOut2, zero, select(d2 .<= outerIn2, one, edge)),
+                select(d2 .<= innerIn2, zero, select(d2 .>= innerOut2, one, edge)))
+            UnsafeMutableRawPointer(out + i).storeBytes(
+                of: SIMD4<UInt16>(truncatingIfNeeded: alpha256(coverage)), as: SIMD4<UInt16>.self)
+            j &+= 4
+            i &+= 4
+        }
+    }
+
     /// The coverage of edge pixels [x0, x1) at |v| = `av`, as alphas (what `fillEdges` computed
     /// per frame before, then `alpha256` per pixel).
     ///
@@ -430,11 +521,20 @@ extension ArcRasterizer {
     }
 }
 
-/// A colour table of an arc: `bins + 1` colours by diamond angle.
+/// A colour table of an arc: `bins + 1` colours by diamond angle, then the same reversed (entry
+/// `bins + 1 + j` is entry `bins − j`: what a half-row that mirrors another reads, see
+/// `BandSpans.tableOffset`).
 final class ColorTable {
     let entries: UnsafeMutablePointer<UInt32>
-    init() { entries = .allocate(capacity: DiamondAngle.bins + 1) }
+    init() { entries = .allocate(capacity: 2 * (DiamondAngle.bins + 1)) }
     deinit { entries.deallocate() }
+
+    /// Writes the reversed copy of the first `bins + 1` entries.
+    func fillReversed() {
+        let bins = DiamondAngle.bins
+        let reversed = entries + (bins + 1)
+        for j in 0...bins { reversed[j] = entries[bins - j] }
+    }
 }
 
 /// What drawing into a buffer keeps from one frame to the next: the row spans of the ring bands
@@ -503,6 +603,7 @@ final class DrawingCache {
         }
         let table = ColorTable()
         fill(table.entries)
+        table.fillReversed()
         if tables.count >= Self.tableBudget {
             let oldest = tables.min { $0.value.used < $1.value.used }!
             tables[oldest.key] = nil

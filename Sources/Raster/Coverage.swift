@@ -137,6 +137,13 @@ typealias Mask4 = SIMDMask<SIMD4<Int32>>
 /// of a cold ring frame).
 @_transparent
 func halfPlaneCoverage(_ d: Float4, _ nx: Float4, _ ny: Float4, curvature: Float) -> Float4 {
+    halfPlaneCoverage(d, nx, ny, curvature: Float4(repeating: curvature))
+}
+
+/// `halfPlaneCoverage` of four pixels, each lane with its own curvature (the same operations, a
+/// lane's curvature in place of the one).
+@_transparent
+func halfPlaneCoverage(_ d: Float4, _ nx: Float4, _ ny: Float4, curvature: Float4) -> Float4 {
     let ax = magnitude(nx), ay = magnitude(ny)
     let a = maximum(ax, ay), b = minimum(ax, ay)
     let h = 0.5 * (a + b)
