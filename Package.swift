@@ -80,8 +80,11 @@ let package = Package(
         // one list (stubs.def).
         .target(name: "CDeferred", dependencies: ["CFontconfig", "CKernelShims"], exclude: ["stubs.def"]),
 
-        // Pure core: nothing but the standard library.
-        .target(name: "Raster"),
+        // Pure core: nothing but the standard library. Square roots without errno (C's
+        // -fno-math-errno for the standard library's inline sqrtf): a negative operand's NaN
+        // is the same, and SIMD lanes and scalars become one instruction each, not a guarded
+        // libm call per lane.
+        .target(name: "Raster", swiftSettings: [.unsafeFlags(["-Xcc", "-fno-math-errno"])]),
         .target(name: "Activity"),
         // Live data: what requests to glance serve say (Health Auto Export, Glance's own bodies),
         // routes, limits. Pure.

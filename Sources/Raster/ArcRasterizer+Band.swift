@@ -127,7 +127,7 @@ extension ArcRasterizer {
             if p1 < p2 { fillRow32(row + p1, count: p2 &- p1, value: color) }
             if p2 < p3 { paintEdges(row + p2, half.pointee.alpha2 + p2, p3 &- p2, color) }
         } else {
-            if !half.pointee.anglesReady { BandSpans.fillAngles(half, cx: cx, v: v) }
+            BandSpans.readyAngles(half, cx: cx, v: v)
             let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.tableOffset)
             if half.pointee.backward {
                 paintZones(row, half, table, p0, p1, p1, p2, p2, p3, p1, p2, -1)
@@ -192,7 +192,7 @@ extension ArcRasterizer {
             if i0 < i1 { fillRow32(row + i0, count: i1 &- i0, value: color) }
             if e2 < cb { paintEdges(row + e2, half.pointee.alpha2 + e2, cb &- e2, color) }
         } else {
-            if !half.pointee.anglesReady { BandSpans.fillAngles(half, cx: cx, v: v) }
+            BandSpans.readyAngles(half, cx: cx, v: v)
             let table = (source == .tableA ? tableA : tableB).unsafelyUnwrapped + Int(half.pointee.tableOffset)
             // The piece's whole inside run (unclipped): its tail's pixels.
             let r0 = max(a, p1)

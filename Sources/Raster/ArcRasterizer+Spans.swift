@@ -41,11 +41,11 @@ final class BandSpans {
         /// The diamond angle of the middle pixel of [p0, p3): the class of a half-row no class
         /// boundary cuts.
         var midDiamond: Float
-        /// Half-rows from this one to its mirror image above the centre, whose bins give its own
-        /// (0: none, its bins are computed).
-        var mirror: Int32
-        /// A left half whose bins are its row's right half's, mirrored (see `fillAngles`).
-        var reversed: Bool
+        /// Half-rows from this one to the one whose angles it reads (0: its own; about a
+        /// symmetric centre a row below the centre reads its mirror row's, a left half mirroring
+        /// its right half the right's): that half-row's `anglesReady` says whether they are
+        /// filled, and `fillAngles` of it fills them (`readyAngles`).
+        var angleSource: Int32
         /// Its angles are another half-row's read backwards: pixel x's at `angle[-x]` (a left
         /// half mirroring its right half).
         var backward: Bool
@@ -108,6 +108,84 @@ final class BandSpans {
         return abs(twice) < 1e6 && Float(Int(twice)) == twice ? Int(twice) : nil
     }
 
+    /// What a row's zones depend on: the centre, the edge zones' squared radii, the band's columns
+    /// (`lo`, the first pixel right of the centre `mid`, `hi`), the buffer's width and, when the
+    /// centre's column is a whole or half pixel, 2·cx (`k`).
+    struct ZoneGeometry {
+        let cx, cy, outerOut2, outerIn2, innerOut2, innerIn2: Float
+        let lo, mid, hi, width: Int32
+        let k: Int32?
+
+        /// The zones of four rows `y`: right `(a, b, c, d)`, left `(la, lb, lc, ld)`, clipped to
+        /// the buffer, and whether each has a full zone: lane by lane what a row's own scalar
+        /// expressions give (the same float operations, correctly rounded square roots, ⌈⌉ and ⌊⌋
+        /// as `ceilSmall` and `floorSmall` take them, and integer clamps).
+        func zones4(_ y: SIMD4<Int32>) -> (
+            a: SIMD4<Int32>, b: SIMD4<Int32>, c: SIMD4<Int32>, d: SIMD4<Int32>,
+            la: SIMD4<Int32>, lb: SIMD4<Int32>, lc: SIMD4<Int32>, ld: SIMD4<Int32>, full: SIMD4<Int32>
+        ) {
+            // Pixel positions as floats (whole numbers far below 2²⁴: exact, and their min and max
+            // are the integers'), in one instruction each where integer lanes would take four.
+            @inline(__always) func floorF(_ x: Float4) -> Float4 {
+                let nearest = (x + 0x1.8p23) - 0x1.8p23  // x rounded to the nearest, as floorSmall
+                return nearest - Float4(repeating: 1).replacing(with: 0, where: nearest .<= x)
+            }
+            @inline(__always) func ceilF(_ x: Float4) -> Float4 { -floorF(-x) }
+            @inline(__always) func clamp(_ x: Float4, _ low: Float4, _ high: Float4) -> Float4 {
+                minimum(maximum(x, low), high)
+            }
+            @inline(__always) func int(_ x: Float4) -> SIMD4<Int32> {
+                SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(x + 0x1.8p23, to: SIMD4<UInt32>.self) & 0x7F_FFFF) &- 0x40_0000
+            }
+            let v = cy - (Float4(y) + 0.5)
+            let v2 = v * v
+            let none = Float4(repeating: 0)
+            let inBand = v2 .< outerOut2
+            let outer = (outerOut2 - v2).squareRoot()
+            let fullOuter = select(v2 .< outerIn2, (outerIn2 - v2).squareRoot(), Float4(repeating: -1))
+            let fullInner = select(v2 .< innerOut2, (innerOut2 - v2).squareRoot(), none)
+            let hole = select(v2 .< innerIn2, (innerIn2 - v2).squareRoot(), none)
+            let hasFull = (fullOuter .>= fullInner) .& inBand
+            let lo4 = Float4(repeating: Float(lo)), mid4 = Float4(repeating: Float(mid)), hi4 = Float4(repeating: Float(hi))
+            // min(max(⌈cx + t − 0.5⌉, mid, lo), hi)
+            @inline(__always) func rightEdge(_ t: Float4) -> Float4 {
+                minimum(maximum(maximum(ceilF((cx + t) - 0.5), mid4), lo4), hi4)
+            }
+            // max(min(⌊cx − t − 0.5⌋ + 1, mid, hi), lo)
+            @inline(__always) func leftEdge(_ t: Float4) -> Float4 {
+                maximum(minimum(minimum(floorF((cx - t) - 0.5) + 1, mid4), hi4), lo4)
+            }
+            let a = rightEdge(hole)
+            let d = rightEdge(outer)
+            let b = select(hasFull, rightEdge(fullInner), d)
+            let c = select(hasFull, rightEdge(fullOuter), d)
+            var la: Float4, lb: Float4, lc: Float4, ld: Float4
+            if let k {
+                let k4 = Float4(repeating: Float(k))
+                (la, lb, lc, ld) = (k4 - d, k4 - c, k4 - b, k4 - a)
+            } else {
+                la = leftEdge(outer)
+                ld = leftEdge(hole)
+                lb = select(hasFull, leftEdge(fullOuter), ld)
+                lc = select(hasFull, leftEdge(fullInner), ld)
+            }
+            la = clamp(la, lo4, mid4)
+            lb = clamp(lb, la, mid4)
+            lc = clamp(lc, lb, mid4)
+            ld = clamp(ld, lc, mid4)
+            let w = Float4(repeating: Float(width))
+            // Clipped to the buffer; without a full zone (b, c) = d and (lb, lc) = ld; outside the
+            // band nothing.
+            @inline(__always) func zone(_ x: Float4, _ otherwise: Float4) -> SIMD4<Int32> {
+                int(select(inBand, clamp(select(hasFull, x, otherwise), none, w), none))
+            }
+            return (
+                zone(a, a), zone(b, d), zone(c, d), zone(d, d), zone(la, la), zone(lb, ld), zone(lc, ld), zone(ld, ld),
+                SIMD4<Int32>.zero.replacing(with: 1, where: hasFull)
+            )
+        }
+    }
+
     init(_ r: ArcRasterizer, width: Int, height: Int) {
         let cx = r.cx, cy = r.cy
         let mirrorX = Self.mirror(cx)
@@ -143,70 +221,59 @@ final class BandSpans {
             alphaStart.deallocate()
         }
         func clip(_ x: Int) -> Int32 { Int32(truncatingIfNeeded: min(max(x, 0), width)) }
-        // First pass: the zones of every row, and how many pixels they hold.
-        var angleCount = 0
-        var alphaCount = 0
+        // First pass: the zones of every row, and how many pixels they hold. Rows that mirror a
+        // row above (the same zones and alphas) are marked; the others' zones are worked out
+        // four rows at a time (`zones4`, lane by lane the expressions per row), then counted in
+        // row order.
+        let computed = UnsafeMutablePointer<Int>.allocate(capacity: max(1, rows))
+        defer { computed.deallocate() }
+        var computedCount = 0
         for i in 0..<rows {
             let y = top &+ i
             let ym = mirrorY.map { $0 &- 1 &- y } ?? Int.max
             if ym >= top && ym < y {
-                // The mirror image of a row already done: the same zones and alphas.
-                let j = ym &- top
+                source[i] = ym &- top
+            } else {
+                source[i] = -1
+                computed[computedCount] = i
+                computedCount &+= 1
+            }
+        }
+        let geometry = ZoneGeometry(
+            cx: cx, cy: cy, outerOut2: r.outerOut2, outerIn2: r.outerIn2, innerOut2: r.innerOut2, innerIn2: r.innerIn2,
+            lo: Int32(truncatingIfNeeded: lo), mid: Int32(truncatingIfNeeded: mid), hi: Int32(truncatingIfNeeded: hi),
+            width: Int32(truncatingIfNeeded: width), k: mirrorX.map { Int32(truncatingIfNeeded: $0) })
+        var g = 0
+        while g < computedCount {
+            // Four rows (the last group's missing lanes repeat its last row).
+            let last = computedCount &- 1
+            let index = SIMD4<Int>(
+                computed[g], computed[min(g &+ 1, last)], computed[min(g &+ 2, last)], computed[min(g &+ 3, last)])
+            let ys = SIMD4<Int32>(truncatingIfNeeded: index &+ top)
+            let z = geometry.zones4(ys)
+            for lane in 0..<min(4, computedCount &- g) {
+                let i = index[lane]
+                zones[2 &* i] = SIMD4(z.a[lane], z.b[lane], z.c[lane], z.d[lane])
+                zones[2 &* i &+ 1] = SIMD4(z.la[lane], z.lb[lane], z.lc[lane], z.ld[lane])
+                full[i] = z.full[lane] != 0
+            }
+            g &+= 4
+        }
+        var angleCount = 0
+        var alphaCount = 0
+        for i in 0..<rows {
+            let y = top &+ i
+            let j = source[i]
+            if j >= 0 {
                 zones[2 &* i] = zones[2 &* j]
                 zones[2 &* i &+ 1] = zones[2 &* j &+ 1]
                 full[i] = full[j]
                 mirrorsRight[i] = mirrorsRight[j]
-                source[i] = j
                 alphaStart[i] = alphaStart[j]
             } else {
-                var right = SIMD4<Int32>.zero, left = SIMD4<Int32>.zero
-                var hasFull = false
-                let v = cy - (Float(y) + 0.5)
-                let v2 = v * v
-                if v2 < r.outerOut2 {
-                    // |u| where pixel centres cross each circle of the band's edge zones.
-                    let outer = (r.outerOut2 - v2).squareRoot()
-                    let fullOuter: Float = v2 < r.outerIn2 ? (r.outerIn2 - v2).squareRoot() : -1
-                    let fullInner: Float = v2 < r.innerOut2 ? (r.innerOut2 - v2).squareRoot() : 0
-                    let hole: Float = v2 < r.innerIn2 ? (r.innerIn2 - v2).squareRoot() : 0
-                    hasFull = fullOuter >= fullInner
-                    func rightEdge(_ t: Float) -> Int { min(max(ceilSmall(cx + t - 0.5), mid, lo), hi) }
-                    let a = rightEdge(hole)
-                    let d = rightEdge(outer)
-                    let b = hasFull ? rightEdge(fullInner) : d
-                    let c = hasFull ? rightEdge(fullOuter) : d
-                    var la: Int
-                    var lb: Int
-                    var lc: Int
-                    var ld: Int
-                    if mirrorX != nil {
-                        (la, lb, lc, ld) = (Int(k) &- d, Int(k) &- c, Int(k) &- b, Int(k) &- a)
-                    } else {
-                        func left(_ t: Float) -> Int { max(min(floorSmall(cx - t - 0.5) + 1, mid, hi), lo) }
-                        la = left(outer)
-                        ld = left(hole)
-                        lb = hasFull ? left(fullOuter) : ld
-                        lc = hasFull ? left(fullInner) : ld
-                    }
-                    la = min(max(la, lo), mid)
-                    lb = min(max(lb, la), mid)
-                    lc = min(max(lc, lb), mid)
-                    ld = min(max(ld, lc), mid)
-                    // Clipped to the buffer (the zones stay adjacent and in order).
-                    if hasFull {
-                        right = SIMD4(clip(a), clip(b), clip(c), clip(d))
-                        left = SIMD4(clip(la), clip(lb), clip(lc), clip(ld))
-                    } else {
-                        right = SIMD4(clip(a), clip(d), clip(d), clip(d))
-                        left = SIMD4(clip(la), clip(ld), clip(ld), clip(ld))
-                    }
-                }
-                zones[2 &* i] = right
-                zones[2 &* i &+ 1] = left
-                full[i] = hasFull
+                let right = zones[2 &* i], left = zones[2 &* i &+ 1]
                 mirrorsRight[i] =
                     mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0])
-                source[i] = -1
                 alphaStart[i] = alphaCount
                 alphaCount &+= Int(right[1] &- right[0] &+ right[3] &- right[2] &+ left[1] &- left[0] &+ left[3] &- left[2])
             }
@@ -214,7 +281,7 @@ final class BandSpans {
             // about a symmetric centre only for the half-rows that are no other's mirror image (a
             // row below the centre reads its mirror row's, a left half mirroring its right half
             // the right's).
-            if !(symmetric && source[i] >= 0) {
+            if !(symmetric && j >= 0) {
                 let right = zones[2 &* i], left = zones[2 &* i &+ 1]
                 angleCount &+= (Int(right[3] &- right[0]) &+ 15) & ~15
                 if !(symmetric && mirrorsRight[i] && y &* 2 &+ 1 != mirrorY!) {
@@ -245,14 +312,13 @@ final class BandSpans {
                     if symmetric {
                         h.tableOffset = Self.tableOffset(quadrant: quadrant, negated: !Self.negated(h.tableOffset))
                         h.tailAngle = h.angle
-                        h.mirror = Int32(truncatingIfNeeded: 2 &* (j &- i))
-                        h.reversed = false
+                        h.angleSource = Int32(truncatingIfNeeded: 2 &* (j &- i)) &+ h.angleSource
                     } else {
                         h.angle = angles + (angleStart &- h.p0)
                         h.tailAngle = h.angle + tailDistance
                         angleStart &+= (h.p3 &- h.p0 &+ 15) & ~15
                         h.tableOffset = Self.tableOffset(quadrant: quadrant, negated: false)
-                        h.mirror = 0
+                        h.angleSource = 0
                     }
                     h.anglesReady = false
                     h.midDiamond = DiamondAngle.of(u: Float((h.p0 &+ h.p3) >> 1) + 0.5 - cx, v: v)
@@ -283,41 +349,31 @@ final class BandSpans {
                 return HalfRow(
                     p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: tailAngle, alpha1: alpha - p0,
                     alpha2: alpha + (p1 &- p0 &- p2), tableOffset: Self.tableOffset(quadrant: quadrant, negated: shared),
-                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), mirror: 0,
-                    reversed: shared, backward: shared, anglesReady: false, right: right, tails: !symmetric)
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), angleSource: shared ? -1 : 0,
+                    backward: shared, anglesReady: false, right: right, tails: !symmetric)
             }
             (halves + 2 &* i).initialize(to: half(right, rightAlphas, right: true))
             (halves + (2 &* i &+ 1)).initialize(to: half(left, leftAlphas, right: false))
-            let av = abs(v)
-            let kinds: (left: (Edge, Edge), right: (Edge, Edge)) =
-                full[i] ? ((.outer, .inner), (.inner, .outer)) : ((.both, .none), (.both, .none))
-            let r0 = Int(right[0]), r1 = Int(right[1]), r2 = Int(right[2]), r3 = Int(right[3])
-            if full[i] {
-                r.fillEdgeAlphas(rightAlphas, r0, r1, r2, r3, av: av, firstOuter: false)
-            } else {
-                r.fillAlphas(rightAlphas, from: r0, to: r1, av: av, kinds.right.0)
-                r.fillAlphas(rightAlphas + (r1 &- r0), from: r2, to: r3, av: av, kinds.right.1)
-            }
-            if mirrorsRight[i] {
-                // The left half's alphas are the right's in reverse order ([p0, p1) mirrors [r2, r3)).
-                let n = (r1 &- r0) &+ (r3 &- r2)
-                for j in 0..<n { leftAlphas[j] = rightAlphas[n &- 1 &- j] }
-            } else {
-                let l0 = Int(left[0]), l1 = Int(left[1]), l2 = Int(left[2]), l3 = Int(left[3])
-                if full[i] {
-                    r.fillEdgeAlphas(leftAlphas, l0, l1, l2, l3, av: av, firstOuter: true)
-                } else {
-                    r.fillAlphas(leftAlphas, from: l0, to: l1, av: av, kinds.left.0)
-                    r.fillAlphas(leftAlphas + (l1 &- l0), from: l2, to: l3, av: av, kinds.left.1)
-                }
-            }
         }
+        // Third pass: every computed row's edge coverage (a mirrored row's is its row's).
+        r.fillRowAlphas(
+            alphas, zones: zones, full: full, mirrorsRight: mirrorsRight, source: source, alphaStart: alphaStart,
+            rows: rows, top: top)
     }
 
     deinit {
         halves.deallocate()
         angleMemory.deallocate()
         alphas.deallocate()
+    }
+
+    /// Makes the angles half-row `h` (at `v`) reads ready: its own, or those of the half-row it
+    /// reads (`angleSource`: in its row, at the same v, or its mirror row's, at −v).
+    @inline(__always)
+    static func readyAngles(_ h: UnsafeMutablePointer<HalfRow>, cx: Float, v: Float) {
+        let offset = Int(h.pointee.angleSource)
+        let source = h + offset
+        if !source.pointee.anglesReady { fillAngles(source, cx: cx, v: offset == 0 || offset == -1 ? v : -v) }
     }
 
     /// The bins of the half-row `h` at `v`, less the quadrant's first bin: the diamond angle
@@ -341,20 +397,6 @@ final class BandSpans {
     ///   at most 2⁻¹⁶, so only an exact half-integer could round to one, and then q, 128·q and
     ///   the sum are exact (a/(a + c) = (2m + 1)/256): both roundings see the same number.
     static func fillAngles(_ h: UnsafeMutablePointer<HalfRow>, cx: Float, v: Float) {
-        if h.pointee.mirror != 0 {
-            // A mirror image below the centre reads its mirror's angles (see the second pass).
-            let above = h + Int(h.pointee.mirror)
-            if !above.pointee.anglesReady { fillAngles(above, cx: cx, v: -v) }
-            h.pointee.anglesReady = true
-            return
-        }
-        if h.pointee.reversed {
-            // A left half reads its right half's angles backwards.
-            let right = h - 1
-            if !right.pointee.anglesReady { fillAngles(right, cx: cx, v: v) }
-            h.pointee.anglesReady = true
-            return
-        }
         let p0 = h.pointee.p0, p3 = h.pointee.p3
         let out = h.pointee.angle + p0
         h.pointee.anglesReady = true
@@ -413,46 +455,100 @@ final class BandSpans {
 }
 
 extension ArcRasterizer {
+    /// The edge coverage of every row that is no other's mirror image (`source` < 0), as alphas
+    /// from `alphaStart`: a row's right half's zones, then its left half's (the right's in
+    /// reverse order where it mirrors it). One loop for them all, its constants worked out once:
+    /// the zones of a full row in `fillEdgeAlphas`'s lanes, the others by `fillAlphas`.
+    func fillRowAlphas(
+        _ alphas: UnsafeMutablePointer<UInt16>, zones: UnsafeMutablePointer<SIMD4<Int32>>, full: UnsafeMutablePointer<Bool>,
+        mirrorsRight: UnsafeMutablePointer<Bool>, source: UnsafeMutablePointer<Int>, alphaStart: UnsafeMutablePointer<Int>,
+        rows: Int, top: Int
+    ) {
+        let edges = EdgeLanes(self)
+        for i in 0..<rows where source[i] < 0 {
+            let right = zones[2 &* i], left = zones[2 &* i &+ 1]
+            let rightAlphas = alphas + alphaStart[i]
+            let leftAlphas = rightAlphas + Int(right[1] &- right[0] &+ right[3] &- right[2])
+            let av = abs(cy - (Float(top &+ i) + 0.5))
+            let r0 = Int(right[0]), r1 = Int(right[1]), r2 = Int(right[2]), r3 = Int(right[3])
+            if full[i] {
+                edges.fill(rightAlphas, r0, r1, r2, r3, av: av, firstOuter: false)
+            } else {
+                fillAlphas(rightAlphas, from: r0, to: r1, av: av, .both)
+                fillAlphas(rightAlphas + (r1 &- r0), from: r2, to: r3, av: av, .none)
+            }
+            if mirrorsRight[i] {
+                // The left half's alphas are the right's in reverse order ([p0, p1) mirrors [r2, r3)).
+                let n = (r1 &- r0) &+ (r3 &- r2)
+                for j in 0..<n { leftAlphas[j] = rightAlphas[n &- 1 &- j] }
+            } else {
+                let l0 = Int(left[0]), l1 = Int(left[1]), l2 = Int(left[2]), l3 = Int(left[3])
+                if full[i] {
+                    edges.fill(leftAlphas, l0, l1, l2, l3, av: av, firstOuter: true)
+                } else {
+                    fillAlphas(leftAlphas, from: l0, to: l1, av: av, .both)
+                    fillAlphas(leftAlphas + (l1 &- l0), from: l2, to: l3, av: av, .none)
+                }
+            }
+        }
+    }
+
     /// The coverage of a half-row's two edge zones, [a0, a1) then [b0, b1), at |v| = `av`, as
     /// alphas one after the other from `out`: the first zone near the outer circle and the second
     /// near the inner one (`firstOuter`), or the other way round. Four pixels at a time across
     /// both zones (most are one to three pixels wide: one pass, not one each), each lane the
     /// expressions `fillAlphas` computes for its pixel and zone (the same bits); writes up to
-    /// three alphas past the last, as `fillAlphas` does.
-    func fillEdgeAlphas(
-        _ out: UnsafeMutablePointer<UInt16>, _ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int, av: Float, firstOuter: Bool
-    ) {
-        let n1 = a1 &- a0
-        let n = n1 &+ (b1 &- b0)
-        guard n > 0 else { return }
-        let v2 = av * av
-        let ro4 = Float4(repeating: ro), ri4 = Float4(repeating: ri)
-        let curvatures = (outer: Float4(repeating: 1 / ro), inner: Float4(repeating: -1 / ri))
-        let zero = Float4(repeating: 0), one = Float4(repeating: 1)
-        var j = SIMD4<Int32>(0, 1, 2, 3)
-        let first = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: n1))
-        let toA = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: a0))
-        let toB = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: b0 &- n1))
-        var i = 0
-        while i < n {
-            let inA = j .< first
-            let x = (j &+ toB).replacing(with: j &+ toA, where: inA)
-            let outer = firstOuter ? inA : .!inA
-            // Pixel centres x + 0.5: exact, as fillAlphas's running sums are.
-            let u = (Float4(x) + 0.5) - cx
-            let d2 = u * u + v2
-            let dist = d2.squareRoot()
-            let inv = 1 / dist
-            let edge = halfPlaneCoverage(
-                select(outer, ro4 - dist, dist - ri4), u * inv, av * inv,
-                curvature: select(outer, curvatures.outer, curvatures.inner))
-            let coverage = select(
-                outer, select(d2 .>= outerOut2, zero, select(d2 .<= outerIn2, one, edge)),
-                select(d2 .<= innerIn2, zero, select(d2 .>= innerOut2, one, edge)))
-            UnsafeMutableRawPointer(out + i).storeBytes(
-                of: SIMD4<UInt16>(truncatingIfNeeded: alpha256(coverage)), as: SIMD4<UInt16>.self)
-            j &+= 4
-            i &+= 4
+    /// three alphas past the last, as `fillAlphas` does. Its constants are made once, for all
+    /// the rows.
+    struct EdgeLanes {
+        let cx: Float
+        let ro, ri, curvatureOuter, curvatureInner: Float4
+        let outerOut2, outerIn2, innerIn2, innerOut2: Float
+
+        init(_ r: ArcRasterizer) {
+            cx = r.cx
+            ro = Float4(repeating: r.ro)
+            ri = Float4(repeating: r.ri)
+            curvatureOuter = Float4(repeating: 1 / r.ro)
+            curvatureInner = Float4(repeating: -1 / r.ri)
+            outerOut2 = r.outerOut2
+            outerIn2 = r.outerIn2
+            innerIn2 = r.innerIn2
+            innerOut2 = r.innerOut2
+        }
+
+        @inline(__always)
+        func fill(_ out: UnsafeMutablePointer<UInt16>, _ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int, av: Float, firstOuter: Bool) {
+            let n1 = a1 &- a0
+            let n = n1 &+ (b1 &- b0)
+            guard n > 0 else { return }
+            let v2 = av * av
+            let zero = Float4(repeating: 0), one = Float4(repeating: 1)
+            var j = SIMD4<Int32>(0, 1, 2, 3)
+            let first = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: n1))
+            let toA = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: a0))
+            let toB = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: b0 &- n1))
+            var i = 0
+            while i < n {
+                let inA = j .< first
+                let x = (j &+ toB).replacing(with: j &+ toA, where: inA)
+                let outer = firstOuter ? inA : .!inA
+                // Pixel centres x + 0.5: exact, as fillAlphas's running sums are.
+                let u = (Float4(x) + 0.5) - cx
+                let d2 = u * u + v2
+                let dist = d2.squareRoot()
+                let inv = 1 / dist
+                let edge = halfPlaneCoverage(
+                    select(outer, ro - dist, dist - ri), u * inv, av * inv,
+                    curvature: select(outer, curvatureOuter, curvatureInner))
+                let coverage = select(
+                    outer, select(d2 .>= outerOut2, zero, select(d2 .<= outerIn2, one, edge)),
+                    select(d2 .<= innerIn2, zero, select(d2 .>= innerOut2, one, edge)))
+                UnsafeMutableRawPointer(out + i).storeBytes(
+                    of: SIMD4<UInt16>(truncatingIfNeeded: alpha256(coverage)), as: SIMD4<UInt16>.self)
+                j &+= 4
+                i &+= 4
+            }
         }
     }
 
