@@ -41,11 +41,13 @@ final class BandSpans {
         /// The diamond angle of the middle pixel of [p0, p3): the class of a half-row no class
         /// boundary cuts.
         var midDiamond: Float
-        /// Half-rows from this one to the one whose angles it reads (0: its own; about a
-        /// symmetric centre a row below the centre reads its mirror row's, a left half mirroring
-        /// its right half the right's): that half-row's `anglesReady` says whether they are
-        /// filled, and `fillAngles` of it fills them (`readyAngles`).
-        var angleSource: Int32
+        /// The half-row whose angles it reads (itself; about a symmetric centre, for a row below
+        /// the centre, the mirror row's, and for a left half mirroring its right half, the
+        /// right's): that half-row's `anglesReady` says whether they are filled, and
+        /// `fillAngles` of it fills them (`readyAngles`).
+        var angleSource: UnsafeMutablePointer<HalfRow>
+        /// `angleSource` lies in the mirror row (at −v).
+        var sourceMirrored: Bool
         /// Its angles are another half-row's read backwards: pixel x's at `angle[-x]` (a left
         /// half mirroring its right half).
         var backward: Bool
@@ -312,13 +314,14 @@ final class BandSpans {
                     if symmetric {
                         h.tableOffset = Self.tableOffset(quadrant: quadrant, negated: !Self.negated(h.tableOffset))
                         h.tailAngle = h.angle
-                        h.angleSource = Int32(truncatingIfNeeded: 2 &* (j &- i)) &+ h.angleSource
+                        h.sourceMirrored = true  // the mirror row's source, which is in that row
                     } else {
                         h.angle = angles + (angleStart &- h.p0)
                         h.tailAngle = h.angle + tailDistance
                         angleStart &+= (h.p3 &- h.p0 &+ 15) & ~15
                         h.tableOffset = Self.tableOffset(quadrant: quadrant, negated: false)
-                        h.angleSource = 0
+                        h.angleSource = halves + (2 &* i &+ side)
+                        h.sourceMirrored = false
                     }
                     h.anglesReady = false
                     h.midDiamond = DiamondAngle.of(u: Float((h.p0 &+ h.p3) >> 1) + 0.5 - cx, v: v)
@@ -349,7 +352,7 @@ final class BandSpans {
                 return HalfRow(
                     p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: tailAngle, alpha1: alpha - p0,
                     alpha2: alpha + (p1 &- p0 &- p2), tableOffset: Self.tableOffset(quadrant: quadrant, negated: shared),
-                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), angleSource: shared ? -1 : 0,
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), angleSource: halves + (2 &* i &+ (right ? 0 : 1) &- (shared ? 1 : 0)), sourceMirrored: false,
                     backward: shared, anglesReady: false, right: right, tails: !symmetric)
             }
             (halves + 2 &* i).initialize(to: half(right, rightAlphas, right: true))
@@ -371,9 +374,8 @@ final class BandSpans {
     /// reads (`angleSource`: in its row, at the same v, or its mirror row's, at −v).
     @inline(__always)
     static func readyAngles(_ h: UnsafeMutablePointer<HalfRow>, cx: Float, v: Float) {
-        let offset = Int(h.pointee.angleSource)
-        let source = h + offset
-        if !source.pointee.anglesReady { fillAngles(source, cx: cx, v: offset == 0 || offset == -1 ? v : -v) }
+        let source = h.pointee.angleSource
+        if !source.pointee.anglesReady { fillAngles(source, cx: cx, v: h.pointee.sourceMirrored ? -v : v) }
     }
 
     /// The bins of the half-row `h` at `v`, less the quadrant's first bin: the diamond angle
@@ -619,18 +621,11 @@ extension ArcRasterizer {
 
 /// A colour table of an arc: `bins + 1` colours by diamond angle, then the same reversed (entry
 /// `bins + 1 + j` is entry `bins − j`: what a half-row that mirrors another reads, see
-/// `BandSpans.tableOffset`).
+/// `BandSpans.tableOffset`), both written by `ArcRasterizer.fillTable`.
 final class ColorTable {
     let entries: UnsafeMutablePointer<UInt32>
     init() { entries = .allocate(capacity: 2 * (DiamondAngle.bins + 1)) }
     deinit { entries.deallocate() }
-
-    /// Writes the reversed copy of the first `bins + 1` entries.
-    func fillReversed() {
-        let bins = DiamondAngle.bins
-        let reversed = entries + (bins + 1)
-        for j in 0...bins { reversed[j] = entries[bins - j] }
-    }
 }
 
 /// What drawing into a buffer keeps from one frame to the next: the row spans of the ring bands
@@ -690,7 +685,8 @@ final class DrawingCache {
         return spans
     }
 
-    /// The colour table for `key`, filled by `fill` when not kept.
+    /// The colour table for `key`, filled by `fill` (its entries and their reversed copy) when not
+    /// kept.
     func table(_ key: TableKey, fill: (UnsafeMutablePointer<UInt32>) -> Void) -> ColorTable {
         clock &+= 1
         if let index = tables.index(forKey: key) {  // one lookup; the entry's use stamped in place
@@ -699,7 +695,6 @@ final class DrawingCache {
         }
         let table = ColorTable()
         fill(table.entries)
-        table.fillReversed()
         if tables.count >= Self.tableBudget {
             let oldest = tables.min { $0.value.used < $1.value.used }!
             tables[oldest.key] = nil

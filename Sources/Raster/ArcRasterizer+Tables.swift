@@ -7,25 +7,29 @@ extension ArcRasterizer {
     var usesTableA: Bool { solid == nil && (sourceA == .tableA || uniform == .tableA) }
     var usesTableB: Bool { solid == nil && sourceB == .tableB }
 
-    /// Fills `table` (`bins + 1` entries) with the colours of `paint` over `range`, by bin: each
-    /// bin's colour at its angle (`base`, the same for every range of one paint, start and
-    /// offset), bins outside the class the colour of its nearer end (bins straddle the class
-    /// boundaries).
+    /// Fills `table` (`bins + 1` entries, then the same reversed: `ColorTable`) with the colours
+    /// of `paint` over `range`, by bin: each bin's colour at its angle (`base`, the same for every
+    /// range of one paint, start and offset), bins outside the class the colour of its nearer end
+    /// (bins straddle the class boundaries).
     func fillTable(_ table: UnsafeMutablePointer<UInt32>, _ range: TableRange, base: BaseTable) {
         let n = DiamondAngle.bins
         let gapMiddle = range.hi + (1 - (range.hi - range.lo)) / 2
         let hi = base.color(at: range.hi)
         let lo = base.color(at: range.lo)
         let rel = base.rel, colors = base.colors
+        let reversed = table + (2 &* n &+ 1)  // reversed[-i] is entry n + 1 + (n − i)
         for i in 0...n {
             let r = rel[i]
+            let c: UInt32
             if r > range.hi {
-                table[i] = r < gapMiddle ? hi : lo
+                c = r < gapMiddle ? hi : lo
             } else if r < range.lo {
-                table[i] = r + 1 < gapMiddle ? hi : lo
+                c = r + 1 < gapMiddle ? hi : lo
             } else {
-                table[i] = colors[i]
+                c = colors[i]
             }
+            table[i] = c
+            reversed[-i] = c
         }
     }
 
