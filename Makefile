@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release/glance
 
-.PHONY: deps build release run test bench instructions sim vm-test bench-startup bench-import deb footprint security install-check
+.PHONY: deps build release run test bench instructions goals sim vm-test bench-startup bench-import deb footprint security install-check
 
 deps:
 	@tools/install-deps.sh
@@ -108,6 +108,10 @@ bench: release
 # ARCH=arm64: the arm64 build's instructions, counted by qemu-aarch64 with a plugin.
 instructions: $(if $(filter arm64,$(ARCH)),deps,release)
 	tools/bench/instructions.sh $(if $(ARCH),--arch $(ARCH))
+
+# Every goal's figure on this machine with its aarch64 figure beside it.
+goals: release
+	tools/bench/instructions.sh --beside
 
 # Import benchmark: a ~1 GB synthetic Health export in a scratch folder, glance import against
 # healthkit-to-sqlite (PyPI) on the same file; prints MB/s, peak RSS and the ratio.

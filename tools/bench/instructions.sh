@@ -16,6 +16,11 @@
 #   exact for one build, so 5 % is a change, not noise). make test runs it.
 # --record: the table alone, and its figures written into tools/bench/recorded.txt (after a
 #   change that makes a figure worse on purpose, said in the commit, or better).
+# --beside: the table for this machine's build and for the arm64 build (--arch arm64), each of
+#   this machine's goal lines with the aarch64 figure of the same goal after it
+#   (aarch64_per_frame= or aarch64_total=, aarch64_ratio_to_goal=, and for the spinner
+#   aarch64_ratio_to_progress=): every figure with its aarch64 one, by one command
+#   (make goals).
 #
 # Every count is taken twice, rendering 1 and 11 frames, and the difference / 10 is the cost
 # of one frame without start-up. Prints, per size:
@@ -69,6 +74,43 @@ cd "$(dirname "$0")/../.."
 ARCH=""
 GOALS_ONLY=""
 CHECK=""
+if [ "${1:-}" = --beside ]; then
+	shift
+	here=$(mktemp) there=$(mktemp)
+	trap 'rm -f "$here" "$there"' EXIT
+	"$0" --goals "$@" >"$here" || { cat "$here"; exit 1; }
+	"$0" --arch arm64 --goals "$@" >"$there" || { cat "$there"; exit 1; }
+	# The figures of one goal: figure, size and fps name it.
+	awk 'function key(line,   i, kv, f, s, r) {
+			f = s = r = ""
+			for (i = 2; i <= split(line, part, " "); i++) {
+				split(part[i], kv, "=")
+				if (kv[1] == "figure") f = kv[2]; else if (kv[1] == "size") s = kv[2]; else if (kv[1] == "fps") r = kv[2]
+			}
+			return f "|" s "|" r
+		}
+		function field(line, name,   i, kv) {
+			for (i = 2; i <= split(line, part, " "); i++) { split(part[i], kv, "="); if (kv[1] == name) return kv[2] }
+			return ""
+		}
+		NR == FNR { if ($1 == "goal") there[key($0)] = $0; next }
+		$1 != "goal" { print; next }
+		{
+			line = $0
+			other = there[key($0)]
+			if (other != "") {
+				note = ""
+				if (index(line, " note=")) { note = substr(line, index(line, " note=")); line = substr(line, 1, index(line, " note=") - 1) }
+				if (field(other, "per_frame") != "") line = line " aarch64_per_frame=" field(other, "per_frame")
+				if (field(other, "total") != "") line = line " aarch64_total=" field(other, "total")
+				if (field(other, "ratio_to_progress") != "") line = line " aarch64_ratio_to_progress=" field(other, "ratio_to_progress")
+				if (field(other, "ratio_to_goal") != "") line = line " aarch64_ratio_to_goal=" field(other, "ratio_to_goal")
+				line = line note
+			}
+			print line
+		}' "$there" "$here"
+	exit 0
+fi
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) ARCH=$2; shift 2 ;;
