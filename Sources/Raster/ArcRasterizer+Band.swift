@@ -45,15 +45,17 @@ extension ArcRasterizer {
                     // drawn whole, one call for them all, as far as their halves lie within the
                     // area's columns (most rows of a whole frame; an area narrower than the band,
                     // a spinner's box, goes row by row).
-                    var free = y1
-                    var crossed = false
-                    for i in 0..<lines {
-                        if y >= lineFirst[i] && y <= lineLast[i] { crossed = true }
-                        if lineFirst[i] > y && lineFirst[i] < free { free = lineFirst[i] }
-                    }
-                    if wide && !crossed {
-                        y = drawRows(buffer, area, spans, from: y, to: free)
-                        if y >= free { continue }
+                    if wide {
+                        var free = y1
+                        var crossed = false
+                        for i in 0..<lines {
+                            if y >= lineFirst[i] && y <= lineLast[i] { crossed = true }
+                            if lineFirst[i] > y && lineFirst[i] < free { free = lineFirst[i] }
+                        }
+                        if !crossed {
+                            y = drawRows(buffer, area, spans, from: y, to: free)
+                            if y >= free { continue }
+                        }
                     }
                     defer { y &+= 1 }
                     let v = cy - (Float(y) + 0.5)
@@ -151,11 +153,7 @@ extension ArcRasterizer {
         while i < splitCount && splits[i] <= p0 { i &+= 1 }
         if i == splitCount || splits[i] >= p3 {
             // No boundary inside: one piece, whose class is kept with the spans.
-            if p0 >= clipA && p3 <= clipB {
-                drawWhole(row, v, half)
-            } else {
-                drawPiece(row, half, v, p0, p3, source(diamond: half.pointee.midDiamond), clipA, clipB)
-            }
+            drawPiece(row, half, v, p0, p3, source(diamond: half.pointee.midDiamond), clipA, clipB)
             return
         }
         var a = p0
