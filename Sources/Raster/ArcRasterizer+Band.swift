@@ -98,7 +98,8 @@ extension ArcRasterizer {
     func drawRows(_ buffer: PixelBuffer, _ area: IntRect, _ spans: BandSpans, from y0: Int, to y1: Int) -> Int {
         for y in y0..<y1 {
             let halves = spans.halves + 2 &* (y &- spans.firstRow)
-            guard halves[0].p0 >= area.x && halves[0].p3 <= area.maxX && halves[1].p0 >= area.x && halves[1].p3 <= area.maxX
+            guard halves[0].p0 >= area.x && halves[0].p3 <= area.maxX,
+                halves[1].p0 >= area.x && halves[1].p3 <= area.maxX
             else { return y }
             drawRow(buffer.row32(y), cy - (Float(y) + 0.5), halves)
         }

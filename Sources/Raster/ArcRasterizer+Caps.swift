@@ -95,10 +95,5 @@ func mixPremultiplied(_ dst: UInt32, keep: Float, add src: UInt32, coverage: Flo
     let d = Float4(SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(dst, to: SIMD4<UInt8>.self)))
     let s = Float4(SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(src, to: SIMD4<UInt8>.self)))
     let c = minimum(maximum(d * keep + s * coverage + 0.5, Float4(repeating: 0)), Float4(repeating: 255))
-    // ⌊c⌋ for 0 ≤ c ≤ 255 as `floorSmall` takes it: to the nearest through the mantissa, one
-    // less where that lies above c.
-    let shifted = c + 0x1.8p23
-    let nearest = SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt32>.self) & 0x7F_FFFF) &- 0x40_0000
-    let floor = nearest.replacing(with: nearest &- 1, where: (shifted - 0x1.8p23) .> c)
-    return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: floor), to: UInt32.self) & 0xFF_FFFF
+    return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: floorSmall(c)), to: UInt32.self) & 0xFF_FFFF
 }

@@ -136,8 +136,10 @@ final class BandSpans {
             @inline(__always) func clamp(_ x: Float4, _ low: Float4, _ high: Float4) -> Float4 {
                 minimum(maximum(x, low), high)
             }
+            // A whole number's float as an integer (through the mantissa: exact, no rounding left).
             @inline(__always) func int(_ x: Float4) -> SIMD4<Int32> {
-                SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(x + 0x1.8p23, to: SIMD4<UInt32>.self) & 0x7F_FFFF) &- 0x40_0000
+                SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(x + 0x1.8p23, to: SIMD4<UInt32>.self) & 0x7F_FFFF)
+                    &- 0x40_0000
             }
             let v = cy - (Float4(y) + 0.5)
             let v2 = v * v
@@ -148,7 +150,8 @@ final class BandSpans {
             let fullInner = select(v2 .< innerOut2, (innerOut2 - v2).squareRoot(), none)
             let hole = select(v2 .< innerIn2, (innerIn2 - v2).squareRoot(), none)
             let hasFull = (fullOuter .>= fullInner) .& inBand
-            let lo4 = Float4(repeating: Float(lo)), mid4 = Float4(repeating: Float(mid)), hi4 = Float4(repeating: Float(hi))
+            let lo4 = Float4(repeating: Float(lo)), mid4 = Float4(repeating: Float(mid))
+            let hi4 = Float4(repeating: Float(hi))
             // min(max(⌈cx + t − 0.5⌉, mid, lo), hi)
             @inline(__always) func rightEdge(_ t: Float4) -> Float4 {
                 minimum(maximum(maximum(ceilF((cx + t) - 0.5), mid4), lo4), hi4)
@@ -222,7 +225,6 @@ final class BandSpans {
             source.deallocate()
             alphaStart.deallocate()
         }
-        func clip(_ x: Int) -> Int32 { Int32(truncatingIfNeeded: min(max(x, 0), width)) }
         // First pass: the zones of every row, and how many pixels they hold. Rows that mirror a
         // row above (the same zones and alphas) are marked; the others' zones are worked out
         // four rows at a time (`zones4`, lane by lane the expressions per row), then counted in
@@ -277,7 +279,8 @@ final class BandSpans {
                 mirrorsRight[i] =
                     mirrorX != nil && left == SIMD4(k &- right[3], k &- right[2], k &- right[1], k &- right[0])
                 alphaStart[i] = alphaCount
-                alphaCount &+= Int(right[1] &- right[0] &+ right[3] &- right[2] &+ left[1] &- left[0] &+ left[3] &- left[2])
+                alphaCount &+= Int(right[1] &- right[0] &+ right[3] &- right[2])
+                    &+ Int(left[1] &- left[0] &+ left[3] &- left[2])
             }
             // Angles are per half-row, from a 16-byte boundary, rounded up to whole groups of 16;
             // about a symmetric centre only for the half-rows that are no other's mirror image (a
@@ -349,15 +352,19 @@ final class BandSpans {
                     tailAngle = angle + tailDistance
                     angleStart &+= (p3 &- p0 &+ 15) & ~15
                 }
+                // angleSource: its own angles' half-row, itself or for a shared left half its right.
                 return HalfRow(
                     p0: p0, p1: p1, p2: p2, p3: p3, angle: angle, tailAngle: tailAngle, alpha1: alpha - p0,
-                    alpha2: alpha + (p1 &- p0 &- p2), tableOffset: Self.tableOffset(quadrant: quadrant, negated: shared),
-                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v), angleSource: halves + (2 &* i &+ (right ? 0 : 1) &- (shared ? 1 : 0)), sourceMirrored: false,
-                    backward: shared, anglesReady: false, right: right, tails: !symmetric)
+                    alpha2: alpha + (p1 &- p0 &- p2),
+                    tableOffset: Self.tableOffset(quadrant: quadrant, negated: shared),
+                    midDiamond: DiamondAngle.of(u: Float((p0 &+ p3) >> 1) + 0.5 - cx, v: v),
+                    angleSource: halves + (2 &* i &+ (right ? 0 : 1) &- (shared ? 1 : 0)),
+                    sourceMirrored: false, backward: shared, anglesReady: false, right: right, tails: !symmetric)
             }
             (halves + 2 &* i).initialize(to: half(right, rightAlphas, right: true))
             (halves + (2 &* i &+ 1)).initialize(to: half(left, leftAlphas, right: false))
         }
+        assert(angleStart <= angleCount, "BandSpans: the half-rows' angles past the memory counted for them")
         // Third pass: every computed row's edge coverage (a mirrored row's is its row's).
         r.fillRowAlphas(
             alphas, zones: zones, full: full, mirrorsRight: mirrorsRight, source: source, alphaStart: alphaStart,
@@ -462,9 +469,9 @@ extension ArcRasterizer {
     /// reverse order where it mirrors it). One loop for them all, its constants worked out once:
     /// the zones of a full row in `fillEdgeAlphas`'s lanes, the others by `fillAlphas`.
     func fillRowAlphas(
-        _ alphas: UnsafeMutablePointer<UInt16>, zones: UnsafeMutablePointer<SIMD4<Int32>>, full: UnsafeMutablePointer<Bool>,
-        mirrorsRight: UnsafeMutablePointer<Bool>, source: UnsafeMutablePointer<Int>, alphaStart: UnsafeMutablePointer<Int>,
-        rows: Int, top: Int
+        _ alphas: UnsafeMutablePointer<UInt16>, zones: UnsafeMutablePointer<SIMD4<Int32>>,
+        full: UnsafeMutablePointer<Bool>, mirrorsRight: UnsafeMutablePointer<Bool>, source: UnsafeMutablePointer<Int>,
+        alphaStart: UnsafeMutablePointer<Int>, rows: Int, top: Int
     ) {
         let edges = EdgeLanes(self)
         for i in 0..<rows where source[i] < 0 {
@@ -520,7 +527,9 @@ extension ArcRasterizer {
         }
 
         @inline(__always)
-        func fill(_ out: UnsafeMutablePointer<UInt16>, _ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int, av: Float, firstOuter: Bool) {
+        func fill(
+            _ out: UnsafeMutablePointer<UInt16>, _ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int, av: Float, firstOuter: Bool
+        ) {
             let n1 = a1 &- a0
             let n = n1 &+ (b1 &- b0)
             guard n > 0 else { return }

@@ -96,6 +96,15 @@ func floorSmall(_ x: Float) -> Int {
     return shifted - 0x1.8p23 > x ? nearest &- 1 : nearest
 }
 
+/// `floorSmall` of four lanes (the same operations lane by lane).
+@inline(__always)
+func floorSmall(_ x: Float4) -> SIMD4<Int32> {
+    let shifted = x + 0x1.8p23
+    let nearest =
+        SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt32>.self) & 0x7F_FFFF) &- 0x40_0000
+    return nearest.replacing(with: nearest &- 1, where: (shifted - 0x1.8p23) .> x)
+}
+
 /// ⌈x⌉ for |x| ≤ 2²² − 1 (see `floorSmall`).
 @inline(__always)
 func ceilSmall(_ x: Float) -> Int { 0 &- floorSmall(-x) }
