@@ -114,7 +114,9 @@ extension ArcRasterizer {
     }
 
     /// A half-row no class boundary crosses, whole (its own columns are its clip): one piece,
-    /// whose class is its middle pixel's, kept with the spans.
+    /// whose class is its middle pixel's, kept with the spans. `drawPiece`'s body without the clip
+    /// on purpose: drawing through it (or through one shared helper) cost the warm ring frame
+    /// 1 to 26 K instructions more, measured.
     @inline(__always)
     func drawWhole(_ row: UnsafeMutablePointer<UInt32>, _ v: Float, _ half: UnsafeMutablePointer<BandSpans.HalfRow>) {
         let p0 = half.pointee.p0, p3 = half.pointee.p3

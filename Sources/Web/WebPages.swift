@@ -240,16 +240,10 @@ public enum WebPages {
             let rows = min(12, max(2, text.split(separator: "\n").count + 1))
             out += "<textarea id=\"\(html(id))\" name=\"\(html(field.name))\" rows=\"\(rows)\" spellcheck=\"false\"\(described)>\(html(text))</textarea>"
         }
-        if context.language == .chinese {
-            let fieldHelp = SettingsChinese.help(field, gauge: gauge) ?? field.help
-            let takes = SettingsChinese.expected(field.expected) ?? field.expected
-            let defaultText = SettingsChinese.defaultText(field.defaultText) ?? field.defaultText
-            out += "<p class=\"help\" id=\"\(html(help))\">\(html(fieldHelp))。\(html(t(.takes)))：\(html(takes))。"
-            out += "\(html(t(.defaultValue)))：\(html(defaultText))\(inFile ? " · " + html(t(.inFile)) : "")</p>"
-        } else {
-            out += "<p class=\"help\" id=\"\(html(help))\">\(html(field.help)). \(html(t(.takes))): \(html(field.expected)). "
-            out += "\(html(t(.defaultValue))): \(html(field.defaultText))\(inFile ? " · " + html(t(.inFile)) : "")</p>"
-        }
+        let sentence = helpSentence(
+            field.help, chinese: SettingsChinese.help(field, gauge: gauge), takes: field.expected,
+            defaultText: field.defaultText, context: context)
+        out += "<p class=\"help\" id=\"\(html(help))\">\(sentence)\(inFile ? " · " + html(t(.inFile)) : "")</p>"
         if let problem { out += "<p class=\"error\" id=\"e-\(html(id))\" role=\"alert\">\(html(problem))</p>" }
         return out + "</div>"
     }
@@ -331,22 +325,34 @@ public enum WebPages {
     /// The objects inside the schedule's fields the page lists the members of (a window, the cycle).
     public static let memberPaths = ["schedule[]", "cycle"]
 
+    /// A setting's or a member's help, what it takes and its default, as escaped HTML in the page's
+    /// language: "help. Takes: …. Default: …", or on a Chinese page its Chinese where
+    /// SettingsChinese has them (the English where it has not; `chinese`, the help's, is asked for
+    /// only there).
+    static func helpSentence(
+        _ help: String, chinese: @autoclosure () -> String?, takes: String, defaultText: String, context: PageContext
+    ) -> String {
+        let t = context.t
+        guard context.language == .chinese else {
+            return "\(html(help)). \(html(t(.takes))): \(html(takes)). "
+                + "\(html(t(.defaultValue))): \(html(defaultText))"
+        }
+        let zhTakes = SettingsChinese.expected(takes) ?? takes
+        let zhDefault = SettingsChinese.defaultText(defaultText) ?? defaultText
+        return "\(html(chinese() ?? help))。\(html(t(.takes)))：\(html(zhTakes))。"
+            + "\(html(t(.defaultValue)))：\(html(zhDefault))"
+    }
+
     /// The members of the object at `path` as a list: each one's key, help, what it takes and its
     /// default (in Chinese on a Chinese page where SettingsChinese has them, as a field's).
     static func membersHTML(_ members: [MemberHelp], of path: String, context: PageContext) -> String {
-        let t = context.t
         var out = "<dl class=\"about\">"
         for member in members {
             out += "<dt><code>\(html(member.key))</code></dt>"
-            if context.language == .chinese {
-                let help = SettingsChinese.help(member, of: path) ?? member.help
-                let takes = SettingsChinese.expected(member.expected) ?? member.expected
-                let defaultText = SettingsChinese.defaultText(member.defaultText) ?? member.defaultText
-                out += "<dd>\(html(help))。\(html(t(.takes)))：\(html(takes))。\(html(t(.defaultValue)))：\(html(defaultText))</dd>"
-            } else {
-                out += "<dd>\(html(member.help)). \(html(t(.takes))): \(html(member.expected)). "
-                out += "\(html(t(.defaultValue))): \(html(member.defaultText))</dd>"
-            }
+            let sentence = helpSentence(
+                member.help, chinese: SettingsChinese.help(member, of: path), takes: member.expected,
+                defaultText: member.defaultText, context: context)
+            out += "<dd>\(sentence)</dd>"
         }
         return out + "</dl>"
     }

@@ -109,6 +109,23 @@ struct SettingsChineseTests {
         return out
     }
 
+    /// The Chinese help kept for `place`: there, translated from the English shown now
+    /// (`english`), what the page shows (`shown`), and a faithful translation (`checkTranslation`).
+    static func checkHelp(
+        _ place: String, english: String, shown: String?, code: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let entry = SettingsChinese.helps[place] else {
+            Issue.record("\(place): no Chinese help (add it to Sources/Web/SettingsChinese.swift)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(
+            entry.en == english, "\(place): the English help has changed since it was translated; it is now: \(english)",
+            sourceLocation: sourceLocation)
+        #expect(shown == entry.zh, "\(place): the page shows another Chinese help", sourceLocation: sourceLocation)
+        checkTranslation(entry.zh, of: english, place, code: code)
+    }
+
     /// What a translation must keep of its English: it is Chinese, not the English, and has every
     /// figure and every quoted word of the English (`code`: and every word of code, and the JSON
     /// value a default's words follow, at its start).
@@ -149,14 +166,9 @@ struct SettingsChineseTests {
         let all = Self.fields
         #expect(all.count > 50, "the fields were not found")
         for (field, gauge) in all {
-            let place = SettingsChinese.place(field, gauge: gauge)
-            guard let entry = SettingsChinese.helps[place] else {
-                Issue.record("\(place): no Chinese help (add it to Sources/Web/SettingsChinese.swift)")
-                continue
-            }
-            #expect(entry.en == field.help, "\(place): the English help has changed since it was translated; it is now: \(field.help)")
-            #expect(SettingsChinese.help(field, gauge: gauge) == entry.zh)
-            Self.checkTranslation(entry.zh, of: field.help, place)
+            Self.checkHelp(
+                SettingsChinese.place(field, gauge: gauge), english: field.help,
+                shown: SettingsChinese.help(field, gauge: gauge))
         }
         // Nothing translated that the pages no longer show.
         let places = Set(all.map { SettingsChinese.place($0.field, gauge: $0.gauge) })
@@ -166,25 +178,16 @@ struct SettingsChineseTests {
 
     /// What every field takes, in Chinese.
     @Test func everyFieldSaysWhatItTakesInChinese() {
-        var expected: Set<String> = []
-        for (field, gauge) in Self.fields {
-            let place = SettingsChinese.place(field, gauge: gauge)
-            expected.insert(field.expected)
-            guard let zh = SettingsChinese.expected(field.expected) else {
-                Issue.record("\(place): no Chinese for what it takes, \(field.expected)")
+        let takers = Self.fields.map { (SettingsChinese.place($0.field, gauge: $0.gauge), $0.field.expected) }
+            + Self.members.map { (SettingsChinese.place($0.member, of: $0.path), $0.member.expected) }
+        for (place, english) in takers {
+            guard let zh = SettingsChinese.expected(english) else {
+                Issue.record("\(place): no Chinese for what it takes, \(english)")
                 continue
             }
-            Self.checkTranslation(zh, of: field.expected, place + " (takes)")
+            Self.checkTranslation(zh, of: english, place + " (takes)")
         }
-        for (path, member) in Self.members {
-            let place = SettingsChinese.place(member, of: path)
-            expected.insert(member.expected)
-            guard let zh = SettingsChinese.expected(member.expected) else {
-                Issue.record("\(place): no Chinese for what it takes, \(member.expected)")
-                continue
-            }
-            Self.checkTranslation(zh, of: member.expected, place + " (takes)")
-        }
+        let expected = Set(takers.map(\.1))
         for key in SettingsChinese.expecteds.keys { #expect(expected.contains(key), "\(key): translated, but nothing takes it") }
     }
 
@@ -217,14 +220,9 @@ struct SettingsChineseTests {
         let members = Self.members
         #expect(Set(members.map(\.path)) == Set(WebPages.memberPaths), "the members were not found")
         for (path, member) in members {
-            let place = SettingsChinese.place(member, of: path)
-            guard let entry = SettingsChinese.helps[place] else {
-                Issue.record("\(place): no Chinese help (add it to Sources/Web/SettingsChinese.swift)")
-                continue
-            }
-            #expect(entry.en == member.help, "\(place): the English help has changed since it was translated; it is now: \(member.help)")
-            #expect(SettingsChinese.help(member, of: path) == entry.zh)
-            Self.checkTranslation(entry.zh, of: member.help, place, code: true)
+            Self.checkHelp(
+                SettingsChinese.place(member, of: path), english: member.help,
+                shown: SettingsChinese.help(member, of: path), code: true)
         }
     }
 
