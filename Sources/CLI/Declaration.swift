@@ -68,11 +68,28 @@ public struct Option<Target>: Sendable {
     public let placeholder: String?
     public let help: String
     /// What the value is when the option is not given, for the help ("default: …"); nil: none said.
-    public let defaultText: String?
+    public var defaultText: String? { sayDefault() }
+    /// Says it when the help asks (a setting's default is its value as the file writes it, made
+    /// from a default configuration: not for every option of every start).
+    let sayDefault: @Sendable () -> String?
     public let completion: ValueCompletion
     /// Left out of the help, the man page and the completions (accepted all the same).
     public let hidden: Bool
     let apply: @Sendable (inout Target, String) throws(UsageError) -> Void
+
+    init(
+        names: [String], placeholder: String?, help: String,
+        defaultText: @autoclosure @escaping @Sendable () -> String?, completion: ValueCompletion, hidden: Bool,
+        apply: @escaping @Sendable (inout Target, String) throws(UsageError) -> Void
+    ) {
+        self.names = names
+        self.placeholder = placeholder
+        self.help = help
+        self.sayDefault = defaultText
+        self.completion = completion
+        self.hidden = hidden
+        self.apply = apply
+    }
 
     public var name: String { names[0] }
     public var takesValue: Bool { placeholder != nil }
@@ -136,11 +153,12 @@ public struct Option<Target>: Sendable {
     /// An option declared elsewhere (a setting's declaration gives its names, value form and
     /// help): `apply` reads the text (empty for a flag, whose `placeholder` is nil).
     public static func declared(
-        names: [String], placeholder: String?, help: String, default defaultText: String?, completion: ValueCompletion,
+        names: [String], placeholder: String?, help: String,
+        default defaultText: @autoclosure @escaping @Sendable () -> String?, completion: ValueCompletion,
         hidden: Bool = false, apply: @escaping @Sendable (inout Target, String, _ option: String) throws(UsageError) -> Void
     ) -> Option {
         Option(
-            names: names, placeholder: placeholder, help: help, defaultText: defaultText, completion: completion,
+            names: names, placeholder: placeholder, help: help, defaultText: defaultText(), completion: completion,
             hidden: hidden, apply: { (target, text) throws(UsageError) in try apply(&target, text, names[0]) })
     }
 
@@ -153,9 +171,9 @@ public struct Option<Target>: Sendable {
 
     /// The option applied to a part of a larger target (options shared between commands).
     public func lifted<Outer>(_ path: WritableKeyPath<Outer, Target> & Sendable) -> Option<Outer> {
-        let apply = self.apply
+        let apply = self.apply, sayDefault = self.sayDefault
         return Option<Outer>(
-            names: names, placeholder: placeholder, help: help, defaultText: defaultText, completion: completion,
+            names: names, placeholder: placeholder, help: help, defaultText: sayDefault(), completion: completion,
             hidden: hidden, apply: { (outer, text) throws(UsageError) in try apply(&outer[keyPath: path], text) })
     }
 }

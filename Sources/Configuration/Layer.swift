@@ -55,9 +55,9 @@ extension Setting where Root == Configuration {
         _ layer: WritableKeyPath<Target, Layer> & Sendable, help: String? = nil, default given: String? = nil
     ) -> Option<Target> {
         let setting = self
-        let said = given ?? commandLineDefault
         return Option<Target>.declared(
-            names: options, placeholder: placeholder, help: help ?? self.help, default: said.isEmpty ? nil : said,
+            names: options, placeholder: placeholder, help: help ?? self.help,
+            default: { let said = given ?? setting.commandLineDefault; return said.isEmpty ? nil : said }(),
             completion: completion
         ) { (target, text, option) throws(UsageError) in
             try target[keyPath: layer].set(setting, text, option: option)

@@ -165,7 +165,10 @@ public struct Setting<Root>: Sendable {
     public let help: String
     /// The default, as the settings' pages and `--help` say it: the default value as its form
     /// writes it (`DefaultText`).
-    public let defaultText: String
+    public var defaultText: String { sayDefault() }
+    /// Says the default when asked (the pages and the help): made at once, every setting's
+    /// default was a key path and a default configuration each at every start.
+    let sayDefault: @Sendable () -> String
     /// Why the default text is not the default value's (nil: it is): the value its form writes
     /// must read back as itself.
     public let defaultProblem: @Sendable () -> String?
@@ -198,7 +201,8 @@ public struct Setting<Root>: Sendable {
 
     init(
         key: String?, options: [String], placeholder: String?, completion: ValueCompletion, expected: String, help: String,
-        defaultText: String, defaultProblem: @escaping @Sendable () -> String? = { nil }, reload: Reload,
+        defaultText: @autoclosure @escaping @Sendable () -> String,
+        defaultProblem: @escaping @Sendable () -> String? = { nil }, reload: Reload,
         members: [Setting<Root>] = [],
         read: @escaping @Sendable (JSON, String, inout Reader, inout Root) -> Void,
         write: @escaping @Sendable (Root) -> Written? = { _ in nil },
@@ -211,7 +215,7 @@ public struct Setting<Root>: Sendable {
         self.completion = completion
         self.expected = expected
         self.help = help
-        self.defaultText = defaultText
+        self.sayDefault = defaultText
         self.defaultProblem = defaultProblem
         self.reload = reload
         self.members = members
@@ -224,56 +228,60 @@ public struct Setting<Root>: Sendable {
     /// A setting whose value has `form`, at `path` of the root. With `flag`, the command line's
     /// options take no value and set that one (`--no-grab` sets `grabInput` to false). Its
     /// default is the root's (`Defaulted`), said as the form writes it.
+    ///
+    /// `path` is made when first used (reading the file, a command-line option, a reload's
+    /// comparison, the pages): each key path is a class's metadata made by the Swift runtime,
+    /// and all of them at once were most of `glance run`'s work before it opened the card.
     static func value<V: Equatable & Sendable>(
-        _ key: String?, _ path: WritableKeyPath<Root, V> & Sendable, _ form: Form<V>, options: [String] = [],
-        flag: V? = nil, help: String, default said: DefaultText = .value, reload: Reload
+        _ key: String?, _ path: @autoclosure @escaping @Sendable () -> WritableKeyPath<Root, V>, _ form: Form<V>,
+        options: [String] = [], flag: V? = nil, help: String, default said: DefaultText = .value, reload: Reload
     ) -> Setting where Root: Defaulted {
-        let value = Root.defaults[keyPath: path]
         // A flag of the command line alone (`--intro`) has no default to say.
         let switchOnly = key == nil && flag != nil
-        let defaultText = switchOnly ? "" : said.text(form.write?(value))
         let defaultProblem: @Sendable () -> String? = {
             if switchOnly { return nil }
             if case .required = said { return nil }
-            return form.readBackProblem(value, same: ==)
+            return form.readBackProblem(Root.defaults[keyPath: path()], same: ==)
         }
         let assignment: (@Sendable (String, String) throws(UsageError) -> Assignment<Root>)?
         if options.isEmpty {
             assignment = nil
         } else if let flag {
-            assignment = { _, _ in { $0[keyPath: path] = flag } }
+            assignment = { _, _ in { $0[keyPath: path()] = flag } }
         } else if form.text != nil {
             assignment = { (text, option) throws(UsageError) in
                 let value = try form.parse(text, option: option)
-                return { $0[keyPath: path] = value }
+                return { $0[keyPath: path()] = value }
             }
         } else {
             assignment = nil
         }
         return Setting(
             key: key, options: options, placeholder: flag == nil && !options.isEmpty ? form.placeholder : nil,
-            completion: flag == nil ? form.completion : .none, expected: form.expected, help: help, defaultText: defaultText,
+            completion: flag == nil ? form.completion : .none, expected: form.expected, help: help,
+            defaultText: switchOnly ? "" : said.text(form.write?(Root.defaults[keyPath: path()])),
             defaultProblem: defaultProblem, reload: reload,
             read: { json, at, reader, root in
-                if let v = form.json(json, at, &reader) { root[keyPath: path] = v }
+                if let v = form.json(json, at, &reader) { root[keyPath: path()] = v }
             },
-            write: { root in form.write?(root[keyPath: path]) },
-            assignment: assignment, differs: { $0[keyPath: path] != $1[keyPath: path] })
+            write: { root in form.write?(root[keyPath: path()]) },
+            assignment: assignment, differs: { $0[keyPath: path()] != $1[keyPath: path()] })
     }
 
     /// An object of settings at `path` (`display`): the file's members overlay the value there,
     /// each read by its own declaration; unknown members are reported with the nearest known name.
     static func object<Sub>(
-        _ key: String, _ path: WritableKeyPath<Root, Sub> & Sendable, _ settings: [Setting<Sub>], help: String,
-        check: (@Sendable (inout Sub, String, inout Reader) -> Void)? = nil
+        _ key: String, _ path: @autoclosure @escaping @Sendable () -> WritableKeyPath<Root, Sub>,
+        _ settings: [Setting<Sub>], help: String, check: (@Sendable (inout Sub, String, inout Reader) -> Void)? = nil
     ) -> Setting {
         let fileKeys = settings.compactMap(\.key)
         return Setting(
             key: key, options: [], placeholder: nil, completion: .none, expected: "an object", help: help,
             defaultText: "see below", reload: settings.map(\.reload).min() ?? .screens,
-            members: settings.map { $0.lifted(path, under: key) },
+            members: settings.map { $0.lifted(path(), under: key) },
             read: { json, at, reader, root in
                 guard let members = reader.members(json, at, known: fileKeys) else { return }
+                let path = path()
                 var sub = root[keyPath: path]
                 for (k, v) in members {
                     guard let setting = settings.first(where: { $0.key == k }) else { continue }
@@ -283,26 +291,36 @@ public struct Setting<Root>: Sendable {
                 root[keyPath: path] = sub
             },
             assignment: nil,
-            differs: { a, b in settings.contains { $0.differs(a[keyPath: path], b[keyPath: path]) } })
+            differs: { a, b in
+                let path = path()
+                return settings.contains { $0.differs(a[keyPath: path], b[keyPath: path]) }
+            })
     }
 
-    /// The setting as one of a larger root's, at `path` (its key dotted under `prefix`).
-    func lifted<Outer>(_ path: WritableKeyPath<Outer, Root> & Sendable, under prefix: String?) -> Setting<Outer> {
-        let read = self.read, write = self.write, differs = self.differs
+    /// The setting as one of a larger root's, at `path` (its key dotted under `prefix`; `path`
+    /// made when first used, as `value`'s).
+    func lifted<Outer>(
+        _ path: @autoclosure @escaping @Sendable () -> WritableKeyPath<Outer, Root>, under prefix: String?
+    ) -> Setting<Outer> {
+        let read = self.read, write = self.write, differs = self.differs, sayDefault = self.sayDefault
         let dotted = key.map { k in prefix.map { "\($0).\(k)" } ?? k }
         var lifted: (@Sendable (String, String) throws(UsageError) -> Assignment<Outer>)? = nil
         if let make = assignment {
             lifted = { (text, option) throws(UsageError) in
                 let change = try make(text, option)
-                return { change(&$0[keyPath: path]) }
+                return { change(&$0[keyPath: path()]) }
             }
         }
         return Setting<Outer>(
             key: dotted, options: options, placeholder: placeholder, completion: completion, expected: expected, help: help,
-            defaultText: defaultText, defaultProblem: defaultProblem, reload: reload,
-            members: members.map { $0.lifted(path, under: prefix) },
-            read: { json, at, reader, outer in read(json, at, &reader, &outer[keyPath: path]) },
-            write: { write($0[keyPath: path]) }, assignment: lifted, differs: { differs($0[keyPath: path], $1[keyPath: path]) })
+            defaultText: sayDefault(), defaultProblem: defaultProblem, reload: reload,
+            members: members.map { $0.lifted(path(), under: prefix) },
+            read: { json, at, reader, outer in read(json, at, &reader, &outer[keyPath: path()]) },
+            write: { write($0[keyPath: path()]) }, assignment: lifted,
+            differs: { a, b in
+                let path = path()
+                return differs(a[keyPath: path], b[keyPath: path])
+            })
     }
 
     /// Its value in `root` as the file writes it: nil when the file leaves it out, or no form

@@ -6,11 +6,17 @@ package let console = Console.standard
 
 /// A command: its declaration without its type, and how it runs.
 package struct CommandEntry: Sendable {
-    package let description: CommandDescription
+    /// Made when asked (the help, the man page, the completions): each option's default is a
+    /// setting's value as the file writes it, not worth making for a command that only runs.
+    package var description: CommandDescription { describe() }
+    let describe: @Sendable () -> CommandDescription
     package let main: @Sendable ([String]) throws(UsageError) -> Outcome
 
-    package init(description: CommandDescription, main: @escaping @Sendable ([String]) throws(UsageError) -> Outcome) {
-        self.description = description
+    package init(
+        description: @autoclosure @escaping @Sendable () -> CommandDescription,
+        main: @escaping @Sendable ([String]) throws(UsageError) -> Outcome
+    ) {
+        self.describe = description
         self.main = main
     }
 }
@@ -24,10 +30,10 @@ extension CommandSpec where Target: Sendable {
     /// The command parsed from `initial`, then run with what it was given (the arguments too);
     /// `--help` prints its help.
     package func entry(_ initial: Target, given run: @escaping @Sendable (Target, [String]) -> Outcome) -> CommandEntry {
-        let description = self.description
-        return CommandEntry(description: description) { (argv) throws(UsageError) in
-            switch try parse(argv, into: initial) {
-            case .help: return console.result(HelpText.render(description))
+        let spec = self
+        return CommandEntry(description: spec.description) { (argv) throws(UsageError) in
+            switch try spec.parse(argv, into: initial) {
+            case .help: return console.result(HelpText.render(spec.description))
             case .run(let target): return run(target, argv)
             }
         }
