@@ -269,3 +269,13 @@ if let only = Context.environment["GLANCE_TEST_TARGETS"], !only.isEmpty {
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { product in product.name.hasPrefix("glance") && !kept.contains(product.name) }
 }
+
+// The product's code asks for a generic type's metadata through its accessor, with the
+// conformances it already knows, instead of by mangled name: by name, the Swift runtime demangles
+// the name and looks each conformance up in every conformance record of the binary (2,300 in
+// glance) the first time, about 150 K instructions a type; a quarter of `glance run`'s work before
+// its first frame was that (docs/speed.md, the first frame).
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+}
