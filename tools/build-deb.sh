@@ -80,12 +80,30 @@ if [ -z "$BINARY" ]; then
 	if [ "$(cat "$VERSION_DIR/glance_version.h" 2>/dev/null)" != "$header" ]; then
 		echo "$header" >"$VERSION_DIR/glance_version.h.$$" && mv -f "$VERSION_DIR/glance_version.h.$$" "$VERSION_DIR/glance_version.h"
 	fi
+	# The C++ library the Swift runtime uses, linked in statically too: the static Swift standard
+	# library's link asks for -lstdc++, which finds the archive in this folder (holding only it)
+	# before the shared library (every -L applies to every -l; the folders in their order). The
+	# loader's symbol lookups for libstdc++'s own relocations were a third of what runs before
+	# `main` (1,667 of them: docs/speed.md, the first frame); no other library glance loads needs
+	# it. (GCC's runtime library exception covers the static link; debian/copyright says so.)
+	CXX_DIR=$ROOT/.build/static-libstdc++/$ARCH
+	mkdir -p "$CXX_DIR"
 	if [ $CROSS = 0 ]; then
+		cxx=$(gcc -print-file-name=libstdc++.a)
+	else
+		# A path in the build root, where the link runs (the root sees .build at the same path).
+		cxx=$(cd "$("$HERE/arm64/build-root.sh" | tail -1)" && ls usr/lib/gcc/aarch64-linux-gnu/*/libstdc++.a 2>/dev/null | sort -V | tail -1)
+		[ -z "$cxx" ] || cxx=/$cxx
+	fi
+	case "$cxx" in /*libstdc++.a) ;; *) die "no libstdc++.a for $ARCH (the release's libstdc++-NN-dev)" ;; esac
+	ln -sfn "$cxx" "$CXX_DIR/libstdc++.a"
+	if [ $CROSS = 0 ]; then
+		[ -e "$CXX_DIR/libstdc++.a" ] || die "no $cxx (the release's libstdc++-NN-dev)"
 		say "building glance $VERSION (release, static Swift standard library, in .build/static)"
 		# A scratch folder of its own: the same folder as `swift build -c release` (make run, make
 		# sim) would relink both ways each time the other one builds.
 		BUILD=(swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build/static"
-			-Xcc "-I$VERSION_DIR")
+			-Xcc "-I$VERSION_DIR" -Xlinker "-L$CXX_DIR")
 		# Product by product: a build of everything would take in the tests' support library,
 		# which needs Swift Testing, which has no static library.
 		for product in glance $HELPERS; do
@@ -95,7 +113,7 @@ if [ -z "$BINARY" ]; then
 	else
 		say "cross-building glance $VERSION for arm64 (Swift 6.0.3 of Debian 13, release, static Swift standard library, in .build/arm64-release)"
 		BUILD=("$HERE/arm64/swift-build.sh" -c release --static-swift-stdlib
-			--scratch-path "$ROOT/.build/arm64-release" -Xcc "-I$VERSION_DIR")
+			--scratch-path "$ROOT/.build/arm64-release" -Xcc "-I$VERSION_DIR" -Xlinker "-L$CXX_DIR")
 		mkdir -p "$ROOT/.build/arm64-release"
 		built=0
 		: >"$ROOT/.build/arm64-release/build.log"
@@ -126,6 +144,12 @@ fi
 if [ $CROSS = 1 ] && "$HERE/arm64/in-root.sh" --bind "$(dirname "$BINARY")" aarch64-linux-gnu-readelf -d "$BINARY" |
 	grep -q 'libswiftCore'; then
 	die "$BINARY links the Swift runtime dynamically; build it with --static-swift-stdlib"
+fi
+# (only a build of this script's own: a binary given with --binary is packaged as it is)
+if [ -n "${CXX_DIR:-}" ]; then
+	if [ $CROSS = 0 ]; then needed=$(readelf -d "$BINARY"); else
+		needed=$("$HERE/arm64/in-root.sh" --bind "$(dirname "$BINARY")" aarch64-linux-gnu-readelf -d "$BINARY"); fi
+	! grep -q 'libstdc++' <<<"$needed" || die "$BINARY links libstdc++ dynamically: the static link did not find $CXX_DIR/libstdc++.a"
 fi
 
 # In .build (the build root sees the repository at the same path, not the host's /tmp).
@@ -199,7 +223,8 @@ cat >"$PKG/usr/share/doc/glance-panel/copyright" <<'EOF'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: glance-panel
 Comment: Glance, the glanceable display. The binary links the Swift standard library
- statically (Apache License 2.0 with Runtime Library Exception).
+ statically (Apache License 2.0 with Runtime Library Exception), and GCC's C++ library
+ (GPL 3 with the GCC Runtime Library Exception, version 3.1).
 EOF
 for script in postinst prerm postrm; do install -m 755 "$HERE/deb/$script" "$PKG/DEBIAN/$script"; done
 echo /etc/glance/config.json >"$PKG/DEBIAN/conffiles"
