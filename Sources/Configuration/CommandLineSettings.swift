@@ -35,27 +35,32 @@ extension RunOptions: Defaulted {
 
     static let settings: [Setting<RunOptions>] = [
         .value(
-            nil, \.intro, .bool, options: ["--intro"], flag: true,
+            nil, Field({ $0.intro }, { $0.intro = $1 }), .bool, options: ["--intro"], flag: true,
             help: "the rings fill up when the app starts, as on the watch (ring screen)", reload: .commandLine),
         .value(
-            nil, \.singleBuffered, .bool, options: ["--single-buffer"], flag: true,
+            nil, Field({ $0.singleBuffered }, { $0.singleBuffered = $1 }), .bool,
+            options: ["--single-buffer"], flag: true,
             help: "draw into the buffer on screen and report the changed area (DirtyFB / damage clips) instead of flipping two buffers",
             reload: .display),
         .value(
-            nil, \.reportStartup, .bool, options: ["--report-startup"], flag: true,
+            nil, Field({ $0.reportStartup }, { $0.reportStartup = $1 }), .bool,
+            options: ["--report-startup"], flag: true,
             help: "print the time from process start to the first frame on screen", reload: .commandLine),
         .value(
-            nil, \.reportFrames, .bool, options: ["--report-frames"], flag: true,
+            nil, Field({ $0.reportFrames }, { $0.reportFrames = $1 }), .bool, options: ["--report-frames"], flag: true,
             help: "print a line per frame before it is presented: its animation time (what glance render --time draws) and "
                 + "the areas drawn and presented",
             reload: .commandLine),
-        .value(nil, \.readInput, .bool, options: ["--no-input"], flag: false, help: "do not read input devices",
+        .value(nil, Field({ $0.readInput }, { $0.readInput = $1 }), .bool,
+            options: ["--no-input"], flag: false, help: "do not read input devices",
             reload: .input),
         .value(
-            nil, \.inputDirectory, .nonEmpty("FOLDER"), options: ["--input-dir"], help: "where the input devices are",
+            nil, Field({ $0.inputDirectory }, { $0.inputDirectory = $1 }), .nonEmpty("FOLDER"),
+            options: ["--input-dir"], help: "where the input devices are",
             reload: .input),
         .value(
-            nil, \.controlSocket, Form<String>.nonEmpty("PATH").optional, options: ["--socket"],
+            nil, Field({ $0.controlSocket }, { $0.controlSocket = $1 }), Form<String>.nonEmpty("PATH").optional,
+            options: ["--socket"],
             help: "the panel's control socket, where glance screenshot asks for the frame and glance mqtt sends Home Assistant's commands",
             default: .means(
                 "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
@@ -69,16 +74,17 @@ extension ShowRequest: Defaulted {
 
     static let settings: [Setting<ShowRequest>] = [
         .value(
-            nil, \.screen, .screen, options: ["--screen"],
+            nil, Field({ $0.screen }, { $0.screen = $1 }), .screen, options: ["--screen"],
             help: "the screen shown first (gauges: the configured gauges, or the one the gauge options describe; progress: "
                 + "the running task, or the one the progress options describe)",
             default: .means("the configuration's first"), reload: .commandLine),
         .value(
-            nil, \.day, Form<DaySpec>.day.optional, options: ["--date"],
+            nil, Field({ $0.day }, { $0.day = $1 }), Form<DaySpec>.day.optional, options: ["--date"],
             help: "the day shown (at midnight today moves on, and a day given as today or yesterday with it)",
             default: .means("today"), reload: .commandLine),
         .value(
-            nil, \.today, Form<DaySpec>.day.optional, options: ["--today"], help: "the date taken as today, which then never ends",
+            nil, Field({ $0.today }, { $0.today = $1 }), Form<DaySpec>.day.optional,
+            options: ["--today"], help: "the date taken as today, which then never ends",
             default: .means("the system's local date"), reload: .commandLine),
         .commandLine(
             ["--time"], .timeOrSeconds,
@@ -96,7 +102,7 @@ extension ShowRequest: Defaulted {
                 + "rings, 2–4 each figure; a grid of gauges too large for one page); past the last, the last (default: 1)"
         ) { $0.page = $1 - 1 },
         .value(
-            nil, \.ringsOnly, .bool, options: ["--rings-only"], flag: true,
+            nil, Field({ $0.ringsOnly }, { $0.ringsOnly = $1 }), .bool, options: ["--rings-only"], flag: true,
             help: "the rings alone, filling the picture (no text, no fonts needed)", reload: .fonts),
         // A day's figures instead of the store's.
         .commandLine(

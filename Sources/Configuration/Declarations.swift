@@ -13,72 +13,87 @@ extension Configuration: Defaulted {
     /// Every setting, in the order the file and the pages list them.
     public static let settings: [Setting<Configuration>] = [
         .value(
-            "name", \.name, .string, options: ["--name"], help: "whose rings they are, shown on the ring screen (empty: no name)",
+            "name", Field({ $0.name }, { $0.name = $1 }), .string,
+            options: ["--name"], help: "whose rings they are, shown on the ring screen (empty: no name)",
             reload: .name),
         .value(
-            "locale", \.locale, .locale, options: ["--locale"],
+            "locale", Field({ $0.locale }, { $0.locale = $1 }), .locale, options: ["--locale"],
             help: "the language of every label and date; zh_CN… (and zh-CN) give zh-Hans",
             default: .means("from LC_ALL, LC_MESSAGES or LANG"), reload: .fonts),
         .value(
-            "screens", \.screens, .screens,
+            "screens", Field({ $0.screens }, { $0.screens = $1 }), .screens,
             help: "the screens, in the order the buttons step through them; \"clock\" adds the clock screen (the time large, "
                 + "the date, the day's rings small), \"family\" everyone's rings (glance people), \"competition\" the "
                 + "household's competition (household.start)", reload: .screens),
         .value(
-            "gauges", \.gauges, .list(GaugeSetting.form, expected: "gauges, each an object (below)", example: "gauges [{…}, …]"),
+            "gauges", Field({ $0.gauges }, { $0.gauges = $1 }),
+            .list(GaugeSetting.form, expected: "gauges, each an object (below)", example: "gauges [{…}, …]"),
             help: "the gauges of the gauge screen: one fills the screen, several make a grid", reload: .data),
-        .value("keys", \.keys, .keys, help: "key names to actions, over the built-in key map", reload: .keys),
+        .value("keys", Field({ $0.keys }, { $0.keys = $1 }), .keys,
+            help: "key names to actions, over the built-in key map", reload: .keys),
         .value(
-            "longPress", \.longPress, .longPress,
+            "longPress", Field({ $0.longPress }, { $0.longPress = $1 }), .longPress,
             help: "what a long press does, by the action of the key's short press (on the progress screen a hold of any "
                 + "button is its Cancel)", reload: .keys),
         .value(
-            "longPressSeconds", \.longPressSeconds, .number(0.2...10, what: "seconds"),
+            "longPressSeconds", Field({ $0.longPressSeconds }, { $0.longPressSeconds = $1 }),
+            .number(0.2...10, what: "seconds"),
             help: "how long a press must be to be long", reload: .keys),
         .value(
-            "grabInput", \.grabInput, .bool, options: ["--no-grab"], flag: false,
+            "grabInput", Field({ $0.grabInput }, { $0.grabInput = $1 }), .bool, options: ["--no-grab"], flag: false,
             help: "take the input devices for the app alone, so key presses do not also reach the console; --no-grab lets "
                 + "them through (a grabbed keyboard's Power key and Ctrl+Alt+Fn do not reach the system; power buttons on "
                 + "their own are never grabbed)", reload: .input),
-        .object("touch", \.touch, TouchSetting.settings, help: "how the touch panel is mounted"),
-        .object("display", \.display, DisplaySetting.settings, help: "which card, connector, mode, format and rotation"),
+        .object("touch", Field({ $0.touch }, { $0.touch = $1 }), TouchSetting.settings,
+            help: "how the touch panel is mounted"),
+        .object("display", Field({ $0.display }, { $0.display = $1 }), DisplaySetting.settings,
+            help: "which card, connector, mode, format and rotation"),
         .object(
-            "idle", \.idle, IdleSchedule.settings, help: "what happens without input",
+            "idle", Field({ $0.idle }, { $0.idle = $1 }), IdleSchedule.settings, help: "what happens without input",
             check: { idle, at, reader in
                 if let dim = idle.dimAfter, let blank = idle.blankAfter, blank < dim {
                     reader.issue(
                         "\(at).blankAfter", "expected at least dimAfter (\(NumberText.plain(dim)) s): the screen dims before it blanks")
                 }
             }),
-        .object("clock", \.clock, ClockSetting.settings, help: "how the time is written"),
+        .object("clock", Field({ $0.clock }, { $0.clock = $1 }), ClockSetting.settings,
+            help: "how the time is written"),
         .value(
-            "cycle", \.cycle, CycleRule.form, help: CycleRule.settingsHelp, reload: .cycle),
+            "cycle", Field({ $0.cycle }, { $0.cycle = $1 }), CycleRule.form,
+            help: CycleRule.settingsHelp, reload: .cycle),
         .value(
-            "schedule", \.schedule,
+            "schedule", Field({ $0.schedule }, { $0.schedule = $1 }),
             .list(ScheduleWindowSetting.form, expected: "windows, each an object (below)", example: "windows [{\"from\": \"23:00\", …}, …]"),
             help: ScheduleWindowSetting.settingsHelp, reload: .schedule),
         .value(
-            "database", \.database, .optionalString("PATH", completion: .file(extensions: ["db"])), options: ["--db"],
+            "database", Field({ $0.database }, { $0.database = $1 }),
+            .optionalString("PATH", completion: .file(extensions: ["db"])), options: ["--db"],
             help: "the store (a SQLite file)",
             default: .means("/var/lib/glance/glance.db for root (the service), else $XDG_DATA_HOME/glance/glance.db"),
             reload: .data),
-        .object("fonts", \.fonts, FontFiles.settings, help: "font files instead of the packaged ones"),
-        .object("serve", \.serve, ServeSetting.settings, help: "glance serve, the HTTP endpoint"),
-        .object("import", \.imports, ImportSetting.settings, help: "glance import --watch, the watched folder"),
-        .object("web", \.web, WebSetting.settings, help: "glance web, the panel's own web page"),
+        .object("fonts", Field({ $0.fonts }, { $0.fonts = $1 }), FontFiles.settings,
+            help: "font files instead of the packaged ones"),
+        .object("serve", Field({ $0.serve }, { $0.serve = $1 }), ServeSetting.settings,
+            help: "glance serve, the HTTP endpoint"),
+        .object("import", Field({ $0.imports }, { $0.imports = $1 }), ImportSetting.settings,
+            help: "glance import --watch, the watched folder"),
+        .object("web", Field({ $0.web }, { $0.web = $1 }), WebSetting.settings,
+            help: "glance web, the panel's own web page"),
         .object(
-            "goals", \.goals, GoalSetting.settings,
+            "goals", Field({ $0.goals }, { $0.goals = $1 }), GoalSetting.settings,
             help: "the goals a day without its own is measured against until goals are set in the store (glance goals)"),
         .value(
-            "refresh", \.refresh, .commands,
+            "refresh", Field({ $0.refresh }, { $0.refresh = $1 }), .commands,
             help: "programs run one after another when fresh data is asked for (a pull down, a key mapped to refresh), "
                 + "each stopped after 60 s", reload: .refresh),
         .value(
-            "mqtt", \.mqtt, MQTTSetting.form, help: "the MQTT broker the gauges' topics come from (glance mqtt connects to it); null: none",
+            "mqtt", Field({ $0.mqtt }, { $0.mqtt = $1 }), MQTTSetting.form,
+            help: "the MQTT broker the gauges' topics come from (glance mqtt connects to it); null: none",
             reload: .data),
-        .object("homeAssistant", \.homeAssistant, HomeAssistantSetting.settings, help: "glance mqtt: the panel as a Home Assistant device"),
+        .object("homeAssistant", Field({ $0.homeAssistant }, { $0.homeAssistant = $1 }),
+            HomeAssistantSetting.settings, help: "glance mqtt: the panel as a Home Assistant device"),
         .object(
-            "household", \.household, HouseholdSetting.settings,
+            "household", Field({ $0.household }, { $0.household = $1 }), HouseholdSetting.settings,
             help: "several people's rings (glance people): the family screen and a competition between them",
             check: { household, at, reader in
                 if let start = household.start, let end = household.end, end < start {
@@ -88,7 +103,8 @@ extension Configuration: Defaulted {
                     reader.issue("\(at).end", "expected at most a year after start (\(start))")
                 }
             }),
-    ] + RunOptions.settings.map { $0.lifted(\.run, under: nil) } + ShowRequest.settings.map { $0.lifted(\.show, under: nil) }
+    ] + RunOptions.settings.map { $0.lifted(Field({ $0.run }, { $0.run = $1 }),
+    under: nil) } + ShowRequest.settings.map { $0.lifted(Field({ $0.show }, { $0.show = $1 }), under: nil) }
 
     /// The checks of several settings together, after the file and after the command line.
     public static let checks: [Check<Configuration>] = [
@@ -152,10 +168,11 @@ extension TouchSetting: Defaulted {
 
     static let settings: [Setting<TouchSetting>] = [
         .value(
-            "swapXY", \.swapXY, .bool, help: "swap the axes, for a touch sensor mounted turned by 90° (before the rotation)",
+            "swapXY", Field({ $0.swapXY }, { $0.swapXY = $1 }), .bool,
+            help: "swap the axes, for a touch sensor mounted turned by 90° (before the rotation)",
             reload: .keys),
-        .value("invertX", \.invertX, .bool, help: "mirror the x axis", reload: .keys),
-        .value("invertY", \.invertY, .bool, help: "mirror the y axis", reload: .keys),
+        .value("invertX", Field({ $0.invertX }, { $0.invertX = $1 }), .bool, help: "mirror the x axis", reload: .keys),
+        .value("invertY", Field({ $0.invertY }, { $0.invertY = $1 }), .bool, help: "mirror the y axis", reload: .keys),
     ]
 }
 
@@ -164,33 +181,38 @@ extension DisplaySetting: Defaulted {
 
     static let settings: [Setting<DisplaySetting>] = [
         .value(
-            "card", \.output.card, .card, options: ["--card"],
+            "card", Field({ $0.output.card }, { $0.output.card = $1 }), .card, options: ["--card"],
             help: "the DRM card; a card is chosen by its connected connectors, never by its number",
             default: .means("the first card with a connected display"), reload: .display),
         .value(
-            "connector", \.output.connector, .optionalString("NAME"), options: ["--connector"],
+            "connector", Field({ $0.output.connector }, { $0.output.connector = $1 }), .optionalString("NAME"),
+            options: ["--connector"],
             help: "the connector, e.g. HDMI-A-1, DSI-1, DSI-2, SPI-1", default: .means("the first connected one"),
             reload: .display),
         .value(
-            "mode", \.output.mode, .mode, options: ["--mode"],
+            "mode", Field({ $0.output.mode }, { $0.output.mode = $1 }), .mode, options: ["--mode"],
             help: "the mode; a refresh with decimals takes only that rate (59.94), a whole one any rate that rounds to it",
             default: .means("the display's preferred mode"), reload: .display),
         .value(
-            "format", \.output.format, .optionalChoice(PixelFormat.self, expected: "xrgb8888 or rgb565", anyCase: true),
+            "format", Field({ $0.output.format }, { $0.output.format = $1 }),
+            .optionalChoice(PixelFormat.self, expected: "xrgb8888 or rgb565", anyCase: true),
             options: ["--format"], help: "the pixel format; rgb565 (16-bit SPI panels) is drawn with ordered dithering",
             default: .means("XRGB8888 where the display plane takes it, else RGB565"), reload: .display),
         .value(
-            "rotate", \.rotation, .rotation, options: ["--rotate"],
+            "rotate", Field({ $0.rotation }, { $0.rotation = $1 }), .rotation, options: ["--rotate"],
             help: "how the panel is mounted, turned clockwise: the picture is drawn upright and turned onto it, and touch "
                 + "with it", reload: .rotation),
         .value(
-            "legacy", \.output.forceLegacy, .bool, options: ["--legacy"], flag: true,
+            "legacy", Field({ $0.output.forceLegacy }, { $0.output.forceLegacy = $1 }), .bool,
+            options: ["--legacy"], flag: true,
             help: "SetCrtc and PageFlip even where atomic mode setting is offered", reload: .display),
         .value(
-            "shape", \.shape, .choice(PanelShape.self, expected: "rectangle or round", anyCase: true), options: ["--shape"],
+            "shape", Field({ $0.shape }, { $0.shape = $1 }),
+            .choice(PanelShape.self, expected: "rectangle or round", anyCase: true), options: ["--shape"],
             help: "a round panel keeps everything inside its inscribed circle", reload: .shape),
         .value(
-            "diagonal", \.diagonal, .optionalNumber(0.5...120, what: "a diagonal in inches", null: "the display's own"),
+            "diagonal", Field({ $0.diagonal }, { $0.diagonal = $1 }),
+            .optionalNumber(0.5...120, what: "a diagonal in inches", null: "the display's own"),
             options: ["--diagonal"],
             help: "the visible area's diagonal in inches (a round panel's diameter), e.g. 1.3: with the viewing distance "
                 + "it sets the smallest text (figures 20′ at the eye, other text 12′)",
@@ -199,7 +221,8 @@ extension DisplaySetting: Defaulted {
                     + "height-mm), else the usual panel of its pixels (240x240 1.3\", round 1.28\"; 320x240 2.4\"; 800x480 7\"; …)"),
             reload: .shape),
         .value(
-            "viewingDistance", \.viewingDistance, .optionalNumber(10...1000, what: "a distance in centimetres", null: "the usual one"),
+            "viewingDistance", Field({ $0.viewingDistance }, { $0.viewingDistance = $1 }),
+            .optionalNumber(10...1000, what: "a distance in centimetres", null: "the usual one"),
             options: ["--distance"],
             help: "how far the viewer's eyes are from the panel, in centimetres (a watch about 30, a panel across a room "
                 + "200 or more)",
@@ -208,7 +231,7 @@ extension DisplaySetting: Defaulted {
                     + "(a 7\" panel on a shelf), else 100 (a wall panel)"),
             reload: .shape),
         .value(
-            "brightness", \.brightness, .awakeBrightness,
+            "brightness", Field({ $0.brightness }, { $0.brightness = $1 }), .awakeBrightness,
             help: "the awake brightness, in percent of full (80: 80 %); the brighter and darker keys step it by 10 (70, 80, "
                 + "90) and the level they choose is kept in the store until this setting changes",
             default: .means("the backlight's as found at start"), reload: .brightness),
@@ -220,14 +243,17 @@ extension IdleSchedule: Defaulted {
 
     static let settings: [Setting<IdleSchedule>] = [
         .value(
-            "dimAfter", \.dimAfter, .secondsOrNever(1...86400), options: ["--dim-after"],
+            "dimAfter", Field({ $0.dimAfter }, { $0.dimAfter = $1 }), .secondsOrNever(1...86400),
+            options: ["--dim-after"],
             help: "seconds without input before the picture dims (the command line's 0: never)", reload: .idle),
         .value(
-            "blankAfter", \.blankAfter, .secondsOrNever(1...86400), options: ["--blank-after"],
+            "blankAfter", Field({ $0.blankAfter }, { $0.blankAfter = $1 }), .secondsOrNever(1...86400),
+            options: ["--blank-after"],
             help: "seconds without input before the panel goes black and powers down, at least dimAfter (the command "
                 + "line's 0: never)", reload: .idle),
         .value(
-            "dimLevel", \.dimLevel, .brightness(of: "the awake brightness", off: "dark"),
+            "dimLevel", Field({ $0.dimLevel }, { $0.dimLevel = $1 }),
+            .brightness(of: "the awake brightness", off: "dark"),
             help: "the brightness when dimmed, in percent of the awake brightness (30 of an awake 80 %: 24 % of full; "
                 + "0: dark until input or the blank)", reload: .idle),
     ]
@@ -238,11 +264,13 @@ extension ClockSetting: Defaulted {
 
     static let settings: [Setting<ClockSetting>] = [
         .value(
-            "format", \.format, .optionalChoice(ClockFormat.self, expected: "24h, 12h or off"), options: ["--clock"],
+            "format", Field({ $0.format }, { $0.format = $1 }),
+            .optionalChoice(ClockFormat.self, expected: "24h, 12h or off"), options: ["--clock"],
             help: "how the time is written: 24h (15:05), 12h (3:05 PM) or off (no time on the ring screen)",
             default: .means("as LC_TIME's language and region write it"), reload: .clock),
         .value(
-            "tiny", \.onTiny, .choice(TinyHeader.self, expected: "\"day\" or \"time\"").mapped(\.showsTime, TinyHeader.init),
+            "tiny", Field({ $0.onTiny }, { $0.onTiny = $1 }),
+            .choice(TinyHeader.self, expected: "\"day\" or \"time\"").mapped(\.showsTime, TinyHeader.init),
             help: "what a tiny panel (shorter side under 300 pixels) shows above its rings",
             reload: .clock),
     ]
@@ -262,13 +290,14 @@ extension CycleRule: Defaulted {
         "screens that turn by themselves, for a wall panel; null: they stay until a button or a task changes them"
 
     static let settings: [Setting<CycleRule>] = [
-        .value("every", \.every, .number(1...86400, what: "seconds"), help: "seconds each screen stays", reload: .cycle),
+        .value("every", Field({ $0.every }, { $0.every = $1 }), .number(1...86400, what: "seconds"),
+            help: "seconds each screen stays", reload: .cycle),
         .value(
-            "screens", \.screens, .cycleScreens,
+            "screens", Field({ $0.screens }, { $0.screens = $1 }), .cycleScreens,
             help: "the screens to turn through, in order, each one of the configured screens (never \"progress\"); []: "
                 + "all of them but progress", reload: .cycle),
         .value(
-            "pauseOnInput", \.pauseOnInput, .number(0...86400, what: "seconds"),
+            "pauseOnInput", Field({ $0.pauseOnInput }, { $0.pauseOnInput = $1 }), .number(0...86400, what: "seconds"),
             help: "seconds without input before the turning goes on", reload: .cycle),
     ]
 
@@ -320,10 +349,12 @@ public struct FontFiles: Sendable, Equatable {
 
     static let settings: [Setting<FontFiles>] = [
         .value(
-            "file", \.file, .optionalString("FILE", completion: .file(extensions: ["ttf", "otf", "ttc"])), options: ["--font"],
+            "file", Field({ $0.file }, { $0.file = $1 }),
+            .optionalString("FILE", completion: .file(extensions: ["ttf", "otf", "ttc"])), options: ["--font"],
             help: "a font file for all text instead of Inter", default: .means("Inter (fonts-inter)"), reload: .fonts),
         .value(
-            "cjkFile", \.cjkFile, .optionalString("FILE", completion: .file(extensions: ["ttf", "otf", "ttc"])),
+            "cjkFile", Field({ $0.cjkFile }, { $0.cjkFile = $1 }),
+            .optionalString("FILE", completion: .file(extensions: ["ttf", "otf", "ttc"])),
             options: ["--cjk-font"], help: "a font file for Chinese instead of WenQuanYi Micro Hei",
             default: .means("WenQuanYi Micro Hei (fonts-wqy-microhei)"), reload: .fonts),
     ]
@@ -338,33 +369,33 @@ extension ServeSetting: Defaulted {
 
     static let settings: [Setting<ServeSetting>] = [
         .value(
-            "listen", \.listen, .listen, options: ["--listen"],
+            "listen", Field({ $0.listen }, { $0.listen = $1 }), .listen, options: ["--listen"],
             help: "where glance serve listens; \"0.0.0.0:8127\" (or \"[::]:8127\") for the local network", reload: .serve),
         .value(
-            "tokenFile", \.tokenFile, .nonEmpty("FILE"),
+            "tokenFile", Field({ $0.tokenFile }, { $0.tokenFile = $1 }), .nonEmpty("FILE"),
             help: "the file holding person 1's bearer token, which every request but /v1/health must send (the package makes a random one); the household's others are in people/ beside it (glance people)",
             reload: .serve),
         .value(
-            "maxBody", \.maxBody, .whole(1024...268_435_456, what: "bytes"),
+            "maxBody", Field({ $0.maxBody }, { $0.maxBody = $1 }), .whole(1024...268_435_456, what: "bytes"),
             help: "the largest request body; a larger one is answered 413 before it is read",
             reload: .serve),
         .value(
-            "perSecond", \.perSecond, .requestRate,
+            "perSecond", Field({ $0.perSecond }, { $0.perSecond = $1 }), .requestRate,
             help: "requests a second from one address (bursts of as many); more are answered 429; 0: no limit",
             reload: .serve),
         .value(
-            "timeout", \.timeout, .number(1...3600, what: "seconds"),
+            "timeout", Field({ $0.timeout }, { $0.timeout = $1 }), .number(1...3600, what: "seconds"),
             help: "seconds a connection may stay idle before it is closed", reload: .serve),
         .value(
-            "pastDays", \.pastDays, .whole(1...3_652_059, what: "days"),
+            "pastDays", Field({ $0.pastDays }, { $0.pastDays = $1 }), .whole(1...3_652_059, what: "days"),
             help: "how many days before today a pushed day or sample may be (none after tomorrow); older history: glance import",
             reload: .serve),
         .value(
-            "maxStore", \.maxStore, .whole(1...1_048_576, what: "MiB"),
+            "maxStore", Field({ $0.maxStore }, { $0.maxStore = $1 }), .whole(1...1_048_576, what: "MiB"),
             help: "the store's largest size a push may grow it to; a push beyond is answered 507 and keeps nothing",
             reload: .serve),
         .value(
-            "tls", \.tlsFiles, .optionalPair("cert", "key", what: "PEM files"),
+            "tls", Field({ $0.tlsFiles }, { $0.tlsFiles = $1 }), .optionalPair("cert", "key", what: "PEM files"),
             help: "{\"cert\": PEM file, \"key\": PEM file}: HTTPS instead of HTTP", reload: .serve),
     ]
 
@@ -412,18 +443,18 @@ extension WebSetting: Defaulted {
 
     static let settings: [Setting<WebSetting>] = [
         .value(
-            "listen", \.listen, .optionalListen,
+            "listen", Field({ $0.listen }, { $0.listen = $1 }), .optionalListen,
             help: "where glance web serves the panel's page; \"0.0.0.0:8128\" for the local network",
             default: .means("off (glance web says so and ends)"), reload: .web),
         .value(
-            "url", \.url, .optionalString("URL"),
+            "url", Field({ $0.url }, { $0.url = $1 }), .optionalString("URL"),
             help: "the page's address as a phone reaches it, written in the one-time login link (glance web link)",
             default: .means("http:// and the board's host name with .local, and the port"), reload: .web),
         .value(
-            "sessionHours", \.sessionHours, .whole(1...720, what: "hours"),
+            "sessionHours", Field({ $0.sessionHours }, { $0.sessionHours = $1 }), .whole(1...720, what: "hours"),
             help: "hours a login lasts on a browser", reload: .web),
         .value(
-            "linkFile", \.linkFile, .nonEmpty("FILE"),
+            "linkFile", Field({ $0.linkFile }, { $0.linkFile = $1 }), .nonEmpty("FILE"),
             help: "where glance web link leaves the one-time link's secret (0640) for the page to take", reload: .web),
     ]
 }
@@ -433,7 +464,7 @@ extension ImportSetting: Defaulted {
 
     static let settings: [Setting<ImportSetting>] = [
         .value(
-            "watch", \.watch, .optionalString("FOLDER", completion: .directory),
+            "watch", Field({ $0.watch }, { $0.watch = $1 }), .optionalString("FOLDER", completion: .directory),
             help: "a folder whose files glance import --watch (glance-import-watch.service) imports whenever one is "
                 + "written or moved in (a Syncthing folder with Gadgetbridge's export, an Apple Health export or a "
                 + "glance-readings file), all or nothing as every import",
@@ -446,17 +477,19 @@ extension HouseholdSetting: Defaulted {
 
     static let settings: [Setting<HouseholdSetting>] = [
         .value(
-            "staleAfter", \.staleAfter, .number(0.25...24 * 31, what: "hours"),
+            "staleAfter", Field({ $0.staleAfter }, { $0.staleAfter = $1 }), .number(0.25...24 * 31, what: "hours"),
             help: "hours without a push from a person's phone after which the family screen draws their rings as stale",
             reload: .data),
         .value(
-            "start", \.start, .optionalDay, help: "the competition's first day (the competition screen; points the Apple way)",
+            "start", Field({ $0.start }, { $0.start = $1 }), .optionalDay,
+            help: "the competition's first day (the competition screen; points the Apple way)",
             default: .means("no competition"), reload: .data),
         .value(
-            "end", \.end, .optionalDay, help: "the competition's last day",
+            "end", Field({ $0.end }, { $0.end = $1 }), .optionalDay, help: "the competition's last day",
             default: .means("six days after start: seven days"), reload: .data),
         .value(
-            "people", \.people, .list(.nonEmpty("NAME"), expected: "names or ids of people (glance people)", example: "names"),
+            "people", Field({ $0.people }, { $0.people = $1 }),
+            .list(.nonEmpty("NAME"), expected: "names or ids of people (glance people)", example: "names"),
             help: "who takes part in the competition, by name or id", default: .means("everyone (glance people)"),
             reload: .data),
     ]
@@ -466,11 +499,12 @@ extension GoalSetting: Defaulted {
     static var defaults: GoalSetting { GoalSetting() }
 
     static let settings: [Setting<GoalSetting>] = [
-        .value("move", \.move, goal(.energy), help: "kcal", reload: .data),
-        .value("exercise", \.exercise, goal(.minutes), help: "minutes", reload: .data),
-        .value("stand", \.stand, goal(.hours), help: "hours", reload: .data),
+        .value("move", Field({ $0.move }, { $0.move = $1 }), goal(.energy), help: "kcal", reload: .data),
+        .value("exercise", Field({ $0.exercise }, { $0.exercise = $1 }), goal(.minutes),
+            help: "minutes", reload: .data),
+        .value("stand", Field({ $0.stand }, { $0.stand = $1 }), goal(.hours), help: "hours", reload: .data),
         .value(
-            "steps", \.steps, goal(.steps),
+            "steps", Field({ $0.steps }, { $0.steps = $1 }), goal(.steps),
             help: "steps: Move on a day whose source counts steps and no energy (a band or watch through Gadgetbridge)",
             reload: .data),
     ]
@@ -529,26 +563,30 @@ extension GaugeSetting: Defaulted {
 
     static let settings: [Setting<GaugeSetting>] = [
         .value(
-            "style", \.style, .choice(GaugeStyle.self),
+            "style", Field({ $0.style }, { $0.style = $1 }), .choice(GaugeStyle.self),
             help: "circular, circularCapacity, linear, linearCapacity, or their accessory variants",
             reload: .data),
-        .value("title", \.title, .string, help: "the label", reload: .data),
-        .value("unit", \.unit, .string, help: "shown after the value, e.g. \"°C\", \"%\"", reload: .data),
+        .value("title", Field({ $0.title }, { $0.title = $1 }), .string, help: "the label", reload: .data),
+        .value("unit", Field({ $0.unit }, { $0.unit = $1 }), .string,
+            help: "shown after the value, e.g. \"°C\", \"%\"", reload: .data),
         .value(
-            "min", \.givenMinimum, Form<Double>.real.optional, help: "the range's low end",
+            "min", Field({ $0.givenMinimum }, { $0.givenMinimum = $1 }), Form<Double>.real.optional,
+            help: "the range's low end",
             default: .means("the metric's own (glance metric set --min), else 0"), reload: .data),
         .value(
-            "max", \.givenMaximum, Form<Double>.real.optional, help: "the range's high end",
+            "max", Field({ $0.givenMaximum }, { $0.givenMaximum = $1 }), Form<Double>.real.optional,
+            help: "the range's high end",
             default: .means("the metric's own (glance metric set --max), else 100"), reload: .data),
         .value(
-            "decimals", \.decimals, Form<Int>.whole(0...9, what: "places").optional,
+            "decimals", Field({ $0.decimals }, { $0.decimals = $1 }), Form<Int>.whole(0...9, what: "places").optional,
             help: "the places the value and the range's ends are written to (0: whole numbers); a value is never rounded "
                 + "onto an end of the range it does not reach (99.95 of 100 at one place: 99.9)",
             default: .means("as many as show three significant digits (21.5, 0.045, 1013)"), reload: .data),
-        .value("tint", \.tint, .colors, help: "the gradient along the gauge", default: .means("blue, yellow, orange"),
+        .value("tint", Field({ $0.tint }, { $0.tint = $1 }), .colors,
+            help: "the gradient along the gauge", default: .means("blue, yellow, orange"),
             reload: .data),
         .value(
-            "source", \.sourceSpec, .gaugeSource,
+            "source", Field({ $0.sourceSpec }, { $0.sourceSpec = $1 }), .gaugeSource,
             help: "where the value comes from: {\"metric\": NAME}, {\"file\": PATH}, {\"mqtt\": TOPIC} or "
                 + "{\"command\": [PROGRAM, …]}",
             default: .required, reload: .data),
@@ -634,20 +672,26 @@ extension MQTTSetting: Defaulted {
 
     static let settings: [Setting<MQTTSetting>] = [
         .value(
-            "broker", \.brokerURL, .broker, help: "mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)",
+            "broker", Field({ $0.brokerURL }, { $0.brokerURL = $1 }), .broker,
+            help: "mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)",
             default: .required, reload: .data),
-        .value("username", \.username, Form<String>.nonEmpty().optional, help: "the account", reload: .data),
+        .value("username", Field({ $0.username }, { $0.username = $1 }), Form<String>.nonEmpty().optional,
+            help: "the account", reload: .data),
         .value(
-            "passwordFile", \.passwordFile, Form<String>.nonEmpty("FILE").optional,
+            "passwordFile", Field({ $0.passwordFile }, { $0.passwordFile = $1 }),
+            Form<String>.nonEmpty("FILE").optional,
             help: "a file holding the password (readable by group glance only)", reload: .data),
         .value(
-            "tls", \.tlsFiles, .mqttTLS, help: "{\"ca\", \"cert\", \"key\"} files for mqtts://; without ca: the system's certificates",
+            "tls", Field({ $0.tlsFiles }, { $0.tlsFiles = $1 }), .mqttTLS,
+            help: "{\"ca\", \"cert\", \"key\"} files for mqtts://; without ca: the system's certificates",
             reload: .data),
         .value(
-            "clientId", \.clientId, .clientId, help: "the client id, at most 23 bytes",
+            "clientId", Field({ $0.clientId }, { $0.clientId = $1 }), .clientId,
+            help: "the client id, at most 23 bytes",
             default: .means("\"glance-\", the host name and the process"), reload: .data),
         .value(
-            "keepAlive", \.keepAlive, .whole(5...3600, what: "seconds"), help: "seconds between keep-alives",
+            "keepAlive", Field({ $0.keepAlive }, { $0.keepAlive = $1 }), .whole(5...3600, what: "seconds"),
+            help: "seconds between keep-alives",
             reload: .data),
     ]
 

@@ -27,22 +27,23 @@ extension HomeAssistantSetting: Defaulted {
 
     static let settings: [Setting<HomeAssistantSetting>] = [
         .value(
-            "enabled", \.enabled, .bool,
+            "enabled", Field({ $0.enabled }, { $0.enabled = $1 }), .bool,
             help: "publish the panel to Home Assistant (MQTT discovery) from glance mqtt, whenever \"mqtt\" names a broker",
             reload: .bridge),
         .value(
-            "discoveryPrefix", \.discoveryPrefix, .topicPart,
+            "discoveryPrefix", Field({ $0.discoveryPrefix }, { $0.discoveryPrefix = $1 }), .topicPart,
             help: "Home Assistant's discovery prefix (its MQTT integration's setting)",
             reload: .bridge),
         .value(
-            "name", \.deviceName, .nonEmpty("NAME"), help: "the device's name in Home Assistant",
+            "name", Field({ $0.deviceName }, { $0.deviceName = $1 }), .nonEmpty("NAME"),
+            help: "the device's name in Home Assistant",
             reload: .bridge),
         .value(
-            "baseTopic", \.baseTopic, .optionalTopic,
+            "baseTopic", Field({ $0.baseTopic }, { $0.baseTopic = $1 }), .optionalTopic,
             help: "the topic the entities' state and command topics lie under", default: .means("glance/NODE (from the machine id)"),
             reload: .bridge),
         .value(
-            "notify", \.notify, .bool,
+            "notify", Field({ $0.notify }, { $0.notify = $1 }), .bool,
             help: "offer the Message notify entity (Home Assistant 2024.5 or later; false for an older one, which logs that it "
                 + "does not know notify; its messages can still be published to the topic)",
             reload: .bridge),

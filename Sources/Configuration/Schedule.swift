@@ -40,29 +40,31 @@ extension ScheduleWindowSetting: Defaulted {
         + "window until the schedule's next boundary; at most 100 windows"
 
     static let settings: [Setting<ScheduleWindowSetting>] = [
-        .value("from", \.from, .clockTime(end: false), help: "when the window starts, by the local clock", default: .required,
+        .value("from", Field({ $0.from }, { $0.from = $1 }), .clockTime(end: false),
+            help: "when the window starts, by the local clock", default: .required,
             reload: .schedule),
         .value(
-            "to", \.to, .clockTime(end: true),
+            "to", Field({ $0.to }, { $0.to = $1 }), .clockTime(end: true),
             help: "when it ends; at or before from: the next day (\"23:00\" to \"06:30\" crosses midnight)",
             default: .required, reload: .schedule),
         .value(
-            "days", \.days, .weekdays,
+            "days", Field({ $0.days }, { $0.days = $1 }), .weekdays,
             help: "the days it starts on (a window crossing midnight ends the next morning); []: every day",
             reload: .schedule),
         .value(
-            "brightness", \.brightness, Form<Double>.brightness(off: "off").optional,
+            "brightness", Field({ $0.brightness }, { $0.brightness = $1 }),
+            Form<Double>.brightness(off: "off").optional,
             help: "the brightness while it holds, in percent of full (it stands in for the awake brightness); 0: off (the "
                 + "first touch or press only wakes the panel, until the next boundary)",
             default: .means("the configured brightness"), reload: .schedule),
         .value(
-            "screens", \.screens, Form<[ScreenKind]>.screens.optional,
+            "screens", Field({ $0.screens }, { $0.screens = $1 }), Form<[ScreenKind]>.screens.optional,
             help: "the screens shown while it holds (the clock alone in the evening, though the day's screens do not list it); "
                 + "the first is shown when it starts; a running task's progress still shows itself where \"progress\" is "
                 + "configured (so a window of \"progress\" alone is refused: it would show \"Working…\" with no task)",
             default: .means("the configured screens"), reload: .schedule),
         .value(
-            "cycle", \.cycle, CycleRule.form.change(),
+            "cycle", Field({ $0.cycle }, { $0.cycle = $1 }), CycleRule.form.change(),
             help: "the screens turning while it holds, as the top-level cycle; null: none", default: .means("the configured cycle"),
             reload: .schedule),
     ]

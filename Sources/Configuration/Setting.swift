@@ -150,6 +150,21 @@ extension JSON {
 /// can be applied again over a file read anew (a reload).
 public typealias Assignment<Root> = @Sendable (inout Root) -> Void
 
+/// Where a setting's value is in its root: read and written by two closures the declaration
+/// spells out (`Field({ $0.name }, { $0.name = $1 })`), not by a key path. A key path is made by
+/// the Swift runtime when first used, its class's metadata with it (30 K instructions each):
+/// reading the packaged configuration file used about a hundred of them, and declaring
+/// `glance run`'s options as many again, before the first frame (docs/speed.md, the first frame).
+public struct Field<Root, Value>: Sendable {
+    let get: @Sendable (Root) -> Value
+    let set: @Sendable (inout Root, Value) -> Void
+
+    init(_ get: @escaping @Sendable (Root) -> Value, _ set: @escaping @Sendable (inout Root, Value) -> Void) {
+        self.get = get
+        self.set = set
+    }
+}
+
 /// One setting of a `Root` (the configuration, or an object in it such as `display`).
 public struct Setting<Root>: Sendable {
     /// Its name in the file: the member's key, dotted below the top (`display.mode`); nil for a
@@ -225,33 +240,30 @@ public struct Setting<Root>: Sendable {
         self.differs = differs
     }
 
-    /// A setting whose value has `form`, at `path` of the root. With `flag`, the command line's
+    /// A setting whose value has `form`, at `field` of the root. With `flag`, the command line's
     /// options take no value and set that one (`--no-grab` sets `grabInput` to false). Its
-    /// default is the root's (`Defaulted`), said as the form writes it.
-    ///
-    /// `path` is made when first used (reading the file, a command-line option, a reload's
-    /// comparison, the pages): each key path is a class's metadata made by the Swift runtime,
-    /// and all of them at once were most of `glance run`'s work before it opened the card.
+    /// default is the root's (`Defaulted`), said as the form writes it, when asked.
     static func value<V: Equatable & Sendable>(
-        _ key: String?, _ path: @autoclosure @escaping @Sendable () -> WritableKeyPath<Root, V>, _ form: Form<V>,
-        options: [String] = [], flag: V? = nil, help: String, default said: DefaultText = .value, reload: Reload
+        _ key: String?, _ field: Field<Root, V>, _ form: Form<V>, options: [String] = [], flag: V? = nil, help: String,
+        default said: DefaultText = .value, reload: Reload
     ) -> Setting where Root: Defaulted {
         // A flag of the command line alone (`--intro`) has no default to say.
         let switchOnly = key == nil && flag != nil
+        let get = field.get, set = field.set
         let defaultProblem: @Sendable () -> String? = {
             if switchOnly { return nil }
             if case .required = said { return nil }
-            return form.readBackProblem(Root.defaults[keyPath: path()], same: ==)
+            return form.readBackProblem(get(Root.defaults), same: ==)
         }
         let assignment: (@Sendable (String, String) throws(UsageError) -> Assignment<Root>)?
         if options.isEmpty {
             assignment = nil
         } else if let flag {
-            assignment = { _, _ in { $0[keyPath: path()] = flag } }
+            assignment = { _, _ in { set(&$0, flag) } }
         } else if form.text != nil {
             assignment = { (text, option) throws(UsageError) in
                 let value = try form.parse(text, option: option)
-                return { $0[keyPath: path()] = value }
+                return { set(&$0, value) }
             }
         } else {
             assignment = nil
@@ -259,68 +271,70 @@ public struct Setting<Root>: Sendable {
         return Setting(
             key: key, options: options, placeholder: flag == nil && !options.isEmpty ? form.placeholder : nil,
             completion: flag == nil ? form.completion : .none, expected: form.expected, help: help,
-            defaultText: switchOnly ? "" : said.text(form.write?(Root.defaults[keyPath: path()])),
+            defaultText: switchOnly ? "" : said.text(form.write?(get(Root.defaults))),
             defaultProblem: defaultProblem, reload: reload,
             read: { json, at, reader, root in
-                if let v = form.json(json, at, &reader) { root[keyPath: path()] = v }
+                if let v = form.json(json, at, &reader) { set(&root, v) }
             },
-            write: { root in form.write?(root[keyPath: path()]) },
-            assignment: assignment, differs: { $0[keyPath: path()] != $1[keyPath: path()] })
+            write: { root in form.write?(get(root)) },
+            assignment: assignment, differs: { get($0) != get($1) })
     }
 
-    /// An object of settings at `path` (`display`): the file's members overlay the value there,
+    /// An object of settings at `field` (`display`): the file's members overlay the value there,
     /// each read by its own declaration; unknown members are reported with the nearest known name.
     static func object<Sub>(
-        _ key: String, _ path: @autoclosure @escaping @Sendable () -> WritableKeyPath<Root, Sub>,
-        _ settings: [Setting<Sub>], help: String, check: (@Sendable (inout Sub, String, inout Reader) -> Void)? = nil
+        _ key: String, _ field: Field<Root, Sub>, _ settings: [Setting<Sub>], help: String,
+        check: (@Sendable (inout Sub, String, inout Reader) -> Void)? = nil
     ) -> Setting {
         let fileKeys = settings.compactMap(\.key)
+        let get = field.get, set = field.set
         return Setting(
             key: key, options: [], placeholder: nil, completion: .none, expected: "an object", help: help,
             defaultText: "see below", reload: settings.map(\.reload).min() ?? .screens,
-            members: settings.map { $0.lifted(path(), under: key) },
+            members: settings.map { $0.lifted(field, under: key) },
             read: { json, at, reader, root in
                 guard let members = reader.members(json, at, known: fileKeys) else { return }
-                let path = path()
-                var sub = root[keyPath: path]
+                var sub = get(root)
                 for (k, v) in members {
                     guard let setting = settings.first(where: { $0.key == k }) else { continue }
                     setting.read(v, "\(at).\(k)", &reader, &sub)
                 }
                 check?(&sub, at, &reader)
-                root[keyPath: path] = sub
+                set(&root, sub)
             },
             assignment: nil,
             differs: { a, b in
-                let path = path()
-                return settings.contains { $0.differs(a[keyPath: path], b[keyPath: path]) }
+                let a = get(a), b = get(b)
+                return settings.contains { $0.differs(a, b) }
             })
     }
 
-    /// The setting as one of a larger root's, at `path` (its key dotted under `prefix`; `path`
-    /// made when first used, as `value`'s).
-    func lifted<Outer>(
-        _ path: @autoclosure @escaping @Sendable () -> WritableKeyPath<Outer, Root>, under prefix: String?
-    ) -> Setting<Outer> {
+    /// The setting as one of a larger root's, at `field` (its key dotted under `prefix`).
+    func lifted<Outer>(_ field: Field<Outer, Root>, under prefix: String?) -> Setting<Outer> {
         let read = self.read, write = self.write, differs = self.differs, sayDefault = self.sayDefault
+        let get = field.get, set = field.set
         let dotted = key.map { k in prefix.map { "\($0).\(k)" } ?? k }
         var lifted: (@Sendable (String, String) throws(UsageError) -> Assignment<Outer>)? = nil
         if let make = assignment {
             lifted = { (text, option) throws(UsageError) in
                 let change = try make(text, option)
-                return { change(&$0[keyPath: path()]) }
+                return { outer in
+                    var root = get(outer)
+                    change(&root)
+                    set(&outer, root)
+                }
             }
         }
         return Setting<Outer>(
             key: dotted, options: options, placeholder: placeholder, completion: completion, expected: expected, help: help,
             defaultText: sayDefault(), defaultProblem: defaultProblem, reload: reload,
-            members: members.map { $0.lifted(path(), under: prefix) },
-            read: { json, at, reader, outer in read(json, at, &reader, &outer[keyPath: path()]) },
-            write: { write($0[keyPath: path()]) }, assignment: lifted,
-            differs: { a, b in
-                let path = path()
-                return differs(a[keyPath: path], b[keyPath: path])
-            })
+            members: members.map { $0.lifted(field, under: prefix) },
+            read: { json, at, reader, outer in
+                var root = get(outer)
+                read(json, at, &reader, &root)
+                set(&outer, root)
+            },
+            write: { write(get($0)) }, assignment: lifted, differs: { differs(get($0), get($1)) })
     }
 
     /// Its value in `root` as the file writes it: nil when the file leaves it out, or no form
