@@ -13,7 +13,10 @@
 # Defaults .build/release/glance, 5. With OTHER_BINARY (another build to compare with), both are
 # in the same boot and started in turn, N runs each: the machine's load, which spreads the runs
 # by ±30 % here, then weighs on both alike; a median for each.
-# Environment: BENCH_GPU=virtio|std (default virtio), BENCH_RES=WxH (default 480x480).
+# Environment: BENCH_GPU=virtio|std (default virtio), BENCH_RES=WxH (default 480x480),
+# BENCH_CONFIG=FILE: a configuration file put at /etc/glance/config.json in the guest, which the
+# app then reads at each start as on a device (device/config.json is what the package installs;
+# without it, the app runs on its built-in defaults and reads no file).
 # Under TCG (no KVM) the guest CPU is emulated: figures are several times what the same
 # binary takes on real hardware; compare builds with each other, not with a board.
 # The guest has one CPU: the shell looks for the first frame's line every 0.25 s (every 0.02 s
@@ -31,9 +34,13 @@ NAME=$(basename "$BINARY") # run-in-vm.sh's /app/NAME
 NAMES=$NAME
 ADD=()
 TIMEOUT=300
+if [ -n "${BENCH_CONFIG:-}" ]; then
+	[ -r "$BENCH_CONFIG" ] || { echo "bench-startup: no $BENCH_CONFIG" >&2; exit 2; }
+	ADD+=(--add "$BENCH_CONFIG:/etc/glance/config.json")
+fi
 if [ -n "$OTHER" ]; then
 	NAMES="other $NAME"
-	ADD=(--add "$OTHER:/app/other")
+	ADD+=(--add "$OTHER:/app/other")
 	TIMEOUT=600
 fi
 CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); for name in '"$NAMES"'; do log=/tmp/run$i-$name.log;
