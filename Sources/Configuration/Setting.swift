@@ -182,7 +182,7 @@ public struct Setting<Root>: Sendable {
     /// writes it (`DefaultText`).
     public var defaultText: String { sayDefault() }
     /// Says the default when asked (the pages and the help): made at once, every setting's
-    /// default was a key path and a default configuration each at every start.
+    /// default was a default configuration made and its value written at every start.
     let sayDefault: @Sendable () -> String
     /// Why the default text is not the default value's (nil: it is): the value its form writes
     /// must read back as itself.
