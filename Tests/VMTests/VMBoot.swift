@@ -500,6 +500,30 @@ func litPixels(_ picture: PixelBuffer) -> Int {
     return n
 }
 
+/// Whether a screendump is qemu's picture of an output with no scanout: "Display output is not
+/// active." in its VGA font, gray (0xAAAAAA) on black, one line centred by character cells
+/// (`qemu_create_placeholder_surface`), at the size the monitor had. virtio-gpu shows it while a
+/// CRTC is off: after DPMS off, and for the moment of a mode set (the kernel's atomic helper turns
+/// the CRTC off, then sets the new mode's scanout). Nothing else lit, nothing outside that line.
+func isQemuOutputOff(_ picture: PixelBuffer) -> Bool {
+    let message = 29  // "Display output is not active." in 8x16 cells
+    guard picture.width / 8 >= message, picture.height >= 16 else { return false }
+    let left = (picture.width / 8 - message) / 2 * 8, top = (picture.height / 16 - 1) / 2 * 16
+    var lit = 0
+    for y in 0..<picture.height {
+        let row = picture.row32(y)
+        for x in 0..<picture.width {
+            let color = row[x] & 0xFF_FFFF
+            if color == 0 { continue }
+            guard color == 0xAA_AAAA, (left..<left + message * 8).contains(x), (top..<top + 16).contains(y) else {
+                return false
+            }
+            lit += 1
+        }
+    }
+    return lit > 0
+}
+
 /// A picture as a binary PPM (P6), the form vmctl's screendump-until compares.
 func writePPM(_ picture: PixelBuffer, to path: String) throws {
     var ppm = Data("P6\n\(picture.width) \(picture.height)\n255\n".utf8)

@@ -6,9 +6,10 @@ import Testing
 
 /// A wall panel's day on a real kernel: `glance screenshot` from the running app equals the
 /// monitor's screendump (a rotated panel included), and SIGHUP reloads the configuration in
-/// place: a new gauge appears and a new mode and rotation are set with no other picture ever on
-/// the monitor between (screendumps taken all through the reload), an invalid file keeps the
-/// old picture, and SIGTERM still ends the app with the console back.
+/// place: a new gauge appears with no other picture ever on the monitor between (screendumps taken
+/// all through the reload), a new mode and rotation are set with nothing between but the output
+/// off for the mode set itself (never the console), an invalid file keeps the old picture, and
+/// SIGTERM still ends the app with the console back.
 ///
 /// Part of VMEndToEndTests (an extension), so its boot never runs beside another VM.
 extension VMEndToEndTests {
@@ -244,21 +245,32 @@ extension VMEndToEndTests {
         #expect(same(result.screendump("bad"), references["two"], "bad") == nil, "an invalid file changed the picture")
 
         // Another mode, turned: polled likewise, then the app's upright picture equals the panel's turned back.
-        var sawMode = 0, sawBefore = 0
+        // A mode set turns the CRTC off for a moment (the kernel's atomic helper: off, then the new
+        // mode's scanout), which qemu shows as its "not active" line at the old size: that, and only
+        // in order (old, off, new) and briefly, is the output itself, not another picture.
+        var sawMode = 0, sawBefore = 0, sawOff = 0
+        var order: [Character] = []
         for i in polls {
             let dump = try #require(result.screendump("poll-three-\(i)"), "no poll-three-\(i)")
             if equal(dump, references["two"]!) {
                 sawBefore += 1
-                continue
-            }
-            if equal(dump, references["three"]!) {
+                order.append("o")
+            } else if equal(dump, references["three"]!) {
                 sawMode += 1
+                order.append("n")
+            } else if dump.size == references["two"]!.size && isQemuOutputOff(dump) {
+                sawOff += 1
+                order.append("-")
             } else {
-                Issue.record("poll-three-\(i) during the mode set is neither the old picture nor the new one (\(dump.size), \(litPixels(dump)) lit pixels)")
+                Issue.record("poll-three-\(i) during the mode set is neither the old picture, the output off for the mode set, nor the new one (\(dump.size), \(litPixels(dump)) lit pixels)")
             }
         }
+        let sequence = String(order)
         #expect(sawBefore > 0 && sawMode > 0, "the host did not look all through the mode set: \(sawBefore) old, \(sawMode) new")
-        print("vm kiosk: reload with another mode: \(sawBefore) screendumps of the old picture, then \(sawMode) of the new")
+        #expect(!sequence.contains("no") && !sequence.contains("n-") && !sequence.contains("-o"),
+                "the mode set went back (o: old, -: output off, n: new): \(sequence)")
+        #expect(sawOff <= 4, "the output stayed off \(sawOff) screendumps (50 ms apart) through the mode set: \(sequence)")
+        print("vm kiosk: reload with another mode: \(sawBefore) screendumps of the old picture, \(sawOff) of the output off, then \(sawMode) of the new")
         let three = try #require(result.screendump("three"))
         #expect(three.size == Size(width: 640, height: 480), "the mode did not change: \(three.size)")
         #expect(same(three, references["three"], "three") == nil, "640x480 turned 90°: not the expected picture")
