@@ -103,9 +103,9 @@ public struct Option<Target>: Sendable {
 
     /// A flag that sets the Bool at `path` to true (or to `value`).
     public static func flag(
-        _ names: String..., help: String, sets path: WritableKeyPath<Target, Bool> & Sendable, to value: Bool = true
+        _ names: String..., help: String, sets path: @autoclosure @escaping DeferredKeyPath<Target, Bool>, to value: Bool = true
     ) -> Option {
-        flag(names, help: help, hidden: false) { $0[keyPath: path] = value }
+        flag(names, help: help, hidden: false) { $0[keyPath: path()] = value }
     }
 
     /// An option with a value read by `parser`.
@@ -119,17 +119,17 @@ public struct Option<Target>: Sendable {
     /// An option whose value is stored at `path`.
     public static func value<Value>(
         _ names: String..., as parser: ValueParser<Value>, help: String, default defaultText: String? = nil,
-        to path: WritableKeyPath<Target, Value> & Sendable
+        to path: @autoclosure @escaping DeferredKeyPath<Target, Value>
     ) -> Option {
-        value(names, parser, help: help, defaultText: defaultText, hidden: false) { $0[keyPath: path] = $1 }
+        value(names, parser, help: help, defaultText: defaultText, hidden: false) { $0[keyPath: path()] = $1 }
     }
 
     /// An option whose value is stored at `path`, an optional's (nil: not given).
     public static func value<Value>(
         _ names: String..., as parser: ValueParser<Value>, help: String, default defaultText: String? = nil,
-        to path: WritableKeyPath<Target, Value?> & Sendable
+        to path: @autoclosure @escaping DeferredKeyPath<Target, Value?>
     ) -> Option {
-        value(names, parser, help: help, defaultText: defaultText, hidden: false) { $0[keyPath: path] = $1 }
+        value(names, parser, help: help, defaultText: defaultText, hidden: false) { $0[keyPath: path()] = $1 }
     }
 
     private static func flag(
@@ -170,13 +170,19 @@ public struct Option<Target>: Sendable {
     }
 
     /// The option applied to a part of a larger target (options shared between commands).
-    public func lifted<Outer>(_ path: WritableKeyPath<Outer, Target> & Sendable) -> Option<Outer> {
+    public func lifted<Outer>(_ path: @autoclosure @escaping DeferredKeyPath<Outer, Target>) -> Option<Outer> {
         let apply = self.apply, sayDefault = self.sayDefault
         return Option<Outer>(
             names: names, placeholder: placeholder, help: help, defaultText: sayDefault(), completion: completion,
-            hidden: hidden, apply: { (outer, text) throws(UsageError) in try apply(&outer[keyPath: path], text) })
+            hidden: hidden, apply: { (outer, text) throws(UsageError) in try apply(&outer[keyPath: path()], text) })
     }
 }
+
+/// Where an option puts its value in its target: a key path taken as an autoclosure, so that
+/// it is made when the option is given, not when a command is declared (each key path type is
+/// class metadata the runtime makes on first use: some 50 K instructions at every start, for
+/// options a device's `glance run` is never given).
+public typealias DeferredKeyPath<Root, Value> = @Sendable () -> (WritableKeyPath<Root, Value> & Sendable)
 
 /// Options under one heading of the help.
 public struct OptionGroup<Target>: Sendable {
@@ -191,8 +197,8 @@ public struct OptionGroup<Target>: Sendable {
         self.note = note
     }
 
-    public func lifted<Outer>(_ path: WritableKeyPath<Outer, Target> & Sendable) -> OptionGroup<Outer> {
-        OptionGroup<Outer>(title, note: note, options.map { $0.lifted(path) })
+    public func lifted<Outer>(_ path: @autoclosure @escaping DeferredKeyPath<Outer, Target>) -> OptionGroup<Outer> {
+        OptionGroup<Outer>(title, note: note, options.map { $0.lifted(path()) })
     }
 }
 
@@ -333,7 +339,8 @@ public struct CommandSpec<Target>: Sendable {
         self.finish = finish
     }
 
-    public var options: [Option<Target>] { groups.flatMap(\.options) }
+    /// (A closure, not `\.options`: in a generic type that made a key path at every parse.)
+    public var options: [Option<Target>] { groups.flatMap { $0.options } }
 
     /// What parsing found: the target, or a request for the help.
     public enum Parsed {

@@ -52,7 +52,7 @@ extension Configuration {
 extension Setting where Root == Configuration {
     /// The setting's command-line option, setting it in the `layer` of a command's target.
     public func option<Target>(
-        _ layer: WritableKeyPath<Target, Layer> & Sendable, help: String? = nil, default given: String? = nil
+        _ layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>, help: String? = nil, default given: String? = nil
     ) -> Option<Target> {
         let setting = self
         return Option<Target>.declared(
@@ -60,7 +60,7 @@ extension Setting where Root == Configuration {
             default: { let said = given ?? setting.commandLineDefault; return said.isEmpty ? nil : said }(),
             completion: completion
         ) { (target, text, option) throws(UsageError) in
-            try target[keyPath: layer].set(setting, text, option: option)
+            try target[keyPath: layer()].set(setting, text, option: option)
         }
     }
 }
@@ -78,12 +78,12 @@ extension Setting {
 extension Configuration {
     /// The options of the settings named by `options` (`["--card", "--connector"]`), in that
     /// order, into a command's layer.
-    public static func options<Target>(_ options: [String], into layer: WritableKeyPath<Target, Layer> & Sendable)
-        -> [Option<Target>]
-    {
+    public static func options<Target>(
+        _ options: [String], into layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>
+    ) -> [Option<Target>] {
         options.map { name in
             guard let setting = setting(option: name) else { preconditionFailure("\(name) is no setting's option") }
-            return setting.option(layer)
+            return setting.option(layer())
         }
     }
 }

@@ -18,8 +18,11 @@ public enum EventNames {
 
     /// The code of `KEY_…`, `BTN_…`, `ABS_…`, `SYN_…` or `REL_…`.
     public static func code(named name: String) -> (type: UInt16, code: UInt16)? {
+        // The part before the first "_" (not `split`, which made an array of every part: half of
+        // the key map's making at each start).
+        guard let underscore = name.utf8.firstIndex(of: UInt8(ascii: "_")) else { return nil }
         let prefix: String
-        switch name.split(separator: "_").first {
+        switch name[..<underscore] {
         case "KEY", "BTN": prefix = "EV_KEY"
         case "ABS": prefix = "EV_ABS"
         case "SYN": prefix = "EV_SYN"

@@ -49,7 +49,7 @@ extension PictureCommands {
                     .flag("--in-place",
                         help: "draw into the buffers themselves, not into a picture copied onto them", sets: \.run.shadow, to: false),
                 ] + Configuration.options(["--rotate", "--format"], into: \Bench.layer))
-        ] + Array(ScreenOptions.groups(\Bench.layer, config: nil).map { group in
+        ] + Array(ScreenOptions.groups(\Bench.layer).map { group in
             // The screen is --screen's above (several may be given).
             OptionGroup(group.title, note: group.note, group.options.filter { $0.name != "--screen" })
         }),

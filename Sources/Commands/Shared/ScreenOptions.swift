@@ -18,14 +18,27 @@ enum ScreenOptions {
         "--cancellable", "--cancel-note", "--cancelling",
     ]
 
-    /// The groups of options for what to show, into a command's `layer` (and its `config` file,
-    /// where it reads one).
+    /// The groups of options for what to show, into a command's `layer` and its `config` file.
     static func groups<Target>(
-        _ layer: WritableKeyPath<Target, Layer> & Sendable, config: (WritableKeyPath<Target, String?> & Sendable)?
+        _ layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>,
+        config: @autoclosure @escaping DeferredKeyPath<Target, String?>
     ) -> [OptionGroup<Target>] {
         // Built in steps: Swift 6.0.3 (Debian 13's) crashes on the closure over `config` in one expression.
-        var what = Configuration.options(look, into: layer)
-        if let config { what.append(CommonOptions.config.lifted(config)) }
+        var what = Configuration.options(look, into: layer())
+        what.append(CommonOptions.config.lifted(config()))
+        return groups(layer(), what: what)
+    }
+
+    /// The same for a command that reads no configuration file (glance bench).
+    static func groups<Target>(_ layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>)
+        -> [OptionGroup<Target>]
+    {
+        groups(layer(), what: Configuration.options(look, into: layer()))
+    }
+
+    private static func groups<Target>(
+        _ layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>, what: [Option<Target>]
+    ) -> [OptionGroup<Target>] {
         return [
             OptionGroup("What to show (glance run, watch and render take the same)", what),
             OptionGroup(
@@ -33,10 +46,10 @@ enum ScreenOptions {
                     + "an omitted ring quantity is missing, and a ring whose value or goal is missing is empty",
                 note: "Energy is 0 to 100000 (kcal or kJ), minutes 0 to 1440, hours 0 to 24; a goal is 0 (it carries no "
                     + "progress) or from 1 up to the same.",
-                Configuration.options(day, into: layer)),
+                Configuration.options(day, into: layer())),
             OptionGroup(
                 "A gauge (--screen gauges) or a task (--screen progress) instead of the store's",
-                Configuration.options(content, into: layer)),
+                Configuration.options(content, into: layer())),
         ]
     }
 }
