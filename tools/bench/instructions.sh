@@ -18,7 +18,7 @@
 #   change that makes a figure worse on purpose, said in the commit, or better).
 # --beside: the table for this machine's build and for the arm64 build (--arch arm64), each of
 #   this machine's goal lines with the aarch64 figure of the same goal after it
-#   (aarch64_per_frame= or aarch64_total=, aarch64_ratio_to_goal=, and for the spinner
+#   (aarch64_per_frame=, aarch64_total= or aarch64_distinct=, aarch64_ratio_to_goal=, and for the spinner
 #   aarch64_ratio_to_progress=): every figure with its aarch64 one, by one command
 #   (make goals).
 #
@@ -66,7 +66,7 @@
 #     none): the start before the first frame's drawing, held by the check (no goal of its own)
 #   goal arch=x86_64 figure=start_code size=- distinct=… note="…"
 #     the same run's distinct instructions (each run at least once), which the VM's first
-#     frame follows more than the count (this machine's build only: callgrind lists them)
+#     frame follows more than the count (callgrind lists them; for arm64, the plugin)
 #   goal arch=x86_64 figure=watch size=480x480 per_frame=… goal=25000000 … note="…"
 #     a glance watch frame (the store changed by glance log, the screen drawn, the PNG written),
 #     frames 2 to 11
@@ -109,6 +109,7 @@ if [ "${1:-}" = --beside ]; then
 				if (index(line, " note=")) { note = substr(line, index(line, " note=")); line = substr(line, 1, index(line, " note=") - 1) }
 				if (field(other, "per_frame") != "") line = line " aarch64_per_frame=" field(other, "per_frame")
 				if (field(other, "total") != "") line = line " aarch64_total=" field(other, "total")
+				if (field(other, "distinct") != "") line = line " aarch64_distinct=" field(other, "distinct")
 				if (field(other, "ratio_to_progress") != "") line = line " aarch64_ratio_to_progress=" field(other, "ratio_to_progress")
 				if (field(other, "ratio_to_goal") != "") line = line " aarch64_ratio_to_goal=" field(other, "ratio_to_goal")
 				line = line note
@@ -325,14 +326,17 @@ echo "goal arch=$NAME figure=start size=- total=$total" \
 # frame follows: qemu's TCG translates code the first time it runs, about 1.4 us an instruction
 # here, and again at every start because ASLR puts the code elsewhere each time, while running
 # an instruction already translated costs about 3 ns (docs/speed.md).
+# For the arm64 build the plugin counts the same (the addresses of the blocks qemu translated).
 if [ -z "$ARCH" ]; then
 	code=$(awk '/^ob=/ { ob = substr($0, 4); next } /^calls=/ { skip = 1; next }
 		/^0x/ { if (skip) { skip = 0; next } k = ob " " $1; if (!(k in seen)) { seen[k] = 1; n++ } }
 		END { print n + 0 }' "$tmp/cg-start")
-	[ "$code" -gt 0 ] || { echo "instructions.sh: no instructions listed in callgrind's file for glance run" >&2; exit 1; }
-	echo "goal arch=$NAME figure=start_code size=- distinct=$code" \
-		'note="the same run'"'"'s instructions run at least once: code the VM translates at each start"'
+else
+	code=$(sed -n 's/^distinct \([0-9]*\)$/\1/p' "$tmp/insn.log")
 fi
+[ "${code:-0}" -gt 0 ] || { echo "instructions.sh: no distinct instructions counted for glance run" >&2; exit 1; }
+echo "goal arch=$NAME figure=start_code size=- distinct=$code" \
+	'note="the same run'"'"'s instructions run at least once: code the VM translates at each start"'
 # A glance watch frame: the store changed by glance log (run without counting), glance watch's
 # picture drawn and written; frames 2 to 11 (the first waits for nothing: it is start-up).
 "${PLAIN[@]}" log --db "$tmp/watch.db" --date 2026-11-01 --move 300 --move-goal 600 --exercise 10 --exercise-goal 30 \
