@@ -182,7 +182,9 @@ public struct Option<Target>: Sendable {
 /// it is made when the option is given, not when a command is declared (each key path type is
 /// class metadata the runtime makes on first use: some 50 K instructions at every start, for
 /// options a device's `glance run` is never given).
-public typealias DeferredKeyPath<Root, Value> = @Sendable () -> (WritableKeyPath<Root, Value> & Sendable)
+/// (Not `WritableKeyPath<Root, Value> & Sendable`: Swift 6.0.3 crashes lowering an autoclosure
+/// that returns that composition.)
+public typealias DeferredKeyPath<Root, Value> = @Sendable () -> WritableKeyPath<Root, Value>
 
 /// Options under one heading of the help.
 public struct OptionGroup<Target>: Sendable {
