@@ -32,7 +32,8 @@ struct RecordingTests {
         #expect(EventNames.keyCode(named: "KEY_NOPE") == nil && EventNames.keyCode(named: "ABS_X") == nil)
         // The kind is the part before the first underscore: a name without one, or with another
         // part there, is no key.
-        #expect(EventNames.code(named: "ABS_MT_SLOT")! == (InputEvent.absType, 0x2F))
+        let slot = try #require(EventNames.code(named: "ABS_MT_SLOT"))
+        #expect(slot.type == InputEvent.absType && slot.code == 0x2F)
         #expect(EventNames.code(named: "REL_WHEEL")?.code == 8 && EventNames.code(named: "SYN_REPORT")?.code == 0)
         for name in ["KEY", "_KEY_ENTER", "key_enter", "KEYS_ENTER", ""] { #expect(EventNames.code(named: name) == nil, "\(name)") }
         #expect(throws: EventRecording.ParseError.self) { try EventRecording.parse("0.0 EV_KEY KEY_NOPE 1") }
