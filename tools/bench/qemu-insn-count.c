@@ -40,27 +40,32 @@ static uint64_t instructions;
 
 // The addresses seen, an open-addressed set (0 is never an instruction's address here); grown
 // at half full. A block translated again (a jump into the middle of one, a flush) adds nothing.
+// Not locked: qemu's user mode translates one block at a time (under its mmap lock), and the
+// translation callback is where the set is touched.
 static uint64_t *seen;
 static size_t capacity, distinct;
 
+// Puts `address` into `table` (a power of two of slots); 1 when it was not there.
+static int insert(uint64_t *table, size_t slots, uint64_t address) {
+    size_t i = (size_t)((address >> 2) * 0x9E3779B97F4A7C15ull) & (slots - 1);
+    while (table[i] && table[i] != address) i = (i + 1) & (slots - 1);
+    if (table[i]) return 0;
+    table[i] = address;
+    return 1;
+}
+
 static int remember(uint64_t address) {
     if (2 * (distinct + 1) > capacity) {
-        size_t old = capacity;
-        uint64_t *before = seen;
-        capacity = old ? 2 * old : 1 << 16;
-        seen = calloc(capacity, sizeof *seen);
-        if (!seen) return -1;
-        distinct = 0;
-        for (size_t i = 0; i < old; i++)
-            if (before[i]) remember(before[i]);
-        free(before);
+        size_t slots = capacity ? 2 * capacity : 1 << 16;
+        uint64_t *table = calloc(slots, sizeof *table);
+        if (!table) return -1;
+        for (size_t i = 0; i < capacity; i++)
+            if (seen[i]) insert(table, slots, seen[i]);
+        free(seen);
+        seen = table;
+        capacity = slots;
     }
-    size_t i = (size_t)((address >> 2) * 0x9E3779B97F4A7C15ull) & (capacity - 1);
-    while (seen[i] && seen[i] != address) i = (i + 1) & (capacity - 1);
-    if (!seen[i]) {
-        seen[i] = address;
-        distinct++;
-    }
+    distinct += (size_t)insert(seen, capacity, address);
     return 0;
 }
 
