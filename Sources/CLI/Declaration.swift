@@ -64,18 +64,43 @@ public struct ValueParser<Value>: Sendable {
 public struct Option<Target>: Sendable {
     /// The names, the main one first (`--output`, `-o`).
     public let names: [String]
+    /// The rest of the declaration: made with the option, or (`deferred`: a setting's option,
+    /// made from the settings' tables) when the option is given or the help asks.
+    let details: Details
+
+    /// Everything but the names.
+    struct Made: Sendable {
+        let placeholder: String?
+        let help: String
+        let sayDefault: @Sendable () -> String?
+        let completion: ValueCompletion
+        let hidden: Bool
+        let apply: @Sendable (inout Target, String) throws(UsageError) -> Void
+    }
+
+    enum Details: Sendable {
+        case made(Made)
+        case deferred(@Sendable () -> Made)
+
+        var made: Made {
+            switch self {
+            case .made(let made): made
+            case .deferred(let make): make()
+            }
+        }
+    }
+
     /// The value's placeholder; nil for a flag.
-    public let placeholder: String?
-    public let help: String
+    public var placeholder: String? { details.made.placeholder }
+    public var help: String { details.made.help }
     /// What the value is when the option is not given, for the help ("default: …"); nil: none said.
-    public var defaultText: String? { sayDefault() }
-    /// Says it when the help asks (a setting's default is its value as the file writes it, made
+    /// Said when the help asks (a setting's default is its value as the file writes it, made
     /// from a default configuration: not for every option of every start).
-    let sayDefault: @Sendable () -> String?
-    public let completion: ValueCompletion
+    public var defaultText: String? { details.made.sayDefault() }
+    public var completion: ValueCompletion { details.made.completion }
     /// Left out of the help, the man page and the completions (accepted all the same).
-    public let hidden: Bool
-    let apply: @Sendable (inout Target, String) throws(UsageError) -> Void
+    public var hidden: Bool { details.made.hidden }
+    var apply: @Sendable (inout Target, String) throws(UsageError) -> Void { details.made.apply }
 
     init(
         names: [String], placeholder: String?, help: String,
@@ -83,12 +108,20 @@ public struct Option<Target>: Sendable {
         apply: @escaping @Sendable (inout Target, String) throws(UsageError) -> Void
     ) {
         self.names = names
-        self.placeholder = placeholder
-        self.help = help
-        self.sayDefault = defaultText
-        self.completion = completion
-        self.hidden = hidden
-        self.apply = apply
+        details = .made(
+            Made(placeholder: placeholder, help: help, sayDefault: defaultText, completion: completion, hidden: hidden, apply: apply))
+    }
+
+    private init(names: [String], details: Details) {
+        self.names = names
+        self.details = details
+    }
+
+    /// An option known by its `names` alone until it is given or the help asks: then `make`
+    /// makes it (it must have those names). A command that declares many options made from
+    /// tables (the settings') makes none of them on a start that is given none.
+    public static func deferred(names: [String], _ make: @escaping @Sendable () -> Option) -> Option {
+        Option(names: names, details: .deferred({ make().details.made }))
     }
 
     public var name: String { names[0] }
@@ -169,12 +202,20 @@ public struct Option<Target>: Sendable {
             hidden: true, apply: { (_, _) throws(UsageError) in throw UsageError(message) })
     }
 
-    /// The option applied to a part of a larger target (options shared between commands).
+    /// The option applied to a part of a larger target (options shared between commands); a
+    /// deferred one stays deferred.
     public func lifted<Outer>(_ path: @autoclosure @escaping DeferredKeyPath<Outer, Target>) -> Option<Outer> {
-        let apply = self.apply, sayDefault = self.sayDefault
-        return Option<Outer>(
-            names: names, placeholder: placeholder, help: help, defaultText: sayDefault(), completion: completion,
-            hidden: hidden, apply: { (outer, text) throws(UsageError) in try apply(&outer[keyPath: path()], text) })
+        let details = self.details
+        let lift: @Sendable (Made) -> Option<Outer>.Made = { made in
+            let apply = made.apply
+            return Option<Outer>.Made(
+                placeholder: made.placeholder, help: made.help, sayDefault: made.sayDefault, completion: made.completion,
+                hidden: made.hidden, apply: { (outer, text) throws(UsageError) in try apply(&outer[keyPath: path()], text) })
+        }
+        switch details {
+        case .made(let made): return Option<Outer>(names: names, details: .made(lift(made)))
+        case .deferred(let make): return Option<Outer>(names: names, details: .deferred({ lift(make()) }))
+        }
     }
 }
 
@@ -383,8 +424,9 @@ public struct CommandSpec<Target>: Sendable {
             guard let option = options.first(where: { $0.names.contains(optionName) }) else {
                 throw UsageError("\(name): unknown option '\(optionName)' (see glance \(name) --help)")
             }
+            let made = option.details.made
             var value = ""
-            if option.takesValue {
+            if made.placeholder != nil {
                 if let inlineValue {
                     value = inlineValue
                 } else {
@@ -395,7 +437,7 @@ public struct CommandSpec<Target>: Sendable {
             } else if inlineValue != nil {
                 throw UsageError("\(optionName) takes no value")
             }
-            try option.apply(&target, value)
+            try made.apply(&target, value)
             given.append(option.name)
         }
         if let operands {

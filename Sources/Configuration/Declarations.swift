@@ -103,8 +103,17 @@ extension Configuration: Defaulted {
                     reader.issue("\(at).end", "expected at most a year after start (\(start))")
                 }
             }),
-    ] + RunOptions.settings.map { $0.lifted(Field({ $0.run }, { $0.run = $1 }),
-    under: nil) } + ShowRequest.settings.map { $0.lifted(Field({ $0.show }, { $0.show = $1 }), under: nil) }
+    ] + runSettings + showSettings
+
+    /// The command line's own settings of `glance run` (`--intro`, `--no-input`) and of what is
+    /// shown (`--move`, `--screen`), as the configuration's: the last of `settings`, kept apart
+    /// so that an option of theirs is found without making the file's tables.
+    static let runSettings: [Setting<Configuration>] = RunOptions.settings.map {
+        $0.lifted(Field({ $0.run }, { $0.run = $1 }), under: nil)
+    }
+    static let showSettings: [Setting<Configuration>] = ShowRequest.settings.map {
+        $0.lifted(Field({ $0.show }, { $0.show = $1 }), under: nil)
+    }
 
     /// The checks of several settings together, after the file and after the command line.
     public static let checks: [Check<Configuration>] = [
@@ -146,9 +155,13 @@ extension Configuration: Defaulted {
     /// the list afresh each time was a fifth of a `glance render`, 14 M instructions.)
     public static let leaves: [Setting<Configuration>] = settings.flatMap(\.leaves)
 
-    /// The setting a command-line option sets.
+    /// The setting a command-line option sets. The command line's own first: `glance run
+    /// --report-startup` finds its setting without the file's tables, a tenth of the code run
+    /// before a device's first frame (docs/speed.md). Each option is one setting's
+    /// (ConfigurationTests), so the order finds the same one.
     public static func setting(option: String) -> Setting<Configuration>? {
-        leaves.first { $0.options.contains(option) }
+        runSettings.first { $0.options.contains(option) } ?? showSettings.first { $0.options.contains(option) }
+            ?? leaves.first { $0.options.contains(option) }
     }
 
     /// The setting at a dotted path of the file (`display.mode`) or with a command-line name

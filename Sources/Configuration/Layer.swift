@@ -82,8 +82,13 @@ extension Configuration {
         _ options: [String], into layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>
     ) -> [Option<Target>] {
         options.map { name in
-            guard let setting = setting(option: name) else { preconditionFailure("\(name) is no setting's option") }
-            return setting.option(layer())
+            // Made when given or shown: a start given none of them makes none of the tables.
+            Option<Target>.deferred(names: [name]) {
+                guard let setting = setting(option: name), setting.options == [name] else {
+                    preconditionFailure("\(name) is no setting's only option")
+                }
+                return setting.option(layer())
+            }
         }
     }
 }

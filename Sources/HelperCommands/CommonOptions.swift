@@ -15,7 +15,8 @@ package enum CommonOptions {
     package static func database<Target>(
         _ layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>, help: String = storeHelp
     ) -> Option<Target> {
-        Configuration.setting(option: "--db")!.option(layer(), help: help, default: "")
+        // Made when given or shown, as the settings' other options (Configuration.options).
+        .deferred(names: ["--db"]) { Configuration.setting(option: "--db")!.option(layer(), help: help, default: "") }
     }
 
     /// A service's options (glance serve, glance mqtt): the configuration, the store, and `more`

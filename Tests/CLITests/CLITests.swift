@@ -194,6 +194,45 @@ struct CLITests {
         #expect(text.hasSuffix("Exit status:\n  0   done\n  64  bad arguments"))
     }
 
+    /// Counts how often a deferred option was made (the tests run it on one thread).
+    final class Made: @unchecked Sendable {
+        var count = 0
+    }
+
+    @Test("a deferred option is made only when given or shown, and then reads, helps and lifts as a made one")
+    func deferred() throws {
+        let made = Made()
+        let option = Option<Target>.deferred(names: ["--size"]) {
+            made.count += 1
+            return .value("--size", as: Self.count, help: "how many", default: "0") { $0.size = $1 }
+        }
+        let spec = CommandSpec<Target>(
+            "lazy", summary: "s", usage: ["lazy [options]"], about: "a",
+            groups: [OptionGroup("Things", [option, .flag("--flag", help: "a flag") { $0.flag = true }])],
+            exits: [ExitStatusNote(64, "bad arguments")])
+        func parse(_ argv: [String]) throws -> Target? {
+            guard case .run(let t) = try spec.parse(argv, into: Target()) else { return nil }
+            return t
+        }
+        #expect(try parse(["--flag"])?.flag == true)
+        #expect(made.count == 0, "an option not given is not made")
+        #expect(try parse(["--size", "4"])?.size == 4 && made.count == 1, "made once for being given")
+        #expect(throws: UsageError("--size 'x': expected a count")) { try parse(["--size=x"]) }
+        #expect(throws: UsageError("--size needs a value (see --help)")) { try parse(["--size"]) }
+        let text = HelpText.render(spec.description)
+        #expect(text.contains("  --size N") && text.contains("how many (default: 0)\n"), "\(text)")
+        // Lifted into a larger target, it stays deferred and sets the part.
+        struct Outer: Sendable { var inner = Target() }
+        let before = made.count
+        let lifted = option.lifted(\Outer.inner)
+        #expect(made.count == before, "lifting makes nothing")
+        let outer = CommandSpec<Outer>(
+            "outer", summary: "s", usage: ["outer"], about: "a", groups: [OptionGroup("Things", [lifted])],
+            exits: [ExitStatusNote(64, "bad arguments")])
+        guard case .run(let o) = try outer.parse(["--size", "9"], into: Outer()) else { Issue.record("no run"); return }
+        #expect(o.inner.size == 9 && lifted.placeholder == "N" && lifted.help == "how many")
+    }
+
     @Test("wrapping: words kept whole, later lines indented")
     func wrapping() {
         let text = HelpText.wrap(String(repeating: "word ", count: 40), first: "  --x     ", rest: 10)

@@ -21,6 +21,15 @@ struct DeclarationTests {
         #expect(Configuration.fileKeys.contains("display") && Configuration.setting(named: "display.mode") != nil)
         #expect(Configuration.setting(option: "--mode")?.name == "display.mode")
         #expect(Configuration.setting(option: "--intro")?.inFile == false)
+        // Each setting has one option at most (a command's option is made from its name alone
+        // until given), and the lookup, which tries the command line's own settings first,
+        // finds the setting the whole list has for each.
+        #expect(Configuration.leaves.allSatisfy { $0.options.count <= 1 })
+        for option in options {
+            #expect(Configuration.setting(option: option)?.name == Configuration.leaves.first { $0.options.contains(option) }?.name)
+        }
+        #expect(Configuration.runSettings.map(\.name) + Configuration.showSettings.map(\.name)
+            == Configuration.settings.suffix(Configuration.runSettings.count + Configuration.showSettings.count).map(\.name))
     }
 
     /// The file and the command line read a value through the same form: what one takes the
