@@ -46,8 +46,7 @@ extension Configuration: Defaulted {
                 + "their own are never grabbed)", reload: .input),
         .object("touch", Field({ $0.touch }, { $0.touch = $1 }), TouchSetting.settings,
             help: "how the touch panel is mounted"),
-        .object("display", Field({ $0.display }, { $0.display = $1 }), DisplaySetting.settings,
-            help: "which card, connector, mode, format and rotation"),
+        displayObject,
         .object(
             "idle", Field({ $0.idle }, { $0.idle = $1 }), IdleSchedule.settings, help: "what happens without input",
             check: { idle, at, reader in
@@ -105,6 +104,12 @@ extension Configuration: Defaulted {
             }),
     ] + runSettings + showSettings
 
+    /// The display's settings (`--card`, `--mode`, `--rotate`), kept apart as the command line's
+    /// own below: found without the other tables.
+    static let displayObject: Setting<Configuration> = .object(
+        "display", Field({ $0.display }, { $0.display = $1 }), DisplaySetting.settings,
+        help: "which card, connector, mode, format and rotation")
+
     /// The command line's own settings of `glance run` (`--intro`, `--no-input`) and of what is
     /// shown (`--move`, `--screen`), as the configuration's: the last of `settings`, kept apart
     /// so that an option of theirs is found without making the file's tables.
@@ -155,13 +160,14 @@ extension Configuration: Defaulted {
     /// the list afresh each time was a fifth of a `glance render`, 14 M instructions.)
     public static let leaves: [Setting<Configuration>] = settings.flatMap(\.leaves)
 
-    /// The setting a command-line option sets. The command line's own first: `glance run
-    /// --report-startup` finds its setting without the file's tables, a tenth of the code run
-    /// before a device's first frame (docs/speed.md). Each option is one setting's
-    /// (ConfigurationTests), so the order finds the same one.
+    /// The setting a command-line option sets. The command line's own and the display's first:
+    /// `glance run --report-startup` (or `--card`) finds its setting without making the file's
+    /// other tables, a fifth of the code run before the first frame without a file
+    /// (docs/speed.md). Each option is one setting's (DeclarationTests), so the order finds the
+    /// same one.
     public static func setting(option: String) -> Setting<Configuration>? {
-        runSettings.first { $0.options.contains(option) } ?? showSettings.first { $0.options.contains(option) }
-            ?? leaves.first { $0.options.contains(option) }
+        func among(_ list: [Setting<Configuration>]) -> Setting<Configuration>? { list.first { $0.options.contains(option) } }
+        return among(runSettings) ?? among(showSettings) ?? among(displayObject.leaves) ?? among(leaves)
     }
 
     /// The setting at a dotted path of the file (`display.mode`) or with a command-line name

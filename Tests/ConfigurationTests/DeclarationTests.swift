@@ -30,6 +30,7 @@ struct DeclarationTests {
         }
         #expect(Configuration.runSettings.map(\.name) + Configuration.showSettings.map(\.name)
             == Configuration.settings.suffix(Configuration.runSettings.count + Configuration.showSettings.count).map(\.name))
+        #expect(Configuration.settings.contains { $0.key == "display" && $0.members.map(\.name) == Configuration.displayObject.leaves.map(\.name) })
     }
 
     /// The file and the command line read a value through the same form: what one takes the

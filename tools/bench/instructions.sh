@@ -67,6 +67,10 @@
 #   goal arch=x86_64 figure=start_code size=- distinct=… note="…"
 #     the same run's distinct instructions (each run at least once), which the VM's first
 #     frame follows more than the count (callgrind lists them; for arm64, the plugin)
+#   goal arch=x86_64 figure=start_bare size=- total=… note="…"
+#   goal arch=x86_64 figure=start_bare_code size=- distinct=… note="…"
+#     the same two for glance run --report-startup on the built-in defaults, without the file
+#     (what the VM's first-frame bench runs)
 #   goal arch=x86_64 figure=watch size=480x480 per_frame=… goal=25000000 … note="…"
 #     a glance watch frame (the store changed by glance log, the screen drawn, the PNG written),
 #     frames 2 to 11
@@ -303,40 +307,46 @@ rm -f "$tmp/insn.log"
 total=$(counted "render --size 800x480")
 echo "goal arch=$NAME figure=render size=800x480 total=$total goal=90000000 ratio_to_goal=$(ratio "$total" 90000000)" \
 	"png_bytes=$(stat -c %s "$tmp/render.png")"
-# glance run's start as a device has it, up to opening the card (there is none to open: it ends
-# there, unavailable): the loader, the command line, the package's configuration file read,
-# the fonts. No goal of its own (the first frame's is in milliseconds, in the VM); kept by the
-# 5 % check, it holds what was taken out of the first frame's start (docs/speed.md).
-# On this machine's build callgrind also lists each instruction it counted (--dump-instr), so
-# the same run gives the code run before the card: the instructions executed at least once.
-rm -f "$tmp/insn.log"
-START=("${RUNNER[@]}")
-[ -n "$ARCH" ] || START=(valgrind --tool=callgrind --dump-instr=yes --compress-strings=no --compress-pos=no
-	--callgrind-out-file="$tmp/cg-start" "$tmp/glance")
-status=0
-"${START[@]}" run --config device/config.json --card /nonexistent/card0 --no-input 2>"$tmp/run.log" >"$tmp/out" ||
-	status=$?
-grep -q "no DRM card" "$tmp/run.log" ||
-	{ echo "instructions.sh: glance run did not stop at the card (status $status)" >&2; tail -5 "$tmp/run.log" >&2; exit 1; }
-total=$(counted "run --config device/config.json")
-echo "goal arch=$NAME figure=start size=- total=$total" \
-	'note="glance run with the package'"'"'s configuration file, the whole process up to the card it cannot open"'
-# The distinct instructions of that run (an instruction's address in its object, each counted
-# once; a call's line in callgrind's file is the call, not an instruction). What the VM's first
-# frame follows: qemu's TCG translates code the first time it runs, about 1.4 us an instruction
-# here, and again at every start because ASLR puts the code elsewhere each time, while running
-# an instruction already translated costs about 3 ns (docs/speed.md).
-# For the arm64 build the plugin counts the same (the addresses of the blocks qemu translated).
-if [ -z "$ARCH" ]; then
-	code=$(awk '/^ob=/ { ob = substr($0, 4); next } /^calls=/ { skip = 1; next }
-		/^0x/ { if (skip) { skip = 0; next } k = ob " " $1; if (!(k in seen)) { seen[k] = 1; n++ } }
-		END { print n + 0 }' "$tmp/cg-start")
-else
-	code=$(sed -n 's/^distinct \([0-9]*\)$/\1/p' "$tmp/insn.log")
-fi
-[ "${code:-0}" -gt 0 ] || { echo "instructions.sh: no distinct instructions counted for glance run" >&2; exit 1; }
-echo "goal arch=$NAME figure=start_code size=- distinct=$code" \
-	'note="the same run'"'"'s instructions run at least once: code the VM translates at each start"'
+# glance run's start up to opening the card (there is none to open: it ends there,
+# unavailable): the loader, the command line, the configuration, the fonts. No goal of its own
+# (the first frame's is in milliseconds, in the VM); kept by the 5 % check, it holds what was
+# taken out of the first frame's start (docs/speed.md). On this machine's build callgrind also
+# lists each instruction it counted (--dump-instr), so the same run gives the code run before
+# the card: the instructions executed at least once (FIGURE_code). What the VM's first frame
+# follows: qemu's TCG translates code the first time it runs, about 1.4 us an instruction here,
+# and again at every start because ASLR puts the code elsewhere each time, while running an
+# instruction already translated costs about 3 ns (docs/speed.md). For the arm64 build the
+# plugin counts the same (the addresses of the blocks qemu translated).
+start_figures() { # FIGURE NOTE OPTIONS...
+	local figure=$1 note=$2 status=0 total code
+	shift 2
+	rm -f "$tmp/insn.log"
+	local start=("${RUNNER[@]}")
+	[ -n "$ARCH" ] || start=(valgrind --tool=callgrind --dump-instr=yes --compress-strings=no --compress-pos=no
+		--callgrind-out-file="$tmp/cg-$figure" "$tmp/glance")
+	"${start[@]}" run "$@" --card /nonexistent/card0 --no-input 2>"$tmp/run.log" >"$tmp/out" || status=$?
+	grep -q "no DRM card" "$tmp/run.log" ||
+		{ echo "instructions.sh: glance run $* did not stop at the card (status $status)" >&2; tail -5 "$tmp/run.log" >&2; exit 1; }
+	total=$(counted "run $*")
+	echo "goal arch=$NAME figure=$figure size=- total=$total note=\"$note, the whole process up to the card it cannot open\""
+	# An instruction's address in its object, each counted once (a call's line in callgrind's
+	# file is the call, not an instruction).
+	if [ -z "$ARCH" ]; then
+		code=$(awk '/^ob=/ { ob = substr($0, 4); next } /^calls=/ { skip = 1; next }
+			/^0x/ { if (skip) { skip = 0; next } k = ob " " $1; if (!(k in seen)) { seen[k] = 1; n++ } }
+			END { print n + 0 }' "$tmp/cg-$figure")
+	else
+		code=$(sed -n 's/^distinct \([0-9]*\)$/\1/p' "$tmp/insn.log")
+	fi
+	[ "${code:-0}" -gt 0 ] || { echo "instructions.sh: no distinct instructions counted for glance run $*" >&2; exit 1; }
+	echo "goal arch=$NAME figure=${figure}_code size=- distinct=$code" \
+		'note="the same run'"'"'s instructions run at least once: code the VM translates at each start"'
+}
+# As a device starts: the package's configuration file read (every section's settings made).
+start_figures start "glance run with the package's configuration file" --config device/config.json
+# As the packaged unit starts it (--report-startup) on the built-in defaults, no file: make run,
+# and the VM's first-frame bench (make bench-startup), whose path this is up to the card.
+start_figures start_bare "glance run --report-startup on the built-in defaults (no file)" --report-startup
 # A glance watch frame: the store changed by glance log (run without counting), glance watch's
 # picture drawn and written; frames 2 to 11 (the first waits for nothing: it is start-up).
 "${PLAIN[@]}" log --db "$tmp/watch.db" --date 2026-11-01 --move 300 --move-goal 600 --exercise 10 --exercise-goal 30 \
@@ -404,7 +414,7 @@ if [ "$CHECK" = record ]; then
 	{
 		echo "# The instruction counts tools/bench/instructions.sh --check holds each figure to (5 % worse fails"
 		echo "# make test): figure, architecture, size, fps (- where none), instructions (per frame; render: the"
-		echo "# whole process; start_code: distinct instructions). Written by tools/bench/instructions.sh --record."
+		echo "# whole process; start_code, start_bare_code: distinct instructions). Written by tools/bench/instructions.sh --record."
 		cat "$tmp/all.txt"
 	} >"$RECORDED"
 	echo "instructions.sh: recorded $(wc -l <"$tmp/now.txt") figures for $NAME in $RECORDED"
