@@ -27,6 +27,22 @@ final class FontFace {
         self.hbFace = hbFace
     }
 
+    /// Whether `file` is a font FreeType opens, without loading its face (FreeType's face index
+    /// -1: the file's format and its number of faces): what a start checks of the faces it opens
+    /// only when their first glyph is asked for.
+    static func check(library: FT_Library, file: FontFile) throws(FontError) {
+        var face: FT_Face? = nil
+        let error = FT_New_Face(library, file.path, -1, &face)
+        guard error == 0, let face else {
+            throw FontError("cannot open font file \(file.path) (FreeType error \(error)): check the path")
+        }
+        let count = face.pointee.num_faces
+        FT_Done_Face(face)
+        guard file.index < count else {
+            throw FontError("font file \(file.path) has \(count) faces, not one numbered \(file.index): check the index")
+        }
+    }
+
     deinit {
         for size in sizes.values {
             hb_font_destroy(size.hb)

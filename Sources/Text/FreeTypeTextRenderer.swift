@@ -33,7 +33,15 @@ public final class FreeTypeTextRenderer: TextRenderer {
     }
 
     private let library: FT_Library
-    private var faces: [FontFace] = []
+    /// The files in use, each face opened (FreeType's face, HarfBuzz's) when a glyph of it is first
+    /// asked for: a start opens the faces its first frame writes in (the ring screen: one of
+    /// Inter's four weights), not the others (some 0.36 M instructions each), after checking
+    /// that each is a font (`FontFace.check`).
+    private var sources: [FontFile] = []
+    private var opened: [FontFace?] = []
+    /// The regular weight's first face, opened with the renderer: what stands in for a face that
+    /// was checked but then could not be opened (its file changed since).
+    private var primary = 0
     private var stacks: [FontWeight: [Int]] = [:]
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var lines: [LineKey: ShapedLine] = [:]
@@ -93,12 +101,14 @@ public final class FreeTypeTextRenderer: TextRenderer {
             throw FontError("HarfBuzz could not start")
         }
         self.buffer = buffer
-        var opened: [FontFile: Int] = [:]
+        var known: [FontFile: Int] = [:]
         func open(_ file: FontFile) throws(FontError) -> Int {
-            if let i = opened[file] { return i }
-            faces.append(try FontFace(library: library, file: file))
-            opened[file] = faces.count - 1
-            return faces.count - 1
+            if let i = known[file] { return i }
+            try FontFace.check(library: library, file: file)
+            sources.append(file)
+            opened.append(nil)
+            known[file] = sources.count - 1
+            return sources.count - 1
         }
         var fallbacks: [Int] = []
         for language in fonts.languages {
@@ -123,16 +133,37 @@ public final class FreeTypeTextRenderer: TextRenderer {
             }
             stacks[weight] = [try open(file)] + fallbacks
         }
+        primary = stacks[.regular]?.first ?? 0
+        if !sources.isEmpty { opened[primary] = try FontFace(library: library, file: sources[primary]) }
+    }
+
+    /// The files whose faces are open (tests).
+    var openedFiles: [FontFile] { sources.indices.filter { opened[$0] != nil }.map { sources[$0] } }
+
+    /// The face of `sources[index]`, opened the first time.
+    private func face(_ index: Int) -> FontFace {
+        if let face = opened[index] { return face }
+        do throws(FontError) {
+            let face = try FontFace(library: library, file: sources[index])
+            opened[index] = face
+            return face
+        } catch {
+            // Checked as a font when the renderer was made: changed since. The primary face
+            // writes its text instead (from now on, not opened again).
+            let stand = opened[primary]!
+            opened[index] = stand
+            return stand
+        }
     }
 
     deinit {
         hb_buffer_destroy(buffer)
-        faces.removeAll()
+        opened.removeAll()
         FT_Done_FreeType(library)
     }
 
     /// The files in use, primary (regular weight) first.
-    public var files: [FontFile] { (stacks[.regular] ?? []).map { faces[$0].file } }
+    public var files: [FontFile] { (stacks[.regular] ?? []).map { sources[$0] } }
 
     public func measure(_ text: String, _ style: TextStyle) -> TextMetrics {
         shape(text, style).metrics
@@ -141,14 +172,14 @@ public final class FreeTypeTextRenderer: TextRenderer {
     /// The primary face's (the regular weight's first).
     public private(set) lazy var capRatio: Float = {
         guard let first = stacks[.regular]?.first else { return 0.727 }
-        return faces[first].capRatio ?? 0.727
+        return face(first).capRatio ?? 0.727
     }()
 
     public func canRender(_ text: String) -> Bool {
         let stack = stacks[.regular] ?? []
         return text.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isWhitespace || scalar.value < 0x20
-                || stack.contains { faces[$0].glyph(for: scalar) != 0 }
+                || stack.contains { face($0).glyph(for: scalar) != 0 }
         }
     }
 
@@ -242,9 +273,9 @@ public final class FreeTypeTextRenderer: TextRenderer {
         var runFace = -1
         var index = text.startIndex
         for scalar in text.unicodeScalars {
-            let face = stack.first { faces[$0].glyph(for: scalar) != 0 } ?? stack.first ?? 0
+            let face = stack.first { self.face($0).glyph(for: scalar) != 0 } ?? stack.first ?? 0
             // Spaces and marks stay in the current run.
-            let keep = runFace >= 0 && (scalar.properties.isWhitespace || faces[runFace].glyph(for: scalar) != 0)
+            let keep = runFace >= 0 && (scalar.properties.isWhitespace || self.face(runFace).glyph(for: scalar) != 0)
             let next = text.unicodeScalars.index(after: index)
             if !keep && face != runFace {
                 if runFace >= 0 { runs.append((runFace, text[runStart..<index])) }
@@ -255,8 +286,8 @@ public final class FreeTypeTextRenderer: TextRenderer {
         }
         if runFace >= 0 { runs.append((runFace, text[runStart..<text.endIndex])) }
         let tracking64 = Self.fixed64(style.tracking, in: -(1 << 20)...(1 << 20))
-        for run in runs where !faces.isEmpty {
-            let face = faces[run.face]
+        for run in runs where !sources.isEmpty {
+            let face = self.face(run.face)
             // A fallback face has one weight: heavier styles embolden its outlines.
             let embolden: Int32 = run.face == stack.first ? 0 : Self.emboldening(style.weight, size64: size64)
             guard let font = face.activate(size64: size64) else { continue }
@@ -284,9 +315,9 @@ public final class FreeTypeTextRenderer: TextRenderer {
             }
         }
         if !glyphsOut.isEmpty { pen -= tracking64 }  // no tracking after the last letter
-        if ascent == 0, let first = stack.first, !faces.isEmpty {
-            faces[first].activate(size64: size64)
-            (ascent, descent) = faces[first].verticalMetrics
+        if ascent == 0, let first = stack.first, !sources.isEmpty {
+            face(first).activate(size64: size64)
+            (ascent, descent) = face(first).verticalMetrics
         }
         let line = ShapedLine(glyphs: glyphsOut, metrics: TextMetrics(width: Float(pen) / 64, ascent: ascent, descent: descent))
         if lines.count > 2048 { lines.removeAll(keepingCapacity: true) }
@@ -312,7 +343,7 @@ public final class FreeTypeTextRenderer: TextRenderer {
     /// The glyph's coverage at its size and quarter-pixel offset, rendered once.
     func rendered(_ key: GlyphKey) -> Glyph? {
         if let glyph = glyphs[key] { return glyph }
-        let face = faces[key.face]
+        let face = self.face(key.face)
         face.activate(size64: key.size64)
         let loadLight: Int32 = 1 << 16  // FT_LOAD_TARGET_LIGHT: vertical hinting only
         let noBitmap: Int32 = 1 << 3  // FT_LOAD_NO_BITMAP: outlines, never embedded bitmaps

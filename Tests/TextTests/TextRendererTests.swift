@@ -44,6 +44,54 @@ struct TextRendererTests {
         } throws: { ($0 as? FontError)?.message.contains("/nonexistent/font.ttf") ?? false }
     }
 
+    @Test("faces open when their first glyph is asked for; a file that is no font is refused at once, one broken later stood in for")
+    func facesOpenedWhenUsed() throws {
+        let r = try FreeTypeTextRenderer(fonts: .init(languages: [.simplifiedChinese]))
+        let regular = try #require(r.files.first)
+        #expect(r.openedFiles == [regular], "only the primary face is opened with the renderer")
+        _ = r.measure("Move", TextStyle(size: 20, weight: .semibold))
+        #expect(r.openedFiles.count == 2 && !r.openedFiles.contains(r.files[1]), "the semibold face, not the Chinese one")
+        _ = r.measure("今天", TextStyle(size: 20, weight: .regular))
+        #expect(r.openedFiles.contains(r.files[1]), "the Chinese face once a character needs it")
+        // A file that is not a font is refused when the renderer is made, naming it.
+        var template = Array("/tmp/glance-font-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        try #require(fd >= 0)
+        let path = String(cString: template)
+        defer { unlink(path) }
+        _ = "not a font".withCString { write(fd, $0, 10) }
+        close(fd)
+        #expect {
+            _ = try FreeTypeTextRenderer(fonts: .init(languages: [.simplifiedChinese], languageFiles: [.simplifiedChinese: path]))
+        } throws: { ($0 as? FontError)?.message.contains(path) ?? false }
+        // One that was a font when checked and is broken when first used: the primary face writes
+        // its text (no crash, no empty line).
+        let chinese = try #require(r.files.last)
+        let copy = path + ".ttc"
+        defer { unlink(copy) }
+        try #require(copyFile(chinese.path, to: copy))
+        let late = try FreeTypeTextRenderer(
+            fonts: .init(languages: [.simplifiedChinese], languageFiles: [.simplifiedChinese: copy]))
+        try #require(truncate(copy, 0) == 0)
+        let line = late.measure("今天", TextStyle(size: 20, weight: .regular))
+        #expect(line.width > 0 && Set(late.openedFiles) == Set(late.files))
+        #expect(line.width != r.measure("今天", TextStyle(size: 20, weight: .regular)).width, "not the Chinese face's glyphs")
+    }
+
+    /// Copies a file byte for byte; false when it cannot be.
+    func copyFile(_ from: String, to: String) -> Bool {
+        guard let source = fopen(from, "rb") else { return false }
+        defer { fclose(source) }
+        guard let target = fopen(to, "wb") else { return false }
+        defer { fclose(target) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, source)
+            if n == 0 { return ferror(source) == 0 }
+            guard fwrite(chunk, 1, n, target) == n else { return false }
+        }
+    }
+
     @Test("kerning: pairs the font kerns come out tighter than their letters apart")
     func kerning() throws {
         let r = try FreeTypeTextRenderer()
