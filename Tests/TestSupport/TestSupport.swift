@@ -214,10 +214,15 @@ public final class ScratchFolder: @unchecked Sendable {
     /// The path of `name` in the folder.
     public func file(_ name: String) -> String { path + "/" + name }
 
-    /// Writes `text` to `name` in the folder; returns its path.
+    /// Writes `text` to `name` in the folder, readable by everyone (0644, whatever the umask):
+    /// returns its path. The mode is set, not left to the umask: the tests of one process run
+    /// at once, and the code some of them run narrows the process's umask for a moment (a
+    /// socket made 0660, a store's files 0660), which made a configuration written meanwhile
+    /// unreadable to the tests that run glance as user nobody.
     @discardableResult
     public func write(_ name: String, _ text: String) -> String {
         _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+        chmod(file(name), 0o644)
         return file(name)
     }
 }
