@@ -31,6 +31,7 @@ public enum PanelApp {
             log(failure.message)
             return failure.status
         }
+        text?.report = log
         // SIGUSR1/SIGUSR2: the console asks to switch away / says it is back (VT_PROCESS).
         let signals: SignalReceiver
         do {

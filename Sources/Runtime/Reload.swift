@@ -162,7 +162,9 @@ public final class Reloader {
         var newText = text
         if reloads.contains(.fonts) || next.resolvedLocale != old.resolvedLocale || next.needsText != old.needsText {
             do {
-                newText = try next.loadText()
+                let loaded = try next.loadText()
+                loaded?.report = log
+                newText = loaded
             } catch {
                 throw Refusal(lines: [error.message])
             }

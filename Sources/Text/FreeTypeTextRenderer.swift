@@ -42,6 +42,8 @@ public final class FreeTypeTextRenderer: TextRenderer {
     /// The regular weight's first face, opened with the renderer: what stands in for a face that
     /// was checked but then could not be opened (its file changed since).
     private var primary = 0
+    /// Told when a face opened on first use cannot be (the app's log): once for each file.
+    public var report: ((String) -> Void)?
     private var stacks: [FontWeight: [Int]] = [:]
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var lines: [LineKey: ShapedLine] = [:]
@@ -149,9 +151,10 @@ public final class FreeTypeTextRenderer: TextRenderer {
             return face
         } catch {
             // Checked as a font when the renderer was made: changed since. The primary face
-            // writes its text instead (from now on, not opened again).
+            // writes its text instead (from now on, not opened again), and that is told.
             let stand = opened[primary]!
             opened[index] = stand
+            report?("\(error.message); its text is written in \(sources[primary].path) until the fonts are loaded again (restart or reload)")
             return stand
         }
     }

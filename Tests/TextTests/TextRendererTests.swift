@@ -73,9 +73,18 @@ struct TextRendererTests {
         let late = try FreeTypeTextRenderer(
             fonts: .init(languages: [.simplifiedChinese], languageFiles: [.simplifiedChinese: copy]))
         try #require(truncate(copy, 0) == 0)
+        let told = Told()
+        late.report = { told.lines.append($0) }
         let line = late.measure("今天", TextStyle(size: 20, weight: .regular))
+        _ = late.measure("今日", TextStyle(size: 20, weight: .regular))
+        #expect(told.lines.count == 1 && told.lines[0].contains(copy), "said once, naming the file: \(told.lines)")
         #expect(line.width > 0 && Set(late.openedFiles) == Set(late.files))
         #expect(line.width != r.measure("今天", TextStyle(size: 20, weight: .regular)).width, "not the Chinese face's glyphs")
+    }
+
+    /// What a renderer told (the tests run it on one thread).
+    final class Told: @unchecked Sendable {
+        var lines: [String] = []
     }
 
     /// Copies a file byte for byte; false when it cannot be.

@@ -57,6 +57,7 @@ public enum Pictures {
             console.complain(failure.message)
             return failure.status
         }
+        text?.report = console.complain
         let today = settings.fixedToday ?? SystemLocalClock().today()
         let day = show.day?.day(today: today) ?? today
         // What is shown: the command line's, or the store's day and week.
