@@ -128,10 +128,10 @@ struct VMInputTests {
             "touch 240 240", "screendump-until tablet-tap \(gauge) 8",
             "key up", "screendump-until tablet-up \(today) 8",
             // The keyboard unplugged and another plugged in: it works at once.
-            #"qmp {"execute": "device_del", "arguments": {"id": "kbd0"}}"#,
+            // Plugged in once the guest gave the slot up (an add while it powers it down is not
+            // seen); the request repeated when the guest has not acted on it (lost under load).
+            "unplug kbd0 90 15",
             "wait-console \\[nav\\] glance: input: .*(went away|removed) 15",
-            // Plugged in once the guest gave the slot up (an add while it powers it down is not seen).
-            "wait-qmp-event DEVICE_DELETED kbd0 60",
             #"qmp {"execute": "device_add", "arguments": {"driver": "virtio-keyboard-pci", "id": "kbd1", "bus": "inputport"}}"#,
             "wait-console \\[nav\\] glance: input: .*[Kk]eyboard.*keys 15",
             "key left", "screendump-until hotplug-28 \(day28) 8",

@@ -29,6 +29,13 @@ must be taken while it runs.
     wait-qmp-event EVENT DEVICE TIMEOUT_S
                                      wait until qemu reports EVENT (e.g.
                                      DEVICE_DELETED) for the device id DEVICE
+    unplug DEVICE TIMEOUT_S [AGAIN_S]
+                                     device_del DEVICE, then wait until qemu reports
+                                     DEVICE_DELETED for it, asking again every AGAIN_S
+                                     (default 15) seconds: a guest under load can lose
+                                     the hotplug event of a request (seen: 60 s and the
+                                     slot never given up), and qemu accepts a request
+                                     again once the guest had time to act on the last
     wait-console REGEX [TIMEOUT_S]   wait until REGEX appears in the guest log,
                                      searching after the previous match
                                      (default timeout 60 s; a trailing
@@ -399,6 +406,32 @@ class Guest:
                 self.cmd("query-status")
                 return any(e["event"] == event and (e.get("data") or {}).get("device") == device for e in self.events)
             self.wait_for(told, tmo, "wait-qmp-event %s %s" % (event, device))
+        elif op == "unplug":
+            device, tmo = words[1], float(words[2])
+            again = float(words[3]) if len(words) > 3 else 15.0
+            deadline = time.monotonic() + tmo
+            requests = 0
+
+            def gone():
+                return any(e["event"] == "DEVICE_DELETED" and (e.get("data") or {}).get("device") == device
+                           for e in self.events)
+            while not gone():
+                if time.monotonic() >= deadline:
+                    raise ActionFailed("unplug %s: no DEVICE_DELETED after %d request(s) in %ss" % (device, requests, tmo))
+                try:
+                    self.cmd("device_del", {"id": device})
+                    requests += 1
+                    print("vmctl: [%7.3fs] unplug %s: request %d" % (self.now(), device, requests), flush=True)
+                except ActionFailed as e:
+                    # the last request still pending in qemu's eyes, or the device gone meanwhile
+                    # (its event then arrives with the next reply)
+                    print("vmctl: unplug %s: %s" % (device, e), flush=True)
+                asked = time.monotonic()
+                while not gone() and time.monotonic() - asked < again and time.monotonic() < deadline:
+                    if not self.alive():
+                        raise ActionFailed("unplug %s: guest stopped first" % device)
+                    time.sleep(0.1)
+                    self.cmd("query-status")
         elif op == "hmp":
             r = self.cmd("human-monitor-command", {"command-line": raw.split(None, 1)[1]})
             print("vmctl: hmp -> %s" % r)
