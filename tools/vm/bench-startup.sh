@@ -14,19 +14,24 @@
 # in the same boot and started in turn, N runs each: the machine's load, which spreads the runs
 # by ±30 % here, then weighs on both alike; a median for each.
 # Environment: BENCH_GPU=virtio|std (default virtio), BENCH_RES=WxH (default 480x480),
+# BENCH_SETTLE=SECONDS (the shell's sleep after each start before it looks; default 1.5),
 # BENCH_CONFIG=FILE: a configuration file put at /etc/glance/config.json in the guest, which the
 # app then reads at each start as on a device (device/config.json is what the package installs;
 # without it, the app runs on its built-in defaults and reads no file).
 # Under TCG (no KVM) the guest CPU is emulated: figures are several times what the same
 # binary takes on real hardware; compare builds with each other, not with a board.
-# The guest has one CPU: the shell looks for the first frame's line every 0.25 s (every 0.02 s
-# it ran grep some 50 times a second beside the app, and slowed the start it measured).
+# The guest has one CPU: whatever the shell runs while the app starts is taken from the app. So
+# the shell sleeps for BENCH_SETTLE seconds (default 1.5) before it first looks for the first
+# frame's line, then looks every 0.25 s. (It looked at once and every 0.25 s: one boot, the same
+# binary started 11 times each way in turn, 361 ms after exec looking at once, 333 ms sleeping
+# first; every 0.02 s its greps had taken more still.)
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BINARY=${1:-$ROOT/.build/release/glance}
 N=${2:-5}
 OTHER=${3:-}
+[[ ${BENCH_SETTLE:-1.5} =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "bench-startup: BENCH_SETTLE=$BENCH_SETTLE: give seconds, e.g. 1.5" >&2; exit 2; }
 [ -x "$BINARY" ] || { echo "bench-startup: no $BINARY: build it first" >&2; exit 2; }
 [ -z "$OTHER" ] || [ -x "$OTHER" ] || { echo "bench-startup: no $OTHER" >&2; exit 2; }
 OUT=${TMPDIR:-/tmp}/glance-bench-startup
@@ -44,7 +49,7 @@ if [ -n "$OTHER" ]; then
 	TIMEOUT=600
 fi
 CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); for name in '"$NAMES"'; do log=/tmp/run$i-$name.log;
-  /app/$name run --report-startup >$log 2>&1 & pid=$!;
+  /app/$name run --report-startup >$log 2>&1 & pid=$!; sleep '"${BENCH_SETTLE:-1.5}"';
   until grep -q "^startup: fonts" $log 2>/dev/null; do kill -0 $pid 2>/dev/null || break; sleep 0.25; done;
   libs=$(grep -o "/[^ ]*[.]so[^ /]*$" /proc/$pid/maps 2>/dev/null | sed "s#.*/##" | sort -u);
   kill -TERM $pid; wait $pid; echo "BENCH $name run $i: $(grep "^startup: first" $log)";
