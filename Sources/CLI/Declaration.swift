@@ -205,12 +205,20 @@ public struct Option<Target>: Sendable {
     /// The option applied to a part of a larger target (options shared between commands); a
     /// deferred one stays deferred.
     public func lifted<Outer>(_ path: @autoclosure @escaping DeferredKeyPath<Outer, Target>) -> Option<Outer> {
+        lifted(through: { (outer, body) throws(UsageError) in try body(&outer[keyPath: path()]) })
+    }
+
+    /// The same, the part reached by `access` (no key path made when the option is given).
+    public func lifted<Outer>(through access: @escaping PartAccess<Outer, Target>) -> Option<Outer> {
         let details = self.details
         let lift: @Sendable (Made) -> Option<Outer>.Made = { made in
             let apply = made.apply
             return Option<Outer>.Made(
                 placeholder: made.placeholder, help: made.help, sayDefault: made.sayDefault, completion: made.completion,
-                hidden: made.hidden, apply: { (outer, text) throws(UsageError) in try apply(&outer[keyPath: path()], text) })
+                hidden: made.hidden,
+                apply: { (outer, text) throws(UsageError) in
+                    try access(&outer) { (part) throws(UsageError) in try apply(&part, text) }
+                })
         }
         switch details {
         case .made(let made): return Option<Outer>(names: names, details: .made(lift(made)))
@@ -226,6 +234,14 @@ public struct Option<Target>: Sendable {
 /// (Not `WritableKeyPath<Root, Value> & Sendable`: Swift 6.0.3 crashes lowering an autoclosure
 /// that returns that composition.)
 public typealias DeferredKeyPath<Root, Value> = @Sendable () -> WritableKeyPath<Root, Value>
+
+/// Where a part of a command's target is, as a function that hands it to `body` in place:
+/// `{ (run, body) throws(UsageError) in try body(&run.layer) }`. What `glance run`'s own options
+/// use: a key path, even deferred, is made when its option is given, and `glance run
+/// --report-startup` (the packaged unit's command line) gives one at every start (the key path's
+/// classes and the runtime's code for them: some 2 K instructions run once, docs/speed.md).
+public typealias PartAccess<Root, Part> =
+    @Sendable (inout Root, (inout Part) throws(UsageError) -> Void) throws(UsageError) -> Void
 
 /// Options under one heading of the help.
 public struct OptionGroup<Target>: Sendable {
@@ -382,8 +398,26 @@ public struct CommandSpec<Target>: Sendable {
         self.finish = finish
     }
 
-    /// (A closure, not `\.options`: in a generic type that made a key path at every parse.)
-    public var options: [Option<Target>] { groups.flatMap { $0.options } }
+    /// (Loops over index ranges, not `flatMap` or `\.options`: the code is generic over the
+    /// target and not specialized for a command's, so the standard library's generic algorithms
+    /// would look their associated types up by name at every start, and a key path would be made.)
+    public var options: [Option<Target>] {
+        var all: [Option<Target>] = []
+        for g in 0..<groups.count {
+            let some = groups[g].options
+            for i in 0..<some.count { all.append(some[i]) }
+        }
+        return all
+    }
+
+    /// The option named `name` (any of its names); a loop for the reason `options` says.
+    func option(named name: String) -> Option<Target>? {
+        for g in 0..<groups.count {
+            let some = groups[g].options
+            for i in 0..<some.count where some[i].names.contains(name) { return some[i] }
+        }
+        return nil
+    }
 
     /// What parsing found: the target, or a request for the help.
     public enum Parsed {
@@ -421,7 +455,7 @@ public struct CommandSpec<Target>: Sendable {
                 inlineValue = String(item[item.index(after: eq)...])
             }
             if optionName == "--help" || optionName == "-h" { return .help }
-            guard let option = options.first(where: { $0.names.contains(optionName) }) else {
+            guard let option = option(named: optionName) else {
                 throw UsageError("\(name): unknown option '\(optionName)' (see glance \(name) --help)")
             }
             let made = option.details.made

@@ -5,14 +5,22 @@ import CLI
 
 /// What the command line set: a change per option given, in order.
 public struct Layer: Sendable {
-    public private(set) var changes: [(setting: String, change: Assignment<Configuration>)] = []
+    public private(set) var changes: [Change] = []
+
+    /// A setting given, and what it makes of the configuration. (A struct, not a tuple: an
+    /// array of tuples with a function in them makes the runtime build the tuple's and the
+    /// function's type at the first option given.)
+    public struct Change: Sendable {
+        public let setting: String
+        public let change: Assignment<Configuration>
+    }
 
     public init() {}
 
     /// Sets `setting` (a name of `Configuration.leaves`) as the command line's text `text` for
     /// `option` says.
     public mutating func set(_ setting: Setting<Configuration>, _ text: String, option: String) throws(UsageError) {
-        changes.append((setting.name, try setting.assign(text, option: option)))
+        changes.append(Change(setting: setting.name, change: try setting.assign(text, option: option)))
     }
 
     /// Sets a setting by its option's name, as if it were given (`--db PATH`): for tests and
@@ -27,7 +35,7 @@ public struct Layer: Sendable {
 
     /// `configuration` with every change over it.
     public func apply(to configuration: inout Configuration) {
-        for (_, change) in changes { change(&configuration) }
+        for given in changes { given.change(&configuration) }
     }
 }
 
@@ -54,13 +62,20 @@ extension Setting where Root == Configuration {
     public func option<Target>(
         _ layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>, help: String? = nil, default given: String? = nil
     ) -> Option<Target> {
+        option(through: { (target, body) throws(UsageError) in try body(&target[keyPath: layer()]) }, help: help, default: given)
+    }
+
+    /// The same, the layer reached by `access`.
+    public func option<Target>(
+        through access: @escaping PartAccess<Target, Layer>, help: String? = nil, default given: String? = nil
+    ) -> Option<Target> {
         let setting = self
         return Option<Target>.declared(
             names: options, placeholder: placeholder, help: help ?? self.help,
             default: { let said = given ?? setting.commandLineDefault; return said.isEmpty ? nil : said }(),
             completion: completion
         ) { (target, text, option) throws(UsageError) in
-            try target[keyPath: layer()].set(setting, text, option: option)
+            try access(&target) { (layer) throws(UsageError) in try layer.set(setting, text, option: option) }
         }
     }
 }
@@ -81,14 +96,27 @@ extension Configuration {
     public static func options<Target>(
         _ options: [String], into layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>
     ) -> [Option<Target>] {
-        options.map { name in
+        self.options(options, through: { (target, body) throws(UsageError) in try body(&target[keyPath: layer()]) })
+    }
+
+    /// The same, into the layer `access` reaches.
+    public static func options<Target>(_ options: [String], through access: @escaping PartAccess<Target, Layer>)
+        -> [Option<Target>]
+    {
+        // A loop, not `map`: generic over the command's target, `map` is not specialized here
+        // and would look its associated types up by name at every start.
+        var made: [Option<Target>] = []
+        made.reserveCapacity(options.count)
+        for name in options {
             // Made when given or shown: a start given none of them makes none of the tables.
-            Option<Target>.deferred(names: [name]) {
-                guard let setting = setting(option: name), setting.options == [name] else {
-                    preconditionFailure("\(name) is no setting's only option")
-                }
-                return setting.option(layer())
-            }
+            made.append(
+                Option<Target>.deferred(names: [name]) {
+                    guard let setting = setting(option: name), setting.options == [name] else {
+                        preconditionFailure("\(name) is no setting's only option")
+                    }
+                    return setting.option(through: access)
+                })
         }
+        return made
     }
 }

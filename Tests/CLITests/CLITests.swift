@@ -231,6 +231,15 @@ struct CLITests {
             exits: [ExitStatusNote(64, "bad arguments")])
         guard case .run(let o) = try outer.parse(["--size", "9"], into: Outer()) else { Issue.record("no run"); return }
         #expect(o.inner.size == 9 && lifted.placeholder == "N" && lifted.help == "how many")
+        // The same through a function that hands the part over (no key path): the same result,
+        // and an error of the part's option comes out as it is.
+        let through = option.lifted(through: { (outer: inout Outer, body) throws(UsageError) in try body(&outer.inner) })
+        let viaAccess = CommandSpec<Outer>(
+            "outer", summary: "s", usage: ["outer"], about: "a", groups: [OptionGroup("Things", [through])],
+            exits: [ExitStatusNote(64, "bad arguments")])
+        guard case .run(let a) = try viaAccess.parse(["--size=7"], into: Outer()) else { Issue.record("no run"); return }
+        #expect(a.inner.size == 7 && through.placeholder == "N")
+        #expect(throws: UsageError("--size 'x': expected a count")) { try viaAccess.parse(["--size", "x"], into: Outer()) }
     }
 
     @Test("wrapping: words kept whole, later lines indented")

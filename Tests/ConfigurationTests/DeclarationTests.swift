@@ -99,6 +99,37 @@ struct DeclarationTests {
         #expect(try file.applying(never).idle.blankAfter == nil)
     }
 
+    @Test("settings' options into a command's layer, by key path or through a function, set the same changes in order")
+    func optionsThroughAccess() throws {
+        struct Command: Sendable {
+            var layer = Layer()
+            var other = 0
+        }
+        let names = ["--dim-after", "--no-grab", "--name"]
+        let byPath: [Option<Command>] = Configuration.options(names, into: \Command.layer)
+        let through: [Option<Command>] = Configuration.options(
+            names, through: { (command: inout Command, body) throws(UsageError) in try body(&command.layer) })
+        func spec(_ options: [Option<Command>]) -> CommandSpec<Command> {
+            CommandSpec<Command>(
+                "try", summary: "s", usage: ["try"], about: "a", groups: [OptionGroup("Things", options)],
+                exits: [ExitStatusNote(64, "bad arguments")])
+        }
+        let argv = ["--name", "Karan", "--no-grab", "--dim-after=30"]
+        guard case .run(let a) = try spec(byPath).parse(argv, into: Command()),
+            case .run(let b) = try spec(through).parse(argv, into: Command())
+        else {
+            Issue.record("no run")
+            return
+        }
+        let aSettings = a.layer.changes.map { $0.setting }, bSettings = b.layer.changes.map { $0.setting }
+        #expect(aSettings == ["name", "grabInput", "idle.dimAfter"])
+        #expect(bSettings == aSettings)
+        let c = try Configuration().applying(b.layer)
+        #expect(c.name == "Karan" && !c.grabInput && c.idle.dimAfter == 30 && b.other == 0)
+        #expect(through.map { $0.name } == names && through.map { $0.placeholder } == byPath.map { $0.placeholder })
+        #expect(throws: UsageError.self) { try spec(through).parse(["--dim-after", "soon"], into: Command()) }
+    }
+
     @Test("the reload's comparison comes from the declarations: each setting says what a reload does")
     func reloads() throws {
         let old = Configuration()

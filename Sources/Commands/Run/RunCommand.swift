@@ -13,6 +13,10 @@ extension PanelCommands {
     struct Run {
         var layer = Layer()
         var config: String?
+
+        /// The layer, for `run`'s own options (no key path made when one is given: the packaged
+        /// unit gives --report-startup at every start).
+        static let layerAccess: PartAccess<Run, Layer> = { (run, body) throws(UsageError) in try body(&run.layer) }
     }
 
     static let run = CommandSpec<Run>(
@@ -24,7 +28,7 @@ extension PanelCommands {
                 "Display",
                 Configuration.options(
                     ["--card", "--connector", "--mode", "--rotate", "--format", "--legacy", "--single-buffer", "--intro",
-                     "--report-startup", "--report-frames"], into: \Run.layer)
+                     "--report-startup", "--report-frames"], through: Run.layerAccess)
                     + [
                         .refused("--size", message: "run: --size is for glance render; the display's mode sets the size (--mode WxH)"),
                         .refused("--output", "-o", message: "run: --output is for glance render; the display's mode sets the size (--mode WxH)"),
@@ -42,7 +46,8 @@ extension PanelCommands {
             OptionGroup(
                 "Input and behaviour (defaults from the configuration file)",
                 Configuration.options(
-                    ["--no-input", "--no-grab", "--input-dir", "--socket", "--dim-after", "--blank-after"], into: \Run.layer)),
+                    ["--no-input", "--no-grab", "--input-dir", "--socket", "--dim-after", "--blank-after"],
+                    through: Run.layerAccess)),
         ],
         epilogue: KeyMap.defaultsHelp + "\n\n`glance devices` lists the cards, connectors, modes and formats to choose from.",
         exits: Outcome.notes(runOutcomes),
