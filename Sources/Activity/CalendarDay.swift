@@ -15,8 +15,17 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// Parses `YYYY-MM-DD` exactly (as in `dateComponents` of a Health export).
-    public init?(iso text: some StringProtocol) {
-        let bytes = Array(text.utf8)
+    public init?(iso text: some StringProtocol) { self.init(isoBytes: Array(text.utf8)) }
+
+    /// The same for a string: not generic, so that a caller in another module (the store reading
+    /// its dates at every start) does not run the generic body, whose associated types the
+    /// runtime looks up by name the first time.
+    public init?(iso text: String) { self.init(isoBytes: Array(text.utf8)) }
+
+    /// The same for a part of a string.
+    public init?(iso text: Substring) { self.init(isoBytes: Array(text.utf8)) }
+
+    private init?(isoBytes bytes: [UInt8]) {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var n = 0

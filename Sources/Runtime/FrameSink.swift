@@ -24,7 +24,9 @@ extension OutputFailure {
 /// `drawingBuffer` and presents it with the damage, no faster than `frameInterval` and not while a
 /// flip is pending. What only some outputs can do is a protocol of its own that the session asks
 /// for once, when it is given the sink: power (`PoweredOutput`: DPMS) and giving the panel up for
-/// another console (`ConsoleHandover`: VT switching).
+/// another console (`ConsoleHandover`: VT switching). The sink says which it is (`poweredOutput`,
+/// `consoleHandover`) rather than being cast: a cast to a protocol has the runtime look the
+/// conformance up among all the binary's (some 2,300) the first time, at every start.
 public protocol FrameSink: AnyObject {
     /// The panel's size (the buffers'; before rotation).
     var size: Size { get }
@@ -57,6 +59,10 @@ public protocol FrameSink: AnyObject {
     /// The display's connector and pixel format as its output knows them (DRM's `HDMI-A-1`, the
     /// fourcc `XR24`), for the control socket's `panel`; nil: an output without one.
     var connection: (connector: String, format: String)? { get }
+    /// The sink as an output that can be powered down; nil: it cannot.
+    var poweredOutput: (any PoweredOutput)? { get }
+    /// The sink as an output that takes part in console switching; nil: it does not.
+    var consoleHandover: (any ConsoleHandover)? { get }
 }
 
 extension FrameSink {
@@ -69,6 +75,8 @@ extension FrameSink {
     public func takeNotes() -> [String] { [] }
     public var presentedBuffer: PixelBuffer? { nil }
     public var connection: (connector: String, format: String)? { nil }
+    public var poweredOutput: (any PoweredOutput)? { nil }
+    public var consoleHandover: (any ConsoleHandover)? { nil }
 }
 
 /// An output that can be powered down (DPMS) while the panel is blank.
@@ -101,6 +109,9 @@ public final class PanelSink: FrameSink, PoweredOutput, ConsoleHandover {
     public let output: DisplayOutput
 
     public init(_ output: DisplayOutput) { self.output = output }
+
+    public var poweredOutput: (any PoweredOutput)? { self }
+    public var consoleHandover: (any ConsoleHandover)? { self }
 
     public var size: Size { output.size }
     public var format: PixelFormat { output.format }

@@ -5,6 +5,8 @@ import Platform
 /// session (idle, blanking, console switches) without a panel. It can act as a console that is
 /// switched away from and back to, and as a panel another program holds for a while.
 public final class RecordingSink: FrameSink, PoweredOutput, ConsoleHandover {
+    public var poweredOutput: (any PoweredOutput)? { self }
+    public var consoleHandover: (any ConsoleHandover)? { self }
     public let size: Size
     public let format: PixelFormat
     public let frameInterval: Duration

@@ -97,8 +97,8 @@ public final class Session {
         log: @escaping (String) -> Void
     ) throws(SystemError) {
         self.sink = sink
-        power = sink as? any PoweredOutput
-        handover = sink as? any ConsoleHandover
+        power = sink.poweredOutput
+        handover = sink.consoleHandover
         painter = FramePainter(composer: Self.composer(sink, rotation))
         self.controller = controller
         flips = OutputEvents(sink)

@@ -12,7 +12,13 @@ extension Store {
     ]
 
     /// `date, active_energy_burned, …` for a SELECT or an INSERT.
-    static let dayColumns = dayColumnNames.joined(separator: ", ")
+    /// (A loop, not `joined(separator:)`: every start reads the day's columns, and the standard
+    /// library's `joined` runs unspecialized, its associated types looked up by name first.)
+    static let dayColumns: String = {
+        var text = ""
+        for name in dayColumnNames { text += text.isEmpty ? name : ", " + name }
+        return text
+    }()
 
     /// `?1,?2,…`: one parameter per day column.
     static let dayParameters = dayColumnNames.indices.map { "?\($0 + 1)" }.joined(separator: ",")
