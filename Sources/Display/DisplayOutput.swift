@@ -9,8 +9,9 @@ import Raster
     import Musl
 #endif
 
-/// One connector showing frames: owns the card, the two dumb buffers and the CRTC state it found,
-/// and puts that state back when closed (explicitly, by deinit, or on a fatal signal).
+/// One connector showing frames: owns the card, its dumb buffers (two; the second made once the
+/// first frame is up) and the CRTC state it found, and puts that state back when closed
+/// (explicitly, by deinit, or on a fatal signal).
 ///
 /// Frames are drawn into `drawingBuffer` and handed to `present(damage:)`: the first one sets the
 /// mode (atomic: test-only commit, then the real one; legacy: SetCrtc), later ones are
@@ -79,7 +80,11 @@ public final class DisplayOutput {
     }
     /// Frames are drawn into the buffer on screen and reported as damage (DirtyFB / damage clips)
     /// instead of flipped.
-    public var singleBuffered: Bool { buffers.count == 1 }
+    public var singleBuffered: Bool { !doubleBuffered }
+    /// Frames are flipped between two buffers. The second is made when the first frame after
+    /// the first is drawn: the first frame needs one buffer, and the start does not wait for the
+    /// other's memory and framebuffer (some 4 ms of the first frame in the VM).
+    private var doubleBuffered: Bool
     /// A flip is queued and its event not handled yet: nothing may be presented.
     public var flipPending: Bool {
         if case .flipping(_, .pending) = frames { return true }
@@ -190,10 +195,8 @@ public final class DisplayOutput {
         guard let kernelMode = plan.kernelMode else { throw .connectorWithoutModes(plan.connector) }
         rawMode = kernelMode.info
         let size = Size(width: plan.mode.width, height: plan.mode.height)
-        buffers = []
-        for _ in 0..<(singleBuffered ? 1 : 2) {
-            buffers.append(try DumbBuffer(card: card, size: size, format: plan.format))
-        }
+        buffers = [try DumbBuffer(card: card, size: size, format: plan.format)]
+        doubleBuffered = !singleBuffered
         if let c = drmModeGetCrtc(card.descriptor.rawValue, plan.crtc.id) {
             saved = c.pointee
             drmModeFreeCrtc(c)
@@ -225,7 +228,23 @@ public final class DisplayOutput {
     /// Where to draw the next frame: the back buffer (or the one on screen when single-buffered).
     public var drawingBuffer: PixelBuffer {
         guard case .flipping(let front, _) = frames else { return buffers[0].pixels }
+        guard makeBackBuffer() else { return buffers[0].pixels }
         return buffers[1 - front].pixels
+    }
+
+    /// Makes the second buffer if it is not made yet; false when it cannot be: the frames are
+    /// then drawn into the buffer on screen, as on a driver without flips (told in the notes).
+    private func makeBackBuffer() -> Bool {
+        guard buffers.count == 1 else { return true }
+        do throws(DisplayError) {
+            buffers.append(try DumbBuffer(card: card, size: size, format: plan.format))
+            return true
+        } catch {
+            notes.append("no second buffer (\(error)): drawing into the buffer on screen")
+            doubleBuffered = false
+            frames = .inPlace(reportsDamage: true)
+            return false
+        }
     }
 
     /// The buffer holding the frame presented last (on screen, or queued to be at the next
@@ -265,6 +284,10 @@ public final class DisplayOutput {
             try reportDamage(damage, framebuffer: buffers[0].framebuffer)
             return
         case .flipping(let f, let state):
+            guard makeBackBuffer() else {
+                try reportDamage(damage, framebuffer: buffers[0].framebuffer)
+                return
+            }
             (front, flip) = (f, state)
         }
         let back = 1 - front
@@ -298,6 +321,7 @@ public final class DisplayOutput {
                 try drmCheck(
                     setCrtc(framebuffer: buffers[back].framebuffer), "DRM SETCRTC \(plan.mode) on \(connectorName)")
                 buffers = [buffers[back]]
+                doubleBuffered = false
                 frames = .inPlace(reportsDamage: true)
                 return
             }
