@@ -37,6 +37,7 @@ OTHER=${3:-}
 OUT=${TMPDIR:-/tmp}/glance-bench-startup
 NAME=$(basename "$BINARY") # run-in-vm.sh's /app/NAME
 NAMES=$NAME
+REVERSED=$NAME
 ADD=()
 TIMEOUT=300
 if [ -n "${BENCH_CONFIG:-}" ]; then
@@ -45,10 +46,14 @@ if [ -n "${BENCH_CONFIG:-}" ]; then
 fi
 if [ -n "$OTHER" ]; then
 	NAMES="other $NAME"
+	REVERSED="$NAME other"
 	ADD+=(--add "$OTHER:/app/other")
 	TIMEOUT=600
 fi
-CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); for name in '"$NAMES"'; do log=/tmp/run$i-$name.log;
+# Two binaries go in turn, the first of each pair alternating: the runs early in a boot are
+# slower, and always starting with the same one counted that against it.
+CMD='i=0; while [ $i -lt '"$N"' ]; do i=$((i+1)); order="'"$NAMES"'"; [ $((i % 2)) = 0 ] && order="'"$REVERSED"'";
+  for name in $order; do log=/tmp/run$i-$name.log;
   /app/$name run --report-startup >$log 2>&1 & pid=$!; sleep '"${BENCH_SETTLE:-1.5}"';
   until grep -q "^startup: fonts" $log 2>/dev/null; do kill -0 $pid 2>/dev/null || break; sleep 0.25; done;
   libs=$(grep -o "/[^ ]*[.]so[^ /]*$" /proc/$pid/maps 2>/dev/null | sed "s#.*/##" | sort -u);
