@@ -83,7 +83,7 @@ public final class DisplayOutput {
     public var singleBuffered: Bool { !doubleBuffered }
     /// Frames are flipped between two buffers. The second is made when the first frame after
     /// the first is drawn: the first frame needs one buffer, and the start does not wait for the
-    /// other's memory and framebuffer (some 4 ms of the first frame in the VM).
+    /// other's memory and framebuffer (the card's phase of the start 28.6 → 20.9 ms in the VM).
     private var doubleBuffered: Bool
     /// A flip is queued and its event not handled yet: nothing may be presented.
     public var flipPending: Bool {
