@@ -66,10 +66,11 @@ public final class Assembly {
         }
     }
 
-    /// The fonts the settings need (nil: none, the rings alone), or why they cannot be had (69).
-    public static func fonts(_ settings: Settings) -> Result<FreeTypeTextRenderer?, OutputFailure> {
+    /// The fonts the settings need (nil: none, the rings alone), or why they cannot be had (69);
+    /// `report` as `Settings.loadText` says.
+    public static func fonts(_ settings: Settings, report: ((String) -> Void)?) -> Result<FreeTypeTextRenderer?, OutputFailure> {
         do {
-            return .success(try settings.loadText())
+            return .success(try settings.loadText(report: report))
         } catch {
             return .failure(OutputFailure(error.message, status: Outcome.unavailable))
         }
@@ -101,7 +102,9 @@ public final class Assembly {
         if let given = parts.text {
             text = given
         } else {
-            switch fonts(settings) {
+            // A face that cannot be opened at first use is a problem of what is shown (glance
+            // watch tells those, as glance run logs them).
+            switch fonts(settings, report: parts.dataLog ?? log) {
             case .success(let t): text = t
             case .failure(let failure): return .failure(failure)
             }

@@ -25,13 +25,12 @@ public enum PanelApp {
         log: @escaping (String) -> Void, say: @escaping (String) -> Void
     ) -> Outcome {
         let text: FreeTypeTextRenderer?
-        switch Assembly.fonts(settings) {
+        switch Assembly.fonts(settings, report: log) {
         case .success(let t): text = t
         case .failure(let failure):
             log(failure.message)
             return failure.status
         }
-        text?.report = log
         // SIGUSR1/SIGUSR2: the console asks to switch away / says it is back (VT_PROCESS).
         let signals: SignalReceiver
         do {

@@ -162,9 +162,7 @@ public final class Reloader {
         var newText = text
         if reloads.contains(.fonts) || next.resolvedLocale != old.resolvedLocale || next.needsText != old.needsText {
             do {
-                let loaded = try next.loadText()
-                loaded?.report = log
-                newText = loaded
+                newText = try next.loadText(report: log)
             } catch {
                 throw Refusal(lines: [error.message])
             }

@@ -41,10 +41,13 @@ extension Settings {
         configuration.show.needsText || content.map { !$0.gauges.isEmpty || $0.task != nil } ?? false
     }
 
-    /// The fonts, when anything shown needs them.
-    public func loadText() throws(FontError) -> FreeTypeTextRenderer? {
+    /// The fonts, when anything shown needs them. `report` is told when a face opened on first
+    /// use cannot be (its text is then written in the primary face): every caller says where.
+    public func loadText(report: ((String) -> Void)?) throws(FontError) -> FreeTypeTextRenderer? {
         guard needsText else { return nil }
-        return try loadFonts(file: configuration.fontFile, cjkFile: configuration.cjkFontFile, locale: resolvedLocale)
+        let text = try loadFonts(file: configuration.fontFile, cjkFile: configuration.cjkFontFile, locale: resolvedLocale)
+        text.report = report
+        return text
     }
 
     /// How the time is written: as configured, else as the language and region usually do.

@@ -51,13 +51,12 @@ public enum Pictures {
         var settings = HeadlessPanel.still(job.settings, showing: screen)
         let show = settings.show
         let text: FreeTypeTextRenderer?
-        switch Assembly.fonts(settings) {
+        switch Assembly.fonts(settings, report: console.complain) {
         case .success(let t): text = t
         case .failure(let failure):
             console.complain(failure.message)
             return failure.status
         }
-        text?.report = console.complain
         let today = settings.fixedToday ?? SystemLocalClock().today()
         let day = show.day?.day(today: today) ?? today
         // What is shown: the command line's, or the store's day and week.
