@@ -32,7 +32,9 @@ run: release
 # - the x86-64 package and its check against Debian's names and files;
 # - the arm64 package (tools/arm64/make-test.sh package: Swift 6.0.3 in a trixie build root).
 # Their release builds compile a module at a time, each keeping about one core busy. Then swift
-# test, without the VM suites; the reports of the other two follow it. A failed x86-64 package or
+# test, without the VM suites (kept in .build/swift-test.txt too; when it fails, its failed tests
+# are said again on the last lines, where a short tail of the output still shows them); the
+# reports of the other two follow it. A failed x86-64 package or
 # arm64 part still lets the rest run, then fails make test, each said as what it is. The packages
 # of an earlier run are removed first: a failed build leaves the boots no package (they fail,
 # saying so), never a stale one.
@@ -65,7 +67,9 @@ test: deps install-check
 	wait $$armpkg; arm=$$?; cat .build/arm64-deb.log; GLANCE_ARM64_DEB="$$(tail -1 .build/arm64-deb.txt)"; \
 	[ $$arm = 0 ] && [ -f "$$GLANCE_ARM64_DEB" ] || GLANCE_ARM64_DEB=""; \
 	{ echo "GLANCE_DEB='$$GLANCE_DEB'"; echo "GLANCE_ARM64_DEB='$$GLANCE_ARM64_DEB'"; } >$$ready.new; mv $$ready.new $$ready; \
-	export GLANCE_DEB GLANCE_ARM64_DEB; tools/bounded.sh 3000 $(SWIFT) test --skip-build $(VM_CHAIN:%=--skip %); rc=$$?; \
+	export GLANCE_DEB GLANCE_ARM64_DEB; \
+	rm -f .build/swift-test.rc; { tools/bounded.sh 3000 $(SWIFT) test --skip-build $(VM_CHAIN:%=--skip %); echo $$? >.build/swift-test.rc; } 2>&1 | tee .build/swift-test.txt; \
+	rc=$$(cat .build/swift-test.rc 2>/dev/null || echo 1); \
 	wait $$vm; vmrc=$$?; cat .build/vm-suites.txt; \
 	wait $$beside; besiderc=$$?; cat .build/beside-tests.txt; \
 	[ $$debrc = 0 ] || echo "make test: the x86-64 package failed (see above)"; \
@@ -73,6 +77,8 @@ test: deps install-check
 	[ $$arm = 0 ] || echo "make test: the arm64 package failed (see above)"; \
 	[ $$vmrc = 0 ] || echo "make test: the VM boots failed (tools/vm-suites.sh, above)"; \
 	[ $$besiderc = 0 ] || echo "make test: the arm64 suites, the fuzz targets or the instruction check failed (see above)"; \
+	[ $$rc = 0 ] || { echo "make test: swift test failed (status $$rc; all it printed is in .build/swift-test.txt); what failed:"; \
+		grep -a -E '^.{0,4}✘ |error:|ran past|Fatal error' .build/swift-test.txt | cut -c1-240 | head -12; }; \
 	[ $$debrc = 0 ] && [ $$pkgrc = 0 ] && [ $$arm = 0 ] && [ $$vmrc = 0 ] && [ $$besiderc = 0 ] && [ $$rc = 0 ] || exit 1
 
 # The suites of VM boots tools/vm-suites.sh runs (swift test skips them; the device boot and the
