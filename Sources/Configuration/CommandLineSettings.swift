@@ -33,40 +33,64 @@ extension Setting {
 extension RunOptions: Defaulted {
     static var defaults: RunOptions { RunOptions() }
 
-    static let settings: [Setting<RunOptions>] = [
-        .value(
-            nil, Field({ $0.intro }, { $0.intro = $1 }), .bool, options: ["--intro"], flag: true,
-            help: "the rings fill up when the app starts, as on the watch (ring screen)", reload: .commandLine),
-        .value(
-            nil, Field({ $0.singleBuffered }, { $0.singleBuffered = $1 }), .bool,
-            options: ["--single-buffer"], flag: true,
-            help: "draw into the buffer on screen and report the changed area (DirtyFB / damage clips) instead of flipping two buffers",
-            reload: .display),
-        .value(
-            nil, Field({ $0.reportStartup }, { $0.reportStartup = $1 }), .bool,
-            options: ["--report-startup"], flag: true,
-            help: "print the time from process start to the first frame on screen", reload: .commandLine),
-        .value(
-            nil, Field({ $0.reportFrames }, { $0.reportFrames = $1 }), .bool, options: ["--report-frames"], flag: true,
-            help: "print a line per frame before it is presented: its animation time (what glance render --time draws) and "
-                + "the areas drawn and presented",
-            reload: .commandLine),
-        .value(nil, Field({ $0.readInput }, { $0.readInput = $1 }), .bool,
-            options: ["--no-input"], flag: false, help: "do not read input devices",
-            reload: .input),
-        .value(
-            nil, Field({ $0.inputDirectory }, { $0.inputDirectory = $1 }), .nonEmpty("FOLDER"),
-            options: ["--input-dir"], help: "where the input devices are",
-            reload: .input),
-        .value(
-            nil, Field({ $0.controlSocket }, { $0.controlSocket = $1 }), Form<String>.nonEmpty("PATH").optional,
-            options: ["--socket"],
-            help: "the panel's control socket, where glance screenshot asks for the frame and glance mqtt sends Home Assistant's commands",
-            default: .means(
-                "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
-                    + "else $XDG_RUNTIME_DIR/glance/glance.sock"),
-            reload: .commandLine),
+    /// The options, in the order `--help` says them.
+    static let options = [
+        "--intro", "--single-buffer", "--report-startup", "--report-frames", "--no-input", "--input-dir", "--socket",
     ]
+
+    static var settings: [Setting<RunOptions>] {
+        var made: [Setting<RunOptions>] = []
+        for option in options { made.append(setting(option: option)!) }
+        return made
+    }
+
+    /// One option's setting, made alone: the packaged unit's `glance run --report-startup` makes
+    /// the one it is given, not the table (code run once at every start: docs/speed.md).
+    static func setting(option: String) -> Setting<RunOptions>? {
+        switch option {
+        case "--intro":
+            return .value(
+                nil, Field({ $0.intro }, { $0.intro = $1 }), .bool, options: ["--intro"], flag: true,
+                help: "the rings fill up when the app starts, as on the watch (ring screen)", reload: .commandLine)
+        case "--single-buffer":
+            return .value(
+                nil, Field({ $0.singleBuffered }, { $0.singleBuffered = $1 }), .bool,
+                options: ["--single-buffer"], flag: true,
+                help: "draw into the buffer on screen and report the changed area (DirtyFB / damage clips) instead of flipping two buffers",
+                reload: .display)
+        case "--report-startup":
+            return .value(
+                nil, Field({ $0.reportStartup }, { $0.reportStartup = $1 }), .bool,
+                options: ["--report-startup"], flag: true,
+                help: "print the time from process start to the first frame on screen", reload: .commandLine)
+        case "--report-frames":
+            return .value(
+                nil, Field({ $0.reportFrames }, { $0.reportFrames = $1 }), .bool, options: ["--report-frames"], flag: true,
+                help: "print a line per frame before it is presented: its animation time (what glance render --time draws) and "
+                    + "the areas drawn and presented",
+                reload: .commandLine)
+        case "--no-input":
+            return .value(nil, Field({ $0.readInput }, { $0.readInput = $1 }), .bool,
+                options: ["--no-input"], flag: false, help: "do not read input devices",
+                reload: .input)
+        case "--input-dir":
+            return .value(
+                nil, Field({ $0.inputDirectory }, { $0.inputDirectory = $1 }), .nonEmpty("FOLDER"),
+                options: ["--input-dir"], help: "where the input devices are",
+                reload: .input)
+        case "--socket":
+            return .value(
+                nil, Field({ $0.controlSocket }, { $0.controlSocket = $1 }), Form<String>.nonEmpty("PATH").optional,
+                options: ["--socket"],
+                help: "the panel's control socket, where glance screenshot asks for the frame and glance mqtt sends Home Assistant's commands",
+                default: .means(
+                    "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
+                        + "else $XDG_RUNTIME_DIR/glance/glance.sock"),
+                reload: .commandLine)
+        default:
+            return nil
+        }
+    }
 }
 
 extension ShowRequest: Defaulted {

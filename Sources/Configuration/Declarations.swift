@@ -113,8 +113,9 @@ extension Configuration: Defaulted {
     /// The command line's own settings of `glance run` (`--intro`, `--no-input`) and of what is
     /// shown (`--move`, `--screen`), as the configuration's: the last of `settings`, kept apart
     /// so that an option of theirs is found without making the file's tables.
-    static let runSettings: [Setting<Configuration>] = RunOptions.settings.map {
-        $0.lifted(Field({ $0.run }, { $0.run = $1 }), under: nil)
+    static let runSettings: [Setting<Configuration>] = RunOptions.settings.map(runSetting)
+    static func runSetting(_ setting: Setting<RunOptions>) -> Setting<Configuration> {
+        setting.lifted(Field({ $0.run }, { $0.run = $1 }), under: nil)
     }
     static let showSettings: [Setting<Configuration>] = ShowRequest.settings.map {
         $0.lifted(Field({ $0.show }, { $0.show = $1 }), under: nil)
@@ -167,7 +168,9 @@ extension Configuration: Defaulted {
     /// same one.
     public static func setting(option: String) -> Setting<Configuration>? {
         func among(_ list: [Setting<Configuration>]) -> Setting<Configuration>? { list.first { $0.options.contains(option) } }
-        return among(runSettings) ?? among(showSettings) ?? among(displayObject.leaves) ?? among(leaves)
+        // `glance run`'s own options made one alone: the packaged unit gives one of them.
+        if let run = RunOptions.setting(option: option) { return runSetting(run) }
+        return among(showSettings) ?? among(displayObject.leaves) ?? among(leaves)
     }
 
     /// The setting at a dotted path of the file (`display.mode`) or with a command-line name

@@ -28,6 +28,9 @@ struct DeclarationTests {
         for option in options {
             #expect(Configuration.setting(option: option)?.name == Configuration.leaves.first { $0.options.contains(option) }?.name)
         }
+        // glance run's own options are made one alone (by name): each name makes its own.
+        #expect(RunOptions.options.allSatisfy { RunOptions.setting(option: $0)?.options == [$0] })
+        #expect(RunOptions.setting(option: "--card") == nil && RunOptions.setting(option: "intro") == nil)
         #expect(Configuration.runSettings.map(\.name) + Configuration.showSettings.map(\.name)
             == Configuration.settings.suffix(Configuration.runSettings.count + Configuration.showSettings.count).map(\.name))
         #expect(Configuration.settings.contains { $0.key == "display" && $0.members.map(\.name) == Configuration.displayObject.leaves.map(\.name) })
