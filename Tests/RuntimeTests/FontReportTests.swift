@@ -7,7 +7,7 @@ import Testing
 
 /// The fonts every command loads through `Settings.loadText` tell where a face that cannot be
 /// opened at its first use goes (`glance run`'s log, `glance watch`'s, render's stderr).
-@Suite("Fonts: a face broken after the start is told where the caller says", .timeLimit(.minutes(2)))
+@Suite("Fonts: a face broken after the start is told where the caller says", .timeLimit(.minutes(10)))
 struct FontReportTests {
     /// What the renderer told (the test runs it on one thread).
     final class Told: @unchecked Sendable {
