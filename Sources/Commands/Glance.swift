@@ -29,8 +29,19 @@ public enum Glance {
     public static let version = BuildInfo.version
     static let name = "glance"
 
-    static let sections: [(title: String, entries: [Listed])] = [
-        (
+    /// A titled group of commands in `--help`. (A struct, not a tuple: an array of tuples brings
+    /// the runtime's tuple metadata code into every start, docs/speed.md.)
+    struct Section: Sendable {
+        let title: String
+        let entries: [Listed]
+        init(_ title: String, _ entries: [Listed]) {
+            self.title = title
+            self.entries = entries
+        }
+    }
+
+    static let sections: [Section] = [
+        Section(
             "Commands",
             [
                 Listed("render") { PictureCommands.render.entry(.init(), PictureCommands.renderMain) },
@@ -52,7 +63,7 @@ public enum Glance {
                 },
             ]
         ),
-        (
+        Section(
             "Data (the store: a SQLite file, see --db in each command's help)",
             [
                 Listed("import") { ImportCommand.spec.entry(.init(), runs: .import) },
@@ -89,7 +100,7 @@ public enum Glance {
                 Listed("web") { WebCommand.spec.entry(.init(), runs: .web) { settingsRefused($0.config, $0.layer) } },
             ]
         ),
-        (
+        Section(
             "Help",
             [
                 Listed("help") { Builtins.help(name).entry(.init()) { console.answer(Builtins.help($0, of: program)) } },
@@ -143,7 +154,8 @@ public enum Glance {
     }
 
     static func run(_ arguments: [String]) -> Ended {
-        let listed = sections.flatMap(\.entries)
+        var listed: [Listed] = []
+        for section in sections { listed += section.entries }
         switch ProgramDescription.start(arguments, name: name, version: version, commands: listed.map(\.name), help: { program.help }) {
         case .answer(let answer): return .outcome(console.answer(answer))
         case .command(let command, let rest):

@@ -16,15 +16,26 @@ public struct KeyMap: Sendable, Equatable {
     /// reach every action but the brightness. KEY_POWER is never mapped by default: logind owns it. The
     /// brightness keys act on devices that have other keys glance uses (a keyboard, a remote);
     /// a device with nothing but them is left to the system (`InputCapabilities.grabPolicy`).
-    public static let defaultBindings: [String: Action] = [
-        "KEY_LEFT": .previousDay, "KEY_RIGHT": .nextDay, "KEY_UP": .previousScreen, "KEY_DOWN": .nextScreen,
-        "KEY_ENTER": .select, "KEY_KPENTER": .select, "KEY_SPACE": .select, "KEY_SELECT": .select, "KEY_OK": .select,
-        "KEY_ESC": .cancel, "KEY_BACK": .cancel, "KEY_BACKSPACE": .cancel, "KEY_EXIT": .cancel,
-        "KEY_PAGEUP": .previousScreen, "KEY_PAGEDOWN": .nextScreen, "KEY_TAB": .nextScreen, "KEY_HOME": .today,
-        "KEY_T": .today, "KEY_PREVIOUS": .previousDay, "KEY_NEXT": .nextDay, "KEY_REFRESH": .refresh, "KEY_F5": .refresh,
-        "KEY_BRIGHTNESSUP": .brighter, "KEY_BRIGHTNESSDOWN": .darker, "KEY_HELP": .help,
-        "BTN_0": .previousDay, "BTN_1": .select, "BTN_2": .nextDay, "BTN_3": .previousScreen, "BTN_4": .nextScreen,
+    public static let defaults: [KeyDefault] = [
+        KeyDefault("KEY_LEFT", .previousDay), KeyDefault("KEY_RIGHT", .nextDay), KeyDefault("KEY_UP", .previousScreen),
+        KeyDefault("KEY_DOWN", .nextScreen), KeyDefault("KEY_ENTER", .select), KeyDefault("KEY_KPENTER", .select),
+        KeyDefault("KEY_SPACE", .select), KeyDefault("KEY_SELECT", .select), KeyDefault("KEY_OK", .select),
+        KeyDefault("KEY_ESC", .cancel), KeyDefault("KEY_BACK", .cancel), KeyDefault("KEY_BACKSPACE", .cancel),
+        KeyDefault("KEY_EXIT", .cancel), KeyDefault("KEY_PAGEUP", .previousScreen),
+        KeyDefault("KEY_PAGEDOWN", .nextScreen), KeyDefault("KEY_TAB", .nextScreen), KeyDefault("KEY_HOME", .today),
+        KeyDefault("KEY_T", .today), KeyDefault("KEY_PREVIOUS", .previousDay), KeyDefault("KEY_NEXT", .nextDay),
+        KeyDefault("KEY_REFRESH", .refresh), KeyDefault("KEY_F5", .refresh), KeyDefault("KEY_BRIGHTNESSUP", .brighter),
+        KeyDefault("KEY_BRIGHTNESSDOWN", .darker), KeyDefault("KEY_HELP", .help), KeyDefault("BTN_0", .previousDay),
+        KeyDefault("BTN_1", .select), KeyDefault("BTN_2", .nextDay), KeyDefault("BTN_3", .previousScreen),
+        KeyDefault("BTN_4", .nextScreen),
     ]
+
+    /// The same, by key name.
+    public static let defaultBindings: [String: Action] = {
+        var bindings = [String: Action]()
+        for key in defaults { bindings[key.name] = key.action }
+        return bindings
+    }()
 
     /// What the keys and touches do by default, in the words of `glance run --help` (beside the
     /// table, and held to it by a test).
@@ -53,6 +64,18 @@ public struct KeyMap: Sendable, Equatable {
     /// The key codes bound to something: the input hub opens only devices that have one of them
     /// (or are touch).
     public var codes: Set<Int> { Set(bindings.keys.map(Int.init)) }
+}
+
+/// A key's default binding: the key's name (`KEY_LEFT`) and what it does. (A struct, not a
+/// dictionary literal, whose key-value tuples bring the runtime's tuple metadata code into every
+/// start: docs/speed.md.)
+public struct KeyDefault: Sendable {
+    public let name: String
+    public let action: Action
+    public init(_ name: String, _ action: Action) {
+        self.name = name
+        self.action = action
+    }
 }
 
 /// Names given as keys to map that name no key this program knows, in order.

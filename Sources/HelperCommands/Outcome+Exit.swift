@@ -47,11 +47,3 @@ extension ExitStatusNote {
         self.init(outcome.exitStatus, meaning)
     }
 }
-
-extension Outcome {
-
-    /// A command's statuses from what its work says of its outcomes.
-    package static func notes(_ outcomes: [(outcome: Outcome, meaning: String)]) -> [ExitStatusNote] {
-        outcomes.map { ExitStatusNote($0.outcome.exitStatus, $0.meaning) }
-    }
-}

@@ -6,12 +6,15 @@ extension KeyMap {
     public static func make(
         keys: [String: String], longPress: [Action: Action] = Action.defaultLongPress, longPressSeconds: Double = 0.8
     ) -> Result<KeyMap, UnknownKeyNames> {
-        var bindings: [UInt16: Action] = [:]
-        for (name, action) in defaultBindings {
-            if let code = EventNames.keyCode(named: name) { bindings[code] = action }
+        var bindings = [UInt16: Action]()
+        for key in defaults {
+            if let code = EventNames.keyCode(named: key.name) { bindings[code] = key.action }
         }
         var unknown: [String] = []
-        for (name, value) in keys.sorted(by: { $0.key < $1.key }) {
+        // The names in order, not the pairs sorted: an array of tuples would bring the runtime's
+        // tuple metadata code into every start (docs/speed.md).
+        for name in keys.keys.sorted() {
+            let value = keys[name] ?? ""
             guard let code = EventNames.keyCode(named: name) else {
                 unknown.append(name)
                 continue

@@ -244,25 +244,35 @@ public enum PanelApp {
     /// Where the time before the first frame went: each phase's time and the minor page faults it
     /// took (first touches of memory), told with `--report-startup`.
     final class StartupPhases {
-        private var last: (time: Duration, faults: Int)
-        private var phases: [(name: String, time: Duration, faults: Int)] = []
+        /// A phase's name, time and page faults. (A struct, not a tuple: an array of tuples brings
+        /// the runtime's tuple metadata code into the start it measures, docs/speed.md.)
+        struct Phase {
+            let name: String
+            let time: Duration
+            let faults: Int
+        }
+        private var lastTime: Duration
+        private var lastFaults = 0
+        private var phases: [Phase] = []
         /// The phases after the first frame (what it did not need).
-        private var after: [(name: String, time: Duration, faults: Int)]?
+        private var after: [Phase]?
 
-        init(started: Duration) { last = (started, 0) }
+        init(started: Duration) { lastTime = started }
 
         /// The phase `name` ends now.
         func mark(_ name: String) {
-            let now = (monotonicNow(), minorPageFaults())
-            let phase = (name, now.0 - last.time, now.1 - last.faults)
+            let time = monotonicNow(), faults = minorPageFaults()
+            let phase = Phase(name: name, time: time - lastTime, faults: faults - lastFaults)
             if after != nil { after?.append(phase) } else { phases.append(phase) }
-            last = now
+            lastTime = time
+            lastFaults = faults
         }
 
         /// The first frame went up at `shown`: the phases from here on come after it.
         func firstFrameShown(at shown: Duration) {
             after = []
-            last = (shown, minorPageFaults())
+            lastTime = shown
+            lastFaults = minorPageFaults()
         }
 
         /// "startup: fonts and setup 52.0 ms (1210 page faults), open card + choose + buffers …,
@@ -271,10 +281,10 @@ public enum PanelApp {
             let faults = session.firstFrameFaults
             let all =
                 phases + [
-                    ("draw", session.firstFrameDraw ?? .zero, faults?.draw ?? 0),
-                    ("mode set", session.firstFramePresent ?? .zero, faults?.present ?? 0),
+                    Phase(name: "draw", time: session.firstFrameDraw ?? .zero, faults: faults?.draw ?? 0),
+                    Phase(name: "mode set", time: session.firstFramePresent ?? .zero, faults: faults?.present ?? 0),
                 ]
-            func told(_ list: [(name: String, time: Duration, faults: Int)]) -> String {
+            func told(_ list: [Phase]) -> String {
                 list.map { "\($0.name) \(NumberText.fixed($0.time.inMilliseconds, decimals: 3)) ms (\($0.faults) page faults)" }
                     .joined(separator: ", ")
             }

@@ -66,7 +66,7 @@ public struct PackagedFonts: Sendable, Hashable {
     public var families: [String: [FontWeight: FontFile]]
     public var languages: [FontLanguage: FontFile]
 
-    public init(families: [String: [FontWeight: FontFile]] = [:], languages: [FontLanguage: FontFile] = [:]) {
+    public init(families: [String: [FontWeight: FontFile]] = .init(), languages: [FontLanguage: FontFile] = .init()) {
         self.families = families
         self.languages = languages
     }
@@ -79,11 +79,18 @@ public struct PackagedFonts: Sendable, Hashable {
     /// face of its collection). These are the files fontconfig chooses for them when no other
     /// font of the family is installed.
     public static let debian: PackagedFonts = {
+        // Filled in, not written as dictionary literals: a literal is an array of key-value tuples,
+        // which brings the runtime's tuple metadata code into every start (docs/speed.md).
         let inter = "/usr/share/fonts/opentype/inter/Inter-"
-        let names: [FontWeight: String] = [.regular: "Regular", .medium: "Medium", .semibold: "SemiBold", .bold: "Bold"]
-        return PackagedFonts(
-            families: ["inter": names.mapValues { FontFile(path: inter + $0 + ".otf") }],
-            languages: [.simplifiedChinese: FontFile(path: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")])
+        var weights = [FontWeight: FontFile]()
+        weights[.regular] = FontFile(path: inter + "Regular.otf")
+        weights[.medium] = FontFile(path: inter + "Medium.otf")
+        weights[.semibold] = FontFile(path: inter + "SemiBold.otf")
+        weights[.bold] = FontFile(path: inter + "Bold.otf")
+        var fonts = PackagedFonts()
+        fonts.families["inter"] = weights
+        fonts.languages[.simplifiedChinese] = FontFile(path: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+        return fonts
     }()
 
     /// What fontconfig reads its configuration from when told otherwise than by default.

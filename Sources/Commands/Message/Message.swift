@@ -1,3 +1,4 @@
+import CLI
 import Activity
 import ControlSocket
 import Controls
@@ -6,12 +7,12 @@ import Platform
 /// `glance message`: a message on the running app's panel, as Home Assistant's notify shows one.
 public enum Message {
     /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
-    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
-        (.ok, "shown"),
-        (.unavailable, "no running glance answers (start it, or give --socket)"),
-        (.ioError, "the app's answer could not be read"),
-        (.temporaryFailure, "the app did not show it: it refused (the reason is said) or did not answer within 5 s"),
-        (.noPermission, "not allowed to ask (join group glance)"),
+    public static let outcomes: [ExitStatusNote] = [
+        ExitStatusNote(.ok, "shown"),
+        ExitStatusNote(.unavailable, "no running glance answers (start it, or give --socket)"),
+        ExitStatusNote(.ioError, "the app's answer could not be read"),
+        ExitStatusNote(.temporaryFailure, "the app did not show it: it refused (the reason is said) or did not answer within 5 s"),
+        ExitStatusNote(.noPermission, "not allowed to ask (join group glance)"),
     ]
 
     /// `glance message`'s description (its help), beside what it does.

@@ -34,7 +34,7 @@ extension PanelCommands {
                 ])
         ],
         operands: Operands("TEXT") { words, note in note.words = words },
-        exits: Outcome.notes(Message.outcomes),
+        exits: Message.outcomes,
         finish: { (note) throws(UsageError) in
             guard !note.words.isEmpty else { throw UsageError("message: give the text to show (glance message TEXT)") }
             switch PanelMessage.check(Array(note.words.joined(separator: " ").utf8)) {

@@ -50,7 +50,7 @@ extension PanelCommands {
                     through: Run.layerAccess)),
         ],
         epilogue: KeyMap.defaultsHelp + "\n\n`glance devices` lists the cards, connectors, modes and formats to choose from.",
-        exits: Outcome.notes(runOutcomes),
+        exits: runOutcomes,
         finish: { _ in })
 
     static func runMain(_ line: Run) -> Outcome {
@@ -61,21 +61,21 @@ extension PanelCommands {
     }
 
     /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
-    static let runOutcomes: [(outcome: Outcome, meaning: String)] = [
-        (.ok, "stopped by SIGTERM or SIGINT, display restored"),
-        (.noInput, "the default configuration file exists but cannot be read"),
-        (
+    static let runOutcomes: [ExitStatusNote] = [
+        ExitStatusNote(.ok, "stopped by SIGTERM or SIGINT, display restored"),
+        ExitStatusNote(.noInput, "the default configuration file exists but cannot be read"),
+        ExitStatusNote(
             .unavailable,
             "no display: no /dev/dri card, no connected connector, nothing plugged into the requested "
                 + "connector; or no font for the labels (the message names the package)"),
-        (.ioError, "a DRM call failed (the message names it)"),
-        (
+        ExitStatusNote(.ioError, "a DRM call failed (the message names it)"),
+        ExitStatusNote(
             .temporaryFailure,
             "another program (a display server) holds the display, or the console in front did not let "
                 + "the app's console come to the front; try again when it stops. Also when the store's file was "
                 + "replaced by another while shown (it is not followed: started again, the app shows the new one)"),
-        (.noPermission, "permission denied opening the card (add the user to group video)"),
-        (
+        ExitStatusNote(.noPermission, "permission denied opening the card (add the user to group video)"),
+        ExitStatusNote(
             .config,
             "the requested connector, mode or format does not exist on this display (the message lists "
                 + "what does), or the configuration file is invalid (every problem is listed with its JSON path)"),

@@ -1,3 +1,4 @@
+import CLI
 import Runtime
 import Activity
 import ControlSocket
@@ -9,13 +10,13 @@ import Raster
 /// `glance screenshot`: the running app's frame, upright, into a PNG.
 public enum Screenshot {
     /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
-    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
-        (.ok, "written"),
-        (.unavailable, "no running glance answers (start it, or give --socket)"),
-        (.cannotCreate, "FILE.png cannot be written"),
-        (.ioError, "the app's answer could not be read"),
-        (.temporaryFailure, "the app has no picture to give now (another console is in front, or it has drawn nothing yet)"),
-        (.noPermission, "not allowed to ask (join group glance)"),
+    public static let outcomes: [ExitStatusNote] = [
+        ExitStatusNote(.ok, "written"),
+        ExitStatusNote(.unavailable, "no running glance answers (start it, or give --socket)"),
+        ExitStatusNote(.cannotCreate, "FILE.png cannot be written"),
+        ExitStatusNote(.ioError, "the app's answer could not be read"),
+        ExitStatusNote(.temporaryFailure, "the app has no picture to give now (another console is in front, or it has drawn nothing yet)"),
+        ExitStatusNote(.noPermission, "not allowed to ask (join group glance)"),
     ]
 
     /// `glance screenshot`'s description (its help), beside what it does.

@@ -29,7 +29,7 @@ extension PanelCommands {
                         default: "$XDG_RUNTIME_DIR/glance/glance.sock when there is one (your own glance run), else /run/glance/glance.sock (the service)", to: \.socket),
                 ])
         ],
-        exits: Outcome.notes(Screenshot.outcomes),
+        exits: Screenshot.outcomes,
         finish: { (shot) throws(UsageError) in
             guard shot.output != nil else { throw UsageError("screenshot: --output FILE.png is required") }
         })

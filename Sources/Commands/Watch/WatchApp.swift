@@ -1,3 +1,4 @@
+import CLI
 import Runtime
 import Activity
 import Configuration
@@ -12,12 +13,12 @@ import Store
 /// replaces the file and is told in one line; between changes the process sleeps in poll().
 public enum WatchApp {
     /// How it ends, and why (its help's exit statuses: Commands maps each to its number).
-    public static let outcomes: [(outcome: Outcome, meaning: String)] = [
-        (.ok, "stopped by Ctrl-C or SIGTERM"),
-        (.unavailable, "no font for the labels (the message names the package; or draw --rings-only)"),
-        (.cannotCreate, "FILE.png cannot be written"),
-        (.temporaryFailure, "the store's file was replaced by another (or the store is busy)"),
-        (.config, "the configuration file is invalid"),
+    public static let outcomes: [ExitStatusNote] = [
+        ExitStatusNote(.ok, "stopped by Ctrl-C or SIGTERM"),
+        ExitStatusNote(.unavailable, "no font for the labels (the message names the package; or draw --rings-only)"),
+        ExitStatusNote(.cannotCreate, "FILE.png cannot be written"),
+        ExitStatusNote(.temporaryFailure, "the store's file was replaced by another (or the store is busy)"),
+        ExitStatusNote(.config, "the configuration file is invalid"),
     ]
 
     /// `glance watch`'s description (its help), beside what it does.

@@ -33,7 +33,7 @@ extension PanelCommands {
             // Only when given: glance run's own socket is left to it.
             OptionGroup("Control", Configuration.options(["--socket"], into: \Watch.layer)),
         ],
-        exits: Outcome.notes(WatchApp.outcomes),
+        exits: WatchApp.outcomes,
         finish: { (watch) throws(UsageError) in
             guard !watch.output.isEmpty else { throw UsageError("watch: --render-to FILE.png is required") }
         })
