@@ -83,13 +83,20 @@ public enum RingSet: Sendable, Equatable, Hashable {
         return goal.isFinite && goal > 0
     }
 
+    /// A ring drawn and its state. (A struct, not a tuple: an array of tuples brings the
+    /// runtime's tuple metadata code into the first frame, docs/speed.md.)
+    public struct Drawn: Sendable, Equatable {
+        public let ring: Ring
+        public let state: RingState
+    }
+
     /// The rings drawn, outermost first.
-    public var rings: [(ring: Ring, state: RingState)] {
+    public var rings: [Drawn] {
         switch self {
         case .three(let move, let exercise, let stand):
-            [(.move, move), (.exercise, exercise), (.stand, stand)]
+            [Drawn(ring: .move, state: move), Drawn(ring: .exercise, state: exercise), Drawn(ring: .stand, state: stand)]
         case .moveOnly(let move):
-            [(.move, move)]
+            [Drawn(ring: .move, state: move)]
         }
     }
 }

@@ -665,9 +665,16 @@ final class DrawingCache {
         var start, offset: UInt64
     }
 
-    private var bands: [BandKey: (spans: BandSpans, used: Int)] = [:]
-    private var bases: [BaseKey: (table: BaseTable, used: Int)] = [:]
-    private var tables: [TableKey: (table: ColorTable, used: Int)] = [:]
+    /// A kept value and when it was last used. (A struct, not a tuple: a dictionary of tuples
+    /// brings the runtime's tuple metadata code into the first frame, docs/speed.md.)
+    struct Kept<Value> {
+        var value: Value
+        var used: Int
+    }
+
+    private var bands: [BandKey: Kept<BandSpans>] = [:]
+    private var bases: [BaseKey: Kept<BaseTable>] = [:]
+    private var tables: [TableKey: Kept<ColorTable>] = [:]
     private var clock = 0
     private var bytes = 0
     /// At most this many bytes of spans (a 480x480 ring screen holds about 300 KB) and entries.
@@ -683,15 +690,15 @@ final class DrawingCache {
             cx: raster.cx.bitPattern, cy: raster.cy.bitPattern, ro: raster.ro.bitPattern, ri: raster.ri.bitPattern)
         if let index = bands.index(forKey: key) {  // one lookup; the entry's use stamped in place
             bands.values[index].used = clock
-            return bands.values[index].spans
+            return bands.values[index].value
         }
         let spans = BandSpans(raster, width: width, height: height)
         while !bands.isEmpty && (bytes + spans.bytes > Self.byteBudget || bands.count >= Self.entryBudget) {
             let oldest = bands.min { $0.value.used < $1.value.used }!
-            bytes -= oldest.value.spans.bytes
+            bytes -= oldest.value.value.bytes
             bands[oldest.key] = nil
         }
-        bands[key] = (spans, clock)
+        bands[key] = Kept(value: spans, used: clock)
         bytes += spans.bytes
         return spans
     }
@@ -702,7 +709,7 @@ final class DrawingCache {
         clock &+= 1
         if let index = tables.index(forKey: key) {  // one lookup; the entry's use stamped in place
             tables.values[index].used = clock
-            return tables.values[index].table
+            return tables.values[index].value
         }
         let table = ColorTable()
         fill(table.entries)
@@ -710,7 +717,7 @@ final class DrawingCache {
             let oldest = tables.min { $0.value.used < $1.value.used }!
             tables[oldest.key] = nil
         }
-        tables[key] = (table, clock)
+        tables[key] = Kept(value: table, used: clock)
         return table
     }
 
@@ -719,14 +726,14 @@ final class DrawingCache {
         clock &+= 1
         if let index = bases.index(forKey: key) {  // one lookup; the entry's use stamped in place
             bases.values[index].used = clock
-            return bases.values[index].table
+            return bases.values[index].value
         }
         let table = BaseTable(paint: key.paint, start: Double(bitPattern: key.start), offset: Double(bitPattern: key.offset))
         if bases.count >= Self.tableBudget / 2 {
             let oldest = bases.min { $0.value.used < $1.value.used }!
             bases[oldest.key] = nil
         }
-        bases[key] = (table, clock)
+        bases[key] = Kept(value: table, used: clock)
         return table
     }
 

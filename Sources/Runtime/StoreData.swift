@@ -90,7 +90,7 @@ public final class StoreData: DataSource {
             queries += 1
             do {
                 var found: [CalendarDay: ActivitySummary] = [:]
-                for (day, summary) in try store.shownDays(from: first, through: last, defaults: defaultGoals) { found[day] = summary }
+                for shown in try store.shownDays(from: first, through: last, defaults: defaultGoals) { found[shown.day] = shown.summary }
                 for day in missing { remember(day, found[day]) }
             } catch {
                 once("\(error.message)")
@@ -115,7 +115,8 @@ public final class StoreData: DataSource {
                 var shown: [CalendarDay: ActivitySummary] = [:]
                 if let first = days.min(), let last = days.max() {
                     let wanted = Set(days)
-                    for (day, summary) in try store.shownDays(from: first, through: last, defaults: defaultGoals) where wanted.contains(day) {
+                    for entry in try store.shownDays(from: first, through: last, defaults: defaultGoals) where wanted.contains(entry.day) {
+                        let day = entry.day, summary = entry.summary
                         shown[day] = summary
                     }
                 }

@@ -47,7 +47,7 @@ public final class LayoutProbe {
     /// Every line of text, in the order drawn.
     public private(set) var runs: [TextRun] = []
     /// Rects the ring groups were fitted into, and the groups' outer diameter and gap.
-    public private(set) var ringGroups: [(rect: Rect, geometry: RingGeometry)] = []
+    public private(set) var ringGroups: [Explanation.Rings] = []
     /// What each ring group showed (nil where the drawing did not say).
     public private(set) var ringSets: [RingSet?] = []
     /// Other drawn elements (bars, markers, buttons) by their bounding boxes.
@@ -67,7 +67,7 @@ public final class LayoutProbe {
 
     func run(_ run: TextRun) { runs.append(run) }
     func rings(_ rect: Rect, _ set: RingSet? = nil) {
-        ringGroups.append((rect, RingGeometry(fitting: rect)))
+        ringGroups.append(Explanation.Rings(rect: rect, geometry: RingGeometry(fitting: rect)))
         ringSets.append(set)
     }
     func shape(_ name: String, _ box: Rect) { shapes.append((name, box)) }
@@ -153,7 +153,7 @@ public struct Explanation: Sendable {
         pageCount = probe.pageCount
         omitted = probe.omitted
         texts = probe.runs
-        rings = probe.ringGroups.map { Rings(rect: $0.rect, geometry: $0.geometry) }
+        rings = probe.ringGroups
         arcs = probe.arcs.map { Arc(center: $0.center, inner: $0.inner, outer: $0.outer, start: $0.start, sweep: $0.sweep) }
         shapes = probe.shapes.map { Shape(name: $0.name, box: $0.box) }
     }

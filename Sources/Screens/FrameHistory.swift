@@ -15,7 +15,13 @@ public struct FrameHistory: Sendable {
     private var changes: [Damage?] = []
     /// The frame each buffer holds, by its pixels' address: the buffers seen within the last
     /// `depth` frames (one further behind is drawn whole anyway), so a few, searched in turn.
-    private var held: [(buffer: UInt, frame: Int)] = []
+    /// A buffer and the frame it last held. (A struct, not a tuple: an array of tuples brings the
+    /// runtime's tuple metadata code into the first frame, docs/speed.md.)
+    private struct Held {
+        let buffer: UInt
+        var frame: Int
+    }
+    private var held: [Held] = []
     /// How many frames back a buffer may be and still be brought up to date by parts.
     public static let depth = 3
 
@@ -44,7 +50,7 @@ public struct FrameHistory: Sendable {
             i += 1
         }
         guard let last else {
-            held.append((buffer, frame))
+            held.append(Held(buffer: buffer, frame: frame))
             return nil
         }
         let behind = frame - last

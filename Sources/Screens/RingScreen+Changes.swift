@@ -10,8 +10,18 @@ import Raster
 struct RingScreenLayout: Equatable {
     enum Item: Equatable {
         case rings(Rect, RingSet)
-        case text(PlacedText, element: String)
+        case text(ElementLine)
         case disc(center: Point, radius: Float, color: Color)
+
+        static func text(_ line: PlacedText, element: String) -> Item { .text(ElementLine(line: line, element: element)) }
+    }
+
+    /// A line of text and the element it belongs to. (A struct, not two values of the case: a
+    /// case's values are a tuple, which brings the runtime's tuple metadata code into the first
+    /// frame, docs/speed.md.)
+    struct ElementLine: Equatable {
+        let line: PlacedText
+        let element: String
     }
 
     var items: [Item] = []
@@ -30,7 +40,7 @@ struct RingScreenLayout: Equatable {
 
     /// The line of text of `element` (the first, where there are more).
     func text(_ element: String) -> PlacedText? {
-        for case .text(let line, let e) in items where e == element { return line }
+        for case .text(let t) in items where t.element == element { return t.line }
         return nil
     }
 
@@ -47,8 +57,8 @@ struct RingScreenLayout: Equatable {
             case .rings(let rect, let set):
                 context.probe?.rings(rect, set)
                 ActivityRingsView(rings: set).draw(into: buffer, in: rect)
-            case .text(let line, let element):
-                text.draw(line, element: element, into: buffer)
+            case .text(let t):
+                text.draw(t.line, element: t.element, into: buffer)
             case .disc(let center, let radius, let color):
                 buffer.fillDisc(center: center, radius: radius, color: color)
             }
@@ -65,10 +75,10 @@ struct RingScreenLayout: Equatable {
         var d = Damage()
         for (a, b) in zip(previous.items, items) {
             switch (a, b) {
-            case (.text(let x, _), .text(let y, _)):
-                if !x.drawsLike(y) {
-                    d.add(ScreenDamage.text(x.box))
-                    d.add(ScreenDamage.text(y.box))
+            case (.text(let x), .text(let y)):
+                if !x.line.drawsLike(y.line) {
+                    d.add(ScreenDamage.text(x.line.box))
+                    d.add(ScreenDamage.text(y.line.box))
                 }
             case (.rings(let r0, let s0), .rings(let r1, let s1)):
                 if r0 != r1 {
@@ -151,7 +161,7 @@ extension RingScreen {
     /// and fonts: drawn again, explained, or compared by the next frame, it is not worked out
     /// again).
     func layout(_ size: Size) -> RingScreenLayout {
-        if let (s, c, layout) = layoutMemo.entry, s == size, c.laysOutLike(context) { return layout }
+        if let entry = layoutMemo.entry, entry.size == size, entry.context.laysOutLike(context) { return entry.layout }
         let layout: RingScreenLayout
         switch mode {
         case .ringsOnly(let summary):
@@ -162,7 +172,7 @@ extension RingScreen {
         }
         var c = context
         c.probe = nil
-        layoutMemo.entry = (size, c, layout)
+        layoutMemo.entry = LayoutMemo.Entry(size: size, context: c, layout: layout)
         return layout
     }
 
@@ -194,5 +204,12 @@ extension RingScreen {
 
 /// A ring screen's layout once worked out, with the size and context it was worked out for.
 final class LayoutMemo {
-    var entry: (Size, ScreenContext, RingScreenLayout)?
+    /// (A struct, not a tuple: a tuple here brings the runtime's tuple metadata code into the
+    /// first frame, docs/speed.md.)
+    struct Entry {
+        let size: Size
+        let context: ScreenContext
+        let layout: RingScreenLayout
+    }
+    var entry: Entry?
 }

@@ -123,22 +123,30 @@ struct NumberLine: Sendable {
     /// Every form, exact first.
     var forms: [String] { shapes.map(\.text) }
 
+    /// A way to write the number, and whether it reads as exactly the number the exact form
+    /// writes. (A struct, not a tuple: an array of tuples brings the runtime's tuple metadata
+    /// code into the first frame, docs/speed.md.)
+    struct WrittenForm: Equatable {
+        let text: String
+        let faithful: Bool
+    }
+
     /// Every form, exact first, and whether it reads as exactly the number the exact form writes
     /// (`faithful`: "1.05k" for 1050, "200k" for 200,000; never "123k" for 123,456, "1013" for
     /// 1013.3 or "-13" for −12.5). The faithful forms come before the others. A wording (a day's
     /// label) is faithful in each of its forms.
-    var shapes: [(text: String, faithful: Bool)] {
+    var shapes: [WrittenForm] {
         switch source {
-        case .forms(let forms): return forms.map { ($0, true) }
+        case .forms(let forms): return forms.map { WrittenForm(text: $0, faithful: true) }
         case .value(let v, let decimals, let locale, let range):
             return Self.shapes(v, decimals: decimals, locale: locale, range: range)
         case .pair(let a, let b):
             let fa = a.shapes, fb = b.shapes
-            var pairs: [(text: String, faithful: Bool)] = []
+            var pairs: [WrittenForm] = []
             for i in 0..<max(fa.count, fb.count) {
                 let x = fa[min(i, fa.count - 1)], y = fb[min(i, fb.count - 1)]
                 let s = x.text + "/" + y.text
-                if !pairs.contains(where: { $0.text == s }) { pairs.append((s, x.faithful && y.faithful)) }
+                if !pairs.contains(where: { $0.text == s }) { pairs.append(WrittenForm(text: s, faithful: x.faithful && y.faithful)) }
             }
             return pairs.filter(\.faithful) + pairs.filter { !$0.faithful }
         }
@@ -237,7 +245,7 @@ struct NumberLine: Sendable {
     /// `v`'s forms, exact first, then the shorter ones that read as the same number, then the
     /// rounded ones (never fewer than three significant digits, never onto an end of `range`).
     static func shapes(_ v: Double, decimals: Int, locale: AppLocale, range: ClosedRange<Double>?)
-        -> [(text: String, faithful: Bool)]
+        -> [WrittenForm]
     {
         let exact = written(v, decimals: decimals, range: range)
         var forms = [exact]
@@ -265,7 +273,7 @@ struct NumberLine: Sendable {
             } ?? false
             if !crosses { add(compact) }
         }
-        let shapes = forms.map { (text: $0, faithful: sameNumber($0, exact)) }
+        let shapes = forms.map { WrittenForm(text: $0, faithful: sameNumber($0, exact)) }
         return shapes.filter(\.faithful) + shapes.filter { !$0.faithful }
     }
 

@@ -84,16 +84,27 @@ extension Store {
         return Self.summary(from: statement)?.1
     }
 
+    /// A day and its summary. (A struct, not a tuple: an array of tuples brings the runtime's
+    /// tuple metadata code into the first frame, docs/speed.md.)
+    public struct DaySummary: Sendable, Equatable {
+        public let day: CalendarDay
+        public let summary: ActivitySummary
+        public init(_ day: CalendarDay, _ summary: ActivitySummary) {
+            self.day = day
+            self.summary = summary
+        }
+    }
+
     /// Every day from `first` through `last` that has a summary, in date order.
     public func summaries(from first: CalendarDay, through last: CalendarDay) throws(StoreError)
-        -> [(day: CalendarDay, summary: ActivitySummary)]
+        -> [DaySummary]
     {
         let statement = try db.prepare(
             "SELECT \(Self.dayColumns) FROM day_summaries WHERE person = ?3 AND date BETWEEN ?1 AND ?2 ORDER BY date")
         statement.bind(.text(first.description), .text(last.description), personValue)
-        var result: [(day: CalendarDay, summary: ActivitySummary)] = []
+        var result: [DaySummary] = []
         while try statement.step() {
-            if let row = Self.summary(from: statement) { result.append((row.0, row.1)) }
+            if let row = Self.summary(from: statement) { result.append(DaySummary(row.0, row.1)) }
         }
         return result
     }

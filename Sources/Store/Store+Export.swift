@@ -19,7 +19,8 @@ extension Store {
             // As shown: the sums of the samples, the standing goals where a day has none (so the
             // file imports to the same days without the history).
             let origins = try dayOrigins(from: .earliest, through: .latest)
-            for (day, s) in try allShownDays() {
+            for shown in try allShownDays() {
+                let day = shown.day, s = shown.summary
                 let goalUnit = s.activeEnergyBurnedGoal.map(\.unit)
                 let valueUnit = s.activeEnergyBurned.map(\.unit) ?? goalUnit
                 let cells: [String] = [

@@ -76,10 +76,10 @@ extension Store {
     /// date, else `defaults` (the configuration's). Days with neither a summary nor samples are
     /// left out.
     public func shownDays(from first: CalendarDay, through last: CalendarDay, defaults: Goals = Goals()) throws(StoreError)
-        -> [(day: CalendarDay, summary: ActivitySummary)]
+        -> [DaySummary]
     {
         var own: [CalendarDay: ActivitySummary] = [:]
-        for (day, summary) in try summaries(from: first, through: last) { own[day] = summary }
+        for shown in try summaries(from: first, through: last) { own[shown.day] = shown.summary }
         return try shown(own, try sampleFigures(from: first, through: last), defaults: defaults)
     }
 
@@ -90,21 +90,21 @@ extension Store {
 
     /// Every day as shown (`shownDays`), in date order; a day row with a date no Glance command
     /// writes is an error naming it (`forEachSummary`).
-    public func allShownDays(defaults: Goals = Goals()) throws(StoreError) -> [(day: CalendarDay, summary: ActivitySummary)] {
+    public func allShownDays(defaults: Goals = Goals()) throws(StoreError) -> [DaySummary] {
         var own: [CalendarDay: ActivitySummary] = [:]
         try forEachSummary { (day, summary) throws(StoreError) in own[day] = summary }
         return try shown(own, try sampleFigures(from: .earliest, through: .latest), defaults: defaults)
     }
 
     private func shown(_ own: [CalendarDay: ActivitySummary], _ samples: [CalendarDay: SummaryChanges], defaults: Goals)
-        throws(StoreError) -> [(day: CalendarDay, summary: ActivitySummary)]
+        throws(StoreError) -> [DaySummary]
     {
         let history = try goalHistory()
         return Set(own.keys).union(samples.keys).sorted().map { day in
             var summary = own[day] ?? ActivitySummary()
             if let changes = samples[day] { Self.apply(changes, to: &summary) }
             (Self.goals(on: day, in: history) ?? Goals()).over(defaults).fill(&summary)
-            return (day, summary)
+            return DaySummary(day, summary)
         }
     }
 }

@@ -171,10 +171,25 @@ extension Store {
         }
     }
 
+    /// A unit's sums of a day's samples of one metric and feed. (Structs, not tuples: a
+    /// collection of tuples brings the runtime's tuple metadata code into the first frame,
+    /// docs/speed.md.)
+    struct UnitSums {
+        let unit: String
+        let quantity: Double
+        let value: Double
+    }
+
+    /// The feed that counts for a day's metric, with its units' sums.
+    struct CountedFeed {
+        let feed: Feed
+        let units: [UnitSums]
+    }
+
     /// Per day and metric, the feed that counts (`Feed`'s rule: the one whose samples sum to the
     /// most, the first by name on a tie) with its units' sums, from `first` through `last`.
     private func sampleSums(from first: CalendarDay, through last: CalendarDay) throws(StoreError)
-        -> [CalendarDay: [SampleMetric: (feed: Feed, units: [(unit: String, quantity: Double, value: Double)])]]
+        -> [CalendarDay: [SampleMetric: CountedFeed]]
     {
         try sampleSums(from: first, through: last, everyFeed: true).mapValues { metrics in
             metrics.mapValues { feeds in
@@ -182,7 +197,7 @@ extension Store {
                     let x = a.value.reduce(0) { $0 + $1.value }, y = b.value.reduce(0) { $0 + $1.value }
                     return x != y ? x < y : a.key > b.key
                 }!
-                return (counted.key, counted.value)
+                return CountedFeed(feed: counted.key, units: counted.value)
             }
         }
     }
@@ -197,20 +212,20 @@ extension Store {
 
     /// Per day, metric and feed, each unit's sums of quantity and value, from `first` through `last`.
     private func sampleSums(from first: CalendarDay, through last: CalendarDay, everyFeed: Bool) throws(StoreError)
-        -> [CalendarDay: [SampleMetric: [Feed: [(unit: String, quantity: Double, value: Double)]]]]
+        -> [CalendarDay: [SampleMetric: [Feed: [UnitSums]]]]
     {
         let statement = try db.prepare(
             "SELECT day, metric, feed, unit, sum(quantity), sum(value) FROM samples WHERE person = ?3 AND day BETWEEN ?1 AND ?2 "
                 + "GROUP BY day, metric, feed, unit")
         statement.bind(.text(first.description), .text(last.description), personValue)
-        var sums: [CalendarDay: [SampleMetric: [Feed: [(unit: String, quantity: Double, value: Double)]]]] = [:]
+        var sums: [CalendarDay: [SampleMetric: [Feed: [UnitSums]]]] = [:]
         while try statement.step() {
             guard let day = statement.text(0).flatMap(CalendarDay.init(iso:)),
                 let metric = statement.text(1).flatMap(SampleMetric.init(rawValue:)),
                 let feed = statement.text(2).flatMap(Feed.init(rawValue:))
             else { continue }
             sums[day, default: [:]][metric, default: [:]][feed, default: []].append(
-                (statement.text(3) ?? "", statement.double(4) ?? 0, statement.double(5) ?? 0))
+                UnitSums(unit: statement.text(3) ?? "", quantity: statement.double(4) ?? 0, value: statement.double(5) ?? 0))
         }
         return sums
     }

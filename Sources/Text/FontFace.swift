@@ -8,7 +8,13 @@ final class FontFace {
     let face: FT_Face
     private let hbFace: OpaquePointer
     /// Per pixel size (in 1/64 px): FreeType's size object and HarfBuzz's font at that scale.
-    private var sizes: [Int32: (ft: FT_Size, hb: OpaquePointer)] = [:]
+    /// FreeType's size and HarfBuzz's font at one size. (A struct, not a tuple: a dictionary of
+    /// tuples brings the runtime's tuple metadata code into the first frame, docs/speed.md.)
+    private struct Sized {
+        let ft: FT_Size
+        let hb: OpaquePointer
+    }
+    private var sizes: [Int32: Sized] = [:]
 
     init(library: FT_Library, file: FontFile) throws(FontError) {
         var face: FT_Face? = nil
@@ -73,7 +79,7 @@ final class FontFace {
             return nil
         }
         hb_font_set_scale(font, size64, size64)
-        sizes[size64] = (ftSize, font)
+        sizes[size64] = Sized(ft: ftSize, hb: font)
         return font
     }
 

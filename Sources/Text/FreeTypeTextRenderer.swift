@@ -47,10 +47,23 @@ public final class FreeTypeTextRenderer: TextRenderer {
     private var stacks: [FontWeight: [Int]] = [:]
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var lines: [LineKey: ShapedLine] = [:]
-    private var recent: [(key: LineKey, line: ShapedLine)] = []
+    private var recent: [Remembered] = []
     /// Where the next line remembered goes once `recent` is full (its oldest).
     private var recentNext = 0
     private let buffer: OpaquePointer
+
+    /// Characters of a line that take the same face. (A struct, not a tuple: an array of
+    /// tuples brings the runtime's tuple metadata code into the first frame, docs/speed.md.)
+    struct Run {
+        let face: Int
+        let text: Substring
+    }
+
+    /// A line shaped lately, by its key.
+    struct Remembered {
+        let key: LineKey
+        let line: ShapedLine
+    }
 
     struct GlyphKey: Hashable {
         var face: Int
@@ -271,7 +284,7 @@ public final class FreeTypeTextRenderer: TextRenderer {
         var pen = 0
         var ascent: Float = 0, descent: Float = 0
         // Runs of characters that take the same face.
-        var runs: [(face: Int, text: Substring)] = []
+        var runs: [Run] = []
         var runStart = text.startIndex
         var runFace = -1
         var index = text.startIndex
@@ -281,13 +294,13 @@ public final class FreeTypeTextRenderer: TextRenderer {
             let keep = runFace >= 0 && (scalar.properties.isWhitespace || self.face(runFace).glyph(for: scalar) != 0)
             let next = text.unicodeScalars.index(after: index)
             if !keep && face != runFace {
-                if runFace >= 0 { runs.append((runFace, text[runStart..<index])) }
+                if runFace >= 0 { runs.append(Run(face: runFace, text: text[runStart..<index])) }
                 runStart = index
                 runFace = face
             }
             index = next
         }
-        if runFace >= 0 { runs.append((runFace, text[runStart..<text.endIndex])) }
+        if runFace >= 0 { runs.append(Run(face: runFace, text: text[runStart..<text.endIndex])) }
         let tracking64 = Self.fixed64(style.tracking, in: -(1 << 20)...(1 << 20))
         for run in runs where !sources.isEmpty {
             let face = self.face(run.face)
@@ -334,9 +347,9 @@ public final class FreeTypeTextRenderer: TextRenderer {
     /// so lines after measuring them all, so they are still here when drawn.
     private func remember(_ key: LineKey, _ line: ShapedLine) {
         if recent.count < Self.recentCount {
-            recent.append((key, line))
+            recent.append(Remembered(key: key, line: line))
         } else {
-            recent[recentNext] = (key, line)
+            recent[recentNext] = Remembered(key: key, line: line)
             recentNext = (recentNext + 1) % Self.recentCount
         }
     }

@@ -54,8 +54,8 @@ struct RingDamageTests {
             let drawn = Explanation(of: screen, size: size, shape: shape)
             let layout = screen.layout(size)
             var laid: [(String, String, Rect)] = []
-            for case .text(let line, let element) in layout.items where !line.text.isEmpty {
-                laid.append((element, line.text, line.box))
+            for case .text(let t) in layout.items where !t.line.text.isEmpty {
+                laid.append((t.element, t.line.text, t.line.box))
             }
             #expect(drawn.texts.map(\.element) == laid.map(\.0), "\(size) \(shape)")
             #expect(drawn.texts.map(\.text) == laid.map(\.1), "\(size) \(shape)")
@@ -93,7 +93,7 @@ struct RingDamageTests {
                 // A round panel's figure page: the figure alone, no rings over it.
                 #expect(shape == .round && a.pageCount(for: size) > 1, "\(name): no rings drawn")
                 var changed: [String] = []
-                for case (.text(let x, let element), .text(let y, _)) in zip(la.items, lb.items) where x != y { changed.append(element) }
+                for case (.text(let x), .text(let y)) in zip(la.items, lb.items) where x.line != y.line { changed.append(x.element) }
                 #expect(changed.first == "rings.figure.exercise.value", "\(name): \(changed)")
                 continue
             }
@@ -111,10 +111,10 @@ struct RingDamageTests {
             // The exercise figure's value (and its unit, where that moved), where it was and where
             // it is; no other line.
             var changed: [String] = []
-            for case (.text(let x, let element), .text(let y, _)) in zip(la.items, lb.items) where x != y {
-                changed.append(element)
-                expected.add(ScreenDamage.text(x.box))
-                expected.add(ScreenDamage.text(y.box))
+            for case (.text(let x), .text(let y)) in zip(la.items, lb.items) where x.line != y.line {
+                changed.append(x.element)
+                expected.add(ScreenDamage.text(x.line.box))
+                expected.add(ScreenDamage.text(y.line.box))
             }
             #expect(changed.first == "rings.figure.exercise.value", "\(name): \(changed)")
             #expect(Set(changed).isSubset(of: ["rings.figure.exercise.value", "rings.figure.exercise.unit"]),

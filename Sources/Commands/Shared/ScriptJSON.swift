@@ -64,7 +64,8 @@ public enum ScriptJSON {
         case .days:
             try write("{\"days\":[")
             var first = true
-            for (d, s) in try store.allShownDays(defaults: goals) {
+            for shown in try store.allShownDays(defaults: goals) {
+                let d = shown.day, s = shown.summary
                 try write((first ? "" : ",") + day(d, s).text)
                 first = false
             }

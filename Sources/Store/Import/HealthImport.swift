@@ -214,7 +214,8 @@ public enum HealthImport {
             if let first = touched.min(), let last = touched.max() {
                 func shown() throws(StoreError) -> [CalendarDay: ActivitySummary] {
                     var days: [CalendarDay: ActivitySummary] = [:]
-                    for (day, summary) in try store.shownDays(from: first, through: last) where touched.contains(day) {
+                    for entry in try store.shownDays(from: first, through: last) where touched.contains(entry.day) {
+                        let day = entry.day, summary = entry.summary
                         days[day] = summary
                     }
                     return days
