@@ -99,7 +99,7 @@ vm-test: deps
 install-check: deps
 	tools/install-check.sh $(INSTALL_CHECK_ARGS)
 
-# Time from process start to the first frame on screen, in the VM (tools/vm/bench-startup.sh).
+# Time from the exec to the first frame on screen, in the VM (tools/vm/bench-startup.sh).
 bench-startup: release
 	tools/vm/bench-startup.sh $(RELEASE)
 

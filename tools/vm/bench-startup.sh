@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-startup.sh -- time from process start to the first frame on screen (`glance run
+# bench-startup.sh -- time from the exec to the first frame on screen (`glance run
 # --report-startup`), measured in the VM on a real kernel DRM driver: one boot, N runs each
 # stopped with SIGTERM once its first frame is up. Prints one line per run, the median against
 # issue 15's target (300 ms after exec), and the median of each phase before the first frame
