@@ -82,7 +82,8 @@ extension RunOptions: Defaulted {
             return .value(
                 nil, Field({ $0.controlSocket }, { $0.controlSocket = $1 }), Form<String>.nonEmpty("PATH").optional,
                 options: ["--socket"],
-                help: "the panel's control socket, where glance screenshot asks for the frame and glance mqtt sends Home Assistant's commands",
+                help: "the panel's control socket, where glance screenshot asks for the frame and glance mqtt sends Home "
+                    + "Assistant's commands",
                 default: .means(
                     "$RUNTIME_DIRECTORY/glance.sock (the service's /run/glance), /run/glance/glance.sock for root, "
                         + "else $XDG_RUNTIME_DIR/glance/glance.sock"),

@@ -553,7 +553,9 @@ public final class ServeApp {
         return try store.transaction { () throws(StoreError) -> [(key: String, value: JSON)] in
             func shown() throws(StoreError) -> [CalendarDay: ActivitySummary] {
                 var days: [CalendarDay: ActivitySummary] = [:]
-                for shown in try store.shownDays(from: first, through: last) where touched.contains(shown.day) { days[shown.day] = shown.summary }
+                for shown in try store.shownDays(from: first, through: last) where touched.contains(shown.day) {
+                    days[shown.day] = shown.summary
+                }
                 return days
             }
             // In the same transaction: a refused push leaves even the folding undone.
