@@ -32,9 +32,9 @@ run: release
 # - the x86-64 package and its check against Debian's names and files;
 # - the arm64 package (tools/arm64/make-test.sh package: Swift 6.0.3 in a trixie build root).
 # Their release builds compile a module at a time, each keeping about one core busy. Then swift
-# test, without the VM suites (kept in .build/swift-test.txt too; when it fails, its failed tests
-# are said again on the last lines, where a short tail of the output still shows them); the
-# reports of the other two follow it. A failed x86-64 package or
+# test, without the VM suites (kept in .build/swift-test.txt too); the reports of the other two
+# follow it. A part that failed is said again on the last lines with what failed in it (its
+# failed tests, figures or targets), where a short tail of the output still shows them. A failed x86-64 package or
 # arm64 part still lets the rest run, then fails make test, each said as what it is. The packages
 # of an earlier run are removed first: a failed build leaves the boots no package (they fail,
 # saying so), never a stale one.
@@ -75,8 +75,10 @@ test: deps install-check
 	[ $$debrc = 0 ] || echo "make test: the x86-64 package failed (see above)"; \
 	[ $$pkgrc = 0 ] || echo "make test: the package's name or files clash with Debian's (tools/package-check.sh, above)"; \
 	[ $$arm = 0 ] || echo "make test: the arm64 package failed (see above)"; \
-	[ $$vmrc = 0 ] || echo "make test: the VM boots failed (tools/vm-suites.sh, above)"; \
-	[ $$besiderc = 0 ] || echo "make test: the arm64 suites, the fuzz targets or the instruction check failed (see above)"; \
+	[ $$vmrc = 0 ] || { echo "make test: the VM boots failed (tools/vm-suites.sh, above); what failed:"; \
+		grep -a -E '^.{0,4}✘ |ran past|status [1-9][0-9]* in' .build/vm-suites.txt | cut -c1-240 | head -6; }; \
+	[ $$besiderc = 0 ] || { echo "make test: the arm64 suites, the fuzz targets or the instruction check failed (above); what failed:"; \
+		grep -a -E '^.{0,4}✘ |ran past|status [1-9][0-9]* in|^fuzz .*fail| worse$$' .build/beside-tests.txt | cut -c1-240 | head -6; }; \
 	[ $$rc = 0 ] || { echo "make test: swift test failed (status $$rc; all it printed is in .build/swift-test.txt); what failed:"; \
 		grep -a -E '^.{0,4}✘ |error:|ran past|Fatal error' .build/swift-test.txt | cut -c1-240 | head -12; }; \
 	[ $$debrc = 0 ] && [ $$pkgrc = 0 ] && [ $$arm = 0 ] && [ $$vmrc = 0 ] && [ $$besiderc = 0 ] && [ $$rc = 0 ] || exit 1
