@@ -34,8 +34,9 @@ run: release
 # Their release builds compile a module at a time, each keeping about one core busy. Then swift
 # test, without the VM suites (kept in .build/swift-test.txt too); the reports of the other two
 # follow it. A part that failed is said again on the last lines with what failed in it (its
-# failed tests, figures or targets), where a short tail of the output still shows them. A failed x86-64 package or
-# arm64 part still lets the rest run, then fails make test, each said as what it is. The packages
+# failed tests, figures or targets), where a short tail of the output still shows them. A
+# failed x86-64 package or arm64 part still lets the rest run, then fails make test, each said
+# as what it is. The packages
 # of an earlier run are removed first: a failed build leaves the boots no package (they fail,
 # saying so), never a stale one.
 #
