@@ -36,9 +36,8 @@ run: release
 # follow it. A part that failed is said again on the last lines with what failed in it (its
 # failed tests, figures or targets), where a short tail of the output still shows them. A
 # failed x86-64 package or arm64 part still lets the rest run, then fails make test, each said
-# as what it is. The packages
-# of an earlier run are removed first: a failed build leaves the boots no package (they fail,
-# saying so), never a stale one.
+# as what it is. The packages of an earlier run are removed first: a failed build leaves the
+# boots no package (they fail, saying so), never a stale one.
 #
 # swift test, the VM chain and the parts beside them run under tools/bounded.sh (50, 50 and 45 minutes): a test
 # blocked where no wait of its own is bounded is ended with everything it started, said, and fails
