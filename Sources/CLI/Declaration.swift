@@ -205,7 +205,7 @@ public struct Option<Target>: Sendable {
     /// The option applied to a part of a larger target (options shared between commands); a
     /// deferred one stays deferred.
     public func lifted<Outer>(_ path: @autoclosure @escaping DeferredKeyPath<Outer, Target>) -> Option<Outer> {
-        lifted(through: { (outer, body) throws(UsageError) in try body(&outer[keyPath: path()]) })
+        lifted(through: partAccess(path))
     }
 
     /// The same, the part reached by `access` (no key path made when the option is given).
@@ -242,6 +242,11 @@ public typealias DeferredKeyPath<Root, Value> = @Sendable () -> WritableKeyPath<
 /// classes and the runtime's code for them: some 2 K instructions run once, docs/speed.md).
 public typealias PartAccess<Root, Part> =
     @Sendable (inout Root, (inout Part) throws(UsageError) -> Void) throws(UsageError) -> Void
+
+/// The part at a key path (made when the access is first used), as a `PartAccess`.
+public func partAccess<Root, Part>(_ path: @escaping DeferredKeyPath<Root, Part>) -> PartAccess<Root, Part> {
+    { (root, body) throws(UsageError) in try body(&root[keyPath: path()]) }
+}
 
 /// Options under one heading of the help.
 public struct OptionGroup<Target>: Sendable {

@@ -62,7 +62,7 @@ extension Setting where Root == Configuration {
     public func option<Target>(
         _ layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>, help: String? = nil, default given: String? = nil
     ) -> Option<Target> {
-        option(through: { (target, body) throws(UsageError) in try body(&target[keyPath: layer()]) }, help: help, default: given)
+        option(through: partAccess(layer), help: help, default: given)
     }
 
     /// The same, the layer reached by `access`.
@@ -96,7 +96,7 @@ extension Configuration {
     public static func options<Target>(
         _ options: [String], into layer: @autoclosure @escaping DeferredKeyPath<Target, Layer>
     ) -> [Option<Target>] {
-        self.options(options, through: { (target, body) throws(UsageError) in try body(&target[keyPath: layer()]) })
+        self.options(options, through: partAccess(layer))
     }
 
     /// The same, into the layer `access` reaches.

@@ -171,6 +171,10 @@ class Guest:
     def alive(self):
         return self.proc.poll() is None
 
+    def was_told(self, event, device):
+        """qemu has reported EVENT for the device id DEVICE (among the events replies brought)."""
+        return any(e["event"] == event and (e.get("data") or {}).get("device") == device for e in self.events)
+
     def connect(self):
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -404,7 +408,7 @@ class Guest:
             def told():
                 time.sleep(0.1)
                 self.cmd("query-status")
-                return any(e["event"] == event and (e.get("data") or {}).get("device") == device for e in self.events)
+                return self.was_told(event, device)
             self.wait_for(told, tmo, "wait-qmp-event %s %s" % (event, device))
         elif op == "unplug":
             device, tmo = words[1], float(words[2])
@@ -413,8 +417,7 @@ class Guest:
             requests = 0
 
             def gone():
-                return any(e["event"] == "DEVICE_DELETED" and (e.get("data") or {}).get("device") == device
-                           for e in self.events)
+                return self.was_told("DEVICE_DELETED", device)
             while not gone():
                 if time.monotonic() >= deadline:
                     raise ActionFailed("unplug %s: no DEVICE_DELETED after %d request(s) in %ss" % (device, requests, tmo))
